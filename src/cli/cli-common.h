@@ -1,0 +1,49 @@
+/* cli-common.h: what every napkin-cli command shares: exit codes, errors, JSON lines
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* The exit codes of CLI.md. */
+enum {
+  NK_EXIT_OK = 0,
+  NK_EXIT_UNSATISFIABLE = 1,
+  NK_EXIT_USAGE = 2,
+};
+
+int      nk_cli_fail            (gboolean     json,
+                                 int          exit_code,
+                                 const char  *format,
+                                 ...) G_GNUC_PRINTF (3, 4);
+int      nk_cli_fail_error      (gboolean     json,
+                                 int          exit_code,
+                                 const GError *error);
+void     nk_cli_print_json      (JsonBuilder *builder);
+gboolean nk_cli_parse_options   (GOptionContext *context,
+                                 int          *argc,
+                                 char       ***argv,
+                                 gboolean     json,
+                                 int          *exit_code);
+gboolean nk_cli_parse_number    (const char  *flag,
+                                 const char  *text,
+                                 double      *out_value,
+                                 GError     **error);
+gboolean nk_cli_wants_json      (int          argc,
+                                 char       **argv);
+
+/* One entry point per command, each in its own cli-COMMAND.c. */
+int nk_cli_format_main  (int argc, char **argv);
+int nk_cli_tensor_main  (int argc, char **argv);
+int nk_cli_plan_main    (int argc, char **argv);
+int nk_cli_gpus_main    (int argc, char **argv);
+int nk_cli_train_main   (int argc, char **argv);
+int nk_cli_devices_main (int argc, char **argv);
+int nk_cli_bench_main   (int argc, char **argv);
+
+G_END_DECLS

@@ -1,0 +1,68 @@
+/* napkin-cli.c: the engine without a display; dispatches to one command per file
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-common.h"
+
+typedef struct {
+  const char *name;
+  int       (*main) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "format", nk_cli_format_main, N_("Show how a number is stored in f32, f16, bf16, e4m3, e5m2") },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n\n", _("Usage: napkin-cli COMMAND [OPTION…]"));
+  fprintf (stream, "%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-9s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “napkin-cli COMMAND --help” for a command’s options."));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  /* Output people and scripts read alike: numbers always with a decimal point. */
+  setlocale (LC_NUMERIC, "C");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? NK_EXIT_USAGE : NK_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("napkin-cli %s\n", PACKAGE_VERSION);
+      return NK_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      {
+        g_autofree char *program = g_strdup_printf ("napkin-cli %s", commands[i].name);
+
+        g_set_prgname (program);
+        return commands[i].main (argc - 1, argv + 1);
+      }
+
+  return nk_cli_fail (nk_cli_wants_json (argc, argv), NK_EXIT_USAGE,
+                      _("“%s” is not a command (run napkin-cli --help)"), argv[1]);
+}

@@ -1,0 +1,64 @@
+/* nk-json.c: JSON Lines output shared by napkin-cli and the app's exports
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "nk-json.h"
+
+/**
+ * nk_json_add_double:
+ * @builder: a builder expecting a value
+ * @value: a double
+ *
+ * Adds @value as a number, or as the string "nan", "inf" or "-inf" when it is not
+ * finite: JSON has no such numbers and CLI.md promises the strings.
+ */
+void
+nk_json_add_double (JsonBuilder *builder,
+                    double       value)
+{
+  if (isnan (value))
+    json_builder_add_string_value (builder, "nan");
+  else if (isinf (value))
+    json_builder_add_string_value (builder, value > 0 ? "inf" : "-inf");
+  else
+    json_builder_add_double_value (builder, value);
+}
+
+/**
+ * nk_json_add_member_double:
+ * @builder: a builder inside an object
+ * @name: the member name
+ * @value: a double
+ *
+ * Adds the member @name with nk_json_add_double().
+ */
+void
+nk_json_add_member_double (JsonBuilder *builder,
+                           const char  *name,
+                           double       value)
+{
+  json_builder_set_member_name (builder, name);
+  nk_json_add_double (builder, value);
+}
+
+/**
+ * nk_json_to_line:
+ * @builder: a builder holding one complete value
+ *
+ * Returns: (transfer full): the value as one line of compact JSON, without a newline
+ */
+char *
+nk_json_to_line (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, FALSE);
+  return json_generator_to_data (generator, NULL);
+}

@@ -1,0 +1,141 @@
+/* nk-program.h: a small PyTorch-flavoured tensor language, parsed and evaluated
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The language of `napkin-cli tensor` and of the Strides & views page:
+ *
+ *     x = arange(16).view(4, 4)      # statements end with ";" or a new line
+ *     y = x[:, 1]                    # a view: shares x's storage
+ *     y[0] = 100                     # writes through to x
+ *     x.t().view(16)                 # error: PyTorch's reason, statement 4, column 7
+ *
+ * Values are tensors, integers, floats, booleans, tuples of integers and strings.
+ * Every tensor a program makes is stored in the program's dtype (f32 unless set),
+ * so the page can show the storage shrink under f16, bf16 or e4m3.
+ *
+ * A program runs statement after statement and stops at the first one that fails;
+ * a syntax error is such a failure too, and the statements before it still run.
+ * The failing statement (1-based) and the column inside it (1-based, in
+ * characters from the statement's first character) are kept, and are also the
+ * start of the GError's message.
+ *
+ * Every tensor a program makes is capped at %NK_PROGRAM_MAX_NUMEL elements, and
+ * all it allocates together at %NK_PROGRAM_MAX_TOTAL_NUMEL, so that a typo such
+ * as arange(1e12) is an error rather than an out-of-memory kill.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-dtype.h"
+#include "nk-tensor.h"
+
+G_BEGIN_DECLS
+
+/* The largest tensor a program may make (4 Mi elements: 16 MiB in f32). */
+#define NK_PROGRAM_MAX_NUMEL       (G_GINT64_CONSTANT (1) << 22)
+/* What one program may allocate in all (32 Mi elements). */
+#define NK_PROGRAM_MAX_TOTAL_NUMEL (G_GINT64_CONSTANT (1) << 25)
+/* The most multiply-adds one matmul or einsum may do. */
+#define NK_PROGRAM_MAX_WORK        (G_GINT64_CONSTANT (1) << 28)
+
+#define NK_PROGRAM_ERROR (nk_program_error_quark ())
+
+typedef enum {
+  NK_PROGRAM_ERROR_SYNTAX,     /* the text does not parse */
+  NK_PROGRAM_ERROR_NAME,       /* an unknown name, function, method or keyword */
+  NK_PROGRAM_ERROR_TYPE,       /* a value of the wrong kind, a wrong argument count */
+  NK_PROGRAM_ERROR_INDEX,      /* an index or dimension out of range */
+  NK_PROGRAM_ERROR_SHAPE,      /* shapes that do not fit; a view the strides cannot express */
+  NK_PROGRAM_ERROR_LIMIT,      /* more elements than the program may allocate */
+} NkProgramError;
+
+GQuark nk_program_error_quark (void);
+
+/**
+ * NkProgramValueKind:
+ * @NK_PROGRAM_VALUE_NONE: no value (None)
+ * @NK_PROGRAM_VALUE_TENSOR: a tensor
+ * @NK_PROGRAM_VALUE_INT: an integer (a size, a stride, an offset)
+ * @NK_PROGRAM_VALUE_FLOAT: a float
+ * @NK_PROGRAM_VALUE_BOOL: a boolean (is_contiguous, same_storage)
+ * @NK_PROGRAM_VALUE_TUPLE: a tuple of integers (shape, size(), stride())
+ * @NK_PROGRAM_VALUE_STRING: a string (an einops pattern)
+ *
+ * What a statement or a name holds.
+ */
+typedef enum {
+  NK_PROGRAM_VALUE_NONE,
+  NK_PROGRAM_VALUE_TENSOR,
+  NK_PROGRAM_VALUE_INT,
+  NK_PROGRAM_VALUE_FLOAT,
+  NK_PROGRAM_VALUE_BOOL,
+  NK_PROGRAM_VALUE_TUPLE,
+  NK_PROGRAM_VALUE_STRING,
+} NkProgramValueKind;
+
+typedef struct _NkProgramValue NkProgramValue;
+
+#define NK_TYPE_PROGRAM_VALUE (nk_program_value_get_type ())
+GType               nk_program_value_get_type   (void) G_GNUC_CONST;
+NkProgramValue     *nk_program_value_ref        (NkProgramValue *value);
+void                nk_program_value_unref      (NkProgramValue *value);
+NkProgramValueKind  nk_program_value_get_kind   (const NkProgramValue *value);
+NkTensor           *nk_program_value_get_tensor (const NkProgramValue *value);
+gint64              nk_program_value_get_int    (const NkProgramValue *value);
+double              nk_program_value_get_double (const NkProgramValue *value);
+gboolean            nk_program_value_get_bool   (const NkProgramValue *value);
+const gint64       *nk_program_value_get_tuple  (const NkProgramValue *value,
+                                                 guint                *n_items);
+const char         *nk_program_value_get_string (const NkProgramValue *value);
+char               *nk_program_value_to_string  (const NkProgramValue *value);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkProgramValue, nk_program_value_unref)
+
+#define NK_TYPE_PROGRAM (nk_program_get_type ())
+G_DECLARE_FINAL_TYPE (NkProgram, nk_program, NK, PROGRAM, GObject)
+
+NkProgram      *nk_program_new                    (void);
+
+NkDType         nk_program_get_dtype              (NkProgram   *self);
+void            nk_program_set_dtype              (NkProgram   *self,
+                                                   NkDType      dtype);
+const char     *nk_program_get_source             (NkProgram   *self);
+
+gboolean        nk_program_run                    (NkProgram   *self,
+                                                   const char  *source,
+                                                   GError     **error);
+
+/* Statements: index from 0 to n - 1 (the error statement counts from 1) */
+guint           nk_program_get_n_statements       (NkProgram   *self);
+void            nk_program_get_statement_range    (NkProgram   *self,
+                                                   guint        index,
+                                                   guint       *start,
+                                                   guint       *end);
+NkProgramValue *nk_program_get_statement_value    (NkProgram   *self,
+                                                   guint        index);
+const char     *nk_program_get_statement_name     (NkProgram   *self,
+                                                   guint        index);
+NkProgramValue *nk_program_get_last_value         (NkProgram   *self);
+const char     *nk_program_get_last_name          (NkProgram   *self);
+
+/* The failure, if the last run failed */
+guint           nk_program_get_error_statement    (NkProgram   *self);
+guint           nk_program_get_error_column       (NkProgram   *self);
+const char     *nk_program_get_error_reason       (NkProgram   *self);
+
+/* Names bound at the end of the run, in the order of the statements that bound them */
+guint           nk_program_get_n_names            (NkProgram   *self);
+const char     *nk_program_get_name               (NkProgram   *self,
+                                                   guint        index);
+NkProgramValue *nk_program_get_name_value         (NkProgram   *self,
+                                                   guint        index);
+guint           nk_program_get_name_statement     (NkProgram   *self,
+                                                   guint        index);
+const char     *nk_program_get_name_shares_with   (NkProgram   *self,
+                                                   guint        index);
+NkProgramValue *nk_program_lookup                 (NkProgram   *self,
+                                                   const char  *name);
+
+G_END_DECLS

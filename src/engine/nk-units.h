@@ -1,0 +1,31 @@
+/* nk-units.h: numbers as people type them ("70B", "15T", "7e10") and as they read them
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define NK_UNITS_ERROR (nk_units_error_quark ())
+
+typedef enum {
+  NK_UNITS_ERROR_EMPTY,
+  NK_UNITS_ERROR_INVALID,
+  NK_UNITS_ERROR_RANGE,
+} NkUnitsError;
+
+GQuark   nk_units_error_quark       (void);
+
+gboolean nk_units_parse             (const char  *text,
+                                     double      *out_value,
+                                     GError     **error);
+char    *nk_units_format_bytes      (double       bytes);
+char    *nk_units_format_sci        (double       value,
+                                     int          digits);
+char    *nk_units_format_duration   (double       seconds);
+char    *nk_units_format_rate       (double       flops_per_s);
+
+G_END_DECLS

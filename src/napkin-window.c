@@ -1,0 +1,168 @@
+/* napkin-window.c: the main window: a view stack of pages
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "napkin-window.h"
+
+struct _NapkinWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+
+  AdwViewStack         *stack;
+  AdwToastOverlay      *toast_overlay;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinWindow, napkin_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+napkin_window_save_state (NapkinWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized",
+                          gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (napkin_window_get_page (self) != NULL)
+    g_settings_set_string (self->settings, "last-page", napkin_window_get_page (self));
+}
+
+static gboolean
+napkin_window_close_request (GtkWindow *window)
+{
+  napkin_window_save_state (NAPKIN_WINDOW (window));
+
+  return GTK_WINDOW_CLASS (napkin_window_parent_class)->close_request (window);
+}
+
+static void
+napkin_window_load_state (NapkinWindow *self,
+                          GSettings    *settings)
+{
+  g_set_object (&self->settings, settings);
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  {
+    g_autofree char *page = g_settings_get_string (self->settings, "last-page");
+
+    napkin_window_set_page (self, page);
+  }
+}
+
+static void
+napkin_window_dispose (GObject *object)
+{
+  NapkinWindow *self = NAPKIN_WINDOW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_WINDOW);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (napkin_window_parent_class)->dispose (object);
+}
+
+static void
+napkin_window_class_init (NapkinWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = napkin_window_dispose;
+  window_class->close_request = napkin_window_close_request;
+
+  /* The pages the template names. */
+  /* -- page types (each page adds its g_type_ensure here) */
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/napkinml/Napkin/ui/napkin-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, NapkinWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NapkinWindow, toast_overlay);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "window.close", NULL);
+}
+
+static void
+napkin_window_init (NapkinWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * napkin_window_new:
+ * @application: the application
+ *
+ * Returns: (transfer full): a new window
+ */
+NapkinWindow *
+napkin_window_new (NapkinApplication *application)
+{
+  NapkinWindow *self = g_object_new (NAPKIN_TYPE_WINDOW, "application", application, NULL);
+
+  napkin_window_load_state (self, napkin_application_get_settings (application));
+  return self;
+}
+
+/**
+ * napkin_window_set_page:
+ * @self: a window
+ * @name: a page name: planner, formats, strides or training
+ *
+ * Shows the page @name; a page this build does not have leaves the view as it is.
+ */
+void
+napkin_window_set_page (NapkinWindow *self,
+                        const char   *name)
+{
+  g_return_if_fail (NAPKIN_IS_WINDOW (self));
+
+  if (name != NULL && adw_view_stack_get_child_by_name (self->stack, name) != NULL)
+    adw_view_stack_set_visible_child_name (self->stack, name);
+}
+
+/**
+ * napkin_window_get_page:
+ * @self: a window
+ *
+ * Returns: (nullable): the name of the visible page
+ */
+const char *
+napkin_window_get_page (NapkinWindow *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_WINDOW (self), NULL);
+
+  return adw_view_stack_get_visible_child_name (self->stack);
+}
+
+/**
+ * napkin_window_add_toast:
+ * @self: a window
+ * @toast: (transfer full): a toast
+ *
+ * Shows @toast over the pages.
+ */
+void
+napkin_window_add_toast (NapkinWindow *self,
+                         AdwToast     *toast)
+{
+  g_return_if_fail (NAPKIN_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
