@@ -1,0 +1,457 @@
+/* cli-format.c: `napkin-cli format`: how a number is stored in f32, f16, bf16 and fp8
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "nk-dtype.h"
+
+/* Lines per block in stdin mode: output is built a block at a time. */
+#define BLOCK_LINES 4096
+
+/* The formats CLI.md lets `format` take. */
+static const NkDType cli_dtypes[] = {
+  NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+};
+
+typedef struct {
+  char *input;
+  char *bits;
+  char *binary;
+  char *exact;
+  NkDTypeItem item;
+  NkDTypeDecoded decoded;
+  double abs_error;
+  double rel_error;
+} Row;
+
+static void
+row_clear (Row *row)
+{
+  g_clear_pointer (&row->input, g_free);
+  g_clear_pointer (&row->bits, g_free);
+  g_clear_pointer (&row->binary, g_free);
+  g_clear_pointer (&row->exact, g_free);
+}
+
+typedef struct {
+  NkDType    dtype;
+  NkOverflow overflow;
+  gboolean   json;
+  gboolean   header_done;
+  int        widths[9];
+} Formatter;
+
+/* Shortest decimal that reads back as @value: what people and JSON parsers want. */
+static void
+format_double (char   *buf,
+               gsize   size,
+               double  value)
+{
+  if (isnan (value))
+    g_strlcpy (buf, "nan", size);
+  else if (isinf (value))
+    g_strlcpy (buf, value > 0 ? "inf" : "-inf", size);
+  else
+    {
+      /* main() keeps LC_NUMERIC at "C", so plain snprintf writes a '.' */
+      snprintf (buf, size, "%.15g", value);
+      if (strtod (buf, NULL) != value)
+        snprintf (buf, size, "%.17g", value);
+    }
+}
+
+static void
+json_append_string (GString    *out,
+                    const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, (char) c);
+        }
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_append_double (GString *out,
+                    double   value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  format_double (buf, sizeof buf, value);
+  if (isfinite (value))
+    g_string_append (out, buf);
+  else
+    json_append_string (out, buf);
+}
+
+/* Significant digits of a plain decimal like "-0.000123": the exact value, when
+ * short, is the best JSON number there is. */
+static int
+significant_digits (const char *decimal)
+{
+  int n = 0;
+  gboolean leading = TRUE;
+
+  for (const char *p = decimal; *p; p++)
+    if (g_ascii_isdigit (*p) && !(leading && *p == '0'))
+      {
+        leading = FALSE;
+        n++;
+      }
+  return n;
+}
+
+/* Fills @row from @text, or names @text in @error. */
+static gboolean
+row_fill (const Formatter *fmt,
+          const char      *text,
+          Row             *row,
+          GError         **error)
+{
+  guint64 bits;
+
+  if (!nk_dtype_parse_item (fmt->dtype, text, &row->item, error))
+    return FALSE;
+
+  bits = row->item.is_bits ? row->item.bits : nk_dtype_encode (fmt->dtype, row->item.value, fmt->overflow);
+  nk_dtype_decode (fmt->dtype, bits, &row->decoded);
+  row->input = g_utf8_make_valid (text, -1);
+  row->bits = nk_dtype_format_bits (fmt->dtype, bits);
+  row->binary = nk_dtype_format_binary (fmt->dtype, bits, " ");
+  row->exact = nk_dtype_exact_decimal_double (row->decoded.value);
+
+  if (!row->item.is_bits)
+    {
+      double input = row->item.value;
+      double decoded = row->decoded.value;
+
+      /* equal values (inf included) have no error, not inf − inf */
+      row->abs_error = input == decoded ? 0.0 : input - decoded;
+      row->rel_error = row->abs_error == 0 ? 0.0 : row->abs_error / fabs (input);
+    }
+  return TRUE;
+}
+
+static void
+append_json_row (const Formatter *fmt,
+                 const Row       *row,
+                 GString         *out)
+{
+  const NkDTypeDecoded *d = &row->decoded;
+
+  g_string_append (out, "{\"dtype\":\"");
+  g_string_append (out, nk_dtype_info (fmt->dtype)->cli_name);
+  g_string_append (out, "\",\"input\":");
+  json_append_string (out, row->input);
+  g_string_append_printf (out, ",\"bits\":\"%s\",\"class\":\"%s\",\"sign\":%u,\"exponent\":",
+                          row->bits, nk_dtype_class_to_string (d->klass), d->sign);
+  if (d->klass == NK_DTYPE_CLASS_NORMAL || d->klass == NK_DTYPE_CLASS_SUBNORMAL)
+    g_string_append_printf (out, "%d", d->exponent);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ",\"value\":");
+  if (isfinite (d->value) && significant_digits (row->exact) <= 17)
+    g_string_append (out, row->exact);  /* exact and short: no printf needed */
+  else
+    json_append_double (out, d->value);
+  g_string_append (out, ",\"exact\":\"");
+  g_string_append (out, row->exact);
+  g_string_append_c (out, '"');
+  if (!row->item.is_bits)
+    {
+      g_string_append (out, ",\"abs_error\":");
+      json_append_double (out, row->abs_error);
+      g_string_append (out, ",\"rel_error\":");
+      json_append_double (out, row->rel_error);
+    }
+  g_string_append (out, "}\n");
+}
+
+/* The human table's cells of @row, in column order. */
+static void
+row_cells (const Row *row,
+           char       cells[9][G_ASCII_DTOSTR_BUF_SIZE + 16],
+           const char *long_cells[9])
+{
+  const NkDTypeDecoded *d = &row->decoded;
+
+  for (int i = 0; i < 9; i++)
+    {
+      cells[i][0] = '\0';
+      long_cells[i] = cells[i];
+    }
+  long_cells[0] = row->input;
+  long_cells[1] = row->bits;
+  long_cells[2] = row->binary;
+  long_cells[3] = nk_dtype_class_to_string (d->klass);
+  if (d->klass == NK_DTYPE_CLASS_NORMAL || d->klass == NK_DTYPE_CLASS_SUBNORMAL)
+    g_snprintf (cells[4], sizeof cells[4], "%d", d->exponent);
+  else
+    g_strlcpy (cells[4], "-", sizeof cells[4]);
+  format_double (cells[5], sizeof cells[5], d->value);
+  if (row->item.is_bits)
+    {
+      g_strlcpy (cells[6], "-", sizeof cells[6]);
+      g_strlcpy (cells[7], "-", sizeof cells[7]);
+    }
+  else
+    {
+      for (int i = 6; i <= 7; i++)
+        {
+          double e = i == 6 ? row->abs_error : row->rel_error;
+
+          if (isfinite (e))
+            g_ascii_formatd (cells[i], sizeof cells[i], "%.3g", e);
+          else
+            format_double (cells[i], sizeof cells[i], e);
+        }
+    }
+  long_cells[8] = row->exact;
+}
+
+static void
+append_human_rows (Formatter *fmt,
+                   Row       *rows,
+                   guint      n_rows,
+                   GString   *out)
+{
+  const char *headers[9] = {
+    _("INPUT"), _("BITS"), _("S EXP FRACTION"), _("CLASS"), _("EXP"), _("VALUE"),
+    _("ABS ERROR"), _("REL ERROR"), _("EXACT"),
+  };
+  char cells[9][G_ASCII_DTOSTR_BUF_SIZE + 16];
+  const char *long_cells[9];
+
+  /* Widths only grow, so a long stream stays aligned block after block. */
+  for (int i = 0; i < 9; i++)
+    fmt->widths[i] = MAX (fmt->widths[i], (int) g_utf8_strlen (headers[i], -1));
+  for (guint r = 0; r < n_rows; r++)
+    {
+      row_cells (&rows[r], cells, long_cells);
+      for (int i = 0; i < 8; i++)
+        fmt->widths[i] = MAX (fmt->widths[i], (int) g_utf8_strlen (long_cells[i], -1));
+    }
+
+  if (!fmt->header_done)
+    {
+      for (int i = 0; i < 9; i++)
+        g_string_append_printf (out, "%s%*s", headers[i],
+                                i < 8 ? fmt->widths[i] - (int) g_utf8_strlen (headers[i], -1) + 2 : 0, "");
+      g_string_append_c (out, '\n');
+      fmt->header_done = TRUE;
+    }
+  for (guint r = 0; r < n_rows; r++)
+    {
+      row_cells (&rows[r], cells, long_cells);
+      for (int i = 0; i < 9; i++)
+        g_string_append_printf (out, "%s%*s", long_cells[i],
+                                i < 8 ? fmt->widths[i] - (int) g_utf8_strlen (long_cells[i], -1) + 2 : 0, "");
+      g_string_append_c (out, '\n');
+    }
+}
+
+static void
+emit (Formatter *fmt,
+      Row       *rows,
+      guint      n_rows)
+{
+  g_autoptr(GString) out = g_string_sized_new (n_rows * 160 + 256);
+
+  if (fmt->json)
+    for (guint r = 0; r < n_rows; r++)
+      append_json_row (fmt, &rows[r], out);
+  else
+    append_human_rows (fmt, rows, n_rows, out);
+  fwrite (out->str, 1, out->len, stdout);
+}
+
+/* A negative value ("-465", "-.5", "-inf", "-pi") is an item, not an option. */
+static gboolean
+looks_like_negative_item (const char *arg)
+{
+  static const char *const words[] = { "inf", "infinity", "nan", "pi", "e", "π" };
+
+  if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0')
+    return FALSE;
+  if (g_ascii_isdigit (arg[1]) || arg[1] == '.')
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (g_ascii_strcasecmp (arg + 1, words[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+run_stdin (Formatter *fmt)
+{
+  Row *rows = g_new0 (Row, BLOCK_LINES);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  guint n_rows = 0;
+  guint64 line_number = 0;
+  int status = NK_EXIT_OK;
+
+  while ((len = getline (&line, &cap, stdin)) != -1)
+    {
+      g_autoptr(GError) error = NULL;
+
+      line_number++;
+      while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+      if (!row_fill (fmt, line, &rows[n_rows], &error))
+        {
+          emit (fmt, rows, n_rows);
+          fflush (stdout);
+          status = nk_cli_fail (fmt->json, NK_EXIT_USAGE,
+                                /* Translators: "line 3: “abc” is not a number…" */
+                                _("line %" G_GUINT64_FORMAT ": %s"), line_number, error->message);
+          break;
+        }
+      if (++n_rows == BLOCK_LINES)
+        {
+          emit (fmt, rows, n_rows);
+          for (guint r = 0; r < n_rows; r++)
+            row_clear (&rows[r]);
+          n_rows = 0;
+        }
+    }
+  if (status == NK_EXIT_OK)
+    emit (fmt, rows, n_rows);
+  for (guint r = 0; r < BLOCK_LINES; r++)
+    row_clear (&rows[r]);
+  g_free (rows);
+  free (line);
+  return status;
+}
+
+int
+nk_cli_format_main (int    argc,
+                    char **argv)
+{
+  g_autofree char *dtype_name = NULL;
+  g_auto(GStrv) remaining = NULL;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GPtrArray) placeholders = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) originals = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) names = g_string_new (NULL);
+  gboolean saturate = FALSE;
+  gboolean json = nk_cli_wants_json (argc, argv);
+  gboolean after_dashes = FALSE;
+  gboolean known = FALSE;
+  Formatter fmt = { 0 };
+  char **parse_argv;
+  int parse_argc;
+  int exit_code;
+  const GOptionEntry entries[] = {
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &dtype_name,
+      N_("Number format: f32, f16, bf16, e4m3 or e5m2"), "D" },
+    { "saturate", 0, 0, G_OPTION_ARG_NONE, &saturate,
+      N_("Overflow to ±max (CUDA satfinite) instead of ±inf or NaN"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per item"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &remaining, NULL, N_("[ITEM…]") },
+    { NULL }
+  };
+
+  /* GOption would read "-465" as an option: hand it over as a placeholder that
+   * does not start with '-', and put the item back after parsing. */
+  for (int i = 0; i < argc; i++)
+    {
+      if (i > 0 && !after_dashes && looks_like_negative_item (argv[i]))
+        {
+          char *placeholder = g_strdup_printf ("\001%u", placeholders->len);
+
+          g_ptr_array_add (placeholders, placeholder);
+          g_ptr_array_add (originals, argv[i]);
+          g_ptr_array_add (args, placeholder);
+          continue;
+        }
+      if (strcmp (argv[i], "--") == 0)
+        after_dashes = TRUE;
+      g_ptr_array_add (args, argv[i]);
+    }
+  g_ptr_array_add (args, NULL);
+  parse_argc = (int) args->len - 1;
+  parse_argv = (char **) args->pdata;
+
+  context = g_option_context_new (_("[ITEM…] — show how numbers are stored in a number format"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("An ITEM is a decimal value (1e-8, -0, inf, nan, 465) or raw bits (0x7e).\n"
+      "With no ITEM, items are read from standard input, one per line."));
+  if (!nk_cli_parse_options (context, &parse_argc, &parse_argv, json, &exit_code))
+    return exit_code;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cli_dtypes); i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", nk_dtype_info (cli_dtypes[i])->cli_name);
+  if (dtype_name == NULL)
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype is required (one of %s)"), names->str);
+  if (!nk_dtype_from_name (dtype_name, &fmt.dtype, &error))
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype: “%s” is not one of %s"), dtype_name, names->str);
+  for (guint i = 0; i < G_N_ELEMENTS (cli_dtypes); i++)
+    known |= cli_dtypes[i] == fmt.dtype;
+  if (!known)
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype: “%s” is not one of %s"), dtype_name, names->str);
+
+  fmt.overflow = saturate ? NK_OVERFLOW_SATURATE : NK_OVERFLOW_DEFAULT;
+  fmt.json = json;
+
+  /* Our writes are whole blocks; a large buffer keeps stdin mode to few syscalls. */
+  setvbuf (stdout, NULL, _IOFBF, 1 << 20);
+
+  if (remaining == NULL || remaining[0] == NULL)
+    return run_stdin (&fmt);
+
+  {
+    guint n = g_strv_length (remaining);
+    Row *rows = g_new0 (Row, n);
+    int status = NK_EXIT_OK;
+
+    for (guint i = 0; i < n; i++)
+      {
+        const char *text = remaining[i];
+
+        if (text[0] == '\001')
+          {
+            guint index = (guint) strtoul (text + 1, NULL, 10);
+
+            if (index < originals->len)
+              text = originals->pdata[index];
+          }
+        if (!row_fill (&fmt, text, &rows[i], &error))
+          {
+            status = nk_cli_fail (json, NK_EXIT_USAGE, "%s", error->message);
+            break;
+          }
+      }
+    if (status == NK_EXIT_OK)
+      emit (&fmt, rows, n);
+    for (guint i = 0; i < n; i++)
+      row_clear (&rows[i]);
+    g_free (rows);
+    return status;
+  }
+}

@@ -1,0 +1,295 @@
+/* nk-autograd.h: reverse-mode automatic differentiation over nk-ops
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * THE TAPE
+ *
+ * The nk_ag_*() functions run the op (through nk-ops, so FLOPs are counted by the op
+ * that does them) and, when an input requires grad, attach a node to the output with
+ * nk_tensor_set_autograd(): the node knows the op, refs its inputs and whatever the
+ * backward needs (saved tensors). Leaves are tensors with requires_grad and no node
+ * (the parameters); their gradient accumulates in tensor->grad.
+ *
+ *     x ──matmul── h1 ──matmul── h2 ──square── s ──mean── loss
+ *           w1 ─┘          w2 ─┘
+ *
+ * nk_autograd_backward(loss) walks the nodes reachable from the loss in reverse
+ * creation order (a topological order, since an op's inputs exist before it) and
+ * applies each op's chain rule. A tensor used twice (fan-out) receives the sum of
+ * both contributions, as the seeds' computation-graph interlude says. When backward is
+ * done the graph is released (PyTorch's retain_graph=False).
+ *
+ * FLOPs of backward, for y = x·W (x [B, D], W [D, K]):
+ *     dW = xᵀ·dy   2·B·D·K   (one matmul per weight gradient)
+ *     dx = dy·Wᵀ   2·B·D·K   (only when x needs a gradient)
+ * which is where "backward = 2 × forward" (and 6·B·P per step) comes from.
+ * nk_autograd_get_matmul_flops() counts the matmul share alone so the elementwise
+ * terms can be reported separately.
+ *
+ * BUFFER REUSE (NkArena)
+ *
+ * A training step runs the same ops on the same shapes every time. Outputs and
+ * backward temporaries are taken from the calling thread's arena, if one is set:
+ * the n-th request of a step gets the n-th buffer of the previous step when dtype,
+ * shape and bucket match (else the slot is reallocated once). After the first step
+ * a step therefore allocates no storage; nk_arena_reset() starts the next step. The
+ * contents of an arena buffer are only valid until it is handed out again.
+ *
+ * Buckets: forward outputs (what backward keeps) are counted in
+ * %NK_BUCKET_ACTIVATIONS, backward temporaries (gradients of activations) in
+ * %NK_BUCKET_OTHER, leaf gradients in %NK_BUCKET_GRADS.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-ops.h"
+#include "nk-tensor.h"
+
+G_BEGIN_DECLS
+
+#define NK_AUTOGRAD_ERROR (nk_autograd_error_quark ())
+
+/**
+ * NkAutogradError:
+ * @NK_AUTOGRAD_ERROR_NOT_SCALAR: backward() from a tensor with more than one element
+ * @NK_AUTOGRAD_ERROR_NO_GRAPH: backward() from a tensor that does not require grad
+ * @NK_AUTOGRAD_ERROR_UNSUPPORTED: an op, dtype or device autograd cannot handle
+ * @NK_AUTOGRAD_ERROR_MISMATCH: the gradient check found a wrong gradient
+ */
+typedef enum {
+  NK_AUTOGRAD_ERROR_NOT_SCALAR,
+  NK_AUTOGRAD_ERROR_NO_GRAPH,
+  NK_AUTOGRAD_ERROR_UNSUPPORTED,
+  NK_AUTOGRAD_ERROR_MISMATCH,
+} NkAutogradError;
+
+GQuark nk_autograd_error_quark (void);
+
+/* ---- arenas ---------------------------------------------------------------------- */
+
+typedef struct _NkArena NkArena;
+
+NkArena    *nk_arena_new                 (void);
+void        nk_arena_free                (NkArena        *arena);
+/* Next request gets slot 0 again. */
+void        nk_arena_reset               (NkArena        *arena);
+/* Bytes the arena's buffers hold, per bucket. */
+guint64     nk_arena_get_bytes           (NkArena        *arena,
+                                          NkBucket        bucket);
+
+/**
+ * nk_arena_set_current:
+ * @arena: (nullable): the arena the calling thread's nk_ag_*() ops take buffers
+ *   from, or %NULL to allocate fresh tensors
+ *
+ * Returns: (transfer none) (nullable): the previous arena
+ */
+NkArena    *nk_arena_set_current         (NkArena        *arena);
+NkArena    *nk_arena_get_current         (void);
+
+/**
+ * nk_arena_take:
+ * @dtype: element format
+ * @ndim: dims
+ * @shape: (array length=ndim): sizes
+ * @bucket: the bucket of a new buffer
+ * @error: return location for a #GError
+ *
+ * A contiguous tensor from the current arena (uninitialised), or a new one.
+ *
+ * Returns: (transfer full) (nullable): the buffer
+ */
+NkTensor   *nk_arena_take                (NkDType         dtype,
+                                          int             ndim,
+                                          const gint64   *shape,
+                                          NkBucket        bucket,
+                                          GError        **error);
+
+/* ---- recording ops --------------------------------------------------------------- */
+
+/* Whether any autograd node or leaf makes @t part of a graph. */
+gboolean    nk_autograd_requires_grad    (NkTensor       *t);
+
+/* a [m, k] · b [k, n] (2-D only). */
+NkTensor   *nk_ag_matmul                 (NkTensor       *a,
+                                          NkTensor       *b,
+                                          GError        **error);
+
+/**
+ * nk_ag_linear:
+ * @x: [B, in]
+ * @weight: [out, in] (PyTorch's layout)
+ * @bias: (nullable): [out]
+ * @error: return location for a #GError
+ *
+ * x·weightᵀ + bias, as torch.nn.functional.linear, in one output buffer (the bias is
+ * added in place, so a layer keeps one [B, out] activation).
+ *
+ * Returns: (transfer full) (nullable): [B, out]
+ */
+NkTensor   *nk_ag_linear                 (NkTensor       *x,
+                                          NkTensor       *weight,
+                                          NkTensor       *bias,
+                                          GError        **error);
+
+/* Elementwise with broadcasting: add, sub, mul, div. */
+NkTensor   *nk_ag_binary                 (NkBinaryOp      op,
+                                          NkTensor       *a,
+                                          NkTensor       *b,
+                                          GError        **error);
+NkTensor   *nk_ag_add                    (NkTensor *a, NkTensor *b, GError **error);
+NkTensor   *nk_ag_sub                    (NkTensor *a, NkTensor *b, GError **error);
+NkTensor   *nk_ag_mul                    (NkTensor *a, NkTensor *b, GError **error);
+/* a·s */
+NkTensor   *nk_ag_mul_scalar             (NkTensor       *a,
+                                          double          s,
+                                          GError        **error);
+/* neg, exp, log, sqrt, square, tanh, sigmoid, relu, gelu, silu. */
+NkTensor   *nk_ag_unary                  (NkUnaryOp       op,
+                                          NkTensor       *a,
+                                          GError        **error);
+NkTensor   *nk_ag_relu                   (NkTensor *a, GError **error);
+
+/* Sum / mean of every element (a 0-D result). */
+NkTensor   *nk_ag_sum                    (NkTensor       *a,
+                                          GError        **error);
+NkTensor   *nk_ag_mean                   (NkTensor       *a,
+                                          GError        **error);
+
+/**
+ * nk_ag_mse_loss:
+ * @pred: predictions, any shape
+ * @target: targets with as many elements (no gradient flows to them)
+ * @error: return location for a #GError
+ *
+ * mean((pred − target)²) over all elements, as F.mse_loss. Counts 3 FLOPs per element
+ * (subtract, square, sum); backward 2 per element.
+ *
+ * Returns: (transfer full) (nullable): a 0-D tensor
+ */
+NkTensor   *nk_ag_mse_loss               (NkTensor       *pred,
+                                          NkTensor       *target,
+                                          GError        **error);
+
+/**
+ * nk_ag_cross_entropy:
+ * @logits: [N, V], f32 or f64, on the CPU
+ * @targets: [N] class indices (int32, int64 or uint16)
+ * @error: return location for a #GError
+ *
+ * mean over rows of −log softmax(logits)[target], as F.cross_entropy, computed with
+ * the max subtracted. Counts 4 FLOPs per logit forward, 3 backward.
+ *
+ * Returns: (transfer full) (nullable): a 0-D tensor
+ */
+NkTensor   *nk_ag_cross_entropy          (NkTensor       *logits,
+                                          NkTensor       *targets,
+                                          GError        **error);
+
+/**
+ * nk_ag_embedding:
+ * @weight: [V, D]
+ * @index: [N] token ids (int32, int64 or uint16), CPU
+ * @error: return location for a #GError
+ *
+ * Rows of @weight (F.embedding). No FLOPs; backward adds rows into weight's gradient.
+ *
+ * Returns: (transfer full) (nullable): [N, D]
+ */
+NkTensor   *nk_ag_embedding              (NkTensor       *weight,
+                                          NkTensor       *index,
+                                          GError        **error);
+
+/* ---- running backward ------------------------------------------------------------ */
+
+/**
+ * nk_autograd_backward:
+ * @loss: a one-element tensor that requires grad
+ * @error: return location for a #GError
+ *
+ * Accumulates d loss / d leaf into each leaf's grad (allocated in %NK_BUCKET_GRADS,
+ * zeroed, on first need), then releases the graph.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_autograd_backward         (NkTensor       *loss,
+                                          GError        **error);
+
+/**
+ * nk_autograd_backward_scaled:
+ * @loss: a one-element tensor
+ * @scale: the seed gradient (d loss / d loss, normally 1; the loss scale of fp16
+ *   training)
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_autograd_backward_scaled  (NkTensor       *loss,
+                                          double          scale,
+                                          GError        **error);
+
+/* Drops the nodes reachable from @t without running backward. */
+void        nk_autograd_release          (NkTensor       *t);
+
+/* Sets each leaf's grad to zeros (keeping the buffer, so %NK_BUCKET_GRADS holds
+ * still). */
+gboolean    nk_autograd_zero_grad        (NkTensor      **params,
+                                          guint           n_params,
+                                          GError        **error);
+
+/* Matmul FLOPs run by nk_ag_*() forward and backward on this thread (a subset of
+ * nk_flops_get()). */
+guint64     nk_autograd_get_matmul_flops (void);
+void        nk_autograd_reset_matmul_flops (void);
+
+/* ---- checking -------------------------------------------------------------------- */
+
+/**
+ * NkAutogradFunc:
+ * @inputs: (array length=n_inputs): the tensors to differentiate against
+ * @n_inputs: their count
+ * @user_data: closure data
+ * @error: return location for a #GError
+ *
+ * Builds a one-element result from @inputs with nk_ag_*() ops.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+typedef NkTensor *(*NkAutogradFunc) (NkTensor **inputs,
+                                     guint      n_inputs,
+                                     gpointer   user_data,
+                                     GError   **error);
+
+/**
+ * nk_autograd_gradcheck:
+ * @func: the function
+ * @inputs: (array length=n_inputs): f64 tensors (requires_grad is set on them)
+ * @n_inputs: their count
+ * @user_data: for @func
+ * @eps: the finite-difference step (1e-6 is good for f64)
+ * @atol: absolute tolerance
+ * @rtol: relative tolerance
+ * @out_max_error: (out) (optional): the largest |analytic − numeric|
+ * @error: return location for a #GError (%NK_AUTOGRAD_ERROR_MISMATCH naming the
+ *   input and element that disagrees)
+ *
+ * Compares backward's gradients with central differences (f(x+eps) − f(x−eps))/2eps
+ * for every element of every input, as torch.autograd.gradcheck does.
+ *
+ * Returns: %TRUE when every element agrees within atol + rtol·|numeric|
+ */
+gboolean    nk_autograd_gradcheck        (NkAutogradFunc  func,
+                                          NkTensor      **inputs,
+                                          guint           n_inputs,
+                                          gpointer        user_data,
+                                          double          eps,
+                                          double          atol,
+                                          double          rtol,
+                                          double         *out_max_error,
+                                          GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkArena, nk_arena_free)
+
+G_END_DECLS

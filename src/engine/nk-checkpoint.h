@@ -1,0 +1,246 @@
+/* nk-checkpoint.h: training checkpoints as checksummed safetensors files
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A checkpoint is one safetensors file, DIR/step-00000100.safetensors, holding
+ *  - the model's state_dict under PyTorch's names ("layers.0.weight", "final.bias"),
+ *    so the file loads with safetensors.torch.load_file() and model.load_state_dict()
+ *    after dropping the "optimizer." entries;
+ *  - the optimizer state as "optimizer.<param name>.<state>", e.g.
+ *    "optimizer.layers.0.weight.exp_avg" (Adam's m), ".exp_avg_sq" (v),
+ *    ".momentum_buffer" (SGD momentum), ".sum" (AdaGrad), ".square_avg" (RMSProp);
+ *  - "__metadata__" strings:
+ *      "format"   "napkin-checkpoint-1"
+ *      "step"     the number of optimizer steps done, decimal
+ *      "rng"      the generator state, nk_rng_to_string(): "philox4x32-10:SEED:COUNTER"
+ *      "config"   the run's configuration as a JSON object (the caller's text)
+ *      "checksum" "sha256:" + lowercase hex SHA-256 of the payload (all tensor bytes,
+ *                 in file order: `tail -c +$((9 + N)) FILE | sha256sum`)
+ *    plus any extra keys the caller sets.
+ *
+ * Saving is atomic (see nk-safetensors.h), then older checkpoints beyond the last K
+ * are deleted — only after the new file is safely in place. Loading validates the
+ * safetensors structure, the format, step and rng keys, and the checksum; any
+ * failure is a #GError naming the file and the problem. Resuming takes the newest
+ * checkpoint that passes all of that (nk_checkpoint_find_latest_intact()).
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-device.h"
+#include "nk-dtype.h"
+#include "nk-rng.h"
+#include "nk-safetensors.h"
+
+G_BEGIN_DECLS
+
+#define NK_CHECKPOINT_ERROR (nk_checkpoint_error_quark ())
+
+/**
+ * NkCheckpointError:
+ * @NK_CHECKPOINT_ERROR_INVALID: the file is a safetensors file but not a valid
+ *   checkpoint (missing or malformed format/step/rng/checksum metadata)
+ * @NK_CHECKPOINT_ERROR_CHECKSUM: the payload does not match the recorded checksum
+ * @NK_CHECKPOINT_ERROR_NOT_FOUND: no (intact) checkpoint in the directory
+ *
+ * Structural problems come as %NK_SAFETENSORS_ERROR, I/O as %NK_SAFETENSORS_ERROR_IO
+ * or %G_FILE_ERROR.
+ */
+typedef enum {
+  NK_CHECKPOINT_ERROR_INVALID,
+  NK_CHECKPOINT_ERROR_CHECKSUM,
+  NK_CHECKPOINT_ERROR_NOT_FOUND,
+} NkCheckpointError;
+
+GQuark nk_checkpoint_error_quark (void);
+
+#define NK_CHECKPOINT_FORMAT "napkin-checkpoint-1"
+
+#define NK_TYPE_CHECKPOINT (nk_checkpoint_get_type ())
+
+/**
+ * NkCheckpoint:
+ *
+ * A refcounted checkpoint in memory: tensors by name (in the order added, or file
+ * order when loaded) plus step, RNG state, config and extra metadata. One built for
+ * saving copies the tensors when they are added; one loaded refers to the mapped file.
+ */
+typedef struct _NkCheckpoint NkCheckpoint;
+
+GType           nk_checkpoint_get_type        (void) G_GNUC_CONST;
+
+NkCheckpoint   *nk_checkpoint_new             (void);
+NkCheckpoint   *nk_checkpoint_ref             (NkCheckpoint  *ck);
+void            nk_checkpoint_unref           (NkCheckpoint  *ck);
+
+void            nk_checkpoint_set_step        (NkCheckpoint  *ck,
+                                               guint64        step);
+guint64         nk_checkpoint_get_step        (NkCheckpoint  *ck);
+
+/* Records the generator's (seed, counter); a loaded checkpoint gives it back. */
+void            nk_checkpoint_set_rng         (NkCheckpoint  *ck,
+                                               const NkRng   *rng);
+/* Returns: (transfer full): a generator in the recorded state */
+NkRng          *nk_checkpoint_get_rng         (NkCheckpoint  *ck);
+
+/* @config_json: (nullable): a JSON object as text; stored verbatim */
+void            nk_checkpoint_set_config      (NkCheckpoint  *ck,
+                                               const char    *config_json);
+/* Returns: (transfer none) (nullable): the config text, or %NULL if none */
+const char     *nk_checkpoint_get_config      (NkCheckpoint  *ck);
+
+/* Extra "__metadata__" strings (keys other than the reserved ones above). */
+void            nk_checkpoint_set_metadata    (NkCheckpoint  *ck,
+                                               const char    *key,
+                                               const char    *value);
+const char     *nk_checkpoint_get_metadata    (NkCheckpoint  *ck,
+                                               const char    *key);
+
+/**
+ * nk_checkpoint_add_data:
+ * @ck: a checkpoint being built
+ * @name: a tensor name not added before
+ * @dtype: its dtype (f32 for parameters and optimizer state)
+ * @ndim: number of dimensions
+ * @shape: (array length=ndim): sizes
+ * @data: host memory, numel × item size bytes, C order; copied now
+ */
+void            nk_checkpoint_add_data        (NkCheckpoint  *ck,
+                                               const char    *name,
+                                               NkDType        dtype,
+                                               guint          ndim,
+                                               const gint64  *shape,
+                                               gconstpointer  data);
+
+/* Gathers a tensor (any layout, any device) to host memory and adds it. */
+gboolean        nk_checkpoint_add_tensor      (NkCheckpoint  *ck,
+                                               const char    *name,
+                                               NkTensor      *tensor,
+                                               GError       **error);
+
+guint           nk_checkpoint_get_n_tensors   (NkCheckpoint  *ck);
+/* Returns: (transfer none): tensor @index's name, dtype, shape and bytes */
+const NkSafetensorsTensor *nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
+                                                          guint         index);
+/* Returns: (transfer none) (nullable): the tensor called @name, or %NULL */
+const NkSafetensorsTensor *nk_checkpoint_lookup (NkCheckpoint *ck,
+                                                 const char   *name);
+
+/**
+ * nk_checkpoint_read_into:
+ * @ck: a checkpoint
+ * @name: a tensor name
+ * @dtype: the dtype expected
+ * @ndim: the number of dimensions expected
+ * @shape: (array length=ndim): the sizes expected
+ * @dst: host memory for numel × item size bytes
+ * @error: return location for a #GError (%NK_SAFETENSORS_ERROR_NOT_FOUND / _SHAPE)
+ *
+ * Copies one tensor out after checking it is exactly what the model needs.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean        nk_checkpoint_read_into       (NkCheckpoint  *ck,
+                                               const char    *name,
+                                               NkDType        dtype,
+                                               guint          ndim,
+                                               const gint64  *shape,
+                                               gpointer       dst,
+                                               GError       **error);
+
+/* Returns: (transfer full) (nullable): a contiguous copy of @name on the default device */
+NkTensor       *nk_checkpoint_get_tensor      (NkCheckpoint  *ck,
+                                               const char    *name,
+                                               NkBucket       bucket,
+                                               GError       **error);
+
+/* ---- files --------------------------------------------------------------------- */
+
+/* Returns: (transfer full): DIR/step-%08llu.safetensors */
+char           *nk_checkpoint_path_for_step   (const char    *dir,
+                                               guint64        step);
+
+/**
+ * nk_checkpoint_save_to_file:
+ * @ck: a checkpoint
+ * @path: the target
+ * @error: return location for a #GError
+ *
+ * Computes the checksum, sets the metadata and writes @path atomically.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean        nk_checkpoint_save_to_file    (NkCheckpoint  *ck,
+                                               const char    *path,
+                                               GError       **error);
+
+/**
+ * nk_checkpoint_save:
+ * @ck: a checkpoint
+ * @dir: the checkpoint directory (created if missing)
+ * @keep_last: how many checkpoints to keep (0: keep all)
+ * @out_path: (out) (optional) (transfer full): the file written
+ * @error: return location for a #GError
+ *
+ * Writes nk_checkpoint_path_for_step (@dir, step) atomically; after that succeeded,
+ * deletes all but the @keep_last highest-step "step-*.safetensors" files in @dir and
+ * any temp files an interrupted save left there. A failure to delete an old file is
+ * only a warning: the new checkpoint is good.
+ *
+ * Returns: %TRUE if the checkpoint was written
+ */
+gboolean        nk_checkpoint_save            (NkCheckpoint  *ck,
+                                               const char    *dir,
+                                               guint          keep_last,
+                                               char         **out_path,
+                                               GError       **error);
+
+/**
+ * nk_checkpoint_load:
+ * @path: a checkpoint file
+ * @error: return location for a #GError
+ *
+ * Loads and validates everything: safetensors structure, format, step, rng and the
+ * payload checksum.
+ *
+ * Returns: (transfer full) (nullable): the checkpoint
+ */
+NkCheckpoint   *nk_checkpoint_load            (const char    *path,
+                                               GError       **error);
+
+/**
+ * nk_checkpoint_list:
+ * @dir: a checkpoint directory
+ * @error: return location for a #GError (the directory cannot be read)
+ *
+ * Returns: (transfer full) (element-type utf8): paths of "step-N.safetensors" files in
+ *   @dir, highest step first (an empty array for a missing directory)
+ */
+GPtrArray      *nk_checkpoint_list            (const char    *dir,
+                                               GError       **error);
+
+/**
+ * nk_checkpoint_find_latest_intact:
+ * @dir: a checkpoint directory
+ * @out_skipped: (out) (optional) (transfer full) (element-type utf8): one sentence
+ *   per newer checkpoint that was skipped, naming the file and its problem
+ * @error: return location for a #GError (%NK_CHECKPOINT_ERROR_NOT_FOUND when there is
+ *   no intact checkpoint; the message then lists what was wrong with each file)
+ *
+ * Loads the newest checkpoint that passes nk_checkpoint_load(), skipping corrupt or
+ * truncated newer ones.
+ *
+ * Returns: (transfer full) (nullable): the checkpoint
+ */
+NkCheckpoint   *nk_checkpoint_find_latest_intact (const char  *dir,
+                                                  GPtrArray  **out_skipped,
+                                                  GError     **error);
+
+/* The path a loaded checkpoint came from, %NULL for one built in memory. */
+const char     *nk_checkpoint_get_path        (NkCheckpoint  *ck);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkCheckpoint, nk_checkpoint_unref)
+
+G_END_DECLS

@@ -1,0 +1,239 @@
+/* nk-data.h: training data: the lecture's synthetic task, .npy arrays, token streams
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Three sources of batches, all deterministic given the seeded generator:
+ *
+ *  - The lecture's synthetic linear task: true_w = (0, 1, ..., D-1), x ~ N(0, 1),
+ *    y = x · true_w. Row r of a batch takes D normals from the generator in order
+ *    (nk_rng_fill_normal_f32 over the whole [B, D] block), and y is the dot product
+ *    accumulated in double and rounded once to float32.
+ *  - Arrays from .npy (CLI.md --inputs/--targets): X float32 [N, D], Y float32 [N]
+ *    (or [N, 1]); step t (from 0) takes rows [(t·B) mod N, (t·B) mod N + B), and N must
+ *    be a multiple of B so a batch never wraps.
+ *  - Token streams for next-token prediction: a 1-D .npy of uint16 or int32, a raw
+ *    .bin of little-endian uint16 (as nanoGPT writes them), or bytes of text (vocab
+ *    256). Files are memory-mapped (GMappedFile), so a stream larger than RAM works:
+ *    only the pages a batch touches are read (the lecture's np.memmap point). A batch
+ *    is B windows of T+1 consecutive tokens at starts drawn uniformly from
+ *    [0, length − T − 1] (nk_rng_uniform_int, one call per row, in row order); inputs
+ *    are columns 0..T−1, targets 1..T.
+ *
+ * The *_fill functions write into caller buffers (so a training loop can reuse the same
+ * storages every step); the tensor versions allocate contiguous CPU tensors whose
+ * storages are counted in %NK_BUCKET_DATA.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-device.h"
+#include "nk-npy.h"
+#include "nk-rng.h"
+
+G_BEGIN_DECLS
+
+#define NK_DATA_ERROR (nk_data_error_quark ())
+
+/**
+ * NkDataError:
+ * @NK_DATA_ERROR_SHAPE: inputs/targets with the wrong dtype, rank or row count
+ * @NK_DATA_ERROR_BATCH: the batch size does not divide the rows, or exceeds the stream
+ * @NK_DATA_ERROR_TOKENS: a token stream that is empty, of odd byte length, or holds a
+ *   token outside [0, vocab)
+ * @NK_DATA_ERROR_IO: a file cannot be read
+ *
+ * Malformed .npy files are reported as %NK_NPY_ERROR.
+ */
+typedef enum {
+  NK_DATA_ERROR_SHAPE,
+  NK_DATA_ERROR_BATCH,
+  NK_DATA_ERROR_TOKENS,
+  NK_DATA_ERROR_IO,
+} NkDataError;
+
+GQuark nk_data_error_quark (void);
+
+typedef struct _NkTensor NkTensor;
+
+/* ---- the synthetic linear task --------------------------------------------------- */
+
+/**
+ * nk_data_synthetic_fill:
+ * @rng: the run's generator (advanced by 2·⌈B·D/2⌉ words)
+ * @dim: D
+ * @batch: B
+ * @x: (out caller-allocates): B·D floats, row-major [B, D]
+ * @y: (out caller-allocates): B floats
+ *
+ * Draws one batch of the lecture's task: x ~ N(0, 1), y = Σ_j j·x[j].
+ */
+void          nk_data_synthetic_fill     (NkRng      *rng,
+                                          guint       dim,
+                                          guint       batch,
+                                          float      *x,
+                                          float      *y);
+
+/**
+ * nk_data_synthetic_batch:
+ * @rng: the run's generator
+ * @dim: D
+ * @batch: B
+ * @out_x: (out) (transfer full): f32 [B, D] in %NK_BUCKET_DATA
+ * @out_y: (out) (transfer full): f32 [B] in %NK_BUCKET_DATA
+ * @error: return location for a #GError (allocation)
+ *
+ * Returns: %TRUE on success
+ */
+gboolean      nk_data_synthetic_batch    (NkRng      *rng,
+                                          guint       dim,
+                                          guint       batch,
+                                          NkTensor  **out_x,
+                                          NkTensor  **out_y,
+                                          GError    **error);
+
+/* ---- arrays from .npy ------------------------------------------------------------ */
+
+typedef struct _NkArrayDataset NkArrayDataset;
+
+/**
+ * nk_array_dataset_new:
+ * @inputs_path: X.npy, float32 [N, D]
+ * @targets_path: Y.npy, float32 [N] or [N, 1]
+ * @batch: B, which must divide N
+ * @error: return location for a #GError (%NK_NPY_ERROR for a bad file,
+ *   %NK_DATA_ERROR_SHAPE for mismatched arrays, %NK_DATA_ERROR_BATCH when N % B != 0)
+ *
+ * Maps both files (no copy) and checks them.
+ *
+ * Returns: (transfer full) (nullable): the dataset
+ */
+NkArrayDataset *nk_array_dataset_new     (const char *inputs_path,
+                                          const char *targets_path,
+                                          guint       batch,
+                                          GError    **error);
+
+/* As nk_array_dataset_new(), from already-parsed arrays (refs them). */
+NkArrayDataset *nk_array_dataset_new_from_arrays (NkNpyArray *inputs,
+                                                  NkNpyArray *targets,
+                                                  guint       batch,
+                                                  GError    **error);
+void          nk_array_dataset_free      (NkArrayDataset *ds);
+
+guint64       nk_array_dataset_get_n_rows (NkArrayDataset *ds);
+guint         nk_array_dataset_get_dim    (NkArrayDataset *ds);
+guint         nk_array_dataset_get_batch  (NkArrayDataset *ds);
+
+/* Returns: the first row of step @step's batch, (step·B) mod N */
+guint64       nk_array_dataset_batch_start (NkArrayDataset *ds,
+                                            guint64         step);
+
+/**
+ * nk_array_dataset_get_batch_data:
+ * @ds: a dataset
+ * @step: the step, from 0
+ * @out_x: (out) (transfer none): B·D floats of the mapped X (read-only, not copied)
+ * @out_y: (out) (transfer none): B floats of the mapped Y
+ *
+ * Points at step @step's rows in place.
+ */
+void          nk_array_dataset_get_batch_data (NkArrayDataset *ds,
+                                               guint64         step,
+                                               const float   **out_x,
+                                               const float   **out_y);
+
+/* Copies step @step's rows into caller buffers (B·D and B floats). */
+void          nk_array_dataset_fill      (NkArrayDataset *ds,
+                                          guint64         step,
+                                          float          *x,
+                                          float          *y);
+
+/* Copies step @step's rows into new f32 tensors [B, D] and [B] in %NK_BUCKET_DATA. */
+gboolean      nk_array_dataset_batch     (NkArrayDataset *ds,
+                                          guint64         step,
+                                          NkTensor      **out_x,
+                                          NkTensor      **out_y,
+                                          GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkArrayDataset, nk_array_dataset_free)
+
+/* ---- token streams --------------------------------------------------------------- */
+
+typedef struct _NkTokenStream NkTokenStream;
+
+/**
+ * nk_token_stream_new_from_file:
+ * @path: a 1-D .npy of uint16 or int32 tokens (detected by its magic), otherwise
+ *   raw little-endian uint16 (.bin)
+ * @error: return location for a #GError
+ *
+ * Maps the file (no copy). The vocabulary is 65536 for uint16 streams and
+ * max token + 1 for int32 ones (found by one pass over the file, which also refuses
+ * negative tokens).
+ *
+ * Returns: (transfer full) (nullable): the stream
+ */
+NkTokenStream *nk_token_stream_new_from_file (const char *path,
+                                              GError    **error);
+
+/**
+ * nk_token_stream_new_from_text:
+ * @bytes: text; every byte is a token (vocab 256)
+ *
+ * Returns: (transfer full): the stream, keeping a ref on @bytes
+ */
+NkTokenStream *nk_token_stream_new_from_text (GBytes     *bytes);
+
+/**
+ * nk_token_stream_new_default:
+ *
+ * The engine's bundled default text (data/tiny-text.txt, an original few-KB English
+ * text about napkin math, compiled in as a resource) as a byte-level stream.
+ *
+ * Returns: (transfer full): the stream
+ */
+NkTokenStream *nk_token_stream_new_default (void);
+
+/* Returns: (transfer full): the default text's bytes */
+GBytes        *nk_data_get_default_text  (void);
+
+void          nk_token_stream_free       (NkTokenStream *ts);
+
+guint64       nk_token_stream_get_length (NkTokenStream *ts);
+guint         nk_token_stream_get_vocab_size (NkTokenStream *ts);
+/* Returns: token @index (< length) */
+guint32       nk_token_stream_get_token  (NkTokenStream *ts,
+                                          guint64        index);
+
+/**
+ * nk_token_stream_sample_fill:
+ * @ts: a stream
+ * @rng: the run's generator
+ * @batch: B
+ * @context: T
+ * @out: (out caller-allocates): B·(T+1) int32 tokens, row-major [B, T+1]
+ * @out_starts: (out caller-allocates) (optional): the B start positions
+ * @error: return location for a #GError (%NK_DATA_ERROR_BATCH if the stream is shorter
+ *   than T+1 tokens)
+ *
+ * Returns: %TRUE on success
+ */
+gboolean      nk_token_stream_sample_fill (NkTokenStream *ts,
+                                           NkRng         *rng,
+                                           guint          batch,
+                                           guint          context,
+                                           gint32        *out,
+                                           guint64       *out_starts,
+                                           GError       **error);
+
+/* As nk_token_stream_sample_fill(), into a new int32 tensor [B, T+1] in %NK_BUCKET_DATA. */
+NkTensor     *nk_token_stream_sample     (NkTokenStream *ts,
+                                          NkRng         *rng,
+                                          guint          batch,
+                                          guint          context,
+                                          GError       **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTokenStream, nk_token_stream_free)
+
+G_END_DECLS

@@ -1,0 +1,846 @@
+/* nk-device-cpu.c: the CPU device: host memory, strided loops over the shared kernel
+ * bodies, OpenBLAS gemm
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+/* The inner loops below only pay off when gcc vectorizes them with runtime alias
+ * checks and epilogues, which -O2's very-cheap cost model refuses. */
+#if defined(__GNUC__) && !defined(__clang__)
+# pragma GCC optimize ("O3")
+#endif
+
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+#include <glib/gi18n-lib.h>
+
+#include "nk-device-private.h"
+
+/* ---- element load / store -------------------------------------------------------- */
+
+double
+_nk_cpu_load_double (NkDType       dtype,
+                     gconstpointer ptr)
+{
+  switch (dtype)
+    {
+    case NK_DTYPE_F32: return *(const float *) ptr;
+    case NK_DTYPE_F64: return *(const double *) ptr;
+    case NK_DTYPE_INT64: return (double) *(const gint64 *) ptr;
+    case NK_DTYPE_INT32: return *(const gint32 *) ptr;
+    case NK_DTYPE_UINT16: return *(const guint16 *) ptr;
+    case NK_DTYPE_F16:
+    case NK_DTYPE_BF16: return nk_dtype_to_double (dtype, *(const guint16 *) ptr);
+    case NK_DTYPE_E4M3:
+    case NK_DTYPE_E5M2: return nk_dtype_to_double (dtype, *(const guint8 *) ptr);
+    default:
+      g_return_val_if_reached (0.0);
+    }
+}
+
+/* Float to integer truncates toward zero like a C cast; out-of-range and NaN
+ * values (undefined in C and in PyTorch) saturate / become 0 here. */
+static gint64
+to_int (double v,
+        double lo,
+        double hi)
+{
+  if (v != v)
+    return 0;
+  if (v <= lo)
+    return (gint64) lo;
+  if (v >= hi)
+    return (gint64) hi;
+  return (gint64) v;
+}
+
+void
+_nk_cpu_store_double (NkDType  dtype,
+                      gpointer ptr,
+                      double   value)
+{
+  switch (dtype)
+    {
+    case NK_DTYPE_F32: *(float *) ptr = (float) value; break;
+    case NK_DTYPE_F64: *(double *) ptr = value; break;
+    case NK_DTYPE_INT64: *(gint64 *) ptr = to_int (value, -9223372036854775808.0, 9223372036854774784.0); break;
+    case NK_DTYPE_INT32: *(gint32 *) ptr = (gint32) to_int (value, G_MININT32, G_MAXINT32); break;
+    case NK_DTYPE_UINT16: *(guint16 *) ptr = (guint16) to_int (value, 0, G_MAXUINT16); break;
+    case NK_DTYPE_F16:
+    case NK_DTYPE_BF16: *(guint16 *) ptr = (guint16) nk_dtype_encode (dtype, value, NK_OVERFLOW_DEFAULT); break;
+    case NK_DTYPE_E4M3:
+    case NK_DTYPE_E5M2: *(guint8 *) ptr = (guint8) nk_dtype_encode (dtype, value, NK_OVERFLOW_DEFAULT); break;
+    default:
+      g_return_if_reached ();
+    }
+}
+
+/* ---- the strided walk ------------------------------------------------------------ */
+
+/* Runs @fn over the innermost dim of @it for every position of the outer dims.
+ * Pointers are bytes; strides handed to @fn are in elements of each operand. */
+typedef void (*InnerFn) (gint64      n,
+                         char       *p0,
+                         gint64      s0,
+                         const char *p1,
+                         gint64      s1,
+                         const char *p2,
+                         gint64      s2,
+                         gpointer    data);
+
+static void
+walk (const NkIter *it,
+      int           nops,
+      char         *const base[3],
+      const gsize   es[3],
+      InnerFn       fn,
+      gpointer      data)
+{
+  gint64 idx[NK_MAX_DIMS] = { 0 };
+  gint64 is[3] = { 0, 0, 0 };
+  char *p[3] = { NULL, NULL, NULL };
+  int nd = it->ndim;
+  gint64 inner, outer;
+
+  if (it->numel <= 0)
+    return;
+
+  inner = nd > 0 ? it->shape[nd - 1] : 1;
+  for (int j = 0; j < nops; j++)
+    {
+      p[j] = base[j] + it->offset[j] * (gint64) es[j];
+      is[j] = nd > 0 ? it->stride[j][nd - 1] : 0;
+    }
+
+  outer = it->numel / inner;
+  for (gint64 o = 0; o < outer; o++)
+    {
+      fn (inner, p[0], is[0], p[1], is[1], p[2], is[2], data);
+
+      for (int d = nd - 2; d >= 0; d--)
+        {
+          idx[d]++;
+          for (int j = 0; j < nops; j++)
+            p[j] += it->stride[j][d] * (gint64) es[j];
+          if (idx[d] < it->shape[d])
+            break;
+          for (int j = 0; j < nops; j++)
+            p[j] -= it->stride[j][d] * it->shape[d] * (gint64) es[j];
+          idx[d] = 0;
+        }
+    }
+}
+
+/* ---- elementwise inner loops, one per op and float type -------------------------- */
+
+#define NK_CPU_BINARY_OPS(X) \
+  X (ADD) X (SUB) X (MUL) X (DIV) X (POW) X (MAX) X (MIN) X (EQ) X (NE) X (LT) X (LE) \
+  X (GT) X (GE) X (RELU_BACKWARD) X (SIGMOID_BACKWARD) X (TANH_BACKWARD) \
+  X (GELU_BACKWARD) X (SILU_BACKWARD)
+
+#define NK_CPU_UNARY_OPS(X) \
+  X (NEG) X (ABS) X (EXP) X (LOG) X (SQRT) X (RSQRT) X (SQUARE) X (RECIPROCAL) \
+  X (SIGN) X (SIN) X (COS) X (TANH) X (SIGMOID) X (RELU) X (GELU) X (SILU)
+
+#define DEFINE_BINARY(T, SUF, NAME) \
+static void \
+binary_##SUF##_##NAME (gint64 n, char *p0, gint64 so, const char *p1, gint64 sa, \
+                       const char *p2, gint64 sb, gpointer data) \
+{ \
+  T *o = (T *) p0; \
+  const T *a = (const T *) p1; \
+  const T *b = (const T *) p2; \
+  if (so == 1 && sa == 1 && sb == 1) \
+    for (gint64 i = 0; i < n; i++) \
+      o[i] = nk_kernel_binary_##SUF (NK_BINARY_##NAME, a[i], b[i]); \
+  else if (so == 1 && sa == 1 && sb == 0) \
+    { \
+      T bv = b[0]; \
+      for (gint64 i = 0; i < n; i++) \
+        o[i] = nk_kernel_binary_##SUF (NK_BINARY_##NAME, a[i], bv); \
+    } \
+  else if (so == 1 && sa == 0 && sb == 1) \
+    { \
+      T av = a[0]; \
+      for (gint64 i = 0; i < n; i++) \
+        o[i] = nk_kernel_binary_##SUF (NK_BINARY_##NAME, av, b[i]); \
+    } \
+  else \
+    for (gint64 i = 0; i < n; i++) \
+      o[i * so] = nk_kernel_binary_##SUF (NK_BINARY_##NAME, a[i * sa], b[i * sb]); \
+}
+
+#define DEFINE_UNARY(T, SUF, NAME) \
+static void \
+unary_##SUF##_##NAME (gint64 n, char *p0, gint64 so, const char *p1, gint64 sa, \
+                      const char *p2, gint64 sb, gpointer data) \
+{ \
+  T *o = (T *) p0; \
+  const T *a = (const T *) p1; \
+  if (so == 1 && sa == 1) \
+    for (gint64 i = 0; i < n; i++) \
+      o[i] = nk_kernel_unary_##SUF (NK_UNARY_##NAME, a[i]); \
+  else \
+    for (gint64 i = 0; i < n; i++) \
+      o[i * so] = nk_kernel_unary_##SUF (NK_UNARY_##NAME, a[i * sa]); \
+}
+
+#define DEFINE_BINARY_F(NAME) DEFINE_BINARY (float, f, NAME)
+#define DEFINE_BINARY_D(NAME) DEFINE_BINARY (double, d, NAME)
+#define DEFINE_UNARY_F(NAME) DEFINE_UNARY (float, f, NAME)
+#define DEFINE_UNARY_D(NAME) DEFINE_UNARY (double, d, NAME)
+NK_CPU_BINARY_OPS (DEFINE_BINARY_F)
+NK_CPU_BINARY_OPS (DEFINE_BINARY_D)
+NK_CPU_UNARY_OPS (DEFINE_UNARY_F)
+NK_CPU_UNARY_OPS (DEFINE_UNARY_D)
+
+#define ENTRY_BINARY_F(NAME) [NK_BINARY_##NAME] = binary_f_##NAME,
+#define ENTRY_BINARY_D(NAME) [NK_BINARY_##NAME] = binary_d_##NAME,
+#define ENTRY_UNARY_F(NAME) [NK_UNARY_##NAME] = unary_f_##NAME,
+#define ENTRY_UNARY_D(NAME) [NK_UNARY_##NAME] = unary_d_##NAME,
+static const InnerFn binary_f[NK_N_BINARY_OPS] = { NK_CPU_BINARY_OPS (ENTRY_BINARY_F) };
+static const InnerFn binary_d[NK_N_BINARY_OPS] = { NK_CPU_BINARY_OPS (ENTRY_BINARY_D) };
+static const InnerFn unary_f[NK_N_UNARY_OPS] = { NK_CPU_UNARY_OPS (ENTRY_UNARY_F) };
+static const InnerFn unary_d[NK_N_UNARY_OPS] = { NK_CPU_UNARY_OPS (ENTRY_UNARY_D) };
+
+/* ---- the backend ----------------------------------------------------------------- */
+
+static gpointer
+cpu_alloc (gpointer  backend,
+           gsize     nbytes,
+           GError  **error)
+{
+  /* 64-byte alignment keeps AVX-512 loads and OpenBLAS happy. */
+  gpointer ptr = NULL;
+
+  if (posix_memalign (&ptr, 64, MAX (nbytes, 1)) != 0)
+    {
+      g_set_error_literal (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_OUT_OF_MEMORY,
+                           g_strerror (ENOMEM));
+      return NULL;
+    }
+  return ptr;
+}
+
+static void
+cpu_free (gpointer backend,
+          gpointer ptr,
+          gsize    nbytes)
+{
+  free (ptr);
+}
+
+static gboolean
+cpu_copy (gpointer       backend,
+          NkCopyKind     kind,
+          gpointer       dst,
+          gconstpointer  src,
+          gsize          nbytes,
+          GError       **error)
+{
+  memmove (dst, src, nbytes);
+  return TRUE;
+}
+
+static gboolean
+cpu_supports_dtype (gpointer backend,
+                    NkDType  dtype)
+{
+  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64;
+}
+
+static gboolean
+cpu_supports_gemm_dtype (gpointer backend,
+                         NkDType  dtype)
+{
+  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64;
+}
+
+typedef struct {
+  NkDType out_dtype;
+  NkDType in_dtype;
+  gsize   out_es;
+  gsize   in_es;
+} CastData;
+
+static gboolean
+is_narrow_float (NkDType dtype)
+{
+  return dtype == NK_DTYPE_F16 || dtype == NK_DTYPE_BF16 ||
+         dtype == NK_DTYPE_E4M3 || dtype == NK_DTYPE_E5M2;
+}
+
+/* Whether every value of @dtype is exactly a float, so that rounding a float to a
+ * narrow format is the single rounding of the true value. */
+static gboolean
+exact_in_f32 (NkDType dtype)
+{
+  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_UINT16 || is_narrow_float (dtype);
+}
+
+#define CAST_CHUNK 256
+
+static void
+cast_inner (gint64      n,
+            char       *p0,
+            gint64      so,
+            const char *p1,
+            gint64      si,
+            const char *p2,
+            gint64      unused,
+            gpointer    user_data)
+{
+  const CastData *cd = user_data;
+
+  if (cd->out_dtype == cd->in_dtype)
+    {
+      if (so == 1 && si == 1)
+        {
+          memmove (p0, p1, n * cd->out_es);
+          return;
+        }
+      switch (cd->out_es)
+        {
+        case 1: for (gint64 i = 0; i < n; i++) ((guint8 *) p0)[i * so] = ((const guint8 *) p1)[i * si]; break;
+        case 2: for (gint64 i = 0; i < n; i++) ((guint16 *) p0)[i * so] = ((const guint16 *) p1)[i * si]; break;
+        case 4: for (gint64 i = 0; i < n; i++) ((guint32 *) p0)[i * so] = ((const guint32 *) p1)[i * si]; break;
+        case 8: for (gint64 i = 0; i < n; i++) ((guint64 *) p0)[i * so] = ((const guint64 *) p1)[i * si]; break;
+        default: g_assert_not_reached ();
+        }
+      return;
+    }
+
+  if (cd->in_dtype == NK_DTYPE_F32 && cd->out_dtype == NK_DTYPE_F64)
+    {
+      for (gint64 i = 0; i < n; i++)
+        ((double *) p0)[i * so] = ((const float *) p1)[i * si];
+      return;
+    }
+  if (cd->in_dtype == NK_DTYPE_F64 && cd->out_dtype == NK_DTYPE_F32)
+    {
+      for (gint64 i = 0; i < n; i++)
+        ((float *) p0)[i * so] = (float) ((const double *) p1)[i * si];
+      return;
+    }
+
+  /* Between f32 and the narrow floats: nk-dtype's bulk path, through a buffer when
+   * strided. */
+  if ((cd->in_dtype == NK_DTYPE_F32 && is_narrow_float (cd->out_dtype)) ||
+      (cd->out_dtype == NK_DTYPE_F32 && is_narrow_float (cd->in_dtype)))
+    {
+      float fbuf[CAST_CHUNK];
+      guint16 nbuf[CAST_CHUNK];
+
+      for (gint64 i0 = 0; i0 < n; i0 += CAST_CHUNK)
+        {
+          gint64 m = MIN (CAST_CHUNK, n - i0);
+
+          if (cd->in_dtype == NK_DTYPE_F32)
+            {
+              const float *src = (const float *) p1 + i0 * si;
+              char *dst = p0 + i0 * so * cd->out_es;
+
+              if (si != 1)
+                {
+                  for (gint64 i = 0; i < m; i++)
+                    fbuf[i] = src[i * si];
+                  src = fbuf;
+                }
+              if (so == 1)
+                nk_dtype_convert_from_f32 (cd->out_dtype, src, dst, m, NK_OVERFLOW_DEFAULT);
+              else
+                {
+                  nk_dtype_convert_from_f32 (cd->out_dtype, src, nbuf, m, NK_OVERFLOW_DEFAULT);
+                  for (gint64 i = 0; i < m; i++)
+                    memcpy (dst + i * so * cd->out_es, (char *) nbuf + i * cd->out_es, cd->out_es);
+                }
+            }
+          else
+            {
+              const char *src = p1 + i0 * si * cd->in_es;
+              float *dst = (float *) p0 + i0 * so;
+
+              if (si != 1)
+                {
+                  for (gint64 i = 0; i < m; i++)
+                    memcpy ((char *) nbuf + i * cd->in_es, src + i * si * cd->in_es, cd->in_es);
+                  src = (const char *) nbuf;
+                }
+              if (so == 1)
+                nk_dtype_convert_to_f32 (cd->in_dtype, src, dst, m);
+              else
+                {
+                  nk_dtype_convert_to_f32 (cd->in_dtype, src, fbuf, m);
+                  for (gint64 i = 0; i < m; i++)
+                    dst[i * so] = fbuf[i];
+                }
+            }
+        }
+      return;
+    }
+
+  /* Everything else element by element through a double: exact loads, and stores
+   * that round once (nk_dtype_encode for narrow floats). */
+  if (is_narrow_float (cd->out_dtype) && exact_in_f32 (cd->in_dtype))
+    {
+      for (gint64 i = 0; i < n; i++)
+        {
+          float f = (float) _nk_cpu_load_double (cd->in_dtype, p1 + i * si * cd->in_es);
+          nk_dtype_convert_from_f32 (cd->out_dtype, &f, p0 + i * so * cd->out_es, 1,
+                                     NK_OVERFLOW_DEFAULT);
+        }
+      return;
+    }
+  for (gint64 i = 0; i < n; i++)
+    _nk_cpu_store_double (cd->out_dtype, p0 + i * so * cd->out_es,
+                          _nk_cpu_load_double (cd->in_dtype, p1 + i * si * cd->in_es));
+}
+
+static gboolean
+cpu_cast (gpointer       backend,
+          const NkIter  *it,
+          NkDType        out_dtype,
+          gpointer       out,
+          NkDType        in_dtype,
+          gconstpointer  in,
+          GError       **error)
+{
+  CastData cd = { out_dtype, in_dtype,
+                  nk_dtype_element_size (out_dtype), nk_dtype_element_size (in_dtype) };
+  char *base[3] = { out, (char *) in, NULL };
+  gsize es[3] = { cd.out_es, cd.in_es, 0 };
+
+  walk (it, 2, base, es, cast_inner, &cd);
+  return TRUE;
+}
+
+typedef struct {
+  gsize   es;
+  guint64 bits;
+} FillData;
+
+static void
+fill_inner (gint64      n,
+            char       *p0,
+            gint64      so,
+            const char *p1,
+            gint64      s1,
+            const char *p2,
+            gint64      s2,
+            gpointer    user_data)
+{
+  const FillData *fd = user_data;
+
+  switch (fd->es)
+    {
+    case 1: for (gint64 i = 0; i < n; i++) ((guint8 *) p0)[i * so] = (guint8) fd->bits; break;
+    case 2: for (gint64 i = 0; i < n; i++) ((guint16 *) p0)[i * so] = (guint16) fd->bits; break;
+    case 4: for (gint64 i = 0; i < n; i++) ((guint32 *) p0)[i * so] = (guint32) fd->bits; break;
+    case 8: for (gint64 i = 0; i < n; i++) ((guint64 *) p0)[i * so] = fd->bits; break;
+    default: g_assert_not_reached ();
+    }
+}
+
+static gboolean
+cpu_fill (gpointer       backend,
+          const NkIter  *it,
+          NkDType        dtype,
+          gpointer       out,
+          double         value,
+          GError       **error)
+{
+  FillData fd = { nk_dtype_element_size (dtype), 0 };
+  char *base[3] = { out, NULL, NULL };
+  gsize es[3] = { fd.es, 0, 0 };
+
+  _nk_cpu_store_double (dtype, &fd.bits, value);
+  walk (it, 1, base, es, fill_inner, &fd);
+  return TRUE;
+}
+
+static gboolean
+cpu_unary (gpointer       backend,
+           NkUnaryOp      op,
+           const NkIter  *it,
+           NkDType        dtype,
+           gpointer       out,
+           gconstpointer  a,
+           GError       **error)
+{
+  char *base[3] = { out, (char *) a, NULL };
+  gsize es = nk_dtype_element_size (dtype);
+  gsize ess[3] = { es, es, es };
+
+  g_return_val_if_fail (op < NK_N_UNARY_OPS, FALSE);
+  g_return_val_if_fail (cpu_supports_dtype (backend, dtype), FALSE);
+
+  walk (it, 2, base, ess, dtype == NK_DTYPE_F32 ? unary_f[op] : unary_d[op], NULL);
+  return TRUE;
+}
+
+static gboolean
+cpu_binary (gpointer       backend,
+            NkBinaryOp     op,
+            const NkIter  *it,
+            NkDType        dtype,
+            gpointer       out,
+            gconstpointer  a,
+            gconstpointer  b,
+            double         scalar,
+            gboolean       scalar_first,
+            GError       **error)
+{
+  gsize es = nk_dtype_element_size (dtype);
+  gsize ess[3] = { es, es, es };
+  union { float f; double d; } s;
+  char *base[3] = { out, (char *) a, (char *) b };
+  NkIter sit;
+
+  g_return_val_if_fail (op < NK_N_BINARY_OPS, FALSE);
+  g_return_val_if_fail (cpu_supports_dtype (backend, dtype), FALSE);
+
+  if (b == NULL)
+    {
+      /* The scalar is a stride-0 operand living on this stack frame. */
+      if (dtype == NK_DTYPE_F32)
+        s.f = (float) scalar;
+      else
+        s.d = scalar;
+      sit = *it;
+      memset (sit.stride[2], 0, sizeof sit.stride[2]);
+      sit.offset[2] = 0;
+      base[2] = (char *) &s;
+      if (scalar_first)
+        {
+          memcpy (sit.stride[2], sit.stride[1], sizeof sit.stride[1]);
+          sit.offset[2] = sit.offset[1];
+          memset (sit.stride[1], 0, sizeof sit.stride[1]);
+          sit.offset[1] = 0;
+          base[2] = (char *) a;
+          base[1] = (char *) &s;
+        }
+      it = &sit;
+    }
+
+  walk (it, 3, base, ess, dtype == NK_DTYPE_F32 ? binary_f[op] : binary_d[op], NULL);
+  return TRUE;
+}
+
+static gboolean
+cpu_reduce (gpointer            backend,
+            NkReduceOp          op,
+            const NkReduceIter *it,
+            NkDType             dtype,
+            gpointer            out,
+            gconstpointer       in,
+            GError            **error)
+{
+  int nkeep = it->ndim - it->nreduce;
+  gint64 nout = 1, nred = 1;
+  gint64 kidx[NK_MAX_DIMS] = { 0 };
+  gboolean f32 = dtype == NK_DTYPE_F32;
+  gint64 in_inner_stride = it->nreduce > 0 ? it->in_stride[it->ndim - 1] : 0;
+  gint64 inner = it->nreduce > 0 ? it->shape[it->ndim - 1] : 1;
+
+  g_return_val_if_fail (cpu_supports_dtype (backend, dtype), FALSE);
+
+  for (int d = 0; d < nkeep; d++)
+    nout *= it->shape[d];
+  for (int d = nkeep; d < it->ndim; d++)
+    nred *= it->shape[d];
+
+  for (gint64 o = 0; o < nout; o++)
+    {
+      gint64 in_off = it->in_offset, out_off = it->out_offset;
+      gint64 ridx[NK_MAX_DIMS] = { 0 };
+      double acc = nk_kernel_reduce_init (op);
+
+      for (int d = 0; d < nkeep; d++)
+        {
+          in_off += kidx[d] * it->in_stride[d];
+          out_off += kidx[d] * it->out_stride[d];
+        }
+
+      /* Walk the reduced dims, innermost as a flat loop. */
+      for (gint64 r = 0; r < nred; r += inner)
+        {
+          gint64 off = in_off;
+          for (int d = nkeep; d < it->ndim - 1; d++)
+            off += ridx[d] * it->in_stride[d];
+
+          if (f32)
+            {
+              const float *p = (const float *) in + off;
+              if (op == NK_REDUCE_SUM || op == NK_REDUCE_MEAN)
+                for (gint64 i = 0; i < inner; i++)
+                  acc += p[i * in_inner_stride];
+              else
+                for (gint64 i = 0; i < inner; i++)
+                  acc = nk_kernel_reduce_step (op, acc, p[i * in_inner_stride]);
+            }
+          else
+            {
+              const double *p = (const double *) in + off;
+              for (gint64 i = 0; i < inner; i++)
+                acc = nk_kernel_reduce_step (op, acc, p[i * in_inner_stride]);
+            }
+
+          for (int d = it->ndim - 2; d >= nkeep; d--)
+            {
+              if (++ridx[d] < it->shape[d])
+                break;
+              ridx[d] = 0;
+            }
+        }
+
+      acc = nk_kernel_reduce_finish (op, acc, it->count);
+      if (f32)
+        ((float *) out)[out_off] = (float) acc;
+      else
+        ((double *) out)[out_off] = acc;
+
+      for (int d = nkeep - 1; d >= 0; d--)
+        {
+          if (++kidx[d] < it->shape[d])
+            break;
+          kidx[d] = 0;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+cpu_triangle (gpointer       backend,
+              gboolean       upper,
+              gint64         diagonal,
+              const NkIter  *it,
+              NkDType        dtype,
+              gpointer       out,
+              gconstpointer  in,
+              GError       **error)
+{
+  int nd = it->ndim;
+  gint64 rows = it->shape[nd - 2], cols = it->shape[nd - 1];
+  gint64 nmat = rows * cols > 0 ? it->numel / (rows * cols) : 0;
+  gsize es = nk_dtype_element_size (dtype);
+  gint64 idx[NK_MAX_DIMS] = { 0 };
+
+  g_return_val_if_fail (nd >= 2, FALSE);
+
+  for (gint64 mtx = 0; mtx < nmat; mtx++)
+    {
+      gint64 oo = it->offset[0], io = it->offset[1];
+
+      for (int d = 0; d < nd - 2; d++)
+        {
+          oo += idx[d] * it->stride[0][d];
+          io += idx[d] * it->stride[1][d];
+        }
+      for (gint64 i = 0; i < rows; i++)
+        for (gint64 j = 0; j < cols; j++)
+          {
+            char *dst = (char *) out + (oo + i * it->stride[0][nd - 2] + j * it->stride[0][nd - 1]) * es;
+            const char *src = (const char *) in + (io + i * it->stride[1][nd - 2] + j * it->stride[1][nd - 1]) * es;
+            gboolean keep = upper ? (j - i >= diagonal) : (j - i <= diagonal);
+
+            if (keep)
+              memmove (dst, src, es);
+            else
+              memset (dst, 0, es);
+          }
+
+      for (int d = nd - 3; d >= 0; d--)
+        {
+          if (++idx[d] < it->shape[d])
+            break;
+          idx[d] = 0;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+cpu_optimizer (gpointer           backend,
+               const NkOptimStep *step,
+               gsize              n,
+               float             *param,
+               const float       *grad,
+               float             *state1,
+               float             *state2,
+               GError           **error)
+{
+  float dummy1 = 0.0f, dummy2 = 0.0f;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      float *s1 = state1 ? &state1[i] : &dummy1;
+      float *s2 = state2 ? &state2[i] : &dummy2;
+      nk_kernel_optim_update (step, &param[i], grad[i], s1, s2);
+    }
+  return TRUE;
+}
+
+static gboolean
+cpu_gemm (gpointer           backend,
+          const NkGemmPlan  *plan,
+          NkDType            dtype,
+          double             alpha,
+          gconstpointer      a,
+          gconstpointer      b,
+          double             beta,
+          gpointer           c,
+          GError           **error)
+{
+  gconstpointer first = nk_gemm_plan_first (plan, a, b);
+  gconstpointer second = nk_gemm_plan_second (plan, a, b);
+  enum CBLAS_TRANSPOSE ta = plan->trans_first ? CblasTrans : CblasNoTrans;
+  enum CBLAS_TRANSPOSE tb = plan->trans_second ? CblasTrans : CblasNoTrans;
+
+  g_return_val_if_fail (!nk_gemm_plan_needs_copy (plan), FALSE);
+
+  if (plan->m > G_MAXINT || plan->n > G_MAXINT || plan->k > G_MAXINT ||
+      plan->ld_first > G_MAXINT || plan->ld_second > G_MAXINT || plan->ldc > G_MAXINT)
+    {
+      g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
+                   _("The matrix product (m=%" G_GINT64_FORMAT ", n=%" G_GINT64_FORMAT
+                     ", k=%" G_GINT64_FORMAT ") is too large for this BLAS."),
+                   plan->m, plan->n, plan->k);
+      return FALSE;
+    }
+  if (plan->m == 0 || plan->n == 0)
+    return TRUE;
+
+  for (gint64 i = 0; i < plan->batch; i++)
+    {
+      if (dtype == NK_DTYPE_F32)
+        cblas_sgemm (CblasColMajor, ta, tb, (int) plan->m, (int) plan->n, (int) plan->k,
+                     (float) alpha,
+                     (const float *) first + i * plan->stride_first, (int) plan->ld_first,
+                     (const float *) second + i * plan->stride_second, (int) plan->ld_second,
+                     (float) beta, (float *) c + i * plan->stride_c, (int) plan->ldc);
+      else if (dtype == NK_DTYPE_F64)
+        cblas_dgemm (CblasColMajor, ta, tb, (int) plan->m, (int) plan->n, (int) plan->k,
+                     alpha,
+                     (const double *) first + i * plan->stride_first, (int) plan->ld_first,
+                     (const double *) second + i * plan->stride_second, (int) plan->ld_second,
+                     beta, (double *) c + i * plan->stride_c, (int) plan->ldc);
+      else
+        {
+          g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
+                       _("The CPU gemm does not take %s operands."),
+                       nk_dtype_info (dtype)->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+cpu_memory_info (gpointer  backend,
+                 guint64  *free_bytes,
+                 guint64  *total_bytes,
+                 GError  **error)
+{
+  g_autofree char *text = NULL;
+  guint64 total = 0, avail = 0;
+
+  if (!g_file_get_contents ("/proc/meminfo", &text, NULL, error))
+    return FALSE;
+  for (char *line = text; line != NULL && *line; )
+    {
+      char *next = strchr (line, '\n');
+      if (g_str_has_prefix (line, "MemTotal:"))
+        total = g_ascii_strtoull (line + 9, NULL, 10) * 1024;
+      else if (g_str_has_prefix (line, "MemAvailable:"))
+        avail = g_ascii_strtoull (line + 13, NULL, 10) * 1024;
+      line = next ? next + 1 : NULL;
+    }
+  *free_bytes = avail;
+  *total_bytes = total;
+  return TRUE;
+}
+
+static char *
+cpu_describe (gpointer backend)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *model = NULL;
+
+  if (g_file_get_contents ("/proc/cpuinfo", &text, NULL, NULL))
+    {
+      char *p = strstr (text, "model name");
+      if (p != NULL && (p = strchr (p, ':')) != NULL)
+        {
+          char *end = strchr (p, '\n');
+          model = g_strstrip (g_strndup (p + 1, end ? (gsize) (end - p - 1) : strlen (p + 1)));
+        }
+    }
+  return g_strdup_printf ("%s, %u threads", model ? model : "CPU", g_get_num_processors ());
+}
+
+static gboolean
+cpu_synchronize (gpointer  backend,
+                 GError  **error)
+{
+  return TRUE;
+}
+
+static gpointer
+cpu_timer_mark (gpointer backend)
+{
+  struct timespec *ts = g_new (struct timespec, 1);
+
+  clock_gettime (CLOCK_MONOTONIC, ts);
+  return ts;
+}
+
+static double
+cpu_timer_elapsed (gpointer backend,
+                   gpointer start_mark,
+                   gpointer end_mark)
+{
+  const struct timespec *s = start_mark, *e = end_mark;
+
+  return (double) (e->tv_sec - s->tv_sec) + 1e-9 * (double) (e->tv_nsec - s->tv_nsec);
+}
+
+static void
+cpu_timer_free (gpointer backend,
+                gpointer mark)
+{
+  g_free (mark);
+}
+
+static const NkDeviceOps cpu_ops = {
+  .abi_version = NK_DEVICE_ABI_VERSION,
+  .kind = NK_DEVICE_CPU,
+  .describe = cpu_describe,
+  .alloc = cpu_alloc,
+  .free = cpu_free,
+  .copy = cpu_copy,
+  .supports_dtype = cpu_supports_dtype,
+  .supports_gemm_dtype = cpu_supports_gemm_dtype,
+  .cast = cpu_cast,
+  .fill = cpu_fill,
+  .unary = cpu_unary,
+  .binary = cpu_binary,
+  .reduce = cpu_reduce,
+  .triangle = cpu_triangle,
+  .optimizer = cpu_optimizer,
+  .gemm = cpu_gemm,
+  .synchronize = cpu_synchronize,
+  .memory_info = cpu_memory_info,
+  .timer_mark = cpu_timer_mark,
+  .timer_elapsed = cpu_timer_elapsed,
+  .timer_free = cpu_timer_free,
+};
+
+const NkDeviceOps *
+_nk_device_cpu_ops (void)
+{
+  return &cpu_ops;
+}

@@ -1,0 +1,23 @@
+/* nk-device-private.h: what the tensor core shares between its files about devices
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "nk-device.h"
+
+G_BEGIN_DECLS
+
+/* The CPU backend's table (nk-device-cpu.c). */
+const NkDeviceOps *_nk_device_cpu_ops       (void);
+
+/* Reads / writes one element of any storage dtype on the host, exactly (narrow
+ * floats through nk_dtype_encode, rounding once). */
+double             _nk_cpu_load_double      (NkDType        dtype,
+                                             gconstpointer  ptr);
+void               _nk_cpu_store_double     (NkDType        dtype,
+                                             gpointer       ptr,
+                                             double         value);
+
+G_END_DECLS

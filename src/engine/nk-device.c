@@ -1,0 +1,558 @@
+/* nk-device.c: device registry, per-bucket memory accounting, module loading, timers
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <gmodule.h>
+
+#include "nk-device-private.h"
+#include "nk-units.h"
+
+G_DEFINE_QUARK (nk-device-error-quark, nk_device_error)
+
+struct _NkDevice
+{
+  char              *name;
+  const NkDeviceOps *ops;
+  gpointer           backend;
+
+  GMutex             lock;
+  guint64            live[NK_N_BUCKETS];
+  guint64            peak[NK_N_BUCKETS];
+  guint64            live_total;
+  guint64            peak_total;
+};
+
+struct _NkDeviceTimer
+{
+  NkDevice *device;
+  gpointer  start;
+  gpointer  end;
+};
+
+static GMutex registry_lock;
+static GPtrArray *registry;            /* (element-type NkDevice) */
+static gboolean cuda_module_tried;
+static char *cuda_module_reason;
+static __thread NkDevice *default_device;
+
+static const char *const bucket_names[NK_N_BUCKETS] = {
+  "params", "grads", "optimizer", "activations", "data", "other",
+};
+
+const char *
+nk_bucket_to_string (NkBucket bucket)
+{
+  g_return_val_if_fail (bucket < NK_N_BUCKETS, NULL);
+
+  return bucket_names[bucket];
+}
+
+static NkDevice *
+register_locked (const char        *name,
+                 const NkDeviceOps *ops,
+                 gpointer           backend)
+{
+  NkDevice *device = g_new0 (NkDevice, 1);
+
+  device->name = g_strdup (name);
+  device->ops = ops;
+  device->backend = backend;
+  g_mutex_init (&device->lock);
+
+  if (registry == NULL)
+    registry = g_ptr_array_new ();
+  g_ptr_array_add (registry, device);
+
+  return device;
+}
+
+static NkDevice *
+find_locked (const char *name)
+{
+  if (registry == NULL)
+    return NULL;
+  for (guint i = 0; i < registry->len; i++)
+    {
+      NkDevice *device = g_ptr_array_index (registry, i);
+      if (g_str_equal (device->name, name))
+        return device;
+    }
+  return NULL;
+}
+
+NkDevice *
+nk_device_get_cpu (void)
+{
+  static NkDevice *cpu;
+
+  if (g_once_init_enter (&cpu))
+    {
+      NkDevice *device;
+
+      g_mutex_lock (&registry_lock);
+      device = register_locked ("cpu", _nk_device_cpu_ops (), NULL);
+      g_mutex_unlock (&registry_lock);
+      g_once_init_leave (&cpu, device);
+    }
+  return cpu;
+}
+
+NkDevice *
+nk_device_register (const char        *name,
+                    const NkDeviceOps *ops,
+                    gpointer           backend)
+{
+  NkDevice *device;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (ops != NULL && ops->abi_version == NK_DEVICE_ABI_VERSION, NULL);
+
+  nk_device_get_cpu ();
+
+  g_mutex_lock (&registry_lock);
+  if (find_locked (name) != NULL)
+    {
+      g_mutex_unlock (&registry_lock);
+      g_critical ("A device named %s is already registered", name);
+      return NULL;
+    }
+  device = register_locked (name, ops, backend);
+  g_mutex_unlock (&registry_lock);
+
+  return device;
+}
+
+/* Called from inside a module's init, with registry_lock NOT held. */
+static NkDevice *
+module_register (const char        *name,
+                 const NkDeviceOps *ops,
+                 gpointer           backend)
+{
+  return nk_device_register (name, ops, backend);
+}
+
+/* Loads libnapkin-cuda once; remembers why it failed so every later request
+ * gives the same reason without retrying. */
+static void
+load_cuda_module (void)
+{
+  g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
+  g_autoptr(GString) reasons = g_string_new (NULL);
+  const char *env = g_getenv ("NAPKIN_MODULE_DIR");
+
+  if (cuda_module_tried)
+    return;
+  cuda_module_tried = TRUE;
+
+  if (!g_module_supported ())
+    {
+      cuda_module_reason = g_strdup (_("this system cannot load modules"));
+      return;
+    }
+
+  if (env != NULL && *env != '\0')
+    g_ptr_array_add (dirs, (gpointer) env);
+  g_ptr_array_add (dirs, (gpointer) NK_BUILD_MODULEDIR);
+  g_ptr_array_add (dirs, (gpointer) NK_MODULEDIR);
+
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autofree char *path = g_module_build_path (g_ptr_array_index (dirs, i), "napkin-cuda");
+      g_autoptr(GError) local_error = NULL;
+      NkDeviceModuleInit init = NULL;
+      GModule *module;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+
+      module = g_module_open (path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+      if (module == NULL)
+        {
+          g_string_append_printf (reasons, "%s%s", reasons->len ? "; " : "", g_module_error ());
+          continue;
+        }
+      if (!g_module_symbol (module, "nk_device_module_init", (gpointer *) &init) || init == NULL)
+        {
+          g_string_append_printf (reasons, "%s%s", reasons->len ? "; " : "", g_module_error ());
+          g_module_close (module);
+          continue;
+        }
+      /* The module stays loaded: its ops tables are referenced by devices. */
+      g_module_make_resident (module);
+      g_mutex_unlock (&registry_lock);
+      if (!init (NK_DEVICE_ABI_VERSION, module_register, &local_error))
+        {
+          g_mutex_lock (&registry_lock);
+          cuda_module_reason = g_strdup (local_error ? local_error->message : _("the CUDA module failed to start"));
+          return;
+        }
+      g_mutex_lock (&registry_lock);
+      return;
+    }
+
+  if (reasons->len > 0)
+    cuda_module_reason = g_strdup (reasons->str);
+  else
+    cuda_module_reason = g_strdup (_("this build has no CUDA module"));
+}
+
+NkDevice *
+nk_device_lookup (const char  *name,
+                  GError     **error)
+{
+  NkDevice *device = NULL;
+  gboolean want_cuda, is_auto;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (g_str_equal (name, "cpu"))
+    return nk_device_get_cpu ();
+
+  nk_device_get_cpu ();
+  is_auto = g_str_equal (name, "auto");
+  want_cuda = is_auto || g_str_equal (name, "cuda") || g_str_has_prefix (name, "cuda:");
+  if (!want_cuda)
+    {
+      g_mutex_lock (&registry_lock);
+      device = find_locked (name);
+      g_mutex_unlock (&registry_lock);
+      if (device == NULL)
+        g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_NOT_FOUND,
+                     _("Unknown device “%s”: expected cpu, cuda, cuda:N or auto."), name);
+      return device;
+    }
+
+  g_mutex_lock (&registry_lock);
+  load_cuda_module ();
+  if (is_auto || g_str_equal (name, "cuda"))
+    {
+      for (guint i = 0; registry != NULL && i < registry->len; i++)
+        {
+          NkDevice *d = g_ptr_array_index (registry, i);
+          if (d->ops->kind == NK_DEVICE_CUDA)
+            {
+              device = d;
+              break;
+            }
+        }
+    }
+  else
+    device = find_locked (name);
+  g_mutex_unlock (&registry_lock);
+
+  if (device != NULL)
+    return device;
+  if (is_auto)
+    return nk_device_get_cpu ();
+
+  g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_NOT_FOUND,
+               _("no CUDA device: %s"),
+               cuda_module_reason ? cuda_module_reason : _("the CUDA module registered no device"));
+  return NULL;
+}
+
+GPtrArray *
+nk_device_list (void)
+{
+  GPtrArray *list = g_ptr_array_new ();
+
+  nk_device_get_cpu ();
+  g_mutex_lock (&registry_lock);
+  for (guint i = 0; i < registry->len; i++)
+    g_ptr_array_add (list, g_ptr_array_index (registry, i));
+  g_mutex_unlock (&registry_lock);
+
+  return list;
+}
+
+NkDevice *
+nk_device_get_default (void)
+{
+  if (default_device == NULL)
+    default_device = nk_device_get_cpu ();
+  return default_device;
+}
+
+void
+nk_device_set_default (NkDevice *device)
+{
+  default_device = device;
+}
+
+const char *
+nk_device_get_name (NkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  return device->name;
+}
+
+NkDeviceKind
+nk_device_get_kind (NkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NK_DEVICE_CPU);
+  return device->ops->kind;
+}
+
+char *
+nk_device_describe (NkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  if (device->ops->describe != NULL)
+    return device->ops->describe (device->backend);
+  return g_strdup (device->name);
+}
+
+const NkDeviceOps *
+nk_device_get_ops (NkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  return device->ops;
+}
+
+gpointer
+nk_device_get_backend (NkDevice *device)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  return device->backend;
+}
+
+static void
+count_locked (NkDevice *device,
+              gssize    delta,
+              NkBucket  bucket)
+{
+  if (delta < 0 && (guint64) -delta > device->live[bucket])
+    {
+      g_critical ("Device %s: freeing more %s bytes than are live", device->name,
+                  bucket_names[bucket]);
+      delta = -(gssize) device->live[bucket];
+    }
+  device->live[bucket] += delta;
+  device->live_total += delta;
+  device->peak[bucket] = MAX (device->peak[bucket], device->live[bucket]);
+  device->peak_total = MAX (device->peak_total, device->live_total);
+}
+
+gpointer
+nk_device_alloc (NkDevice  *device,
+                 gsize      nbytes,
+                 NkBucket   bucket,
+                 GError   **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  gpointer ptr;
+
+  g_return_val_if_fail (device != NULL, NULL);
+  g_return_val_if_fail (bucket < NK_N_BUCKETS, NULL);
+
+  ptr = device->ops->alloc (device->backend, nbytes, &local_error);
+  if (ptr == NULL)
+    {
+      GString *sizes = g_string_new (NULL);
+
+      g_mutex_lock (&device->lock);
+      for (int b = 0; b < NK_N_BUCKETS; b++)
+        {
+          g_autofree char *s = nk_units_format_bytes ((double) device->live[b]);
+          g_string_append_printf (sizes, "%s%s %s", b ? ", " : "", bucket_names[b], s);
+        }
+      g_mutex_unlock (&device->lock);
+
+      {
+        g_autofree char *want = nk_units_format_bytes ((double) nbytes);
+        g_autofree char *live = g_string_free (sizes, FALSE);
+        g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_OUT_OF_MEMORY,
+                     _("Out of memory on %s allocating %s for %s (live: %s)%s%s"),
+                     device->name, want, bucket_names[bucket], live,
+                     local_error ? ": " : "", local_error ? local_error->message : "");
+      }
+      return NULL;
+    }
+
+  g_mutex_lock (&device->lock);
+  count_locked (device, (gssize) nbytes, bucket);
+  g_mutex_unlock (&device->lock);
+
+  return ptr;
+}
+
+void
+nk_device_free (NkDevice *device,
+                gpointer  ptr,
+                gsize     nbytes,
+                NkBucket  bucket)
+{
+  g_return_if_fail (device != NULL);
+  g_return_if_fail (bucket < NK_N_BUCKETS);
+
+  device->ops->free (device->backend, ptr, nbytes);
+  g_mutex_lock (&device->lock);
+  count_locked (device, -(gssize) nbytes, bucket);
+  g_mutex_unlock (&device->lock);
+}
+
+void
+nk_device_move_bytes (NkDevice *device,
+                      gsize     nbytes,
+                      NkBucket  from,
+                      NkBucket  to)
+{
+  g_return_if_fail (device != NULL);
+  g_return_if_fail (from < NK_N_BUCKETS && to < NK_N_BUCKETS);
+
+  g_mutex_lock (&device->lock);
+  count_locked (device, -(gssize) nbytes, from);
+  count_locked (device, (gssize) nbytes, to);
+  g_mutex_unlock (&device->lock);
+}
+
+void
+nk_device_count_bytes (NkDevice *device,
+                       gssize    delta,
+                       NkBucket  bucket)
+{
+  g_return_if_fail (device != NULL);
+  g_return_if_fail (bucket < NK_N_BUCKETS);
+
+  g_mutex_lock (&device->lock);
+  count_locked (device, delta, bucket);
+  g_mutex_unlock (&device->lock);
+}
+
+void
+nk_device_get_bytes (NkDevice *device,
+                     NkBucket  bucket,
+                     guint64  *out_live,
+                     guint64  *out_peak)
+{
+  guint64 live, peak;
+
+  g_return_if_fail (device != NULL);
+  g_return_if_fail (bucket <= NK_N_BUCKETS);
+
+  g_mutex_lock (&device->lock);
+  if (bucket == NK_N_BUCKETS)
+    {
+      live = device->live_total;
+      peak = device->peak_total;
+    }
+  else
+    {
+      live = device->live[bucket];
+      peak = device->peak[bucket];
+    }
+  g_mutex_unlock (&device->lock);
+
+  if (out_live)
+    *out_live = live;
+  if (out_peak)
+    *out_peak = peak;
+}
+
+void
+nk_device_reset_peak (NkDevice *device)
+{
+  g_return_if_fail (device != NULL);
+
+  g_mutex_lock (&device->lock);
+  for (int b = 0; b < NK_N_BUCKETS; b++)
+    device->peak[b] = device->live[b];
+  device->peak_total = device->live_total;
+  g_mutex_unlock (&device->lock);
+}
+
+gboolean
+nk_device_memory_info (NkDevice  *device,
+                       guint64   *out_free,
+                       guint64   *out_total,
+                       GError   **error)
+{
+  guint64 f = 0, t = 0;
+
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (device->ops->memory_info == NULL)
+    {
+      g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
+                   _("Device %s cannot report its memory."), device->name);
+      return FALSE;
+    }
+  if (!device->ops->memory_info (device->backend, &f, &t, error))
+    return FALSE;
+  if (out_free)
+    *out_free = f;
+  if (out_total)
+    *out_total = t;
+  return TRUE;
+}
+
+gboolean
+nk_device_copy (NkDevice      *device,
+                NkCopyKind     kind,
+                gpointer       dst,
+                gconstpointer  src,
+                gsize          nbytes,
+                GError       **error)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (nbytes == 0)
+    return TRUE;
+  return device->ops->copy (device->backend, kind, dst, src, nbytes, error);
+}
+
+gboolean
+nk_device_synchronize (NkDevice  *device,
+                       GError   **error)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+
+  if (device->ops->synchronize == NULL)
+    return TRUE;
+  return device->ops->synchronize (device->backend, error);
+}
+
+NkDeviceTimer *
+nk_device_timer_start (NkDevice *device)
+{
+  NkDeviceTimer *timer;
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  timer = g_new0 (NkDeviceTimer, 1);
+  timer->device = device;
+  timer->start = device->ops->timer_mark (device->backend);
+  return timer;
+}
+
+double
+nk_device_timer_stop (NkDeviceTimer *timer)
+{
+  const NkDeviceOps *ops;
+
+  g_return_val_if_fail (timer != NULL, 0.0);
+
+  ops = timer->device->ops;
+  if (timer->end != NULL)
+    ops->timer_free (timer->device->backend, timer->end);
+  timer->end = ops->timer_mark (timer->device->backend);
+  return ops->timer_elapsed (timer->device->backend, timer->start, timer->end);
+}
+
+void
+nk_device_timer_free (NkDeviceTimer *timer)
+{
+  if (timer == NULL)
+    return;
+  if (timer->start != NULL)
+    timer->device->ops->timer_free (timer->device->backend, timer->start);
+  if (timer->end != NULL)
+    timer->device->ops->timer_free (timer->device->backend, timer->end);
+  g_free (timer);
+}

@@ -1,0 +1,1163 @@
+/* nk-einops.c: rearrange, reduce and einsum over named dimensions
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "nk-einops.h"
+#include "nk-ops.h"
+
+G_DEFINE_QUARK (nk-einops-error-quark, nk_einops_error)
+
+/* ------------------------------------------------------------------------------
+ * Patterns
+ * ------------------------------------------------------------------------------ */
+
+/* One item of a side: a name, "...", or a group "(a b)"; "1" and "()" are groups
+ * without names (a dimension of size 1). */
+typedef struct {
+  gboolean   group;
+  gboolean   ellipsis;   /* "..." alone, or inside the group */
+  GPtrArray *names;      /* char *, owned; "..." appears as ELLIPSIS_NAME in groups */
+} Item;
+
+#define ELLIPSIS_NAME "..."
+
+static void
+item_free (gpointer data)
+{
+  Item *item = data;
+
+  g_ptr_array_unref (item->names);
+  g_free (item);
+}
+
+static Item *
+item_new (void)
+{
+  Item *item = g_new0 (Item, 1);
+
+  item->names = g_ptr_array_new_with_free_func (g_free);
+  return item;
+}
+
+static gboolean
+is_name_char (char c, gboolean first)
+{
+  return g_ascii_isalpha (c) || c == '_' || (!first && g_ascii_isdigit (c));
+}
+
+/* Parses one side of a pattern ("b (h d) ...") into Items; @allow_groups is FALSE
+ * for einsum. Every name at most once, "..." at most once. */
+static GPtrArray *
+parse_side (const char  *pattern,
+            const char  *side,
+            gboolean     allow_groups,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (item_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  Item *group = NULL;
+  gboolean seen_ellipsis = FALSE;
+  const char *p = side;
+
+  while (*p)
+    {
+      if (*p == ' ' || *p == '\t')
+        {
+          p++;
+          continue;
+        }
+      if (*p == '(')
+        {
+          if (!allow_groups)
+            goto no_groups;
+          if (group != NULL)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s”: a group cannot contain another group"), pattern);
+              return NULL;
+            }
+          group = item_new ();
+          group->group = TRUE;
+          g_ptr_array_add (items, group);
+          p++;
+          continue;
+        }
+      if (*p == ')')
+        {
+          if (!allow_groups)
+            goto no_groups;
+          if (group == NULL)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s”: “)” closes no group"), pattern);
+              return NULL;
+            }
+          group = NULL;
+          p++;
+          continue;
+        }
+      if (g_str_has_prefix (p, "..."))
+        {
+          if (seen_ellipsis)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s”: “...” appears twice on one side"), pattern);
+              return NULL;
+            }
+          seen_ellipsis = TRUE;
+          if (group != NULL)
+            {
+              group->ellipsis = TRUE;
+              g_ptr_array_add (group->names, g_strdup (ELLIPSIS_NAME));
+            }
+          else
+            {
+              Item *item = item_new ();
+
+              item->ellipsis = TRUE;
+              g_ptr_array_add (items, item);
+            }
+          p += 3;
+          continue;
+        }
+      if (*p == '1' && !is_name_char (p[1], FALSE))
+        {
+          /* An anonymous axis of size 1, like "()" */
+          if (group == NULL)
+            {
+              Item *item = item_new ();
+
+              item->group = TRUE;
+              g_ptr_array_add (items, item);
+            }
+          p++;
+          continue;
+        }
+      if (is_name_char (*p, TRUE))
+        {
+          const char *start = p;
+          char *name;
+
+          while (is_name_char (*p, FALSE))
+            p++;
+          name = g_strndup (start, p - start);
+          if (g_hash_table_contains (seen, name))
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s”: axis “%s” appears twice on one side"), pattern, name);
+              g_free (name);
+              return NULL;
+            }
+          if (group != NULL)
+            g_ptr_array_add (group->names, name);
+          else
+            {
+              Item *item = item_new ();
+
+              g_ptr_array_add (item->names, name);
+              g_ptr_array_add (items, item);
+            }
+          g_hash_table_add (seen, name);
+          continue;
+        }
+      {
+        const char *next = g_utf8_find_next_char (p, NULL);
+        g_autofree char *what = g_strndup (p, next ? next - p : 1);
+
+        if (g_ascii_isdigit (*p))
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: only 1 can be written as a number; give other sizes by name"),
+                       pattern);
+        else if (*p == ',')
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: “,” separates the inputs of einsum only"), pattern);
+        else
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: “%s” is not an axis name"), pattern, what);
+        return NULL;
+      }
+    }
+  if (group != NULL)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                   _("“%s”: a group is not closed with “)”"), pattern);
+      return NULL;
+    }
+  return g_steal_pointer (&items);
+
+no_groups:
+  g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+               _("“%s”: einsum takes no groups in parentheses"), pattern);
+  return NULL;
+}
+
+static gboolean
+split_arrow (const char  *pattern,
+             char       **left,
+             char       **right,
+             GError     **error)
+{
+  const char *arrow = strstr (pattern, "->");
+
+  if (arrow == NULL || strstr (arrow + 2, "->") != NULL)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                   _("“%s” needs exactly one “->” between its input and output axes"),
+                   pattern);
+      return FALSE;
+    }
+  *left = g_strndup (pattern, arrow - pattern);
+  *right = g_strdup (arrow + 2);
+  return TRUE;
+}
+
+static gboolean
+side_has_name (GPtrArray  *side,
+               const char *name)
+{
+  for (guint i = 0; i < side->len; i++)
+    {
+      Item *item = g_ptr_array_index (side, i);
+
+      for (guint j = 0; j < item->names->len; j++)
+        if (g_str_equal (g_ptr_array_index (item->names, j), name))
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+side_has_ellipsis (GPtrArray *side)
+{
+  for (guint i = 0; i < side->len; i++)
+    if (((Item *) g_ptr_array_index (side, i))->ellipsis)
+      return TRUE;
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------------
+ * rearrange and reduce
+ * ------------------------------------------------------------------------------ */
+
+typedef struct {
+  char   *name;       /* "...0", "...1" for the dims "..." stands for */
+  gint64  size;
+} Axis;
+
+static void
+axis_clear (gpointer data)
+{
+  g_free (((Axis *) data)->name);
+}
+
+static int
+find_axis (GArray     *axes,
+           const char *name)
+{
+  for (guint i = 0; i < axes->len; i++)
+    if (g_str_equal (g_array_index (axes, Axis, i).name, name))
+      return i;
+  return -1;
+}
+
+static char *
+item_to_string (Item *item)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (!item->group)
+    return g_strdup (item->ellipsis ? ELLIPSIS_NAME : g_ptr_array_index (item->names, 0));
+  g_string_append_c (s, '(');
+  for (guint i = 0; i < item->names->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, ' ');
+      g_string_append (s, g_ptr_array_index (item->names, i));
+    }
+  g_string_append_c (s, ')');
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static NkTensor *
+rearrange_or_reduce (NkTensor           *x,
+                     const char         *pattern,
+                     gboolean            reduce,
+                     NkEinopsReduction   reduction,
+                     guint               n_sizes,
+                     const char *const  *size_names,
+                     const gint64       *sizes,
+                     GError            **error)
+{
+  g_autofree char *left_text = NULL, *right_text = NULL;
+  g_autoptr(GPtrArray) left = NULL, right = NULL;
+  g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GArray) axes = g_array_new (FALSE, TRUE, sizeof (Axis));
+  g_autoptr(NkTensor) y = NULL;
+  gint64 elem_shape[NK_MAX_DIMS], out_shape[NK_MAX_DIMS];
+  int reduce_dims[NK_MAX_DIMS], perm[NK_MAX_DIMS];
+  int n_reduce = 0, n_out = 0, n_ellipsis = 0, dim = 0;
+  guint n_named_items = 0;
+  gboolean left_ellipsis;
+  GArray *remaining;
+
+  g_array_set_clear_func (axes, axis_clear);
+
+  if (!split_arrow (pattern, &left_text, &right_text, error))
+    return NULL;
+  if (!(left = parse_side (pattern, left_text, TRUE, error)) ||
+      !(right = parse_side (pattern, right_text, TRUE, error)))
+    return NULL;
+
+  /* Every name on the right must come from the left; rearrange keeps every axis. */
+  left_ellipsis = side_has_ellipsis (left);
+  for (guint i = 0; i < left->len; i++)
+    {
+      Item *item = g_ptr_array_index (left, i);
+
+      if (item->group && item->ellipsis)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: “...” cannot be inside a group on the left side"), pattern);
+          return NULL;
+        }
+      if (!item->ellipsis)
+        n_named_items++;
+      for (guint j = 0; j < item->names->len && !reduce; j++)
+        {
+          const char *name = g_ptr_array_index (item->names, j);
+
+          if (!side_has_name (right, name))
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                           _("“%s”: axis “%s” is on the left but not on the right "
+                             "(rearrange keeps every axis; reduce drops them)"),
+                           pattern, name);
+              return NULL;
+            }
+        }
+    }
+  for (guint i = 0; i < right->len; i++)
+    {
+      Item *item = g_ptr_array_index (right, i);
+
+      for (guint j = 0; j < item->names->len; j++)
+        {
+          const char *name = g_ptr_array_index (item->names, j);
+
+          if (g_str_equal (name, ELLIPSIS_NAME))
+            continue;
+          if (!side_has_name (left, name))
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                           _("“%s”: axis “%s” is on the right but not on the left"),
+                           pattern, name);
+              return NULL;
+            }
+        }
+    }
+  if (side_has_ellipsis (right) && !left_ellipsis)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                   _("“%s”: “...” is on the right but not on the left"), pattern);
+      return NULL;
+    }
+  if (!reduce && left_ellipsis && !side_has_ellipsis (right))
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                   _("“%s”: “...” is on the left but not on the right"), pattern);
+      return NULL;
+    }
+
+  for (guint i = 0; i < n_sizes; i++)
+    {
+      if (!side_has_name (left, size_names[i]))
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                       _("“%s” has no axis “%s” to give the size %" G_GINT64_FORMAT " to"),
+                       pattern, size_names[i], sizes[i]);
+          return NULL;
+        }
+      if (sizes[i] < 0)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                       _("the size of axis “%s” cannot be negative (%" G_GINT64_FORMAT ")"),
+                       size_names[i], sizes[i]);
+          return NULL;
+        }
+      g_hash_table_insert (known, g_strdup (size_names[i]), g_memdup2 (&sizes[i], sizeof sizes[i]));
+    }
+
+  /* Match the left side against the tensor's dims. */
+  if (left_ellipsis ? (guint) x->ndim < n_named_items : (guint) x->ndim != n_named_items)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                   _("“%s”: the left side “%s” has %u dimensions%s but the tensor has %d"),
+                   pattern, g_strstrip (left_text), n_named_items,
+                   left_ellipsis ? _(" and “...”") : "", x->ndim);
+      return NULL;
+    }
+  n_ellipsis = x->ndim - n_named_items;
+
+  for (guint i = 0; i < left->len; i++)
+    {
+      Item *item = g_ptr_array_index (left, i);
+
+      if (item->ellipsis)
+        {
+          for (int k = 0; k < n_ellipsis; k++)
+            {
+              Axis axis = { g_strdup_printf ("...%d", k), x->shape[dim++] };
+              g_array_append_val (axes, axis);
+            }
+          continue;
+        }
+
+      {
+        gint64 size = x->shape[dim++];
+        gint64 product = 1;
+        int unknown = -1;
+        g_autofree char *text = item_to_string (item);
+
+        for (guint j = 0; j < item->names->len; j++)
+          {
+            gint64 *s = g_hash_table_lookup (known, g_ptr_array_index (item->names, j));
+
+            if (s == NULL && unknown >= 0)
+              {
+                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                             _("“%s”: the group %s needs the size of all but one of its axes"),
+                             pattern, text);
+                return NULL;
+              }
+            if (s == NULL)
+              unknown = j;
+            else if (!g_uint64_checked_mul ((guint64 *) &product, product, *s) ||
+                     product > G_MAXINT64 / 2)
+              product = G_MAXINT64 / 2;
+          }
+
+        if (unknown >= 0)
+          {
+            if (product == 0 || size % product != 0)
+              {
+                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                             _("“%s”: dimension %d has size %" G_GINT64_FORMAT
+                               ", which the known sizes of %s (product %" G_GINT64_FORMAT
+                               ") do not divide"),
+                             pattern, dim - 1, size, text, product);
+                return NULL;
+              }
+            g_hash_table_insert (known, g_strdup (g_ptr_array_index (item->names, unknown)),
+                                 g_memdup2 (&(gint64) { size / product }, sizeof (gint64)));
+          }
+        else if (product != size)
+          {
+            if (item->group)
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                           _("“%s”: dimension %d has size %" G_GINT64_FORMAT
+                             " but %s multiplies to %" G_GINT64_FORMAT),
+                           pattern, dim - 1, size, text, product);
+            else
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                           _("“%s”: axis “%s” has size %" G_GINT64_FORMAT
+                             " in the tensor but %" G_GINT64_FORMAT " was given"),
+                           pattern, text, size, product);
+            return NULL;
+          }
+
+        for (guint j = 0; j < item->names->len; j++)
+          {
+            const char *name = g_ptr_array_index (item->names, j);
+            Axis axis = { g_strdup (name), *(gint64 *) g_hash_table_lookup (known, name) };
+
+            g_array_append_val (axes, axis);
+          }
+      }
+    }
+
+  if (axes->len > NK_MAX_DIMS)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                   _("“%s” splits into %u axes; tensors have at most %d dimensions"),
+                   pattern, axes->len, NK_MAX_DIMS);
+      return NULL;
+    }
+
+  /* 1. reshape into the elementary axes (a view when the strides allow it) */
+  for (guint i = 0; i < axes->len; i++)
+    elem_shape[i] = g_array_index (axes, Axis, i).size;
+  y = nk_tensor_reshape (x, axes->len, elem_shape, error);
+  if (y == NULL)
+    return NULL;
+
+  /* 2. reduce the axes the right side drops */
+  remaining = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < axes->len; i++)
+    {
+      const char *name = g_array_index (axes, Axis, i).name;
+      gboolean kept = g_str_has_prefix (name, ELLIPSIS_NAME)
+                      ? side_has_ellipsis (right) : side_has_name (right, name);
+
+      if (kept)
+        g_array_append_val (remaining, i);
+      else
+        reduce_dims[n_reduce++] = i;
+    }
+  if (n_reduce > 0)
+    {
+      static const NkReduceOp ops[] = { NK_REDUCE_SUM, NK_REDUCE_MEAN, NK_REDUCE_MAX, NK_REDUCE_MIN };
+      NkTensor *reduced = nk_reduce (ops[reduction], y, n_reduce, reduce_dims, FALSE, error);
+
+      if (reduced == NULL)
+        {
+          g_array_unref (remaining);
+          return NULL;
+        }
+      nk_tensor_unref (y);
+      y = reduced;
+    }
+
+  /* 3. permute the remaining axes into the right side's order */
+  {
+    int n_perm = 0;
+
+    for (guint i = 0; i < right->len; i++)
+      {
+        Item *item = g_ptr_array_index (right, i);
+
+        for (guint j = 0; j < item->names->len || (item->ellipsis && !item->group && j == 0); j++)
+          {
+            gboolean ell = item->ellipsis && (!item->group ||
+                                              g_str_equal (g_ptr_array_index (item->names, j),
+                                                           ELLIPSIS_NAME));
+
+            if (ell)
+              {
+                for (int k = 0; k < n_ellipsis; k++)
+                  {
+                    g_autofree char *name = g_strdup_printf ("...%d", k);
+                    int a = find_axis (axes, name);
+
+                    for (guint r = 0; r < remaining->len; r++)
+                      if (g_array_index (remaining, guint, r) == (guint) a)
+                        perm[n_perm++] = r;
+                  }
+              }
+            else
+              {
+                int a = find_axis (axes, g_ptr_array_index (item->names, j));
+
+                for (guint r = 0; r < remaining->len; r++)
+                  if (g_array_index (remaining, guint, r) == (guint) a)
+                    perm[n_perm++] = r;
+              }
+            if (!item->group)
+              break;
+          }
+      }
+    g_assert (n_perm == (int) remaining->len);
+    g_array_unref (remaining);
+    if (n_perm > 0)
+      {
+        NkTensor *permuted = nk_tensor_permute (y, n_perm, perm, error);
+
+        if (permuted == NULL)
+          return NULL;
+        nk_tensor_unref (y);
+        y = permuted;
+      }
+  }
+
+  /* 4. reshape into the right side's groups */
+  for (guint i = 0; i < right->len; i++)
+    {
+      Item *item = g_ptr_array_index (right, i);
+
+      if (item->ellipsis && !item->group)
+        {
+          for (int k = 0; k < n_ellipsis; k++)
+            {
+              g_autofree char *name = g_strdup_printf ("...%d", k);
+
+              if (n_out >= NK_MAX_DIMS)
+                goto too_many;
+              out_shape[n_out++] = g_array_index (axes, Axis, find_axis (axes, name)).size;
+            }
+          continue;
+        }
+      {
+        gint64 product = 1;
+
+        for (guint j = 0; j < item->names->len; j++)
+          {
+            const char *name = g_ptr_array_index (item->names, j);
+
+            if (g_str_equal (name, ELLIPSIS_NAME))
+              {
+                for (int k = 0; k < n_ellipsis; k++)
+                  {
+                    g_autofree char *en = g_strdup_printf ("...%d", k);
+                    product *= g_array_index (axes, Axis, find_axis (axes, en)).size;
+                  }
+              }
+            else
+              product *= g_array_index (axes, Axis, find_axis (axes, name)).size;
+          }
+        if (n_out >= NK_MAX_DIMS)
+          goto too_many;
+        out_shape[n_out++] = product;
+      }
+    }
+  return nk_tensor_reshape (y, n_out, out_shape, error);
+
+too_many:
+  g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+               _("“%s” gives more than %d dimensions"), pattern, NK_MAX_DIMS);
+  return NULL;
+}
+
+/**
+ * nk_einops_reduction_from_name:
+ * @name: "sum", "mean", "max" or "min"
+ * @out_reduction: (out): the reduction
+ * @error: a sentence naming @name when it is none of them
+ *
+ * Returns: %TRUE when @name is a reduction
+ */
+gboolean
+nk_einops_reduction_from_name (const char         *name,
+                               NkEinopsReduction  *out_reduction,
+                               GError            **error)
+{
+  static const char *const names[] = { "sum", "mean", "max", "min" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (name, names[i]) == 0)
+      {
+        *out_reduction = i;
+        return TRUE;
+      }
+  g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+               _("“%s” is not a reduction (use sum, mean, max or min)"), name ? name : "");
+  return FALSE;
+}
+
+/**
+ * nk_einops_rearrange:
+ * @x: a tensor
+ * @pattern: e.g. "b s (heads hidden) -> b heads s hidden"
+ * @n_sizes: number of named sizes
+ * @size_names: (array length=n_sizes): axis names
+ * @sizes: (array length=n_sizes): their sizes
+ * @error: return location for a #GError
+ *
+ * Reorders, splits and merges dimensions. A view of @x when the strides allow it
+ * (splitting any dim, permuting, merging dims that stay adjacent and in order),
+ * else a copy — nk_tensor_reshape() decides, as PyTorch's reshape does.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+NkTensor *
+nk_einops_rearrange (NkTensor           *x,
+                     const char         *pattern,
+                     guint               n_sizes,
+                     const char *const  *size_names,
+                     const gint64       *sizes,
+                     GError            **error)
+{
+  g_return_val_if_fail (x != NULL, NULL);
+  g_return_val_if_fail (pattern != NULL, NULL);
+  g_return_val_if_fail (n_sizes == 0 || (size_names != NULL && sizes != NULL), NULL);
+
+  return rearrange_or_reduce (x, pattern, FALSE, NK_EINOPS_SUM, n_sizes, size_names, sizes,
+                              error);
+}
+
+/**
+ * nk_einops_reduce:
+ * @x: a tensor
+ * @pattern: e.g. "b s h -> b s" or "... h -> ..."
+ * @reduction: what to do over the dropped axes
+ * @n_sizes: number of named sizes
+ * @size_names: (array length=n_sizes): axis names
+ * @sizes: (array length=n_sizes): their sizes
+ * @error: return location for a #GError
+ *
+ * Like rearrange, but axes missing on the right are reduced (also the dims of a
+ * "..." that the right side drops).
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+NkTensor *
+nk_einops_reduce (NkTensor           *x,
+                  const char         *pattern,
+                  NkEinopsReduction   reduction,
+                  guint               n_sizes,
+                  const char *const  *size_names,
+                  const gint64       *sizes,
+                  GError            **error)
+{
+  g_return_val_if_fail (x != NULL, NULL);
+  g_return_val_if_fail (pattern != NULL, NULL);
+  g_return_val_if_fail (reduction <= NK_EINOPS_MIN, NULL);
+  g_return_val_if_fail (n_sizes == 0 || (size_names != NULL && sizes != NULL), NULL);
+
+  return rearrange_or_reduce (x, pattern, TRUE, reduction, n_sizes, size_names, sizes, error);
+}
+
+/* ------------------------------------------------------------------------------
+ * einsum
+ * ------------------------------------------------------------------------------ */
+
+/* An operand with a label per dim; labels are indices into the pattern's names. */
+typedef struct {
+  NkTensor *t;
+  int       labels[NK_MAX_DIMS];
+} Labeled;
+
+static gboolean
+has_label (const Labeled *l,
+           int            label)
+{
+  for (int d = 0; d < l->t->ndim; d++)
+    if (l->labels[d] == label)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+label_dim (const Labeled *l,
+           int            label)
+{
+  for (int d = 0; d < l->t->ndim; d++)
+    if (l->labels[d] == label)
+      return d;
+  return -1;
+}
+
+static gboolean
+replace (Labeled   *l,
+         NkTensor  *t)
+{
+  if (t == NULL)
+    return FALSE;
+  nk_tensor_unref (l->t);
+  l->t = t;
+  return TRUE;
+}
+
+static const char *
+label_name (GPtrArray *names,
+            int        label)
+{
+  return g_ptr_array_index (names, label);
+}
+
+/* Contracts @a with @b over their shared labels that @keep does not hold, as one
+ * batched matmul: a [batch, free_a, sum] @ b [batch, sum, free_b]. */
+static gboolean
+contract (Labeled     *a,
+          Labeled     *b,
+          const guint8 *keep,
+          GPtrArray   *names,
+          const char  *pattern,
+          gint64       max_numel,
+          Labeled     *out,
+          GError     **error)
+{
+  int batch[NK_MAX_DIMS], free_a[NK_MAX_DIMS], free_b[NK_MAX_DIMS], summed[NK_MAX_DIMS];
+  int nb = 0, nfa = 0, nfb = 0, ns = 0;
+  int perm[NK_MAX_DIMS];
+  gint64 shape3[3], out_shape[NK_MAX_DIMS];
+  gint64 Nb = 1, Nfa = 1, Nfb = 1, Ns = 1;
+  g_autoptr(NkTensor) a3 = NULL, b3 = NULL, c = NULL;
+  int n = 0;
+
+  /* Shared labels must agree in size; a size 1 stretches (broadcast). */
+  for (int d = 0; d < a->t->ndim; d++)
+    {
+      int label = a->labels[d];
+      int e = label_dim (b, label);
+
+      if (e < 0)
+        {
+          free_a[nfa++] = label;
+          continue;
+        }
+      if (a->t->shape[d] != b->t->shape[e])
+        {
+          gint64 shape[NK_MAX_DIMS];
+          Labeled *small = a->t->shape[d] == 1 ? a : b->t->shape[e] == 1 ? b : NULL;
+          Labeled *big = small == a ? b : a;
+
+          if (small == NULL)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                           _("“%s”: axis “%s” has size %" G_GINT64_FORMAT " in one input and %"
+                             G_GINT64_FORMAT " in another"),
+                           pattern, label_name (names, label), a->t->shape[d], b->t->shape[e]);
+              return FALSE;
+            }
+          memcpy (shape, small->t->shape, sizeof shape);
+          shape[label_dim (small, label)] = big->t->shape[label_dim (big, label)];
+          if (!replace (small, nk_tensor_expand (small->t, small->t->ndim, shape, error)))
+            return FALSE;
+        }
+      if (keep[label])
+        batch[nb++] = label;
+      else
+        summed[ns++] = label;
+    }
+  for (int d = 0; d < b->t->ndim; d++)
+    if (!has_label (a, b->labels[d]))
+      free_b[nfb++] = b->labels[d];
+
+  if (nb + nfa + nfb > NK_MAX_DIMS)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                   _("“%s” needs more than %d dimensions in one step"), pattern, NK_MAX_DIMS);
+      return FALSE;
+    }
+
+  {
+    /* In doubles first: the sizes come from the operands, but their products may
+     * not fit in 64 bits. */
+    double db = 1, dfa = 1, dfb = 1, ds = 1, limit;
+
+    for (int i = 0; i < nb; i++)
+      db *= a->t->shape[label_dim (a, batch[i])];
+    for (int i = 0; i < nfa; i++)
+      dfa *= a->t->shape[label_dim (a, free_a[i])];
+    for (int i = 0; i < nfb; i++)
+      dfb *= b->t->shape[label_dim (b, free_b[i])];
+    for (int i = 0; i < ns; i++)
+      ds *= a->t->shape[label_dim (a, summed[i])];
+
+    limit = max_numel > 0 ? (double) max_numel : (double) G_MAXINT32 * G_MAXINT32;
+    if (db * dfa * dfb > limit || db * dfa * ds > limit || db * ds * dfb > limit ||
+        db * dfa * dfb * ds > limit * 64)
+      {
+        g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_LIMIT,
+                     _("“%s” would make a tensor of %.0f elements (%.3g multiply-adds); "
+                       "the limit is %.0f elements and %.3g multiply-adds"),
+                     pattern, db * dfa * dfb, db * dfa * dfb * ds, limit, limit * 64);
+        return FALSE;
+      }
+    Nb = (gint64) db, Nfa = (gint64) dfa, Nfb = (gint64) dfb, Ns = (gint64) ds;
+  }
+
+  /* a → [batch, free_a, summed] → (Nb, Nfa, Ns) */
+  n = 0;
+  for (int i = 0; i < nb; i++)
+    perm[n++] = label_dim (a, batch[i]);
+  for (int i = 0; i < nfa; i++)
+    perm[n++] = label_dim (a, free_a[i]);
+  for (int i = 0; i < ns; i++)
+    perm[n++] = label_dim (a, summed[i]);
+  if (!replace (a, nk_tensor_permute (a->t, n, perm, error)))
+    return FALSE;
+  shape3[0] = Nb, shape3[1] = Nfa, shape3[2] = Ns;
+  a3 = nk_tensor_reshape (a->t, 3, shape3, error);
+  if (a3 == NULL)
+    return FALSE;
+
+  /* b → [batch, summed, free_b] → (Nb, Ns, Nfb) */
+  n = 0;
+  for (int i = 0; i < nb; i++)
+    perm[n++] = label_dim (b, batch[i]);
+  for (int i = 0; i < ns; i++)
+    perm[n++] = label_dim (b, summed[i]);
+  for (int i = 0; i < nfb; i++)
+    perm[n++] = label_dim (b, free_b[i]);
+  if (!replace (b, nk_tensor_permute (b->t, n, perm, error)))
+    return FALSE;
+  shape3[0] = Nb, shape3[1] = Ns, shape3[2] = Nfb;
+  b3 = nk_tensor_reshape (b->t, 3, shape3, error);
+  if (b3 == NULL)
+    return FALSE;
+
+  c = nk_matmul (a3, b3, error);
+  if (c == NULL)
+    return FALSE;
+
+  /* (Nb, Nfa, Nfb) → [batch, free_a, free_b] */
+  n = 0;
+  for (int i = 0; i < nb; i++)
+    {
+      out->labels[n] = batch[i];
+      out_shape[n++] = a->t->shape[i];
+    }
+  for (int i = 0; i < nfa; i++)
+    {
+      out->labels[n] = free_a[i];
+      out_shape[n++] = a->t->shape[nb + i];
+    }
+  for (int i = 0; i < nfb; i++)
+    {
+      out->labels[n] = free_b[i];
+      out_shape[n++] = b->t->shape[nb + ns + i];
+    }
+  out->t = nk_tensor_reshape (c, n, out_shape, error);
+  return out->t != NULL;
+}
+
+/* Sums @l over the labels @keep does not hold. */
+static gboolean
+sum_out (Labeled      *l,
+         const guint8 *keep,
+         GError      **error)
+{
+  int dims[NK_MAX_DIMS];
+  int n = 0, m = 0;
+
+  for (int d = 0; d < l->t->ndim; d++)
+    if (!keep[l->labels[d]])
+      dims[n++] = d;
+  if (n == 0)
+    return TRUE;
+  for (int d = 0; d < l->t->ndim; d++)
+    if (keep[l->labels[d]])
+      l->labels[m++] = l->labels[d];
+  return replace (l, nk_sum (l->t, n, dims, FALSE, error));
+}
+
+/* Parses one operand's or the output's labels; "..." becomes the labels of the
+ * ellipsis dims, aligned at the right (label ids 0 .. n_ellipsis-1 are those). */
+static GPtrArray *
+einsum_side (const char *pattern,
+             const char *text,
+             GError    **error)
+{
+  return parse_side (pattern, text, FALSE, error);
+}
+
+/**
+ * nk_einops_einsum:
+ * @n_operands: number of operands (≥ 1)
+ * @operands: (array length=n_operands): the tensors
+ * @pattern: e.g. "b s h, b t h -> b s t"; "..." stands for the same leading dims in
+ *   every operand (broadcast where a size is 1)
+ * @max_numel: the largest tensor this may make (0: no limit); the multiply-adds of
+ *   one contraction are limited to 64 × @max_numel
+ * @error: return location for a #GError
+ *
+ * Generalised matrix multiplication with names: every name not on the right is
+ * summed over. Names appear at most once per operand (no diagonals). Operands are
+ * contracted left to right; each contraction is one batched nk_matmul(), so the
+ * work goes to BLAS.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
+NkTensor *
+nk_einops_einsum (guint             n_operands,
+                  NkTensor *const  *operands,
+                  const char       *pattern,
+                  gint64            max_numel,
+                  GError          **error)
+{
+  g_autofree char *left_text = NULL, *right_text = NULL;
+  g_auto(GStrv) inputs = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) out_side = NULL;
+  GPtrArray **sides = NULL;
+  Labeled *ops = NULL;
+  Labeled cur = { 0 };
+  int n_ellipsis = 0;
+  int out_labels[NK_MAX_DIMS];
+  int n_out = 0;
+  NkTensor *result = NULL;
+  guint n_inputs;
+
+  g_return_val_if_fail (n_operands >= 1 && operands != NULL, NULL);
+  g_return_val_if_fail (pattern != NULL, NULL);
+
+  if (!split_arrow (pattern, &left_text, &right_text, error))
+    return NULL;
+  inputs = g_strsplit (left_text, ",", -1);
+  n_inputs = g_strv_length (inputs);
+  if (n_inputs != n_operands)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "“%s” describes %u input but %u tensors were given",
+                                "“%s” describes %u inputs but %u tensors were given",
+                                n_inputs),
+                   pattern, n_inputs, n_operands);
+      return NULL;
+    }
+  out_side = einsum_side (pattern, right_text, error);
+  if (out_side == NULL)
+    return NULL;
+
+  sides = g_new0 (GPtrArray *, n_operands);
+  ops = g_new0 (Labeled, n_operands);
+
+  /* How many dims "..." stands for: the most any operand gives it. */
+  for (guint k = 0; k < n_operands; k++)
+    {
+      guint named;
+
+      sides[k] = einsum_side (pattern, inputs[k], error);
+      if (sides[k] == NULL)
+        goto out;
+      named = sides[k]->len - (side_has_ellipsis (sides[k]) ? 1 : 0);
+      if (side_has_ellipsis (sides[k]) ? (guint) operands[k]->ndim < named
+                                       : (guint) operands[k]->ndim != named)
+        {
+          g_autofree char *side = g_strstrip (g_strdup (inputs[k]));
+
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                       _("“%s”: input %u “%s” names %u dimensions but the tensor has %d"),
+                       pattern, k + 1, side, named, operands[k]->ndim);
+          goto out;
+        }
+      if (side_has_ellipsis (sides[k]))
+        n_ellipsis = MAX (n_ellipsis, operands[k]->ndim - (int) named);
+    }
+  for (int e = 0; e < n_ellipsis; e++)
+    g_ptr_array_add (names, g_strdup_printf ("...[%d]", e));
+
+  /* Label every dim of every operand. */
+  for (guint k = 0; k < n_operands; k++)
+    {
+      int d = 0;
+      int n_ell_k = operands[k]->ndim - (int) (sides[k]->len - (side_has_ellipsis (sides[k]) ? 1 : 0));
+
+      ops[k].t = nk_tensor_ref (operands[k]);
+      for (guint i = 0; i < sides[k]->len; i++)
+        {
+          Item *item = g_ptr_array_index (sides[k], i);
+
+          if (item->ellipsis)
+            {
+              for (int e = 0; e < n_ell_k; e++)
+                ops[k].labels[d++] = n_ellipsis - n_ell_k + e;
+              continue;
+            }
+          if (item->group)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s”: einsum takes no groups and no 1"), pattern);
+              goto out;
+            }
+          {
+            const char *name = g_ptr_array_index (item->names, 0);
+            guint index;
+
+            if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
+              {
+                if (names->len >= 64)
+                  {
+                    g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                                 _("“%s” has too many names"), pattern);
+                    goto out;
+                  }
+                g_ptr_array_add (names, g_strdup (name));
+                index = names->len - 1;
+              }
+            ops[k].labels[d++] = index;
+          }
+        }
+    }
+
+  /* The output's labels */
+  for (guint i = 0; i < out_side->len; i++)
+    {
+      Item *item = g_ptr_array_index (out_side, i);
+
+      if (item->ellipsis)
+        {
+          for (int e = 0; e < n_ellipsis; e++)
+            out_labels[n_out++] = e;
+          continue;
+        }
+      if (item->group)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: einsum takes no groups and no 1"), pattern);
+          goto out;
+        }
+      {
+        const char *name = g_ptr_array_index (item->names, 0);
+        guint index;
+
+        if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
+          {
+            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                         _("“%s”: axis “%s” is on the right but in no input"), pattern, name);
+            goto out;
+          }
+        if (n_out >= NK_MAX_DIMS)
+          {
+            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                         _("“%s” gives more than %d dimensions"), pattern, NK_MAX_DIMS);
+            goto out;
+          }
+        out_labels[n_out++] = index;
+      }
+    }
+
+  /* Sum every operand over the labels nothing else needs, then contract left to
+   * right, keeping the labels the output or a later operand needs. */
+  {
+    guint8 keep[64 + NK_MAX_DIMS];
+
+    for (guint k = 0; k < n_operands; k++)
+      {
+        memset (keep, 0, sizeof keep);
+        for (int i = 0; i < n_out; i++)
+          keep[out_labels[i]] = 1;
+        for (guint j = 0; j < n_operands; j++)
+          if (j != k)
+            for (int d = 0; d < ops[j].t->ndim; d++)
+              keep[ops[j].labels[d]] = 1;
+        if (!sum_out (&ops[k], keep, error))
+          goto out;
+      }
+
+    cur = ops[0];
+    ops[0].t = NULL;
+    for (guint k = 1; k < n_operands; k++)
+      {
+        Labeled next = { 0 };
+
+        memset (keep, 0, sizeof keep);
+        for (int i = 0; i < n_out; i++)
+          keep[out_labels[i]] = 1;
+        for (guint j = k + 1; j < n_operands; j++)
+          for (int d = 0; d < ops[j].t->ndim; d++)
+            keep[ops[j].labels[d]] = 1;
+        if (!contract (&cur, &ops[k], keep, names, pattern, max_numel, &next, error))
+          goto out;
+        nk_tensor_unref (cur.t);
+        cur = next;
+      }
+  }
+
+  /* Into the output's order */
+  {
+    int perm[NK_MAX_DIMS];
+
+    g_assert (cur.t->ndim == n_out);
+    for (int i = 0; i < n_out; i++)
+      perm[i] = label_dim (&cur, out_labels[i]);
+    result = n_out > 0 ? nk_tensor_permute (cur.t, n_out, perm, error) : nk_tensor_ref (cur.t);
+  }
+
+out:
+  g_clear_pointer (&cur.t, nk_tensor_unref);
+  for (guint k = 0; k < n_operands; k++)
+    {
+      g_clear_pointer (&sides[k], g_ptr_array_unref);
+      g_clear_pointer (&ops[k].t, nk_tensor_unref);
+    }
+  g_free (sides);
+  g_free (ops);
+  return result;
+}

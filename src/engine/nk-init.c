@@ -1,0 +1,76 @@
+/* nk-init.c: parameter initialisation: the lecture's truncated normal, and N(0, 1)
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "nk-init.h"
+
+static gboolean
+fillable (NkTensor *tensor)
+{
+  return tensor != NULL && nk_tensor_is_contiguous (tensor)
+         && nk_device_get_kind (nk_tensor_get_device (tensor)) == NK_DEVICE_CPU
+         && (tensor->dtype == NK_DTYPE_F32 || tensor->dtype == NK_DTYPE_F64);
+}
+
+gboolean
+nk_init_trunc_normal_ (NkTensor *tensor,
+                       NkRng    *rng,
+                       double    std,
+                       double    a,
+                       double    b)
+{
+  gint64 n;
+
+  g_return_val_if_fail (fillable (tensor) && rng != NULL, FALSE);
+
+  n = nk_tensor_numel (tensor);
+  if (tensor->dtype == NK_DTYPE_F32)
+    nk_rng_fill_truncated_normal_f32 (rng, nk_tensor_data_f32 (tensor), n, 0.0, std, a, b);
+  else
+    for (gint64 i = 0; i < n; i++)
+      nk_tensor_data_f64 (tensor)[i] = nk_rng_truncated_normal (rng, 0.0, std, a, b);
+  return TRUE;
+}
+
+gboolean
+nk_init_normal_ (NkTensor *tensor,
+                 NkRng    *rng,
+                 double    mean,
+                 double    std)
+{
+  gint64 n;
+
+  g_return_val_if_fail (fillable (tensor) && rng != NULL, FALSE);
+
+  n = nk_tensor_numel (tensor);
+  if (tensor->dtype == NK_DTYPE_F32)
+    nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (tensor), n, mean, std);
+  else
+    for (gint64 i = 0; i < n; i++)
+      nk_tensor_data_f64 (tensor)[i] = nk_rng_normal (rng, mean, std);
+  return TRUE;
+}
+
+gboolean
+nk_init_param_ (NkTensor   *tensor,
+                NkRng      *rng,
+                NkInitKind  kind,
+                gint64      fan_in)
+{
+  g_return_val_if_fail (fan_in > 0, FALSE);
+
+  if (kind == NK_INIT_NORMAL)
+    return nk_init_normal_ (tensor, rng, 0.0, 1.0);
+  return nk_init_trunc_normal_ (tensor, rng, 1.0 / sqrt ((double) fan_in), -3.0, 3.0);
+}
+
+const char *
+nk_init_kind_to_string (NkInitKind kind)
+{
+  return kind == NK_INIT_NORMAL ? "normal" : "trunc-normal";
+}

@@ -1,0 +1,69 @@
+/* nk-init.h: parameter initialisation: the lecture's truncated normal, and N(0, 1)
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The lecture's point (seed 000, "Parameter Initialization"): with w ~ N(0, 1), each
+ * output of x·w grows like sqrt(fan_in) and deep products blow up. Scaling by
+ * 1/sqrt(fan_in) keeps outputs O(1) whatever the width; truncating at ±3 standard
+ * deviations removes the rare outliers. NK_INIT_NORMAL keeps the unscaled N(0, 1) so
+ * the blow-up can be shown.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-rng.h"
+#include "nk-tensor.h"
+
+G_BEGIN_DECLS
+
+/**
+ * NkInitKind:
+ * @NK_INIT_TRUNC_NORMAL: N(0, 1/fan_in) truncated at ±3 std (the default)
+ * @NK_INIT_NORMAL: N(0, 1), unscaled (the lesson on why it blows up)
+ */
+typedef enum {
+  NK_INIT_TRUNC_NORMAL,
+  NK_INIT_NORMAL,
+} NkInitKind;
+
+/**
+ * nk_init_trunc_normal_:
+ * @tensor: a contiguous f32 or f64 CPU tensor, filled in place
+ * @rng: the generator
+ * @std: the standard deviation
+ * @a: lower bound in standard deviations (the lecture: -3)
+ * @b: upper bound in standard deviations (the lecture: 3)
+ *
+ * Returns: %TRUE on success (%FALSE for a tensor it cannot fill)
+ */
+gboolean    nk_init_trunc_normal_ (NkTensor   *tensor,
+                                   NkRng      *rng,
+                                   double      std,
+                                   double      a,
+                                   double      b);
+
+/* N(mean, std²) into a contiguous f32/f64 CPU tensor. */
+gboolean    nk_init_normal_       (NkTensor   *tensor,
+                                   NkRng      *rng,
+                                   double      mean,
+                                   double      std);
+
+/**
+ * nk_init_param_:
+ * @tensor: a parameter whose fan-in is @fan_in
+ * @rng: the generator
+ * @kind: the rule
+ * @fan_in: inputs per output (a Linear's in_features)
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_init_param_        (NkTensor   *tensor,
+                                   NkRng      *rng,
+                                   NkInitKind  kind,
+                                   gint64      fan_in);
+
+const char *nk_init_kind_to_string (NkInitKind kind);
+
+G_END_DECLS

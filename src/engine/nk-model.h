@@ -1,0 +1,161 @@
+/* nk-model.h: the lecture's models: Linear, the Cruncher and a tiny byte-level LM
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Parameters carry PyTorch's state_dict names and layouts, so a model saved here
+ * loads into the PyTorch module of the same shape:
+ *
+ *   Cruncher(D, L):   layers.0.weight [D, D], layers.0.bias [D], ...,
+ *                     layers.{L-1}.*, final.weight [1, D], final.bias [1]
+ *                     x [B, D] → L × Linear(D, D) → Linear(D, 1) → [B]; MSE loss.
+ *                     D²L + DL + D + 1 parameters (seed 001).
+ *   TinyLM(V, D, L):  embedding.weight [V, D], layers.i.weight [D, D], layers.i.bias,
+ *                     head.weight [V, D], head.bias [V]
+ *                     tokens [B, T] → embedding → L × (Linear + ReLU) → logits
+ *                     [B·T, V]; cross-entropy against the next tokens.
+ *
+ * Parameter storages are counted in %NK_BUCKET_PARAMS and their gradients (allocated
+ * with the model, zeroed) in %NK_BUCKET_GRADS, so both buckets hold exactly 4 bytes
+ * per parameter (f32) from the start.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-autograd.h"
+#include "nk-init.h"
+#include "nk-rng.h"
+#include "nk-safetensors.h"
+
+G_BEGIN_DECLS
+
+#define NK_MODEL_ERROR (nk_model_error_quark ())
+
+/**
+ * NkModelError:
+ * @NK_MODEL_ERROR_INVALID: a size that cannot make a model (0 dims, too large)
+ * @NK_MODEL_ERROR_STATE: a state_dict that does not fit the model (missing tensor,
+ *   shape or dtype mismatch)
+ */
+typedef enum {
+  NK_MODEL_ERROR_INVALID,
+  NK_MODEL_ERROR_STATE,
+} NkModelError;
+
+GQuark nk_model_error_quark (void);
+
+/**
+ * NkModelKind:
+ * @NK_MODEL_CRUNCHER: the lecture's deep linear model
+ * @NK_MODEL_TINY_LM: a byte-level MLP language model
+ */
+typedef enum {
+  NK_MODEL_CRUNCHER,
+  NK_MODEL_TINY_LM,
+} NkModelKind;
+
+const char *nk_model_kind_to_string   (NkModelKind kind);
+gboolean    nk_model_kind_from_string (const char  *text,
+                                       NkModelKind *out_kind);
+
+typedef struct _NkModel NkModel;
+
+/**
+ * nk_model_new_cruncher:
+ * @dim: D
+ * @layers: L (0 is allowed: the lecture's plain linear regression)
+ * @dtype: f32 (training) or f64 (gradient checks)
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the model, parameters zero until initialised
+ */
+NkModel    *nk_model_new_cruncher      (guint         dim,
+                                        guint         layers,
+                                        NkDType       dtype,
+                                        GError      **error);
+
+/**
+ * nk_model_new_tiny_lm:
+ * @vocab: V (256 for bytes)
+ * @dim: D
+ * @layers: L
+ * @dtype: f32 or f64
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the model
+ */
+NkModel    *nk_model_new_tiny_lm       (guint         vocab,
+                                        guint         dim,
+                                        guint         layers,
+                                        NkDType       dtype,
+                                        GError      **error);
+void        nk_model_free              (NkModel      *model);
+
+NkModelKind nk_model_get_kind          (NkModel      *model);
+guint       nk_model_get_dim           (NkModel      *model);
+guint       nk_model_get_layers        (NkModel      *model);
+guint       nk_model_get_vocab         (NkModel      *model);
+
+/* Parameter tensors in state_dict order. (transfer none) */
+NkTensor  **nk_model_get_params        (NkModel      *model,
+                                        guint        *out_n);
+const char *nk_model_get_param_name    (NkModel      *model,
+                                        guint         index);
+const char *const *nk_model_get_param_names (NkModel *model);
+/* Total number of scalar parameters. */
+guint64     nk_model_count_parameters  (NkModel      *model);
+
+/* Fills every weight and bias by @kind with fan_in = in_features (the embedding:
+ * N(0, 1) as torch.nn.Embedding). Draws in state_dict order. */
+gboolean    nk_model_init              (NkModel      *model,
+                                        NkRng        *rng,
+                                        NkInitKind    kind,
+                                        GError      **error);
+
+/**
+ * nk_model_loss:
+ * @model: a model
+ * @input: Cruncher: x [B, D]; TinyLM: tokens [B, T] (int32)
+ * @target: Cruncher: y [B]; TinyLM: next tokens [B, T] (int32)
+ * @error: return location for a #GError
+ *
+ * The forward pass through nk_ag_*() ops, recording the graph.
+ *
+ * Returns: (transfer full) (nullable): the 0-D loss
+ */
+NkTensor   *nk_model_loss              (NkModel      *model,
+                                        NkTensor     *input,
+                                        NkTensor     *target,
+                                        GError      **error);
+
+/* Cruncher only: the predictions [B] for x [B, D]. */
+NkTensor   *nk_model_forward           (NkModel      *model,
+                                        NkTensor     *input,
+                                        GError      **error);
+
+gboolean    nk_model_zero_grad         (NkModel      *model,
+                                        GError      **error);
+
+/**
+ * nk_model_load_state_dict:
+ * @model: a model
+ * @st: a parsed safetensors file with every parameter under its name
+ * @error: return location for a #GError naming the tensor that is missing or has
+ *   the wrong shape ("layers.0.weight has shape (32, 32) but the model needs (64, 64)")
+ *
+ * Extra tensors (the optimizer's) are ignored.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_model_load_state_dict   (NkModel       *model,
+                                        NkSafetensors *st,
+                                        GError       **error);
+/* Adds every parameter to @writer under its name. */
+gboolean    nk_model_save_state_dict   (NkModel             *model,
+                                        NkSafetensorsWriter *writer,
+                                        GError             **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkModel, nk_model_free)
+
+G_END_DECLS

@@ -1,0 +1,127 @@
+/* nk-storage.h: refcounted bytes on a device, tagged with a memory bucket
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A storage is the 1-D array of bytes under one or more tensors (every view of a
+ * tensor refs the same storage). It knows its device and its bucket (NkBucket, in
+ * nk-device.h); the device counts its bytes live while the storage exists. Storages
+ * are untyped: a tensor's dtype says how to read them.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-device.h"
+
+G_BEGIN_DECLS
+
+#define NK_TYPE_STORAGE (nk_storage_get_type ())
+
+typedef struct _NkStorage NkStorage;
+
+GType       nk_storage_get_type      (void) G_GNUC_CONST;
+
+/**
+ * nk_storage_new:
+ * @device: (nullable): the device, or %NULL for the thread's default device
+ * @nbytes: size in bytes
+ * @bucket: what the bytes are for
+ * @error: return location for a #GError (NK_DEVICE_ERROR_OUT_OF_MEMORY)
+ *
+ * Allocates uninitialised bytes.
+ *
+ * Returns: (transfer full) (nullable): a new storage
+ */
+NkStorage  *nk_storage_new           (NkDevice       *device,
+                                      gsize           nbytes,
+                                      NkBucket        bucket,
+                                      GError        **error);
+
+/**
+ * nk_storage_new_zeroed:
+ * @device: (nullable): the device, or %NULL for the thread's default
+ * @nbytes: size in bytes
+ * @bucket: what the bytes are for
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a new storage filled with zero bytes
+ */
+NkStorage  *nk_storage_new_zeroed    (NkDevice       *device,
+                                      gsize           nbytes,
+                                      NkBucket        bucket,
+                                      GError        **error);
+
+/**
+ * nk_storage_new_for_host_data:
+ * @data: host memory that stays valid until @destroy is called
+ * @nbytes: its size
+ * @bucket: the bucket its bytes are counted in (mapped files: NK_BUCKET_DATA)
+ * @destroy: (nullable): called with @user_data when the storage is freed
+ * @user_data: for @destroy (e.g. a GMappedFile to unref)
+ *
+ * Wraps memory the caller owns (a GMappedFile, a GBytes) as a CPU storage without
+ * copying, so a token file larger than RAM can be viewed as a tensor.
+ *
+ * Returns: (transfer full): a new storage on the CPU device
+ */
+NkStorage  *nk_storage_new_for_host_data (gpointer        data,
+                                          gsize           nbytes,
+                                          NkBucket        bucket,
+                                          GDestroyNotify  destroy,
+                                          gpointer        user_data);
+
+NkStorage  *nk_storage_ref           (NkStorage      *storage);
+void        nk_storage_unref         (NkStorage      *storage);
+
+/* Returns: (transfer none): device memory (host memory on the CPU) */
+gpointer    nk_storage_get_data      (NkStorage      *storage);
+gsize       nk_storage_get_nbytes    (NkStorage      *storage);
+/* Returns: (transfer none): the device */
+NkDevice   *nk_storage_get_device    (NkStorage      *storage);
+NkBucket    nk_storage_get_bucket    (NkStorage      *storage);
+
+/**
+ * nk_storage_set_bucket:
+ * @storage: a storage
+ * @bucket: the new bucket
+ *
+ * Re-tags the bytes (e.g. an op output that autograd keeps becomes an activation);
+ * the device moves the live count between buckets.
+ */
+void        nk_storage_set_bucket    (NkStorage      *storage,
+                                      NkBucket        bucket);
+
+/**
+ * nk_storage_get_id:
+ * @storage: a storage
+ *
+ * A process-unique number (from 1) naming the storage, e.g. in `napkin-cli tensor`'s
+ * "storage": {"id": ...}. Two tensors share storage iff their ids match.
+ *
+ * Returns: the id
+ */
+guint64     nk_storage_get_id        (NkStorage      *storage);
+
+/**
+ * nk_storage_get_default_bucket:
+ *
+ * The bucket that op outputs and constructors without an explicit bucket use, per
+ * thread. The training loop sets NK_BUCKET_ACTIVATIONS around a forward pass.
+ * Starts as NK_BUCKET_OTHER.
+ *
+ * Returns: the calling thread's default bucket
+ */
+NkBucket    nk_storage_get_default_bucket (void);
+
+/**
+ * nk_storage_set_default_bucket:
+ * @bucket: the new default for this thread
+ *
+ * Returns: the previous default, so callers can restore it
+ */
+NkBucket    nk_storage_set_default_bucket (NkBucket   bucket);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkStorage, nk_storage_unref)
+
+G_END_DECLS

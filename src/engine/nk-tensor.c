@@ -1,0 +1,1734 @@
+/* nk-tensor.c: shape / stride / offset views over a storage
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "nk-device-private.h"
+#include "nk-ops.h"
+#include "nk-ops-private.h"
+#include "nk-tensor.h"
+
+G_DEFINE_QUARK (nk-tensor-error-quark, nk_tensor_error)
+
+G_DEFINE_BOXED_TYPE (NkTensor, nk_tensor, nk_tensor_ref, nk_tensor_unref)
+
+/* ---- helpers --------------------------------------------------------------------- */
+
+char *
+nk_format_shape (int           ndim,
+                 const gint64 *shape)
+{
+  GString *s = g_string_new ("(");
+
+  for (int d = 0; d < ndim; d++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", shape[d]);
+  if (ndim == 1)
+    g_string_append_c (s, ',');
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}
+
+/* PyTorch's "[3, 4]" spelling, used where we quote its messages. */
+static char *
+format_list (int           ndim,
+             const gint64 *v)
+{
+  GString *s = g_string_new ("[");
+
+  for (int d = 0; d < ndim; d++)
+    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", v[d]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+char *
+nk_tensor_format_layout (NkTensor *tensor)
+{
+  g_autofree char *shape = NULL;
+  g_autofree char *stride = NULL;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  shape = nk_format_shape (tensor->ndim, tensor->shape);
+  stride = nk_format_shape (tensor->ndim, tensor->stride);
+  return g_strdup_printf ("shape %s, stride %s, offset %" G_GINT64_FORMAT,
+                          shape, stride, tensor->offset);
+}
+
+gboolean
+_nk_wrap_dim (int      dim,
+              int      ndim,
+              int     *out_dim,
+              GError **error)
+{
+  /* A 0-d tensor accepts dims -1 and 0, as in PyTorch. */
+  int n = MAX (ndim, 1);
+
+  if (dim < -n || dim >= n)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("Dimension out of range (expected to be in range of [%d, %d], but got %d)"),
+                   -n, n - 1, dim);
+      return FALSE;
+    }
+  *out_dim = dim < 0 ? dim + n : dim;
+  return TRUE;
+}
+
+static gboolean
+checked_numel (int            ndim,
+               const gint64  *shape,
+               gint64        *out_numel,
+               GError       **error)
+{
+  gint64 n = 1;
+  gboolean overflow = FALSE;
+
+  for (int d = 0; d < ndim; d++)
+    {
+      if (shape[d] < 0)
+        {
+          g_autofree char *s = nk_format_shape (ndim, shape);
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                       _("Trying to create tensor with negative dimension %" G_GINT64_FORMAT
+                         ": %s"), shape[d], s);
+          return FALSE;
+        }
+      if (shape[d] != 0 && n > G_MAXINT64 / shape[d])
+        overflow = TRUE;
+      else
+        n *= shape[d];
+    }
+  for (int d = 0; d < ndim; d++)
+    if (shape[d] == 0)
+      {
+        n = 0;
+        overflow = FALSE;
+      }
+  if (overflow)
+    {
+      g_autofree char *s = nk_format_shape (ndim, shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("A tensor of shape %s has too many elements."), s);
+      return FALSE;
+    }
+  *out_numel = n;
+  return TRUE;
+}
+
+static void
+contiguous_strides (int           ndim,
+                    const gint64 *shape,
+                    gint64       *stride)
+{
+  gint64 s = 1;
+
+  for (int d = ndim - 1; d >= 0; d--)
+    {
+      stride[d] = s;
+      s *= MAX (shape[d], 1);
+    }
+}
+
+/* The one constructor every view goes through: takes a new ref on @storage. */
+static NkTensor *
+tensor_alloc (NkStorage    *storage,
+              NkDType       dtype,
+              int           ndim,
+              const gint64 *shape,
+              const gint64 *stride,
+              gint64        offset)
+{
+  NkTensor *t = g_new0 (NkTensor, 1);
+
+  g_atomic_ref_count_init (&t->ref_count);
+  t->dtype = dtype;
+  t->ndim = ndim;
+  if (ndim > 0)
+    {
+      memcpy (t->shape, shape, ndim * sizeof (gint64));
+      memcpy (t->stride, stride, ndim * sizeof (gint64));
+    }
+  t->offset = offset;
+  t->storage = nk_storage_ref (storage);
+  return t;
+}
+
+NkTensor *
+nk_tensor_ref (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  g_atomic_ref_count_inc (&tensor->ref_count);
+  return tensor;
+}
+
+void
+nk_tensor_unref (NkTensor *tensor)
+{
+  g_return_if_fail (tensor != NULL);
+
+  if (!g_atomic_ref_count_dec (&tensor->ref_count))
+    return;
+
+  if (tensor->autograd_destroy != NULL && tensor->autograd != NULL)
+    tensor->autograd_destroy (tensor->autograd);
+  g_clear_pointer (&tensor->grad, nk_tensor_unref);
+  nk_storage_unref (tensor->storage);
+  g_free (tensor);
+}
+
+/* ---- construction ---------------------------------------------------------------- */
+
+NkTensor *
+_nk_tensor_new_strided (NkDevice      *device,
+                        NkDType        dtype,
+                        int            ndim,
+                        const gint64  *shape,
+                        const gint64  *stride,
+                        GError       **error)
+{
+  g_autoptr(NkStorage) storage = NULL;
+  gint64 numel;
+  gsize es = nk_dtype_element_size (dtype);
+
+  if (!checked_numel (ndim, shape, &numel, error))
+    return NULL;
+  if (numel > (gint64) (G_MAXSIZE / 2 / es))
+    {
+      g_autofree char *s = nk_format_shape (ndim, shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_MEMORY,
+                   _("A tensor of shape %s does not fit in memory."), s);
+      return NULL;
+    }
+  storage = nk_storage_new (device, (gsize) numel * es, nk_storage_get_default_bucket (), error);
+  if (storage == NULL)
+    return NULL;
+  return tensor_alloc (storage, dtype, ndim, shape, stride, 0);
+}
+
+NkTensor *
+nk_tensor_new_full (NkDevice      *device,
+                    NkDType        dtype,
+                    int            ndim,
+                    const gint64  *shape,
+                    NkBucket       bucket,
+                    gboolean       zeroed,
+                    GError       **error)
+{
+  g_autoptr(NkStorage) storage = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gint64 stride[NK_MAX_DIMS];
+  gint64 numel;
+  gsize es;
+
+  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+  g_return_val_if_fail (ndim >= 0 && ndim <= NK_MAX_DIMS, NULL);
+  g_return_val_if_fail (ndim == 0 || shape != NULL, NULL);
+  g_return_val_if_fail (bucket < NK_N_BUCKETS, NULL);
+
+  es = nk_dtype_element_size (dtype);
+  if (!checked_numel (ndim, shape, &numel, error))
+    return NULL;
+  if (numel > (gint64) (G_MAXSIZE / 2 / es))
+    {
+      g_autofree char *s = nk_format_shape (ndim, shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_MEMORY,
+                   _("A tensor of shape %s does not fit in memory."), s);
+      return NULL;
+    }
+  if (zeroed)
+    storage = nk_storage_new_zeroed (device, (gsize) numel * es, bucket, &local_error);
+  else
+    storage = nk_storage_new (device, (gsize) numel * es, bucket, &local_error);
+  if (storage == NULL)
+    {
+      g_autofree char *s = nk_format_shape (ndim, shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_MEMORY,
+                   _("Cannot allocate a %s tensor of shape %s: %s"),
+                   nk_dtype_info (dtype)->name, s, local_error->message);
+      return NULL;
+    }
+  contiguous_strides (ndim, shape, stride);
+  return tensor_alloc (storage, dtype, ndim, shape, stride, 0);
+}
+
+NkTensor *
+nk_tensor_empty (NkDType        dtype,
+                 int            ndim,
+                 const gint64  *shape,
+                 GError       **error)
+{
+  return nk_tensor_new_full (NULL, dtype, ndim, shape, nk_storage_get_default_bucket (),
+                             FALSE, error);
+}
+
+NkTensor *
+nk_tensor_zeros (NkDType        dtype,
+                 int            ndim,
+                 const gint64  *shape,
+                 GError       **error)
+{
+  return nk_tensor_new_full (NULL, dtype, ndim, shape, nk_storage_get_default_bucket (),
+                             TRUE, error);
+}
+
+NkTensor *
+nk_tensor_full (NkDType        dtype,
+                int            ndim,
+                const gint64  *shape,
+                double         value,
+                GError       **error)
+{
+  g_autoptr(NkTensor) t = nk_tensor_empty (dtype, ndim, shape, error);
+
+  if (t == NULL || !nk_tensor_fill_ (t, value, error))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
+NkTensor *
+nk_tensor_ones (NkDType        dtype,
+                int            ndim,
+                const gint64  *shape,
+                GError       **error)
+{
+  return nk_tensor_full (dtype, ndim, shape, 1.0, error);
+}
+
+NkTensor *
+nk_tensor_empty_like (NkTensor  *like,
+                      GError   **error)
+{
+  g_return_val_if_fail (like != NULL, NULL);
+
+  return nk_tensor_new_full (nk_tensor_get_device (like), like->dtype, like->ndim,
+                             like->shape, nk_storage_get_default_bucket (), FALSE, error);
+}
+
+NkTensor *
+nk_tensor_zeros_like (NkTensor  *like,
+                      GError   **error)
+{
+  g_return_val_if_fail (like != NULL, NULL);
+
+  return nk_tensor_new_full (nk_tensor_get_device (like), like->dtype, like->ndim,
+                             like->shape, nk_storage_get_default_bucket (), TRUE, error);
+}
+
+NkTensor *
+nk_tensor_arange (NkDType   dtype,
+                  gint64    n,
+                  GError  **error)
+{
+  g_autoptr(NkTensor) host = NULL;
+  gint64 shape[1] = { n };
+  NkDevice *cpu = nk_device_get_cpu ();
+  char *data;
+  gsize es;
+
+  if (n < 0)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("arange(%" G_GINT64_FORMAT ") needs a non-negative length."), n);
+      return NULL;
+    }
+  host = nk_tensor_new_full (cpu, dtype, 1, shape, nk_storage_get_default_bucket (), FALSE, error);
+  if (host == NULL)
+    return NULL;
+  data = nk_storage_get_data (host->storage);
+  es = nk_dtype_element_size (dtype);
+  for (gint64 i = 0; i < n; i++)
+    _nk_cpu_store_double (dtype, data + i * es, (double) i);
+  return nk_tensor_to_device (host, nk_device_get_default (), error);
+}
+
+NkTensor *
+nk_tensor_new_from_data (NkDType        dtype,
+                         int            ndim,
+                         const gint64  *shape,
+                         gconstpointer  data,
+                         GError       **error)
+{
+  g_autoptr(NkTensor) t = NULL;
+  NkDevice *device = nk_device_get_default ();
+
+  t = nk_tensor_new_full (device, dtype, ndim, shape, nk_storage_get_default_bucket (), FALSE, error);
+  if (t == NULL)
+    return NULL;
+  if (!nk_device_copy (device, NK_COPY_HOST_TO_DEVICE, nk_storage_get_data (t->storage), data,
+                       nk_tensor_nbytes (t), error))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
+NkTensor *
+nk_tensor_new_from_doubles (NkDType        dtype,
+                            int            ndim,
+                            const gint64  *shape,
+                            const double  *values,
+                            GError       **error)
+{
+  g_autoptr(NkTensor) host = NULL;
+  gint64 numel;
+  char *data;
+  gsize es;
+
+  host = nk_tensor_new_full (nk_device_get_cpu (), dtype, ndim, shape,
+                             nk_storage_get_default_bucket (), FALSE, error);
+  if (host == NULL)
+    return NULL;
+  numel = nk_tensor_numel (host);
+  data = nk_storage_get_data (host->storage);
+  es = nk_dtype_element_size (dtype);
+  for (gint64 i = 0; i < numel; i++)
+    _nk_cpu_store_double (dtype, data + i * es, values[i]);
+  return nk_tensor_to_device (host, nk_device_get_default (), error);
+}
+
+/* Largest storage index + 1 reached by a layout, or 0 for an empty one. */
+static gint64
+layout_extent (int           ndim,
+               const gint64 *shape,
+               const gint64 *stride,
+               gint64        offset)
+{
+  gint64 last = offset;
+
+  for (int d = 0; d < ndim; d++)
+    {
+      if (shape[d] == 0)
+        return 0;
+      last += (shape[d] - 1) * stride[d];
+    }
+  return last + 1;
+}
+
+static gboolean
+check_in_storage (NkStorage     *storage,
+                  NkDType        dtype,
+                  int            ndim,
+                  const gint64  *shape,
+                  const gint64  *stride,
+                  gint64         offset,
+                  GError       **error)
+{
+  gsize es = nk_dtype_element_size (dtype);
+  gint64 storage_numel = (gint64) (nk_storage_get_nbytes (storage));
+  gint64 needed = 0;
+  gboolean empty = FALSE;
+
+  for (int d = 0; d < ndim; d++)
+    {
+      if (stride[d] < 0)
+        {
+          g_autofree char *st = format_list (ndim, stride);
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                       _("as_strided: Negative strides are not supported at the moment, got strides: %s"), st);
+          return FALSE;
+        }
+      if (shape[d] == 0)
+        empty = TRUE;
+    }
+  if (offset < 0)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                   _("Tensor: invalid storage offset %" G_GINT64_FORMAT), offset);
+      return FALSE;
+    }
+  if (empty)
+    return TRUE;
+
+  /* In bytes, as PyTorch's checkInBoundsForStorage reports it. */
+  needed = layout_extent (ndim, shape, stride, offset) * (gint64) es;
+  if (needed > storage_numel)
+    {
+      g_autofree char *sh = format_list (ndim, shape);
+      g_autofree char *st = format_list (ndim, stride);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                   _("setStorage: sizes %s, strides %s, storage offset %" G_GINT64_FORMAT
+                     ", and itemsize %" G_GSIZE_FORMAT " requiring a storage size of %"
+                     G_GINT64_FORMAT " are out of bounds for storage of size %" G_GINT64_FORMAT),
+                   sh, st, offset, es, needed, storage_numel);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NkTensor *
+nk_tensor_new_view (NkStorage     *storage,
+                    NkDType        dtype,
+                    int            ndim,
+                    const gint64  *shape,
+                    const gint64  *stride,
+                    gint64         offset,
+                    GError       **error)
+{
+  gint64 cstride[NK_MAX_DIMS];
+  gint64 numel;
+
+  g_return_val_if_fail (storage != NULL, NULL);
+  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+  g_return_val_if_fail (ndim >= 0 && ndim <= NK_MAX_DIMS, NULL);
+
+  if (!checked_numel (ndim, shape, &numel, error))
+    return NULL;
+  if (stride == NULL)
+    {
+      contiguous_strides (ndim, shape, cstride);
+      stride = cstride;
+    }
+  if (!check_in_storage (storage, dtype, ndim, shape, stride, offset, error))
+    return NULL;
+  return tensor_alloc (storage, dtype, ndim, shape, stride, offset);
+}
+
+/* ---- metadata -------------------------------------------------------------------- */
+
+gint64
+nk_tensor_numel (NkTensor *tensor)
+{
+  gint64 n = 1;
+
+  g_return_val_if_fail (tensor != NULL, 0);
+
+  for (int d = 0; d < tensor->ndim; d++)
+    n *= tensor->shape[d];
+  return n;
+}
+
+gsize
+nk_tensor_element_size (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, 0);
+  return nk_dtype_element_size (tensor->dtype);
+}
+
+gsize
+nk_tensor_nbytes (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, 0);
+  return (gsize) nk_tensor_numel (tensor) * nk_dtype_element_size (tensor->dtype);
+}
+
+gint64
+nk_tensor_size (NkTensor *tensor,
+                int       dim)
+{
+  int d;
+
+  g_return_val_if_fail (tensor != NULL, 0);
+  g_return_val_if_fail (tensor->ndim > 0 && _nk_wrap_dim (dim, tensor->ndim, &d, NULL), 0);
+  return tensor->shape[d];
+}
+
+gint64
+nk_tensor_get_stride (NkTensor *tensor,
+                      int       dim)
+{
+  int d;
+
+  g_return_val_if_fail (tensor != NULL, 0);
+  g_return_val_if_fail (tensor->ndim > 0 && _nk_wrap_dim (dim, tensor->ndim, &d, NULL), 0);
+  return tensor->stride[d];
+}
+
+NkDevice *
+nk_tensor_get_device (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+  return nk_storage_get_device (tensor->storage);
+}
+
+gboolean
+nk_tensor_is_contiguous (NkTensor *tensor)
+{
+  gint64 expected = 1;
+
+  g_return_val_if_fail (tensor != NULL, FALSE);
+
+  if (nk_tensor_numel (tensor) == 0)
+    return TRUE;
+  for (int d = tensor->ndim - 1; d >= 0; d--)
+    {
+      if (tensor->shape[d] == 1)
+        continue;
+      if (tensor->stride[d] != expected)
+        return FALSE;
+      expected *= tensor->shape[d];
+    }
+  return TRUE;
+}
+
+gboolean
+nk_tensor_same_storage (NkTensor *a,
+                        NkTensor *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  return a->storage == b->storage;
+}
+
+gboolean
+nk_tensor_same_shape (NkTensor *a,
+                      NkTensor *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+  return a->ndim == b->ndim && memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
+}
+
+/* ---- views ----------------------------------------------------------------------- */
+
+static NkTensor *
+view_of (NkTensor     *t,
+         int           ndim,
+         const gint64 *shape,
+         const gint64 *stride,
+         gint64        offset)
+{
+  return tensor_alloc (t->storage, t->dtype, ndim, shape, stride, offset);
+}
+
+NkTensor *
+nk_tensor_alias (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+  return view_of (tensor, tensor->ndim, tensor->shape, tensor->stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_select (NkTensor  *tensor,
+                  int        dim,
+                  gint64     index,
+                  GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  gint64 size;
+  int d, n = 0;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (tensor->ndim == 0)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           _("select() cannot be applied to a 0-dim tensor."));
+      return NULL;
+    }
+  if (!_nk_wrap_dim (dim, tensor->ndim, &d, error))
+    return NULL;
+  size = tensor->shape[d];
+  if (index < -size || index >= size)
+    {
+      g_autofree char *s = format_list (tensor->ndim, tensor->shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("select(): index %" G_GINT64_FORMAT " out of range for tensor of size %s at dimension %d"),
+                   index, s, d);
+      return NULL;
+    }
+  if (index < 0)
+    index += size;
+  for (int i = 0; i < tensor->ndim; i++)
+    if (i != d)
+      {
+        shape[n] = tensor->shape[i];
+        stride[n] = tensor->stride[i];
+        n++;
+      }
+  return view_of (tensor, n, shape, stride, tensor->offset + index * tensor->stride[d]);
+}
+
+NkTensor *
+nk_tensor_narrow (NkTensor  *tensor,
+                  int        dim,
+                  gint64     start,
+                  gint64     length,
+                  GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS];
+  gint64 size;
+  int d;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (tensor->ndim == 0)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           _("narrow() cannot be applied to a 0-dim tensor."));
+      return NULL;
+    }
+  if (!_nk_wrap_dim (dim, tensor->ndim, &d, error))
+    return NULL;
+  size = tensor->shape[d];
+  if (length < 0)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           _("narrow(): length must be non-negative."));
+      return NULL;
+    }
+  if (start < -size || start > size)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("start out of range (expected to be in range of [%" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT "], but got %" G_GINT64_FORMAT ")"),
+                   -size, size, start);
+      return NULL;
+    }
+  if (start < 0)
+    start += size;
+  if (start + length > size)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT
+                     ") exceeds dimension size (%" G_GINT64_FORMAT ")."),
+                   start, length, size);
+      return NULL;
+    }
+  memcpy (shape, tensor->shape, sizeof shape);
+  shape[d] = length;
+  return view_of (tensor, tensor->ndim, shape, tensor->stride,
+                  tensor->offset + start * tensor->stride[d]);
+}
+
+NkTensor *
+nk_tensor_slice (NkTensor  *tensor,
+                 int        dim,
+                 gint64     start,
+                 gint64     stop,
+                 gint64     step,
+                 GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  gint64 size, len;
+  int d;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (tensor->ndim == 0)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           _("slice() cannot be applied to a 0-dim tensor."));
+      return NULL;
+    }
+  if (!_nk_wrap_dim (dim, tensor->ndim, &d, error))
+    return NULL;
+  if (step <= 0)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           step == 0 ? _("slice step cannot be zero")
+                                     : _("step must be greater than zero"));
+      return NULL;
+    }
+  size = tensor->shape[d];
+  /* Python's clamping: out-of-range bounds shrink the slice instead of failing. */
+  if (start < 0)
+    start = MAX (start + size, 0);
+  if (stop < 0)
+    stop = MAX (stop + size, 0);
+  start = MIN (start, size);
+  stop = MIN (stop, size);
+  len = stop > start ? (stop - start + step - 1) / step : 0;
+
+  memcpy (shape, tensor->shape, sizeof shape);
+  memcpy (stride, tensor->stride, sizeof stride);
+  shape[d] = len;
+  stride[d] = tensor->stride[d] * step;
+  return view_of (tensor, tensor->ndim, shape, stride,
+                  tensor->offset + start * tensor->stride[d]);
+}
+
+/* Replaces a -1 in @shape by the size that keeps @numel; PyTorch's errors. */
+static gboolean
+infer_size (int            ndim,
+            const gint64  *shape,
+            gint64         numel,
+            gint64        *out,
+            GError       **error)
+{
+  gint64 prod = 1;
+  int infer = -1;
+
+  for (int d = 0; d < ndim; d++)
+    {
+      if (shape[d] == -1)
+        {
+          if (infer >= 0)
+            {
+              g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                                   _("only one dimension can be inferred"));
+              return FALSE;
+            }
+          infer = d;
+        }
+      else if (shape[d] < 0)
+        {
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                       _("invalid shape dimension %" G_GINT64_FORMAT), shape[d]);
+          return FALSE;
+        }
+      else
+        prod = (shape[d] != 0 && prod > G_MAXINT64 / shape[d]) ? G_MAXINT64 : prod * shape[d];
+      out[d] = shape[d];
+    }
+
+  if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0))
+    {
+      if (infer >= 0)
+        out[infer] = numel / prod;
+      return TRUE;
+    }
+
+  {
+    g_autofree char *s = format_list (ndim, shape);
+    g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                 _("shape '%s' is invalid for input of size %" G_GINT64_FORMAT), s, numel);
+  }
+  return FALSE;
+}
+
+/* PyTorch's computeStride: the strides of @newshape over @t's memory, if every
+ * group of old dims that merges or splits is itself contiguous. */
+static gboolean
+compute_view_strides (NkTensor     *t,
+                      int           new_ndim,
+                      const gint64 *newshape,
+                      gint64       *newstride)
+{
+  gint64 oldshape_buf[1] = { 1 }, oldstride_buf[1] = { 1 };
+  const gint64 *oldshape = t->shape, *oldstride = t->stride;
+  int old_ndim = t->ndim;
+  gint64 numel = nk_tensor_numel (t);
+  gint64 chunk_base_stride, tensor_numel = 1, view_numel = 1;
+  int view_d;
+
+  if (old_ndim == 0)
+    {
+      old_ndim = 1;
+      oldshape = oldshape_buf;
+      oldstride = oldstride_buf;
+    }
+
+  if (numel == 0)
+    {
+      if (old_ndim == new_ndim && memcmp (oldshape, newshape, new_ndim * sizeof (gint64)) == 0)
+        memcpy (newstride, oldstride, new_ndim * sizeof (gint64));
+      else
+        contiguous_strides (new_ndim, newshape, newstride);
+      return TRUE;
+    }
+
+  view_d = new_ndim - 1;
+  chunk_base_stride = oldstride[old_ndim - 1];
+  for (int tensor_d = old_ndim - 1; tensor_d >= 0; tensor_d--)
+    {
+      tensor_numel *= oldshape[tensor_d];
+      if (tensor_d == 0 ||
+          (oldshape[tensor_d - 1] != 1 &&
+           oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride))
+        {
+          while (view_d >= 0 && (view_numel < tensor_numel || newshape[view_d] == 1))
+            {
+              newstride[view_d] = view_numel * chunk_base_stride;
+              view_numel *= newshape[view_d];
+              view_d--;
+            }
+          if (view_numel != tensor_numel)
+            return FALSE;
+          if (tensor_d > 0)
+            {
+              chunk_base_stride = oldstride[tensor_d - 1];
+              tensor_numel = 1;
+              view_numel = 1;
+            }
+        }
+    }
+  return view_d == -1;
+}
+
+static gboolean
+check_ndim (int       ndim,
+            GError  **error)
+{
+  if (ndim < 0 || ndim > NK_MAX_DIMS)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("A tensor has at most %d dimensions, not %d."), NK_MAX_DIMS, ndim);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NkTensor *
+nk_tensor_view (NkTensor      *tensor,
+                int            ndim,
+                const gint64  *shape,
+                GError       **error)
+{
+  gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!check_ndim (ndim, error) ||
+      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error))
+    return NULL;
+  if (!compute_view_strides (tensor, ndim, newshape, newstride))
+    {
+      g_autofree char *layout = nk_tensor_format_layout (tensor);
+      g_autofree char *want = nk_format_shape (ndim, newshape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                   _("view size is not compatible with input tensor's size and stride (at "
+                     "least one dimension spans across two contiguous subspaces). Use "
+                     ".reshape(...) instead. (input %s; requested shape %s)"),
+                   layout, want);
+      return NULL;
+    }
+  return view_of (tensor, ndim, newshape, newstride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_reshape (NkTensor      *tensor,
+                   int            ndim,
+                   const gint64  *shape,
+                   GError       **error)
+{
+  gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
+  g_autoptr(NkTensor) copy = NULL;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!check_ndim (ndim, error) ||
+      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error))
+    return NULL;
+  if (compute_view_strides (tensor, ndim, newshape, newstride))
+    return view_of (tensor, ndim, newshape, newstride, tensor->offset);
+
+  copy = nk_tensor_clone (tensor, error);
+  if (copy == NULL)
+    return NULL;
+  return nk_tensor_view (copy, ndim, newshape, error);
+}
+
+NkTensor *
+nk_tensor_transpose (NkTensor  *tensor,
+                     int        dim0,
+                     int        dim1,
+                     GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  int a, b;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!_nk_wrap_dim (dim0, tensor->ndim, &a, error) ||
+      !_nk_wrap_dim (dim1, tensor->ndim, &b, error))
+    return NULL;
+  if (tensor->ndim == 0)
+    return nk_tensor_alias (tensor);
+  memcpy (shape, tensor->shape, sizeof shape);
+  memcpy (stride, tensor->stride, sizeof stride);
+  shape[a] = tensor->shape[b];
+  shape[b] = tensor->shape[a];
+  stride[a] = tensor->stride[b];
+  stride[b] = tensor->stride[a];
+  return view_of (tensor, tensor->ndim, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_t (NkTensor  *tensor,
+             GError   **error)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (tensor->ndim > 2)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("t() expects a tensor with <= 2 dimensions, but self is %dD"), tensor->ndim);
+      return NULL;
+    }
+  if (tensor->ndim < 2)
+    return nk_tensor_alias (tensor);
+  return nk_tensor_transpose (tensor, 0, 1, error);
+}
+
+NkTensor *
+nk_tensor_permute (NkTensor   *tensor,
+                   int         ndim,
+                   const int  *dims,
+                   GError    **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  gboolean seen[NK_MAX_DIMS] = { FALSE };
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (ndim != tensor->ndim)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("permute(): number of dimensions in the tensor input does not match the "
+                     "length of the desired ordering of dimensions i.e. input.dim() = %d is not "
+                     "equal to len(dims) = %d"), tensor->ndim, ndim);
+      return NULL;
+    }
+  for (int i = 0; i < ndim; i++)
+    {
+      int d;
+      if (!_nk_wrap_dim (dims[i], ndim, &d, error))
+        return NULL;
+      if (seen[d])
+        {
+          g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                               _("permute(): duplicate dims are not allowed."));
+          return NULL;
+        }
+      seen[d] = TRUE;
+      shape[i] = tensor->shape[d];
+      stride[i] = tensor->stride[d];
+    }
+  return view_of (tensor, ndim, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_expand (NkTensor      *tensor,
+                  int            ndim,
+                  const gint64  *shape,
+                  GError       **error)
+{
+  gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
+  int lead;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!check_ndim (ndim, error))
+    return NULL;
+  if (ndim < tensor->ndim)
+    {
+      g_autofree char *want = format_list (ndim, shape);
+      g_autofree char *have = format_list (tensor->ndim, tensor->shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("expand: the number of sizes provided (%d) must be greater or equal to "
+                     "the number of dimensions in the tensor (%d). Target sizes: %s.  Tensor sizes: %s"),
+                   ndim, tensor->ndim, want, have);
+      return NULL;
+    }
+  lead = ndim - tensor->ndim;
+  for (int d = 0; d < ndim; d++)
+    {
+      if (d < lead)
+        {
+          if (shape[d] < 0)
+            {
+              g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                           _("The expanded size of the tensor (%" G_GINT64_FORMAT ") isn't "
+                             "allowed in a leading, non-existing dimension %d"), shape[d], d);
+              return NULL;
+            }
+          newshape[d] = shape[d];
+          newstride[d] = 0;
+          continue;
+        }
+      {
+        gint64 have = tensor->shape[d - lead];
+        gint64 want = shape[d] == -1 ? have : shape[d];
+
+        if (want == have)
+          {
+            newshape[d] = have;
+            newstride[d] = tensor->stride[d - lead];
+          }
+        else if (have == 1 && want >= 0)
+          {
+            newshape[d] = want;
+            newstride[d] = 0;
+          }
+        else
+          {
+            g_autofree char *ts = format_list (ndim, shape);
+            g_autofree char *hs = format_list (tensor->ndim, tensor->shape);
+            g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                         _("The expanded size of the tensor (%" G_GINT64_FORMAT ") must match the "
+                           "existing size (%" G_GINT64_FORMAT ") at non-singleton dimension %d.  "
+                           "Target sizes: %s.  Tensor sizes: %s"),
+                         want, have, d, ts, hs);
+            return NULL;
+          }
+      }
+    }
+  return view_of (tensor, ndim, newshape, newstride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_unsqueeze (NkTensor  *tensor,
+                     int        dim,
+                     GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  int d, n = tensor->ndim;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (n + 1 > NK_MAX_DIMS)
+    {
+      check_ndim (n + 1, error);
+      return NULL;
+    }
+  if (dim < -(n + 1) || dim > n)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("Dimension out of range (expected to be in range of [%d, %d], but got %d)"),
+                   -(n + 1), n, dim);
+      return NULL;
+    }
+  d = dim < 0 ? dim + n + 1 : dim;
+  for (int i = 0, j = 0; i <= n; i++)
+    {
+      if (i == d)
+        {
+          shape[i] = 1;
+          stride[i] = d >= n ? 1 : tensor->shape[d] * tensor->stride[d];
+          continue;
+        }
+      shape[i] = tensor->shape[j];
+      stride[i] = tensor->stride[j];
+      j++;
+    }
+  return view_of (tensor, n + 1, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_squeeze (NkTensor  *tensor,
+                   int        dim,
+                   GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  int d, n = 0;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!_nk_wrap_dim (dim, tensor->ndim, &d, error))
+    return NULL;
+  if (tensor->ndim == 0 || tensor->shape[d] != 1)
+    return nk_tensor_alias (tensor);
+  for (int i = 0; i < tensor->ndim; i++)
+    if (i != d)
+      {
+        shape[n] = tensor->shape[i];
+        stride[n] = tensor->stride[i];
+        n++;
+      }
+  return view_of (tensor, n, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_squeeze_all (NkTensor *tensor)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  int n = 0;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  for (int i = 0; i < tensor->ndim; i++)
+    if (tensor->shape[i] != 1)
+      {
+        shape[n] = tensor->shape[i];
+        stride[n] = tensor->stride[i];
+        n++;
+      }
+  return view_of (tensor, n, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_flatten (NkTensor  *tensor,
+                   int        start_dim,
+                   int        end_dim,
+                   GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS];
+  int s, e, n = 0;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!_nk_wrap_dim (start_dim, tensor->ndim, &s, error) ||
+      !_nk_wrap_dim (end_dim, tensor->ndim, &e, error))
+    return NULL;
+  if (s > e)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                           _("flatten() has invalid args: start_dim cannot come after end_dim"));
+      return NULL;
+    }
+  if (tensor->ndim == 0)
+    return nk_tensor_reshape (tensor, NK_SHAPE (1), error);
+  if (s == e)
+    return nk_tensor_alias (tensor);
+  for (int i = 0; i < s; i++)
+    shape[n++] = tensor->shape[i];
+  shape[n] = 1;
+  for (int i = s; i <= e; i++)
+    shape[n] *= tensor->shape[i];
+  n++;
+  for (int i = e + 1; i < tensor->ndim; i++)
+    shape[n++] = tensor->shape[i];
+  return nk_tensor_reshape (tensor, n, shape, error);
+}
+
+NkTensor *
+nk_tensor_unflatten (NkTensor      *tensor,
+                     int            dim,
+                     int            ndim,
+                     const gint64  *sizes,
+                     GError       **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS], split[NK_MAX_DIMS];
+  gint64 prod = 1;
+  int d, n = 0, infer = -1;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!_nk_wrap_dim (dim, tensor->ndim, &d, error))
+    return NULL;
+  if (tensor->ndim == 0 || ndim < 1)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                           _("unflatten: sizes must be non-empty"));
+      return NULL;
+    }
+  if (!check_ndim (tensor->ndim - 1 + ndim, error))
+    return NULL;
+  for (int i = 0; i < ndim; i++)
+    {
+      split[i] = sizes[i];
+      if (sizes[i] == -1 && infer < 0)
+        infer = i;
+      else if (sizes[i] < 0)
+        infer = -2;
+      else
+        prod *= sizes[i];
+    }
+  if (infer >= 0 && prod > 0 && tensor->shape[d] % prod == 0)
+    {
+      split[infer] = tensor->shape[d] / prod;
+      prod = tensor->shape[d];
+    }
+  if (infer == -2 || prod != tensor->shape[d] || (infer >= 0 && prod == 0))
+    {
+      g_autofree char *s = format_list (ndim, sizes);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%"
+                     G_GINT64_FORMAT ") in the input tensor"), s, d, tensor->shape[d]);
+      return NULL;
+    }
+
+  for (int i = 0; i < d; i++, n++)
+    {
+      shape[n] = tensor->shape[i];
+      stride[n] = tensor->stride[i];
+    }
+  {
+    gint64 st = tensor->stride[d];
+    for (int i = ndim - 1; i >= 0; i--)
+      {
+        shape[n + i] = split[i];
+        stride[n + i] = st;
+        st *= split[i];
+      }
+    n += ndim;
+  }
+  for (int i = d + 1; i < tensor->ndim; i++, n++)
+    {
+      shape[n] = tensor->shape[i];
+      stride[n] = tensor->stride[i];
+    }
+  return view_of (tensor, n, shape, stride, tensor->offset);
+}
+
+NkTensor *
+nk_tensor_diagonal (NkTensor  *tensor,
+                    gint64     offset,
+                    int        dim1,
+                    int        dim2,
+                    GError   **error)
+{
+  gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS];
+  gint64 size, storage_offset;
+  int a, b, n = 0;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (tensor->ndim < 2)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("diagonal() needs at least 2 dimensions, but the tensor has %d"), tensor->ndim);
+      return NULL;
+    }
+  if (!_nk_wrap_dim (dim1, tensor->ndim, &a, error) ||
+      !_nk_wrap_dim (dim2, tensor->ndim, &b, error))
+    return NULL;
+  if (a == b)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("diagonal dimensions cannot be identical %d, %d"), dim1, dim2);
+      return NULL;
+    }
+  storage_offset = tensor->offset;
+  if (offset >= 0)
+    size = MAX (MIN (tensor->shape[a], tensor->shape[b] - offset), 0);
+  else
+    size = MAX (MIN (tensor->shape[a] + offset, tensor->shape[b]), 0);
+  if (size > 0)
+    {
+      if (offset >= 0)
+        storage_offset += offset * tensor->stride[b];
+      else
+        storage_offset -= offset * tensor->stride[a];
+    }
+  for (int i = 0; i < tensor->ndim; i++)
+    if (i != a && i != b)
+      {
+        shape[n] = tensor->shape[i];
+        stride[n] = tensor->stride[i];
+        n++;
+      }
+  shape[n] = size;
+  stride[n] = tensor->stride[a] + tensor->stride[b];
+  n++;
+  return view_of (tensor, n, shape, stride, storage_offset);
+}
+
+NkTensor *
+nk_tensor_as_strided (NkTensor      *tensor,
+                      int            ndim,
+                      const gint64  *shape,
+                      const gint64  *stride,
+                      gint64         offset,
+                      GError       **error)
+{
+  gint64 numel;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (!check_ndim (ndim, error) || !checked_numel (ndim, shape, &numel, error))
+    return NULL;
+  if (offset == -1)
+    offset = tensor->offset;
+  if (!check_in_storage (tensor->storage, tensor->dtype, ndim, shape, stride, offset, error))
+    return NULL;
+  return view_of (tensor, ndim, shape, stride, offset);
+}
+
+/* ---- copies ---------------------------------------------------------------------- */
+
+NkTensor *
+nk_tensor_clone (NkTensor  *tensor,
+                 GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  out = nk_tensor_new_full (nk_tensor_get_device (tensor), tensor->dtype, tensor->ndim,
+                            tensor->shape, nk_storage_get_default_bucket (), FALSE, error);
+  if (out == NULL || !nk_tensor_copy_ (out, tensor, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+NkTensor *
+nk_tensor_contiguous (NkTensor  *tensor,
+                      GError   **error)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (nk_tensor_is_contiguous (tensor))
+    return nk_tensor_ref (tensor);
+  return nk_tensor_clone (tensor, error);
+}
+
+static gboolean
+check_broadcast_to (NkTensor  *dst,
+                    NkTensor  *src,
+                    GError   **error)
+{
+  int lead = dst->ndim - src->ndim;
+
+  if (lead >= 0)
+    {
+      gboolean ok = TRUE;
+      for (int d = 0; d < src->ndim && ok; d++)
+        ok = src->shape[d] == 1 || src->shape[d] == dst->shape[d + lead];
+      if (ok)
+        return TRUE;
+    }
+  {
+    g_autofree char *a = nk_format_shape (src->ndim, src->shape);
+    g_autofree char *b = nk_format_shape (dst->ndim, dst->shape);
+    g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                 _("A tensor of shape %s cannot be broadcast to shape %s."), a, b);
+  }
+  return FALSE;
+}
+
+static gboolean
+check_no_overlap_write (NkTensor  *dst,
+                        GError   **error)
+{
+  for (int d = 0; d < dst->ndim; d++)
+    if (dst->stride[d] == 0 && dst->shape[d] > 1)
+      {
+        g_autofree char *layout = nk_tensor_format_layout (dst);
+        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                     _("unsupported operation: more than one element of the written-to tensor "
+                       "refers to a single memory location. Please clone() the tensor before "
+                       "performing the operation. (%s)"), layout);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+nk_tensor_copy_ (NkTensor  *dst,
+                 NkTensor  *src,
+                 GError   **error)
+{
+  NkDevice *ddev, *sdev;
+  gint64 sstride[NK_MAX_DIMS];
+  const gint64 *strides[2];
+  gint64 offsets[2];
+  NkIter it;
+
+  g_return_val_if_fail (dst != NULL && src != NULL, FALSE);
+
+  if (!check_broadcast_to (dst, src, error) || !check_no_overlap_write (dst, error))
+    return FALSE;
+
+  ddev = nk_tensor_get_device (dst);
+  sdev = nk_tensor_get_device (src);
+  if (ddev != sdev)
+    {
+      /* Across devices: make a dense copy in @dst's dtype on @src's device, move
+       * its bytes, then copy on @dst's device into @dst's layout. */
+      g_autoptr(NkTensor) staged = NULL;
+      g_autoptr(NkTensor) landed = NULL;
+      gboolean to_host = nk_device_get_kind (ddev) == NK_DEVICE_CPU;
+      NkDevice *mover = to_host ? sdev : ddev;
+
+      if (nk_device_get_kind (ddev) != NK_DEVICE_CPU && nk_device_get_kind (sdev) != NK_DEVICE_CPU)
+        {
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_DEVICE,
+                       _("Cannot copy directly from %s to %s."),
+                       nk_device_get_name (sdev), nk_device_get_name (ddev));
+          return FALSE;
+        }
+      staged = nk_cast (src, dst->dtype, error);
+      if (staged == NULL)
+        return FALSE;
+      if (!nk_tensor_is_contiguous (staged))
+        {
+          NkTensor *c = nk_tensor_clone (staged, error);
+          if (c == NULL)
+            return FALSE;
+          nk_tensor_unref (staged);
+          staged = c;
+        }
+      landed = nk_tensor_new_full (ddev, dst->dtype, staged->ndim, staged->shape,
+                                   nk_storage_get_default_bucket (), FALSE, error);
+      if (landed == NULL)
+        return FALSE;
+      if (!nk_device_copy (mover, to_host ? NK_COPY_DEVICE_TO_HOST : NK_COPY_HOST_TO_DEVICE,
+                           (char *) nk_storage_get_data (landed->storage),
+                           (char *) nk_storage_get_data (staged->storage) +
+                             staged->offset * nk_tensor_element_size (staged),
+                           nk_tensor_nbytes (staged), error))
+        return FALSE;
+      return nk_tensor_copy_ (dst, landed, error);
+    }
+
+  _nk_broadcast_strides (src, dst->ndim, dst->shape, sstride);
+  strides[0] = dst->stride;
+  strides[1] = sstride;
+  offsets[0] = dst->offset;
+  offsets[1] = src->offset;
+  _nk_iter_init (&it, dst->ndim, dst->shape, 2, strides, offsets);
+  if (it.numel == 0)
+    return TRUE;
+  return nk_device_get_ops (ddev)->cast (nk_device_get_backend (ddev), &it,
+                                         dst->dtype, nk_storage_get_data (dst->storage),
+                                         src->dtype, nk_storage_get_data (src->storage), error);
+}
+
+gboolean
+nk_tensor_fill_ (NkTensor  *tensor,
+                 double     value,
+                 GError   **error)
+{
+  NkDevice *device;
+  const gint64 *strides[1];
+  gint64 offsets[1];
+  NkIter it;
+
+  g_return_val_if_fail (tensor != NULL, FALSE);
+
+  device = nk_tensor_get_device (tensor);
+  strides[0] = tensor->stride;
+  offsets[0] = tensor->offset;
+  _nk_iter_init (&it, tensor->ndim, tensor->shape, 1, strides, offsets);
+  if (it.numel == 0)
+    return TRUE;
+  /* Writing one value through stride 0 is harmless, so expanded views may be filled. */
+  return nk_device_get_ops (device)->fill (nk_device_get_backend (device), &it, tensor->dtype,
+                                           nk_storage_get_data (tensor->storage), value, error);
+}
+
+NkTensor *
+nk_tensor_to_device (NkTensor  *tensor,
+                     NkDevice  *device,
+                     GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (tensor != NULL && device != NULL, NULL);
+
+  if (nk_tensor_get_device (tensor) == device)
+    return nk_tensor_ref (tensor);
+  out = nk_tensor_new_full (device, tensor->dtype, tensor->ndim, tensor->shape,
+                            nk_storage_get_bucket (tensor->storage), FALSE, error);
+  if (out == NULL || !nk_tensor_copy_ (out, tensor, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/* ---- elements -------------------------------------------------------------------- */
+
+static gboolean
+resolve_index (NkTensor      *tensor,
+               const gint64  *index,
+               gint64        *out_pos,
+               GError       **error)
+{
+  gint64 pos = tensor->offset;
+
+  for (int d = 0; d < tensor->ndim; d++)
+    {
+      gint64 i = index[d], size = tensor->shape[d];
+      if (i < -size || i >= size)
+        {
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                       _("index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
+                         G_GINT64_FORMAT), i, d, size);
+          return FALSE;
+        }
+      if (i < 0)
+        i += size;
+      pos += i * tensor->stride[d];
+    }
+  *out_pos = pos;
+  return TRUE;
+}
+
+gint64
+nk_tensor_storage_index (NkTensor      *tensor,
+                         const gint64  *index)
+{
+  gint64 pos;
+
+  g_return_val_if_fail (tensor != NULL, -1);
+
+  pos = tensor->offset;
+  for (int d = 0; d < tensor->ndim; d++)
+    pos += index[d] * tensor->stride[d];
+  return pos;
+}
+
+gboolean
+nk_tensor_get_item (NkTensor      *tensor,
+                    const gint64  *index,
+                    double        *out_value,
+                    GError       **error)
+{
+  NkDevice *device;
+  gsize es;
+  gint64 pos;
+  guint64 bits = 0;
+
+  g_return_val_if_fail (tensor != NULL && out_value != NULL, FALSE);
+  g_return_val_if_fail (tensor->ndim == 0 || index != NULL, FALSE);
+
+  if (!resolve_index (tensor, index, &pos, error))
+    return FALSE;
+  device = nk_tensor_get_device (tensor);
+  es = nk_tensor_element_size (tensor);
+  if (!nk_device_copy (device, NK_COPY_DEVICE_TO_HOST, &bits,
+                       (char *) nk_storage_get_data (tensor->storage) + pos * es, es, error))
+    return FALSE;
+  *out_value = _nk_cpu_load_double (tensor->dtype, &bits);
+  return TRUE;
+}
+
+gboolean
+nk_tensor_set_item (NkTensor      *tensor,
+                    const gint64  *index,
+                    double         value,
+                    GError       **error)
+{
+  NkDevice *device;
+  gsize es;
+  gint64 pos;
+  guint64 bits = 0;
+
+  g_return_val_if_fail (tensor != NULL, FALSE);
+  g_return_val_if_fail (tensor->ndim == 0 || index != NULL, FALSE);
+
+  if (!resolve_index (tensor, index, &pos, error))
+    return FALSE;
+  device = nk_tensor_get_device (tensor);
+  es = nk_tensor_element_size (tensor);
+  _nk_cpu_store_double (tensor->dtype, &bits, value);
+  return nk_device_copy (device, NK_COPY_HOST_TO_DEVICE,
+                         (char *) nk_storage_get_data (tensor->storage) + pos * es, &bits, es,
+                         error);
+}
+
+gboolean
+nk_tensor_item (NkTensor  *tensor,
+                double    *out_value,
+                GError   **error)
+{
+  gint64 zeros[NK_MAX_DIMS] = { 0 };
+
+  g_return_val_if_fail (tensor != NULL, FALSE);
+
+  if (nk_tensor_numel (tensor) != 1)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("a Tensor with %" G_GINT64_FORMAT " elements cannot be converted to Scalar"),
+                   nk_tensor_numel (tensor));
+      return FALSE;
+    }
+  return nk_tensor_get_item (tensor, zeros, out_value, error);
+}
+
+double *
+nk_tensor_to_doubles (NkTensor *tensor,
+                      gsize    *out_n)
+{
+  g_autoptr(NkTensor) host = NULL;
+  gint64 numel, idx[NK_MAX_DIMS] = { 0 };
+  double *values;
+  const char *base;
+  gsize es;
+
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  host = nk_tensor_to_device (tensor, nk_device_get_cpu (), NULL);
+  g_return_val_if_fail (host != NULL, NULL);
+
+  numel = nk_tensor_numel (host);
+  values = g_new (double, MAX (numel, 1));
+  base = nk_storage_get_data (host->storage);
+  es = nk_tensor_element_size (host);
+  for (gint64 i = 0; i < numel; i++)
+    {
+      gint64 pos = host->offset;
+      for (int d = 0; d < host->ndim; d++)
+        pos += idx[d] * host->stride[d];
+      values[i] = _nk_cpu_load_double (host->dtype, base + pos * es);
+      for (int d = host->ndim - 1; d >= 0; d--)
+        {
+          if (++idx[d] < host->shape[d])
+            break;
+          idx[d] = 0;
+        }
+    }
+  if (out_n)
+    *out_n = (gsize) numel;
+  return values;
+}
+
+gpointer
+nk_tensor_data (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+
+  if (nk_device_get_kind (nk_tensor_get_device (tensor)) != NK_DEVICE_CPU)
+    return NULL;
+  return (char *) nk_storage_get_data (tensor->storage) +
+         tensor->offset * (gint64) nk_tensor_element_size (tensor);
+}
+
+float *
+nk_tensor_data_f32 (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL && tensor->dtype == NK_DTYPE_F32, NULL);
+  return nk_tensor_data (tensor);
+}
+
+double *
+nk_tensor_data_f64 (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL && tensor->dtype == NK_DTYPE_F64, NULL);
+  return nk_tensor_data (tensor);
+}
+
+/* ---- autograd slots -------------------------------------------------------------- */
+
+void
+nk_tensor_set_requires_grad (NkTensor *tensor,
+                             gboolean  requires_grad)
+{
+  g_return_if_fail (tensor != NULL);
+  tensor->requires_grad = !!requires_grad;
+}
+
+gboolean
+nk_tensor_get_requires_grad (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, FALSE);
+  return tensor->requires_grad;
+}
+
+NkTensor *
+nk_tensor_get_grad (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+  return tensor->grad;
+}
+
+void
+nk_tensor_set_grad (NkTensor *tensor,
+                    NkTensor *grad)
+{
+  g_return_if_fail (tensor != NULL);
+
+  if (grad != NULL)
+    nk_tensor_ref (grad);
+  g_clear_pointer (&tensor->grad, nk_tensor_unref);
+  tensor->grad = grad;
+}
+
+void
+nk_tensor_set_autograd (NkTensor       *tensor,
+                        gpointer        data,
+                        GDestroyNotify  destroy)
+{
+  gpointer old;
+  GDestroyNotify old_destroy;
+
+  g_return_if_fail (tensor != NULL);
+
+  old = tensor->autograd;
+  old_destroy = tensor->autograd_destroy;
+  tensor->autograd = data;
+  tensor->autograd_destroy = destroy;
+  if (old != NULL && old_destroy != NULL && old != data)
+    old_destroy (old);
+}
+
+gpointer
+nk_tensor_get_autograd (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, NULL);
+  return tensor->autograd;
+}

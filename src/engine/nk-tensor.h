@@ -1,0 +1,541 @@
+/* nk-tensor.h: shape / stride / offset views over a storage
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * THE LAYOUT
+ *
+ * A tensor is a storage (a flat array of elements on a device, nk-storage.h) plus
+ * metadata that says how to read it:
+ *
+ *     dtype              the element format (nk-dtype.h)
+ *     ndim               0 ≤ ndim ≤ NK_MAX_DIMS (8)
+ *     shape[d]           size along dim d
+ *     stride[d]          elements to skip in storage to move one step along dim d
+ *     offset             storage index of element (0, ..., 0)
+ *
+ * all counted in ELEMENTS (not bytes), as PyTorch's .size(), .stride() and
+ * .storage_offset() report them. Element (i0, i1, ..., ik) lives at storage index
+ *
+ *     offset + i0·stride[0] + i1·stride[1] + ... + ik·stride[k]
+ *
+ * and at byte offset (that index)·element_size in the storage.
+ *
+ * Example: x = arange(16).view(4, 4) is contiguous (row-major):
+ *
+ *     shape (4, 4)   stride (4, 1)   offset 0
+ *
+ *     storage  0  1  2  3  4  5 [6] 7  8  9 10 11 12 13 14 15
+ *
+ *     x[1, 2] is at 0 + 1·4 + 2·1 = 6 (the 7th cell): moving down one row skips
+ *     4 elements, moving right one column skips 1.
+ *
+ * A view is a new NkTensor over the SAME storage with other metadata — nothing is
+ * copied, and writing through one is visible through the other:
+ *
+ *     x.t()          shape (4, 4)   stride (1, 4)   offset 0   (x.t()[2, 1] is at 6)
+ *     x[1]           shape (4)      stride (1)      offset 4
+ *     x[:, 1]        shape (4)      stride (4)      offset 1
+ *     x[::2, 1:3]    shape (2, 2)   stride (8, 1)   offset 1
+ *     x.view(2, 8)   shape (2, 8)   stride (8, 1)   offset 0
+ *     arange(4).expand(3, 4)        stride (0, 1)   (stride 0: one row read 3 times)
+ *
+ * A tensor is contiguous when its strides are the row-major ones of its shape
+ * (size-1 dims may have any stride, as in PyTorch). view() needs strides it can
+ * express without moving data, so x.t().view(16) fails (PyTorch's reason: "view size
+ * is not compatible with input tensor's size and stride ...") and
+ * x.t().contiguous().view(16) works: contiguous() copies into a new storage.
+ *
+ * OWNERSHIP AND ERRORS
+ *
+ * NkTensor is a refcounted boxed type (nk_tensor_ref/unref, g_autoptr(NkTensor)).
+ * Every function that makes a tensor returns a new reference (transfer full), also
+ * for views. Invalid views and out-of-range indices are GErrors in NK_TENSOR_ERROR,
+ * one sentence naming the shapes/strides involved; passing NULL or an out-of-range
+ * dtype is a programmer error (g_return_val_if_fail).
+ *
+ * Dims are int and may be negative (counted from the end, like PyTorch); sizes and
+ * indices are gint64. Shapes are passed as (ndim, const gint64 *shape); the NK_SHAPE()
+ * macro writes both: nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (4, 4), &error).
+ *
+ * The struct is public for fast reads (ops, autograd, the strides page); treat its
+ * fields as read-only and use the functions below to make new layouts.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-dtype.h"
+#include "nk-storage.h"
+
+G_BEGIN_DECLS
+
+#define NK_TENSOR_ERROR (nk_tensor_error_quark ())
+
+/**
+ * NkTensorError:
+ * @NK_TENSOR_ERROR_SHAPE: shapes/sizes that do not fit (view, reshape, broadcast,
+ *   matmul mismatch, numel mismatch)
+ * @NK_TENSOR_ERROR_INDEX: an index or dim out of range
+ * @NK_TENSOR_ERROR_STRIDE: a layout that the strides cannot express (view of a
+ *   non-viewable layout, as_strided outside the storage)
+ * @NK_TENSOR_ERROR_DTYPE: an op that does not accept the dtype(s)
+ * @NK_TENSOR_ERROR_DEVICE: operands on different devices, or the device failed
+ * @NK_TENSOR_ERROR_MEMORY: the allocation failed
+ */
+typedef enum {
+  NK_TENSOR_ERROR_SHAPE,
+  NK_TENSOR_ERROR_INDEX,
+  NK_TENSOR_ERROR_STRIDE,
+  NK_TENSOR_ERROR_DTYPE,
+  NK_TENSOR_ERROR_DEVICE,
+  NK_TENSOR_ERROR_MEMORY,
+} NkTensorError;
+
+GQuark nk_tensor_error_quark (void);
+
+/* Writes (ndim, shape) for the many functions taking a shape. */
+#define NK_SHAPE(...) \
+  ((int) (sizeof ((gint64[]) { __VA_ARGS__ }) / sizeof (gint64))), ((const gint64[]) { __VA_ARGS__ })
+
+/* Slice stop meaning "to the end" (Python's x[a:]). */
+#define NK_SLICE_END G_MAXINT64
+
+#define NK_TYPE_TENSOR (nk_tensor_get_type ())
+
+typedef struct _NkTensor NkTensor;
+
+/**
+ * NkTensor:
+ * @dtype: element format
+ * @ndim: number of dims (0 for a scalar)
+ * @shape: sizes, @ndim used
+ * @stride: strides in elements, @ndim used
+ * @offset: storage index of element (0, ..., 0)
+ * @storage: the storage (shared by views)
+ * @requires_grad: whether autograd records ops on this tensor
+ * @grad: (nullable): the accumulated gradient, owned (nk_tensor_set_grad)
+ *
+ * Read-only in practice; see the top of this file.
+ */
+struct _NkTensor
+{
+  /*< private >*/
+  gatomicrefcount ref_count;
+
+  /*< public >*/
+  NkDType    dtype;
+  int        ndim;
+  gint64     shape[NK_MAX_DIMS];
+  gint64     stride[NK_MAX_DIMS];
+  gint64     offset;
+  NkStorage *storage;
+
+  gboolean   requires_grad;
+  NkTensor  *grad;
+
+  /*< private >*/
+  gpointer       autograd;
+  GDestroyNotify autograd_destroy;
+};
+
+GType       nk_tensor_get_type          (void) G_GNUC_CONST;
+
+NkTensor   *nk_tensor_ref               (NkTensor       *tensor);
+void        nk_tensor_unref             (NkTensor       *tensor);
+
+/* ---- construction ---------------------------------------------------------------- */
+
+/**
+ * nk_tensor_new_full:
+ * @device: (nullable): device, or %NULL for the thread's default (nk_device_get_default)
+ * @dtype: a storage dtype (not TF32)
+ * @ndim: number of dims (0..NK_MAX_DIMS)
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @bucket: the bucket of the new storage
+ * @zeroed: fill with zero bytes (0.0 in every format here)
+ * @error: return location for a #GError
+ *
+ * A fresh contiguous tensor with its own storage.
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
+NkTensor   *nk_tensor_new_full          (NkDevice       *device,
+                                         NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         NkBucket        bucket,
+                                         gboolean        zeroed,
+                                         GError        **error);
+
+/* Uninitialised, default device, the thread's default bucket. */
+NkTensor   *nk_tensor_empty             (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+NkTensor   *nk_tensor_zeros             (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+NkTensor   *nk_tensor_ones              (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+NkTensor   *nk_tensor_full              (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         double          value,
+                                         GError        **error);
+/* A tensor of the same shape, dtype and device as @like (contiguous). */
+NkTensor   *nk_tensor_empty_like        (NkTensor       *like,
+                                         GError        **error);
+NkTensor   *nk_tensor_zeros_like        (NkTensor       *like,
+                                         GError        **error);
+
+/**
+ * nk_tensor_arange:
+ * @dtype: element format (torch.arange(n) is int64; the lessons use f32)
+ * @n: number of elements
+ * @error: return location for a #GError
+ *
+ * The 1-D tensor 0, 1, ..., n-1 (each value rounded to @dtype).
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
+NkTensor   *nk_tensor_arange            (NkDType         dtype,
+                                         gint64          n,
+                                         GError        **error);
+
+/**
+ * nk_tensor_new_from_data:
+ * @dtype: element format of @data
+ * @ndim: number of dims
+ * @shape: (array length=ndim): sizes
+ * @data: numel·element_size bytes in row-major order, copied
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a contiguous tensor on the default device
+ */
+NkTensor   *nk_tensor_new_from_data     (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         gconstpointer   data,
+                                         GError        **error);
+
+/**
+ * nk_tensor_new_from_doubles:
+ * @dtype: element format (each value rounded once to it, as nk_dtype_encode does)
+ * @ndim: number of dims
+ * @shape: (array length=ndim): sizes
+ * @values: numel values in row-major order
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): a contiguous tensor on the default device
+ */
+NkTensor   *nk_tensor_new_from_doubles  (NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         const double   *values,
+                                         GError        **error);
+
+/**
+ * nk_tensor_new_view:
+ * @storage: the storage
+ * @dtype: element format
+ * @ndim: number of dims
+ * @shape: (array length=ndim): sizes
+ * @stride: (array length=ndim) (nullable): strides, %NULL for contiguous
+ * @offset: storage offset in elements
+ * @error: return location for a #GError
+ *
+ * Any layout over an existing storage (how checkpoints and token files become
+ * tensors). Checked: every element must lie inside the storage.
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
+NkTensor   *nk_tensor_new_view          (NkStorage      *storage,
+                                         NkDType         dtype,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         const gint64   *stride,
+                                         gint64          offset,
+                                         GError        **error);
+
+/* ---- metadata -------------------------------------------------------------------- */
+
+gint64      nk_tensor_numel             (NkTensor       *tensor);
+/* numel · element size: the bytes this tensor's elements take if contiguous. */
+gsize       nk_tensor_nbytes            (NkTensor       *tensor);
+gsize       nk_tensor_element_size      (NkTensor       *tensor);
+/* Size and stride along @dim (negative counts from the end); programmer error if
+ * out of range. */
+gint64      nk_tensor_size              (NkTensor       *tensor,
+                                         int             dim);
+gint64      nk_tensor_get_stride        (NkTensor       *tensor,
+                                         int             dim);
+NkDevice   *nk_tensor_get_device        (NkTensor       *tensor);
+gboolean    nk_tensor_is_contiguous     (NkTensor       *tensor);
+gboolean    nk_tensor_same_storage      (NkTensor       *a,
+                                         NkTensor       *b);
+gboolean    nk_tensor_same_shape        (NkTensor       *a,
+                                         NkTensor       *b);
+
+/**
+ * nk_tensor_format_layout:
+ * @tensor: a tensor
+ *
+ * "shape (4, 4), stride (1, 4), offset 0" — what error messages quote.
+ *
+ * Returns: (transfer full): the text
+ */
+char       *nk_tensor_format_layout     (NkTensor       *tensor);
+
+/* "(4, 4)" for any gint64 list, as PyTorch prints sizes. */
+char       *nk_format_shape             (int             ndim,
+                                         const gint64   *shape);
+
+/* ---- views (never copy; share the storage) --------------------------------------- */
+
+/* x[index] along @dim: drops the dim. Negative indices count from the end. */
+NkTensor   *nk_tensor_select            (NkTensor       *tensor,
+                                         int             dim,
+                                         gint64          index,
+                                         GError        **error);
+/* x.narrow(dim, start, length): start may be negative; start+length ≤ size. */
+NkTensor   *nk_tensor_narrow            (NkTensor       *tensor,
+                                         int             dim,
+                                         gint64          start,
+                                         gint64          length,
+                                         GError        **error);
+/**
+ * nk_tensor_slice:
+ * @tensor: a tensor
+ * @dim: the dim
+ * @start: first index (negative counts from the end; clamped like Python)
+ * @stop: one past the last (NK_SLICE_END for "to the end"; clamped)
+ * @step: > 0 (PyTorch refuses negative steps, and so do we)
+ * @error: return location for a #GError
+ *
+ * x[start:stop:step] along @dim: stride·step, offset + start·stride.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
+NkTensor   *nk_tensor_slice             (NkTensor       *tensor,
+                                         int             dim,
+                                         gint64          start,
+                                         gint64          stop,
+                                         gint64          step,
+                                         GError        **error);
+
+/**
+ * nk_tensor_view:
+ * @tensor: a tensor
+ * @ndim: number of dims of the result
+ * @shape: (array length=ndim): sizes; at most one -1 (inferred)
+ * @error: return location for a #GError
+ *
+ * Same data, new shape, without copying. Works whenever each group of old dims that
+ * merges or splits is contiguous within itself (PyTorch's computeStride); otherwise
+ * NK_TENSOR_ERROR_STRIDE with PyTorch's message: "view size is not compatible with
+ * input tensor's size and stride (at least one dimension spans across two contiguous
+ * subspaces). Use .reshape(...) instead." followed by the shapes and strides.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
+NkTensor   *nk_tensor_view              (NkTensor       *tensor,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+
+/* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
+NkTensor   *nk_tensor_reshape           (NkTensor       *tensor,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+/* Swaps two dims (swaps their sizes and strides). */
+NkTensor   *nk_tensor_transpose         (NkTensor       *tensor,
+                                         int             dim0,
+                                         int             dim1,
+                                         GError        **error);
+/* transpose(0, 1) for ≤ 2 dims (a 0-D or 1-D tensor is returned as a view as is);
+ * more dims is an error, as in PyTorch. */
+NkTensor   *nk_tensor_t                 (NkTensor       *tensor,
+                                         GError        **error);
+/* The dims reordered: result dim i is input dim dims[i]; @ndim must equal the
+ * tensor's, every dim once. */
+NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
+                                         int             ndim,
+                                         const int      *dims,
+                                         GError        **error);
+/* Broadcasts size-1 dims (and new leading dims) to @shape with stride 0; -1 keeps a
+ * size. No copy: writing to an expanded tensor writes the shared element. */
+NkTensor   *nk_tensor_expand            (NkTensor       *tensor,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+/* Inserts a size-1 dim at @dim (−ndim−1 ≤ dim ≤ ndim). */
+NkTensor   *nk_tensor_unsqueeze         (NkTensor       *tensor,
+                                         int             dim,
+                                         GError        **error);
+/* Removes @dim if its size is 1 (else returns a view unchanged, like PyTorch). */
+NkTensor   *nk_tensor_squeeze           (NkTensor       *tensor,
+                                         int             dim,
+                                         GError        **error);
+/* Removes every size-1 dim. */
+NkTensor   *nk_tensor_squeeze_all       (NkTensor       *tensor);
+/* Merges dims start..end (inclusive) into one: a view when possible, else a copy
+ * (PyTorch's flatten is reshape-like). */
+NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
+                                         int             start_dim,
+                                         int             end_dim,
+                                         GError        **error);
+/* Splits @dim into @ndim sizes (one may be -1); always a view. */
+NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
+                                         int             dim,
+                                         int             ndim,
+                                         const gint64   *sizes,
+                                         GError        **error);
+/* The diagonal of dims dim1, dim2 (removed; appended as the last dim), shifted by
+ * @offset (> 0 above the main diagonal): stride = stride[dim1] + stride[dim2]. */
+NkTensor   *nk_tensor_diagonal          (NkTensor       *tensor,
+                                         gint64          offset,
+                                         int             dim1,
+                                         int             dim2,
+                                         GError        **error);
+/**
+ * nk_tensor_as_strided:
+ * @tensor: a tensor (its storage is used; its own layout is ignored)
+ * @ndim: number of dims
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @stride: (array length=ndim): strides (≥ 0)
+ * @offset: storage offset (≥ 0), or -1 for @tensor's own offset
+ * @error: return location for a #GError
+ *
+ * Any layout over the same storage. Refused (NK_TENSOR_ERROR_STRIDE) when the
+ * largest index reached lies outside the storage, with PyTorch's words:
+ * "setStorage: sizes [...], strides [...], storage offset N, and itemsize M requiring
+ * a storage size of X are out of bounds for storage of size Y".
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
+NkTensor   *nk_tensor_as_strided        (NkTensor       *tensor,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         const gint64   *stride,
+                                         gint64          offset,
+                                         GError        **error);
+/* A new NkTensor with the same layout and storage (x.view_as(x)); never fails. */
+NkTensor   *nk_tensor_alias             (NkTensor       *tensor);
+
+/* ---- copies ---------------------------------------------------------------------- */
+
+/* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
+NkTensor   *nk_tensor_contiguous        (NkTensor       *tensor,
+                                         GError        **error);
+/* Always a new storage (contiguous; same dtype, device, default bucket). */
+NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
+                                         GError        **error);
+/**
+ * nk_tensor_copy_:
+ * @dst: destination (any view: written through to its storage)
+ * @src: source, broadcastable to @dst's shape; any dtype (rounded to @dst's like
+ *   PyTorch's copy_), any device (host↔device transfers go through the device)
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_tensor_copy_             (NkTensor       *dst,
+                                         NkTensor       *src,
+                                         GError        **error);
+/* Writes @value (rounded to the dtype) into every element of the view. */
+gboolean    nk_tensor_fill_             (NkTensor       *tensor,
+                                         double          value,
+                                         GError        **error);
+/* Copies to another device (new storage, same bucket); a ref when already there. */
+NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
+                                         NkDevice       *device,
+                                         GError        **error);
+
+/* ---- elements -------------------------------------------------------------------- */
+
+/**
+ * nk_tensor_get_item:
+ * @tensor: a tensor
+ * @index: (array): @tensor->ndim indices (negative count from the end)
+ * @out_value: (out): the element, decoded exactly to a double
+ * @error: return location for a #GError (NK_TENSOR_ERROR_INDEX)
+ *
+ * Reads one element (via the device for non-CPU tensors: slow, for tests and UI).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_tensor_get_item          (NkTensor       *tensor,
+                                         const gint64   *index,
+                                         double         *out_value,
+                                         GError        **error);
+/* Writes one element (rounded to the dtype); visible through every view. */
+gboolean    nk_tensor_set_item          (NkTensor       *tensor,
+                                         const gint64   *index,
+                                         double          value,
+                                         GError        **error);
+/* The only element of a one-element tensor (any ndim). */
+gboolean    nk_tensor_item              (NkTensor       *tensor,
+                                         double         *out_value,
+                                         GError        **error);
+/* Storage index of an element: offset + Σ index[d]·stride[d] (no bounds check
+ * beyond g_return; for teaching UIs and tests). */
+gint64      nk_tensor_storage_index     (NkTensor       *tensor,
+                                         const gint64   *index);
+
+/**
+ * nk_tensor_to_doubles:
+ * @tensor: a tensor
+ * @out_n: (out) (optional): numel
+ *
+ * Every element in logical row-major order, decoded exactly.
+ *
+ * Returns: (transfer full) (array length=out_n): g_free() it
+ */
+double     *nk_tensor_to_doubles        (NkTensor       *tensor,
+                                         gsize          *out_n);
+
+/**
+ * nk_tensor_data:
+ * @tensor: a tensor on the CPU
+ *
+ * The address of element (0, ..., 0): storage data + offset·element_size. CPU code
+ * indexes from it with the strides. %NULL for non-CPU tensors.
+ *
+ * Returns: (transfer none) (nullable): the pointer
+ */
+gpointer    nk_tensor_data              (NkTensor       *tensor);
+/* Typed shorthands (programmer error if the dtype differs). */
+float      *nk_tensor_data_f32          (NkTensor       *tensor);
+double     *nk_tensor_data_f64          (NkTensor       *tensor);
+
+/* ---- autograd slots (the tensor core never looks inside) ------------------------- */
+
+void        nk_tensor_set_requires_grad (NkTensor       *tensor,
+                                         gboolean        requires_grad);
+gboolean    nk_tensor_get_requires_grad (NkTensor       *tensor);
+/* (transfer none) (nullable) */
+NkTensor   *nk_tensor_get_grad          (NkTensor       *tensor);
+/* Takes a new ref on @grad (or clears with %NULL). */
+void        nk_tensor_set_grad          (NkTensor       *tensor,
+                                         NkTensor       *grad);
+/**
+ * nk_tensor_set_autograd:
+ * @tensor: a tensor
+ * @data: (nullable): autograd's node for this tensor (grad_fn), opaque here
+ * @destroy: (nullable): frees @data when replaced or when the tensor dies
+ *
+ * The slot autograd attaches its tape to. Views do not inherit it.
+ */
+void        nk_tensor_set_autograd      (NkTensor       *tensor,
+                                         gpointer        data,
+                                         GDestroyNotify  destroy);
+gpointer    nk_tensor_get_autograd      (NkTensor       *tensor);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTensor, nk_tensor_unref)
+
+G_END_DECLS

@@ -1,0 +1,1388 @@
+/* napkin-planner-page.c: the Planner page: a training budget from a few numbers
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The page is a form and a view of one NkPlan. Text the person types is parsed
+ * with nk_units_parse and handed to the plan as is; text that is not a number
+ * goes to the plan as NAN, so every output that depends on it becomes NAN and
+ * shows "—" instead of a stale number. All arithmetic is the plan's: the page
+ * only formats what the plan says (once per change, on NkPlan:revision).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "nk-gpus.h"
+#include "nk-json.h"
+#include "nk-plan.h"
+#include "nk-units.h"
+
+#include "napkin-application.h"
+#include "napkin-memory-chart.h"
+#include "napkin-planner-page.h"
+#include "napkin-window.h"
+
+/* At least this wide, the form and the results sit side by side. */
+#define WIDE_LAYOUT_MIN_WIDTH 720
+#define SAVE_DELAY_MS         400
+
+/* A thin no-break space groups digits the SI way, in every language. */
+#define DIGIT_GROUP "\u202f"
+
+typedef enum {
+  GROUP_MODEL,
+  GROUP_HARDWARE,
+  GROUP_ACTIVATIONS,
+  GROUP_DEADLINE,
+  N_GROUPS
+} FormGroup;
+
+struct _NapkinPlannerPage
+{
+  GtkWidget            parent_instance;
+
+  NkPlan              *plan;
+  GSettings           *settings;
+  GHashTable          *parse_errors;   /* input name → sentence */
+  guint                save_source;
+  gboolean             loading;
+
+  /* layout */
+  GtkWidget           *form_scroller;
+  GtkWidget           *results_scroller;
+  GtkWidget           *vertical_separator;
+  GtkWidget           *horizontal_separator;
+
+  /* form */
+  AdwEntryRow         *params_row;
+  GtkLabel            *params_value;
+  AdwEntryRow         *tokens_row;
+  GtkLabel            *tokens_value;
+  AdwComboRow         *gpu_row;
+  AdwComboRow         *dtype_row;
+  AdwActionRow        *sparse_row;
+  GtkSwitch           *sparse_switch;
+  AdwEntryRow         *gpus_row;
+  AdwEntryRow         *mfu_row;
+  AdwEntryRow         *price_row;
+  AdwComboRow         *optimizer_row;
+  AdwComboRow         *precision_row;
+  AdwComboRow         *zero_row;
+  AdwComboRow         *activation_model_row;
+  AdwEntryRow         *batch_row;
+  AdwEntryRow         *seq_row;
+  AdwEntryRow         *layers_row;
+  AdwEntryRow         *d_model_row;
+  AdwEntryRow         *heads_row;
+  AdwActionRow        *checkpointing_row;
+  GtkSwitch           *checkpointing_switch;
+  AdwActionRow        *largest_row;
+  AdwEntryRow         *deadline_row;
+  GtkLabel            *deadline_label;
+  GtkLabel            *group_errors[N_GROUPS];
+
+  /* results */
+  GtkLabel            *days_label;
+  GtkLabel            *headline_caption;
+  GtkLabel            *headline_error;
+  GtkLabel            *days_value;
+  GtkLabel            *days_formula;
+  GtkLabel            *gpu_hours_value;
+  GtkLabel            *gpu_hours_formula;
+  GtkLabel            *cost_value;
+  GtkLabel            *cost_formula;
+  GtkLabel            *flops_value;
+  GtkLabel            *flops_formula;
+  GtkLabel            *rate_value;
+  GtkLabel            *rate_formula;
+  AdwPreferencesGroup *memory_group;
+  NapkinMemoryChart   *chart;
+  AdwActionRow        *bytes_row;
+  GtkLabel            *bytes_value;
+  GtkLabel            *memory_value;
+  GtkLabel            *memory_formula;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET)
+
+/* The numeric inputs typed into entry rows. The name is both the NkPlan property
+ * and the key in the planner-state setting. */
+typedef struct {
+  const char *name;
+  gsize       row_offset;
+  FormGroup   group;
+  gboolean    optional;     /* empty text means 0, "not given" */
+  const char *default_text;
+} EntryInput;
+
+#define ROW(field) G_STRUCT_OFFSET (NapkinPlannerPage, field)
+
+static const EntryInput entry_inputs[] = {
+  { "params",        ROW (params_row),   GROUP_MODEL,       FALSE, "70B" },
+  { "tokens",        ROW (tokens_row),   GROUP_MODEL,       FALSE, "15T" },
+  { "gpus",          ROW (gpus_row),     GROUP_HARDWARE,    FALSE, "1024" },
+  { "mfu",           ROW (mfu_row),      GROUP_HARDWARE,    FALSE, "0.5" },
+  { "price",         ROW (price_row),    GROUP_HARDWARE,    TRUE,  "" },
+  { "batch",         ROW (batch_row),    GROUP_ACTIVATIONS, TRUE,  "" },
+  { "seq",           ROW (seq_row),      GROUP_ACTIVATIONS, TRUE,  "" },
+  { "layers",        ROW (layers_row),   GROUP_ACTIVATIONS, TRUE,  "" },
+  { "d-model",       ROW (d_model_row),  GROUP_ACTIVATIONS, TRUE,  "" },
+  { "heads",         ROW (heads_row),    GROUP_ACTIVATIONS, TRUE,  "" },
+  { "deadline-days", ROW (deadline_row), GROUP_DEADLINE,    TRUE,  "" },
+};
+
+/* Inputs chosen from lists or switches, for error display. */
+static const struct {
+  const char *name;
+  gsize       row_offset;
+  FormGroup   group;
+} choice_inputs[] = {
+  { "gpu",               ROW (gpu_row),              GROUP_HARDWARE },
+  { "dtype",             ROW (dtype_row),            GROUP_HARDWARE },
+  { "sparse",            ROW (sparse_row),           GROUP_HARDWARE },
+  { "zero-stage",        ROW (zero_row),             GROUP_HARDWARE },
+  { "activation-model",  ROW (activation_model_row), GROUP_ACTIVATIONS },
+};
+
+#undef ROW
+
+/* The dtype row's items, in order. */
+static const NkPeakDtype dtype_items[] = {
+  NK_PEAK_FP32, NK_PEAK_TF32, NK_PEAK_BF16, NK_PEAK_FP16, NK_PEAK_FP8,
+};
+
+static GtkWidget *
+row_at (NapkinPlannerPage *self,
+        gsize              offset)
+{
+  return *(GtkWidget **) G_STRUCT_MEMBER_P (self, offset);
+}
+
+static const EntryInput *
+find_entry_input (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    if (g_strcmp0 (entry_inputs[i].name, name) == 0)
+      return &entry_inputs[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ formatting */
+
+static char *
+group_digits (double value)
+{
+  g_autofree char *digits = g_strdup_printf ("%.0f", fabs (value));
+  GString *s = g_string_new (value < 0 ? "-" : "");
+  gsize n = strlen (digits);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append (s, DIGIT_GROUP);
+      g_string_append_c (s, digits[i]);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Whole numbers with grouped digits while they stay readable, powers of ten beyond. */
+static char *
+format_count (double value)
+{
+  if (!isfinite (value))
+    return g_strdup ("—");
+  if (fabs (value) < 1e10)
+    return group_digits (round (value));
+  return nk_units_format_sci (value, 2);
+}
+
+static char *
+format_days (double days)
+{
+  if (!isfinite (days) || days < 0)
+    return g_strdup ("—");
+  return nk_units_format_duration (days * 86400.0);
+}
+
+/* Text for an entry that the plan's answer goes into: short, with a suffix, and
+ * rounded down so that the answer to "what fits" still fits. */
+static char *
+format_fill_in (double value)
+{
+  static const struct { double scale; const char *suffix; } scales[] = {
+    { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" },
+  };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
+    if (value >= scales[i].scale)
+      {
+        double mantissa = floor (value / scales[i].scale * 1e4) / 1e4;
+        char *end;
+
+        g_ascii_formatd (buf, sizeof buf, "%.4f", mantissa);
+        end = buf + strlen (buf) - 1;
+        while (*end == '0')
+          *end-- = '\0';
+        if (*end == '.')
+          *end = '\0';
+        return g_strconcat (buf, scales[i].suffix, NULL);
+      }
+  return g_strdup_printf ("%.0f", floor (value));
+}
+
+static void
+set_label (GtkLabel   *label,
+           const char *text)
+{
+  if (g_strcmp0 (gtk_label_get_label (label), text ? text : "") != 0)
+    gtk_label_set_label (label, text ? text : "");
+}
+
+static void
+take_label (GtkLabel *label,
+            char     *text)
+{
+  set_label (label, text);
+  g_free (text);
+}
+
+static void
+set_formula (NapkinPlannerPage *self,
+             GtkLabel          *label,
+             const char        *output)
+{
+  const char *text = nk_plan_get_formula (self->plan, output);
+
+  set_label (label, text != NULL ? text : _("Not computed: check the highlighted input."));
+}
+
+/* ------------------------------------------------------------ errors */
+
+static const char *
+error_for (NapkinPlannerPage *self,
+           const char        *input)
+{
+  const char *sentence = g_hash_table_lookup (self->parse_errors, input);
+
+  if (sentence != NULL)
+    return sentence;
+  if (g_strcmp0 (nk_plan_get_error_input (self->plan), input) == 0)
+    return nk_plan_get_error (self->plan);
+  return NULL;
+}
+
+static void
+mark_row (GtkWidget  *row,
+          const char *sentence)
+{
+  if (sentence != NULL)
+    gtk_widget_add_css_class (row, "error");
+  else
+    gtk_widget_remove_css_class (row, "error");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence ? sentence : "",
+                                  -1);
+}
+
+static void
+update_errors (NapkinPlannerPage *self)
+{
+  GString *texts[N_GROUPS];
+  const char *first = NULL;
+
+  for (guint g = 0; g < N_GROUPS; g++)
+    texts[g] = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    {
+      const char *sentence = error_for (self, entry_inputs[i].name);
+      GString *s = texts[entry_inputs[i].group];
+
+      mark_row (row_at (self, entry_inputs[i].row_offset), sentence);
+      if (sentence != NULL)
+        {
+          g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
+          if (first == NULL && entry_inputs[i].group != GROUP_DEADLINE)
+            first = sentence;
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (choice_inputs); i++)
+    {
+      const char *sentence = error_for (self, choice_inputs[i].name);
+      GString *s = texts[choice_inputs[i].group];
+
+      mark_row (row_at (self, choice_inputs[i].row_offset), sentence);
+      if (sentence != NULL)
+        {
+          g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
+          if (first == NULL)
+            first = sentence;
+        }
+    }
+
+  for (guint g = 0; g < N_GROUPS; g++)
+    {
+      set_label (self->group_errors[g], texts[g]->str);
+      gtk_widget_set_visible (GTK_WIDGET (self->group_errors[g]), texts[g]->len > 0);
+      g_string_free (texts[g], TRUE);
+    }
+
+  if (first == NULL)
+    first = nk_plan_get_error (self->plan);
+  /* The headline explains a missing answer; a bad optional input elsewhere does
+   * not hide a good one. */
+  if (!isfinite (nk_plan_get_output (self->plan, "days")) && first != NULL)
+    {
+      set_label (self->headline_error, first);
+      gtk_widget_set_visible (GTK_WIDGET (self->headline_error), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->headline_error), FALSE);
+}
+
+/* ------------------------------------------------------------ outputs */
+
+static void
+update_outputs (NapkinPlannerPage *self)
+{
+  NkPlan *plan = self->plan;
+  double days = nk_plan_get_output (plan, "days");
+  double peak = nk_plan_get_output (plan, "peak-flops-per-gpu");
+  double hbm = nk_plan_get_output (plan, "hbm-per-gpu");
+  double gpus = nk_plan_get_gpus (plan);
+  double price = nk_plan_get_price (plan);
+  const char *dtype = nk_peak_dtype_to_string (nk_plan_get_dtype (plan));
+  g_autofree char *peak_text = nk_units_format_rate (peak);
+  g_autofree char *gpu_name = NULL;
+
+  g_object_get (plan, "gpu-name", &gpu_name, NULL);
+
+  /* Time. */
+  take_label (self->days_label, format_days (days));
+  take_label (self->days_value, format_days (days));
+  set_formula (self, self->days_formula, "days");
+
+  if (isfinite (days))
+    take_label (self->headline_caption,
+                g_strdup_printf (_("%s × %s at %s %s each, MFU %g"),
+                                 format_count (gpus) /* leaked below */, gpu_name,
+                                 peak_text, dtype, nk_plan_get_mfu (plan)));
+  else
+    set_label (self->headline_caption, _("No estimate yet"));
+
+  {
+    double hours = nk_plan_get_output (plan, "gpu-hours");
+    g_autofree char *count = format_count (hours);
+
+    take_label (self->gpu_hours_value,
+                isfinite (hours) ? g_strdup_printf (_("%s GPU-hours"), count) : g_strdup ("—"));
+    set_formula (self, self->gpu_hours_formula, "gpu-hours");
+  }
+  {
+    double cost = nk_plan_get_output (plan, "cost");
+    g_autofree char *count = format_count (cost);
+
+    if (isfinite (price) && price == 0 && isfinite (cost))
+      {
+        set_label (self->cost_value, _("no price given"));
+        set_label (self->cost_formula, _("Enter a price per GPU-hour in the Hardware group."));
+      }
+    else
+      {
+        take_label (self->cost_value,
+                    isfinite (cost) ? g_strdup_printf (_("$%s"), count) : g_strdup ("—"));
+        set_formula (self, self->cost_formula, "cost");
+      }
+  }
+  {
+    double flops = nk_plan_get_output (plan, "total-flops");
+    g_autofree char *sci = nk_units_format_sci (flops, 1);
+
+    take_label (self->flops_value,
+                isfinite (flops) ? g_strdup_printf (_("%s FLOPs"), sci) : g_strdup ("—"));
+    set_formula (self, self->flops_formula, "total-flops");
+  }
+  {
+    double rate = nk_plan_get_output (plan, "flops-per-day");
+    g_autofree char *sci = nk_units_format_sci (rate, 2);
+    const char *peak_formula = nk_plan_get_formula (plan, "peak-flops-per-gpu");
+    const char *rate_formula = nk_plan_get_formula (plan, "flops-per-day");
+
+    take_label (self->rate_value,
+                isfinite (rate) ? g_strdup_printf (_("%s FLOPs/day"), sci) : g_strdup ("—"));
+    if (rate_formula != NULL)
+      take_label (self->rate_formula,
+                  g_strdup_printf ("%s\n%s", rate_formula, peak_formula ? peak_formula : ""));
+    else
+      set_formula (self, self->rate_formula, "flops-per-day");
+  }
+
+  /* The GPU row shows the peak the plan uses, beside the GPU it comes from. */
+  {
+    g_autofree char *subtitle = NULL;
+
+    if (isfinite (peak))
+      subtitle = g_strdup_printf (nk_plan_get_sparse (plan)
+                                  ? _("%s 2:4-sparse %s peak · %g GB memory")
+                                  : _("%s dense %s peak · %g GB memory"),
+                                  peak_text, dtype, hbm / 1e9);
+    else
+      subtitle = g_strdup_printf (_("The GPU table lists no %s peak for this GPU"), dtype);
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->gpu_row), subtitle);
+  }
+  {
+    g_autofree char *subtitle =
+      g_strdup_printf (_("%g bytes of state per parameter"),
+                       nk_optimizer_state_bytes (nk_plan_get_optimizer (plan)));
+
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->optimizer_row), subtitle);
+  }
+
+  /* Memory. */
+  {
+    const char *bytes_text = NULL;
+    const char *bytes_formula = nk_plan_get_formula (plan, "bytes-per-param");
+    double per_gpu = nk_plan_get_output (plan, "memory-per-gpu");
+    g_autofree char *per_gpu_text = nk_units_format_bytes (per_gpu);
+    g_autofree char *hbm_text = nk_units_format_bytes (hbm);
+
+    g_object_get (plan, "bytes-per-param-text", &bytes_text, NULL);
+    take_label (self->bytes_value, (char *) (bytes_text ? bytes_text : g_strdup ("—")));
+    adw_action_row_set_subtitle (self->bytes_row, bytes_formula ? bytes_formula : "");
+
+    if (isfinite (per_gpu) && isfinite (hbm))
+      take_label (self->memory_value,
+                  g_strdup_printf (nk_plan_get_fits (plan) ? _("%s of %s") : _("%s of %s: does not fit"),
+                                   per_gpu_text, hbm_text));
+    else
+      set_label (self->memory_value, "—");
+    if (nk_plan_get_fits (plan) || !isfinite (per_gpu))
+      gtk_widget_remove_css_class (GTK_WIDGET (self->memory_value), "error");
+    else
+      gtk_widget_add_css_class (GTK_WIDGET (self->memory_value), "error");
+    {
+      const char *mem = nk_plan_get_formula (plan, "memory-per-gpu");
+      const char *fits = nk_plan_get_formula (plan, "fits");
+
+      if (mem != NULL)
+        take_label (self->memory_formula, g_strdup_printf ("%s\n%s", mem, fits ? fits : ""));
+      else
+        set_formula (self, self->memory_formula, "memory-per-gpu");
+    }
+  }
+
+  /* The inverse questions, and which assumption the first rests on. */
+  {
+    double largest = nk_plan_get_output (plan, "largest-params");
+    double zero0 = nk_plan_largest_params_for_stage (plan, 0);
+    double zero3 = nk_plan_largest_params_for_stage (plan, 3);
+    int stage = nk_plan_get_zero_stage (plan);
+    g_autofree char *largest_text = nk_units_format_sci (largest, 1);
+    g_autofree char *zero0_text = nk_units_format_sci (zero0, 1);
+    g_autofree char *zero3_text = nk_units_format_sci (zero3, 1);
+    g_autofree char *subtitle = NULL;
+
+    if (isfinite (largest))
+      subtitle = g_strdup_printf (_("%s parameters with ZeRO %d. Fully sharded (ZeRO 3): %s; "
+                                    "every GPU holding a full copy (ZeRO 0): %s."),
+                                  largest_text, stage, zero3_text, zero0_text);
+    else
+      subtitle = g_strdup (_("Needs a valid GPU, GPU count and training state"));
+    adw_action_row_set_subtitle (self->largest_row, subtitle);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.largest", isfinite (largest));
+  }
+  {
+    double needed = nk_plan_get_output (plan, "gpus-for-deadline");
+    double deadline = 0;
+    g_autofree char *count = format_count (needed);
+
+    g_object_get (plan, "deadline-days", &deadline, NULL);
+    if (isfinite (needed))
+      take_label (self->deadline_label,
+                  g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Finishing in %g day takes %s GPUs.",
+                                                "Finishing in %g days takes %s GPUs.",
+                                                deadline == 1 ? 1 : 2),
+                                   deadline, count));
+    else
+      set_label (self->deadline_label, _("Enter a deadline to see how many GPUs it takes."));
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.fewest-gpus", isfinite (needed));
+  }
+
+  update_errors (self);
+}
+
+static void
+on_plan_revision (NapkinPlannerPage *self)
+{
+  update_outputs (self);
+}
+
+/* ------------------------------------------------------------ settings */
+
+static void
+save_now (NapkinPlannerPage *self)
+{
+  GVariantBuilder builder;
+  guint i;
+
+  g_clear_handle_id (&self->save_source, g_source_remove);
+  if (self->settings == NULL)
+    return;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  for (i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    g_variant_builder_add (&builder, "{ss}", entry_inputs[i].name,
+                           gtk_editable_get_text (GTK_EDITABLE (row_at (self, entry_inputs[i].row_offset))));
+  g_variant_builder_add (&builder, "{ss}", "gpu", nk_plan_get_gpu (self->plan));
+  g_variant_builder_add (&builder, "{ss}", "dtype", nk_peak_dtype_to_string (nk_plan_get_dtype (self->plan)));
+  g_variant_builder_add (&builder, "{ss}", "sparse", nk_plan_get_sparse (self->plan) ? "true" : "false");
+  g_variant_builder_add (&builder, "{ss}", "optimizer", nk_optimizer_to_string (nk_plan_get_optimizer (self->plan)));
+  g_variant_builder_add (&builder, "{ss}", "precision", nk_precision_to_string (nk_plan_get_precision (self->plan)));
+  {
+    g_autofree char *stage = g_strdup_printf ("%d", nk_plan_get_zero_stage (self->plan));
+    NkActivationModel model;
+    gboolean checkpointing;
+
+    g_variant_builder_add (&builder, "{ss}", "zero-stage", stage);
+    g_object_get (self->plan, "activation-model", &model, "checkpointing", &checkpointing, NULL);
+    g_variant_builder_add (&builder, "{ss}", "activation-model", nk_activation_model_to_string (model));
+    g_variant_builder_add (&builder, "{ss}", "checkpointing", checkpointing ? "true" : "false");
+  }
+  g_settings_set_value (self->settings, "planner-state", g_variant_builder_end (&builder));
+}
+
+static gboolean
+save_timeout (gpointer user_data)
+{
+  NapkinPlannerPage *self = user_data;
+
+  self->save_source = 0;
+  save_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_save (NapkinPlannerPage *self)
+{
+  if (self->settings == NULL || self->loading)
+    return;
+  g_clear_handle_id (&self->save_source, g_source_remove);
+  self->save_source = g_timeout_add (SAVE_DELAY_MS, save_timeout, self);
+}
+
+static void select_gpu (NapkinPlannerPage *self,
+                        const char        *gpu_id);
+
+static void
+set_entry_text (NapkinPlannerPage *self,
+                const char        *input,
+                const char        *text)
+{
+  const EntryInput *entry = find_entry_input (input);
+
+  g_return_if_fail (entry != NULL);
+  gtk_editable_set_text (GTK_EDITABLE (row_at (self, entry->row_offset)), text);
+}
+
+static void
+load_state (NapkinPlannerPage *self)
+{
+  g_autoptr(GVariant) state = NULL;
+  GVariantIter iter;
+  const char *key, *value;
+
+  if (self->settings == NULL)
+    return;
+
+  self->loading = TRUE;
+  state = g_settings_get_value (self->settings, "planner-state");
+  g_variant_iter_init (&iter, state);
+  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
+    {
+      if (find_entry_input (key) != NULL)
+        set_entry_text (self, key, value);
+      else if (g_str_equal (key, "gpu"))
+        select_gpu (self, value);
+      else if (g_str_equal (key, "dtype"))
+        {
+          NkPeakDtype dtype;
+
+          if (nk_peak_dtype_from_string (value, &dtype))
+            for (guint i = 0; i < G_N_ELEMENTS (dtype_items); i++)
+              if (dtype_items[i] == dtype)
+                adw_combo_row_set_selected (self->dtype_row, i);
+        }
+      else if (g_str_equal (key, "sparse"))
+        gtk_switch_set_active (self->sparse_switch, g_str_equal (value, "true"));
+      else if (g_str_equal (key, "optimizer"))
+        {
+          NkOptimizer optimizer;
+
+          if (nk_optimizer_from_string (value, &optimizer))
+            adw_combo_row_set_selected (self->optimizer_row, optimizer);
+        }
+      else if (g_str_equal (key, "precision"))
+        {
+          NkPrecision precision;
+
+          if (nk_precision_from_string (value, &precision))
+            adw_combo_row_set_selected (self->precision_row, precision);
+        }
+      else if (g_str_equal (key, "zero-stage"))
+        {
+          guint64 stage;
+
+          if (g_ascii_string_to_unsigned (value, 10, 0, 3, &stage, NULL))
+            adw_combo_row_set_selected (self->zero_row, stage);
+        }
+      else if (g_str_equal (key, "activation-model"))
+        {
+          NkActivationModel model;
+
+          if (nk_activation_model_from_string (value, &model))
+            adw_combo_row_set_selected (self->activation_model_row, model);
+        }
+      else if (g_str_equal (key, "checkpointing"))
+        gtk_switch_set_active (self->checkpointing_switch, g_str_equal (value, "true"));
+    }
+  self->loading = FALSE;
+}
+
+/**
+ * napkin_planner_page_set_settings:
+ * @self: a planner page
+ * @settings: (nullable): settings with the `planner-state` key, or %NULL to keep
+ *   nothing
+ *
+ * Restores the form from @settings and keeps it there as it changes. The page
+ * finds the application's settings by itself once it is in a window; tests call
+ * this directly.
+ */
+void
+napkin_planner_page_set_settings (NapkinPlannerPage *self,
+                                  GSettings         *settings)
+{
+  g_return_if_fail (NAPKIN_IS_PLANNER_PAGE (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings == settings)
+    return;
+  if (self->save_source != 0)
+    save_now (self);
+  g_set_object (&self->settings, settings);
+  load_state (self);
+}
+
+static void
+on_window_application (GtkWindow         *window,
+                       GParamSpec        *pspec,
+                       NapkinPlannerPage *self)
+{
+  GtkApplication *app = gtk_window_get_application (window);
+
+  if (NAPKIN_IS_APPLICATION (app))
+    napkin_planner_page_set_settings (self, napkin_application_get_settings (NAPKIN_APPLICATION (app)));
+}
+
+static void
+napkin_planner_page_root (GtkWidget *widget)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  GtkRoot *root;
+
+  GTK_WIDGET_CLASS (napkin_planner_page_parent_class)->root (widget);
+
+  /* The window is built before it knows its application. */
+  root = gtk_widget_get_root (widget);
+  if (GTK_IS_WINDOW (root) && self->settings == NULL)
+    {
+      g_signal_connect_object (root, "notify::application",
+                               G_CALLBACK (on_window_application), self, 0);
+      on_window_application (GTK_WINDOW (root), NULL, self);
+    }
+}
+
+static void
+napkin_planner_page_unroot (GtkWidget *widget)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (self->save_source != 0)
+    save_now (self);
+  if (root != NULL)
+    g_signal_handlers_disconnect_by_func (root, on_window_application, self);
+
+  GTK_WIDGET_CLASS (napkin_planner_page_parent_class)->unroot (widget);
+}
+
+/* ------------------------------------------------------------ inputs */
+
+static void
+on_entry_changed (GtkEditable       *editable,
+                  NapkinPlannerPage *self)
+{
+  const EntryInput *entry = g_object_get_data (G_OBJECT (editable), "napkin-input");
+  const char *text = gtk_editable_get_text (editable);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  double value = NAN;
+
+  if (entry->optional && stripped[0] == '\0')
+    value = 0;
+  else if (!nk_units_parse (stripped, &value, &error))
+    value = NAN;
+
+  if (error != NULL)
+    g_hash_table_insert (self->parse_errors, (gpointer) entry->name, g_strdup (error->message));
+  else
+    g_hash_table_remove (self->parse_errors, entry->name);
+
+  /* The parsed value beside params and tokens, so "70B" is visibly 7.0e10. */
+  if (editable == GTK_EDITABLE (self->params_row) || editable == GTK_EDITABLE (self->tokens_row))
+    {
+      GtkLabel *label = editable == GTK_EDITABLE (self->params_row) ? self->params_value
+                                                                   : self->tokens_value;
+
+      take_label (label, nk_units_format_sci (value, 1));
+    }
+
+  g_object_set (self->plan, entry->name, value, NULL);
+  /* A parse error alone may leave the plan's revision unchanged. */
+  update_errors (self);
+  queue_save (self);
+}
+
+static void
+on_gpu_selected (NapkinPlannerPage *self)
+{
+  const GPtrArray *gpus = nk_gpus_get_all ();
+  guint i = adw_combo_row_get_selected (self->gpu_row);
+
+  if (i < gpus->len)
+    nk_plan_set_gpu (self->plan, ((const NkGpu *) g_ptr_array_index (gpus, i))->id);
+  queue_save (self);
+}
+
+static void
+select_gpu (NapkinPlannerPage *self,
+            const char        *gpu_id)
+{
+  const GPtrArray *gpus = nk_gpus_get_all ();
+
+  for (guint i = 0; i < gpus->len; i++)
+    if (g_strcmp0 (((const NkGpu *) g_ptr_array_index (gpus, i))->id, gpu_id) == 0)
+      {
+        adw_combo_row_set_selected (self->gpu_row, i);
+        return;
+      }
+}
+
+static void
+on_choice_changed (NapkinPlannerPage *self)
+{
+  guint dtype = adw_combo_row_get_selected (self->dtype_row);
+  guint model = adw_combo_row_get_selected (self->activation_model_row);
+  guint precision = adw_combo_row_get_selected (self->precision_row);
+  guint stage = adw_combo_row_get_selected (self->zero_row);
+  static const char *stage_texts[] = {
+    N_("Every GPU holds a full copy of parameters, gradients and optimizer state"),
+    N_("Optimizer state is sharded over the GPUs"),
+    N_("Optimizer state and gradients are sharded over the GPUs"),
+    N_("Parameters, gradients and optimizer state are all sharded over the GPUs"),
+  };
+
+  g_object_freeze_notify (G_OBJECT (self->plan));
+  if (dtype < G_N_ELEMENTS (dtype_items))
+    nk_plan_set_dtype (self->plan, dtype_items[dtype]);
+  nk_plan_set_sparse (self->plan, gtk_switch_get_active (self->sparse_switch));
+  nk_plan_set_optimizer (self->plan, adw_combo_row_get_selected (self->optimizer_row));
+  nk_plan_set_precision (self->plan, precision);
+  if (stage <= 3)
+    nk_plan_set_zero_stage (self->plan, stage);
+  g_object_set (self->plan,
+                "activation-model", model,
+                "checkpointing", gtk_switch_get_active (self->checkpointing_switch),
+                NULL);
+  g_object_thaw_notify (G_OBJECT (self->plan));
+
+  if (stage <= 3)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->zero_row), _(stage_texts[stage]));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->precision_row),
+                               precision == NK_PRECISION_MIXED
+                               ? _("bf16 parameters and gradients for compute; fp32 master weights and optimizer state")
+                               : _("Parameters, gradients and optimizer state in fp32"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->activation_model_row),
+                               model == NK_ACTIVATION_MODEL_TRANSFORMER
+                               ? _("s·b·h·(34 + 5·a·s/h) bytes per layer, 16-bit (Korthikanti et al. 2022, eq. 1)")
+                               : _("batch × seq × d_model × layers values, as in the lecture"));
+  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == NK_ACTIVATION_MODEL_TRANSFORMER);
+  gtk_widget_set_visible (GTK_WIDGET (self->checkpointing_row), model == NK_ACTIVATION_MODEL_TRANSFORMER);
+  adw_preferences_group_set_description (self->memory_group, _(stage_texts[MIN (stage, 3)]));
+
+  update_errors (self);
+  queue_save (self);
+}
+
+/* ------------------------------------------------------------ actions */
+
+static void
+show_toast (NapkinPlannerPage *self,
+            const char        *title)
+{
+  GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), NAPKIN_TYPE_WINDOW);
+
+  if (window != NULL)
+    napkin_window_add_toast (NAPKIN_WINDOW (window), adw_toast_new (title));
+}
+
+static void
+preset_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  const char *preset = g_variant_get_string (parameter, NULL);
+
+  if (g_str_equal (preset, "time"))
+    {
+      /* Lecture: 70e9 params, 15e12 tokens, 1024 H100 SXM, dense bf16, MFU 0.5. */
+      select_gpu (self, "h100-sxm");
+      adw_combo_row_set_selected (self->dtype_row, 2);
+      gtk_switch_set_active (self->sparse_switch, FALSE);
+      set_entry_text (self, "params", "70B");
+      set_entry_text (self, "tokens", "15T");
+      set_entry_text (self, "gpus", "1024");
+      set_entry_text (self, "mfu", "0.5");
+      show_toast (self, _("70B on 15T tokens, 1,024 H100s, dense bf16, MFU 0.5"));
+    }
+  else if (g_str_equal (preset, "largest"))
+    {
+      /* Lecture: 8 × H100 80 GB, AdamW in fp32 (16 bytes per parameter), no
+       * activations, and the answer the lecture gives needs everything sharded. */
+      select_gpu (self, "h100-sxm");
+      set_entry_text (self, "gpus", "8");
+      adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
+      adw_combo_row_set_selected (self->precision_row, NK_PRECISION_FP32);
+      adw_combo_row_set_selected (self->zero_row, 3);
+      for (const char * const *name = (const char *[]) { "batch", "seq", "layers", "d-model",
+                                                         "heads", NULL }; *name; name++)
+        set_entry_text (self, *name, "");
+      gtk_widget_activate_action (widget, "planner.largest", NULL);
+      show_toast (self, _("Largest model on 8 H100s with AdamW, fully sharded (ZeRO 3)"));
+    }
+  else
+    g_warning ("Unknown planner preset “%s”", preset);
+}
+
+static void
+largest_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double largest = nk_plan_get_output (self->plan, "largest-params");
+  g_autofree char *text = NULL;
+
+  if (!isfinite (largest))
+    return;
+  text = format_fill_in (largest);
+  set_entry_text (self, "params", text);
+}
+
+static void
+fewest_gpus_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double needed = nk_plan_get_output (self->plan, "gpus-for-deadline");
+  g_autofree char *text = NULL;
+
+  if (!isfinite (needed))
+    return;
+  text = g_strdup_printf ("%.0f", needed);
+  set_entry_text (self, "gpus", text);
+}
+
+static NkPlanJsonFlags
+json_flags (NapkinPlannerPage *self)
+{
+  NkPlanJsonFlags flags = NK_PLAN_JSON_LARGEST;
+  double deadline = 0;
+
+  g_object_get (self->plan, "deadline-days", &deadline, NULL);
+  if (nk_plan_get_price (self->plan) > 0)
+    flags |= NK_PLAN_JSON_COST;
+  if (deadline > 0)
+    flags |= NK_PLAN_JSON_DEADLINE;
+  return flags;
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  g_autofree char *summary = nk_plan_format_summary (self->plan, json_flags (self));
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), summary);
+  show_toast (self, _("Copied"));
+}
+
+static void
+on_export_response (GtkNativeDialog   *dialog,
+                    int                response,
+                    NapkinPlannerPage *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = NULL;
+      g_autofree char *text = NULL;
+
+      nk_plan_build_json (self->plan, builder, json_flags (self));
+      line = nk_json_to_line (builder);
+      text = g_strconcat (line, "\n", NULL);
+      if (path == NULL
+          || !g_file_set_contents_full (path, text, -1,
+                                        G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                        0644, &error))
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("Could not save the plan: %s"),
+                             error ? error->message : _("the file has no local path"));
+
+          show_toast (self, message);
+        }
+      else
+        {
+          g_autofree char *basename = g_file_get_basename (file);
+          g_autofree char *message = g_strdup_printf (_("Saved “%s”"), basename);
+
+          show_toast (self, message);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (_("Export Plan"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "plan.json");
+  gtk_file_filter_set_name (filter, _("JSON"));
+  gtk_file_filter_add_mime_type (filter, "application/json");
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------ layout */
+
+/* Wide: the form and the results side by side, each scrolling on its own.
+ * Narrow: the results above (as tall as they need, at most 45% of the page) and
+ * the form below, so what you type and what it gives stay on screen together. */
+static void
+napkin_planner_page_measure (GtkWidget      *widget,
+                             GtkOrientation  orientation,
+                             int             for_size,
+                             int            *minimum,
+                             int            *natural,
+                             int            *minimum_baseline,
+                             int            *natural_baseline)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  int form_min, form_nat, results_min, results_nat;
+
+  gtk_widget_measure (self->form_scroller, orientation, -1, &form_min, &form_nat, NULL, NULL);
+  gtk_widget_measure (self->results_scroller, orientation, -1, &results_min, &results_nat,
+                      NULL, NULL);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = MAX (form_min, results_min);
+      *natural = MAX (form_nat + results_nat + 1, WIDE_LAYOUT_MIN_WIDTH);
+    }
+  else
+    {
+      *minimum = form_min + results_min + 1;
+      *natural = MAX (form_nat, results_nat);
+    }
+}
+
+static void
+napkin_planner_page_size_allocate (GtkWidget *widget,
+                                   int        width,
+                                   int        height,
+                                   int        baseline)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  gboolean wide = width >= WIDE_LAYOUT_MIN_WIDTH;
+
+  gtk_widget_set_child_visible (self->vertical_separator, wide);
+  gtk_widget_set_child_visible (self->horizontal_separator, !wide);
+
+  if (wide)
+    {
+      int form_w = width / 2;
+
+      gtk_widget_allocate (self->form_scroller, form_w, height, -1, NULL);
+      gtk_widget_allocate (self->vertical_separator, 1, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (form_w, 0)));
+      gtk_widget_allocate (self->results_scroller, width - form_w - 1, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (form_w + 1, 0)));
+    }
+  else
+    {
+      int results_min, results_nat, form_min, results_h;
+
+      gtk_widget_measure (self->results_scroller, GTK_ORIENTATION_VERTICAL, width,
+                          &results_min, &results_nat, NULL, NULL);
+      gtk_widget_measure (self->form_scroller, GTK_ORIENTATION_VERTICAL, width,
+                          &form_min, NULL, NULL, NULL);
+      results_h = CLAMP (MIN (results_nat, height * 45 / 100), results_min,
+                         MAX (results_min, height - form_min - 1));
+      gtk_widget_allocate (self->results_scroller, width, results_h, -1, NULL);
+      gtk_widget_allocate (self->horizontal_separator, width, 1, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, results_h)));
+      gtk_widget_allocate (self->form_scroller, width, MAX (height - results_h - 1, form_min), -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, results_h + 1)));
+    }
+}
+
+/* ------------------------------------------------------------ GObject */
+
+static void
+load_css (void)
+{
+  static gboolean loaded;
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (loaded || display == NULL)
+    return;
+  loaded = TRUE;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/napkinml/Napkin/ui/napkin-planner-page.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+napkin_planner_page_dispose (GObject *object)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (object);
+
+  if (self->save_source != 0)
+    save_now (self);
+  if (self->plan != NULL)
+    g_signal_handlers_disconnect_by_data (self->plan, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_PLANNER_PAGE);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->plan);
+  g_clear_pointer (&self->parse_errors, g_hash_table_unref);
+
+  G_OBJECT_CLASS (napkin_planner_page_parent_class)->dispose (object);
+}
+
+static void
+napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = napkin_planner_page_dispose;
+  widget_class->measure = napkin_planner_page_measure;
+  widget_class->size_allocate = napkin_planner_page_size_allocate;
+  widget_class->root = napkin_planner_page_root;
+  widget_class->unroot = napkin_planner_page_unroot;
+
+  g_type_ensure (NAPKIN_TYPE_MEMORY_CHART);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/napkinml/Napkin/ui/napkin-planner-page.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, NapkinPlannerPage, name)
+  BIND (form_scroller);
+  BIND (results_scroller);
+  BIND (vertical_separator);
+  BIND (horizontal_separator);
+  BIND (params_row);
+  BIND (params_value);
+  BIND (tokens_row);
+  BIND (tokens_value);
+  BIND (gpu_row);
+  BIND (dtype_row);
+  BIND (sparse_row);
+  BIND (sparse_switch);
+  BIND (gpus_row);
+  BIND (mfu_row);
+  BIND (price_row);
+  BIND (optimizer_row);
+  BIND (precision_row);
+  BIND (zero_row);
+  BIND (activation_model_row);
+  BIND (batch_row);
+  BIND (seq_row);
+  BIND (layers_row);
+  BIND (d_model_row);
+  BIND (heads_row);
+  BIND (checkpointing_row);
+  BIND (checkpointing_switch);
+  BIND (largest_row);
+  BIND (deadline_row);
+  BIND (deadline_label);
+  BIND (days_label);
+  BIND (headline_caption);
+  BIND (headline_error);
+  BIND (days_value);
+  BIND (days_formula);
+  BIND (gpu_hours_value);
+  BIND (gpu_hours_formula);
+  BIND (cost_value);
+  BIND (cost_formula);
+  BIND (flops_value);
+  BIND (flops_formula);
+  BIND (rate_value);
+  BIND (rate_formula);
+  BIND (memory_group);
+  BIND (chart);
+  BIND (bytes_row);
+  BIND (bytes_value);
+  BIND (memory_value);
+  BIND (memory_formula);
+#undef BIND
+  gtk_widget_class_bind_template_child_full (widget_class, "model_error", FALSE,
+                                             G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_MODEL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "hardware_error", FALSE,
+                                             G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_HARDWARE]));
+  gtk_widget_class_bind_template_child_full (widget_class, "activations_error", FALSE,
+                                             G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_ACTIVATIONS]));
+  gtk_widget_class_bind_template_child_full (widget_class, "deadline_error", FALSE,
+                                             G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_DEADLINE]));
+
+  gtk_widget_class_install_action (widget_class, "planner.preset", "s", preset_action);
+  gtk_widget_class_install_action (widget_class, "planner.largest", NULL, largest_action);
+  gtk_widget_class_install_action (widget_class, "planner.fewest-gpus", NULL, fewest_gpus_action);
+  gtk_widget_class_install_action (widget_class, "planner.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "planner.export", NULL, export_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "planner.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "planner.copy-summary", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "plannerpage");
+}
+
+static void
+napkin_planner_page_init (NapkinPlannerPage *self)
+{
+  const GPtrArray *gpus = nk_gpus_get_all ();
+  g_autoptr(GtkStringList) gpu_names = gtk_string_list_new (NULL);
+
+  load_css ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->plan = nk_plan_new ();
+  self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  for (guint i = 0; i < gpus->len; i++)
+    gtk_string_list_append (gpu_names, ((const NkGpu *) g_ptr_array_index (gpus, i))->name);
+  adw_combo_row_set_model (self->gpu_row, G_LIST_MODEL (gpu_names));
+
+  /* The form starts with the plan's defaults, the lecture's first question. */
+  select_gpu (self, nk_plan_get_gpu (self->plan));
+  adw_combo_row_set_selected (self->dtype_row, 2);
+  adw_combo_row_set_selected (self->optimizer_row, nk_plan_get_optimizer (self->plan));
+  adw_combo_row_set_selected (self->precision_row, nk_plan_get_precision (self->plan));
+  adw_combo_row_set_selected (self->zero_row, nk_plan_get_zero_stage (self->plan));
+
+  for (guint i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    {
+      GtkWidget *row = row_at (self, entry_inputs[i].row_offset);
+
+      g_object_set_data (G_OBJECT (row), "napkin-input", (gpointer) &entry_inputs[i]);
+      gtk_editable_set_text (GTK_EDITABLE (row), entry_inputs[i].default_text);
+      g_signal_connect (row, "changed", G_CALLBACK (on_entry_changed), self);
+      on_entry_changed (GTK_EDITABLE (row), self);
+    }
+
+  g_signal_connect_swapped (self->gpu_row, "notify::selected", G_CALLBACK (on_gpu_selected), self);
+  g_signal_connect_swapped (self->dtype_row, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->optimizer_row, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->precision_row, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->zero_row, "notify::selected", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->activation_model_row, "notify::selected",
+                            G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->sparse_switch, "notify::active", G_CALLBACK (on_choice_changed), self);
+  g_signal_connect_swapped (self->checkpointing_switch, "notify::active",
+                            G_CALLBACK (on_choice_changed), self);
+  on_choice_changed (self);
+
+  /* The chart draws the plan's per-GPU buckets as they are. */
+  g_object_bind_property (self->plan, "memory-params-per-gpu", self->chart, "params", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "memory-grads-per-gpu", self->chart, "grads", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "memory-optimizer-per-gpu", self->chart, "optimizer", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "memory-activations-per-gpu", self->chart, "activations", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "hbm-per-gpu", self->chart, "hbm", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "gpus", self->chart, "gpus", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->plan, "fits", self->chart, "fits", G_BINDING_SYNC_CREATE);
+
+  g_signal_connect_swapped (self->plan, "notify::revision", G_CALLBACK (on_plan_revision), self);
+  update_outputs (self);
+}
+
+/**
+ * napkin_planner_page_new:
+ *
+ * Returns: (transfer full): a new planner page showing the lecture's first question
+ */
+GtkWidget *
+napkin_planner_page_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_PLANNER_PAGE, NULL);
+}
+
+/**
+ * napkin_planner_page_get_plan:
+ * @self: a planner page
+ *
+ * Returns: (transfer none): the plan the page shows
+ */
+NkPlan *
+napkin_planner_page_get_plan (NapkinPlannerPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
+
+  return self->plan;
+}
+
+/**
+ * napkin_planner_page_get_entry:
+ * @self: a planner page
+ * @input: an input typed as text: params, tokens, gpus, mfu, price, batch, seq,
+ *   layers, d-model, heads or deadline-days
+ *
+ * Returns: (transfer none) (nullable): the row's editable, %NULL for other names
+ */
+GtkEditable *
+napkin_planner_page_get_entry (NapkinPlannerPage *self,
+                               const char        *input)
+{
+  const EntryInput *entry;
+
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
+
+  entry = find_entry_input (input);
+  return entry ? GTK_EDITABLE (row_at (self, entry->row_offset)) : NULL;
+}
+
+/**
+ * napkin_planner_page_get_input_row:
+ * @self: a planner page
+ * @input: an NkPlan input property name (an entry's name, or gpu, dtype, sparse,
+ *   zero-stage, activation-model)
+ *
+ * Returns: (transfer none) (nullable): the row showing @input and its error state
+ */
+GtkWidget *
+napkin_planner_page_get_input_row (NapkinPlannerPage *self,
+                                   const char        *input)
+{
+  const EntryInput *entry;
+
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
+
+  entry = find_entry_input (input);
+  if (entry != NULL)
+    return row_at (self, entry->row_offset);
+  for (guint i = 0; i < G_N_ELEMENTS (choice_inputs); i++)
+    if (g_strcmp0 (choice_inputs[i].name, input) == 0)
+      return row_at (self, choice_inputs[i].row_offset);
+  return NULL;
+}
+
+/**
+ * napkin_planner_page_get_days_text:
+ * @self: a planner page
+ *
+ * Returns: the large training-time label as shown, e.g. "143.9 days" or "—"
+ */
+const char *
+napkin_planner_page_get_days_text (NapkinPlannerPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
+
+  return gtk_label_get_label (self->days_label);
+}
+
+/**
+ * napkin_planner_page_dup_output_texts:
+ * @self: a planner page
+ *
+ * Every text the page shows for the plan's results, one per line, so tests can
+ * check that none reads "nan" or "inf".
+ *
+ * Returns: (transfer full): the texts
+ */
+char *
+napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
+{
+  GtkLabel *labels[] = {
+    self->days_label, self->headline_caption, self->headline_error, self->days_value,
+    self->days_formula, self->gpu_hours_value, self->gpu_hours_formula, self->cost_value,
+    self->cost_formula, self->flops_value, self->flops_formula, self->rate_value,
+    self->rate_formula, self->bytes_value, self->memory_value, self->memory_formula,
+    self->deadline_label, self->params_value, self->tokens_value,
+    self->group_errors[GROUP_MODEL], self->group_errors[GROUP_HARDWARE],
+    self->group_errors[GROUP_ACTIVATIONS], self->group_errors[GROUP_DEADLINE],
+  };
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    g_string_append_printf (s, "%s\n", gtk_label_get_label (labels[i]));
+  for (GtkWidget *row = GTK_WIDGET (self->gpu_row); row != NULL; row = NULL)
+    g_string_append_printf (s, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+  g_string_append_printf (s, "%s\n%s\n", adw_action_row_get_subtitle (self->largest_row),
+                          adw_action_row_get_subtitle (self->bytes_row));
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * napkin_planner_page_set_gpu:
+ * @self: a planner page
+ * @gpu_id: a GPU table id, e.g. "h100-sxm"
+ *
+ * Chooses @gpu_id in the GPU row, as a person would; unknown ids change nothing.
+ */
+void
+napkin_planner_page_set_gpu (NapkinPlannerPage *self,
+                             const char        *gpu_id)
+{
+  g_return_if_fail (NAPKIN_IS_PLANNER_PAGE (self));
+
+  select_gpu (self, gpu_id);
+}

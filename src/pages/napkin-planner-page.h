@@ -1,0 +1,31 @@
+/* napkin-planner-page.h: the Planner page: a training budget from a few numbers
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "nk-plan.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_PLANNER_PAGE (napkin_planner_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, NAPKIN, PLANNER_PAGE, GtkWidget)
+
+GtkWidget   *napkin_planner_page_new            (void);
+NkPlan      *napkin_planner_page_get_plan       (NapkinPlannerPage *self);
+GtkEditable *napkin_planner_page_get_entry      (NapkinPlannerPage *self,
+                                                 const char        *input);
+GtkWidget   *napkin_planner_page_get_input_row  (NapkinPlannerPage *self,
+                                                 const char        *input);
+const char  *napkin_planner_page_get_days_text  (NapkinPlannerPage *self);
+char        *napkin_planner_page_dup_output_texts (NapkinPlannerPage *self);
+void         napkin_planner_page_set_gpu        (NapkinPlannerPage *self,
+                                                 const char        *gpu_id);
+void         napkin_planner_page_set_settings   (NapkinPlannerPage *self,
+                                                 GSettings         *settings);
+
+G_END_DECLS

@@ -1,0 +1,654 @@
+/* napkin-memory-chart.c: stacked bars of what each GPU holds, against its HBM
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The chart draws what it is told and decides nothing: the planner page binds
+ * the per-GPU bytes of each bucket, the HBM size and whether the plan fits from
+ * an NkPlan. Under data parallelism every GPU holds the same bytes, so beyond a
+ * handful of GPUs the bars stand for the first few and the last one.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "nk-units.h"
+#include "napkin-memory-chart.h"
+
+#define MAX_BARS 8
+
+struct _NapkinMemoryChart
+{
+  GtkWidget  parent_instance;
+
+  double     bytes[NAPKIN_MEMORY_N_BUCKETS];
+  double     hbm;
+  double     gpus;
+  gboolean   fits;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinMemoryChart, napkin_memory_chart, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_PARAMS,
+  PROP_GRADS,
+  PROP_OPTIMIZER,
+  PROP_ACTIVATIONS,
+  PROP_HBM,
+  PROP_GPUS,
+  PROP_FITS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Adwaita palette tones: the darker one reads on a light background, the lighter
+ * one on a dark background; the four hues stay apart for colour-blind readers
+ * because they also differ in lightness. */
+static const struct {
+  const char *name;
+  GdkRGBA     light;
+  GdkRGBA     dark;
+} buckets[NAPKIN_MEMORY_N_BUCKETS] = {
+  { N_("Parameters"),      { 0.208, 0.518, 0.894, 1 }, { 0.384, 0.627, 0.918, 1 } },
+  { N_("Gradients"),       { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
+  { N_("Optimizer state"), { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
+  { N_("Activations"),     { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
+};
+
+static gboolean
+same_double (double a,
+             double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+static double
+total_bytes (NapkinMemoryChart *self)
+{
+  double total = 0;
+
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    total += self->bytes[i];
+  return total;
+}
+
+static void
+update_accessible_label (NapkinMemoryChart *self)
+{
+  g_autofree char *total = nk_units_format_bytes (total_bytes (self));
+  g_autofree char *hbm = nk_units_format_bytes (self->hbm);
+  g_autofree char *text = NULL;
+
+  if (!isfinite (total_bytes (self)) || !isfinite (self->hbm))
+    text = g_strdup (_("Memory per GPU: no estimate"));
+  else if (self->fits)
+    text = g_strdup_printf (_("Memory per GPU: %s of %s, fits"), total, hbm);
+  else
+    text = g_strdup_printf (_("Memory per GPU: %s of %s, does not fit"), total, hbm);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
+                                  -1);
+}
+
+static void
+changed (NapkinMemoryChart *self,
+         guint              prop_id)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+  update_accessible_label (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static PangoLayout *
+make_layout (GtkWidget  *widget,
+             const char *text,
+             gboolean    small,
+             gboolean    bold)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  /* Byte counts line up when digits have one width. */
+  pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum=1"));
+  if (small)
+    pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
+  if (bold)
+    pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  return layout;
+}
+
+static void
+show_layout (cairo_t     *cr,
+             PangoLayout *layout,
+             double       x,
+             double       y)
+{
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+rounded_top_rect (cairo_t *cr,
+                  double   x,
+                  double   y,
+                  double   w,
+                  double   h,
+                  double   r)
+{
+  r = MIN (r, MIN (w / 2, h));
+  cairo_new_sub_path (cr);
+  cairo_move_to (cr, x, y + h);
+  cairo_line_to (cr, x, y + r);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 1.5 * G_PI);
+  cairo_arc (cr, x + w - r, y + r, r, 1.5 * G_PI, 2 * G_PI);
+  cairo_line_to (cr, x + w, y + h);
+  cairo_close_path (cr);
+}
+
+static void
+napkin_memory_chart_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  NapkinMemoryChart *self = NAPKIN_MEMORY_CHART (widget);
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  double total = total_bytes (self);
+  GdkRGBA fg, error;
+  gboolean dark;
+  cairo_t *cr;
+  double legend_top, plot_top, plot_bottom, plot_h, ymax;
+  int legend_cols, legend_rows, text_w, text_h;
+  guint n_bars, n_slots, n_gpus;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  gtk_style_context_get_color (style, &fg);
+  if (!gtk_style_context_lookup_color (style, "error_color", &error))
+    gdk_rgba_parse (&error, "#e01b24");
+  /* The foreground is light exactly when the style is dark. */
+  dark = (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue) > 0.5;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  /* Legend: one entry per bucket with its bytes, in one row when there is room. */
+  legend_cols = width >= 560 ? 4 : 2;
+  legend_rows = NAPKIN_MEMORY_N_BUCKETS / legend_cols;
+  {
+    g_autoptr(PangoLayout) probe = make_layout (widget, "Hg", TRUE, FALSE);
+
+    pango_layout_get_pixel_size (probe, NULL, &text_h);
+  }
+  legend_top = height - legend_rows * (text_h + 6);
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    {
+      double col_w = width / legend_cols;
+      double x = (i % legend_cols) * col_w;
+      double y = legend_top + (i / legend_cols) * (text_h + 6);
+      g_autofree char *value = nk_units_format_bytes (self->bytes[i]);
+      g_autoptr(PangoLayout) name = make_layout (widget, _(buckets[i].name), TRUE, FALSE);
+      g_autoptr(PangoLayout) bytes = make_layout (widget, value, TRUE, TRUE);
+      int name_w;
+
+      gdk_cairo_set_source_rgba (cr, dark ? &buckets[i].dark : &buckets[i].light);
+      cairo_rectangle (cr, x, y + (text_h - 10) / 2.0, 10, 10);
+      cairo_fill (cr);
+
+      gdk_cairo_set_source_rgba (cr, &fg);
+      pango_layout_get_pixel_size (name, &name_w, NULL);
+      show_layout (cr, name, x + 16, y);
+      show_layout (cr, bytes, x + 16 + name_w + 6, y);
+    }
+
+  /* Header: the per-GPU total against the HBM, and the verdict. */
+  {
+    g_autofree char *total_text = nk_units_format_bytes (total);
+    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
+    g_autofree char *header = NULL;
+    g_autoptr(PangoLayout) header_layout = NULL;
+    g_autoptr(PangoLayout) verdict = NULL;
+
+    if (isfinite (total) && isfinite (self->hbm))
+      header = g_strdup_printf (_("%s per GPU of %s HBM"), total_text, hbm_text);
+    else
+      header = g_strdup (_("No estimate: check the highlighted input"));
+    header_layout = make_layout (widget, header, FALSE, FALSE);
+    pango_layout_set_width (header_layout, (int) (width * 0.7) * PANGO_SCALE);
+    pango_layout_set_ellipsize (header_layout, PANGO_ELLIPSIZE_END);
+    gdk_cairo_set_source_rgba (cr, &fg);
+    show_layout (cr, header_layout, 0, 0);
+
+    if (isfinite (total) && isfinite (self->hbm))
+      {
+        verdict = make_layout (widget, self->fits ? _("Fits") : _("Does not fit"),
+                               FALSE, TRUE);
+        pango_layout_get_pixel_size (verdict, &text_w, NULL);
+        if (self->fits)
+          gdk_cairo_set_source_rgba (cr, dark ? &buckets[NAPKIN_MEMORY_GRADS].dark
+                                              : &buckets[NAPKIN_MEMORY_GRADS].light);
+        else
+          gdk_cairo_set_source_rgba (cr, &error);
+        show_layout (cr, verdict, width - text_w, 0);
+      }
+    pango_layout_get_pixel_size (header_layout, NULL, &text_h);
+  }
+
+  plot_top = text_h + 18;
+  {
+    g_autoptr(PangoLayout) probe = make_layout (widget, "GPU 0", TRUE, FALSE);
+    int label_h;
+
+    pango_layout_get_pixel_size (probe, NULL, &label_h);
+    plot_bottom = legend_top - 12 - label_h - 6;
+  }
+  plot_h = plot_bottom - plot_top;
+
+  if (!isfinite (total) || !isfinite (self->hbm) || total < 0 || plot_h < 20)
+    goto out;
+
+  ymax = MAX (total, self->hbm) * 1.08;
+  if (!(ymax > 0))
+    goto out;
+
+  /* Bars: every GPU holds the same under data parallelism, so past MAX_BARS the
+   * chart shows the first ones, an ellipsis and the last. */
+  n_gpus = (guint) CLAMP (isfinite (self->gpus) ? self->gpus : 1, 1, G_MAXUINT);
+  n_bars = MIN (n_gpus, MAX_BARS);
+  n_slots = n_bars + (n_gpus > MAX_BARS ? 1 : 0);
+  for (guint slot = 0; slot < n_slots; slot++)
+    {
+      double slot_w = width / n_slots;
+      double bar_w = MIN (slot_w * 0.62, 72);
+      double x = slot * slot_w + (slot_w - bar_w) / 2;
+      double y = plot_bottom;
+      gboolean ellipsis = n_gpus > MAX_BARS && slot == n_slots - 2;
+      guint gpu_index = (n_gpus > MAX_BARS && slot == n_slots - 1) ? n_gpus - 1 : slot;
+      g_autofree char *label = NULL;
+      g_autoptr(PangoLayout) label_layout = NULL;
+      double bar_h = total / ymax * plot_h;
+
+      if (ellipsis)
+        label = g_strdup ("…");
+      else
+        label = g_strdup_printf (_("GPU %u"), gpu_index);
+      label_layout = make_layout (widget, label, TRUE, FALSE);
+      pango_layout_get_pixel_size (label_layout, &text_w, NULL);
+      if (text_w <= slot_w || ellipsis)
+        {
+          cairo_save (cr);
+          gdk_cairo_set_source_rgba (cr, &fg);
+          cairo_push_group (cr);
+          show_layout (cr, label_layout, slot * slot_w + (slot_w - text_w) / 2, plot_bottom + 6);
+          cairo_pop_group_to_source (cr);
+          cairo_paint_with_alpha (cr, 0.7);
+          cairo_restore (cr);
+        }
+      if (ellipsis)
+        continue;
+
+      /* Clip to the bar's rounded outline and stack the buckets inside it, with
+       * a hairline gap between them. */
+      cairo_save (cr);
+      rounded_top_rect (cr, x, plot_bottom - bar_h, bar_w, bar_h, 4);
+      cairo_clip (cr);
+      for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+        {
+          double h = self->bytes[i] / ymax * plot_h;
+
+          if (!(h > 0))
+            continue;
+          gdk_cairo_set_source_rgba (cr, dark ? &buckets[i].dark : &buckets[i].light);
+          cairo_rectangle (cr, x, y - h, bar_w, MAX (h - 1, 0.5));
+          cairo_fill (cr);
+          y -= h;
+        }
+      cairo_restore (cr);
+
+      if (!self->fits)
+        {
+          gdk_cairo_set_source_rgba (cr, &error);
+          cairo_set_line_width (cr, 2);
+          rounded_top_rect (cr, x - 1, plot_bottom - bar_h - 1, bar_w + 2, bar_h + 1, 5);
+          cairo_stroke (cr);
+        }
+    }
+
+  /* The baseline and the HBM line over the bars. */
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, 0, floor (plot_bottom) + 0.5);
+  cairo_line_to (cr, width, floor (plot_bottom) + 0.5);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  {
+    double y = floor (plot_bottom - self->hbm / ymax * plot_h) + 0.5;
+    static const double dash[] = { 6, 4 };
+    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
+    g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
+    g_autoptr(PangoLayout) layout = make_layout (widget, hbm_label, TRUE, TRUE);
+    int label_h;
+
+    if (self->fits)
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.8);
+    else
+      gdk_cairo_set_source_rgba (cr, &error);
+    cairo_set_line_width (cr, 1.5);
+    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+    cairo_move_to (cr, 0, y);
+    cairo_line_to (cr, width, y);
+    cairo_stroke (cr);
+    cairo_set_dash (cr, NULL, 0, 0);
+
+    pango_layout_get_pixel_size (layout, &text_w, &label_h);
+    show_layout (cr, layout, width - text_w, MAX (y - label_h - 2, plot_top - label_h - 4));
+  }
+
+out:
+  if (!isfinite (total) || !isfinite (self->hbm))
+    {
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, 0, floor (plot_bottom) + 0.5);
+      cairo_line_to (cr, width, floor (plot_bottom) + 0.5);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+static void
+napkin_memory_chart_measure (GtkWidget      *widget,
+                             GtkOrientation  orientation,
+                             int             for_size,
+                             int            *minimum,
+                             int            *natural,
+                             int            *minimum_baseline,
+                             int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 280;
+      *natural = 480;
+    }
+  else
+    {
+      *minimum = 240;
+      *natural = 280;
+    }
+}
+
+static void
+napkin_memory_chart_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  NapkinMemoryChart *self = NAPKIN_MEMORY_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_PARAMS:
+    case PROP_GRADS:
+    case PROP_OPTIMIZER:
+    case PROP_ACTIVATIONS:
+      g_value_set_double (value, self->bytes[prop_id - PROP_PARAMS]);
+      break;
+    case PROP_HBM:
+      g_value_set_double (value, self->hbm);
+      break;
+    case PROP_GPUS:
+      g_value_set_double (value, self->gpus);
+      break;
+    case PROP_FITS:
+      g_value_set_boolean (value, self->fits);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_memory_chart_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  NapkinMemoryChart *self = NAPKIN_MEMORY_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_PARAMS:
+    case PROP_GRADS:
+    case PROP_OPTIMIZER:
+    case PROP_ACTIVATIONS:
+      napkin_memory_chart_set_bytes (self, prop_id - PROP_PARAMS, g_value_get_double (value));
+      break;
+    case PROP_HBM:
+      napkin_memory_chart_set_hbm (self, g_value_get_double (value));
+      break;
+    case PROP_GPUS:
+      napkin_memory_chart_set_gpus (self, g_value_get_double (value));
+      break;
+    case PROP_FITS:
+      napkin_memory_chart_set_fits (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_memory_chart_class_init (NapkinMemoryChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char *bucket_props[] = { "params", "grads", "optimizer", "activations" };
+
+  object_class->get_property = napkin_memory_chart_get_property;
+  object_class->set_property = napkin_memory_chart_set_property;
+  widget_class->snapshot = napkin_memory_chart_snapshot;
+  widget_class->measure = napkin_memory_chart_measure;
+
+  /**
+   * NapkinMemoryChart:params: (attributes org.gtk.Property.get=napkin_memory_chart_get_bytes)
+   *
+   * Bytes of parameters each GPU holds; NAN when there is no estimate.
+   * "grads", "optimizer" and "activations" are the other buckets.
+   */
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    properties[PROP_PARAMS + i] =
+      g_param_spec_double (bucket_props[i], NULL, NULL,
+                           -G_MAXDOUBLE, G_MAXDOUBLE, 0,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * NapkinMemoryChart:hbm:
+   *
+   * The memory of one GPU in bytes, drawn as a line across the bars.
+   */
+  properties[PROP_HBM] =
+    g_param_spec_double ("hbm", NULL, NULL,
+                         -G_MAXDOUBLE, G_MAXDOUBLE, 80e9,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * NapkinMemoryChart:gpus:
+   *
+   * How many GPUs hold the state; one bar each, up to eight.
+   */
+  properties[PROP_GPUS] =
+    g_param_spec_double ("gpus", NULL, NULL,
+                         -G_MAXDOUBLE, G_MAXDOUBLE, 1,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * NapkinMemoryChart:fits:
+   *
+   * Whether the bytes fit the HBM; the bars and the line turn red when not.
+   */
+  properties[PROP_FITS] =
+    g_param_spec_boolean ("fits", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "memorychart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+napkin_memory_chart_init (NapkinMemoryChart *self)
+{
+  self->hbm = 80e9;
+  self->gpus = 1;
+  self->fits = TRUE;
+  update_accessible_label (self);
+}
+
+/**
+ * napkin_memory_chart_new:
+ *
+ * Returns: (transfer full): a new, empty chart
+ */
+GtkWidget *
+napkin_memory_chart_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_MEMORY_CHART, NULL);
+}
+
+/**
+ * napkin_memory_chart_get_bytes:
+ * @self: a chart
+ * @bucket: which bucket
+ *
+ * Returns: the bytes of @bucket each GPU holds, NAN when there is no estimate
+ */
+double
+napkin_memory_chart_get_bytes (NapkinMemoryChart  *self,
+                               NapkinMemoryBucket  bucket)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_CHART (self), NAN);
+  g_return_val_if_fail (bucket < NAPKIN_MEMORY_N_BUCKETS, NAN);
+
+  return self->bytes[bucket];
+}
+
+/**
+ * napkin_memory_chart_set_bytes:
+ * @self: a chart
+ * @bucket: which bucket
+ * @bytes: the bytes each GPU holds, NAN for no estimate
+ */
+void
+napkin_memory_chart_set_bytes (NapkinMemoryChart  *self,
+                               NapkinMemoryBucket  bucket,
+                               double              bytes)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_CHART (self));
+  g_return_if_fail (bucket < NAPKIN_MEMORY_N_BUCKETS);
+
+  if (same_double (self->bytes[bucket], bytes))
+    return;
+  self->bytes[bucket] = bytes;
+  changed (self, PROP_PARAMS + bucket);
+}
+
+/**
+ * napkin_memory_chart_get_hbm:
+ * @self: a chart
+ *
+ * Returns: the memory of one GPU in bytes
+ */
+double
+napkin_memory_chart_get_hbm (NapkinMemoryChart *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_CHART (self), NAN);
+
+  return self->hbm;
+}
+
+/**
+ * napkin_memory_chart_set_hbm:
+ * @self: a chart
+ * @hbm: the memory of one GPU in bytes
+ */
+void
+napkin_memory_chart_set_hbm (NapkinMemoryChart *self,
+                             double             hbm)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_CHART (self));
+
+  if (same_double (self->hbm, hbm))
+    return;
+  self->hbm = hbm;
+  changed (self, PROP_HBM);
+}
+
+/**
+ * napkin_memory_chart_get_gpus:
+ * @self: a chart
+ *
+ * Returns: the number of GPUs
+ */
+double
+napkin_memory_chart_get_gpus (NapkinMemoryChart *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_CHART (self), NAN);
+
+  return self->gpus;
+}
+
+/**
+ * napkin_memory_chart_set_gpus:
+ * @self: a chart
+ * @gpus: the number of GPUs
+ */
+void
+napkin_memory_chart_set_gpus (NapkinMemoryChart *self,
+                              double             gpus)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_CHART (self));
+
+  if (same_double (self->gpus, gpus))
+    return;
+  self->gpus = gpus;
+  changed (self, PROP_GPUS);
+}
+
+/**
+ * napkin_memory_chart_get_fits:
+ * @self: a chart
+ *
+ * Returns: whether the bytes fit the HBM
+ */
+gboolean
+napkin_memory_chart_get_fits (NapkinMemoryChart *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_CHART (self), FALSE);
+
+  return self->fits;
+}
+
+/**
+ * napkin_memory_chart_set_fits:
+ * @self: a chart
+ * @fits: whether the bytes fit the HBM
+ */
+void
+napkin_memory_chart_set_fits (NapkinMemoryChart *self,
+                              gboolean           fits)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_CHART (self));
+
+  fits = !!fits;
+  if (self->fits == fits)
+    return;
+  self->fits = fits;
+  changed (self, PROP_FITS);
+}

@@ -1,0 +1,363 @@
+/* test-cli-format.c: `napkin-cli format` as CLI.md states it: fields, exit codes, stdin
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs the built napkin-cli (NAPKIN_CLI) and checks its answers against worked
+ * examples and against the C compiler's own float conversion.
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_cli (const char  *input,
+         Run         *run,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  const char *arg;
+  va_list ap;
+
+  if (cli == NULL)
+    cli = "napkin-cli";
+  g_ptr_array_add (args, (gpointer) cli);
+  g_ptr_array_add (args, (gpointer) "format");
+  va_start (ap, run);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  process = g_subprocess_newv ((const char *const *) args->pdata,
+                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, input ? input : "", NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+/* The JSON objects of stdout, one per line. */
+static GPtrArray *
+parse_lines (const char *out)
+{
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      if (lines[i][0] == '\0')
+        continue;
+      json_parser_load_from_data (parser, lines[i], -1, &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+      g_ptr_array_add (objects, json_node_copy (json_parser_get_root (parser)));
+    }
+  return objects;
+}
+
+static JsonObject *
+object_at (GPtrArray *objects,
+           guint      i)
+{
+  g_assert_cmpuint (i, <, objects->len);
+  return json_node_get_object (g_ptr_array_index (objects, i));
+}
+
+static void
+test_e4m3_overflow (void)
+{
+  g_auto(Run) plain = { 0 };
+  g_auto(Run) saturate = { 0 };
+  g_autoptr(GPtrArray) a = NULL;
+  g_autoptr(GPtrArray) b = NULL;
+
+  run_cli (NULL, &plain, "--dtype", "e4m3", "--json", "465", "464", "inf", NULL);
+  g_assert_cmpint (plain.status, ==, 0);
+  a = parse_lines (plain.out);
+  g_assert_cmpuint (a->len, ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 0), "bits"), ==, "0x7f");
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 0), "class"), ==, "nan");
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 0), "value"), ==, "nan");
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 1), "bits"), ==, "0x7e");
+  g_assert_cmpfloat (json_object_get_double_member (object_at (a, 1), "value"), ==, 448);
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 2), "bits"), ==, "0x7f");
+
+  run_cli (NULL, &saturate, "--dtype", "e4m3", "--saturate", "--json", "465", "inf", "nan", NULL);
+  g_assert_cmpint (saturate.status, ==, 0);
+  b = parse_lines (saturate.out);
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 0), "bits"), ==, "0x7e");
+  g_assert_cmpfloat (json_object_get_double_member (object_at (b, 0), "value"), ==, 448);
+  g_assert_cmpfloat (json_object_get_double_member (object_at (b, 0), "abs_error"), ==, 17);
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 1), "bits"), ==, "0x7e");
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 2), "bits"), ==, "0x7f");
+}
+
+static void
+test_json_fields (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GPtrArray) objects = NULL;
+  JsonObject *o;
+
+  run_cli (NULL, &run, "--dtype", "fp16", "--json", "1e-8", "65504", "0x0001", "-0", "1", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  objects = parse_lines (run.out);
+  g_assert_cmpuint (objects->len, ==, 5);
+
+  /* the lecture: 1e-8 underflows in float16 */
+  o = object_at (objects, 0);
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, "f16");
+  g_assert_cmpstr (json_object_get_string_member (o, "input"), ==, "1e-8");
+  g_assert_cmpstr (json_object_get_string_member (o, "bits"), ==, "0x0000");
+  g_assert_cmpstr (json_object_get_string_member (o, "class"), ==, "zero");
+  g_assert_cmpint (json_object_get_int_member (o, "sign"), ==, 0);
+  g_assert_true (json_object_get_null_member (o, "exponent"));
+  g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (o, "exact"), ==, "0");
+  g_assert_cmpfloat (json_object_get_double_member (o, "abs_error"), ==, 1e-8);
+  g_assert_cmpfloat (json_object_get_double_member (o, "rel_error"), ==, 1);
+
+  o = object_at (objects, 1);
+  g_assert_cmpstr (json_object_get_string_member (o, "bits"), ==, "0x7bff");
+  g_assert_cmpstr (json_object_get_string_member (o, "class"), ==, "normal");
+  g_assert_cmpint (json_object_get_int_member (o, "exponent"), ==, 15);
+  g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, 65504);
+
+  /* raw bits: a subnormal, with its effective exponent 1 − 15, and no error fields */
+  o = object_at (objects, 2);
+  g_assert_cmpstr (json_object_get_string_member (o, "class"), ==, "subnormal");
+  g_assert_cmpint (json_object_get_int_member (o, "exponent"), ==, -14);
+  g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, ldexp (1, -24));
+  g_assert_cmpstr (json_object_get_string_member (o, "exact"), ==, "0.000000059604644775390625");
+  g_assert_false (json_object_has_member (o, "abs_error"));
+  g_assert_false (json_object_has_member (o, "rel_error"));
+
+  o = object_at (objects, 3);
+  g_assert_cmpstr (json_object_get_string_member (o, "bits"), ==, "0x8000");
+  g_assert_cmpint (json_object_get_int_member (o, "sign"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (o, "exact"), ==, "-0");
+
+  o = object_at (objects, 4);
+  g_assert_cmpstr (json_object_get_string_member (o, "bits"), ==, "0x3c00");
+  g_assert_cmpint (json_object_get_int_member (o, "exponent"), ==, 0);
+}
+
+/* bf16 keeps 1e-8 (the lecture), bits are full width, e5m2 max and overflow. */
+static void
+test_other_formats (void)
+{
+  g_auto(Run) bf16 = { 0 };
+  g_auto(Run) e5m2 = { 0 };
+  g_auto(Run) f32 = { 0 };
+  g_autoptr(GPtrArray) a = NULL;
+  g_autoptr(GPtrArray) b = NULL;
+  g_autoptr(GPtrArray) c = NULL;
+
+  run_cli (NULL, &bf16, "--dtype", "bfloat16", "--json", "1e-8", NULL);
+  a = parse_lines (bf16.out);
+  g_assert_cmpstr (json_object_get_string_member (object_at (a, 0), "class"), ==, "normal");
+  g_assert_cmpfloat (json_object_get_double_member (object_at (a, 0), "value"), !=, 0);
+
+  run_cli (NULL, &e5m2, "--dtype", "fp8-e5m2", "--json", "57344", "61440", NULL);
+  b = parse_lines (e5m2.out);
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 0), "bits"), ==, "0x7b");
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 1), "value"), ==, "inf");
+  g_assert_cmpstr (json_object_get_string_member (object_at (b, 1), "class"), ==, "inf");
+
+  run_cli (NULL, &f32, "--dtype", "float", "--json", "1", NULL);
+  c = parse_lines (f32.out);
+  g_assert_cmpstr (json_object_get_string_member (object_at (c, 0), "bits"), ==, "0x3f800000");
+  g_assert_cmpstr (json_object_get_string_member (object_at (c, 0), "dtype"), ==, "f32");
+}
+
+static void
+test_negative_items (void)
+{
+  const char *forms[][5] = {
+    { "--dtype", "e4m3", "--json", "-465", NULL },
+    { "--dtype", "e4m3", "--json", "--", "-465" },
+    { "-465", "--json", "--dtype", "e4m3", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(GPtrArray) objects = NULL;
+
+      run_cli (NULL, &run, forms[i][0], forms[i][1], forms[i][2], forms[i][3], forms[i][4], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      objects = parse_lines (run.out);
+      g_assert_cmpuint (objects->len, ==, 1);
+      g_assert_cmpstr (json_object_get_string_member (object_at (objects, 0), "input"), ==, "-465");
+      g_assert_cmpstr (json_object_get_string_member (object_at (objects, 0), "bits"), ==, "0xff");
+    }
+
+  {
+    g_auto(Run) run = { 0 };
+    g_autoptr(GPtrArray) objects = NULL;
+
+    run_cli (NULL, &run, "--dtype", "f16", "--json", "-inf", "-0.5", "-pi", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    objects = parse_lines (run.out);
+    g_assert_cmpstr (json_object_get_string_member (object_at (objects, 0), "bits"), ==, "0xfc00");
+    g_assert_cmpstr (json_object_get_string_member (object_at (objects, 1), "bits"), ==, "0xb800");
+    g_assert_cmpstr (json_object_get_string_member (object_at (objects, 2), "bits"), ==, "0xc248");
+  }
+}
+
+static void
+test_exit_codes (void)
+{
+  struct { const char *args[4]; const char *named; } bad[] = {
+    { { "--dtype", "e4m3", "abc", NULL }, "abc" },
+    { { "--dtype", "e4m3", "0x3c00", NULL }, "0x3c00" },
+    { { "--dtype", "e4m3", "", NULL }, "empty" },
+    { { "--dtype", "f8", "1", NULL }, "f8" },
+    { { "--dtype", "f64", "1", NULL }, "f64" },
+    { { "1", NULL }, "--dtype" },
+    { { "--dtype", "e4m3", "--frobnicate", "1" }, "frobnicate" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(GPtrArray) objects = NULL;
+
+      run_cli (NULL, &run, "--json", bad[i].args[0], bad[i].args[1], bad[i].args[2], bad[i].args[3], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, bad[i].named));
+      /* one sentence, one line */
+      g_assert_cmpint (strchr (run.err, '\n') - run.err, ==, (int) strlen (run.err) - 1);
+      objects = parse_lines (run.out);
+      g_assert_cmpuint (objects->len, ==, 1);
+      g_assert_true (json_object_has_member (object_at (objects, 0), "error"));
+    }
+}
+
+/* Many lines in one process; each answer equals the compiler's float conversion. */
+static void
+test_stdin (void)
+{
+  g_autoptr(GString) input = g_string_new (NULL);
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GPtrArray) objects = NULL;
+  g_auto(Run) run = { 0 };
+  GRand *rand = g_rand_new_with_seed (42);
+  const guint n = 100000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      double v = ldexp (g_rand_double_range (rand, -2, 2), g_rand_int_range (rand, -155, 130));
+
+      g_array_append_val (values, v);
+      g_string_append (input, g_ascii_dtostr (buf, sizeof buf, v));
+      g_string_append (input, i % 2 ? "\r\n" : "\n");
+    }
+  g_rand_free (rand);
+
+  run_cli (input->str, &run, "--dtype", "f32", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  objects = parse_lines (run.out);
+  g_assert_cmpuint (objects->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *o = object_at (objects, i);
+      float f = (float) g_array_index (values, double, i);
+      guint32 u;
+      g_autofree char *hex = NULL;
+
+      memcpy (&u, &f, sizeof u);
+      hex = g_strdup_printf ("0x%08x", u);
+      g_assert_cmpstr (json_object_get_string_member (o, "bits"), ==, hex);
+      if (isinf (f))
+        g_assert_cmpstr (json_object_get_string_member (o, "value"), ==, f > 0 ? "inf" : "-inf");
+      else
+        g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, (double) f);
+    }
+}
+
+static void
+test_stdin_bad_line (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GPtrArray) objects = NULL;
+
+  run_cli ("1\n2\nbanana\n4\n", &run, "--dtype", "bf16", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "banana"));
+  g_assert_nonnull (strstr (run.err, "3"));
+  objects = parse_lines (run.out);
+  /* the two good lines, then the error object */
+  g_assert_cmpuint (objects->len, ==, 3);
+  g_assert_true (json_object_has_member (object_at (objects, 2), "error"));
+}
+
+/* The human table: every row's cells start where the header's columns do. */
+static void
+test_human_aligned (void)
+{
+  g_auto(Run) run = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *bits_col, *class_col;
+
+  run_cli (NULL, &run, "--dtype", "e4m3", "465", "1", "-0.0001", "0x01", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);  /* header, 4 rows, "" */
+  bits_col = strstr (lines[0], "BITS");
+  class_col = strstr (lines[0], "CLASS");
+  g_assert_nonnull (bits_col);
+  g_assert_nonnull (class_col);
+  g_assert_true (g_str_has_prefix (lines[1] + (bits_col - lines[0]), "0x7f"));
+  g_assert_true (g_str_has_prefix (lines[2] + (bits_col - lines[0]), "0x38"));
+  g_assert_true (g_str_has_prefix (lines[3] + (bits_col - lines[0]), "0x80"));
+  g_assert_true (g_str_has_prefix (lines[4] + (bits_col - lines[0]), "0x01"));
+  g_assert_true (g_str_has_prefix (lines[1] + (class_col - lines[0]), "nan"));
+  g_assert_true (g_str_has_prefix (lines[4] + (class_col - lines[0]), "subnormal"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/format/e4m3-overflow", test_e4m3_overflow);
+  g_test_add_func ("/cli/format/json-fields", test_json_fields);
+  g_test_add_func ("/cli/format/other-formats", test_other_formats);
+  g_test_add_func ("/cli/format/negative-items", test_negative_items);
+  g_test_add_func ("/cli/format/exit-codes", test_exit_codes);
+  g_test_add_func ("/cli/format/stdin", test_stdin);
+  g_test_add_func ("/cli/format/stdin-bad-line", test_stdin_bad_line);
+  g_test_add_func ("/cli/format/human-aligned", test_human_aligned);
+
+  return g_test_run ();
+}

@@ -1,0 +1,321 @@
+/* test-cli-plan.c: napkin-cli plan and gpus, run as a person or a script would
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs napkin-cli with a NULL-terminated list of arguments. */
+static void
+run_cli (Run *run,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  const char *arg;
+  int wait_status = 0;
+  va_list ap;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
+      return;
+    }
+  g_ptr_array_add (args, (gpointer) cli);
+  va_start (ap, run);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run->out, &run->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  run->status = WEXITSTATUS (wait_status);
+}
+
+static JsonObject *
+parse_line (const char *line)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, line, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+#define Q1 "plan", "--params", "70B", "--tokens", "15T", "--gpu", "h100-sxm", "--gpus", "1024", "--mfu", "0.5"
+
+static void
+test_lecture_days (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonObject *memory;
+
+  run_cli (&run, Q1, "--json", NULL);
+  if (g_test_failed () || run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "days"), 143.9, 0.05);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "total_flops") / 6.3e24, 1, 1e-12);
+  g_assert_cmpfloat (json_object_get_double_member (o, "peak_flops_per_gpu"), ==, 989.5e12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "flops_per_day") / 4.377e22, 1, 1e-3);
+  g_assert_false (json_object_has_member (o, "cost"));
+  g_assert_false (json_object_has_member (o, "largest_params"));
+  memory = json_object_get_object_member (o, "memory");
+  g_assert_cmpfloat (json_object_get_double_member (memory, "params"), ==, 70e9 * 4);
+  g_assert_cmpfloat (json_object_get_double_member (memory, "optimizer"), ==, 70e9 * 8);
+  g_assert_cmpfloat (json_object_get_double_member (memory, "activations"), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (memory, "total"), ==, 70e9 * 16);
+  g_assert_cmpfloat (json_object_get_double_member (memory, "per_gpu"), ==, 70e9 * 16);
+  g_assert_cmpfloat (json_object_get_double_member (memory, "hbm_per_gpu"), ==, 80e9);
+  g_assert_false (json_object_get_boolean_member (memory, "fits"));
+}
+
+static void
+test_human_output (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, Q1, NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "143.9 days"));
+  g_assert_nonnull (strstr (run.out, "6 × 7.0e10 params × 1.5e13 tokens = 6.3e24 FLOPs"));
+  g_assert_nonnull (strstr (run.out, "4 + 4 + 8 = 16"));
+  g_assert_null (strstr (run.out, "nan"));
+  g_assert_null (strstr (run.out, "inf"));
+}
+
+static void
+test_sparse_and_price (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  run_cli (&run, Q1, "--sparse", "--price", "2.5", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "peak_flops_per_gpu"), ==, 1979e12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "days"), 143.9266 / 2, 0.01);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "cost"),
+                                  json_object_get_double_member (o, "gpu_hours") * 2.5, 1e-3);
+}
+
+static void
+check_largest (const char *zero,
+               double      expected)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonObject *memory;
+
+  run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "8", "--optimizer", "adamw",
+           "--zero", zero, "--largest", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "largest_params"), ==, expected);
+  /* Without --params the memory shown is the answer's own, and it fits. */
+  memory = json_object_get_object_member (o, "memory");
+  g_assert_true (json_object_get_boolean_member (memory, "fits"));
+  g_assert_cmpfloat (json_object_get_double_member (memory, "params"), ==, expected * 4);
+  g_assert_false (json_object_has_member (o, "days"));
+}
+
+static void
+test_lecture_largest (void)
+{
+  check_largest ("3", 4.0e10);   /* 8 × 80e9 / 16 */
+  check_largest ("0", 5.0e9);    /* 80e9 / 16 */
+}
+
+static void
+test_nothing_fits (void)
+{
+  g_auto(Run) run = { 0 };
+
+  /* 1e6 × 1e4 × 1e4 × 100 × 4 B of activations on 8 GPUs: far beyond 80 GB each. */
+  run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "8", "--largest", "--batch", "1M",
+           "--seq", "10K", "--layers", "100", "--d-model", "10K", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "--largest"));
+}
+
+static void
+test_bad_usage (void)
+{
+  static const struct { const char *flag; const char *value; } cases[] = {
+    { "--gpus", "-1" }, { "--gpus", "abc" }, { "--gpus", "2.5" }, { "--mfu", "1.5" },
+    { "--mfu", "0" }, { "--mfu", "abc" }, { "--gpu", "h900" }, { "--params", "1e400" },
+    { "--params", "-70B" }, { "--tokens", "0" }, { "--dtype", "fp64" },
+    { "--optimizer", "lion" }, { "--precision", "bf16" }, { "--zero", "4" },
+    { "--price", "-2" }, { "--batch", "-1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonObject) o = NULL;
+      const char *error;
+
+      /* The bad flag comes last, so it overrides the good one from Q1. */
+      run_cli (&run, Q1, "--json", cases[i].flag, cases[i].value, NULL);
+      if (run.out == NULL)
+        return;
+      if (run.status != 2)
+        g_error ("%s %s: exit %d", cases[i].flag, cases[i].value, run.status);
+      g_assert_nonnull (strstr (run.err, cases[i].flag));
+      o = parse_line (run.out);
+      error = json_object_get_string_member (o, "error");
+      g_assert_nonnull (strstr (error, cases[i].flag));
+    }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "plan", "--params", "70B", "--tokens", "15T", "--gpus", "8", "--mfu", "0.5", NULL);
+    if (run.out == NULL)
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--gpu"));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    /* 6 × 1e200 × 1e200 is beyond a double: refused, never printed as inf. */
+    run_cli (&run, "plan", "--params", "1e200", "--tokens", "1e200", "--gpu", "h100-sxm",
+             "--gpus", "8", "--mfu", "0.5", NULL);
+    if (run.out == NULL)
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_null (strstr (run.out, "inf"));
+    g_assert_nonnull (strstr (run.err, "--params"));
+  }
+}
+
+static void
+test_deadline (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  run_cli (&run, Q1, "--deadline", "144", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  /* 6.3e24 / (989.5e12 × 0.5 × 86400 × 144) = 1023.5 → 1024 GPUs. */
+  g_assert_cmpfloat (json_object_get_double_member (o, "gpus_for_deadline"), ==, 1024);
+}
+
+static void
+test_gpus (void)
+{
+  static const char *required[] = {
+    "h100-sxm", "h100-pcie", "h100-nvl", "h200", "a100-sxm-40", "a100-sxm-80",
+    "a100-pcie", "l40s", "rtx-4090", "b200", "v100", "cpu",
+  };
+  static const char *keys[] = { "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8" };
+  g_auto(Run) run = { 0 };
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  run_cli (&run, "gpus", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (g_strstrip (run.out), "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonObject) o = parse_line (lines[i]);
+      JsonObject *peak = json_object_get_object_member (o, "peak");
+      JsonObject *sparse = json_object_get_object_member (o, "peak_sparse");
+      const char *id = json_object_get_string_member (o, "id");
+
+      g_hash_table_add (seen, g_strdup (id));
+      g_assert_true (json_object_has_member (o, "name"));
+      g_assert_true (json_object_has_member (o, "memory"));
+      g_assert_true (json_object_has_member (o, "bandwidth"));
+      g_assert_true (JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "cuda_names")));
+      g_assert_true (strlen (json_object_get_string_member (o, "source")) > 10);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          JsonNode *dense = json_object_get_member (peak, keys[k]);
+
+          g_assert_nonnull (dense);
+          g_assert_nonnull (json_object_get_member (sparse, keys[k]));
+          /* null or a number, never "nan" */
+          g_assert_true (JSON_NODE_HOLDS_NULL (dense)
+                         || json_node_get_value_type (dense) == G_TYPE_DOUBLE);
+        }
+      if (strcmp (id, "h100-sxm") == 0)
+        {
+          g_assert_cmpfloat (json_object_get_double_member (o, "memory"), ==, 80e9);
+          g_assert_cmpfloat (json_object_get_double_member (peak, "bf16"), ==, 989.5e12);
+          g_assert_cmpfloat (json_object_get_double_member (sparse, "bf16"), ==, 1979e12);
+        }
+      if (strcmp (id, "v100") == 0)
+        g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (peak, "bf16")));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    g_assert_true (g_hash_table_contains (seen, required[i]));
+
+  {
+    g_auto(Run) bad = { 0 };
+
+    run_cli (&bad, "gpus", "h900", NULL);
+    g_assert_cmpint (bad.status, ==, 2);
+    g_assert_nonnull (strstr (bad.err, "h900"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/plan/lecture/days", test_lecture_days);
+  g_test_add_func ("/cli/plan/lecture/largest", test_lecture_largest);
+  g_test_add_func ("/cli/plan/human-output", test_human_output);
+  g_test_add_func ("/cli/plan/sparse-and-price", test_sparse_and_price);
+  g_test_add_func ("/cli/plan/deadline", test_deadline);
+  g_test_add_func ("/cli/plan/nothing-fits", test_nothing_fits);
+  g_test_add_func ("/cli/plan/bad-usage", test_bad_usage);
+  g_test_add_func ("/cli/gpus/json", test_gpus);
+
+  return g_test_run ();
+}

@@ -1,0 +1,520 @@
+/* test-plan.c: the budget planner against the lecture's answers and hand-worked cases
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-plan.h"
+
+#define OUT(plan, name) nk_plan_get_output ((plan), (name))
+
+/* Question 1 of the lecture (seed 001): 6 × 70e9 × 15e12 = 6.3e24 FLOPs at
+ * 4.377e22 FLOPs/day (989.5e12 dense × 0.5 × 1024 × 86400) ≈ 143.9 days. */
+static void
+test_lecture_days (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "params", 70e9, "tokens", 15e12, "gpu", "h100-sxm", "gpus", 1024.0,
+                "mfu", 0.5, "dtype", NK_PEAK_BF16, "sparse", FALSE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_null (nk_plan_get_error (plan));
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "total-flops") / 6.3e24, 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "flops-per-day") / 4.377e22, 1.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "days"), 143.9, 0.05);
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "gpu-hours"), 143.9266 * 24 * 1024, 5.0);
+  g_assert_cmpfloat (OUT (plan, "peak-flops-per-gpu"), ==, 989.5e12);
+
+  g_assert_cmpstr (nk_plan_get_formula (plan, "total-flops"), ==,
+                   "6 × 7.0e10 params × 1.5e13 tokens = 6.3e24 FLOPs");
+  g_assert_cmpstr (nk_plan_get_formula (plan, "days"), ==,
+                   "6.3e24 FLOPs / 4.377e22 FLOPs/day = 143.9 days");
+  g_assert_nonnull (strstr (nk_plan_get_formula (plan, "peak-flops-per-gpu"), "sparsity"));
+
+  /* The sparse figure halves the time: the confusion the planner warns about. */
+  nk_plan_set_sparse (plan, TRUE);
+  g_assert_cmpfloat (OUT (plan, "peak-flops-per-gpu"), ==, 1979e12);
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "days"), 143.9266 / 2, 0.01);
+
+  nk_plan_set_price (plan, 2.0);
+  g_assert_cmpfloat_with_epsilon (OUT (plan, "cost"), OUT (plan, "gpu-hours") * 2.0, 1e-6);
+}
+
+/* Question 2: 8 × 80e9 bytes / 16 bytes = 4.0e10 fully sharded; replicated, 80e9/16. */
+static void
+test_lecture_largest (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 8.0, "optimizer", NK_OPTIMIZER_ADAMW,
+                "precision", NK_PRECISION_FP32, "zero-stage", 3, NULL);
+  g_assert_cmpfloat (OUT (plan, "bytes-per-param"), ==, 16);
+  g_assert_cmpfloat (OUT (plan, "largest-params"), ==, 4.0e10);
+  g_assert_cmpfloat (nk_plan_largest_params_for_stage (plan, 0), ==, 5.0e9);
+  nk_plan_set_zero_stage (plan, 0);
+  g_assert_cmpfloat (OUT (plan, "largest-params"), ==, 5.0e9);
+  g_assert_cmpfloat (nk_plan_largest_params_for_stage (plan, 3), ==, 4.0e10);
+}
+
+static void
+test_bytes_per_param (void)
+{
+  /* Written out by hand from the rules: fp32 = 4 + 4 + S; mixed = 2 + 2 + 4 + S. */
+  static const struct {
+    NkOptimizer opt; NkPrecision prec; double p, g, o, total; const char *text;
+  } cases[] = {
+    { NK_OPTIMIZER_SGD, NK_PRECISION_FP32, 4, 4, 0, 8, "4 + 4 + 0 = 8" },
+    { NK_OPTIMIZER_MOMENTUM, NK_PRECISION_FP32, 4, 4, 4, 12, "4 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAGRAD, NK_PRECISION_FP32, 4, 4, 4, 12, "4 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_RMSPROP, NK_PRECISION_FP32, 4, 4, 4, 12, "4 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAM, NK_PRECISION_FP32, 4, 4, 8, 16, "4 + 4 + 8 = 16" },
+    { NK_OPTIMIZER_ADAMW, NK_PRECISION_FP32, 4, 4, 8, 16, "4 + 4 + 8 = 16" },
+    { NK_OPTIMIZER_SGD, NK_PRECISION_MIXED, 2, 2, 4, 8, "2 + 2 + 4 + 0 = 8" },
+    { NK_OPTIMIZER_MOMENTUM, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAGRAD, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_RMSPROP, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAM, NK_PRECISION_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
+    { NK_OPTIMIZER_ADAMW, NK_PRECISION_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  nk_plan_set_params (plan, 1e9);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      g_object_set (plan, "optimizer", cases[i].opt, "precision", cases[i].prec, NULL);
+      g_object_get (plan, "bytes-per-param-text", &text, NULL);
+      g_assert_cmpstr (text, ==, cases[i].text);
+      g_assert_cmpfloat (OUT (plan, "param-bytes"), ==, cases[i].p);
+      g_assert_cmpfloat (OUT (plan, "grad-bytes"), ==, cases[i].g);
+      g_assert_cmpfloat (OUT (plan, "optimizer-bytes"), ==, cases[i].o);
+      g_assert_cmpfloat (OUT (plan, "bytes-per-param"), ==, cases[i].total);
+      g_assert_cmpfloat (OUT (plan, "memory-params"), ==, cases[i].p * 1e9);
+      g_assert_cmpfloat (OUT (plan, "memory-optimizer"), ==, cases[i].o * 1e9);
+      g_assert_cmpfloat (OUT (plan, "memory-total"), ==, cases[i].total * 1e9);
+    }
+}
+
+static void
+test_zero_stages (void)
+{
+  /* 1e9 parameters on 4 GPUs, bytes per GPU worked by hand. */
+  static const struct { NkPrecision prec; int stage; double per_gpu; } cases[] = {
+    { NK_PRECISION_FP32, 0, 16e9 },           /* 4 + 4 + 8 */
+    { NK_PRECISION_FP32, 1, 10e9 },           /* 4 + 4 + 8/4 */
+    { NK_PRECISION_FP32, 2, 7e9 },            /* 4 + 4/4 + 8/4 */
+    { NK_PRECISION_FP32, 3, 4e9 },            /* 16/4 */
+    { NK_PRECISION_MIXED, 0, 16e9 },          /* 2 + 2 + 12 */
+    { NK_PRECISION_MIXED, 1, 7e9 },           /* 2 + 2 + 12/4 */
+    { NK_PRECISION_MIXED, 2, 5.5e9 },         /* 2 + 2/4 + 12/4 */
+    { NK_PRECISION_MIXED, 3, 4e9 },           /* 16/4 */
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "params", 1e9, "gpus", 4.0, "gpu", "a100-sxm-40", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_object_set (plan, "precision", cases[i].prec, "zero-stage", cases[i].stage, NULL);
+      g_assert_cmpfloat_with_epsilon (OUT (plan, "memory-per-gpu"), cases[i].per_gpu, 1e-3);
+      g_assert_cmpfloat (OUT (plan, "hbm-per-gpu"), ==, 40e9);
+      g_assert_true (nk_plan_get_fits (plan) == (cases[i].per_gpu <= 40e9));
+      g_assert_cmpfloat_with_epsilon (OUT (plan, "memory-params-per-gpu")
+                                      + OUT (plan, "memory-grads-per-gpu")
+                                      + OUT (plan, "memory-optimizer-per-gpu"),
+                                      cases[i].per_gpu, 1e-3);
+    }
+  /* 16e9 per GPU does not fit a 40 GB card only when... it does; 1e10 params does not. */
+  g_object_set (plan, "params", 1e10, "zero-stage", 0, NULL);
+  g_assert_false (nk_plan_get_fits (plan));
+  g_assert_nonnull (strstr (nk_plan_get_formula (plan, "fits"), "does not fit"));
+}
+
+static void
+test_activations (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  /* The lecture's deep linear model: B·D·L values, 4 bytes each in fp32. */
+  g_object_set (plan, "params", 1e6, "gpus", 1.0, "batch", 16.0, "seq", 1.0,
+                "layers", 4.0, "d-model", 1024.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "activations-linear"), ==, 16.0 * 1024 * 4 * 4);
+  g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 262144);
+  g_assert_cmpfloat (OUT (plan, "memory-total"), ==, 16e6 + 262144);
+  nk_plan_set_precision (plan, NK_PRECISION_MIXED);
+  g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 131072);
+  g_assert_true (isnan (OUT (plan, "activations-transformer")));
+
+  /* Korthikanti et al. eq. 1, worked by hand for s 2048, b 8, h 4096, a 32, L 32:
+   * sbh = 67108864; 34 + 5·32·2048/4096 = 114; × 32 layers = 244813135872 B;
+   * full recomputation: 2·sbh·L = 4294967296 plus one layer, 7650410496. */
+  g_object_set (plan, "batch", 8.0, "seq", 2048.0, "layers", 32.0, "d-model", 4096.0,
+                "heads", 32.0, "gpus", 8.0, "activation-model", NK_ACTIVATION_MODEL_TRANSFORMER,
+                NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (OUT (plan, "activations-transformer"), ==, 244813135872.0);
+  g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 244813135872.0);
+  g_assert_cmpfloat (OUT (plan, "memory-activations-per-gpu"), ==, 244813135872.0 / 8);
+  g_assert_cmpfloat (OUT (plan, "activations-transformer-checkpointed"), ==,
+                     4294967296.0 + 7650410496.0);
+  g_object_set (plan, "checkpointing", TRUE, NULL);
+  g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 4294967296.0 + 7650410496.0);
+  g_assert_nonnull (strstr (nk_plan_get_formula (plan, "activations-transformer"), "Korthikanti"));
+
+  /* Without heads the transformer estimate cannot be made: the plan says so. */
+  g_object_set (plan, "heads", 0.0, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "heads");
+  g_assert_true (isnan (OUT (plan, "memory-activations")));
+  g_assert_true (isnan (OUT (plan, "memory-per-gpu")));
+
+  /* Activations count only when all four inputs are given. */
+  g_object_set (plan, "heads", 32.0, "layers", 0.0, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 0);
+}
+
+/* Seed 002 (the OpenAI table): N = 2·d_model·n_layer·(2·d_attn + d_ff) and
+ * C_forward = 2N + 2·n_layer·n_ctx·d_attn. The oracle sums the table's rows. */
+static void
+test_transformer_sizing (void)
+{
+  static const struct { double d, L, n_ctx, vocab; } configs[] = {
+    { 768, 12, 1024, 50257 },   /* GPT-2 small */
+    { 1024, 24, 1024, 50257 },  /* GPT-2 medium */
+    { 1280, 36, 1024, 50257 },  /* GPT-2 large */
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
+    {
+      double d = configs[i].d, L = configs[i].L, n_ctx = configs[i].n_ctx;
+      double d_ff = 4 * d;
+      double qkv = L * d * 3 * d, proj = L * d * d, ff = 2 * L * d * d_ff;
+      double n = qkv + proj + ff;
+      double fwd = 2 * qkv + 2 * L * n_ctx * d + 2 * proj + 2 * ff;
+
+      g_object_set (plan, "d-model", d, "layers", L, "seq", n_ctx, "vocab", configs[i].vocab,
+                    "d-ff", 0.0, NULL);
+      g_assert_cmpfloat (OUT (plan, "sized-params"), ==, n);
+      g_assert_cmpfloat (OUT (plan, "sized-forward-flops-per-token"), ==, fwd);
+      g_assert_cmpfloat (OUT (plan, "sized-embedding-params"), ==, (configs[i].vocab + n_ctx) * d);
+    }
+  /* Hand values for GPT-2 small and medium: 12·L·d². */
+  g_object_set (plan, "d-model", 768.0, "layers", 12.0, "seq", 1024.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "sized-params"), ==, 84934656.0);
+  g_assert_cmpfloat (OUT (plan, "sized-forward-flops-per-token"), ==, 188743680.0);
+  g_object_set (plan, "d-model", 1024.0, "layers", 24.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "sized-params"), ==, 301989888.0);
+  g_assert_cmpfloat (OUT (plan, "sized-forward-flops-per-token"), ==, 654311424.0);
+  /* An explicit d_ff replaces 4·d_model. */
+  g_object_set (plan, "d-ff", 2048.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "sized-params"), ==, 2.0 * 1024 * 24 * (2 * 1024 + 2048));
+}
+
+/* The inverse answers must agree with the forward plan: the largest model fits
+ * and 1% more does not; the fewest GPUs meet the deadline and one fewer do not. */
+static void
+test_inverse_consistency (void)
+{
+  static const char *gpus_ids[] = { "h100-sxm", "a100-sxm-40", "rtx-4090", "l40s" };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  for (guint g = 0; g < G_N_ELEMENTS (gpus_ids); g++)
+    for (int stage = 0; stage <= 3; stage++)
+      for (int opt = NK_OPTIMIZER_SGD; opt <= NK_OPTIMIZER_ADAMW; opt++)
+        for (double n_gpus = 1; n_gpus <= 24; n_gpus += 7)
+          {
+            double largest;
+
+            g_object_set (plan, "gpu", gpus_ids[g], "zero-stage", stage, "optimizer", opt,
+                          "gpus", n_gpus, "batch", 4.0, "seq", 512.0, "layers", 8.0,
+                          "d-model", 1024.0, "params", 1e6, NULL);
+            largest = OUT (plan, "largest-params");
+            g_assert_true (largest > 0 && largest == floor (largest));
+            nk_plan_set_params (plan, largest);
+            g_assert_true (nk_plan_get_fits (plan));
+            nk_plan_set_params (plan, largest * 1.01);
+            g_assert_false (nk_plan_get_fits (plan));
+            nk_plan_set_params (plan, largest + 1);
+            g_assert_false (nk_plan_get_fits (plan));
+          }
+
+  g_object_set (plan, "params", 70e9, "tokens", 15e12, "gpu", "h100-sxm", "mfu", 0.5,
+                "batch", 0.0, NULL);
+  for (double deadline = 1; deadline < 400; deadline *= 1.7)
+    {
+      double n;
+
+      g_object_set (plan, "deadline-days", deadline, NULL);
+      n = OUT (plan, "gpus-for-deadline");
+      g_assert_true (n >= 1 && n == floor (n));
+      nk_plan_set_gpus (plan, n);
+      g_assert_cmpfloat (OUT (plan, "days"), <=, deadline);
+      if (n > 1)
+        {
+          nk_plan_set_gpus (plan, n - 1);
+          g_assert_cmpfloat (OUT (plan, "days"), >, deadline);
+        }
+    }
+  /* 143.9 days on 1024 GPUs: 144 days need 1024, 143 days need more. */
+  g_object_set (plan, "deadline-days", 144.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "gpus-for-deadline"), ==, 1024);
+  g_object_set (plan, "deadline-days", 143.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "gpus-for-deadline"), ==, 1031);
+}
+
+typedef struct {
+  GHashTable *counts;
+} NotifyLog;
+
+static void
+on_notify (GObject    *object,
+           GParamSpec *pspec,
+           NotifyLog  *log)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (log->counts, pspec->name));
+
+  g_hash_table_insert (log->counts, (gpointer) pspec->name, GUINT_TO_POINTER (n + 1));
+}
+
+static guint
+count (NotifyLog  *log,
+       const char *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (log->counts, name));
+}
+
+static void
+assert_at_most_once (NotifyLog *log)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, log->counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (GPOINTER_TO_UINT (value) != 1)
+      g_error ("notify::%s fired %u times", (const char *) key, GPOINTER_TO_UINT (value));
+}
+
+static void
+test_notify_once (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  NotifyLog log = { g_hash_table_new (g_str_hash, g_str_equal) };
+
+  g_signal_connect (plan, "notify", G_CALLBACK (on_notify), &log);
+
+  nk_plan_set_params (plan, 80e9);
+  assert_at_most_once (&log);
+  g_assert_cmpuint (count (&log, "params"), ==, 1);
+  g_assert_cmpuint (count (&log, "days"), ==, 1);
+  g_assert_cmpuint (count (&log, "total-flops"), ==, 1);
+  g_assert_cmpuint (count (&log, "memory-per-gpu"), ==, 1);
+  g_assert_cmpuint (count (&log, "revision"), ==, 1);
+  g_assert_cmpuint (count (&log, "peak-flops-per-gpu"), ==, 0);
+  g_assert_cmpuint (count (&log, "tokens"), ==, 0);
+
+  /* The same value again: nothing at all. */
+  g_hash_table_remove_all (log.counts);
+  nk_plan_set_params (plan, 80e9);
+  g_object_set (plan, "params", 80e9, "gpu", "h100-sxm", NULL);
+  g_assert_cmpuint (g_hash_table_size (log.counts), ==, 0);
+
+  /* The optimizer changes memory, not time. */
+  nk_plan_set_optimizer (plan, NK_OPTIMIZER_SGD);
+  assert_at_most_once (&log);
+  g_assert_cmpuint (count (&log, "optimizer"), ==, 1);
+  g_assert_cmpuint (count (&log, "memory-optimizer"), ==, 1);
+  g_assert_cmpuint (count (&log, "bytes-per-param-text"), ==, 1);
+  g_assert_cmpuint (count (&log, "days"), ==, 0);
+
+  /* Going invalid notifies valid/error once and each output that became NaN once. */
+  g_hash_table_remove_all (log.counts);
+  nk_plan_set_mfu (plan, -1);
+  assert_at_most_once (&log);
+  g_assert_cmpuint (count (&log, "valid"), ==, 1);
+  g_assert_cmpuint (count (&log, "error"), ==, 1);
+  g_assert_cmpuint (count (&log, "error-input"), ==, 1);
+  g_assert_cmpuint (count (&log, "days"), ==, 1);
+  g_assert_cmpuint (count (&log, "total-flops"), ==, 0);
+
+  /* Several properties in one g_object_set: still once each. */
+  g_hash_table_remove_all (log.counts);
+  g_object_set (plan, "mfu", 0.4, "gpus", 512.0, "tokens", 1e13, NULL);
+  assert_at_most_once (&log);
+  g_assert_cmpuint (count (&log, "days"), ==, 1);
+
+  g_hash_table_unref (log.counts);
+}
+
+static void
+assert_no_infinity (NkPlan *plan)
+{
+  guint n_props;
+  g_autofree GParamSpec **props = g_object_class_list_properties (G_OBJECT_GET_CLASS (plan),
+                                                                  &n_props);
+
+  for (guint i = 0; i < n_props; i++)
+    if (props[i]->value_type == G_TYPE_DOUBLE && !(props[i]->flags & G_PARAM_WRITABLE))
+      {
+        double v;
+
+        g_object_get (plan, props[i]->name, &v, NULL);
+        if (isinf (v))
+          g_error ("%s is infinite", props[i]->name);
+      }
+}
+
+static void
+test_bad_inputs (void)
+{
+  static const struct { const char *prop; double value; } bad_doubles[] = {
+    { "params", -1 }, { "params", 0 }, { "params", NAN }, { "params", INFINITY },
+    { "tokens", 0 }, { "gpus", 0 }, { "gpus", -1 }, { "gpus", 2.5 }, { "mfu", 0 },
+    { "mfu", 1.5 }, { "mfu", NAN }, { "batch", -4 }, { "layers", 1.5 },
+    { "price", -1 }, { "deadline-days", -3 }, { "d-model", -INFINITY },
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_doubles); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      double good;
+
+      g_object_get (plan, bad_doubles[i].prop, &good, NULL);
+      /* GObject refuses NaN in g_object_set() (its validator sees NaN != NaN as
+       * a clamp); the C setters take it. */
+      if (isnan (bad_doubles[i].value) && strcmp (bad_doubles[i].prop, "params") == 0)
+        nk_plan_set_params (plan, NAN);
+      else if (isnan (bad_doubles[i].value) && strcmp (bad_doubles[i].prop, "mfu") == 0)
+        nk_plan_set_mfu (plan, NAN);
+      else
+        g_object_set (plan, bad_doubles[i].prop, bad_doubles[i].value, NULL);
+      g_assert_false (nk_plan_get_valid (plan));
+      g_assert_cmpstr (nk_plan_get_error_input (plan), ==, bad_doubles[i].prop);
+      g_assert_nonnull (nk_plan_get_error (plan));
+      g_assert_false (nk_plan_check (plan, &error));
+      g_assert_error (error, NK_PLAN_ERROR, NK_PLAN_ERROR_INVALID_INPUT);
+      assert_no_infinity (plan);
+      g_object_set (plan, bad_doubles[i].prop, good, NULL);
+      g_assert_true (nk_plan_get_valid (plan));
+      g_assert_null (nk_plan_get_error (plan));
+    }
+
+  /* Outputs that need the bad input are NaN ("—"), never stale. */
+  nk_plan_set_params (plan, -5);
+  g_assert_true (isnan (OUT (plan, "days")));
+  g_assert_true (isnan (OUT (plan, "total-flops")));
+  g_assert_true (isnan (OUT (plan, "memory-total")));
+  g_assert_false (nk_plan_get_fits (plan));
+  g_assert_true (OUT (plan, "largest-params") > 0);   /* does not need params */
+  nk_plan_set_params (plan, 70e9);
+
+  nk_plan_set_gpu (plan, "h900");
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "gpu");
+  g_assert_nonnull (strstr (nk_plan_get_error (plan), "h900"));
+  g_assert_true (isnan (OUT (plan, "days")));
+  nk_plan_set_gpu (plan, "v100");
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "dtype");    /* no bf16 on Volta */
+  nk_plan_set_dtype (plan, NK_PEAK_FP16);
+  g_assert_true (nk_plan_get_valid (plan));
+  nk_plan_set_sparse (plan, TRUE);
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "sparse");
+  nk_plan_set_sparse (plan, FALSE);
+  nk_plan_set_dtype (plan, NK_PEAK_INT8);
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "dtype");
+  g_object_set (plan, "gpu", "h100-sxm", "dtype", NK_PEAK_BF16, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+
+  /* A result beyond a double is refused, not shown as inf. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_object_set (plan, "params", 1e200, "tokens", 1e200, NULL);
+    g_assert_false (nk_plan_get_valid (plan));
+    g_assert_false (nk_plan_check (plan, &error));
+    g_assert_error (error, NK_PLAN_ERROR, NK_PLAN_ERROR_OVERFLOW);
+    g_assert_true (isnan (OUT (plan, "total-flops")));
+    assert_no_infinity (plan);
+  }
+  {
+    g_autoptr(JsonBuilder) builder = json_builder_new ();
+    g_autoptr(JsonGenerator) generator = json_generator_new ();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *text = NULL;
+    g_autofree char *summary = NULL;
+    JsonObject *object;
+
+    nk_plan_build_json (plan, builder, NK_PLAN_JSON_COST);
+    root = json_builder_get_root (builder);
+    object = json_node_get_object (root);
+    g_assert_cmpstr (json_object_get_string_member (object, "days"), ==, "nan");
+    json_generator_set_root (generator, root);
+    text = json_generator_to_data (generator, NULL);
+    g_assert_null (strstr (text, "inf"));
+    summary = nk_plan_format_summary (plan, NK_PLAN_JSON_COST | NK_PLAN_JSON_LARGEST);
+    g_assert_null (strstr (summary, "nan"));
+    g_assert_null (strstr (summary, "inf"));
+    g_assert_nonnull (strstr (summary, "—"));
+  }
+}
+
+static void
+test_enum_strings (void)
+{
+  for (int o = NK_OPTIMIZER_SGD; o <= NK_OPTIMIZER_ADAMW; o++)
+    {
+      NkOptimizer back = -1;
+
+      g_assert_true (nk_optimizer_from_string (nk_optimizer_to_string (o), &back));
+      g_assert_cmpint (back, ==, o);
+    }
+  for (int p = NK_PRECISION_FP32; p <= NK_PRECISION_MIXED; p++)
+    {
+      NkPrecision back = -1;
+
+      g_assert_true (nk_precision_from_string (nk_precision_to_string (p), &back));
+      g_assert_cmpint (back, ==, p);
+    }
+  {
+    NkOptimizer o = NK_OPTIMIZER_SGD;
+    NkPrecision p = NK_PRECISION_FP32;
+    GEnumClass *klass = g_type_class_ref (NK_TYPE_OPTIMIZER);
+
+    g_assert_true (nk_optimizer_from_string ("AdamW", &o));
+    g_assert_cmpint (o, ==, NK_OPTIMIZER_ADAMW);
+    g_assert_false (nk_optimizer_from_string ("lion", &o));
+    g_assert_false (nk_precision_from_string ("bf16", &p));
+    /* GSettings binds enum keys by nick: the nick must be the CLI name. */
+    g_assert_cmpstr (g_enum_get_value (klass, NK_OPTIMIZER_ADAMW)->value_nick, ==, "adamw");
+    g_type_class_unref (klass);
+  }
+  g_assert_cmpfloat (nk_optimizer_state_bytes (NK_OPTIMIZER_ADAMW), ==, 8);
+  g_assert_true (nk_plan_dtype_is_supported (NK_PEAK_FP8));
+  g_assert_false (nk_plan_dtype_is_supported (NK_PEAK_FP64));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/plan/lecture/days", test_lecture_days);
+  g_test_add_func ("/engine/plan/lecture/largest", test_lecture_largest);
+  g_test_add_func ("/engine/plan/memory/bytes-per-param", test_bytes_per_param);
+  g_test_add_func ("/engine/plan/memory/zero-stages", test_zero_stages);
+  g_test_add_func ("/engine/plan/memory/activations", test_activations);
+  g_test_add_func ("/engine/plan/sizing/transformer", test_transformer_sizing);
+  g_test_add_func ("/engine/plan/inverse/consistency", test_inverse_consistency);
+  g_test_add_func ("/engine/plan/notify/once", test_notify_once);
+  g_test_add_func ("/engine/plan/errors/bad-inputs", test_bad_inputs);
+  g_test_add_func ("/engine/plan/enums/strings", test_enum_strings);
+
+  return g_test_run ();
+}
