@@ -270,7 +270,7 @@ test_stdin (void)
   g_autoptr(GPtrArray) objects = NULL;
   g_auto(Run) run = { 0 };
   GRand *rand = g_rand_new_with_seed (42);
-  const guint n = 100000;
+  const guint n = 20000;
 
   for (guint i = 0; i < n; i++)
     {

@@ -22,6 +22,10 @@ static const Command commands[] = {
   { "format", nk_cli_format_main, N_("Show how a number is stored in f32, f16, bf16, e4m3, e5m2") },
   { "plan",   nk_cli_plan_main,   N_("Time, cost and memory of a training run on GPUs") },
   { "gpus",   nk_cli_gpus_main,   N_("The GPU table: memory, bandwidth, peak FLOP/s and sources") },
+  { "tensor", nk_cli_tensor_main, N_("Run a tensor program: shapes, strides, views and storage") },
+  { "train",  nk_cli_train_main,  N_("Train the Cruncher or a tiny LM, with FLOPs, MFU and memory per step") },
+  { "devices", nk_cli_devices_main, N_("The CPU (with its derived peak FLOP/s) and CUDA devices") },
+  { "bench",  nk_cli_bench_main,  N_("Time a matmul and compare its FLOP/s with the peak") },
 };
 
 static void

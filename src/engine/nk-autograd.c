@@ -277,9 +277,9 @@ read_index (NkTensor *index,
 
   switch (index->dtype)
     {
-    case NK_DTYPE_I32: *out = ((const gint32 *) data)[i * index->stride[0]]; return TRUE;
-    case NK_DTYPE_I64: *out = ((const gint64 *) data)[i * index->stride[0]]; return TRUE;
-    case NK_DTYPE_U16: *out = ((const guint16 *) data)[i * index->stride[0]]; return TRUE;
+    case NK_DTYPE_INT32: *out = ((const gint32 *) data)[i * index->stride[0]]; return TRUE;
+    case NK_DTYPE_INT64: *out = ((const gint64 *) data)[i * index->stride[0]]; return TRUE;
+    case NK_DTYPE_UINT16: *out = ((const guint16 *) data)[i * index->stride[0]]; return TRUE;
     default: return FALSE;
     }
 }

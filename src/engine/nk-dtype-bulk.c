@@ -573,8 +573,9 @@ nk_dtype_convert_to_f32 (NkDType     dtype,
  * nk_dtype_bulk_path:
  * @dtype: a format
  *
- * Returns: a short name of the code path bulk conversion to @dtype takes on this
- *   machine now, e.g. "f16c" or "portable" (for benchmarks and reports)
+ * Returns: a short name of the code path that conversion from f32 to @dtype
+ *   takes on this machine now, e.g. "f16c", "avx2" or "portable" (for
+ *   benchmarks and reports)
  */
 const char *
 nk_dtype_bulk_path (NkDType dtype)

@@ -24,6 +24,7 @@
 #include <glib-object.h>
 
 #include "nk-autograd.h"
+#include "nk-checkpoint.h"
 #include "nk-init.h"
 #include "nk-rng.h"
 #include "nk-safetensors.h"
@@ -155,6 +156,14 @@ gboolean    nk_model_load_state_dict   (NkModel       *model,
 gboolean    nk_model_save_state_dict   (NkModel             *model,
                                         NkSafetensorsWriter *writer,
                                         GError             **error);
+
+/* The same, through a checkpoint (names and shapes checked by nk-checkpoint). */
+gboolean    nk_model_load_checkpoint   (NkModel       *model,
+                                        NkCheckpoint  *ck,
+                                        GError       **error);
+gboolean    nk_model_save_checkpoint   (NkModel       *model,
+                                        NkCheckpoint  *ck,
+                                        GError       **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkModel, nk_model_free)
 

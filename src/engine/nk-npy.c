@@ -152,7 +152,7 @@ parse_int (Cursor *c,
     {
       guint digit = *c->p - '0';
 
-      if (value > (G_MAXINT64 - digit) / 10)
+      if (value > ((guint64) G_MAXINT64 - digit) / 10)
         return FALSE;
       value = value * 10 + digit;
       any = TRUE;

@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nk-safetensors.h"
+#include "nk-safetensors-private.h"
 #include "nk-tensor.h"
 
 G_DEFINE_QUARK (nk-safetensors-error-quark, nk_safetensors_error)
@@ -650,15 +651,14 @@ format_dims (guint         ndim,
   return g_string_free (s, FALSE);
 }
 
-/* Shared with nk-checkpoint.c through the header's documented behaviour. */
-static gboolean
-check_tensor (const char                *file,
-              const NkSafetensorsTensor *t,
-              const char                *name,
-              NkDType                    dtype,
-              guint                      ndim,
-              const gint64              *shape,
-              GError                   **error)
+gboolean
+_nk_safetensors_check_tensor (const char                *file,
+                              const NkSafetensorsTensor *t,
+                              const char                *name,
+                              NkDType                    dtype,
+                              guint                      ndim,
+                              const gint64              *shape,
+                              GError                   **error)
 {
   gboolean same = t != NULL && t->dtype == dtype && t->ndim == ndim;
 
@@ -701,7 +701,7 @@ nk_safetensors_read_into (NkSafetensors *st,
   g_return_val_if_fail (ndim == 0 || shape != NULL, FALSE);
 
   t = nk_safetensors_lookup (st, name);
-  if (!check_tensor (st->name, t, name, dtype, ndim, shape, error))
+  if (!_nk_safetensors_check_tensor (st->name, t, name, dtype, ndim, shape, error))
     return FALSE;
   g_return_val_if_fail (t->nbytes == 0 || dst != NULL, FALSE);
   if (t->nbytes)
@@ -1006,13 +1006,30 @@ nk_safetensors_writer_write (NkSafetensorsWriter *writer,
 /* ---- tensors -------------------------------------------------------------------- */
 
 NkTensor *
+_nk_safetensors_tensor_new (const NkSafetensorsTensor  *t,
+                            NkBucket                    bucket,
+                            GError                    **error)
+{
+  g_autoptr(NkTensor) tensor = NULL;
+
+  tensor = nk_tensor_new_full (NULL, t->dtype, (int) t->ndim, t->shape, bucket, FALSE, error);
+  if (tensor == NULL)
+    return NULL;
+  /* The file's bytes may be unaligned; the device copy is a byte copy. */
+  if (t->nbytes
+      && !nk_device_copy (nk_tensor_get_device (tensor), NK_COPY_HOST_TO_DEVICE,
+                          nk_storage_get_data (tensor->storage), t->data, t->nbytes, error))
+    return NULL;
+  return g_steal_pointer (&tensor);
+}
+
+NkTensor *
 nk_safetensors_get_tensor (NkSafetensors  *st,
                            const char     *name,
                            NkBucket        bucket,
                            GError        **error)
 {
   const NkSafetensorsTensor *t;
-  g_autoptr(NkTensor) tensor = NULL;
 
   g_return_val_if_fail (st != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
@@ -1024,21 +1041,12 @@ nk_safetensors_get_tensor (NkSafetensors  *st,
                    _("%s: there is no tensor “%s”"), st->name, name);
       return NULL;
     }
-
-  tensor = nk_tensor_new_full (NULL, t->dtype, (int) t->ndim, t->shape, bucket, FALSE, error);
-  if (tensor == NULL)
-    return NULL;
-  if (t->nbytes
-      && !nk_device_copy (nk_tensor_get_device (tensor), NK_COPY_HOST_TO_DEVICE,
-                          nk_storage_get_data (tensor->storage), t->data, t->nbytes, error))
-    return NULL;
-  return g_steal_pointer (&tensor);
+  return _nk_safetensors_tensor_new (t, bucket, error);
 }
 
-/* Contiguous host bytes of any tensor, in C order. */
-static GBytes *
-tensor_host_bytes (NkTensor  *tensor,
-                   GError   **error)
+GBytes *
+_nk_tensor_to_host_bytes (NkTensor  *tensor,
+                          GError   **error)
 {
   g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) contiguous = NULL;
@@ -1070,7 +1078,7 @@ nk_safetensors_writer_add_tensor (NkSafetensorsWriter *writer,
                      "hold"), name, nk_dtype_info (tensor->dtype)->name);
       return FALSE;
     }
-  bytes = tensor_host_bytes (tensor, error);
+  bytes = _nk_tensor_to_host_bytes (tensor, error);
   if (bytes == NULL)
     return FALSE;
   nk_safetensors_writer_add_bytes (writer, name, tensor->dtype, (guint) tensor->ndim,

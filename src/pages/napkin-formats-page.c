@@ -635,6 +635,7 @@ static void
 napkin_formats_page_dispose (GObject *object)
 {
   NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (object);
+  GtkWidget *child;
 
   if (self->settings != NULL)
     {
@@ -642,6 +643,8 @@ napkin_formats_page_dispose (GObject *object)
       g_settings_unbind (self, "saturate");
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_FORMATS_PAGE);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (napkin_formats_page_parent_class)->dispose (object);

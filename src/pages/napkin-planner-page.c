@@ -115,22 +115,26 @@ typedef struct {
   FormGroup   group;
   gboolean    optional;     /* empty text means 0, "not given" */
   const char *default_text;
+  /* The plan's C setter where it has one: GObject refuses NAN through
+   * g_object_set(), the setters take it and mark the plan invalid. */
+  void      (*setter)       (NkPlan *plan,
+                             double  value);
 } EntryInput;
 
 #define ROW(field) G_STRUCT_OFFSET (NapkinPlannerPage, field)
 
 static const EntryInput entry_inputs[] = {
-  { "params",        ROW (params_row),   GROUP_MODEL,       FALSE, "70B" },
-  { "tokens",        ROW (tokens_row),   GROUP_MODEL,       FALSE, "15T" },
-  { "gpus",          ROW (gpus_row),     GROUP_HARDWARE,    FALSE, "1024" },
-  { "mfu",           ROW (mfu_row),      GROUP_HARDWARE,    FALSE, "0.5" },
-  { "price",         ROW (price_row),    GROUP_HARDWARE,    TRUE,  "" },
-  { "batch",         ROW (batch_row),    GROUP_ACTIVATIONS, TRUE,  "" },
-  { "seq",           ROW (seq_row),      GROUP_ACTIVATIONS, TRUE,  "" },
-  { "layers",        ROW (layers_row),   GROUP_ACTIVATIONS, TRUE,  "" },
-  { "d-model",       ROW (d_model_row),  GROUP_ACTIVATIONS, TRUE,  "" },
-  { "heads",         ROW (heads_row),    GROUP_ACTIVATIONS, TRUE,  "" },
-  { "deadline-days", ROW (deadline_row), GROUP_DEADLINE,    TRUE,  "" },
+  { "params",        ROW (params_row),   GROUP_MODEL,       FALSE, "70B",  nk_plan_set_params },
+  { "tokens",        ROW (tokens_row),   GROUP_MODEL,       FALSE, "15T",  nk_plan_set_tokens },
+  { "gpus",          ROW (gpus_row),     GROUP_HARDWARE,    FALSE, "1024", nk_plan_set_gpus },
+  { "mfu",           ROW (mfu_row),      GROUP_HARDWARE,    FALSE, "0.5",  nk_plan_set_mfu },
+  { "price",         ROW (price_row),    GROUP_HARDWARE,    TRUE,  "",     nk_plan_set_price },
+  { "batch",         ROW (batch_row),    GROUP_ACTIVATIONS, TRUE,  "",     NULL },
+  { "seq",           ROW (seq_row),      GROUP_ACTIVATIONS, TRUE,  "",     NULL },
+  { "layers",        ROW (layers_row),   GROUP_ACTIVATIONS, TRUE,  "",     NULL },
+  { "d-model",       ROW (d_model_row),  GROUP_ACTIVATIONS, TRUE,  "",     NULL },
+  { "heads",         ROW (heads_row),    GROUP_ACTIVATIONS, TRUE,  "",     NULL },
+  { "deadline-days", ROW (deadline_row), GROUP_DEADLINE,    TRUE,  "",     NULL },
 };
 
 /* Inputs chosen from lists or switches, for error display. */
@@ -366,10 +370,13 @@ update_outputs (NapkinPlannerPage *self)
   set_formula (self, self->days_formula, "days");
 
   if (isfinite (days))
-    take_label (self->headline_caption,
-                g_strdup_printf (_("%s × %s at %s %s each, MFU %g"),
-                                 format_count (gpus) /* leaked below */, gpu_name,
-                                 peak_text, dtype, nk_plan_get_mfu (plan)));
+    {
+      g_autofree char *count = format_count (gpus);
+
+      take_label (self->headline_caption,
+                  g_strdup_printf (_("%s × %s at %s %s each, MFU %g"),
+                                   count, gpu_name, peak_text, dtype, nk_plan_get_mfu (plan)));
+    }
   else
     set_label (self->headline_caption, _("No estimate yet"));
 
@@ -423,12 +430,20 @@ update_outputs (NapkinPlannerPage *self)
   /* The GPU row shows the peak the plan uses, beside the GPU it comes from. */
   {
     g_autofree char *subtitle = NULL;
+    /* The table's memory, not the plan's hbm-per-gpu: that one waits for a valid
+     * GPU count, and the row describes the GPU alone. */
+    const NkGpu *gpu = nk_gpus_lookup (nk_plan_get_gpu (plan));
+    double memory = gpu != NULL ? gpu->memory : NAN;
 
-    if (isfinite (peak))
+    if (isfinite (peak) && isfinite (memory))
       subtitle = g_strdup_printf (nk_plan_get_sparse (plan)
                                   ? _("%s 2:4-sparse %s peak · %g GB memory")
                                   : _("%s dense %s peak · %g GB memory"),
-                                  peak_text, dtype, hbm / 1e9);
+                                  peak_text, dtype, memory / 1e9);
+    else if (isfinite (peak))
+      subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("%s 2:4-sparse %s peak")
+                                                            : _("%s dense %s peak"),
+                                  peak_text, dtype);
     else
       subtitle = g_strdup_printf (_("The GPU table lists no %s peak for this GPU"), dtype);
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->gpu_row), subtitle);
@@ -441,16 +456,28 @@ update_outputs (NapkinPlannerPage *self)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->optimizer_row), subtitle);
   }
 
-  /* Memory. */
+  /* Memory. The chart's C setters take NAN ("no estimate"), which GObject
+   * property bindings refuse. */
+  napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_PARAMS,
+                                 nk_plan_get_output (plan, "memory-params-per-gpu"));
+  napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_GRADS,
+                                 nk_plan_get_output (plan, "memory-grads-per-gpu"));
+  napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_OPTIMIZER,
+                                 nk_plan_get_output (plan, "memory-optimizer-per-gpu"));
+  napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_ACTIVATIONS,
+                                 nk_plan_get_output (plan, "memory-activations-per-gpu"));
+  napkin_memory_chart_set_hbm (self->chart, hbm);
+  napkin_memory_chart_set_gpus (self->chart, gpus);
+  napkin_memory_chart_set_fits (self->chart, nk_plan_get_fits (plan));
   {
-    const char *bytes_text = NULL;
+    char *bytes_text = NULL;
     const char *bytes_formula = nk_plan_get_formula (plan, "bytes-per-param");
     double per_gpu = nk_plan_get_output (plan, "memory-per-gpu");
     g_autofree char *per_gpu_text = nk_units_format_bytes (per_gpu);
     g_autofree char *hbm_text = nk_units_format_bytes (hbm);
 
     g_object_get (plan, "bytes-per-param-text", &bytes_text, NULL);
-    take_label (self->bytes_value, (char *) (bytes_text ? bytes_text : g_strdup ("—")));
+    take_label (self->bytes_value, bytes_text ? bytes_text : g_strdup ("—"));
     adw_action_row_set_subtitle (self->bytes_row, bytes_formula ? bytes_formula : "");
 
     if (isfinite (per_gpu) && isfinite (hbm))
@@ -750,7 +777,12 @@ on_entry_changed (GtkEditable       *editable,
       take_label (label, nk_units_format_sci (value, 1));
     }
 
-  g_object_set (self->plan, entry->name, value, NULL);
+  if (entry->setter != NULL)
+    entry->setter (self->plan, value);
+  else
+    /* These inputs have no C setter: give the plan a value it refuses, so what
+     * depends on the row is not computed from its last good value. */
+    g_object_set (self->plan, entry->name, isnan (value) ? -1.0 : value, NULL);
   /* A parse error alone may leave the plan's revision unchanged. */
   update_errors (self);
   queue_save (self);
@@ -1240,15 +1272,6 @@ napkin_planner_page_init (NapkinPlannerPage *self)
                             G_CALLBACK (on_choice_changed), self);
   on_choice_changed (self);
 
-  /* The chart draws the plan's per-GPU buckets as they are. */
-  g_object_bind_property (self->plan, "memory-params-per-gpu", self->chart, "params", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "memory-grads-per-gpu", self->chart, "grads", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "memory-optimizer-per-gpu", self->chart, "optimizer", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "memory-activations-per-gpu", self->chart, "activations", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "hbm-per-gpu", self->chart, "hbm", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "gpus", self->chart, "gpus", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->plan, "fits", self->chart, "fits", G_BINDING_SYNC_CREATE);
-
   g_signal_connect_swapped (self->plan, "notify::revision", G_CALLBACK (on_plan_revision), self);
   update_outputs (self);
 }
@@ -1364,9 +1387,9 @@ napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     g_string_append_printf (s, "%s\n", gtk_label_get_label (labels[i]));
-  for (GtkWidget *row = GTK_WIDGET (self->gpu_row); row != NULL; row = NULL)
-    g_string_append_printf (s, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
-  g_string_append_printf (s, "%s\n%s\n", adw_action_row_get_subtitle (self->largest_row),
+  g_string_append_printf (s, "%s\n%s\n%s\n",
+                          adw_action_row_get_subtitle (ADW_ACTION_ROW (self->gpu_row)),
+                          adw_action_row_get_subtitle (self->largest_row),
                           adw_action_row_get_subtitle (self->bytes_row));
   return g_string_free (s, FALSE);
 }

@@ -146,8 +146,11 @@ static void
 napkin_format_card_dispose (GObject *object)
 {
   NapkinFormatCard *self = NAPKIN_FORMAT_CARD (object);
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_FORMAT_CARD);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (napkin_format_card_parent_class)->dispose (object);
 }

@@ -1,0 +1,299 @@
+/* cli-train.c: `napkin-cli train`, a toy training run with per-step accounting
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "nk-device.h"
+#include "nk-json.h"
+#include "nk-trainer.h"
+#include "nk-units.h"
+
+typedef struct {
+  gboolean json;
+  guint64  every;     /* human output: print every N-th step */
+  guint64  total;
+  double   last_loss;
+  guint64  last_step;
+  const char *device;
+} Printer;
+
+static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         guint64      value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) value);
+}
+
+static void
+on_step (NkTrainer            *trainer,
+         const NkTrainMetrics *m,
+         Printer              *p)
+{
+  static const NkBucket buckets[] = {
+    NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER, NK_BUCKET_ACTIVATIONS,
+  };
+
+  p->last_loss = m->loss;
+  p->last_step = m->step;
+
+  if (p->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_object (b);
+      add_int (b, "step", m->step);
+      nk_json_add_member_double (b, "loss", m->loss);
+      add_int (b, "flops", m->flops);
+      nk_json_add_member_double (b, "seconds", m->seconds);
+      nk_json_add_member_double (b, "flops_per_s", m->flops_per_s);
+      nk_json_add_member_double (b, "peak_flops_per_s", m->peak_flops_per_s);
+      nk_json_add_member_double (b, "mfu", m->mfu);
+      json_builder_set_member_name (b, "device");
+      json_builder_add_string_value (b, p->device);
+      json_builder_set_member_name (b, "memory");
+      json_builder_begin_object (b);
+      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+        add_int (b, nk_bucket_to_string (buckets[i]), m->memory[buckets[i]]);
+      json_builder_end_object (b);
+      /* Beyond CLI.md's fields: what the app shows beside them. */
+      json_builder_set_member_name (b, "memory_predicted");
+      json_builder_begin_object (b);
+      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+        nk_json_add_member_double (b, nk_bucket_to_string (buckets[i]), m->predicted[i]);
+      json_builder_end_object (b);
+      add_int (b, "flops_forward", m->flops_forward);
+      add_int (b, "flops_backward", m->flops_backward);
+      add_int (b, "flops_matmul", m->flops_matmul);
+      nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
+      nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);
+      nk_json_add_member_double (b, "seconds_optimizer", m->seconds_optimizer);
+      nk_json_add_member_double (b, "loss_scale", m->loss_scale);
+      json_builder_set_member_name (b, "skipped");
+      json_builder_add_boolean_value (b, m->skipped);
+      json_builder_end_object (b);
+      nk_cli_print_json (b);
+    }
+  else if (m->step % p->every == 0 || m->step == p->total || m->step == 1)
+    {
+      g_autofree char *rate = nk_units_format_rate (m->flops_per_s);
+      g_autofree char *time = nk_units_format_duration (m->seconds);
+      g_autofree char *params = nk_units_format_bytes ((double) m->memory[NK_BUCKET_PARAMS]);
+      g_autofree char *acts = nk_units_format_bytes ((double) m->memory[NK_BUCKET_ACTIVATIONS]);
+
+      printf (_("step %6" G_GUINT64_FORMAT "  loss %-12.6g  %10.4g FLOPs  %10s  %12s  MFU %6.2f%%  params %s  activations %s\n"),
+              m->step, m->loss, (double) m->flops, time, rate, 100.0 * m->mfu, params, acts);
+    }
+  /* A killed run must have printed every step it finished. */
+  fflush (stdout);
+}
+
+static gboolean
+parse_count (const char  *flag,
+             const char  *text,
+             guint64      max,
+             guint64     *out,
+             GError     **error)
+{
+  double v;
+
+  if (text == NULL)
+    return TRUE;
+  if (!nk_cli_parse_number (flag, text, &v, error))
+    return FALSE;
+  if (!(v >= 0) || v != floor (v) || v > (double) max)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s must be a whole number from 0 to %" G_GUINT64_FORMAT ", not “%s”."),
+                   flag, max, text);
+      return FALSE;
+    }
+  *out = (guint64) v;
+  return TRUE;
+}
+
+int
+nk_cli_train_main (int    argc,
+                   char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *model = NULL, *dim = NULL, *layers = NULL, *batch = NULL, *steps = NULL;
+  g_autofree char *lr = NULL, *optimizer = NULL, *seed = NULL, *device = NULL;
+  g_autofree char *precision = NULL, *init = NULL, *inputs = NULL, *targets = NULL;
+  g_autofree char *ckdir = NULL, *ckevery = NULL, *ckkeep = NULL, *resume = NULL;
+  g_autofree char *save = NULL, *context_len = NULL, *text = NULL, *init_kind = NULL;
+  gboolean json_lines = FALSE, json = FALSE;
+  gboolean wants_json = nk_cli_wants_json (argc, argv);
+  Printer printer = { 0, };
+  guint64 v;
+  int exit_code;
+
+  const GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("cruncher (default) or tiny-lm"), "MODEL" },
+    { "dim", 0, 0, G_OPTION_ARG_STRING, &dim, N_("Width D (default 64)"), "D" },
+    { "layers", 0, 0, G_OPTION_ARG_STRING, &layers, N_("Hidden layers L (default 2)"), "L" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_("Batch size B (default 8)"), "B" },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &steps, N_("Optimizer steps (default 100)"), "S" },
+    { "lr", 0, 0, G_OPTION_ARG_STRING, &lr, N_("Learning rate, > 0 (default 0.01)"), "LR" },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer,
+      N_("sgd, momentum, adagrad, rmsprop, adam or adamw (default adamw)"), "NAME" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, N_("Seed of initialisation and data (default 0)"), "N" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("cpu (default), cuda or auto"), "DEVICE" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision, N_("fp32 (default), bf16-mixed or fp16"), "P" },
+    { "init", 0, 0, G_OPTION_ARG_FILENAME, &init, N_("Initial state_dict (safetensors)"), "FILE" },
+    { "init-kind", 0, 0, G_OPTION_ARG_STRING, &init_kind,
+      N_("trunc-normal (default: std 1/sqrt(fan_in), ±3 std) or normal (N(0, 1))"), "KIND" },
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs, N_("Inputs X.npy, float32 [N, D]"), "FILE" },
+    { "targets", 0, 0, G_OPTION_ARG_FILENAME, &targets, N_("Targets Y.npy, float32 [N]"), "FILE" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &context_len, N_("tiny-lm: tokens per sequence (default 32)"), "T" },
+    { "text", 0, 0, G_OPTION_ARG_FILENAME, &text, N_("tiny-lm: token file (default: the bundled text)"), "FILE" },
+    { "checkpoint-dir", 0, 0, G_OPTION_ARG_FILENAME, &ckdir, N_("Write checkpoints here"), "DIR" },
+    { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &ckevery, N_("A checkpoint every N steps"), "N" },
+    { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, N_("Continue from the newest intact checkpoint in DIR"), "DIR" },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &save, N_("Save the final state_dict (safetensors)"), "FILE" },
+    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, N_("One JSON object per step"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("The same as --json-lines"), NULL },
+    { NULL }
+  };
+
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--json-lines") == 0)
+      wants_json = TRUE;
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Train the lecture’s Cruncher (or a tiny byte-level LM) and account for every step."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!nk_cli_parse_options (context, &argc, &argv, wants_json, &exit_code))
+    return exit_code;
+  printer.json = json || json_lines;
+
+  if (argc > 1)
+    return nk_cli_fail (printer.json, NK_EXIT_USAGE, _("Unexpected argument “%s”."), argv[1]);
+
+  if (model != NULL && !nk_model_kind_from_string (model, &config->model))
+    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
+                        _("--model: “%s” is not a model (cruncher or tiny-lm)."), model);
+  if (optimizer != NULL && !nk_optimizer_from_string (optimizer, &config->optimizer))
+    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
+                        _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw."),
+                        optimizer);
+  if (precision != NULL && !nk_train_precision_from_string (precision, &config->precision))
+    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
+                        _("--precision: “%s” is not fp32, bf16-mixed or fp16."), precision);
+  if (init_kind != NULL)
+    {
+      if (g_strcmp0 (init_kind, "normal") == 0)
+        config->init_kind = NK_INIT_NORMAL;
+      else if (g_strcmp0 (init_kind, "trunc-normal") != 0)
+        return nk_cli_fail (printer.json, NK_EXIT_USAGE,
+                            _("--init-kind: “%s” is not trunc-normal or normal."), init_kind);
+    }
+  if (device != NULL)
+    {
+      g_free (config->device);
+      config->device = g_strdup (device);
+    }
+
+#define COUNT(flag, text, max, field) \
+  G_STMT_START { \
+    v = config->field; \
+    if (!parse_count (flag, text, max, &v, &error)) \
+      return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error); \
+    config->field = v; \
+  } G_STMT_END
+  COUNT ("--dim", dim, 65536, dim);
+  COUNT ("--layers", layers, 4096, layers);
+  COUNT ("--batch", batch, G_MAXUINT32, batch);
+  COUNT ("--steps", steps, G_MAXINT64, steps);
+  COUNT ("--seed", seed, G_MAXUINT64 / 2, seed);
+  COUNT ("--context", context_len, 1 << 20, context);
+  COUNT ("--checkpoint-every", ckevery, G_MAXINT64, checkpoint_every);
+  COUNT ("--checkpoint-keep", ckkeep, G_MAXUINT32, checkpoint_keep);
+#undef COUNT
+
+  if (lr != NULL && !nk_cli_parse_number ("--lr", lr, &config->lr, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+
+  config->init_file = g_strdup (init);
+  config->inputs = g_strdup (inputs);
+  config->targets = g_strdup (targets);
+  config->text_file = g_strdup (text);
+  config->checkpoint_dir = g_strdup (ckdir);
+  config->resume_dir = g_strdup (resume);
+  /* Resuming keeps writing checkpoints where it reads them. */
+  if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
+    config->checkpoint_dir = g_strdup (config->resume_dir);
+  /* The CLI prints every step; keep only a short history in memory. */
+  config->history_limit = 16;
+
+  if (!nk_train_config_validate (config, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+
+  trainer = nk_trainer_new (config);
+  printer.every = MAX (config->steps / 20, 1);
+  printer.total = config->steps;
+  printer.last_loss = NAN;
+  printer.device = config->device;
+  g_signal_connect (trainer, "step", G_CALLBACK (on_step), &printer);
+
+  if (!printer.json)
+    printf (_("Training %s: dim %u, %u layers, batch %u, %" G_GUINT64_FORMAT " steps, lr %g, %s, %s\n"),
+            nk_model_kind_to_string (config->model), config->dim, config->layers,
+            config->batch, config->steps, config->lr,
+            nk_optimizer_to_string (config->optimizer),
+            nk_train_precision_to_string (config->precision));
+
+  /* The device name in every line is the resolved one ("cpu" for --device auto). */
+  {
+    g_autoptr(GError) lookup_error = NULL;
+    NkDevice *dev = nk_device_lookup (config->device, &lookup_error);
+
+    if (dev == NULL)
+      return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, lookup_error);
+    printer.device = nk_device_get_name (dev);
+  }
+
+  if (!nk_trainer_run_sync (trainer, NULL, &error))
+    return nk_cli_fail_error (printer.json,
+                              g_error_matches (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG)
+                              ? NK_EXIT_USAGE : NK_EXIT_UNSATISFIABLE, error);
+
+  if (save != NULL && !nk_trainer_save (trainer, save, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
+
+  if (printer.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "done");
+      json_builder_add_boolean_value (b, TRUE);
+      add_int (b, "steps", nk_trainer_get_steps_done (trainer) > 0
+                           ? nk_trainer_get_steps_done (trainer)
+                           : nk_trainer_get_start_step (trainer));
+      nk_json_add_member_double (b, "final_loss", printer.last_loss);
+      json_builder_end_object (b);
+      nk_cli_print_json (b);
+    }
+  else
+    {
+      printf (_("Done: %" G_GUINT64_FORMAT " steps, final loss %.6g (%" G_GUINT64_FORMAT " parameters)\n"),
+              printer.last_step, printer.last_loss, nk_trainer_get_n_parameters (trainer));
+      if (save != NULL)
+        printf (_("Saved the state_dict to %s\n"), save);
+    }
+  return NK_EXIT_OK;
+}

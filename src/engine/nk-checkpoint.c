@@ -1,0 +1,786 @@
+/* nk-checkpoint.c: training checkpoints as checksummed safetensors files
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "nk-checkpoint.h"
+#include "nk-safetensors-private.h"
+#include "nk-tensor.h"
+
+G_DEFINE_QUARK (nk-checkpoint-error-quark, nk_checkpoint_error)
+
+#define KEY_FORMAT   "format"
+#define KEY_STEP     "step"
+#define KEY_RNG      "rng"
+#define KEY_CONFIG   "config"
+#define KEY_CHECKSUM "checksum"
+#define CHECKSUM_PREFIX "sha256:"
+
+#define FILE_PREFIX "step-"
+#define FILE_SUFFIX ".safetensors"
+
+struct _NkCheckpoint
+{
+  gatomicrefcount ref_count;
+
+  char          *path;
+  guint64        step;
+  gboolean       has_rng;
+  guint64        rng_seed;
+  guint64        rng_counter;
+  char          *config;
+  GHashTable    *metadata;   /* extra keys: char* → char* */
+
+  GArray        *tensors;    /* NkSafetensorsTensor; names owned */
+  GPtrArray     *bytes;      /* GBytes per tensor, for one built in memory */
+  GHashTable    *by_name;    /* name → index + 1 */
+  NkSafetensors *file;       /* for one loaded: owns the tensors' bytes */
+};
+
+G_DEFINE_BOXED_TYPE (NkCheckpoint, nk_checkpoint, nk_checkpoint_ref, nk_checkpoint_unref)
+
+static gboolean
+is_reserved (const char *key)
+{
+  return g_str_equal (key, KEY_FORMAT) || g_str_equal (key, KEY_STEP)
+         || g_str_equal (key, KEY_RNG) || g_str_equal (key, KEY_CONFIG)
+         || g_str_equal (key, KEY_CHECKSUM);
+}
+
+static void
+clear_tensor (gpointer data)
+{
+  NkSafetensorsTensor *t = data;
+
+  g_free ((char *) t->name);
+}
+
+NkCheckpoint *
+nk_checkpoint_new (void)
+{
+  NkCheckpoint *ck = g_new0 (NkCheckpoint, 1);
+
+  g_atomic_ref_count_init (&ck->ref_count);
+  ck->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ck->tensors = g_array_new (FALSE, TRUE, sizeof (NkSafetensorsTensor));
+  g_array_set_clear_func (ck->tensors, clear_tensor);
+  ck->bytes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  ck->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return ck;
+}
+
+NkCheckpoint *
+nk_checkpoint_ref (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+
+  g_atomic_ref_count_inc (&ck->ref_count);
+  return ck;
+}
+
+void
+nk_checkpoint_unref (NkCheckpoint *ck)
+{
+  g_return_if_fail (ck != NULL);
+
+  if (!g_atomic_ref_count_dec (&ck->ref_count))
+    return;
+
+  g_hash_table_unref (ck->by_name);
+  g_ptr_array_unref (ck->bytes);
+  g_array_unref (ck->tensors);
+  g_hash_table_unref (ck->metadata);
+  g_clear_pointer (&ck->file, nk_safetensors_unref);
+  g_free (ck->config);
+  g_free (ck->path);
+  g_free (ck);
+}
+
+void
+nk_checkpoint_set_step (NkCheckpoint *ck,
+                        guint64       step)
+{
+  g_return_if_fail (ck != NULL);
+  ck->step = step;
+}
+
+guint64
+nk_checkpoint_get_step (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, 0);
+  return ck->step;
+}
+
+void
+nk_checkpoint_set_rng (NkCheckpoint *ck,
+                       const NkRng  *rng)
+{
+  g_return_if_fail (ck != NULL);
+  g_return_if_fail (rng != NULL);
+
+  nk_rng_get_state (rng, &ck->rng_seed, &ck->rng_counter);
+  ck->has_rng = TRUE;
+}
+
+NkRng *
+nk_checkpoint_get_rng (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+
+  return ck->has_rng ? nk_rng_new_from_state (ck->rng_seed, ck->rng_counter) : NULL;
+}
+
+void
+nk_checkpoint_set_config (NkCheckpoint *ck,
+                          const char   *config_json)
+{
+  g_return_if_fail (ck != NULL);
+
+  g_free (ck->config);
+  ck->config = g_strdup (config_json);
+}
+
+const char *
+nk_checkpoint_get_config (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+  return ck->config;
+}
+
+void
+nk_checkpoint_set_metadata (NkCheckpoint *ck,
+                            const char   *key,
+                            const char   *value)
+{
+  g_return_if_fail (ck != NULL);
+  g_return_if_fail (key != NULL && !is_reserved (key));
+  g_return_if_fail (value != NULL);
+
+  g_hash_table_insert (ck->metadata, g_strdup (key), g_strdup (value));
+}
+
+const char *
+nk_checkpoint_get_metadata (NkCheckpoint *ck,
+                            const char   *key)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  return g_hash_table_lookup (ck->metadata, key);
+}
+
+static void
+add_entry (NkCheckpoint              *ck,
+           const NkSafetensorsTensor *info)
+{
+  NkSafetensorsTensor t = *info;
+
+  t.name = g_strdup (info->name);
+  g_array_append_val (ck->tensors, t);
+  g_hash_table_insert (ck->by_name, g_strdup (t.name), GUINT_TO_POINTER (ck->tensors->len));
+}
+
+static void
+add_bytes (NkCheckpoint *ck,
+           const char   *name,
+           NkDType       dtype,
+           guint         ndim,
+           const gint64 *shape,
+           GBytes       *bytes)
+{
+  NkSafetensorsTensor t = { 0 };
+  gsize item;
+
+  g_return_if_fail (ck->file == NULL);
+  g_return_if_fail (name != NULL && !g_hash_table_contains (ck->by_name, name));
+  g_return_if_fail (nk_safetensors_dtype_to_string (dtype) != NULL);
+  g_return_if_fail (ndim <= NK_SAFETENSORS_MAX_DIMS);
+
+  item = nk_dtype_element_size (dtype);
+  t.name = name;
+  t.dtype = dtype;
+  t.ndim = ndim;
+  t.numel = 1;
+  for (guint d = 0; d < ndim; d++)
+    {
+      g_return_if_fail (shape[d] >= 0);
+      t.shape[d] = shape[d];
+      t.numel *= (guint64) shape[d];
+    }
+  g_return_if_fail (g_bytes_get_size (bytes) == t.numel * item);
+  t.data = g_bytes_get_data (bytes, &t.nbytes);
+
+  g_ptr_array_add (ck->bytes, g_bytes_ref (bytes));
+  add_entry (ck, &t);
+}
+
+void
+nk_checkpoint_add_data (NkCheckpoint  *ck,
+                        const char    *name,
+                        NkDType        dtype,
+                        guint          ndim,
+                        const gint64  *shape,
+                        gconstpointer  data)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  guint64 numel = 1;
+
+  g_return_if_fail (ck != NULL);
+  g_return_if_fail (ndim <= NK_SAFETENSORS_MAX_DIMS);
+  g_return_if_fail (ndim == 0 || shape != NULL);
+
+  for (guint d = 0; d < ndim; d++)
+    numel *= (guint64) MAX (shape[d], 0);
+  bytes = g_bytes_new (data, numel * nk_dtype_element_size (dtype));
+  add_bytes (ck, name, dtype, ndim, shape, bytes);
+}
+
+gboolean
+nk_checkpoint_add_tensor (NkCheckpoint  *ck,
+                          const char    *name,
+                          NkTensor      *tensor,
+                          GError       **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (ck != NULL, FALSE);
+  g_return_val_if_fail (tensor != NULL, FALSE);
+
+  if (nk_safetensors_dtype_to_string (tensor->dtype) == NULL)
+    {
+      g_set_error (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_DTYPE,
+                   _("Tensor “%s” has dtype %s, which a checkpoint cannot hold"),
+                   name, nk_dtype_info (tensor->dtype)->name);
+      return FALSE;
+    }
+  bytes = _nk_tensor_to_host_bytes (tensor, error);
+  if (bytes == NULL)
+    return FALSE;
+  add_bytes (ck, name, tensor->dtype, (guint) tensor->ndim, tensor->shape, bytes);
+  return TRUE;
+}
+
+guint
+nk_checkpoint_get_n_tensors (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, 0);
+  return ck->tensors->len;
+}
+
+const NkSafetensorsTensor *
+nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
+                               guint         index)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+  g_return_val_if_fail (index < ck->tensors->len, NULL);
+
+  return &g_array_index (ck->tensors, NkSafetensorsTensor, index);
+}
+
+const NkSafetensorsTensor *
+nk_checkpoint_lookup (NkCheckpoint *ck,
+                      const char   *name)
+{
+  guint index;
+
+  g_return_val_if_fail (ck != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (ck->by_name, name));
+  return index ? &g_array_index (ck->tensors, NkSafetensorsTensor, index - 1) : NULL;
+}
+
+static const char *
+display_name (NkCheckpoint *ck)
+{
+  return ck->path ? ck->path : _("the checkpoint");
+}
+
+gboolean
+nk_checkpoint_read_into (NkCheckpoint  *ck,
+                         const char    *name,
+                         NkDType        dtype,
+                         guint          ndim,
+                         const gint64  *shape,
+                         gpointer       dst,
+                         GError       **error)
+{
+  const NkSafetensorsTensor *t;
+
+  g_return_val_if_fail (ck != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (ndim == 0 || shape != NULL, FALSE);
+
+  t = nk_checkpoint_lookup (ck, name);
+  if (!_nk_safetensors_check_tensor (display_name (ck), t, name, dtype, ndim, shape, error))
+    return FALSE;
+  g_return_val_if_fail (t->nbytes == 0 || dst != NULL, FALSE);
+  if (t->nbytes)
+    memcpy (dst, t->data, t->nbytes);
+  return TRUE;
+}
+
+NkTensor *
+nk_checkpoint_get_tensor (NkCheckpoint  *ck,
+                          const char    *name,
+                          NkBucket       bucket,
+                          GError       **error)
+{
+  const NkSafetensorsTensor *t;
+
+  g_return_val_if_fail (ck != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  t = nk_checkpoint_lookup (ck, name);
+  if (t == NULL)
+    {
+      g_set_error (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_NOT_FOUND,
+                   _("%s: there is no tensor “%s”"), display_name (ck), name);
+      return NULL;
+    }
+  return _nk_safetensors_tensor_new (t, bucket, error);
+}
+
+const char *
+nk_checkpoint_get_path (NkCheckpoint *ck)
+{
+  g_return_val_if_fail (ck != NULL, NULL);
+  return ck->path;
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+char *
+nk_checkpoint_path_for_step (const char *dir,
+                             guint64     step)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  base = g_strdup_printf (FILE_PREFIX "%08" G_GUINT64_FORMAT FILE_SUFFIX, step);
+  return g_build_filename (dir, base, NULL);
+}
+
+gboolean
+nk_checkpoint_save_to_file (NkCheckpoint  *ck,
+                            const char    *path,
+                            GError       **error)
+{
+  g_autoptr(NkSafetensorsWriter) writer = NULL;
+  g_autofree char *sum = NULL;
+  g_autofree char *checksum = NULL;
+  g_autofree char *step = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (ck != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  writer = nk_safetensors_writer_new ();
+  for (guint i = 0; i < ck->tensors->len; i++)
+    {
+      const NkSafetensorsTensor *t = &g_array_index (ck->tensors, NkSafetensorsTensor, i);
+      g_autoptr(GBytes) bytes = NULL;
+
+      /* A loaded checkpoint's bytes live in its mapped file; re-saving references them. */
+      if (ck->file)
+        bytes = g_bytes_new_with_free_func (t->data, t->nbytes,
+                                            (GDestroyNotify) nk_safetensors_unref,
+                                            nk_safetensors_ref (ck->file));
+      else
+        bytes = g_bytes_ref (ck->bytes->pdata[i]);
+      nk_safetensors_writer_add_bytes (writer, t->name, t->dtype, t->ndim, t->shape, bytes);
+    }
+
+  g_hash_table_iter_init (&iter, ck->metadata);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    nk_safetensors_writer_set_metadata (writer, key, value);
+
+  step = g_strdup_printf ("%" G_GUINT64_FORMAT, ck->step);
+  nk_safetensors_writer_set_metadata (writer, KEY_FORMAT, NK_CHECKPOINT_FORMAT);
+  nk_safetensors_writer_set_metadata (writer, KEY_STEP, step);
+  if (ck->has_rng)
+    {
+      g_autoptr(NkRng) rng = nk_rng_new_from_state (ck->rng_seed, ck->rng_counter);
+      g_autofree char *state = nk_rng_to_string (rng);
+
+      nk_safetensors_writer_set_metadata (writer, KEY_RNG, state);
+    }
+  if (ck->config)
+    nk_safetensors_writer_set_metadata (writer, KEY_CONFIG, ck->config);
+
+  sum = nk_safetensors_writer_compute_sha256 (writer);
+  checksum = g_strconcat (CHECKSUM_PREFIX, sum, NULL);
+  nk_safetensors_writer_set_metadata (writer, KEY_CHECKSUM, checksum);
+
+  return nk_safetensors_writer_write (writer, path, error);
+}
+
+static gboolean
+parse_step_name (const char *base,
+                 guint64    *out_step)
+{
+  gsize len = strlen (base);
+  gsize plen = strlen (FILE_PREFIX), slen = strlen (FILE_SUFFIX);
+  g_autofree char *digits = NULL;
+
+  if (len <= plen + slen || !g_str_has_prefix (base, FILE_PREFIX)
+      || !g_str_has_suffix (base, FILE_SUFFIX))
+    return FALSE;
+  digits = g_strndup (base + plen, len - plen - slen);
+  for (const char *p = digits; *p; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  return g_ascii_string_to_unsigned (digits, 10, 0, G_MAXUINT64, out_step, NULL);
+}
+
+typedef struct {
+  guint64  step;
+  char    *path;
+} Found;
+
+static int
+compare_found (gconstpointer a,
+               gconstpointer b)
+{
+  const Found *x = a, *y = b;
+
+  if (x->step != y->step)
+    return x->step > y->step ? -1 : 1;
+  return strcmp (x->path, y->path);
+}
+
+static GArray *
+list_found (const char  *dir,
+            GError     **error)
+{
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GError) local = NULL;
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (Found));
+  const char *base;
+
+  d = g_dir_open (dir, 0, &local);
+  if (d == NULL)
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return found;
+      g_propagate_error (error, g_steal_pointer (&local));
+      g_array_unref (found);
+      return NULL;
+    }
+  while ((base = g_dir_read_name (d)) != NULL)
+    {
+      Found f;
+
+      if (!parse_step_name (base, &f.step))
+        continue;
+      f.path = g_build_filename (dir, base, NULL);
+      g_array_append_val (found, f);
+    }
+  g_array_sort (found, compare_found);
+  return found;
+}
+
+static void
+free_found (GArray *found)
+{
+  for (guint i = 0; i < found->len; i++)
+    g_free (g_array_index (found, Found, i).path);
+  g_array_unref (found);
+}
+
+GPtrArray *
+nk_checkpoint_list (const char  *dir,
+                    GError     **error)
+{
+  GArray *found;
+  GPtrArray *paths;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  found = list_found (dir, error);
+  if (found == NULL)
+    return NULL;
+  paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < found->len; i++)
+    g_ptr_array_add (paths, g_strdup (g_array_index (found, Found, i).path));
+  free_found (found);
+  return paths;
+}
+
+/* Temp files of our atomic writes (".step-N.safetensors.tmp-XXXXXX") that a killed
+ * process left behind. */
+static void
+remove_stale_temps (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *base;
+
+  if (d == NULL)
+    return;
+  while ((base = g_dir_read_name (d)) != NULL)
+    {
+      const char *tmp;
+      g_autofree char *target = NULL;
+      guint64 step;
+
+      if (base[0] != '.' || (tmp = strstr (base, ".tmp-")) == NULL)
+        continue;
+      target = g_strndup (base + 1, tmp - base - 1);
+      if (parse_step_name (target, &step))
+        {
+          g_autofree char *path = g_build_filename (dir, base, NULL);
+
+          g_unlink (path);
+        }
+    }
+}
+
+gboolean
+nk_checkpoint_save (NkCheckpoint  *ck,
+                    const char    *dir,
+                    guint          keep_last,
+                    char         **out_path,
+                    GError       **error)
+{
+  g_autofree char *path = NULL;
+  GArray *found;
+  guint kept = 0;
+
+  g_return_val_if_fail (ck != NULL, FALSE);
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not create the checkpoint directory “%s”: %s"),
+                   dir, g_strerror (errsv));
+      return FALSE;
+    }
+
+  path = nk_checkpoint_path_for_step (dir, ck->step);
+  if (!nk_checkpoint_save_to_file (ck, path, error))
+    return FALSE;
+
+  /* Only now that the new file is in place may older ones go. Files of a higher step
+   * belong to a run that was resumed from an earlier point: they are superseded. */
+  remove_stale_temps (dir);
+  found = list_found (dir, NULL);
+  if (found != NULL)
+    {
+      for (guint i = 0; i < found->len; i++)
+        {
+          Found *f = &g_array_index (found, Found, i);
+          gboolean keep;
+
+          if (f->step > ck->step)
+            keep = FALSE;
+          else
+            keep = g_str_equal (f->path, path) || keep_last == 0 || kept < keep_last;
+          if (keep)
+            kept++;
+
+          if (!keep && g_unlink (f->path) != 0)
+            g_warning ("Could not delete the old checkpoint “%s”: %s",
+                       f->path, g_strerror (errno));
+        }
+      free_found (found);
+    }
+
+  if (out_path)
+    *out_path = g_steal_pointer (&path);
+  return TRUE;
+}
+
+static gboolean
+invalid (GError    **error,
+         const char *path,
+         const char *format,
+         ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+invalid (GError    **error,
+         const char *path,
+         const char *format,
+         ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_INVALID, "%s: %s", path, what);
+  return FALSE;
+}
+
+NkCheckpoint *
+nk_checkpoint_load (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(NkSafetensors) st = NULL;
+  g_autoptr(NkCheckpoint) ck = NULL;
+  g_autoptr(GPtrArray) keys = NULL;
+  g_autoptr(GChecksum) sum = NULL;
+  const char *format, *step, *rng, *config, *checksum;
+  gconstpointer payload;
+  gsize payload_size;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  st = nk_safetensors_load (path, error);
+  if (st == NULL)
+    return NULL;
+
+  format = nk_safetensors_get_metadata (st, KEY_FORMAT);
+  step = nk_safetensors_get_metadata (st, KEY_STEP);
+  rng = nk_safetensors_get_metadata (st, KEY_RNG);
+  config = nk_safetensors_get_metadata (st, KEY_CONFIG);
+  checksum = nk_safetensors_get_metadata (st, KEY_CHECKSUM);
+
+  if (format == NULL || !g_str_equal (format, NK_CHECKPOINT_FORMAT))
+    {
+      invalid (error, path, _("not a Napkin checkpoint (its metadata “format” is “%s”, "
+                              "expected “%s”)"),
+               format ? format : "", NK_CHECKPOINT_FORMAT);
+      return NULL;
+    }
+
+  ck = nk_checkpoint_new ();
+  ck->path = g_strdup (path);
+
+  if (step == NULL || !g_ascii_string_to_unsigned (step, 10, 0, G_MAXUINT64, &ck->step, NULL))
+    {
+      invalid (error, path, _("its metadata “step” is missing or not a number"));
+      return NULL;
+    }
+  if (rng != NULL)
+    {
+      g_autoptr(NkRng) gen = NULL;
+      g_autoptr(GError) local = NULL;
+
+      gen = nk_rng_new_from_string (rng, &local);
+      if (gen == NULL)
+        {
+          invalid (error, path, "%s", local->message);
+          return NULL;
+        }
+      nk_rng_get_state (gen, &ck->rng_seed, &ck->rng_counter);
+      ck->has_rng = TRUE;
+    }
+  if (config != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) local = NULL;
+
+      if (!json_parser_load_from_data (parser, config, -1, &local)
+          || json_parser_get_root (parser) == NULL
+          || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        {
+          invalid (error, path, _("its metadata “config” is not a JSON object"));
+          return NULL;
+        }
+      ck->config = g_strdup (config);
+    }
+
+  if (checksum == NULL || !g_str_has_prefix (checksum, CHECKSUM_PREFIX))
+    {
+      invalid (error, path, _("its metadata “checksum” is missing or not “sha256:…”"));
+      return NULL;
+    }
+  payload = nk_safetensors_get_payload (st, &payload_size);
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  if (payload_size)
+    g_checksum_update (sum, payload, (gssize) payload_size);
+  if (!g_str_equal (checksum + strlen (CHECKSUM_PREFIX), g_checksum_get_string (sum)))
+    {
+      g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CHECKSUM,
+                   _("%s: the data does not match its checksum (the file is corrupt): "
+                     "recorded %s, computed sha256:%s"),
+                   path, checksum, g_checksum_get_string (sum));
+      return NULL;
+    }
+
+  keys = nk_safetensors_get_metadata_keys (st);
+  for (guint i = 0; i < keys->len; i++)
+    if (!is_reserved (keys->pdata[i]))
+      g_hash_table_insert (ck->metadata, g_strdup (keys->pdata[i]),
+                           g_strdup (nk_safetensors_get_metadata (st, keys->pdata[i])));
+
+  for (guint i = 0; i < nk_safetensors_get_n_tensors (st); i++)
+    add_entry (ck, nk_safetensors_get_tensor_info (st, i));
+  ck->file = g_steal_pointer (&st);
+
+  return g_steal_pointer (&ck);
+}
+
+NkCheckpoint *
+nk_checkpoint_find_latest_intact (const char  *dir,
+                                  GPtrArray  **out_skipped,
+                                  GError     **error)
+{
+  g_autoptr(GPtrArray) skipped = NULL;
+  GArray *found;
+  NkCheckpoint *result = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  found = list_found (dir, error);
+  if (found == NULL)
+    return NULL;
+
+  skipped = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < found->len && result == NULL; i++)
+    {
+      Found *f = &g_array_index (found, Found, i);
+      g_autoptr(GError) local = NULL;
+      NkCheckpoint *ck = nk_checkpoint_load (f->path, &local);
+
+      if (ck != NULL && ck->step != f->step)
+        {
+          invalid (&local, f->path, _("its name says step %" G_GUINT64_FORMAT " but its "
+                                      "metadata says %" G_GUINT64_FORMAT),
+                   f->step, ck->step);
+          g_clear_pointer (&ck, nk_checkpoint_unref);
+        }
+      if (ck != NULL)
+        result = ck;
+      else
+        g_ptr_array_add (skipped, g_strdup (local->message));
+    }
+  free_found (found);
+
+  if (result == NULL)
+    {
+      if (skipped->len == 0)
+        g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_NOT_FOUND,
+                     _("There is no checkpoint (step-N.safetensors) in “%s”."), dir);
+      else
+        {
+          g_autofree char *all = NULL;
+
+          g_ptr_array_add (skipped, NULL);
+          all = g_strjoinv ("; ", (char **) skipped->pdata);
+
+          g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_NOT_FOUND,
+                       _("No intact checkpoint in “%s”: %s"), dir, all);
+        }
+      return NULL;
+    }
+
+  if (out_skipped)
+    *out_skipped = g_steal_pointer (&skipped);
+  return result;
+}

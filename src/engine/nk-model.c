@@ -1,0 +1,422 @@
+/* nk-model.c: the lecture's models: Linear, the Cruncher and a tiny byte-level LM
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "nk-model.h"
+
+G_DEFINE_QUARK (nk-model-error-quark, nk_model_error)
+
+struct _NkModel
+{
+  NkModelKind kind;
+  guint       dim;
+  guint       layers;
+  guint       vocab;
+  NkDType     dtype;
+  GPtrArray  *params;   /* NkTensor*, state_dict order */
+  GPtrArray  *names;    /* char*, NULL-terminated */
+  GArray     *fan_in;   /* gint64 per param; 0 marks an embedding */
+};
+
+const char *
+nk_model_kind_to_string (NkModelKind kind)
+{
+  return kind == NK_MODEL_TINY_LM ? "tiny-lm" : "cruncher";
+}
+
+gboolean
+nk_model_kind_from_string (const char  *text,
+                           NkModelKind *out_kind)
+{
+  if (g_strcmp0 (text, "cruncher") == 0)
+    *out_kind = NK_MODEL_CRUNCHER;
+  else if (g_strcmp0 (text, "tiny-lm") == 0 || g_strcmp0 (text, "lm") == 0)
+    *out_kind = NK_MODEL_TINY_LM;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static NkModel *
+model_new (NkModelKind kind,
+           guint       dim,
+           guint       layers,
+           guint       vocab,
+           NkDType     dtype)
+{
+  NkModel *model = g_new0 (NkModel, 1);
+
+  model->kind = kind;
+  model->dim = dim;
+  model->layers = layers;
+  model->vocab = vocab;
+  model->dtype = dtype;
+  model->params = g_ptr_array_new_with_free_func ((GDestroyNotify) nk_tensor_unref);
+  model->names = g_ptr_array_new_with_free_func (g_free);
+  model->fan_in = g_array_new (FALSE, FALSE, sizeof (gint64));
+  return model;
+}
+
+void
+nk_model_free (NkModel *model)
+{
+  if (model == NULL)
+    return;
+  g_ptr_array_unref (model->params);
+  g_ptr_array_unref (model->names);
+  g_array_unref (model->fan_in);
+  g_free (model);
+}
+
+/* One parameter (zeros, PARAMS) with its gradient buffer (zeros, GRADS). */
+static gboolean
+add_param (NkModel       *model,
+           const char    *name,
+           int            ndim,
+           const gint64  *shape,
+           gint64         fan_in,
+           GError       **error)
+{
+  g_autoptr(NkTensor) p = nk_tensor_new_full (NULL, model->dtype, ndim, shape,
+                                              NK_BUCKET_PARAMS, TRUE, error);
+  g_autoptr(NkTensor) g = NULL;
+
+  if (p == NULL)
+    return FALSE;
+  g = nk_tensor_new_full (NULL, model->dtype, ndim, shape, NK_BUCKET_GRADS, TRUE, error);
+  if (g == NULL)
+    return FALSE;
+  nk_tensor_set_requires_grad (p, TRUE);
+  nk_tensor_set_grad (p, g);
+
+  /* Keep the names array NULL-terminated for nk_model_get_param_names(). */
+  if (model->names->len > 0)
+    g_ptr_array_remove_index (model->names, model->names->len - 1);
+  g_ptr_array_add (model->names, g_strdup (name));
+  g_ptr_array_add (model->names, NULL);
+  g_ptr_array_add (model->params, g_steal_pointer (&p));
+  g_array_append_val (model->fan_in, fan_in);
+  return TRUE;
+}
+
+static gboolean
+add_linear (NkModel     *model,
+            const char  *prefix,
+            gint64       in,
+            gint64       out,
+            GError     **error)
+{
+  g_autofree char *w = g_strconcat (prefix, ".weight", NULL);
+  g_autofree char *b = g_strconcat (prefix, ".bias", NULL);
+
+  return add_param (model, w, NK_SHAPE (out, in), in, error)
+         && add_param (model, b, NK_SHAPE (out), in, error);
+}
+
+static gboolean
+check_sizes (guint    dim,
+             guint    layers,
+             GError **error)
+{
+  if (dim == 0 || dim > 65536 || layers > 4096)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A model needs 1 ≤ dim ≤ 65536 and at most 4096 layers (got dim %u, %u layers)."),
+                   dim, layers);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NkModel *
+nk_model_new_cruncher (guint     dim,
+                       guint     layers,
+                       NkDType   dtype,
+                       GError  **error)
+{
+  g_autoptr(NkModel) model = NULL;
+
+  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64, NULL);
+  if (!check_sizes (dim, layers, error))
+    return NULL;
+
+  model = model_new (NK_MODEL_CRUNCHER, dim, layers, 0, dtype);
+  for (guint l = 0; l < layers; l++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
+
+      if (!add_linear (model, prefix, dim, dim, error))
+        return NULL;
+    }
+  if (!add_linear (model, "final", dim, 1, error))
+    return NULL;
+  return g_steal_pointer (&model);
+}
+
+NkModel *
+nk_model_new_tiny_lm (guint     vocab,
+                      guint     dim,
+                      guint     layers,
+                      NkDType   dtype,
+                      GError  **error)
+{
+  g_autoptr(NkModel) model = NULL;
+
+  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64, NULL);
+  if (!check_sizes (dim, layers, error))
+    return NULL;
+  if (vocab == 0 || vocab > 65536)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A vocabulary of %u tokens is not between 1 and 65536."), vocab);
+      return NULL;
+    }
+
+  model = model_new (NK_MODEL_TINY_LM, dim, layers, vocab, dtype);
+  if (!add_param (model, "embedding.weight", NK_SHAPE (vocab, dim), 0, error))
+    return NULL;
+  for (guint l = 0; l < layers; l++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
+
+      if (!add_linear (model, prefix, dim, dim, error))
+        return NULL;
+    }
+  if (!add_linear (model, "head", dim, vocab, error))
+    return NULL;
+  return g_steal_pointer (&model);
+}
+
+NkModelKind
+nk_model_get_kind (NkModel *model)
+{
+  return model->kind;
+}
+
+guint
+nk_model_get_dim (NkModel *model)
+{
+  return model->dim;
+}
+
+guint
+nk_model_get_layers (NkModel *model)
+{
+  return model->layers;
+}
+
+guint
+nk_model_get_vocab (NkModel *model)
+{
+  return model->vocab;
+}
+
+NkTensor **
+nk_model_get_params (NkModel *model,
+                     guint   *out_n)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+  if (out_n != NULL)
+    *out_n = model->params->len;
+  return (NkTensor **) model->params->pdata;
+}
+
+const char *
+nk_model_get_param_name (NkModel *model,
+                         guint    index)
+{
+  g_return_val_if_fail (index < model->params->len, NULL);
+  return g_ptr_array_index (model->names, index);
+}
+
+const char *const *
+nk_model_get_param_names (NkModel *model)
+{
+  return (const char *const *) model->names->pdata;
+}
+
+guint64
+nk_model_count_parameters (NkModel *model)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < model->params->len; i++)
+    n += nk_tensor_numel (g_ptr_array_index (model->params, i));
+  return n;
+}
+
+gboolean
+nk_model_init (NkModel     *model,
+               NkRng       *rng,
+               NkInitKind   kind,
+               GError     **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    {
+      NkTensor *p = g_ptr_array_index (model->params, i);
+      gint64 fan_in = g_array_index (model->fan_in, gint64, i);
+      gboolean ok;
+
+      ok = fan_in == 0 ? nk_init_normal_ (p, rng, 0.0, 1.0)
+                       : nk_init_param_ (p, rng, kind, fan_in);
+      if (!ok)
+        {
+          g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                       _("Cannot initialise %s on this device."),
+                       nk_model_get_param_name (model, i));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static NkTensor *
+param (NkModel *model,
+       guint    i)
+{
+  return g_ptr_array_index (model->params, i);
+}
+
+NkTensor *
+nk_model_forward (NkModel   *model,
+                  NkTensor  *input,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) h = NULL;
+  guint p = 0;
+
+  g_return_val_if_fail (model != NULL && input != NULL, NULL);
+
+  if (model->kind == NK_MODEL_CRUNCHER)
+    {
+      h = nk_tensor_ref (input);
+      for (guint l = 0; l <= model->layers; l++, p += 2)
+        {
+          NkTensor *next = nk_ag_linear (h, param (model, p), param (model, p + 1), error);
+
+          if (next == NULL)
+            return NULL;
+          nk_tensor_unref (h);
+          h = next;
+        }
+      return g_steal_pointer (&h);
+    }
+
+  /* TinyLM: tokens [B, T] → logits [B·T, V] */
+  {
+    g_autoptr(NkTensor) flat = nk_tensor_reshape (input, NK_SHAPE (nk_tensor_numel (input)), error);
+
+    if (flat == NULL)
+      return NULL;
+    h = nk_ag_embedding (param (model, 0), flat, error);
+    if (h == NULL)
+      return NULL;
+    p = 1;
+    for (guint l = 0; l < model->layers; l++, p += 2)
+      {
+        g_autoptr(NkTensor) lin = nk_ag_linear (h, param (model, p), param (model, p + 1), error);
+        NkTensor *act;
+
+        if (lin == NULL)
+          return NULL;
+        act = nk_ag_relu (lin, error);
+        if (act == NULL)
+          return NULL;
+        nk_tensor_unref (h);
+        h = act;
+      }
+    return nk_ag_linear (h, param (model, p), param (model, p + 1), error);
+  }
+}
+
+NkTensor *
+nk_model_loss (NkModel   *model,
+               NkTensor  *input,
+               NkTensor  *target,
+               GError   **error)
+{
+  g_autoptr(NkTensor) out = nk_model_forward (model, input, error);
+
+  if (out == NULL)
+    return NULL;
+  if (model->kind == NK_MODEL_CRUNCHER)
+    return nk_ag_mse_loss (out, target, error);
+
+  {
+    g_autoptr(NkTensor) flat = nk_tensor_reshape (target, NK_SHAPE (nk_tensor_numel (target)), error);
+
+    if (flat == NULL)
+      return NULL;
+    return nk_ag_cross_entropy (out, flat, error);
+  }
+}
+
+gboolean
+nk_model_zero_grad (NkModel  *model,
+                    GError  **error)
+{
+  return nk_autograd_zero_grad ((NkTensor **) model->params->pdata, model->params->len,
+                                error);
+}
+
+gboolean
+nk_model_load_state_dict (NkModel        *model,
+                          NkSafetensors  *st,
+                          GError        **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    {
+      NkTensor *p = param (model, i);
+
+      if (!nk_safetensors_read_into (st, nk_model_get_param_name (model, i), p->dtype,
+                                     p->ndim, p->shape, nk_tensor_data (p), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+nk_model_save_state_dict (NkModel              *model,
+                          NkSafetensorsWriter  *writer,
+                          GError              **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    if (!nk_safetensors_writer_add_tensor (writer, nk_model_get_param_name (model, i),
+                                           param (model, i), error))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+nk_model_load_checkpoint (NkModel       *model,
+                          NkCheckpoint  *ck,
+                          GError       **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    {
+      NkTensor *p = param (model, i);
+
+      if (!nk_checkpoint_read_into (ck, nk_model_get_param_name (model, i), p->dtype,
+                                    p->ndim, p->shape, nk_tensor_data (p), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+nk_model_save_checkpoint (NkModel       *model,
+                          NkCheckpoint  *ck,
+                          GError       **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    if (!nk_checkpoint_add_tensor (ck, nk_model_get_param_name (model, i),
+                                   param (model, i), error))
+      return FALSE;
+  return TRUE;
+}

@@ -1,0 +1,30 @@
+/* nk-safetensors-private.h: helpers nk-checkpoint shares with nk-safetensors
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "nk-safetensors.h"
+
+G_BEGIN_DECLS
+
+/* NOT_FOUND when @t is NULL, SHAPE when dtype/shape differ; messages start with @file. */
+gboolean  _nk_safetensors_check_tensor (const char                *file,
+                                        const NkSafetensorsTensor *t,
+                                        const char                *name,
+                                        NkDType                    dtype,
+                                        guint                      ndim,
+                                        const gint64              *shape,
+                                        GError                   **error);
+
+/* A contiguous copy of @t on the default device, its storage in @bucket. */
+NkTensor *_nk_safetensors_tensor_new   (const NkSafetensorsTensor *t,
+                                        NkBucket                   bucket,
+                                        GError                   **error);
+
+/* @tensor gathered to host memory in C order (a copy). */
+GBytes   *_nk_tensor_to_host_bytes     (NkTensor                  *tensor,
+                                        GError                   **error);
+
+G_END_DECLS

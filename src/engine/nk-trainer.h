@@ -1,0 +1,281 @@
+/* nk-trainer.h: one toy training run on a worker thread, with honest accounting
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An #NkTrainer owns one run. Its #NkTrainConfig is frozen at construction; start()
+ * runs the steps on a worker thread (g_task_run_in_thread) that owns every tensor of
+ * the run. Between steps the worker checks an atomic control word (pause, stop,
+ * checkpoint now), so each takes effect within one step. After each step it stores
+ * the step's #NkTrainMetrics under a mutex (latest + a bounded history) and, if none is
+ * pending yet, schedules one idle (G_PRIORITY_LOW) on the caller's main context that
+ * updates the properties and emits #NkTrainer::step there: however fast the steps,
+ * at most one idle is pending and widgets are only touched on the main thread.
+ * nk_trainer_run_sync() runs the same loop on the calling thread and emits ::step
+ * after every step (for tests and the CLI).
+ *
+ * A step: batch for step t (a pure function of seed and t) → forward (nk_ag_* ops,
+ * FLOPs counted by the ops) → backward → optimizer → zero_grad. The FLOPs of each
+ * phase come from nk-ops' per-thread counter, the seconds from the monotonic clock,
+ * the peak from the device (nk-gpus row of a CUDA device for the run's dtype, or the
+ * CPU's derived peak, nk-cpuinfo.h), memory from the device's per-bucket counters, and
+ * the prediction beside it from nk-plan's formulas for the same model.
+ *
+ * Steady state allocates no storage: the forward outputs and backward temporaries
+ * come from an #NkArena that hands the same buffers out again every step (nk-autograd.h),
+ * parameter gradients and optimizer state are allocated once with the model and
+ * optimizer, and the batch is written into two DATA buffers allocated once.
+ *
+ * Checkpoints (nk-checkpoint.h) hold the parameters, optimizer state, step, data
+ * generator state and config; the data stream is a pure function of (seed, step),
+ * so a run resumed from a checkpoint repeats the uninterrupted run bit for bit.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nk-device.h"
+#include "nk-init.h"
+#include "nk-model.h"
+#include "nk-plan.h"
+
+G_BEGIN_DECLS
+
+#define NK_TRAINER_ERROR (nk_trainer_error_quark ())
+
+/**
+ * NkTrainerError:
+ * @NK_TRAINER_ERROR_CONFIG: an invalid setting (lr ≤ 0, zero batch, ...): bad usage
+ * @NK_TRAINER_ERROR_DIVERGED: the loss became NaN or infinite
+ * @NK_TRAINER_ERROR_BUSY: the trainer is already running or has run
+ * @NK_TRAINER_ERROR_FAILED: anything else (files, devices) — the message says what
+ */
+typedef enum {
+  NK_TRAINER_ERROR_CONFIG,
+  NK_TRAINER_ERROR_DIVERGED,
+  NK_TRAINER_ERROR_BUSY,
+  NK_TRAINER_ERROR_FAILED,
+} NkTrainerError;
+
+GQuark nk_trainer_error_quark (void);
+
+/**
+ * NkTrainPrecision:
+ * @NK_TRAIN_PRECISION_FP32: everything in fp32
+ * @NK_TRAIN_PRECISION_BF16_MIXED: fp32 master weights and optimizer state; matmul
+ *   inputs and saved activations rounded to bf16
+ * @NK_TRAIN_PRECISION_FP16: as bf16-mixed with fp16, plus dynamic loss scaling
+ */
+typedef enum {
+  NK_TRAIN_PRECISION_FP32,
+  NK_TRAIN_PRECISION_BF16_MIXED,
+  NK_TRAIN_PRECISION_FP16,
+} NkTrainPrecision;
+
+const char *nk_train_precision_to_string   (NkTrainPrecision  precision);
+gboolean    nk_train_precision_from_string (const char       *text,
+                                            NkTrainPrecision *out_precision);
+
+/**
+ * NkTrainerState:
+ * @NK_TRAINER_STATE_IDLE: not started
+ * @NK_TRAINER_STATE_RUNNING: steps are running
+ * @NK_TRAINER_STATE_PAUSED: paused between two steps
+ * @NK_TRAINER_STATE_FINISHED: all steps done
+ * @NK_TRAINER_STATE_STOPPED: stopped on request
+ * @NK_TRAINER_STATE_FAILED: stopped by an error (#NkTrainer:error-message)
+ */
+typedef enum {
+  NK_TRAINER_STATE_IDLE,
+  NK_TRAINER_STATE_RUNNING,
+  NK_TRAINER_STATE_PAUSED,
+  NK_TRAINER_STATE_FINISHED,
+  NK_TRAINER_STATE_STOPPED,
+  NK_TRAINER_STATE_FAILED,
+} NkTrainerState;
+
+#define NK_TYPE_TRAIN_CONFIG   (nk_train_config_get_type ())
+#define NK_TYPE_TRAINER_STATE  (nk_trainer_state_get_type ())
+
+/**
+ * NkTrainConfig:
+ * @model: cruncher or tiny-lm
+ * @dim: D
+ * @layers: L
+ * @batch: B (sequences for the LM)
+ * @context: T, tokens per sequence (LM only; default 32)
+ * @steps: optimizer steps to run in total (a resumed run continues to this)
+ * @lr: learning rate, > 0
+ * @optimizer: the rule (default adamw, as `napkin-cli plan`)
+ * @seed: seeds the initialisation and the data stream
+ * @device: "cpu", "cuda", "cuda:N" or "auto"
+ * @precision: fp32, bf16-mixed or fp16
+ * @init_kind: truncated normal (default) or N(0, 1)
+ * @init_file: (nullable): a safetensors state_dict loaded over the initialisation
+ * @inputs: (nullable): X.npy [N, D] (Cruncher)
+ * @targets: (nullable): Y.npy [N] (Cruncher)
+ * @text_file: (nullable): LM tokens (text bytes, .npy or .bin); %NULL: bundled text
+ * @checkpoint_dir: (nullable): where to write checkpoints
+ * @checkpoint_every: write one every N steps (0: only at the end and on request)
+ * @checkpoint_keep: how many to keep (0: all)
+ * @resume_dir: (nullable): continue from the newest intact checkpoint there
+ * @history_limit: most steps kept in the history (oldest dropped first)
+ */
+typedef struct {
+  NkModelKind       model;
+  guint             dim;
+  guint             layers;
+  guint             batch;
+  guint             context;
+  guint64           steps;
+  double            lr;
+  NkOptimizer       optimizer;
+  guint64           seed;
+  char             *device;
+  NkTrainPrecision  precision;
+  NkInitKind        init_kind;
+  char             *init_file;
+  char             *inputs;
+  char             *targets;
+  char             *text_file;
+  char             *checkpoint_dir;
+  guint64           checkpoint_every;
+  guint             checkpoint_keep;
+  char             *resume_dir;
+  guint             history_limit;
+} NkTrainConfig;
+
+GType          nk_train_config_get_type  (void) G_GNUC_CONST;
+GType          nk_trainer_state_get_type (void) G_GNUC_CONST;
+/* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
+ * cpu, fp32, truncated normal, keep 3 checkpoints, history 100000. */
+NkTrainConfig *nk_train_config_new       (void);
+NkTrainConfig *nk_train_config_copy      (const NkTrainConfig *config);
+void           nk_train_config_free      (NkTrainConfig       *config);
+/* Checks the numbers (not the files): NK_TRAINER_ERROR_CONFIG naming the setting. */
+gboolean       nk_train_config_validate  (const NkTrainConfig *config,
+                                          GError             **error);
+/* Returns: (transfer full): the config as a JSON object (what checkpoints record) */
+char          *nk_train_config_to_json   (const NkTrainConfig *config);
+
+/**
+ * NkTrainMetrics:
+ * @step: the step just done, from 1
+ * @loss: its loss (before the update)
+ * @flops: FLOPs counted by the ops during the step (forward + backward + loss)
+ * @flops_forward: of which forward (incl. the loss)
+ * @flops_backward: of which backward
+ * @flops_matmul: of which matmuls (the rest are elementwise/reductions)
+ * @seconds: wall time of the step
+ * @seconds_forward: forward
+ * @seconds_backward: backward
+ * @seconds_optimizer: optimizer update and zero_grad
+ * @flops_per_s: flops / seconds
+ * @peak_flops_per_s: the device's peak for the run's dtype
+ * @mfu: flops_per_s / peak
+ * @memory: live bytes per #NkBucket after the step (device counters)
+ * @memory_peak: peak bytes per bucket since the run started
+ * @predicted: nk-plan's bytes for params, grads, optimizer, activations
+ * @loss_scale: the fp16 loss scale (1 otherwise)
+ * @skipped: fp16: the step was skipped because a gradient overflowed
+ *
+ * What each step reports.
+ */
+typedef struct {
+  guint64  step;
+  double   loss;
+  guint64  flops;
+  guint64  flops_forward;
+  guint64  flops_backward;
+  guint64  flops_matmul;
+  double   seconds;
+  double   seconds_forward;
+  double   seconds_backward;
+  double   seconds_optimizer;
+  double   flops_per_s;
+  double   peak_flops_per_s;
+  double   mfu;
+  guint64  memory[NK_N_BUCKETS];
+  guint64  memory_peak[NK_N_BUCKETS];
+  double   predicted[4];
+  double   loss_scale;
+  gboolean skipped;
+} NkTrainMetrics;
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTrainConfig, nk_train_config_free)
+
+#define NK_TYPE_TRAINER (nk_trainer_get_type ())
+
+G_DECLARE_FINAL_TYPE (NkTrainer, nk_trainer, NK, TRAINER, GObject)
+
+/* Returns: (transfer full): a trainer with a frozen copy of @config */
+NkTrainer      *nk_trainer_new              (const NkTrainConfig *config);
+
+/* Returns: (transfer none): the frozen config */
+const NkTrainConfig *nk_trainer_get_config  (NkTrainer       *self);
+
+/**
+ * nk_trainer_start:
+ * @self: an idle trainer
+ * @cancellable: (nullable): stops the run like nk_trainer_stop()
+ * @callback: called on the caller's main context when the run ends
+ * @user_data: for @callback
+ *
+ * Runs the whole run on a worker thread.
+ */
+void            nk_trainer_start            (NkTrainer           *self,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+/* Returns: %TRUE if the run finished or was stopped; %FALSE with the error */
+gboolean        nk_trainer_start_finish     (NkTrainer           *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
+/**
+ * nk_trainer_run_sync:
+ * @self: an idle trainer
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for a #GError
+ *
+ * The same run on the calling thread; ::step is emitted after every step.
+ *
+ * Returns: %TRUE if all steps ran (or nk_trainer_stop() ended the run)
+ */
+gboolean        nk_trainer_run_sync         (NkTrainer           *self,
+                                             GCancellable        *cancellable,
+                                             GError             **error);
+
+/* Take effect between two steps. */
+void            nk_trainer_pause            (NkTrainer           *self);
+void            nk_trainer_resume           (NkTrainer           *self);
+void            nk_trainer_stop             (NkTrainer           *self);
+/* Writes a checkpoint after the current step (needs a checkpoint dir). */
+void            nk_trainer_checkpoint_now   (NkTrainer           *self);
+
+NkTrainerState  nk_trainer_get_state        (NkTrainer           *self);
+/* Whether the worker has seen the pause and is waiting. */
+gboolean        nk_trainer_is_parked        (NkTrainer           *self);
+/* Steps done so far (read atomically; also from other threads). */
+guint64         nk_trainer_get_steps_done   (NkTrainer           *self);
+/* The step a resumed run started after (0 for a fresh run). */
+guint64         nk_trainer_get_start_step   (NkTrainer           *self);
+
+/* The latest metrics; %FALSE before the first step. */
+gboolean        nk_trainer_get_latest       (NkTrainer           *self,
+                                             NkTrainMetrics      *out_metrics);
+/* Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history */
+GArray         *nk_trainer_get_history      (NkTrainer           *self);
+
+/* The model (for tests and --save, when the run is not running). (transfer none) */
+NkModel        *nk_trainer_get_model        (NkTrainer           *self);
+guint64         nk_trainer_get_n_parameters (NkTrainer           *self);
+/* Returns: (transfer none): the device's name ("cpu", "cuda:0") once started */
+const char     *nk_trainer_get_device_name  (NkTrainer           *self);
+
+/* Writes the model's state_dict (PyTorch names) as safetensors, atomically. */
+gboolean        nk_trainer_save             (NkTrainer           *self,
+                                             const char          *path,
+                                             GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,257 @@
+/* nk-cuda-kernels.cu: grid-stride loops around the shared per-element bodies
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Only launch configuration and indexing live here. The math is nk-kernels.h's, so
+ * what the CPU tests prove about a body holds for the GPU too; narrow formats widen
+ * to float and round back with CUDA's round-to-nearest-even conversions, as nk-dtype
+ * does on the CPU.
+ */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "nk-cuda-kernels.h"
+
+#define NK_THREADS 256
+
+static unsigned int
+nk_blocks_for (int64_t n)
+{
+  int64_t blocks = (n + NK_THREADS - 1) / NK_THREADS;
+  /* A grid-stride loop covers the rest; 65535·4 blocks keep every SM busy. */
+  if (blocks > 65535 * 4)
+    blocks = 65535 * 4;
+  return blocks < 1 ? 1 : (unsigned int) blocks;
+}
+
+__device__ static double
+nk_load (NkCudaElem type, const void *base, int64_t i)
+{
+  switch (type)
+    {
+    case NK_CUDA_F32: return ((const float *) base)[i];
+    case NK_CUDA_F64: return ((const double *) base)[i];
+    case NK_CUDA_F16: return __half2float (((const __half *) base)[i]);
+    case NK_CUDA_BF16: return __bfloat162float (((const __nv_bfloat16 *) base)[i]);
+    case NK_CUDA_I64: return (double) ((const int64_t *) base)[i];
+    case NK_CUDA_I32: return ((const int32_t *) base)[i];
+    case NK_CUDA_U16: return ((const uint16_t *) base)[i];
+    }
+  return 0.0;
+}
+
+__device__ static void
+nk_store (NkCudaElem type, void *base, int64_t i, double v)
+{
+  switch (type)
+    {
+    case NK_CUDA_F32: ((float *) base)[i] = (float) v; break;
+    /* f64 → f16/bf16 rounds once, from the double, like nk-dtype's encoder. */
+    case NK_CUDA_F64: ((double *) base)[i] = v; break;
+    case NK_CUDA_F16: ((__half *) base)[i] = __double2half (v); break;
+    case NK_CUDA_BF16: ((__nv_bfloat16 *) base)[i] = __double2bfloat16 (v); break;
+    case NK_CUDA_I64: ((int64_t *) base)[i] = (int64_t) v; break;
+    case NK_CUDA_I32: ((int32_t *) base)[i] = (int32_t) v; break;
+    case NK_CUDA_U16: ((uint16_t *) base)[i] = (uint16_t) v; break;
+    }
+}
+
+__global__ static void
+nk_cast_kernel (NkIter it, NkCudaElem out_type, void *out, NkCudaElem in_type, const void *in)
+{
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < it.numel;
+       i += (int64_t) gridDim.x * blockDim.x)
+    nk_store (out_type, out, nk_iter_offset (&it, 0, i),
+              nk_load (in_type, in, nk_iter_offset (&it, 1, i)));
+}
+
+__global__ static void
+nk_fill_kernel (NkIter it, NkCudaElem type, void *out, double value)
+{
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < it.numel;
+       i += (int64_t) gridDim.x * blockDim.x)
+    nk_store (type, out, nk_iter_offset (&it, 0, i), value);
+}
+
+template <typename T>
+__global__ static void
+nk_unary_kernel (int op, NkIter it, T *out, const T *a)
+{
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < it.numel;
+       i += (int64_t) gridDim.x * blockDim.x)
+    {
+      T x = a[nk_iter_offset (&it, 1, i)];
+      if (sizeof (T) == sizeof (double))
+        out[nk_iter_offset (&it, 0, i)] = (T) nk_kernel_unary_d (op, (double) x);
+      else
+        out[nk_iter_offset (&it, 0, i)] = (T) nk_kernel_unary_f (op, (float) x);
+    }
+}
+
+template <typename T>
+__global__ static void
+nk_binary_kernel (int op, NkIter it, T *out, const T *a, const T *b, double scalar,
+                  int scalar_first)
+{
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < it.numel;
+       i += (int64_t) gridDim.x * blockDim.x)
+    {
+      double x = a[nk_iter_offset (&it, 1, i)];
+      double y = b != NULL ? (double) b[nk_iter_offset (&it, 2, i)] : scalar;
+      if (b == NULL && scalar_first)
+        {
+          double t = x;
+          x = y;
+          y = t;
+        }
+      if (sizeof (T) == sizeof (double))
+        out[nk_iter_offset (&it, 0, i)] = (T) nk_kernel_binary_d (op, x, y);
+      else
+        out[nk_iter_offset (&it, 0, i)] = (T) nk_kernel_binary_f (op, (float) x, (float) y);
+    }
+}
+
+/* One thread per output element, walking its reduced elements in order: the same
+ * order and double accumulator as the CPU device, so sums agree to rounding. */
+template <typename T>
+__global__ static void
+nk_reduce_kernel (int op, NkReduceIter it, T *out, const T *in)
+{
+  int nkeep = it.ndim - it.nreduce;
+  int64_t nout = 1;
+  for (int d = 0; d < nkeep; d++)
+    nout *= it.shape[d];
+
+  for (int64_t o = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; o < nout;
+       o += (int64_t) gridDim.x * blockDim.x)
+    {
+      int64_t in_base = it.in_offset, out_off = it.out_offset, rest = o;
+      for (int d = nkeep - 1; d >= 0; d--)
+        {
+          int64_t idx = rest % it.shape[d];
+          rest /= it.shape[d];
+          in_base += idx * it.in_stride[d];
+          out_off += idx * it.out_stride[d];
+        }
+      double acc = nk_kernel_reduce_init (op);
+      for (int64_t r = 0; r < it.count; r++)
+        {
+          int64_t off = in_base, q = r;
+          for (int d = it.ndim - 1; d >= nkeep; d--)
+            {
+              off += (q % it.shape[d]) * it.in_stride[d];
+              q /= it.shape[d];
+            }
+          acc = nk_kernel_reduce_step (op, acc, (double) in[off]);
+        }
+      out[out_off] = (T) nk_kernel_reduce_finish (op, acc, it.count);
+    }
+}
+
+template <typename T>
+__global__ static void
+nk_triangle_kernel (int upper, int64_t diagonal, NkIter it, T *out, const T *in)
+{
+  int64_t rows = it.ndim >= 2 ? it.shape[it.ndim - 2] : 1;
+  int64_t cols = it.ndim >= 1 ? it.shape[it.ndim - 1] : 1;
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < it.numel;
+       i += (int64_t) gridDim.x * blockDim.x)
+    {
+      int64_t col = i % cols, row = (i / cols) % rows;
+      int keep = upper ? (col - row >= diagonal) : (col - row <= diagonal);
+      out[nk_iter_offset (&it, 0, i)] = keep ? in[nk_iter_offset (&it, 1, i)] : (T) 0;
+    }
+}
+
+__global__ static void
+nk_optimizer_kernel (NkOptimStep step, int64_t n, float *param, const float *grad,
+                     float *state1, float *state2)
+{
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+       i += (int64_t) gridDim.x * blockDim.x)
+    nk_kernel_optim_update (&step, &param[i], grad[i], state1 ? &state1[i] : NULL,
+                            state2 ? &state2[i] : NULL);
+}
+
+extern "C" int
+nk_cuda_launch_cast (void *stream, const NkIter *it, NkCudaElem out_type, void *out,
+                     NkCudaElem in_type, const void *in)
+{
+  nk_cast_kernel<<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    *it, out_type, out, in_type, in);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_fill (void *stream, const NkIter *it, NkCudaElem type, void *out, double value)
+{
+  nk_fill_kernel<<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    *it, type, out, value);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_unary (void *stream, int op, const NkIter *it, int is_f64, void *out,
+                      const void *a)
+{
+  if (is_f64)
+    nk_unary_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (double *) out, (const double *) a);
+  else
+    nk_unary_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (float *) out, (const float *) a);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_binary (void *stream, int op, const NkIter *it, int is_f64, void *out,
+                       const void *a, const void *b, double scalar, int scalar_first)
+{
+  if (is_f64)
+    nk_binary_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (double *) out, (const double *) a, (const double *) b, scalar, scalar_first);
+  else
+    nk_binary_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (float *) out, (const float *) a, (const float *) b, scalar, scalar_first);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_reduce (void *stream, int op, const NkReduceIter *it, int is_f64, void *out,
+                       const void *in)
+{
+  int64_t nout = 1;
+  for (int d = 0; d < it->ndim - it->nreduce; d++)
+    nout *= it->shape[d];
+  if (is_f64)
+    nk_reduce_kernel<double><<<nk_blocks_for (nout), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (double *) out, (const double *) in);
+  else
+    nk_reduce_kernel<float><<<nk_blocks_for (nout), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      op, *it, (float *) out, (const float *) in);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_triangle (void *stream, int upper, int64_t diagonal, const NkIter *it,
+                         int is_f64, void *out, const void *in)
+{
+  if (is_f64)
+    nk_triangle_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      upper, diagonal, *it, (double *) out, (const double *) in);
+  else
+    nk_triangle_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+      upper, diagonal, *it, (float *) out, (const float *) in);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, float *param,
+                          const float *grad, float *state1, float *state2)
+{
+  nk_optimizer_kernel<<<nk_blocks_for (n), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    *step, n, param, grad, state1, state2);
+  return (int) cudaGetLastError ();
+}

@@ -1,0 +1,308 @@
+/* test-cli-tensor.c: napkin-cli tensor, run as a person or a script would
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct {
+  int    status;
+  char  *out;
+  char  *err;
+  char **lines;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+  g_clear_pointer (&run->lines, g_strfreev);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs napkin-cli with a NULL-terminated list of arguments. Returns FALSE (and
+ * skips) outside meson test. */
+static gboolean
+run_cli (Run *run,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  const char *arg;
+  int wait_status = 0;
+  va_list ap;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
+      return FALSE;
+    }
+  g_ptr_array_add (args, (gpointer) cli);
+  va_start (ap, run);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run->out, &run->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  run->status = WEXITSTATUS (wait_status);
+  run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
+  return TRUE;
+}
+
+static JsonObject *
+parse_line (const char *line)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, line, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+assert_int_array (JsonObject   *o,
+                  const char   *member,
+                  guint         n,
+                  const gint64 *expected)
+{
+  JsonArray *a = json_object_get_array_member (o, member);
+
+  g_assert_nonnull (a);
+  g_assert_cmpuint (json_array_get_length (a), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (json_array_get_int_element (a, i), ==, expected[i]);
+}
+
+static void
+assert_values (JsonObject   *o,
+               guint         n,
+               const double *expected)
+{
+  JsonArray *a = json_object_get_array_member (o, "values");
+
+  g_assert_nonnull (a);
+  g_assert_cmpuint (json_array_get_length (a), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat (json_node_get_double (json_array_get_element (a, i)), ==, expected[i]);
+}
+
+#define INTS(...) G_N_ELEMENTS (((const gint64[]) { __VA_ARGS__ })), ((const gint64[]) { __VA_ARGS__ })
+#define DOUBLES(...) G_N_ELEMENTS (((const double[]) { __VA_ARGS__ })), ((const double[]) { __VA_ARGS__ })
+
+/* Done means: the transposed view fails with PyTorch's reason, exit 1 */
+static void
+test_view_of_transpose (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  if (!run_cli (&run, "tensor", "--json", "x = arange(12).view(3, 4); y = x.t(); y.view(12)", NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpuint (g_strv_length (run.lines), ==, 1);
+  o = parse_line (run.lines[0]);
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "error"),
+                            "view size is not compatible with input tensor's size and stride"));
+  g_assert_cmpint (json_object_get_int_member (o, "statement"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (o, "column"), ==, 3);
+  g_assert_nonnull (strstr (run.err, "view size is not compatible"));
+}
+
+/* Every field of CLI.md for a strided view: x[1:3, ::2] of a 4×4 starts at 4 (one
+ * row of 4 in), steps 4 per row and 2 per column. */
+static void
+test_fields (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonObject *storage;
+
+  if (!run_cli (&run, "tensor", "--json", "x = arange(16).view(4, 4); y = x[1:3, ::2]", NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (g_strv_length (run.lines), ==, 1);
+  o = parse_line (run.lines[0]);
+  g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "y");
+  assert_int_array (o, "shape", INTS (2, 2));
+  assert_int_array (o, "stride", INTS (4, 2));
+  g_assert_cmpint (json_object_get_int_member (o, "offset"), ==, 4);
+  g_assert_false (json_object_get_boolean_member (o, "contiguous"));
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, "f32");
+  g_assert_cmpint (json_object_get_int_member (o, "numel"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (o, "bytes"), ==, 16);
+  storage = json_object_get_object_member (o, "storage");
+  g_assert_nonnull (storage);
+  g_assert_cmpint (json_object_get_int_member (storage, "numel"), ==, 16);
+  g_assert_cmpint (json_object_get_int_member (storage, "id"), >=, 1);
+  assert_values (o, DOUBLES (4, 6, 8, 10));
+}
+
+/* --all: every named tensor in order; views carry their base's storage id */
+static void
+test_all (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) x = NULL, y = NULL, z = NULL;
+  JsonObject *xs, *ys, *zs;
+
+  if (!run_cli (&run, "tensor", "--json", "--all",
+                "x = arange(6).view(2, 3)\ny = x.t()\nn = y.is_contiguous()\nz = y.contiguous()\ny[0, 1] = 100",
+                NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (g_strv_length (run.lines), ==, 3);
+  x = parse_line (run.lines[0]);
+  y = parse_line (run.lines[1]);
+  z = parse_line (run.lines[2]);
+  g_assert_cmpstr (json_object_get_string_member (x, "name"), ==, "x");
+  g_assert_cmpstr (json_object_get_string_member (y, "name"), ==, "y");
+  g_assert_cmpstr (json_object_get_string_member (z, "name"), ==, "z");
+  xs = json_object_get_object_member (x, "storage");
+  ys = json_object_get_object_member (y, "storage");
+  zs = json_object_get_object_member (z, "storage");
+  g_assert_cmpint (json_object_get_int_member (xs, "id"), ==, json_object_get_int_member (ys, "id"));
+  g_assert_cmpint (json_object_get_int_member (xs, "id"), !=, json_object_get_int_member (zs, "id"));
+  /* y[0, 1] is x[1, 0]: the write shows in x, not in the copy z */
+  assert_values (x, DOUBLES (0, 1, 2, 100, 4, 5));
+  assert_values (z, DOUBLES (0, 3, 1, 4, 2, 5));
+  assert_int_array (y, "stride", INTS (1, 3));
+}
+
+static void
+test_scalars (void)
+{
+  struct {
+    const char *program;
+    const char *json;
+  } cases[] = {
+    { "x = arange(16).view(4, 4); x.stride(0)", "{\"value\":4}" },
+    { "x = arange(16).view(4, 4); x.t().is_contiguous()", "{\"value\":false}" },
+    { "x = arange(16).view(4, 4); x.stride()", "{\"value\":[4,1]}" },
+    { "x = arange(16).view(4, 4); same_storage(x, x[1])", "{\"value\":true}" },
+    { "x = arange(16).view(4, 4); x[1:].storage_offset()", "{\"value\":4}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      if (!run_cli (&run, "tensor", "--json", cases[i].program, NULL))
+        return;
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_cmpstr (run.lines[0], ==, cases[i].json);
+    }
+}
+
+static void
+test_errors (void)
+{
+  {
+    /* a syntax error is a failing statement too: exit 1, with the column */
+    g_auto(Run) run = { 0 };
+    g_autoptr(JsonObject) o = NULL;
+
+    if (!run_cli (&run, "tensor", "--json", "x = arange(4); y = x[1,,2]", NULL))
+      return;
+    g_assert_cmpint (run.status, ==, 1);
+    o = parse_line (run.lines[0]);
+    g_assert_cmpint (json_object_get_int_member (o, "statement"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (o, "column"), ==, 9);
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (o, "error"),
+                                     "statement 2, column 9: "));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tensor", "x = arange(1e12)", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_cmpstr (run.out, ==, "");
+    g_assert_nonnull (strstr (run.err, "more than the 4194304"));
+  }
+  {
+    /* usage errors are 2 */
+    const char *bad[][3] = {
+      { "tensor", NULL, NULL },
+      { "tensor", "--frob", "x = 1" },
+      { "tensor", "--dtype=int9", "x = 1" },
+      { "tensor", "x = 1", "y = 2" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_auto(Run) run = { 0 };
+        g_autoptr(JsonObject) o = NULL;
+
+        run_cli (&run, bad[i][0], "--json", bad[i][1], bad[i][2], NULL);
+        g_assert_cmpint (run.status, ==, 2);
+        o = parse_line (run.lines[0]);
+        g_assert_true (json_object_has_member (o, "error"));
+        g_assert_cmpstr (run.err, !=, "");
+      }
+  }
+}
+
+/* --dtype: bytes shrink with the format, values are rounded to it */
+static void
+test_dtype (void)
+{
+  const char *dtypes[] = { "f32", "f16", "bf16", "e4m3" };
+  const gint64 sizes[] = { 4, 2, 2, 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dtypes); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonObject) o = NULL;
+
+      if (!run_cli (&run, "tensor", "--json", "--dtype", dtypes[i], "arange(16).view(4, 4)", NULL))
+        return;
+      g_assert_cmpint (run.status, ==, 0);
+      o = parse_line (run.lines[0]);
+      g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, dtypes[i]);
+      g_assert_cmpint (json_object_get_int_member (o, "bytes"), ==, 16 * sizes[i]);
+      g_assert_true (json_object_get_null_member (o, "name"));
+    }
+}
+
+/* Without --json, for people: the layout and the grid */
+static void
+test_human (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!run_cli (&run, "tensor", "x = arange(16).view(4, 4); x.t()", NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "x.t()"));
+  g_assert_nonnull (strstr (run.out, "(1, 4)"));
+  g_assert_nonnull (strstr (run.out, "[[ 0,  4,  8, 12],\n"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/tensor/view-of-transpose", test_view_of_transpose);
+  g_test_add_func ("/cli/tensor/fields", test_fields);
+  g_test_add_func ("/cli/tensor/all", test_all);
+  g_test_add_func ("/cli/tensor/scalars", test_scalars);
+  g_test_add_func ("/cli/tensor/errors", test_errors);
+  g_test_add_func ("/cli/tensor/dtype", test_dtype);
+  g_test_add_func ("/cli/tensor/human", test_human);
+
+  return g_test_run ();
+}

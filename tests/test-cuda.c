@@ -1,0 +1,230 @@
+/* test-cuda.c: the CUDA device where there is one, and its absence where there is not
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Without a GPU (every build machine of this project) the device must say why there
+ * is none — CUDA's own sentence, no crash, no hang — and "auto" must fall back to
+ * the CPU. With a GPU, matmul and elementwise results are compared with the CPU
+ * device (itself checked against float64 references in test-matmul/test-ops) at each
+ * dtype's tolerance. What the GPU runs that can be checked on a CPU is checked
+ * elsewhere: the gemm plan (test-gemm-plan) and the shared kernel bodies (test-ops).
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "nk-device.h"
+#include "nk-ops.h"
+#include "nk-tensor.h"
+
+static NkDevice *
+cuda_or_skip (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = nk_device_lookup ("cuda", &error);
+
+  if (cuda == NULL)
+    g_test_skip (error->message);
+  return cuda;
+}
+
+static void
+test_discovery_reason (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = nk_device_lookup ("cuda", &error);
+  NkDevice *again;
+
+  if (cuda != NULL)
+    {
+      g_autofree char *text = nk_device_describe (cuda);
+
+      g_test_message ("CUDA device: %s", text);
+      g_assert_cmpint (nk_device_get_kind (cuda), ==, NK_DEVICE_CUDA);
+      return;
+    }
+
+  /* One sentence that says why, in the engine's device domain. */
+  g_assert_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_NOT_FOUND);
+  g_assert_true (g_str_has_prefix (error->message, "no CUDA device: "));
+  g_assert_cmpuint (strlen (error->message), >, strlen ("no CUDA device: "));
+  g_assert_null (strchr (error->message, '\n'));
+#ifdef NK_HAVE_CUDA_MODULE
+  /* The module is built: the reason is CUDA's, not a loading failure. */
+  g_assert_null (strstr (error->message, "no CUDA module"));
+#endif
+  g_test_message ("%s", error->message);
+
+  /* Asking again gives the same answer without trying again (no hang). */
+  g_clear_error (&error);
+  again = nk_device_lookup ("cuda:0", &error);
+  g_assert_null (again);
+  g_assert_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_NOT_FOUND);
+}
+
+static void
+test_auto_falls_back (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *device = nk_device_lookup ("auto", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (device);
+  if (nk_device_lookup ("cuda", NULL) == NULL)
+    g_assert_true (device == nk_device_get_cpu ());
+  else
+    g_assert_cmpint (nk_device_get_kind (device), ==, NK_DEVICE_CUDA);
+}
+
+/* Fills a CPU tensor with values of mixed sign and size from a fixed recurrence. */
+static NkTensor *
+pseudo_random (NkDType dtype,
+               gint64  rows,
+               gint64  cols,
+               guint   seed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) f64 = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F64, 2,
+                                                (gint64[]) { rows, cols }, NK_BUCKET_OTHER,
+                                                FALSE, &error);
+  double *data = nk_tensor_data_f64 (f64);
+  guint32 state = seed * 2654435761u + 1;
+  NkTensor *out;
+
+  for (gint64 i = 0; i < rows * cols; i++)
+    {
+      state = state * 1664525u + 1013904223u;
+      data[i] = ((double) (state >> 8) / (double) (1u << 24)) * 2.0 - 1.0;
+    }
+  out = nk_cast (f64, dtype, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+static double
+max_rel_diff (NkTensor *gpu_result,
+              NkTensor *cpu_result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) host = nk_tensor_to_device (gpu_result, nk_device_get_cpu (), &error);
+  g_autofree double *a = NULL, *b = NULL;
+  gint64 n = nk_tensor_numel (cpu_result);
+  double worst = 0.0, scale = 0.0;
+
+  g_assert_no_error (error);
+  a = nk_tensor_to_doubles (host, NULL);
+  b = nk_tensor_to_doubles (cpu_result, NULL);
+  for (gint64 i = 0; i < n; i++)
+    scale = MAX (scale, fabs (b[i]));
+  for (gint64 i = 0; i < n; i++)
+    worst = MAX (worst, fabs (a[i] - b[i]) / MAX (scale, 1e-30));
+  return worst;
+}
+
+static void
+check_matmul (NkDType dtype,
+              gboolean transpose_b,
+              double   tolerance)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(NkTensor) a = NULL, b = NULL, bt = NULL, ga = NULL, gb = NULL;
+  g_autoptr(NkTensor) cpu = NULL, gpu = NULL;
+
+  if (cuda == NULL)
+    return;
+  a = pseudo_random (dtype, 129, 67, 1);
+  b = pseudo_random (dtype, transpose_b ? 35 : 67, transpose_b ? 67 : 35, 2);
+  bt = transpose_b ? nk_tensor_t (b, &error) : nk_tensor_ref (b);
+  ga = nk_tensor_to_device (a, cuda, &error);
+  g_assert_no_error (error);
+  gb = nk_tensor_to_device (bt, cuda, &error);
+  g_assert_no_error (error);
+
+  cpu = nk_matmul (a, bt, &error);
+  g_assert_no_error (error);
+  gpu = nk_matmul (ga, gb, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, tolerance);
+}
+
+static void
+test_matmul_f32 (void)
+{
+  check_matmul (NK_DTYPE_F32, FALSE, 1e-5);
+  check_matmul (NK_DTYPE_F32, TRUE, 1e-5);
+}
+
+static void
+test_matmul_bf16 (void)
+{
+  check_matmul (NK_DTYPE_BF16, FALSE, 1e-2);
+  check_matmul (NK_DTYPE_BF16, TRUE, 1e-2);
+}
+
+static void
+test_elementwise (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(NkTensor) a = NULL, ga = NULL, cpu = NULL, gpu = NULL;
+
+  if (cuda == NULL)
+    return;
+  a = pseudo_random (NK_DTYPE_F32, 64, 33, 3);
+  ga = nk_tensor_to_device (a, cuda, &error);
+  g_assert_no_error (error);
+  for (int op = 0; op < NK_N_UNARY_OPS; op++)
+    {
+      g_clear_pointer (&cpu, nk_tensor_unref);
+      g_clear_pointer (&gpu, nk_tensor_unref);
+      cpu = nk_unary (op, a, &error);
+      g_assert_no_error (error);
+      gpu = nk_unary (op, ga, &error);
+      g_assert_no_error (error);
+      /* log/sqrt of negatives are NaN on both sides; compare the finite ones. */
+      if (op != NK_UNARY_LOG && op != NK_UNARY_SQRT && op != NK_UNARY_RSQRT
+          && op != NK_UNARY_RECIPROCAL)
+        g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, 1e-5);
+    }
+}
+
+static void
+test_memory_balanced (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  guint64 before = 0, after = 0;
+
+  if (cuda == NULL)
+    return;
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &before, NULL);
+  {
+    g_autoptr(NkTensor) a = pseudo_random (NK_DTYPE_F32, 256, 256, 4);
+    g_autoptr(NkTensor) ga = nk_tensor_to_device (a, cuda, &error);
+    g_autoptr(NkTensor) prod = nk_matmul (ga, ga, &error);
+
+    g_assert_no_error (error);
+    nk_device_get_bytes (cuda, NK_N_BUCKETS, &after, NULL);
+    g_assert_cmpuint (after, >=, before + 2 * 256 * 256 * 4);
+  }
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &after, NULL);
+  g_assert_cmpuint (after, ==, before);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/gpu/cuda/discovery-reason", test_discovery_reason);
+  g_test_add_func ("/gpu/cuda/auto-falls-back", test_auto_falls_back);
+  g_test_add_func ("/gpu/cuda/matmul/f32", test_matmul_f32);
+  g_test_add_func ("/gpu/cuda/matmul/bf16", test_matmul_bf16);
+  g_test_add_func ("/gpu/cuda/elementwise", test_elementwise);
+  g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
+
+  return g_test_run ();
+}

@@ -1,0 +1,276 @@
+/* test-formats-page.c: the Number formats page shows what each format makes of a value
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles are worked by hand from the formats' definitions, not by nk-dtype:
+ *   1e-8 = 1.34217728 × 2^−27. bf16 keeps 7 fraction bits: 0.34217728 × 128 =
+ *   43.80 rounds to 44 = 0101100₂, the biased exponent is −27 + 127 = 100 =
+ *   01100100₂, so the bits are 0 01100100 0101100 = 0x322c and the value is
+ *   (1 + 44/128) × 2^−27 = 43 × 2^−32 = 1.001171767711639404296875e−8.
+ *   f16's smallest subnormal is 2^−24 ≈ 5.96e−8: 1e−8 is under half of it, so 0.
+ *   e4m3's largest finite value is 1.75 × 2^8 = 448 (0x7e); 465 is past the
+ *   midpoint 464 between 448 and the next step 480, so default overflow gives
+ *   NaN (0x7f) and saturation gives 448.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "napkin-formats-page.h"
+
+typedef struct {
+  GtkWidget         *window;
+  NapkinFormatsPage *page;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->window = gtk_window_new ();
+  fixture->page = NAPKIN_FORMATS_PAGE (napkin_formats_page_new ());
+  g_object_ref (fixture->page);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->page));
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 800);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  napkin_formats_page_set_saturate (fixture->page, FALSE);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_assert_finalize_object (fixture->page);
+}
+
+static void
+assert_field (NapkinFormatsPage *page,
+              const char        *dtype,
+              const char        *field,
+              const char        *expected)
+{
+  g_autofree char *shown = napkin_formats_page_dup_row_field (page, dtype, field);
+
+  g_assert_cmpstr (shown, ==, expected);
+}
+
+static gboolean
+field_is_empty (NapkinFormatsPage *page,
+                const char        *dtype,
+                const char        *field)
+{
+  g_autofree char *shown = napkin_formats_page_dup_row_field (page, dtype, field);
+
+  return shown == NULL || *shown == '\0';
+}
+
+static void
+test_lecture_example (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+
+  g_object_set (page, "value-text", "1e-8", NULL);
+  g_assert_null (napkin_formats_page_get_error (page));
+
+  /* f16: gone. */
+  assert_field (page, "f16", "hex", "0x0000");
+  assert_field (page, "f16", "value", "0");
+  assert_field (page, "f16", "class", "zero");
+  assert_field (page, "f16", "bits", "0 00000 0000000000");
+  assert_field (page, "f16", "exact", "0");
+  g_assert_false (field_is_empty (page, "f16", "note"));
+
+  /* bf16: survives as a normal number. */
+  assert_field (page, "bf16", "hex", "0x322c");
+  assert_field (page, "bf16", "class", "normal");
+  assert_field (page, "bf16", "bits", "0 01100100 0101100");
+  assert_field (page, "bf16", "exact", "0.00000001001171767711639404296875");
+  g_assert_true (field_is_empty (page, "bf16", "note"));
+  {
+    g_autofree char *formula = napkin_formats_page_dup_row_field (page, "bf16", "formula");
+    g_autofree char *value = napkin_formats_page_dup_row_field (page, "bf16", "value");
+
+    g_assert_true (g_str_has_prefix (formula, "(−1)^0 × 1.0101100₂ × 2^(100 − 127)"));
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (value, NULL), ldexp (43, -32), 1e-11);
+  }
+  /* The rounding error is 1e-8 minus 43 × 2^-32, about -1.17e-11. */
+  {
+    g_autofree char *abs_error = napkin_formats_page_dup_row_field (page, "bf16", "abs-error");
+
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (abs_error, NULL), 1e-8 - ldexp (43, -32),
+                                    1e-13);
+  }
+}
+
+static void
+test_flip_bit (Fixture       *fixture,
+               gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+
+  g_object_set (page, "value-text", "1", NULL);
+  assert_field (page, "f32", "hex", "0x3f800000");
+  assert_field (page, "f32", "value", "1");
+
+  /* The sign bit of f32 1.0: -1, and every other row follows the new value. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.flip-bit", "(si)",
+                                             "f32", 31));
+  assert_field (page, "f32", "hex", "0xbf800000");
+  assert_field (page, "f32", "value", "-1");
+  assert_field (page, "f16", "hex", "0xbc00");
+  assert_field (page, "e4m3", "hex", "0xb8");
+  g_assert_cmpstr (napkin_formats_page_get_value_text (page), ==, "-1");
+
+  /* The lowest bit of bf16's 1e-8 (0x322c = (128 + 44) × 2^-34): 173 × 2^-34. */
+  g_object_set (page, "value-text", "1e-8", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.flip-bit", "(si)",
+                                             "bf16", 0));
+  assert_field (page, "bf16", "hex", "0x322d");
+  assert_field (page, "bf16", "exact", "0.0000000100699253380298614501953125");
+  g_assert_cmpfloat (g_ascii_strtod (napkin_formats_page_get_value_text (page), NULL), ==,
+                     ldexp (173, -34));
+}
+
+static void
+test_step_and_jump (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+
+  /* The next f16 after 1 is 1 + 2^-10. */
+  g_object_set (page, "value-text", "1", NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.next", "s", "f16"));
+  assert_field (page, "f16", "hex", "0x3c01");
+  assert_field (page, "f16", "exact", "1.0009765625");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.previous", "s", "f16"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.previous", "s", "f16"));
+  /* Below 1 the step halves: 1 - 2^-11. */
+  assert_field (page, "f16", "exact", "0.99951171875");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
+                                             "e4m3", "max"));
+  assert_field (page, "e4m3", "hex", "0x7e");
+  assert_field (page, "e4m3", "value", "448");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
+                                             "f16", "min-subnormal"));
+  assert_field (page, "f16", "exact", "0.000000059604644775390625");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
+                                             "bf16", "epsilon"));
+  assert_field (page, "bf16", "exact", "0.0078125");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
+                                             "f16", "7c00"));
+  assert_field (page, "f16", "class", "inf");
+  assert_field (page, "e4m3", "class", "nan");
+}
+
+static void
+test_saturate (Fixture       *fixture,
+               gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+
+  g_object_set (page, "value-text", "465", NULL);
+  assert_field (page, "e4m3", "hex", "0x7f");
+  assert_field (page, "e4m3", "class", "nan");
+  g_assert_false (field_is_empty (page, "e4m3", "overflow"));
+  /* e5m2 reaches 57344: 465 rounds to 448 there in either mode. */
+  assert_field (page, "e5m2", "value", "448");
+  g_assert_true (field_is_empty (page, "e5m2", "overflow"));
+
+  napkin_formats_page_set_saturate (page, TRUE);
+  assert_field (page, "e4m3", "hex", "0x7e");
+  assert_field (page, "e4m3", "value", "448");
+  assert_field (page, "e4m3", "class", "normal");
+  g_assert_false (field_is_empty (page, "e4m3", "overflow"));
+
+  /* 464 is the midpoint and ties to even: 448 in both modes, nothing differs. */
+  g_object_set (page, "value-text", "464", NULL);
+  assert_field (page, "e4m3", "value", "448");
+  g_assert_true (field_is_empty (page, "e4m3", "overflow"));
+  napkin_formats_page_set_saturate (page, FALSE);
+  assert_field (page, "e4m3", "value", "448");
+}
+
+static void
+assert_all_dashes (NapkinFormatsPage *page)
+{
+  for (const char * const *dtype = (const char *[]) { "f32", "f16", "bf16", "e4m3", "e5m2",
+                                                      "tf32", NULL }; *dtype; dtype++)
+    {
+      assert_field (page, *dtype, "value", "—");
+      assert_field (page, *dtype, "class", "—");
+      assert_field (page, *dtype, "exact", "—");
+      assert_field (page, *dtype, "formula", "—");
+    }
+}
+
+static void
+test_bad_input (Fixture       *fixture,
+                gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+  const char *error;
+
+  g_object_set (page, "value-text", "1.5", NULL);
+  g_assert_null (napkin_formats_page_get_error (page));
+
+  g_object_set (page, "value-text", "one point five", NULL);
+  error = napkin_formats_page_get_error (page);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error, "one point five"));
+  assert_all_dashes (page);
+  assert_field (page, "f16", "bits", "· ····· ··········");
+
+  g_object_set (page, "value-text", "", NULL);
+  g_assert_nonnull (napkin_formats_page_get_error (page));
+  assert_all_dashes (page);
+
+  /* A good value clears the error. */
+  g_object_set (page, "value-text", "2", NULL);
+  g_assert_null (napkin_formats_page_get_error (page));
+  assert_field (page, "f16", "hex", "0x4000");
+
+  /* Nine bits do not fit e4m3. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
+                                             "e4m3", "0x1ff"));
+  error = napkin_formats_page_get_error (page);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error, "0x1ff"));
+  assert_all_dashes (page);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
+                                             "e4m3", "zz"));
+  g_assert_nonnull (napkin_formats_page_get_error (page));
+  assert_all_dashes (page);
+
+  /* Jumping is a way out. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
+                                             "e4m3", "one"));
+  g_assert_null (napkin_formats_page_get_error (page));
+  assert_field (page, "e4m3", "hex", "0x38");
+  assert_field (page, "f32", "value", "1");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/ui/formats/lecture-example", Fixture, NULL,
+              fixture_set_up, test_lecture_example, fixture_tear_down);
+  g_test_add ("/ui/formats/flip-bit", Fixture, NULL,
+              fixture_set_up, test_flip_bit, fixture_tear_down);
+  g_test_add ("/ui/formats/step-and-jump", Fixture, NULL,
+              fixture_set_up, test_step_and_jump, fixture_tear_down);
+  g_test_add ("/ui/formats/saturate", Fixture, NULL,
+              fixture_set_up, test_saturate, fixture_tear_down);
+  g_test_add ("/ui/formats/bad-input", Fixture, NULL,
+              fixture_set_up, test_bad_input, fixture_tear_down);
+
+  return g_test_run ();
+}

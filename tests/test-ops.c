@@ -1,0 +1,462 @@
+/* test-ops.c: elementwise ops, broadcasting, reductions, triu/tril, casts, FLOP counts
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: float64 loops over logical indices written here, values read from the
+ * storage with the address rule, nk-dtype's scalar encoder for casts (a different
+ * code path than the bulk conversion the casts use), closed-form FLOP counts.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-ops.h"
+
+static NkTensor *
+filled (NkDType dtype,
+        int     ndim,
+        const gint64 *shape,
+        int     salt)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 n = 1;
+  g_autofree double *v = NULL;
+  NkTensor *t;
+
+  for (int d = 0; d < ndim; d++)
+    n *= shape[d];
+  v = g_new (double, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    v[i] = (double) (((i * 7 + salt * 5) % 23) - 11) / 4.0 + 0.125;   /* never 0 */
+  t = nk_tensor_new_from_doubles (dtype, ndim, shape, v, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/* Element at a logical index, via the address rule on the raw f32/f64 storage. */
+static double
+at (NkTensor     *t,
+    const gint64 *idx)
+{
+  gint64 pos = t->offset;
+  const char *base = nk_storage_get_data (t->storage);
+
+  for (int d = 0; d < t->ndim; d++)
+    pos += idx[d] * t->stride[d];
+  if (t->dtype == NK_DTYPE_F64)
+    return ((const double *) base)[pos];
+  g_assert_cmpint (t->dtype, ==, NK_DTYPE_F32);
+  return ((const float *) base)[pos];
+}
+
+/* Broadcast read: idx is in the result's rank. */
+static double
+at_bcast (NkTensor     *t,
+          int           ndim,
+          const gint64 *idx)
+{
+  gint64 local[NK_MAX_DIMS];
+  int lead = ndim - t->ndim;
+
+  for (int d = 0; d < t->ndim; d++)
+    local[d] = t->shape[d] == 1 ? 0 : idx[d + lead];
+  return at (t, local);
+}
+
+static gboolean
+next_index (int           ndim,
+            const gint64 *shape,
+            gint64       *idx)
+{
+  for (int d = ndim - 1; d >= 0; d--)
+    {
+      if (++idx[d] < shape[d])
+        return TRUE;
+      idx[d] = 0;
+    }
+  return FALSE;
+}
+
+static void
+test_broadcast_binary (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) a0 = filled (NK_DTYPE_F32, NK_SHAPE (4, 3), 1);
+  g_autoptr(NkTensor) a = nk_tensor_t (a0, &error);               /* (3, 4) transposed */
+  g_autoptr(NkTensor) b0 = filled (NK_DTYPE_F32, NK_SHAPE (2, 1, 8), 2);
+  g_autoptr(NkTensor) b = nk_tensor_slice (b0, 2, 0, NK_SLICE_END, 2, &error);  /* (2, 1, 4) step 2 */
+  static const NkBinaryOp ops[] = { NK_BINARY_ADD, NK_BINARY_SUB, NK_BINARY_MUL, NK_BINARY_DIV,
+                                    NK_BINARY_MAX, NK_BINARY_LT };
+
+  g_assert_no_error (error);
+  for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+    {
+      g_autoptr(NkTensor) c = NULL;
+      gint64 idx[3] = { 0 };
+      guint64 f0 = nk_flops_get ();
+
+      c = nk_binary (ops[o], a, b, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (c->ndim, ==, 3);
+      g_assert_cmpint (c->shape[0], ==, 2);
+      g_assert_cmpint (c->shape[1], ==, 3);
+      g_assert_cmpint (c->shape[2], ==, 4);
+      g_assert_cmpuint (nk_flops_get () - f0, ==, 24);
+      do
+        {
+          double x = at_bcast (a, 3, idx), y = at_bcast (b, 3, idx), ref;
+          switch (ops[o])
+            {
+            case NK_BINARY_ADD: ref = x + y; break;
+            case NK_BINARY_SUB: ref = x - y; break;
+            case NK_BINARY_MUL: ref = x * y; break;
+            case NK_BINARY_DIV: ref = x / y; break;
+            case NK_BINARY_MAX: ref = x > y ? x : y; break;
+            default: ref = x < y ? 1.0 : 0.0; break;
+            }
+          g_assert_cmpfloat_with_epsilon (at (c, idx), ref, 1e-6 * (1.0 + fabs (ref)));
+        }
+      while (next_index (3, c->shape, idx));
+    }
+
+  /* PyTorch's words for shapes that do not broadcast. */
+  {
+    g_autoptr(NkTensor) p = filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
+    g_autoptr(NkTensor) q = filled (NK_DTYPE_F32, NK_SHAPE (3), 0);
+    g_autoptr(NkTensor) r = nk_add (p, q, &error);
+    g_assert_null (r);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+    g_assert_true (g_str_has_prefix (error->message,
+        "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 1"));
+  }
+}
+
+static void
+test_result_layout_follows_inputs (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
+  g_autoptr(NkTensor) xt = nk_tensor_t (x, &error);
+  g_autoptr(NkTensor) y = nk_add_scalar (xt, 1.0, &error);
+  g_autoptr(NkTensor) s = nk_tensor_slice (x, 1, 0, NK_SLICE_END, 2, &error);
+  g_autoptr(NkTensor) z = nk_add_scalar (s, 1.0, &error);
+
+  g_assert_no_error (error);
+  /* torch: (x.t() + 1).stride() == (1, 4); (x[:, ::2] + 1).stride() == (2, 1) */
+  g_assert_cmpint (y->stride[0], ==, 1);
+  g_assert_cmpint (y->stride[1], ==, 4);
+  g_assert_cmpint (z->stride[0], ==, 2);
+  g_assert_cmpint (z->stride[1], ==, 1);
+}
+
+static void
+test_unary_and_scalar (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F64, NK_SHAPE (5, 6), 3);
+  g_autoptr(NkTensor) x = nk_tensor_slice (x0, 0, 1, NK_SLICE_END, 2, &error);  /* (2, 6) */
+  g_autoptr(NkTensor) e = nk_unary (NK_UNARY_EXP, x, &error);
+  g_autoptr(NkTensor) r = nk_relu (x, &error);
+  g_autoptr(NkTensor) t = nk_unary (NK_UNARY_TANH, x, &error);
+  g_autoptr(NkTensor) g = nk_unary (NK_UNARY_GELU, x, &error);
+  g_autoptr(NkTensor) m = nk_binary_scalar (NK_BINARY_SUB, x, 1.0, TRUE, &error);  /* 1 - x */
+  gint64 idx[2] = { 0 };
+
+  g_assert_no_error (error);
+  do
+    {
+      double v = at (x, idx);
+      g_assert_cmpfloat (at (e, idx), ==, exp (v));
+      g_assert_cmpfloat (at (r, idx), ==, v > 0 ? v : 0.0);
+      g_assert_cmpfloat (at (t, idx), ==, tanh (v));
+      g_assert_cmpfloat_with_epsilon (at (g, idx), 0.5 * v * erfc (-v / sqrt (2.0)), 1e-12);
+      g_assert_cmpfloat (at (m, idx), ==, 1.0 - v);
+    }
+  while (next_index (2, x->shape, idx));
+
+  /* In place, through a view: x0[1::2] *= 2 touches only those rows. */
+  {
+    g_autofree double *before = nk_tensor_to_doubles (x0, NULL);
+    g_autofree double *after = NULL;
+    g_assert_true (nk_mul_scalar_ (x, 2.0, &error));
+    after = nk_tensor_to_doubles (x0, NULL);
+    for (int i = 0; i < 30; i++)
+      g_assert_cmpfloat (after[i], ==, (i / 6) % 2 == 1 ? 2.0 * before[i] : before[i]);
+  }
+}
+
+static void
+test_reductions (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F32, NK_SHAPE (4, 3, 5), 4);
+  g_autoptr(NkTensor) x = nk_tensor_permute (x0, 3, (int[]) { 2, 0, 1 }, &error);  /* (5, 4, 3) */
+  static const NkReduceOp ops[] = { NK_REDUCE_SUM, NK_REDUCE_MEAN, NK_REDUCE_MAX, NK_REDUCE_MIN };
+
+  g_assert_no_error (error);
+  for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+    for (int keep = 0; keep < 2; keep++)
+      {
+        int dims[] = { 0, -1 };
+        g_autoptr(NkTensor) r = NULL;
+        guint64 f0 = nk_flops_get ();
+
+        r = nk_reduce (ops[o], x, 2, dims, keep, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (nk_flops_get () - f0, ==, 60);
+        if (keep)
+          {
+            g_assert_cmpint (r->ndim, ==, 3);
+            g_assert_cmpint (r->shape[0], ==, 1);
+            g_assert_cmpint (r->shape[1], ==, 4);
+            g_assert_cmpint (r->shape[2], ==, 1);
+          }
+        else
+          {
+            g_assert_cmpint (r->ndim, ==, 1);
+            g_assert_cmpint (r->shape[0], ==, 4);
+          }
+        for (gint64 j = 0; j < 4; j++)
+          {
+            double acc = ops[o] == NK_REDUCE_MAX ? -INFINITY : ops[o] == NK_REDUCE_MIN ? INFINITY : 0.0;
+            gint64 ridx[3] = { 0, 0, 0 };
+            for (gint64 i = 0; i < 5; i++)
+              for (gint64 k = 0; k < 3; k++)
+                {
+                  double v = at (x, (gint64[]) { i, j, k });
+                  if (ops[o] == NK_REDUCE_MAX)
+                    acc = MAX (acc, v);
+                  else if (ops[o] == NK_REDUCE_MIN)
+                    acc = MIN (acc, v);
+                  else
+                    acc += v;
+                }
+            if (ops[o] == NK_REDUCE_MEAN)
+              acc /= 15.0;
+            if (keep)
+              ridx[1] = j;
+            else
+              ridx[0] = j;
+            g_assert_cmpfloat_with_epsilon (at (r, ridx), acc, 1e-6);
+          }
+      }
+
+  /* Everything, and sum_to_shape (the bias gradient). */
+  {
+    g_autoptr(NkTensor) all = nk_sum (x, 0, NULL, FALSE, &error);
+    g_autoptr(NkTensor) bias = nk_sum_to_shape (x, NK_SHAPE (4, 1), &error);
+    double total = 0.0, v;
+    g_assert_no_error (error);
+    g_assert_cmpint (all->ndim, ==, 0);
+    for (gint64 i = 0; i < 60; i++)
+      total += (double) (((i * 7 + 4 * 5) % 23) - 11) / 4.0 + 0.125;
+    g_assert_true (nk_tensor_item (all, &v, &error));
+    g_assert_cmpfloat_with_epsilon (v, total, 1e-5);
+    g_assert_cmpint (bias->ndim, ==, 2);
+    g_assert_cmpint (bias->shape[0], ==, 4);
+    g_assert_cmpint (bias->shape[1], ==, 1);
+  }
+
+  {
+    g_autoptr(NkTensor) empty = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0, 3), &error);
+    g_autoptr(NkTensor) bad = nk_reduce (NK_REDUCE_MAX, empty, 1, (int[]) { 0 }, FALSE, &error);
+    g_assert_null (bad);
+    g_assert_cmpstr (error->message, ==, "amax(): Expected reduction dim 0 to have non-zero size.");
+  }
+}
+
+static void
+test_triu_tril (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F32, NK_SHAPE (2, 4, 5), 5);
+  g_autoptr(NkTensor) x = nk_tensor_transpose (x0, 1, 2, &error);   /* (2, 5, 4) */
+
+  for (gint64 diag = -2; diag <= 2; diag++)
+    {
+      g_autoptr(NkTensor) u = nk_triu (x, diag, &error);
+      g_autoptr(NkTensor) l = nk_tril (x, diag, &error);
+      gint64 idx[3] = { 0 };
+      g_assert_no_error (error);
+      do
+        {
+          gint64 i = idx[1], j = idx[2];
+          double v = at (x, idx);
+          g_assert_cmpfloat (at (u, idx), ==, j - i >= diag ? v : 0.0);
+          g_assert_cmpfloat (at (l, idx), ==, j - i <= diag ? v : 0.0);
+        }
+      while (next_index (3, x->shape, idx));
+    }
+}
+
+static void
+test_casts (void)
+{
+  static const NkDType targets[] = { NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+                                     NK_DTYPE_F64, NK_DTYPE_INT32 };
+  static const double vals[] = { 0.0, -0.0, 1.0, 0.1, 3.14159, -2.5, 448.0, 464.0, 1e-8,
+                                 65504.0, 1e5, -7.75, 0.333333, 1e-3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = nk_tensor_new_from_doubles (NK_DTYPE_F64, NK_SHAPE (G_N_ELEMENTS (vals)),
+                                                      vals, &error);
+  g_autoptr(NkTensor) xf = nk_cast (x, NK_DTYPE_F32, &error);
+  g_autoptr(NkTensor) xe = NULL;
+
+  g_assert_no_error (error);
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      NkTensor *srcs[2] = { x, xf };
+      for (int s = 0; s < 2; s++)
+        {
+          g_autoptr(NkTensor) c = nk_cast (srcs[s], targets[t], &error);
+          g_autofree double *got = NULL;
+          g_assert_no_error (error);
+          got = nk_tensor_to_doubles (c, NULL);
+          for (guint i = 0; i < G_N_ELEMENTS (vals); i++)
+            {
+              /* f32 source: the f32 value rounded once; f64 source: the value rounded once. */
+              double v = s == 0 ? vals[i] : (double) (float) vals[i];
+              double ref;
+              if (targets[t] == NK_DTYPE_F64)
+                ref = v;
+              else if (targets[t] == NK_DTYPE_INT32)
+                ref = trunc (v);
+              else
+                ref = nk_dtype_to_double (targets[t], nk_dtype_encode (targets[t], v, NK_OVERFLOW_DEFAULT));
+              if (isnan (ref))
+                g_assert_true (isnan (got[i]));
+              else
+                {
+                  g_assert_cmpfloat (got[i], ==, ref);
+                  if (targets[t] != NK_DTYPE_INT32)
+                    g_assert_cmpint (signbit (got[i]), ==, signbit (ref));
+                }
+            }
+        }
+    }
+
+  /* A strided cast reads the view, not the storage order. */
+  xe = nk_tensor_slice (xf, 0, 1, NK_SLICE_END, 3, &error);
+  {
+    g_autoptr(NkTensor) c = nk_cast (xe, NK_DTYPE_BF16, &error);
+    g_autofree double *got = nk_tensor_to_doubles (c, NULL);
+    for (gint64 i = 0; i < xe->shape[0]; i++)
+      g_assert_cmpfloat (got[i], ==, nk_dtype_to_double (NK_DTYPE_BF16,
+          nk_dtype_encode (NK_DTYPE_BF16, (float) vals[1 + 3 * i], NK_OVERFLOW_DEFAULT)));
+  }
+}
+
+static void
+test_mixed_dtypes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) a = filled (NK_DTYPE_BF16, NK_SHAPE (3, 4), 1);
+  g_autoptr(NkTensor) b = filled (NK_DTYPE_F32, NK_SHAPE (4), 2);
+  g_autoptr(NkTensor) c = nk_mul (a, b, &error);
+  g_autoptr(NkTensor) d = nk_add (a, a, &error);
+  g_autofree double *av = nk_tensor_to_doubles (a, NULL);
+  g_autofree double *bv = nk_tensor_to_doubles (b, NULL);
+  g_autofree double *cv = nk_tensor_to_doubles (c, NULL);
+  g_autofree double *dv = nk_tensor_to_doubles (d, NULL);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (c->dtype, ==, NK_DTYPE_F32);
+  g_assert_cmpint (d->dtype, ==, NK_DTYPE_BF16);
+  for (int i = 0; i < 12; i++)
+    {
+      g_assert_cmpfloat (cv[i], ==, (double) ((float) av[i] * (float) bv[i % 4]));
+      g_assert_cmpfloat (dv[i], ==, nk_dtype_to_double (NK_DTYPE_BF16,
+          nk_dtype_encode (NK_DTYPE_BF16, (float) av[i] + (float) av[i], NK_OVERFLOW_DEFAULT)));
+    }
+}
+
+static void
+test_softmax (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = filled (NK_DTYPE_F64, NK_SHAPE (3, 5), 2);
+  g_autoptr(NkTensor) s = nk_softmax (x, -1, &error);
+  g_autoptr(NkTensor) ls = nk_log_softmax (x, 1, &error);
+
+  g_assert_no_error (error);
+  for (gint64 i = 0; i < 3; i++)
+    {
+      double z = 0.0;
+      for (gint64 j = 0; j < 5; j++)
+        z += exp (at (x, (gint64[]) { i, j }));
+      for (gint64 j = 0; j < 5; j++)
+        {
+          double v = at (x, (gint64[]) { i, j });
+          g_assert_cmpfloat_with_epsilon (at (s, (gint64[]) { i, j }), exp (v) / z, 1e-14);
+          g_assert_cmpfloat_with_epsilon (at (ls, (gint64[]) { i, j }), v - log (z), 1e-13);
+        }
+    }
+}
+
+static void
+test_index_select (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) emb = filled (NK_DTYPE_F32, NK_SHAPE (6, 3), 1);
+  static const gint64 ids[] = { 5, 0, 5, 2 };
+  g_autoptr(NkTensor) idx = nk_tensor_new_from_data (NK_DTYPE_INT64, NK_SHAPE (2, 2), ids, &error);
+  g_autoptr(NkTensor) rows = nk_index_select (emb, 0, idx, &error);
+  g_autoptr(NkTensor) grad = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (6, 3), &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (rows->ndim, ==, 3);
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 3; c++)
+      g_assert_cmpfloat (at (rows, (gint64[]) { r / 2, r % 2, c }), ==,
+                         at (emb, (gint64[]) { ids[r], c }));
+
+  g_assert_true (nk_index_add_ (grad, 0, idx, rows, &error));
+  g_assert_no_error (error);
+  for (int c = 0; c < 3; c++)
+    {
+      g_assert_cmpfloat (at (grad, (gint64[]) { 5, c }), ==, 2.0 * at (emb, (gint64[]) { 5, c }));
+      g_assert_cmpfloat (at (grad, (gint64[]) { 1, c }), ==, 0.0);
+    }
+}
+
+static void
+test_optimizer_kernel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) p = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (3), 1.0, &error);
+  g_autoptr(NkTensor) g = filled (NK_DTYPE_F32, NK_SHAPE (3), 0);
+  g_autoptr(NkTensor) m = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3), &error);
+  g_autoptr(NkTensor) v = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3), &error);
+  NkOptimStep st = { .kind = NK_OPTIM_ADAM, .lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f,
+                     .eps = 1e-8f, .step = 1 };
+  const float *gd = nk_tensor_data_f32 (g), *pd = nk_tensor_data_f32 (p);
+
+  /* Adam's first step moves every weight by lr·sign(g) (bias correction undoes the
+   * (1 - beta) factors exactly, up to eps). */
+  g_assert_true (nk_optimizer_step_ (&st, p, g, m, v, &error));
+  g_assert_no_error (error);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (pd[i], 1.0 - 0.1 * (gd[i] > 0 ? 1 : gd[i] < 0 ? -1 : 0), 1e-5);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/ops/broadcast-binary", test_broadcast_binary);
+  g_test_add_func ("/engine/ops/result-layout", test_result_layout_follows_inputs);
+  g_test_add_func ("/engine/ops/unary-and-scalar", test_unary_and_scalar);
+  g_test_add_func ("/engine/ops/reductions", test_reductions);
+  g_test_add_func ("/engine/ops/triu-tril", test_triu_tril);
+  g_test_add_func ("/engine/ops/casts", test_casts);
+  g_test_add_func ("/engine/ops/mixed-dtypes", test_mixed_dtypes);
+  g_test_add_func ("/engine/ops/softmax", test_softmax);
+  g_test_add_func ("/engine/ops/index-select", test_index_select);
+  g_test_add_func ("/engine/ops/optimizer-kernel", test_optimizer_kernel);
+
+  return g_test_run ();
+}

@@ -1,0 +1,387 @@
+/* test-planner-page.c: the Planner page shows the lecture's answers and never NaN
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: the lecture's worked examples (seeds), recomputed here in float64
+ * from the datasheet figures they use, not from the engine.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "napkin-application.h"
+#include "napkin-memory-chart.h"
+#include "napkin-planner-page.h"
+
+/* Seeds: H100 SXM dense bf16 peak (the datasheet's 1979 TFLOP/s is 2:4-sparse)
+ * and its 80 GB of HBM as the datasheet counts them. */
+#define H100_DENSE_BF16 989.5e12
+#define H100_HBM        80e9
+
+static NapkinPlannerPage *
+new_page (void)
+{
+  NapkinPlannerPage *page = NAPKIN_PLANNER_PAGE (napkin_planner_page_new ());
+
+  g_object_ref_sink (page);
+  return page;
+}
+
+static void
+type (NapkinPlannerPage *page,
+      const char        *input,
+      const char        *text)
+{
+  GtkEditable *editable = napkin_planner_page_get_entry (page, input);
+
+  g_assert_nonnull (editable);
+  gtk_editable_set_text (editable, text);
+}
+
+static gboolean
+row_has_error (NapkinPlannerPage *page,
+               const char        *input)
+{
+  GtkWidget *row = napkin_planner_page_get_input_row (page, input);
+
+  g_assert_nonnull (row);
+  return gtk_widget_has_css_class (row, "error");
+}
+
+static char *
+oracle_days_text (double params,
+                  double tokens,
+                  double gpus,
+                  double mfu)
+{
+  double days = 6.0 * params * tokens / (H100_DENSE_BF16 * mfu * gpus * 86400.0);
+
+  return g_strdup_printf ("%.1f days", days);
+}
+
+/* The shown texts with the person's own quoted input removed, so that an error
+ * sentence echoing "nan" is not mistaken for a computed NaN. */
+static gboolean
+shows_non_finite (NapkinPlannerPage *page,
+                  char             **out_texts)
+{
+  g_autofree char *texts = napkin_planner_page_dup_output_texts (page);
+  g_autoptr(GRegex) quoted = g_regex_new ("“[^”]*”", 0, 0, NULL);
+  g_autoptr(GRegex) bad = g_regex_new ("\\b(nan|-?inf|infinity)\\b", G_REGEX_CASELESS, 0, NULL);
+  g_autofree char *unquoted = g_regex_replace_literal (quoted, texts, -1, 0, "", 0, NULL);
+  gboolean found = g_regex_match (bad, unquoted, 0, NULL);
+
+  if (out_texts != NULL)
+    *out_texts = g_steal_pointer (&texts);
+  return found;
+}
+
+static void
+test_worked_example (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  g_autofree char *expected = oracle_days_text (70e9, 15e12, 1024, 0.5);
+
+  /* Start away from the defaults so the typing is what sets the answer. */
+  type (page, "params", "1");
+  napkin_planner_page_set_gpu (page, "a100-sxm-80");
+
+  type (page, "params", "70B");
+  type (page, "tokens", "15T");
+  type (page, "gpus", "1024");
+  type (page, "mfu", "0.5");
+  napkin_planner_page_set_gpu (page, "h100-sxm");
+
+  g_assert_cmpstr (expected, ==, "143.9 days");
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+  g_assert_cmpstr (nk_plan_get_gpu (napkin_planner_page_get_plan (page)), ==, "h100-sxm");
+  g_assert_cmpfloat_with_epsilon (nk_plan_get_params (napkin_planner_page_get_plan (page)),
+                                  70e9, 1e-3);
+  g_assert_false (row_has_error (page, "params"));
+
+  /* Typing "7e10" is the same number. */
+  type (page, "params", "7e10");
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+
+  /* The 2:4-sparse peak would halve the time: the page must not use it by default. */
+  g_assert_false (nk_plan_get_sparse (napkin_planner_page_get_plan (page)));
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_preset_time (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  g_autofree char *expected = oracle_days_text (70e9, 15e12, 1024, 0.5);
+
+  type (page, "params", "13B");
+  type (page, "gpus", "64");
+  type (page, "mfu", "0.3");
+  napkin_planner_page_set_gpu (page, "v100");
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), !=, expected);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "time"));
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "70B");
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_preset_largest (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  g_autofree char *texts = NULL;
+  /* AdamW in fp32: 4 + 4 + 8 = 16 bytes per parameter. */
+  double sharded = 8 * H100_HBM / 16.0;
+  double replicated = H100_HBM / 16.0;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "largest"));
+
+  g_assert_cmpint (nk_plan_get_zero_stage (plan), ==, 3);
+  g_assert_cmpfloat_with_epsilon (nk_plan_get_params (plan), sharded, 1.0);
+  g_assert_cmpfloat_with_epsilon (sharded, 4.0e10, 1.0);
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "40B");
+  g_assert_true (nk_plan_get_fits (plan));
+  g_assert_cmpfloat_with_epsilon (nk_plan_largest_params_for_stage (plan, 0), replicated, 1.0);
+
+  /* The page says which assumption the answer rests on: both answers are shown. */
+  texts = napkin_planner_page_dup_output_texts (page);
+  g_assert_nonnull (strstr (texts, "4.0e10"));
+  g_assert_nonnull (strstr (texts, "5.0e9"));
+  g_assert_nonnull (strstr (texts, "4 + 4 + 8 = 16"));
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_bad_params (void)
+{
+  NapkinPlannerPage *page = new_page ();
+
+  type (page, "params", "abc");
+  g_assert_true (row_has_error (page, "params"));
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+  g_assert_false (shows_non_finite (page, NULL));
+
+  /* Fixing the row clears the error and brings the answer back. */
+  type (page, "params", "70B");
+  g_assert_false (row_has_error (page, "params"));
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_bad_sweep (void)
+{
+  static const struct {
+    const char *input;
+    const char *text;
+    gboolean    hides_days;
+  } cases[] = {
+    { "params", "abc", TRUE },
+    { "params", "-70B", TRUE },
+    { "params", "0", TRUE },
+    { "params", "1e400", TRUE },
+    { "params", "nan", TRUE },
+    { "params", "inf", TRUE },
+    { "params", "", TRUE },
+    { "params", "1e300", TRUE },   /* 6 · N · D overflows: refused, not inf */
+    { "tokens", "-1", TRUE },
+    { "tokens", "1e400", TRUE },
+    { "gpus", "0", TRUE },
+    { "gpus", "-8", TRUE },
+    { "gpus", "1.5", TRUE },
+    { "gpus", "abc", TRUE },
+    { "mfu", "0", TRUE },
+    { "mfu", "1.5", TRUE },
+    { "mfu", "-0.5", TRUE },
+    { "mfu", "1e400", TRUE },
+    { "price", "-2", FALSE },
+    { "price", "abc", FALSE },
+    { "batch", "-1", FALSE },
+    { "batch", "abc", FALSE },
+    { "seq", "1e400", FALSE },
+    { "layers", "2.5", FALSE },
+    { "d-model", "-4096", FALSE },
+    { "heads", "x", FALSE },
+    { "deadline-days", "-3", FALSE },
+    { "deadline-days", "abc", FALSE },
+  };
+  NapkinPlannerPage *page = new_page ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GtkEditable *editable = napkin_planner_page_get_entry (page, cases[i].input);
+      g_autofree char *good = g_strdup (gtk_editable_get_text (editable));
+      g_autofree char *texts = NULL;
+
+      g_test_message ("%s = “%s”", cases[i].input, cases[i].text);
+      type (page, cases[i].input, cases[i].text);
+      g_assert_true (row_has_error (page, cases[i].input));
+      if (shows_non_finite (page, &texts))
+        g_error ("%s = “%s” shows a non-finite number:\n%s", cases[i].input, cases[i].text, texts);
+      if (cases[i].hides_days)
+        g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+      else
+        g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+
+      /* The activation and deadline rows need all their partners to matter;
+       * give them partners so the bad value is really used. */
+      if (g_str_equal (cases[i].input, "batch"))
+        {
+          type (page, "seq", "2048");
+          type (page, "layers", "80");
+          type (page, "d-model", "8192");
+          g_assert_true (row_has_error (page, "batch"));
+          g_assert_false (shows_non_finite (page, NULL));
+          type (page, "seq", "");
+          type (page, "layers", "");
+          type (page, "d-model", "");
+        }
+
+      type (page, cases[i].input, good);
+      g_assert_false (row_has_error (page, cases[i].input));
+      g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+    }
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_fewest_gpus (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  double per_gpu_day = H100_DENSE_BF16 * 0.5 * 86400.0;
+  double needed = ceil (6.0 * 70e9 * 15e12 / (per_gpu_day * 30.0));
+  g_autofree char *expected = g_strdup_printf ("%.0f", needed);
+
+  type (page, "deadline-days", "30");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.fewest-gpus", NULL));
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "gpus")), ==, expected);
+  /* The answer meets the deadline, one GPU fewer would not. */
+  g_assert_cmpfloat (nk_plan_get_output (napkin_planner_page_get_plan (page), "days"), <=, 30.0);
+  g_assert_cmpfloat (6.0 * 70e9 * 15e12 / (per_gpu_day * (needed - 1)), >, 30.0);
+
+  g_assert_finalize_object (page);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_zero_stage_chart (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  GtkWidget *zero_row = napkin_planner_page_get_input_row (page, "zero-stage");
+  NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (find_descendant (GTK_WIDGET (page),
+                                                                   NAPKIN_TYPE_MEMORY_CHART));
+
+  /* 70B with AdamW in fp32 at ZeRO 0: every GPU holds 4 + 4 + 8 bytes per
+   * parameter, far beyond 80 GB. */
+  g_assert_nonnull (chart);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_PARAMS),
+                                  70e9 * 4, 1.0);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_OPTIMIZER),
+                                  70e9 * 8, 1.0);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_hbm (chart), H100_HBM, 1.0);
+  g_assert_false (napkin_memory_chart_get_fits (chart));
+
+  /* ZeRO 3 shards all of it over the 1024 GPUs. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (zero_row), 3);
+  g_assert_cmpint (nk_plan_get_zero_stage (plan), ==, 3);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_PARAMS),
+                                  70e9 * 4 / 1024, 1.0);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_GRADS),
+                                  70e9 * 4 / 1024, 1.0);
+  g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_OPTIMIZER),
+                                  70e9 * 8 / 1024, 1.0);
+  g_assert_true (napkin_memory_chart_get_fits (chart));
+
+  /* A bad parameter count leaves the chart with no estimate rather than the old bars. */
+  type (page, "params", "abc");
+  g_assert_true (isnan (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_PARAMS)));
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_settings_kept (void)
+{
+  g_autoptr(GSettings) settings = napkin_settings_new ();
+  NapkinPlannerPage *page;
+
+  g_assert_nonnull (settings);
+  g_settings_reset (settings, "planner-state");
+
+  page = new_page ();
+  napkin_planner_page_set_settings (page, settings);
+  type (page, "params", "13B");
+  napkin_planner_page_set_gpu (page, "a100-sxm-80");
+  g_assert_finalize_object (page);   /* saves what is pending */
+
+  page = new_page ();
+  napkin_planner_page_set_settings (page, settings);
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "13B");
+  g_assert_cmpstr (nk_plan_get_gpu (napkin_planner_page_get_plan (page)), ==, "a100-sxm-80");
+  g_assert_cmpfloat_with_epsilon (nk_plan_get_params (napkin_planner_page_get_plan (page)), 13e9, 1e-3);
+  g_assert_finalize_object (page);
+
+  g_settings_reset (settings, "planner-state");
+}
+
+static void
+test_in_window (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  NapkinPlannerPage *page = new_page ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  while (gtk_widget_get_width (GTK_WIDGET (page)) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (page)), >=, 360);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (page);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/planner/worked-example", test_worked_example);
+  g_test_add_func ("/ui/planner/preset/time", test_preset_time);
+  g_test_add_func ("/ui/planner/preset/largest", test_preset_largest);
+  g_test_add_func ("/ui/planner/bad-input/params", test_bad_params);
+  g_test_add_func ("/ui/planner/bad-input/sweep", test_bad_sweep);
+  g_test_add_func ("/ui/planner/inverse/fewest-gpus", test_fewest_gpus);
+  g_test_add_func ("/ui/planner/memory/zero-stage", test_zero_stage_chart);
+  g_test_add_func ("/ui/planner/settings-kept", test_settings_kept);
+  g_test_add_func ("/ui/planner/in-window", test_in_window);
+
+  return g_test_run ();
+}

@@ -1,0 +1,457 @@
+/* test-tensor.c: views, strides and storage sharing against closed forms and the lecture
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: the lecture's worked numbers (stride(0) == 4, x[1, 2] at 6), closed-form
+ * strides/offsets written by hand, values read straight from the storage bytes with
+ * the address rule offset + Σ i·stride (computed here, not by the code under test),
+ * and PyTorch's error texts (checked with torch 2.x by hand).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "nk-tensor.h"
+
+/* x = arange(n) as f32, then viewed as (r, c). */
+static NkTensor *
+arange_view (gint64 r,
+             gint64 c)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) a = nk_tensor_arange (NK_DTYPE_F32, r * c, &error);
+  NkTensor *x;
+
+  g_assert_no_error (error);
+  x = nk_tensor_view (a, NK_SHAPE (r, c), &error);
+  g_assert_no_error (error);
+  return x;
+}
+
+static float
+raw (NkTensor     *t,
+     const gint64 *idx)
+{
+  const float *base = nk_storage_get_data (t->storage);
+  gint64 pos = t->offset;
+
+  for (int d = 0; d < t->ndim; d++)
+    pos += idx[d] * t->stride[d];
+  return base[pos];
+}
+
+static void
+assert_layout (NkTensor     *t,
+               int           ndim,
+               const gint64 *shape,
+               const gint64 *stride,
+               gint64        offset)
+{
+  g_assert_cmpint (t->ndim, ==, ndim);
+  for (int d = 0; d < ndim; d++)
+    {
+      g_assert_cmpint (t->shape[d], ==, shape[d]);
+      if (shape[d] != 1)
+        g_assert_cmpint (t->stride[d], ==, stride[d]);
+    }
+  g_assert_cmpint (t->offset, ==, offset);
+}
+
+#define LAYOUT(t, shape, stride, offset) \
+  assert_layout ((t), G_N_ELEMENTS (((gint64[]) shape)), (gint64[]) shape, (gint64[]) stride, (offset))
+#define L(...) { __VA_ARGS__ }
+
+static void
+test_lecture_strides (void)
+{
+  g_autoptr(NkTensor) x = arange_view (4, 4);
+  g_autoptr(GError) error = NULL;
+  double v;
+
+  g_assert_cmpint (nk_tensor_get_stride (x, 0), ==, 4);
+  g_assert_cmpint (nk_tensor_get_stride (x, 1), ==, 1);
+  g_assert_cmpint (nk_tensor_storage_index (x, (gint64[]) { 1, 2 }), ==, 6);
+  g_assert_true (nk_tensor_get_item (x, (gint64[]) { 1, 2 }, &v, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (v, ==, 6.0);
+  g_assert_true (nk_tensor_is_contiguous (x));
+  g_assert_cmpuint (nk_tensor_nbytes (x), ==, 64);
+}
+
+static void
+test_views_closed_form (void)
+{
+  g_autoptr(NkTensor) x = arange_view (4, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) t = nk_tensor_t (x, &error);
+  g_autoptr(NkTensor) row = nk_tensor_select (x, 0, 1, &error);
+  g_autoptr(NkTensor) col = nk_tensor_select (x, 1, -3, &error);
+  g_autoptr(NkTensor) s0 = nk_tensor_slice (x, 0, 0, NK_SLICE_END, 2, &error);
+  g_autoptr(NkTensor) s1 = nk_tensor_slice (s0, 1, 1, 3, 1, &error);
+  g_autoptr(NkTensor) v28 = nk_tensor_view (x, NK_SHAPE (2, -1), &error);
+  g_autoptr(NkTensor) nar = nk_tensor_narrow (x, 1, 1, 2, &error);
+  g_autoptr(NkTensor) perm = NULL;
+  g_autoptr(NkTensor) x3 = NULL;
+  g_autoptr(NkTensor) un = nk_tensor_unsqueeze (x, 1, &error);
+  g_autoptr(NkTensor) un_end = nk_tensor_unsqueeze (x, -1, &error);
+  g_autoptr(NkTensor) sq = nk_tensor_squeeze (un, 1, &error);
+  g_autoptr(NkTensor) diag = nk_tensor_diagonal (x, 0, 0, 1, &error);
+  g_autoptr(NkTensor) diag1 = nk_tensor_diagonal (x, 1, 0, 1, &error);
+  g_autoptr(NkTensor) diagm = nk_tensor_diagonal (x, -2, 0, 1, &error);
+  g_autoptr(NkTensor) unf = nk_tensor_unflatten (x, 1, NK_SHAPE (2, -1), &error);
+  g_autoptr(NkTensor) flat = NULL;
+  g_assert_no_error (error);
+
+  LAYOUT (t, L (4, 4), L (1, 4), 0);
+  g_assert_false (nk_tensor_is_contiguous (t));
+  g_assert_cmpint (nk_tensor_storage_index (t, (gint64[]) { 2, 1 }), ==, 6);
+  LAYOUT (row, L (4), L (1), 4);
+  LAYOUT (col, L (4), L (4), 1);
+  LAYOUT (s0, L (2, 4), L (8, 1), 0);
+  LAYOUT (s1, L (2, 2), L (8, 1), 1);
+  LAYOUT (v28, L (2, 8), L (8, 1), 0);
+  LAYOUT (nar, L (4, 2), L (4, 1), 1);
+  LAYOUT (un, L (4, 1, 4), L (4, 4, 1), 0);
+  LAYOUT (un_end, L (4, 4, 1), L (4, 1, 1), 0);
+  LAYOUT (sq, L (4, 4), L (4, 1), 0);
+  LAYOUT (diag, L (4), L (5), 0);
+  LAYOUT (diag1, L (3), L (5), 1);
+  LAYOUT (diagm, L (2), L (5), 8);
+  LAYOUT (unf, L (4, 2, 2), L (4, 2, 1), 0);
+
+  x3 = nk_tensor_view (x, NK_SHAPE (2, 2, 4), &error);
+  g_assert_no_error (error);
+  perm = nk_tensor_permute (x3, 3, (int[]) { 2, 0, 1 }, &error);
+  g_assert_no_error (error);
+  LAYOUT (perm, L (4, 2, 2), L (1, 8, 4), 0);
+  flat = nk_tensor_flatten (x3, 1, 2, &error);
+  g_assert_no_error (error);
+  LAYOUT (flat, L (2, 8), L (8, 1), 0);
+  g_assert_true (nk_tensor_same_storage (flat, x));
+
+  /* Every element of every view is the storage element the address rule names. */
+  {
+    NkTensor *views[] = { t, s1, nar, diag1, diagm, perm };
+    for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+      {
+        g_autofree double *vals = nk_tensor_to_doubles (views[i], NULL);
+        gint64 idx[NK_MAX_DIMS] = { 0 };
+        gint64 n = nk_tensor_numel (views[i]);
+        for (gint64 k = 0; k < n; k++)
+          {
+            g_assert_cmpfloat (vals[k], ==, raw (views[i], idx));
+            for (int d = views[i]->ndim - 1; d >= 0; d--)
+              {
+                if (++idx[d] < views[i]->shape[d])
+                  break;
+                idx[d] = 0;
+              }
+          }
+      }
+  }
+}
+
+static void
+test_slice_clamps (void)
+{
+  g_autoptr(NkTensor) x = arange_view (1, 10);
+  g_autoptr(NkTensor) v = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Python semantics: x[0, -3:100:2] is elements 7, 9. */
+  v = nk_tensor_slice (x, 1, -3, 100, 2, &error);
+  g_assert_no_error (error);
+  LAYOUT (v, L (1, 2), L (10, 2), 7);
+  g_clear_pointer (&v, nk_tensor_unref);
+  v = nk_tensor_slice (x, 1, 8, 3, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (v->shape[1], ==, 0);
+  g_clear_pointer (&v, nk_tensor_unref);
+
+  v = nk_tensor_slice (x, 1, 0, 3, 0, &error);
+  g_assert_null (v);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX);
+  g_assert_cmpstr (error->message, ==, "slice step cannot be zero");
+}
+
+static void
+test_view_of_transpose_fails (void)
+{
+  g_autoptr(NkTensor) x = arange_view (3, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) y = nk_tensor_t (x, &error);
+  g_autoptr(NkTensor) bad = NULL;
+  g_autoptr(NkTensor) c = NULL;
+  g_autoptr(NkTensor) ok = NULL;
+  g_autoptr(NkTensor) r = NULL;
+  g_autofree double *vals = NULL;
+
+  g_assert_no_error (error);
+  bad = nk_tensor_view (y, NK_SHAPE (12), &error);
+  g_assert_null (bad);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+  g_assert_true (g_str_has_prefix (error->message,
+      "view size is not compatible with input tensor's size and stride (at least one "
+      "dimension spans across two contiguous subspaces). Use .reshape(...) instead."));
+  /* The message quotes the layout that could not be viewed. */
+  g_assert_nonnull (strstr (error->message, "shape (4, 3), stride (1, 4)"));
+  g_clear_error (&error);
+
+  /* contiguous() copies, then view works. */
+  c = nk_tensor_contiguous (y, &error);
+  g_assert_no_error (error);
+  g_assert_false (nk_tensor_same_storage (c, x));
+  ok = nk_tensor_view (c, NK_SHAPE (12), &error);
+  g_assert_no_error (error);
+  vals = nk_tensor_to_doubles (ok, NULL);
+  /* y = x.t() read row by row: 0 4 8 1 5 9 2 6 10 3 7 11 */
+  for (int i = 0; i < 12; i++)
+    g_assert_cmpfloat (vals[i], ==, (double) ((i % 3) * 4 + i / 3));
+
+  /* reshape copies only when it must. */
+  r = nk_tensor_reshape (y, NK_SHAPE (12), &error);
+  g_assert_no_error (error);
+  g_assert_false (nk_tensor_same_storage (r, x));
+  g_clear_pointer (&r, nk_tensor_unref);
+  r = nk_tensor_reshape (x, NK_SHAPE (6, 2), &error);
+  g_assert_no_error (error);
+  g_assert_true (nk_tensor_same_storage (r, x));
+
+  /* contiguous() of a contiguous tensor is the tensor. */
+  {
+    g_autoptr(NkTensor) same = nk_tensor_contiguous (x, &error);
+    g_assert_true (same == x);
+  }
+}
+
+static void
+test_view_rules (void)
+{
+  g_autoptr(NkTensor) x = arange_view (4, 6);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) cols = nk_tensor_narrow (x, 1, 0, 3, &error);  /* (4, 3) stride (6, 1) */
+  g_autoptr(NkTensor) v = NULL;
+
+  g_assert_no_error (error);
+  /* Splitting a dim is always fine; merging across the gap is not. */
+  v = nk_tensor_view (cols, NK_SHAPE (2, 2, 3), &error);
+  g_assert_no_error (error);
+  LAYOUT (v, L (2, 2, 3), L (12, 6, 1), 0);
+  g_clear_pointer (&v, nk_tensor_unref);
+  v = nk_tensor_view (cols, NK_SHAPE (12), &error);
+  g_assert_null (v);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+  g_clear_error (&error);
+
+  v = nk_tensor_view (x, NK_SHAPE (5, -1), &error);
+  g_assert_null (v);
+  g_assert_cmpstr (error->message, ==, "shape '[5, -1]' is invalid for input of size 24");
+  g_clear_error (&error);
+  v = nk_tensor_view (x, NK_SHAPE (-1, -1), &error);
+  g_assert_cmpstr (error->message, ==, "only one dimension can be inferred");
+  g_clear_error (&error);
+}
+
+static void
+test_write_through (void)
+{
+  g_autoptr(NkTensor) x = arange_view (4, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) y = nk_tensor_t (x, &error);
+  g_autoptr(NkTensor) row = nk_tensor_select (x, 0, 2, &error);
+  double v;
+
+  g_assert_no_error (error);
+  g_assert_true (nk_tensor_set_item (y, (gint64[]) { 0, 0 }, 100.0, &error));
+  g_assert_true (nk_tensor_set_item (y, (gint64[]) { 2, 1 }, -6.0, &error));
+  g_assert_true (nk_tensor_get_item (x, (gint64[]) { 0, 0 }, &v, &error));
+  g_assert_cmpfloat (v, ==, 100.0);
+  g_assert_true (nk_tensor_get_item (x, (gint64[]) { 1, 2 }, &v, &error));
+  g_assert_cmpfloat (v, ==, -6.0);
+
+  g_assert_true (nk_tensor_fill_ (row, 7.0, &error));
+  g_assert_no_error (error);
+  for (int j = 0; j < 4; j++)
+    g_assert_cmpfloat (((float *) nk_storage_get_data (x->storage))[8 + j], ==, 7.0f);
+  g_assert_cmpfloat (((float *) nk_storage_get_data (x->storage))[7], ==, 7.0f);  /* x[1, 3], untouched */
+  g_assert_cmpfloat (((float *) nk_storage_get_data (x->storage))[12], ==, 12.0f);
+
+  g_assert_false (nk_tensor_get_item (x, (gint64[]) { 4, 0 }, &v, &error));
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX);
+  g_assert_cmpstr (error->message, ==, "index 4 is out of bounds for dimension 0 with size 4");
+}
+
+static void
+test_expand (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) a = nk_tensor_arange (NK_DTYPE_F32, 4, &error);
+  g_autoptr(NkTensor) e = nk_tensor_expand (a, NK_SHAPE (3, 4), &error);
+  g_autoptr(NkTensor) col = NULL;
+  g_autoptr(NkTensor) e2 = NULL;
+  g_autoptr(NkTensor) bad = NULL;
+  g_autofree double *vals = NULL;
+
+  g_assert_no_error (error);
+  LAYOUT (e, L (3, 4), L (0, 1), 0);
+  g_assert_true (nk_tensor_same_storage (a, e));
+  vals = nk_tensor_to_doubles (e, NULL);
+  for (int i = 0; i < 12; i++)
+    g_assert_cmpfloat (vals[i], ==, (double) (i % 4));
+
+  col = nk_tensor_view (a, NK_SHAPE (4, 1), &error);
+  e2 = nk_tensor_expand (col, NK_SHAPE (2, -1, 5), &error);
+  g_assert_no_error (error);
+  LAYOUT (e2, L (2, 4, 5), L (0, 1, 0), 0);
+
+  bad = nk_tensor_expand (a, NK_SHAPE (3, 5), &error);
+  g_assert_null (bad);
+  g_assert_cmpstr (error->message, ==,
+                   "The expanded size of the tensor (5) must match the existing size (4) at "
+                   "non-singleton dimension 1.  Target sizes: [3, 5].  Tensor sizes: [4]");
+}
+
+static void
+test_as_strided (void)
+{
+  g_autoptr(NkTensor) x = arange_view (3, 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) win = NULL;
+  g_autoptr(NkTensor) bad = NULL;
+
+  /* Overlapping windows of 3 with step 1: a classic as_strided use. */
+  win = nk_tensor_as_strided (x, NK_SHAPE (10, 3), (gint64[]) { 1, 1 }, 0, &error);
+  g_assert_no_error (error);
+  {
+    double v;
+    g_assert_true (nk_tensor_get_item (win, (gint64[]) { 9, 2 }, &v, &error));
+    g_assert_cmpfloat (v, ==, 11.0);
+  }
+
+  bad = nk_tensor_as_strided (x, NK_SHAPE (4, 4), (gint64[]) { 4, 1 }, 0, &error);
+  g_assert_null (bad);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+  g_assert_cmpstr (error->message, ==,
+                   "setStorage: sizes [4, 4], strides [4, 1], storage offset 0, and itemsize 4 "
+                   "requiring a storage size of 64 are out of bounds for storage of size 48");
+  g_clear_error (&error);
+  bad = nk_tensor_as_strided (x, NK_SHAPE (2), (gint64[]) { 1 }, 11, &error);
+  g_assert_null (bad);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(NkTensor) x = arange_view (3, 4);
+  g_autoptr(NkTensor) x3 = NULL;
+  g_autoptr(GError) error = NULL;
+  NkTensor *r;
+
+  r = nk_tensor_select (x, 0, 5, &error);
+  g_assert_null (r);
+  g_assert_cmpstr (error->message, ==, "select(): index 5 out of range for tensor of size [3, 4] at dimension 0");
+  g_clear_error (&error);
+  r = nk_tensor_narrow (x, 1, 2, 3, &error);
+  g_assert_cmpstr (error->message, ==, "start (2) + length (3) exceeds dimension size (4).");
+  g_clear_error (&error);
+  r = nk_tensor_transpose (x, 0, 2, &error);
+  g_assert_cmpstr (error->message, ==, "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  g_clear_error (&error);
+  r = nk_tensor_permute (x, 2, (int[]) { 0, 0 }, &error);
+  g_assert_cmpstr (error->message, ==, "permute(): duplicate dims are not allowed.");
+  g_clear_error (&error);
+  x3 = nk_tensor_unsqueeze (x, 0, &error);
+  r = nk_tensor_t (x3, &error);
+  g_assert_cmpstr (error->message, ==, "t() expects a tensor with <= 2 dimensions, but self is 3D");
+  g_clear_error (&error);
+  r = nk_tensor_flatten (x, 1, 0, &error);
+  g_assert_cmpstr (error->message, ==, "flatten() has invalid args: start_dim cannot come after end_dim");
+  g_clear_error (&error);
+  r = nk_tensor_unflatten (x, 1, NK_SHAPE (3, -1), &error);
+  g_assert_cmpstr (error->message, ==, "unflatten: Provided sizes [3, -1] don't multiply up to the size of dim 1 (4) in the input tensor");
+  g_clear_error (&error);
+  r = nk_tensor_diagonal (x, 0, 0, 0, &error);
+  g_assert_cmpstr (error->message, ==, "diagonal dimensions cannot be identical 0, 0");
+  g_assert_null (r);
+}
+
+static void
+test_memory_buckets (void)
+{
+  NkDevice *cpu = nk_device_get_cpu ();
+  g_autoptr(GError) error = NULL;
+  guint64 live0, live1, peak1, act;
+  NkBucket old;
+
+  nk_device_get_bytes (cpu, NK_BUCKET_PARAMS, &live0, NULL);
+  {
+    g_autoptr(NkTensor) p = nk_tensor_new_full (NULL, NK_DTYPE_F32, NK_SHAPE (10, 10),
+                                                NK_BUCKET_PARAMS, TRUE, &error);
+    g_autoptr(NkTensor) view = nk_tensor_t (p, &error);
+    g_assert_no_error (error);
+    nk_device_get_bytes (cpu, NK_BUCKET_PARAMS, &live1, &peak1);
+    g_assert_cmpuint (live1 - live0, ==, 400);   /* views cost nothing */
+    g_assert_cmpuint (peak1, >=, live1);
+    g_assert_cmpfloat (((float *) nk_tensor_data (p))[99], ==, 0.0f);
+  }
+  nk_device_get_bytes (cpu, NK_BUCKET_PARAMS, &live1, &peak1);
+  g_assert_cmpuint (live1, ==, live0);
+  g_assert_cmpuint (peak1, >=, live0 + 400);
+
+  /* The per-thread default bucket tags what constructors allocate. */
+  old = nk_storage_set_default_bucket (NK_BUCKET_ACTIVATIONS);
+  nk_device_get_bytes (cpu, NK_BUCKET_ACTIVATIONS, &act, NULL);
+  {
+    g_autoptr(NkTensor) a = nk_tensor_zeros (NK_DTYPE_BF16, NK_SHAPE (3, 5), &error);
+    guint64 now;
+    nk_device_get_bytes (cpu, NK_BUCKET_ACTIVATIONS, &now, NULL);
+    g_assert_cmpuint (now - act, ==, 30);
+    nk_storage_set_bucket (a->storage, NK_BUCKET_GRADS);
+    nk_device_get_bytes (cpu, NK_BUCKET_ACTIVATIONS, &now, NULL);
+    g_assert_cmpuint (now, ==, act);
+  }
+  nk_storage_set_default_bucket (old);
+}
+
+static void
+test_dtypes_and_items (void)
+{
+  g_autoptr(GError) error = NULL;
+  static const double vals[] = { 1.0, 0.1, -3.5, 1e30 };
+  g_autoptr(NkTensor) b = nk_tensor_new_from_doubles (NK_DTYPE_BF16, NK_SHAPE (4), vals, &error);
+  g_autoptr(NkTensor) i = nk_tensor_arange (NK_DTYPE_INT64, 5, &error);
+  g_autofree double *out = NULL;
+  double v;
+
+  g_assert_no_error (error);
+  out = nk_tensor_to_doubles (b, NULL);
+  for (int k = 0; k < 4; k++)
+    g_assert_cmpfloat (out[k], ==, nk_dtype_to_double (NK_DTYPE_BF16, nk_dtype_encode (NK_DTYPE_BF16, vals[k], NK_OVERFLOW_DEFAULT)));
+  g_assert_cmpuint (nk_tensor_nbytes (b), ==, 8);
+  g_assert_true (nk_tensor_get_item (i, (gint64[]) { -1 }, &v, &error));
+  g_assert_cmpfloat (v, ==, 4.0);
+  g_assert_cmpuint (nk_tensor_nbytes (i), ==, 40);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/tensor/lecture-strides", test_lecture_strides);
+  g_test_add_func ("/engine/tensor/views-closed-form", test_views_closed_form);
+  g_test_add_func ("/engine/tensor/slice-clamps", test_slice_clamps);
+  g_test_add_func ("/engine/tensor/view-of-transpose-fails", test_view_of_transpose_fails);
+  g_test_add_func ("/engine/tensor/view-rules", test_view_rules);
+  g_test_add_func ("/engine/tensor/write-through", test_write_through);
+  g_test_add_func ("/engine/tensor/expand", test_expand);
+  g_test_add_func ("/engine/tensor/as-strided", test_as_strided);
+  g_test_add_func ("/engine/tensor/errors", test_errors);
+  g_test_add_func ("/engine/tensor/memory-buckets", test_memory_buckets);
+  g_test_add_func ("/engine/tensor/dtypes-and-items", test_dtypes_and_items);
+
+  return g_test_run ();
+}
