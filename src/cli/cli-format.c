@@ -239,17 +239,19 @@ append_human_rows (Formatter *fmt,
     _("INPUT"), _("BITS"), _("S EXP FRACTION"), _("CLASS"), _("EXP"), _("VALUE"),
     _("ABS ERROR"), _("REL ERROR"), _("EXACT"),
   };
-  char cells[9][G_ASCII_DTOSTR_BUF_SIZE + 16];
-  const char *long_cells[9];
+  typedef char Cells[9][G_ASCII_DTOSTR_BUF_SIZE + 16];
+  typedef const char *CellRefs[9];
+  Cells *cells = g_new (Cells, MAX (n_rows, 1));
+  CellRefs *long_cells = g_new (CellRefs, MAX (n_rows, 1));
 
   /* Widths only grow, so a long stream stays aligned block after block. */
   for (int i = 0; i < 9; i++)
     fmt->widths[i] = MAX (fmt->widths[i], (int) g_utf8_strlen (headers[i], -1));
   for (guint r = 0; r < n_rows; r++)
     {
-      row_cells (&rows[r], cells, long_cells);
+      row_cells (&rows[r], cells[r], long_cells[r]);
       for (int i = 0; i < 8; i++)
-        fmt->widths[i] = MAX (fmt->widths[i], (int) g_utf8_strlen (long_cells[i], -1));
+        fmt->widths[i] = MAX (fmt->widths[i], (int) g_utf8_strlen (long_cells[r][i], -1));
     }
 
   if (!fmt->header_done)
@@ -262,12 +264,17 @@ append_human_rows (Formatter *fmt,
     }
   for (guint r = 0; r < n_rows; r++)
     {
-      row_cells (&rows[r], cells, long_cells);
       for (int i = 0; i < 9; i++)
-        g_string_append_printf (out, "%s%*s", long_cells[i],
-                                i < 8 ? fmt->widths[i] - (int) g_utf8_strlen (long_cells[i], -1) + 2 : 0, "");
+        {
+          g_string_append (out, long_cells[r][i]);
+          if (i < 8)
+            for (int pad = fmt->widths[i] - (int) g_utf8_strlen (long_cells[r][i], -1) + 2; pad > 0; pad--)
+              g_string_append_c (out, ' ');
+        }
       g_string_append_c (out, '\n');
     }
+  g_free (cells);
+  g_free (long_cells);
 }
 
 static void

@@ -1578,18 +1578,21 @@ fail_with (Eval   *ev,
 
 /* Every tensor value passes here: the size caps of the header, and the budget of
  * storage the program has allocated. */
+/* @error is a pointer so that it is read after @tensor was computed: C leaves the
+ * order of argument evaluation open. */
 static NkProgramValue *
-tensor_result (Eval     *ev,
-               NkNode   *node,
-               NkTensor *tensor,
-               GError   *error)
+tensor_result (Eval      *ev,
+               NkNode    *node,
+               NkTensor  *tensor,
+               GError   **error)
 {
   NkProgram *self = ev->self;
   gint64 numel;
 
   if (tensor == NULL)
     {
-      fail_with (ev, node, error);
+      g_assert (error != NULL && *error != NULL);
+      fail_with (ev, node, g_steal_pointer (error));
       return NULL;
     }
   numel = nk_tensor_numel (tensor);
@@ -2030,7 +2033,7 @@ make_tensor_literal (Eval   *ev,
   if (!literal_values (ev, data, values))
     return NULL;
   t = nk_tensor_new_from_doubles (ev->self->dtype, ndim, shape, (double *) values->data, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 /* ---- constructors and functions ---- */
@@ -2085,7 +2088,7 @@ call_arange (Eval   *ev,
   for (gint64 i = 0; i < n; i++)
     values[i] = start + (double) i * step;
   t = nk_tensor_new_from_doubles (ev->self->dtype, 1, &n, values, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static NkProgramValue *
@@ -2104,7 +2107,7 @@ call_filled (Eval   *ev,
       !check_sizes (ev, call, ndim, shape, FALSE))
     return NULL;
   t = nk_tensor_full (ev->self->dtype, ndim, shape, fill, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static NkTensor *
@@ -2190,7 +2193,7 @@ call_einops (Eval     *ev,
   else
     t = nk_einops_rearrange (x, pattern, args->kw_names->len,
                              (const char *const *) args->kw_names->pdata, sizes, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static NkProgramValue *
@@ -2214,7 +2217,7 @@ call_einsum (Eval   *ev,
   if ((pattern = arg_string (ev, call, args, n)) == NULL)
     return NULL;
   t = nk_einops_einsum (n, operands, pattern, NK_PROGRAM_MAX_NUMEL, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static NkProgramValue *
@@ -2305,7 +2308,7 @@ reduce_method (Eval       *ev,
   if (x->ndim == 0)
     n = 0;
   t = nk_reduce (op, x, n, dims, keepdim, &error);
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static gboolean
@@ -2610,7 +2613,7 @@ eval_method (Eval   *ev,
       return NULL;
     }
 
-  return tensor_result (ev, call, t, error);
+  return tensor_result (ev, call, t, &error);
 }
 
 static NkProgramValue *
@@ -2640,7 +2643,7 @@ eval_attr (Eval   *ev,
       return tensor_result (ev, node,
                             x->ndim > 0 ? nk_tensor_permute (x, x->ndim, dims, &error)
                                         : nk_tensor_alias (x),
-                            error);
+                            &error);
     }
   if (g_str_equal (node->text, "shape"))
     return value_new_tuple (x->ndim, x->shape);
@@ -2907,7 +2910,7 @@ matmul (Eval     *ev,
             out, work, NK_PROGRAM_MAX_NUMEL, NK_PROGRAM_MAX_WORK);
       return NULL;
     }
-  return tensor_result (ev, node, nk_matmul (a, b, &error), error);
+  return tensor_result (ev, node, nk_matmul (a, b, &error), &error);
 }
 
 static NkProgramValue *
@@ -2965,15 +2968,15 @@ eval_binary (Eval   *ev,
       if (!check_sizes (ev, node, ndim, shape, FALSE))
         return NULL;
       return tensor_result (ev, node, nk_binary (ops[(int) node->op], a->tensor, b->tensor, &error),
-                            error);
+                            &error);
     }
   if (a_tensor)
     return tensor_result (ev, node,
                           nk_binary_scalar (ops[(int) node->op], a->tensor, b->d, FALSE, &error),
-                          error);
+                          &error);
   return tensor_result (ev, node,
                         nk_binary_scalar (ops[(int) node->op], b->tensor, a->d, TRUE, &error),
-                        error);
+                        &error);
 }
 
 static NkProgramValue *
@@ -3059,7 +3062,7 @@ eval_expr (Eval   *ev,
             a->kind != NK_PROGRAM_VALUE_NONE)
           result = nk_program_value_ref (a);
         else if (a->kind == NK_PROGRAM_VALUE_TENSOR)
-          result = tensor_result (ev, node, nk_neg (a->tensor, &error), error);
+          result = tensor_result (ev, node, nk_neg (a->tensor, &error), &error);
         else if (a->kind == NK_PROGRAM_VALUE_INT || a->kind == NK_PROGRAM_VALUE_BOOL)
           result = value_new_int (-a->i);
         else if (a->kind == NK_PROGRAM_VALUE_FLOAT)

@@ -62,6 +62,8 @@ struct _NapkinPlannerPage
   GtkLabel            *tokens_value;
   AdwComboRow         *gpu_row;
   AdwComboRow         *dtype_row;
+  AdwActionRow        *peak_row;
+  GtkLabel            *peak_value;
   AdwActionRow        *sparse_row;
   GtkSwitch           *sparse_switch;
   AdwEntryRow         *gpus_row;
@@ -374,7 +376,9 @@ update_outputs (NapkinPlannerPage *self)
       g_autofree char *count = format_count (gpus);
 
       take_label (self->headline_caption,
-                  g_strdup_printf (_("%s × %s at %s %s each, MFU %g"),
+                  g_strdup_printf (nk_plan_get_sparse (plan)
+                                   ? _("%s × %s at %s 2:4-sparse %s each, MFU %g")
+                                   : _("%s × %s at %s dense %s each, MFU %g"),
                                    count, gpu_name, peak_text, dtype, nk_plan_get_mfu (plan)));
     }
   else
@@ -427,26 +431,25 @@ update_outputs (NapkinPlannerPage *self)
       set_formula (self, self->rate_formula, "flops-per-day");
   }
 
-  /* The GPU row shows the peak the plan uses, beside the GPU it comes from. */
+  /* The peak the plan uses, right under the GPU it comes from, with the GPU's
+   * memory as the table gives it (the plan's hbm-per-gpu waits for a valid GPU
+   * count; this row describes the GPU alone). */
   {
-    g_autofree char *subtitle = NULL;
-    /* The table's memory, not the plan's hbm-per-gpu: that one waits for a valid
-     * GPU count, and the row describes the GPU alone. */
     const NkGpu *gpu = nk_gpus_lookup (nk_plan_get_gpu (plan));
     double memory = gpu != NULL ? gpu->memory : NAN;
+    g_autofree char *subtitle = NULL;
 
-    if (isfinite (peak) && isfinite (memory))
-      subtitle = g_strdup_printf (nk_plan_get_sparse (plan)
-                                  ? _("%s 2:4-sparse %s peak · %g GB memory")
-                                  : _("%s dense %s peak · %g GB memory"),
-                                  peak_text, dtype, memory / 1e9);
-    else if (isfinite (peak))
-      subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("%s 2:4-sparse %s peak")
-                                                            : _("%s dense %s peak"),
-                                  peak_text, dtype);
-    else
+    set_label (self->peak_value, isfinite (peak) ? peak_text : "—");
+    if (!isfinite (peak))
       subtitle = g_strdup_printf (_("The GPU table lists no %s peak for this GPU"), dtype);
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->gpu_row), subtitle);
+    else if (isfinite (memory))
+      subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("2:4-sparse %s · %g GB of memory")
+                                                            : _("Dense %s · %g GB of memory"),
+                                  dtype, memory / 1e9);
+    else
+      subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("2:4-sparse %s") : _("Dense %s"),
+                                  dtype);
+    adw_action_row_set_subtitle (self->peak_row, subtitle);
   }
   {
     g_autofree char *subtitle =
@@ -1165,6 +1168,8 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   BIND (tokens_value);
   BIND (gpu_row);
   BIND (dtype_row);
+  BIND (peak_row);
+  BIND (peak_value);
   BIND (sparse_row);
   BIND (sparse_switch);
   BIND (gpus_row);
@@ -1387,8 +1392,9 @@ napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     g_string_append_printf (s, "%s\n", gtk_label_get_label (labels[i]));
-  g_string_append_printf (s, "%s\n%s\n%s\n",
-                          adw_action_row_get_subtitle (ADW_ACTION_ROW (self->gpu_row)),
+  g_string_append_printf (s, "%s\n%s\n%s\n%s\n",
+                          gtk_label_get_label (self->peak_value),
+                          adw_action_row_get_subtitle (self->peak_row),
                           adw_action_row_get_subtitle (self->largest_row),
                           adw_action_row_get_subtitle (self->bytes_row));
   return g_string_free (s, FALSE);

@@ -127,8 +127,6 @@ build_field (NapkinBitRow      *self,
   gtk_widget_add_css_class (box, field_css[field]);
 
   name = make_caption (title, 0);
-  if (hi - lo < 3)
-    gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (box), name);
 
   cells = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);

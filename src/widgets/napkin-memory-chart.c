@@ -165,6 +165,10 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   double legend_top, plot_top, plot_bottom, plot_h, ymax;
   int legend_cols, legend_rows, text_w, text_h;
   guint n_bars, n_slots, n_gpus;
+  g_autoptr(PangoLayout) hbm_layout = NULL;
+  int hbm_w = 0, hbm_h = 0;
+  double plot_w = width;
+  gboolean short_labels = FALSE;
 
   if (width <= 0 || height <= 0)
     return;
@@ -256,14 +260,33 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   if (!(ymax > 0))
     goto out;
 
+  /* The HBM line's label sits in a gutter at the right end of the line, where
+   * no bar can cover it. */
+  {
+    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
+    g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
+
+    hbm_layout = make_layout (widget, hbm_label, TRUE, TRUE);
+    pango_layout_get_pixel_size (hbm_layout, &hbm_w, &hbm_h);
+    plot_w = MAX (width - hbm_w - 12, width / 2);
+  }
+
   /* Bars: every GPU holds the same under data parallelism, so past MAX_BARS the
    * chart shows the first ones, an ellipsis and the last. */
   n_gpus = (guint) CLAMP (isfinite (self->gpus) ? self->gpus : 1, 1, G_MAXUINT);
   n_bars = MIN (n_gpus, MAX_BARS);
   n_slots = n_bars + (n_gpus > MAX_BARS ? 1 : 0);
+  /* "GPU 1023" where it fits under its bar, the bare index where it does not. */
+  {
+    g_autofree char *widest = g_strdup_printf (_("GPU %u"), n_gpus - 1);
+    g_autoptr(PangoLayout) probe = make_layout (widget, widest, TRUE, FALSE);
+
+    pango_layout_get_pixel_size (probe, &text_w, NULL);
+    short_labels = text_w > plot_w / n_slots - 4;
+  }
   for (guint slot = 0; slot < n_slots; slot++)
     {
-      double slot_w = width / n_slots;
+      double slot_w = plot_w / n_slots;
       double bar_w = MIN (slot_w * 0.62, 72);
       double x = slot * slot_w + (slot_w - bar_w) / 2;
       double y = plot_bottom;
@@ -275,6 +298,8 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
 
       if (ellipsis)
         label = g_strdup ("…");
+      else if (short_labels)
+        label = g_strdup_printf ("%u", gpu_index);
       else
         label = g_strdup_printf (_("GPU %u"), gpu_index);
       label_layout = make_layout (widget, label, TRUE, FALSE);
@@ -324,16 +349,12 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, 0, floor (plot_bottom) + 0.5);
-  cairo_line_to (cr, width, floor (plot_bottom) + 0.5);
+  cairo_line_to (cr, plot_w, floor (plot_bottom) + 0.5);
   cairo_stroke (cr);
   cairo_restore (cr);
   {
     double y = floor (plot_bottom - self->hbm / ymax * plot_h) + 0.5;
     static const double dash[] = { 6, 4 };
-    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
-    g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
-    g_autoptr(PangoLayout) layout = make_layout (widget, hbm_label, TRUE, TRUE);
-    int label_h;
 
     if (self->fits)
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.8);
@@ -342,12 +363,12 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
     cairo_set_line_width (cr, 1.5);
     cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
     cairo_move_to (cr, 0, y);
-    cairo_line_to (cr, width, y);
+    cairo_line_to (cr, plot_w + 4, y);
     cairo_stroke (cr);
     cairo_set_dash (cr, NULL, 0, 0);
 
-    pango_layout_get_pixel_size (layout, &text_w, &label_h);
-    show_layout (cr, layout, width - text_w, MAX (y - label_h - 2, plot_top - label_h - 4));
+    show_layout (cr, hbm_layout, width - hbm_w,
+                 CLAMP (y - hbm_h / 2.0, plot_top - hbm_h / 2.0, plot_bottom - hbm_h));
   }
 
 out:
@@ -378,8 +399,8 @@ napkin_memory_chart_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = 240;
-      *natural = 280;
+      *minimum = 260;
+      *natural = 320;
     }
 }
 

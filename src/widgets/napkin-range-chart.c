@@ -190,7 +190,7 @@ napkin_range_chart_snapshot (GtkWidget   *widget,
       gdk_cairo_set_source_rgba (cr, &fg);
       show_text (cr, layout, info->cli_name, x0 - 12, cy, 1);
 
-      cairo_set_source_rgba (cr, band.red, band.green, band.blue, 0.35);
+      cairo_set_source_rgba (cr, band.red, band.green, band.blue, 0.45);
       cairo_rectangle (cr, sub, y + 3, norm - sub, LANE_HEIGHT - 6);
       cairo_fill (cr);
       cairo_set_source_rgba (cr, band.red, band.green, band.blue, 0.9);
@@ -220,10 +220,12 @@ napkin_range_chart_snapshot (GtkWidget   *widget,
           gdk_cairo_set_source_rgba (cr, &marker);
           cairo_set_line_width (cr, 2);
           draw_cross (cr, input_x, cy, 5);
-          if (input_x + 60 < width)
-            show_text (cr, layout, text, input_x + 10, cy, 0);
-          else
+          /* Write it on the side away from the band: left of an underflow,
+           * right of an overflow. */
+          if (lane->value == 0 ? input_x - 60 > 0 : input_x + 60 > width)
             show_text (cr, layout, text, input_x - 10, cy, 1);
+          else
+            show_text (cr, layout, text, input_x + 10, cy, 0);
         }
     }
 

@@ -1,0 +1,58 @@
+/* fuzz-program.c: libFuzzer target: any bytes as a tensor program, never a crash
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "nk-program.h"
+
+int LLVMFuzzerInitialize (int *argc, char ***argv);
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize (int    *argc,
+                      char ***argv)
+{
+  /* A g_return_if_fail reached from a program is a bug too: make it a crash. */
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  return 0;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  /* Every storage dtype a program can be run in, picked by the input's length so
+   * the same text is tried in f32, f16, bf16 and e4m3 across the corpus. */
+  static const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3 };
+  g_autofree char *source = g_strndup ((const char *) data, size);
+  g_autoptr(NkProgram) program = nk_program_new ();
+  g_autoptr(GError) error = NULL;
+
+  nk_program_set_dtype (program, dtypes[size % G_N_ELEMENTS (dtypes)]);
+  if (!nk_program_run (program, source, &error))
+    {
+      /* Every failure names a statement and a column inside the text. */
+      g_assert (error != NULL && error->domain == NK_PROGRAM_ERROR);
+      g_assert (nk_program_get_error_statement (program) >= 1);
+      g_assert (nk_program_get_error_column (program) >= 1);
+    }
+  else
+    {
+      /* Read every result as the CLI does. */
+      for (guint i = 0; i < nk_program_get_n_names (program); i++)
+        {
+          NkProgramValue *value = nk_program_get_name_value (program, i);
+          g_autofree char *text = nk_program_value_to_string (value);
+
+          (void) nk_program_get_name_shares_with (program, i);
+          if (nk_program_value_get_kind (value) == NK_PROGRAM_VALUE_TENSOR)
+            g_free (nk_tensor_to_doubles (nk_program_value_get_tensor (value), NULL));
+        }
+    }
+  return 0;
+}
