@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <glib/gstdio.h>
 
 #include "napkin-application.h"
 #include "napkin-memory-chart.h"
@@ -249,6 +250,14 @@ test_bad_sweep (void)
       g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
     }
 
+  /* A dtype the GPU has no peak for: the V100 has no fp8 tensor cores. */
+  napkin_planner_page_set_gpu (page, "v100");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_planner_page_get_input_row (page, "dtype")), 4);
+  g_assert_cmpint (nk_plan_get_dtype (napkin_planner_page_get_plan (page)), ==, NK_PEAK_FP8);
+  g_assert_true (row_has_error (page, "dtype"));
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+  g_assert_false (shows_non_finite (page, NULL));
+
   g_assert_finalize_object (page);
 }
 
@@ -350,6 +359,55 @@ test_settings_kept (void)
 }
 
 static void
+test_export_matches_cli (void)
+{
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  NapkinPlannerPage *page;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *exported = NULL;
+  g_autofree char *cli_out = NULL;
+  g_autoptr(JsonNode) page_json = NULL;
+  g_autoptr(JsonNode) cli_json = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  const char *argv[] = { cli, "plan", "--params", "70e9", "--tokens", "15e12", "--gpu", "h100-sxm",
+                         "--gpus", "1024", "--mfu", "0.5", "--largest", "--json", NULL };
+
+  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("napkin-cli is not built");
+      return;
+    }
+
+  page = new_page ();
+  dir = g_dir_make_tmp ("napkin-planner-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "plan.json", NULL);
+  g_assert_true (napkin_planner_page_export (page, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &exported, NULL, &error));
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &cli_out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  /* The same object as the CLI prints, field for field. */
+  page_json = json_from_string (exported, &error);
+  g_assert_no_error (error);
+  cli_json = json_from_string (cli_out, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (page_json, cli_json));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (page_json), "days"),
+                                  6.0 * 70e9 * 15e12 / (H100_DENSE_BF16 * 0.5 * 1024 * 86400.0), 1e-9);
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_assert_finalize_object (page);
+}
+
+static void
 test_in_window (void)
 {
   GtkWidget *window = gtk_window_new ();
@@ -381,6 +439,7 @@ main (int    argc,
   g_test_add_func ("/ui/planner/inverse/fewest-gpus", test_fewest_gpus);
   g_test_add_func ("/ui/planner/memory/zero-stage", test_zero_stage_chart);
   g_test_add_func ("/ui/planner/settings-kept", test_settings_kept);
+  g_test_add_func ("/ui/planner/export-matches-cli", test_export_matches_cli);
   g_test_add_func ("/ui/planner/in-window", test_in_window);
 
   return g_test_run ();

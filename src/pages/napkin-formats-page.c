@@ -589,6 +589,9 @@ focus_value_cb (GtkWidget *widget,
 {
   NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (widget);
 
+  /* Managed shortcuts reach hidden pages too: leave Ctrl+L to the page shown. */
+  if (!gtk_widget_get_mapped (widget))
+    return FALSE;
   return gtk_widget_grab_focus (GTK_WIDGET (self->value_row));
 }
 
@@ -749,8 +752,6 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "formats.jump", "(ss)", jump_action);
   gtk_widget_class_install_action (widget_class, "formats.set-bits", "(ss)", set_bits_action);
 
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
-                                focus_value_cb, NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
                                 step_current_cb, "s", "formats.next");
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
@@ -762,7 +763,21 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
 static void
 napkin_formats_page_init (NapkinFormatsPage *self)
 {
+  GtkEventController *shortcuts;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Ctrl+L works from anywhere in the window while the page is shown, not only
+   * when the focus is already inside it. */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                     GTK_SHORTCUT_SCOPE_MANAGED);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_l,
+                                                                                  GDK_CONTROL_MASK),
+                                                          gtk_callback_action_new (focus_value_cb,
+                                                                                   NULL, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
   load_css ();
 
   self->error_row = -1;

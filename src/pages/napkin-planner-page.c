@@ -969,6 +969,38 @@ copy_summary_action (GtkWidget  *widget,
   show_toast (self, _("Copied"));
 }
 
+/**
+ * napkin_planner_page_export:
+ * @self: a planner page
+ * @path: a file name
+ * @error: a sentence naming @path when it cannot be written
+ *
+ * Writes the plan as `napkin-cli plan --json` prints it (one JSON line), with
+ * `largest_params` always, `cost` when a price is given and the deadline fields
+ * when a deadline is. The file is replaced atomically.
+ *
+ * Returns: %TRUE when the file was written
+ */
+gboolean
+napkin_planner_page_export (NapkinPlannerPage  *self,
+                            const char         *path,
+                            GError            **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *line = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  nk_plan_build_json (self->plan, builder, json_flags (self));
+  line = nk_json_to_line (builder);
+  text = g_strconcat (line, "\n", NULL);
+  return g_file_set_contents_full (path, text, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0644, error);
+}
+
 static void
 on_export_response (GtkNativeDialog   *dialog,
                     int                response,
@@ -978,18 +1010,9 @@ on_export_response (GtkNativeDialog   *dialog,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = g_file_get_path (file);
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
       g_autoptr(GError) error = NULL;
-      g_autofree char *line = NULL;
-      g_autofree char *text = NULL;
 
-      nk_plan_build_json (self->plan, builder, json_flags (self));
-      line = nk_json_to_line (builder);
-      text = g_strconcat (line, "\n", NULL);
-      if (path == NULL
-          || !g_file_set_contents_full (path, text, -1,
-                                        G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                        0644, &error))
+      if (path == NULL || !napkin_planner_page_export (self, path, &error))
         {
           g_autofree char *message =
             g_strdup_printf (_("Could not save the plan: %s"),

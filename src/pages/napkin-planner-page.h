@@ -27,5 +27,8 @@ void         napkin_planner_page_set_gpu        (NapkinPlannerPage *self,
                                                  const char        *gpu_id);
 void         napkin_planner_page_set_settings   (NapkinPlannerPage *self,
                                                  GSettings         *settings);
+gboolean     napkin_planner_page_export         (NapkinPlannerPage *self,
+                                                 const char        *path,
+                                                 GError           **error);
 
 G_END_DECLS

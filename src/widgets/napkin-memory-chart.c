@@ -75,6 +75,17 @@ total_bytes (NapkinMemoryChart *self)
   return total;
 }
 
+/* NAN, or a negative value set through a property (GObject refuses NaN there),
+ * means the planner has no estimate to draw. */
+static gboolean
+has_estimate (NapkinMemoryChart *self)
+{
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    if (!isfinite (self->bytes[i]) || self->bytes[i] < 0)
+      return FALSE;
+  return isfinite (self->hbm) && self->hbm > 0;
+}
+
 static void
 update_accessible_label (NapkinMemoryChart *self)
 {
@@ -82,7 +93,7 @@ update_accessible_label (NapkinMemoryChart *self)
   g_autofree char *hbm = nk_units_format_bytes (self->hbm);
   g_autofree char *text = NULL;
 
-  if (!isfinite (total_bytes (self)) || !isfinite (self->hbm))
+  if (!has_estimate (self))
     text = g_strdup (_("Memory per GPU: no estimate"));
   else if (self->fits)
     text = g_strdup_printf (_("Memory per GPU: %s of %s, fits"), total, hbm);
@@ -218,7 +229,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
     g_autoptr(PangoLayout) header_layout = NULL;
     g_autoptr(PangoLayout) verdict = NULL;
 
-    if (isfinite (total) && isfinite (self->hbm))
+    if (has_estimate (self))
       header = g_strdup_printf (_("%s per GPU of %s HBM"), total_text, hbm_text);
     else
       header = g_strdup (_("No estimate: check the highlighted input"));
@@ -228,7 +239,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
     gdk_cairo_set_source_rgba (cr, &fg);
     show_layout (cr, header_layout, 0, 0);
 
-    if (isfinite (total) && isfinite (self->hbm))
+    if (has_estimate (self))
       {
         verdict = make_layout (widget, self->fits ? _("Fits") : _("Does not fit"),
                                FALSE, TRUE);
@@ -253,7 +264,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   }
   plot_h = plot_bottom - plot_top;
 
-  if (!isfinite (total) || !isfinite (self->hbm) || total < 0 || plot_h < 20)
+  if (!has_estimate (self) || plot_h < 20)
     goto out;
 
   ymax = MAX (total, self->hbm) * 1.08;
@@ -372,7 +383,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   }
 
 out:
-  if (!isfinite (total) || !isfinite (self->hbm))
+  if (!has_estimate (self))
     {
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
       cairo_set_line_width (cr, 1);
@@ -479,8 +490,10 @@ napkin_memory_chart_class_init (NapkinMemoryChartClass *klass)
   /**
    * NapkinMemoryChart:params: (attributes org.gtk.Property.get=napkin_memory_chart_get_bytes)
    *
-   * Bytes of parameters each GPU holds; NAN when there is no estimate.
-   * "grads", "optimizer" and "activations" are the other buckets.
+   * Bytes of parameters each GPU holds. No estimate is NAN through
+   * napkin_memory_chart_set_bytes(), or any negative value through the property
+   * (GObject refuses NaN in properties). "grads", "optimizer" and "activations"
+   * are the other buckets.
    */
   for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
     properties[PROP_PARAMS + i] =

@@ -1,0 +1,477 @@
+/* test-checkpoint.c: checkpoint round trips, keep-last-K, checksums, falling back past bad files
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <glib/gstdio.h>
+
+#include "nk-checkpoint.h"
+#include "nk-tensor.h"
+
+#define D 4
+
+static char *
+make_temp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("napkin-ck-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static char *
+names_joined (const char *dir)
+{
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+/* A small Cruncher-like state_dict plus momentum state, values a function of @step. */
+static NkCheckpoint *
+make_checkpoint (guint64  step,
+                 NkRng   *rng)
+{
+  NkCheckpoint *ck = nk_checkpoint_new ();
+  float w[D * D], b[D], fw[D], fb[1], m[D * D];
+
+  for (guint i = 0; i < D * D; i++)
+    {
+      w[i] = (float) step + i * 0.25f;
+      m[i] = -w[i] / 3.0f;
+    }
+  for (guint i = 0; i < D; i++)
+    b[i] = fw[i] = (float) i - (float) step;
+  fb[0] = 1.0f / 3.0f;
+
+  nk_checkpoint_set_step (ck, step);
+  if (rng)
+    nk_checkpoint_set_rng (ck, rng);
+  nk_checkpoint_set_config (ck, "{\"model\": \"cruncher\", \"dim\": 4, \"layers\": 1}");
+  nk_checkpoint_set_metadata (ck, "note", "hello");
+  nk_checkpoint_add_data (ck, "layers.0.weight", NK_DTYPE_F32, 2, (gint64[]) { D, D }, w);
+  nk_checkpoint_add_data (ck, "layers.0.bias", NK_DTYPE_F32, 1, (gint64[]) { D }, b);
+  nk_checkpoint_add_data (ck, "final.weight", NK_DTYPE_F32, 2, (gint64[]) { 1, D }, fw);
+  nk_checkpoint_add_data (ck, "final.bias", NK_DTYPE_F32, 1, (gint64[]) { 1 }, fb);
+  nk_checkpoint_add_data (ck, "optimizer.layers.0.weight.momentum_buffer", NK_DTYPE_F32, 2,
+                          (gint64[]) { D, D }, m);
+  return ck;
+}
+
+static void
+test_round_trip (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autoptr(NkRng) rng = nk_rng_new (99);
+  g_autoptr(NkRng) restored = NULL;
+  g_autoptr(NkCheckpoint) ck = NULL;
+  g_autoptr(NkCheckpoint) back = NULL;
+  g_autoptr(NkSafetensors) st = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *expected_sum = NULL;
+  gsize len;
+  guint64 n = 0;
+
+  for (guint i = 0; i < 13; i++)
+    nk_rng_normal (rng, 0, 1);
+  ck = make_checkpoint (100, rng);
+
+  g_assert_true (nk_checkpoint_save (ck, dir, 3, &path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (path, "/step-00000100.safetensors"));
+
+  back = nk_checkpoint_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (nk_checkpoint_get_path (back), ==, path);
+  g_assert_cmpuint (nk_checkpoint_get_step (back), ==, 100);
+  g_assert_cmpstr (nk_checkpoint_get_config (back), ==,
+                   "{\"model\": \"cruncher\", \"dim\": 4, \"layers\": 1}");
+  g_assert_cmpstr (nk_checkpoint_get_metadata (back, "note"), ==, "hello");
+  g_assert_cmpuint (nk_checkpoint_get_n_tensors (back), ==, 5);
+
+  /* Every tensor bit for bit. */
+  for (guint i = 0; i < nk_checkpoint_get_n_tensors (ck); i++)
+    {
+      const NkSafetensorsTensor *a = nk_checkpoint_get_tensor_info (ck, i);
+      const NkSafetensorsTensor *b = nk_checkpoint_lookup (back, a->name);
+
+      g_assert_nonnull (b);
+      g_assert_cmpint (a->dtype, ==, b->dtype);
+      g_assert_cmpuint (a->ndim, ==, b->ndim);
+      for (guint d = 0; d < a->ndim; d++)
+        g_assert_cmpint (a->shape[d], ==, b->shape[d]);
+      g_assert_cmpmem (a->data, a->nbytes, b->data, b->nbytes);
+    }
+
+  /* The generator continues exactly where the saved one was. */
+  restored = nk_checkpoint_get_rng (back);
+  g_assert_nonnull (restored);
+  for (guint i = 0; i < 50; i++)
+    g_assert_cmphex (nk_rng_next_u32 (restored), ==, nk_rng_next_u32 (rng));
+
+  /* The recorded checksum is SHA-256 of the bytes after the header, computed here
+   * straight from the file. */
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  for (int i = 7; i >= 0; i--)
+    n = (n << 8) | (guint8) contents[i];
+  g_checksum_update (sum, (const guchar *) contents + 8 + n, len - 8 - n);
+  expected_sum = g_strconcat ("sha256:", g_checksum_get_string (sum), NULL);
+  st = nk_safetensors_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (nk_safetensors_get_metadata (st, "checksum"), ==, expected_sum);
+  g_assert_cmpstr (nk_safetensors_get_metadata (st, "format"), ==, "napkin-checkpoint-1");
+  g_assert_cmpstr (nk_safetensors_get_metadata (st, "step"), ==, "100");
+  /* The model's tensors are plain state_dict entries a PyTorch loader can take. */
+  g_assert_nonnull (nk_safetensors_lookup (st, "layers.0.weight"));
+
+  /* Re-saving a loaded checkpoint writes the same bytes. */
+  {
+    g_autofree char *again = g_build_filename (dir, "again.safetensors", NULL);
+    g_autofree char *contents2 = NULL;
+    gsize len2;
+
+    g_assert_true (nk_checkpoint_save_to_file (back, again, &error));
+    g_file_get_contents (again, &contents2, &len2, &error);
+    g_assert_cmpmem (contents, len, contents2, len2);
+  }
+
+  g_clear_pointer (&st, nk_safetensors_unref);
+  g_clear_pointer (&back, nk_checkpoint_unref);
+  remove_dir (dir);
+}
+
+static void
+test_read_into (void)
+{
+  g_autoptr(NkCheckpoint) ck = make_checkpoint (3, NULL);
+  g_autoptr(GError) error = NULL;
+  float w[D * D];
+
+  g_assert_true (nk_checkpoint_read_into (ck, "layers.0.weight", NK_DTYPE_F32, 2,
+                                          (gint64[]) { D, D }, w, &error));
+  g_assert_cmpfloat (w[5], ==, 3.0f + 5 * 0.25f);
+  g_assert_false (nk_checkpoint_read_into (ck, "layers.0.weight", NK_DTYPE_F32, 2,
+                                           (gint64[]) { 8, 8 }, w, &error));
+  g_assert_error (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_SHAPE);
+  g_clear_error (&error);
+  g_assert_false (nk_checkpoint_read_into (ck, "layers.1.weight", NK_DTYPE_F32, 2,
+                                           (gint64[]) { D, D }, w, &error));
+  g_assert_error (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_NOT_FOUND);
+  g_assert_null (nk_checkpoint_get_rng (ck));
+}
+
+static void
+test_keep_last (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = NULL;
+  g_autofree char *stale = g_build_filename (dir, ".step-00000007.safetensors.tmp-Ab12Cd", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt", NULL);
+
+  for (guint64 step = 1; step <= 5; step++)
+    {
+      g_autoptr(NkCheckpoint) ck = make_checkpoint (step * 10, NULL);
+
+      g_assert_true (nk_checkpoint_save (ck, dir, 2, NULL, &error));
+      g_assert_no_error (error);
+    }
+  names = names_joined (dir);
+  g_assert_cmpstr (names, ==, "step-00000040.safetensors step-00000050.safetensors");
+  g_clear_pointer (&names, g_free);
+
+  /* A temp file a killed save left and a higher step from an abandoned timeline are
+   * removed by the next save; files that are not ours stay. */
+  g_file_set_contents (stale, "partial", -1, NULL);
+  g_file_set_contents (other, "mine", -1, NULL);
+  {
+    g_autoptr(NkCheckpoint) ck = make_checkpoint (45, NULL);
+
+    g_assert_true (nk_checkpoint_save (ck, dir, 2, NULL, &error));
+  }
+  names = names_joined (dir);
+  g_assert_cmpstr (names, ==, "notes.txt step-00000040.safetensors step-00000045.safetensors");
+  g_clear_pointer (&names, g_free);
+
+  /* keep_last 0 keeps everything. */
+  {
+    g_autoptr(NkCheckpoint) ck = make_checkpoint (46, NULL);
+
+    g_assert_true (nk_checkpoint_save (ck, dir, 0, NULL, &error));
+  }
+  names = names_joined (dir);
+  g_assert_cmpstr (names, ==, "notes.txt step-00000040.safetensors step-00000045.safetensors "
+                   "step-00000046.safetensors");
+
+  /* The listing is newest first. */
+  {
+    g_autoptr(GPtrArray) list = nk_checkpoint_list (dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (list->len, ==, 3);
+    g_assert_true (g_str_has_suffix (list->pdata[0], "step-00000046.safetensors"));
+    g_assert_true (g_str_has_suffix (list->pdata[2], "step-00000040.safetensors"));
+  }
+  remove_dir (dir);
+}
+
+static void
+corrupt_byte (const char *path,
+              gssize      offset_from_end)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  contents[len - offset_from_end] ^= 0x01;
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+}
+
+static void
+truncate_file (const char *path,
+               gsize       keep)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpuint (keep, <, len);
+  g_assert_true (g_file_set_contents (path, contents, keep, NULL));
+}
+
+static void
+test_checksum_mismatch (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autoptr(NkCheckpoint) ck = make_checkpoint (7, NULL);
+  g_autoptr(NkCheckpoint) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  g_assert_true (nk_checkpoint_save (ck, dir, 0, &path, &error));
+  /* One flipped bit in the last parameter: structurally valid, but not what was saved. */
+  corrupt_byte (path, 1);
+  back = nk_checkpoint_load (path, &error);
+  g_assert_null (back);
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CHECKSUM);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_clear_error (&error);
+
+  /* A truncated file fails structurally. */
+  truncate_file (path, 100);
+  back = nk_checkpoint_load (path, &error);
+  g_assert_null (back);
+  g_assert_error (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_TRUNCATED);
+  g_clear_error (&error);
+
+  /* A safetensors file that is not a checkpoint. */
+  {
+    g_autoptr(NkSafetensorsWriter) w = nk_safetensors_writer_new ();
+    float x = 1;
+
+    nk_safetensors_writer_add (w, "x", NK_DTYPE_F32, 1, (gint64[]) { 1 }, &x);
+    nk_safetensors_writer_set_metadata (w, "format", "pt");
+    g_assert_true (nk_safetensors_writer_write (w, path, &error));
+    back = nk_checkpoint_load (path, &error);
+    g_assert_null (back);
+    g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "napkin-checkpoint-1"));
+  }
+  remove_dir (dir);
+}
+
+static void
+test_find_latest_intact (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *missing = g_build_filename (dir, "none", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) skipped = NULL;
+  g_autoptr(NkCheckpoint) found = NULL;
+  g_autofree char *p3 = NULL;
+  g_autofree char *p4 = NULL;
+
+  /* No directory, and an empty one: a clear "no checkpoint". */
+  g_assert_null (nk_checkpoint_find_latest_intact (missing, NULL, &error));
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (nk_checkpoint_find_latest_intact (dir, NULL, &error));
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  for (guint64 step = 1; step <= 4; step++)
+    {
+      g_autoptr(NkCheckpoint) ck = make_checkpoint (step, NULL);
+
+      g_assert_true (nk_checkpoint_save (ck, dir, 0, NULL, &error));
+    }
+  p3 = nk_checkpoint_path_for_step (dir, 3);
+  p4 = nk_checkpoint_path_for_step (dir, 4);
+
+  /* Newest truncated (a copy made by a tool that died), the one before bit-flipped. */
+  truncate_file (p4, 200);
+  corrupt_byte (p3, 3);
+
+  found = nk_checkpoint_find_latest_intact (dir, &skipped, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (found);
+  g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 2);
+  g_assert_cmpuint (skipped->len, ==, 2);
+  g_assert_true (g_str_has_prefix (skipped->pdata[0], p4));
+  g_assert_true (g_str_has_prefix (skipped->pdata[1], p3));
+  g_assert_nonnull (strstr (skipped->pdata[1], "checksum"));
+  g_clear_pointer (&found, nk_checkpoint_unref);
+  g_clear_pointer (&skipped, g_ptr_array_unref);
+
+  /* A file renamed to another step is not trusted. */
+  {
+    g_autofree char *p2 = nk_checkpoint_path_for_step (dir, 2);
+    g_autofree char *p9 = nk_checkpoint_path_for_step (dir, 9);
+    g_autofree char *contents = NULL;
+    gsize len;
+
+    g_file_get_contents (p2, &contents, &len, NULL);
+    g_file_set_contents (p9, contents, len, NULL);
+    found = nk_checkpoint_find_latest_intact (dir, &skipped, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 2);
+    g_assert_cmpuint (skipped->len, ==, 3);
+    g_assert_nonnull (strstr (skipped->pdata[0], "step 9"));
+    g_clear_pointer (&found, nk_checkpoint_unref);
+    g_clear_pointer (&skipped, g_ptr_array_unref);
+  }
+
+  /* Nothing intact: the error lists every problem. */
+  {
+    g_autofree char *p1 = nk_checkpoint_path_for_step (dir, 1);
+    g_autofree char *p2 = nk_checkpoint_path_for_step (dir, 2);
+
+    truncate_file (p1, 7);
+    corrupt_byte (p2, 1);
+    g_assert_null (nk_checkpoint_find_latest_intact (dir, NULL, &error));
+    g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, "step-00000001.safetensors"));
+    g_assert_nonnull (strstr (error->message, "step-00000004.safetensors"));
+  }
+  remove_dir (dir);
+}
+
+static void
+test_disk_full (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkCheckpoint) first = make_checkpoint (1, NULL);
+  g_autoptr(NkCheckpoint) big = make_checkpoint (2, NULL);
+  g_autoptr(NkCheckpoint) found = NULL;
+  g_autofree float *lots = g_new0 (float, 1 << 16);
+  g_autofree char *names = NULL;
+  struct rlimit old, lim;
+  void (*old_handler) (int);
+  gboolean ok;
+
+  g_assert_true (nk_checkpoint_save (first, dir, 1, NULL, &error));
+  nk_checkpoint_add_data (big, "optimizer.big", NK_DTYPE_F32, 1, (gint64[]) { 1 << 16 }, lots);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  lim = old;
+  lim.rlim_cur = 8192;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &lim), ==, 0);
+  ok = nk_checkpoint_save (big, dir, 1, NULL, &error);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  /* The failed save reports it, leaves nothing behind and deletes nothing. */
+  g_assert_false (ok);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "step-00000002.safetensors"));
+  g_clear_error (&error);
+  names = names_joined (dir);
+  g_assert_cmpstr (names, ==, "step-00000001.safetensors");
+  found = nk_checkpoint_find_latest_intact (dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 1);
+  g_clear_pointer (&found, nk_checkpoint_unref);
+  remove_dir (dir);
+}
+
+static void
+test_tensors (void)
+{
+  g_autoptr(NkCheckpoint) ck = nk_checkpoint_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) w = NULL;
+  g_autoptr(NkTensor) wt = NULL;
+  g_autoptr(NkTensor) back = NULL;
+  const double values[6] = { 1, 2, 3, 4, 5, 6 };
+  double v;
+
+  w = nk_tensor_new_from_doubles (NK_DTYPE_F32, NK_SHAPE (2, 3), values, &error);
+  wt = nk_tensor_t (w, &error);
+  g_assert_true (nk_checkpoint_add_tensor (ck, "w", wt, &error));
+  g_assert_no_error (error);
+  back = nk_checkpoint_get_tensor (ck, "w", NK_BUCKET_OPTIMIZER, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->shape[0], ==, 3);
+  g_assert_cmpint (nk_storage_get_bucket (back->storage), ==, NK_BUCKET_OPTIMIZER);
+  nk_tensor_get_item (back, (gint64[]) { 0, 1 }, &v, &error);
+  g_assert_cmpfloat (v, ==, 4.0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/checkpoint/round-trip", test_round_trip);
+  g_test_add_func ("/engine/checkpoint/read-into", test_read_into);
+  g_test_add_func ("/engine/checkpoint/keep-last", test_keep_last);
+  g_test_add_func ("/engine/checkpoint/checksum-mismatch", test_checksum_mismatch);
+  g_test_add_func ("/engine/checkpoint/find-latest-intact", test_find_latest_intact);
+  g_test_add_func ("/engine/checkpoint/disk-full", test_disk_full);
+  g_test_add_func ("/engine/checkpoint/tensors", test_tensors);
+
+  return g_test_run ();
+}
