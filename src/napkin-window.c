@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-formats-page.h"
+#include "napkin-planner-page.h"
 #include "napkin-window.h"
 
 struct _NapkinWindow
@@ -90,15 +91,7 @@ napkin_window_class_init (NapkinWindowClass *klass)
 
   /* The pages the template names. */
   /* -- page types (each page adds its g_type_ensure here) */
-  {
-    /* pages/planner: declared here because this block is the page's only edit in
-     * this file; an #include "napkin-planner-page.h" at the top would replace it. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnested-externs"
-    extern GType napkin_planner_page_get_type (void);
-#pragma GCC diagnostic pop
-    g_type_ensure (napkin_planner_page_get_type ());
-  }
+  g_type_ensure (NAPKIN_TYPE_PLANNER_PAGE);
   g_type_ensure (NAPKIN_TYPE_FORMATS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,

@@ -1,3 +1,320 @@
+/* test-trainer.c: NkTrainer: determinism, memory against nk-plan, control, learning
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
 #include "config.h"
-#include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "nk-plan.h"
+#include "nk-trainer.h"
+
+static NkTrainConfig *
+small_config (void)
+{
+  NkTrainConfig *c = nk_train_config_new ();
+
+  c->dim = 16;
+  c->layers = 2;
+  c->batch = 4;
+  c->steps = 20;
+  c->lr = 0.01;
+  c->seed = 7;
+  return c;
+}
+
+static GArray *
+run (const NkTrainConfig *config,
+     const char          *save_path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainer) trainer = nk_trainer_new (config);
+
+  nk_trainer_run_sync (trainer, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (nk_trainer_get_state (trainer), ==, NK_TRAINER_STATE_FINISHED);
+  if (save_path != NULL)
+    g_assert_true (nk_trainer_save (trainer, save_path, &error));
+  g_assert_no_error (error);
+  return nk_trainer_get_history (trainer);
+}
+
+static void
+test_determinism (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autofree char *dir = g_dir_make_tmp ("napkin-trainer-XXXXXX", &error);
+  g_autofree char *pa = g_build_filename (dir, "a.safetensors", NULL);
+  g_autofree char *pb = g_build_filename (dir, "b.safetensors", NULL);
+  g_autoptr(GArray) a = run (c, pa);
+  g_autoptr(GArray) b = run (c, pb);
+  g_autoptr(GArray) other = NULL;
+  g_autofree char *ba = NULL, *bb = NULL;
+  gsize la, lb;
+
+  g_assert_cmpuint (a->len, ==, 20);
+  g_assert_cmpuint (b->len, ==, 20);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const NkTrainMetrics *ma = &g_array_index (a, NkTrainMetrics, i);
+      const NkTrainMetrics *mb = &g_array_index (b, NkTrainMetrics, i);
+
+      g_assert_cmpuint (ma->step, ==, i + 1);
+      g_assert_true (memcmp (&ma->loss, &mb->loss, sizeof (double)) == 0);
+      g_assert_cmpuint (ma->flops, ==, mb->flops);
+    }
+  g_assert_true (g_file_get_contents (pa, &ba, &la, NULL));
+  g_assert_true (g_file_get_contents (pb, &bb, &lb, NULL));
+  g_assert_cmpmem (ba, la, bb, lb);
+
+  /* Another seed is another run. */
+  c->seed = 8;
+  other = run (c, NULL);
+  g_assert_cmpfloat (g_array_index (other, NkTrainMetrics, 0).loss, !=,
+                     g_array_index (a, NkTrainMetrics, 0).loss);
+
+  g_unlink (pa);
+  g_unlink (pb);
+  g_rmdir (dir);
+}
+
+/* Measured bytes per bucket against nk-plan's formulas for the same model. */
+static void
+test_memory_matches_plan (void)
+{
+  static const NkOptimizer optimizers[] = {
+    NK_OPTIMIZER_SGD, NK_OPTIMIZER_MOMENTUM, NK_OPTIMIZER_ADAMW,
+  };
+
+  for (guint o = 0; o < G_N_ELEMENTS (optimizers); o++)
+    {
+      g_autoptr(NkTrainConfig) c = small_config ();
+      g_autoptr(NkPlan) plan = nk_plan_new ();
+      g_autoptr(GArray) h = NULL;
+      guint64 params;
+      const NkTrainMetrics *last;
+
+      c->dim = 32;
+      c->layers = 3;
+      c->batch = 64;
+      c->steps = 5;
+      c->optimizer = optimizers[o];
+      c->lr = 1e-4;
+      h = run (c, NULL);
+      last = &g_array_index (h, NkTrainMetrics, h->len - 1);
+
+      /* The oracle: nk-plan with the closed-form parameter count of seed 001. */
+      params = 32 * 32 * 3 + 32 * 3 + 32 + 1;
+      nk_plan_set_params (plan, params);
+      nk_plan_set_optimizer (plan, optimizers[o]);
+      g_object_set (plan, "batch", 64.0, "seq", 1.0, "layers", 3.0, "d-model", 32.0, NULL);
+
+      g_assert_cmpfloat (last->memory[NK_BUCKET_PARAMS], ==, nk_plan_get_output (plan, "memory-params"));
+      g_assert_cmpfloat (last->memory[NK_BUCKET_GRADS], ==, nk_plan_get_output (plan, "memory-grads"));
+      g_assert_cmpfloat (last->memory[NK_BUCKET_OPTIMIZER], ==, nk_plan_get_output (plan, "memory-optimizer"));
+      g_assert_cmpfloat (fabs (last->memory[NK_BUCKET_ACTIVATIONS]
+                               / nk_plan_get_output (plan, "memory-activations") - 1.0), <, 0.10);
+      g_assert_cmpfloat (last->predicted[0], ==, nk_plan_get_output (plan, "memory-params"));
+
+      /* Steady state: no bucket grows after the first step. */
+      for (guint i = 1; i < h->len; i++)
+        for (int b = 0; b < NK_N_BUCKETS; b++)
+          g_assert_cmpuint (g_array_index (h, NkTrainMetrics, i).memory[b], ==,
+                            g_array_index (h, NkTrainMetrics, 0).memory[b]);
+    }
+}
+
+static void
+on_step_stop_at_5 (NkTrainer            *trainer,
+                   const NkTrainMetrics *m,
+                   gpointer              data)
+{
+  if (m->step == 5)
+    nk_trainer_stop (trainer);
+}
+
+static void
+test_stop_sync (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+
+  c->steps = 1000;
+  t = nk_trainer_new (c);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_stop_at_5), NULL);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_cmpuint (nk_trainer_get_steps_done (t), ==, 5);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_STOPPED);
+}
+
+typedef struct {
+  GMainLoop *loop;
+  guint      signals;
+  guint64    last_step;
+  gboolean   done;
+  gboolean   ok;
+} AsyncData;
+
+static void
+on_step_async (NkTrainer            *trainer,
+               const NkTrainMetrics *m,
+               AsyncData            *d)
+{
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  g_assert_cmpuint (m->step, >, d->last_step);
+  d->last_step = m->step;
+  d->signals++;
+}
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  AsyncData *d = data;
+
+  d->ok = nk_trainer_start_finish (NK_TRAINER (source), result, NULL);
+  d->done = TRUE;
+  g_main_loop_quit (d->loop);
+}
+
+static void
+iterate_until (gboolean (*cond) (NkTrainer *), NkTrainer *t)
+{
+  while (!cond (t))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+has_steps (NkTrainer *t)
+{
+  return nk_trainer_get_steps_done (t) >= 3;
+}
+
+static void
+test_pause_stop_async (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  AsyncData d = { 0, };
+  guint64 at_pause, parked_at;
+  g_autoptr(GArray) history = NULL;
+
+  c->steps = 10000000;
+  t = nk_trainer_new (c);
+  d.loop = g_main_loop_new (NULL, FALSE);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_async), &d);
+  nk_trainer_start (t, NULL, on_done, &d);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_RUNNING);
+
+  /* Wait with a timeout source so a hung worker fails instead of blocking. */
+  iterate_until (has_steps, t);
+
+  at_pause = nk_trainer_get_steps_done (t);
+  nk_trainer_pause (t);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_PAUSED);
+  while (!nk_trainer_is_parked (t))
+    g_usleep (1000);
+  parked_at = nk_trainer_get_steps_done (t);
+  /* At most the step that was running when pause() was called. */
+  g_assert_cmpuint (parked_at, <=, at_pause + 1);
+  g_usleep (50000);
+  g_assert_cmpuint (nk_trainer_get_steps_done (t), ==, parked_at);
+
+  nk_trainer_resume (t);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_RUNNING);
+  while (nk_trainer_get_steps_done (t) < parked_at + 3)
+    g_usleep (1000);
+  nk_trainer_stop (t);
+  g_main_loop_run (d.loop);
+
+  g_assert_true (d.done);
+  g_assert_true (d.ok);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_STOPPED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (t), <, c->steps);
+  /* Coalesced: never more signals than steps, the last one delivered. */
+  g_assert_cmpuint (d.signals, <=, nk_trainer_get_steps_done (t));
+  g_assert_cmpuint (d.last_step, ==, nk_trainer_get_steps_done (t));
+  history = nk_trainer_get_history (t);
+  g_assert_cmpuint (history->len, ==, nk_trainer_get_steps_done (t));
+  g_main_loop_unref (d.loop);
+}
+
+static void
+test_diverges (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+
+  c->optimizer = NK_OPTIMIZER_SGD;
+  c->lr = 1e3;
+  c->steps = 200;
+  t = nk_trainer_new (c);
+  g_assert_false (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_DIVERGED);
+  g_test_message ("%s", error->message);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_FAILED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (t), <, 200);
+}
+
+static void
+test_bad_config (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(GError) error = NULL;
+
+  c->lr = 0.0;
+  g_assert_false (nk_train_config_validate (c, &error));
+  g_assert_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG);
+  g_assert_nonnull (strstr (error->message, "--lr"));
+}
+
+/* The byte-level LM learns the bundled text: the loss starts near log 256 (uniform
+ * guesses) and falls well below it. */
+static void
+test_tiny_lm_learns (void)
+{
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+  g_autoptr(GArray) h = NULL;
+  double first, last = 0.0;
+
+  c->model = NK_MODEL_TINY_LM;
+  c->dim = 32;
+  c->layers = 1;
+  c->batch = 8;
+  c->context = 16;
+  c->steps = 150;
+  c->lr = 0.01;
+  c->optimizer = NK_OPTIMIZER_ADAM;
+  h = run (c, NULL);
+  first = g_array_index (h, NkTrainMetrics, 0).loss;
+  for (guint i = h->len - 10; i < h->len; i++)
+    last += g_array_index (h, NkTrainMetrics, i).loss / 10.0;
+  g_test_message ("tiny LM loss: first %.3f, mean of last 10 %.3f, log 256 = %.3f",
+                  first, last, log (256.0));
+  g_assert_cmpfloat (fabs (first - log (256.0)), <, 1.5);
+  g_assert_cmpfloat (last, <, 0.6 * log (256.0));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/trainer/determinism", test_determinism);
+  g_test_add_func ("/engine/trainer/memory-matches-plan", test_memory_matches_plan);
+  g_test_add_func ("/engine/trainer/stop-sync", test_stop_sync);
+  g_test_add_func ("/engine/trainer/pause-stop-async", test_pause_stop_async);
+  g_test_add_func ("/engine/trainer/diverges", test_diverges);
+  g_test_add_func ("/engine/trainer/bad-config", test_bad_config);
+  g_test_add_func ("/engine/trainer/tiny-lm-learns", test_tiny_lm_learns);
+
+  return g_test_run ();
+}

@@ -13,6 +13,7 @@
 #endif
 
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <cblas.h>
@@ -92,6 +93,80 @@ typedef void (*InnerFn) (gint64      n,
                          gint64      s2,
                          gpointer    data);
 
+/* Side of the square tiles used when one operand is read across its rows while
+ * another is read along them (x.t() + y): 32×32 floats per operand stay in L1. */
+#define TILE 32
+
+/* Whether the last two dims should be walked in tiles: some operand steps over
+ * memory along the inner dim but is unit-stride along the next one. */
+static gboolean
+wants_tiles (const NkIter *it,
+             int           nops)
+{
+  int nd = it->ndim;
+
+  if (nd < 2 || it->shape[nd - 1] < 2 * TILE || it->shape[nd - 2] < 2 * TILE)
+    return FALSE;
+  for (int j = 0; j < nops; j++)
+    {
+      gint64 s = it->stride[j][nd - 1];
+      if (s != 0 && s != 1 && it->stride[j][nd - 2] == 1)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+walk_tiled (const NkIter *it,
+            int           nops,
+            char         *const base[3],
+            const gsize   es[3],
+            InnerFn       fn,
+            gpointer      data)
+{
+  gint64 idx[NK_MAX_DIMS] = { 0 };
+  gint64 rs[3] = { 0 }, cs[3] = { 0 };
+  char *p[3] = { NULL, NULL, NULL };
+  int nd = it->ndim;
+  gint64 rows = it->shape[nd - 2], cols = it->shape[nd - 1];
+  gint64 outer = it->numel / (rows * cols);
+
+  for (int j = 0; j < nops; j++)
+    {
+      p[j] = base[j] + it->offset[j] * (gint64) es[j];
+      rs[j] = it->stride[j][nd - 2] * (gint64) es[j];
+      cs[j] = it->stride[j][nd - 1];
+    }
+
+  for (gint64 o = 0; o < outer; o++)
+    {
+      for (gint64 r0 = 0; r0 < rows; r0 += TILE)
+        for (gint64 c0 = 0; c0 < cols; c0 += TILE)
+          {
+            gint64 rn = MIN (TILE, rows - r0), cn = MIN (TILE, cols - c0);
+            for (gint64 r = r0; r < r0 + rn; r++)
+              {
+                char *q[3] = { NULL, NULL, NULL };
+                for (int j = 0; j < nops; j++)
+                  q[j] = p[j] + r * rs[j] + c0 * cs[j] * (gint64) es[j];
+                fn (cn, q[0], cs[0], q[1], cs[1], q[2], cs[2], data);
+              }
+          }
+
+      for (int d = nd - 3; d >= 0; d--)
+        {
+          idx[d]++;
+          for (int j = 0; j < nops; j++)
+            p[j] += it->stride[j][d] * (gint64) es[j];
+          if (idx[d] < it->shape[d])
+            break;
+          for (int j = 0; j < nops; j++)
+            p[j] -= it->stride[j][d] * it->shape[d] * (gint64) es[j];
+          idx[d] = 0;
+        }
+    }
+}
+
 static void
 walk (const NkIter *it,
       int           nops,
@@ -108,6 +183,11 @@ walk (const NkIter *it,
 
   if (it->numel <= 0)
     return;
+  if (wants_tiles (it, nops))
+    {
+      walk_tiled (it, nops, base, es, fn, data);
+      return;
+    }
 
   inner = nd > 0 ? it->shape[nd - 1] : 1;
   for (int j = 0; j < nops; j++)
@@ -209,6 +289,9 @@ static const InnerFn unary_d[NK_N_UNARY_OPS] = { NK_CPU_UNARY_OPS (ENTRY_UNARY_D
 
 /* ---- the backend ----------------------------------------------------------------- */
 
+#define HUGE_THRESHOLD (4 << 20)
+#define HUGE_ALIGN (2 << 20)
+
 static gpointer
 cpu_alloc (gpointer  backend,
            gsize     nbytes,
@@ -216,13 +299,20 @@ cpu_alloc (gpointer  backend,
 {
   /* 64-byte alignment keeps AVX-512 loads and OpenBLAS happy. */
   gpointer ptr = NULL;
+  gboolean huge = nbytes >= HUGE_THRESHOLD;
 
-  if (posix_memalign (&ptr, 64, MAX (nbytes, 1)) != 0)
+  if (posix_memalign (&ptr, huge ? HUGE_ALIGN : 64, MAX (nbytes, 1)) != 0)
     {
       g_set_error_literal (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_OUT_OF_MEMORY,
                            g_strerror (ENOMEM));
       return NULL;
     }
+  /* Like numpy: transparent huge pages make first touch of a big fresh buffer
+   * (every op output) a few page faults instead of thousands. */
+#ifdef MADV_HUGEPAGE
+  if (huge)
+    madvise (ptr, nbytes, MADV_HUGEPAGE);
+#endif
   return ptr;
 }
 

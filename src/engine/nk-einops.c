@@ -437,9 +437,16 @@ rearrange_or_reduce (NkTensor           *x,
               }
             if (s == NULL)
               unknown = j;
-            else if (!g_uint64_checked_mul ((guint64 *) &product, product, *s) ||
-                     product > G_MAXINT64 / 2)
-              product = G_MAXINT64 / 2;
+            else
+              {
+                guint64 p;
+
+                /* Sizes given by name may be anything: saturate rather than wrap */
+                if (!g_uint64_checked_mul (&p, (guint64) product, (guint64) *s) ||
+                    p > G_MAXINT64 / 2)
+                  p = G_MAXINT64 / 2;
+                product = (gint64) p;
+              }
           }
 
         if (unknown >= 0)

@@ -766,6 +766,7 @@ parse_statement (Parser *p)
  * @statements: (out): the statements that parsed, in order (NkStatementInfo)
  * @error: the syntax error, if any
  * @error_pos: (out): the byte offset of the syntax error
+ * @error_stmt_start: (out): the byte offset where the failing statement starts
  *
  * Parses statement after statement; on a syntax error the statements before the
  * failing one are kept, so a caller can still evaluate them.

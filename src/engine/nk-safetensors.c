@@ -475,6 +475,10 @@ parse_file (NkSafetensors  *st,
                        t->name, expect, t->offset);
         }
       expect = t->offset + t->nbytes;
+      /* JSON keys are unique, but a "\u0000" in one makes two C names equal. */
+      if (g_hash_table_contains (st->by_name, t->name))
+        return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
+                     _("the tensor name “%s” appears twice"), t->name);
       g_hash_table_insert (st->by_name, (gpointer) t->name, GUINT_TO_POINTER (i + 1));
     }
   if (expect != st->payload_size)

@@ -90,6 +90,7 @@ gboolean      napkin_storage_diagram_model_get_jump            (NapkinStorageDia
                                                                 gint64                    *out_from,
                                                                 gint64                    *out_to);
 char         *napkin_storage_diagram_model_dup_formula         (NapkinStorageDiagramModel *self);
+char         *napkin_storage_diagram_model_format_bytes        (gsize                      nbytes);
 char         *napkin_storage_diagram_model_dup_index_text      (NapkinStorageDiagramModel *self,
                                                                 guint                      tensor,
                                                                 gint64                     element);

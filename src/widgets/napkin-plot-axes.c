@@ -1,0 +1,741 @@
+/* napkin-plot-axes.c: what the training plots share: palette, frame, axes, lines
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+
+#include "nk-units.h"
+#include "napkin-plot-axes.h"
+
+#define TICK_GAP       6.0
+#define AXIS_PAD       8.0
+#define MAX_COLUMNS    8192
+
+/* Adwaita palette: the darker tone reads on light backgrounds, the lighter on dark
+ * ones; the first four match the planner's memory chart so buckets keep their hue
+ * from page to page. */
+static const struct {
+  GdkRGBA light;
+  GdkRGBA dark;
+} palette[NAPKIN_PLOT_N_COLORS] = {
+  [NAPKIN_PLOT_BLUE]   = { { 0.208, 0.518, 0.894, 1 }, { 0.384, 0.627, 0.918, 1 } },
+  [NAPKIN_PLOT_GREEN]  = { { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
+  [NAPKIN_PLOT_YELLOW] = { { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
+  [NAPKIN_PLOT_PURPLE] = { { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
+  [NAPKIN_PLOT_ORANGE] = { { 0.902, 0.380, 0.000, 1 }, { 1.000, 0.639, 0.282, 1 } },
+  [NAPKIN_PLOT_RED]    = { { 0.878, 0.106, 0.141, 1 }, { 0.965, 0.380, 0.318, 1 } },
+  [NAPKIN_PLOT_BROWN]  = { { 0.596, 0.416, 0.267, 1 }, { 0.710, 0.514, 0.353, 1 } },
+};
+
+/**
+ * napkin_plot_style_init_for_widget:
+ * @style: (out caller-allocates): the style to fill
+ * @widget: the plot widget
+ *
+ * Takes the widget's foreground colour and font; the style is dark exactly when
+ * the foreground is light.
+ */
+void
+napkin_plot_style_init_for_widget (NapkinPlotStyle *style,
+                                   GtkWidget       *widget)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (widget);
+  PangoContext *pango = gtk_widget_get_pango_context (widget);
+
+  gtk_style_context_get_color (context, &style->fg);
+  style->dark = (0.299 * style->fg.red + 0.587 * style->fg.green + 0.114 * style->fg.blue) > 0.5;
+  if (!gtk_style_context_lookup_color (context, "card_bg_color", &style->bg))
+    gdk_rgba_parse (&style->bg, style->dark ? "#303030" : "#ffffff");
+  style->font = pango_font_description_copy (pango_context_get_font_description (pango));
+}
+
+/**
+ * napkin_plot_style_init_default:
+ * @style: (out caller-allocates): the style to fill
+ * @dark: whether to use the dark palette
+ *
+ * Adwaita's colours and the default UI font, for drawing without a widget.
+ */
+void
+napkin_plot_style_init_default (NapkinPlotStyle *style,
+                                gboolean         dark)
+{
+  style->dark = dark;
+  gdk_rgba_parse (&style->fg, dark ? "#ffffff" : "rgba(0,0,0,0.8)");
+  gdk_rgba_parse (&style->bg, dark ? "#303030" : "#ffffff");
+  style->font = pango_font_description_from_string ("Cantarell 11");
+}
+
+void
+napkin_plot_style_clear (NapkinPlotStyle *style)
+{
+  g_clear_pointer (&style->font, pango_font_description_free);
+}
+
+void
+napkin_plot_style_set_color (const NapkinPlotStyle *style,
+                             cairo_t               *cr,
+                             NapkinPlotColor        color,
+                             double                 alpha)
+{
+  const GdkRGBA *c = style->dark ? &palette[color].dark : &palette[color].light;
+
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, alpha);
+}
+
+void
+napkin_plot_style_set_fg (const NapkinPlotStyle *style,
+                          cairo_t               *cr,
+                          double                 alpha)
+{
+  cairo_set_source_rgba (cr, style->fg.red, style->fg.green, style->fg.blue,
+                         style->fg.alpha * alpha);
+}
+
+/**
+ * napkin_plot_layout:
+ * @style: the style
+ * @cr: where the text will go
+ * @text: the text
+ * @small: 85 % of the font size (ticks, legends)
+ * @bold: bold weight
+ *
+ * Returns: (transfer full): a layout for @text
+ */
+PangoLayout *
+napkin_plot_layout (const NapkinPlotStyle *style,
+                    cairo_t               *cr,
+                    const char            *text,
+                    gboolean               small,
+                    gboolean               bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
+
+  pango_layout_set_font_description (layout, style->font);
+  if (small)
+    pango_attr_list_insert (attrs, pango_attr_scale_new (0.85));
+  if (bold)
+    pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  /* Tabular figures keep tick labels from jittering as values change. */
+  pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
+  pango_layout_set_attributes (layout, attrs);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+/* Draws @text with its (xalign, yalign) point at (x, y), in the current source. */
+void
+napkin_plot_draw_text (const NapkinPlotStyle *style,
+                       cairo_t               *cr,
+                       const char            *text,
+                       double                 x,
+                       double                 y,
+                       double                 xalign,
+                       double                 yalign,
+                       gboolean               small,
+                       gboolean               bold)
+{
+  g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, text, small, bold);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (x - xalign * w), round (y - yalign * h));
+  pango_cairo_show_layout (cr, layout);
+}
+
+/* ------------------------------------------------------------ ticks */
+
+static double
+nice_step (double span,
+           int    max_ticks)
+{
+  double raw = span / MAX (max_ticks, 1);
+  double mag = pow (10, floor (log10 (raw)));
+  double f = raw / mag;
+
+  if (f <= 1)
+    return mag;
+  if (f <= 2)
+    return 2 * mag;
+  if (f <= 5)
+    return 5 * mag;
+  return 10 * mag;
+}
+
+/**
+ * napkin_plot_frame_set_y_range:
+ * @frame: a frame
+ * @min: least value to show
+ * @max: greatest value to show
+ * @log_y: a logarithmic axis (non-positive values are clipped away)
+ * @from_zero: a linear axis that starts at 0 (bytes, rates)
+ *
+ * Widens [@min, @max] to round tick values (whole decades when log).
+ */
+void
+napkin_plot_frame_set_y_range (NapkinPlotFrame *frame,
+                               double           min,
+                               double           max,
+                               gboolean         log_y,
+                               gboolean         from_zero)
+{
+  frame->log_y = log_y;
+  if (log_y)
+    {
+      if (!(max > 0))
+        max = 1;
+      if (!(min > 0) || min > max)
+        min = max / 10;
+      frame->y0 = pow (10, floor (log10 (min)));
+      frame->y1 = pow (10, ceil (log10 (max)));
+      if (frame->y1 <= frame->y0)
+        frame->y1 = frame->y0 * 10;
+      return;
+    }
+  if (!isfinite (min) || !isfinite (max))
+    min = 0, max = 1;
+  if (from_zero)
+    min = MIN (min, 0);
+  if (max <= min)
+    max = min + (min != 0 ? fabs (min) : 1);
+  {
+    double step = nice_step (max - min, 5);
+
+    frame->y0 = floor (min / step) * step;
+    frame->y1 = ceil (max / step) * step;
+  }
+}
+
+void
+napkin_plot_frame_set_x_range (NapkinPlotFrame *frame,
+                               double           min,
+                               double           max)
+{
+  if (!isfinite (min) || !isfinite (max) || max <= min)
+    max = min + 1;
+  frame->x0 = min;
+  frame->x1 = max;
+}
+
+double
+napkin_plot_frame_x_to_px (const NapkinPlotFrame *frame,
+                           double                 x)
+{
+  return frame->left + (x - frame->x0) / (frame->x1 - frame->x0) * frame->width;
+}
+
+double
+napkin_plot_frame_px_to_x (const NapkinPlotFrame *frame,
+                           double                 px)
+{
+  return frame->x0 + (px - frame->left) / frame->width * (frame->x1 - frame->x0);
+}
+
+double
+napkin_plot_frame_y_to_px (const NapkinPlotFrame *frame,
+                           double                 y)
+{
+  double t;
+
+  if (frame->log_y)
+    t = (log10 (MAX (y, frame->y0 * 1e-3)) - log10 (frame->y0))
+        / (log10 (frame->y1) - log10 (frame->y0));
+  else
+    t = (y - frame->y0) / (frame->y1 - frame->y0);
+  return frame->top + (1 - t) * frame->height;
+}
+
+/* The tick values of the y axis: 1-2-5 steps, or decades (every other one when
+ * there are many). Returns how many were written to @out (at most 32). */
+static guint
+y_ticks (const NapkinPlotFrame *frame,
+         double                *out)
+{
+  guint n = 0;
+
+  if (frame->log_y)
+    {
+      int d0 = (int) round (log10 (frame->y0));
+      int d1 = (int) round (log10 (frame->y1));
+      int every = MAX (1, (d1 - d0 + 5) / 6);
+
+      for (int d = d0; d <= d1 && n < 32; d += every)
+        out[n++] = pow (10, d);
+    }
+  else
+    {
+      double step = nice_step (frame->y1 - frame->y0, 5);
+
+      for (double v = frame->y0; v <= frame->y1 + step * 1e-6 && n < 32; v += step)
+        out[n++] = fabs (v) < step * 1e-9 ? 0 : v;
+    }
+  return n;
+}
+
+/**
+ * napkin_plot_frame_place:
+ * @frame: a frame whose y range is set
+ * @style: the style
+ * @cr: the target
+ * @width: of the whole plot
+ * @height: of the whole plot
+ * @top_reserved: pixels above the plotting area (legend)
+ * @y_format: formats the tick values
+ *
+ * Sets the plotting area: room on the left for the widest tick label, below for
+ * the x ticks and the axis title.
+ */
+void
+napkin_plot_frame_place (NapkinPlotFrame       *frame,
+                         const NapkinPlotStyle *style,
+                         cairo_t               *cr,
+                         double                 width,
+                         double                 height,
+                         double                 top_reserved,
+                         NapkinPlotFormatFunc   y_format)
+{
+  double ticks[32];
+  guint n = y_ticks (frame, ticks);
+  int widest = 0, text_h = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = y_format (ticks[i]);
+      g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, text, TRUE, FALSE);
+      int w;
+
+      pango_layout_get_pixel_size (layout, &w, &text_h);
+      widest = MAX (widest, w);
+    }
+  if (text_h == 0)
+    text_h = 14;
+  frame->left = widest + TICK_GAP + AXIS_PAD + text_h + 4;
+  frame->top = top_reserved + text_h / 2.0;
+  frame->width = MAX (10, width - frame->left - AXIS_PAD - 4);
+  frame->height = MAX (10, height - frame->top - 2 * text_h - TICK_GAP - AXIS_PAD);
+}
+
+/**
+ * napkin_plot_draw_axes:
+ * @style: the style
+ * @cr: the target
+ * @frame: a placed frame
+ * @x_label: the x axis title, with its unit
+ * @y_label: the y axis title, with its unit
+ * @y_format: formats the y tick values
+ *
+ * Grid lines at the ticks, the tick labels, and the axis titles (the y title
+ * turned on its side).
+ */
+void
+napkin_plot_draw_axes (const NapkinPlotStyle *style,
+                       cairo_t               *cr,
+                       const NapkinPlotFrame *frame,
+                       const char            *x_label,
+                       const char            *y_label,
+                       NapkinPlotFormatFunc   y_format)
+{
+  double ticks[32];
+  guint n = y_ticks (frame, ticks);
+  double bottom = frame->top + frame->height;
+  double right = frame->left + frame->width;
+  double step;
+  int text_h;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+
+  /* y grid and labels */
+  for (guint i = 0; i < n; i++)
+    {
+      double py = round (napkin_plot_frame_y_to_px (frame, ticks[i])) + 0.5;
+      g_autofree char *text = y_format (ticks[i]);
+
+      napkin_plot_style_set_fg (style, cr, i == 0 ? 0.3 : 0.1);
+      cairo_move_to (cr, frame->left, py);
+      cairo_line_to (cr, right, py);
+      cairo_stroke (cr);
+      napkin_plot_style_set_fg (style, cr, 0.7);
+      napkin_plot_draw_text (style, cr, text, frame->left - TICK_GAP, py, 1.0, 0.5, TRUE, FALSE);
+    }
+
+  /* x ticks: whole steps */
+  step = MAX (1, nice_step (frame->x1 - frame->x0, MAX (2, (int) (frame->width / 90))));
+  for (double v = ceil (frame->x0 / step) * step; v <= frame->x1 + step * 1e-9; v += step)
+    {
+      double px = round (napkin_plot_frame_x_to_px (frame, v)) + 0.5;
+      g_autofree char *text = napkin_plot_format_count (v);
+
+      napkin_plot_style_set_fg (style, cr, 0.1);
+      cairo_move_to (cr, px, frame->top);
+      cairo_line_to (cr, px, bottom);
+      cairo_stroke (cr);
+      napkin_plot_style_set_fg (style, cr, 0.3);
+      cairo_move_to (cr, px, bottom);
+      cairo_line_to (cr, px, bottom + 4);
+      cairo_stroke (cr);
+      napkin_plot_style_set_fg (style, cr, 0.7);
+      napkin_plot_draw_text (style, cr, text, px, bottom + TICK_GAP, 0.5, 0.0, TRUE, FALSE);
+    }
+
+  /* axis titles */
+  {
+    g_autoptr(PangoLayout) probe = napkin_plot_layout (style, cr, "Hg", TRUE, FALSE);
+
+    pango_layout_get_pixel_size (probe, NULL, &text_h);
+  }
+  napkin_plot_style_set_fg (style, cr, 0.55);
+  napkin_plot_draw_text (style, cr, x_label, frame->left + frame->width / 2,
+                         bottom + TICK_GAP + text_h + 2, 0.5, 0.0, TRUE, FALSE);
+  {
+    g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, y_label, TRUE, FALSE);
+    int w, h;
+
+    pango_layout_get_pixel_size (layout, &w, &h);
+    cairo_save (cr);
+    cairo_translate (cr, 2, frame->top + frame->height / 2 + w / 2.0);
+    cairo_rotate (cr, -G_PI / 2);
+    cairo_move_to (cr, 0, 0);
+    pango_cairo_show_layout (cr, layout);
+    cairo_restore (cr);
+  }
+  cairo_restore (cr);
+}
+
+/**
+ * napkin_plot_draw_series:
+ * @style: the style
+ * @cr: the target
+ * @frame: a placed frame
+ * @series: the points
+ * @color: the line's colour
+ * @alpha: its opacity
+ * @line_width: its width
+ *
+ * With fewer points than pixel columns every point is a vertex; with more, each
+ * column is reduced to its min and max (napkin_series_decimate()) and the line
+ * runs through both, so no extreme and never the newest point is lost.
+ */
+void
+napkin_plot_draw_series (const NapkinPlotStyle *style,
+                         cairo_t               *cr,
+                         const NapkinPlotFrame *frame,
+                         NapkinSeries          *series,
+                         NapkinPlotColor        color,
+                         double                 alpha,
+                         double                 line_width)
+{
+  guint n = napkin_series_get_length (series);
+  guint columns = (guint) CLAMP (ceil (frame->width), 1, MAX_COLUMNS);
+  gboolean pen_down = FALSE;
+
+  if (n == 0)
+    return;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, frame->left - line_width, frame->top - line_width,
+                   frame->width + 2 * line_width, frame->height + 2 * line_width);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, line_width);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  napkin_plot_style_set_color (style, cr, color, alpha);
+
+  if (n <= columns)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          double y = napkin_series_get_y (series, i);
+          double px = napkin_plot_frame_x_to_px (frame, napkin_series_get_x (series, i));
+
+          if (!isfinite (y) || (frame->log_y && y <= 0))
+            {
+              pen_down = FALSE;
+              continue;
+            }
+          if (pen_down)
+            cairo_line_to (cr, px, napkin_plot_frame_y_to_px (frame, y));
+          else
+            cairo_move_to (cr, px, napkin_plot_frame_y_to_px (frame, y));
+          pen_down = TRUE;
+        }
+      cairo_stroke (cr);
+      /* A short series shows its points, so one step is visible as a dot. */
+      if (n <= 64)
+        for (guint i = 0; i < n; i++)
+          {
+            double y = napkin_series_get_y (series, i);
+
+            if (!isfinite (y) || (frame->log_y && y <= 0))
+              continue;
+            cairo_arc (cr, napkin_plot_frame_x_to_px (frame, napkin_series_get_x (series, i)),
+                       napkin_plot_frame_y_to_px (frame, y), line_width + 1, 0, 2 * G_PI);
+            cairo_fill (cr);
+          }
+    }
+  else
+    {
+      g_autofree double *mins = g_new (double, columns);
+      g_autofree double *maxs = g_new (double, columns);
+      double col_w = frame->width / columns;
+
+      napkin_series_decimate (series, frame->x0, frame->x1, columns, mins, maxs);
+      for (guint c = 0; c < columns; c++)
+        {
+          double px = frame->left + (c + 0.5) * col_w;
+
+          if (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0))
+            {
+              pen_down = FALSE;
+              continue;
+            }
+          if (pen_down)
+            cairo_line_to (cr, px, napkin_plot_frame_y_to_px (frame, mins[c]));
+          else
+            cairo_move_to (cr, px, napkin_plot_frame_y_to_px (frame, mins[c]));
+          cairo_line_to (cr, px, napkin_plot_frame_y_to_px (frame, maxs[c]));
+          pen_down = TRUE;
+        }
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+/* A horizontal reference line across the frame (peak, capacity, prediction). */
+void
+napkin_plot_draw_hline (const NapkinPlotStyle *style,
+                        cairo_t               *cr,
+                        const NapkinPlotFrame *frame,
+                        double                 y,
+                        NapkinPlotColor        color,
+                        gboolean               dashed)
+{
+  double py;
+
+  if (!isfinite (y) || (frame->log_y && y <= 0))
+    return;
+  py = round (napkin_plot_frame_y_to_px (frame, y)) + 0.5;
+  if (py < frame->top - 1 || py > frame->top + frame->height + 1)
+    return;
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.5);
+  if (dashed)
+    cairo_set_dash (cr, (double[]) { 6, 4 }, 2, 0);
+  napkin_plot_style_set_color (style, cr, color, 1);
+  cairo_move_to (cr, frame->left, py);
+  cairo_line_to (cr, frame->left + frame->width, py);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/**
+ * napkin_plot_draw_legend:
+ * @style: the style
+ * @cr: the target
+ * @x: left edge
+ * @y: top edge
+ * @max_width: wrap entries to a new row past this width
+ * @labels: (array length=n): entry texts
+ * @colors: (array length=n): entry colours
+ * @dashed: (array length=n) (nullable): entries drawn as dashed lines, not swatches
+ * @n: entries
+ *
+ * Entries flow left to right and wrap.
+ */
+void
+napkin_plot_draw_legend (const NapkinPlotStyle *style,
+                         cairo_t               *cr,
+                         double                 x,
+                         double                 y,
+                         double                 max_width,
+                         const char * const    *labels,
+                         const NapkinPlotColor *colors,
+                         const gboolean        *dashed,
+                         guint                  n)
+{
+  double cx = x, cy = y;
+
+  cairo_save (cr);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, labels[i], TRUE, FALSE);
+      int w, h;
+
+      pango_layout_get_pixel_size (layout, &w, &h);
+      if (cx > x && cx + 20 + w > x + max_width)
+        {
+          cx = x;
+          cy += h + 4;
+        }
+      napkin_plot_style_set_color (style, cr, colors[i], 1);
+      if (dashed != NULL && dashed[i])
+        {
+          cairo_set_line_width (cr, 1.5);
+          cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
+          cairo_move_to (cr, cx, cy + h / 2.0);
+          cairo_line_to (cr, cx + 14, cy + h / 2.0);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+      else
+        {
+          cairo_rectangle (cr, cx + 1, cy + (h - 10) / 2.0, 12, 10);
+          cairo_fill (cr);
+        }
+      napkin_plot_style_set_fg (style, cr, 0.85);
+      cairo_move_to (cr, cx + 19, cy);
+      pango_cairo_show_layout (cr, layout);
+      cx += 19 + w + 16;
+    }
+  cairo_restore (cr);
+}
+
+/* A plot with nothing to show says so in its middle. */
+void
+napkin_plot_draw_empty (const NapkinPlotStyle *style,
+                        cairo_t               *cr,
+                        double                 width,
+                        double                 height,
+                        const char            *text)
+{
+  napkin_plot_style_set_fg (style, cr, 0.45);
+  napkin_plot_draw_text (style, cr, text, width / 2, height / 2, 0.5, 0.5, FALSE, FALSE);
+}
+
+/* A vertical cursor at @px and a small box with @text beside it. */
+void
+napkin_plot_draw_readout (const NapkinPlotStyle *style,
+                          cairo_t               *cr,
+                          const NapkinPlotFrame *frame,
+                          double                 px,
+                          const char            *text)
+{
+  g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, text, TRUE, FALSE);
+  int w, h;
+  double bx, by = frame->top + 6;
+
+  cairo_save (cr);
+  napkin_plot_style_set_fg (style, cr, 0.4);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, round (px) + 0.5, frame->top);
+  cairo_line_to (cr, round (px) + 0.5, frame->top + frame->height);
+  cairo_stroke (cr);
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  bx = px + 10;
+  if (bx + w + 12 > frame->left + frame->width)
+    bx = px - 10 - w - 12;
+  cairo_rectangle (cr, bx, by, w + 12, h + 8);
+  cairo_set_source_rgba (cr, style->bg.red, style->bg.green, style->bg.blue, 0.92);
+  cairo_fill_preserve (cr);
+  napkin_plot_style_set_fg (style, cr, 0.25);
+  cairo_stroke (cr);
+  napkin_plot_style_set_fg (style, cr, 0.9);
+  cairo_move_to (cr, bx + 6, by + 4);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+}
+
+/**
+ * napkin_plot_export:
+ * @path: a file name ending in .png or .svg
+ * @width: pixels (PNG) or points (SVG)
+ * @height: pixels or points
+ * @draw: the plot's drawing function
+ * @plot: passed to @draw
+ * @error: return location for a #GError
+ *
+ * Draws the plot on an opaque light background into a PNG image or an SVG file.
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+napkin_plot_export (const char  *path,
+                    int          width,
+                    int          height,
+                    void       (*draw) (gpointer               plot,
+                                        cairo_t               *cr,
+                                        int                    width,
+                                        int                    height,
+                                        const NapkinPlotStyle *style),
+                    gpointer     plot,
+                    GError     **error)
+{
+  NapkinPlotStyle style;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  cairo_t *cr;
+
+  napkin_plot_style_init_default (&style, FALSE);
+  if (svg)
+    surface = cairo_svg_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_translate (cr, 12, 12);
+  draw (plot, cr, width - 24, height - 24, &style);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (svg)
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  else
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Could not write the plot to “%s”: %s."), name,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ number formats */
+
+/* Steps: whole numbers with a "k"/"M" once they get long. */
+char *
+napkin_plot_format_count (double value)
+{
+  if (fabs (value) >= 1e6)
+    return g_strdup_printf ("%gM", value / 1e6);
+  if (fabs (value) >= 1e4)
+    return g_strdup_printf ("%gk", value / 1e3);
+  return g_strdup_printf ("%.0f", value);
+}
+
+char *
+napkin_plot_format_plain (double value)
+{
+  if (value != 0 && (fabs (value) < 1e-3 || fabs (value) >= 1e5))
+    return g_strdup_printf ("%.0e", value);
+  return g_strdup_printf ("%g", value);
+}
+
+char *
+napkin_plot_format_bytes (double value)
+{
+  return nk_units_format_bytes (value);
+}
+
+char *
+napkin_plot_format_rate (double value)
+{
+  return nk_units_format_rate (value);
+}

@@ -1,0 +1,417 @@
+/* napkin-series.c: every point of a plotted series, and its per-pixel min/max
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "napkin-series.h"
+
+/* Each level's blocks are this many blocks of the level below (or points). */
+#define FANOUT_SHIFT 4
+#define MAX_LEVELS   12
+
+typedef struct {
+  double min;
+  double max;
+} Extent;
+
+struct _NapkinSeries
+{
+  gatomicrefcount  ref_count;
+  GArray          *x;
+  GArray          *y;
+  /* levels[k] holds one Extent per block of 16^(k+1) points; the last block of a
+   * level may be incomplete and is then never used whole by a query. */
+  GArray          *levels[MAX_LEVELS];
+  guint            n_levels;
+};
+
+G_DEFINE_BOXED_TYPE (NapkinSeries, napkin_series, napkin_series_ref, napkin_series_unref)
+
+static inline void
+extent_add (Extent *e,
+            double  v)
+{
+  /* Comparisons with NaN are false: non-finite values never become extremes. */
+  if (isfinite (v))
+    {
+      if (v < e->min)
+        e->min = v;
+      if (v > e->max)
+        e->max = v;
+    }
+}
+
+static inline void
+extent_merge (Extent       *e,
+              const Extent *o)
+{
+  if (o->min < e->min)
+    e->min = o->min;
+  if (o->max > e->max)
+    e->max = o->max;
+}
+
+/**
+ * napkin_series_new:
+ *
+ * Returns: (transfer full): an empty series
+ */
+NapkinSeries *
+napkin_series_new (void)
+{
+  NapkinSeries *self = g_new0 (NapkinSeries, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->x = g_array_new (FALSE, FALSE, sizeof (double));
+  self->y = g_array_new (FALSE, FALSE, sizeof (double));
+  return self;
+}
+
+/**
+ * napkin_series_ref:
+ * @self: a series
+ *
+ * Returns: (transfer full): @self
+ */
+NapkinSeries *
+napkin_series_ref (NapkinSeries *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+/**
+ * napkin_series_unref:
+ * @self: (transfer full): a series
+ */
+void
+napkin_series_unref (NapkinSeries *self)
+{
+  g_return_if_fail (self != NULL);
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_array_unref (self->x);
+  g_array_unref (self->y);
+  for (guint k = 0; k < self->n_levels; k++)
+    g_array_unref (self->levels[k]);
+  g_free (self);
+}
+
+/**
+ * napkin_series_append:
+ * @self: a series
+ * @x: not less than the last x
+ * @y: any value; non-finite values are kept but never extremes
+ *
+ * Adds one point, in O(levels).
+ */
+void
+napkin_series_append (NapkinSeries *self,
+                      double        x,
+                      double        y)
+{
+  guint index;
+
+  g_return_if_fail (self != NULL);
+
+  index = self->x->len;
+  g_array_append_val (self->x, x);
+  g_array_append_val (self->y, y);
+
+  for (guint k = 0; k < MAX_LEVELS; k++)
+    {
+      guint shift = FANOUT_SHIFT * (k + 1);
+      guint block = index >> shift;
+
+      if (k == self->n_levels)
+        {
+          /* A level starts once its first block can hold more than one lower block. */
+          if (index < (1u << (shift - FANOUT_SHIFT)))
+            break;
+          self->levels[k] = g_array_new (FALSE, FALSE, sizeof (Extent));
+          self->n_levels++;
+          /* Rebuild its first block from the level below (or the points). */
+          {
+            Extent e = { INFINITY, -INFINITY };
+
+            if (k == 0)
+              for (guint i = 0; i < index; i++)
+                extent_add (&e, g_array_index (self->y, double, i));
+            else
+              for (guint i = 0; i < self->levels[k - 1]->len - 1; i++)
+                extent_merge (&e, &g_array_index (self->levels[k - 1], Extent, i));
+            g_array_append_val (self->levels[k], e);
+          }
+        }
+      if (block == self->levels[k]->len)
+        {
+          Extent e = { INFINITY, -INFINITY };
+
+          g_array_append_val (self->levels[k], e);
+        }
+      extent_add (&g_array_index (self->levels[k], Extent, block), y);
+    }
+}
+
+/**
+ * napkin_series_clear:
+ * @self: a series
+ *
+ * Removes every point.
+ */
+void
+napkin_series_clear (NapkinSeries *self)
+{
+  g_return_if_fail (self != NULL);
+  g_array_set_size (self->x, 0);
+  g_array_set_size (self->y, 0);
+  for (guint k = 0; k < self->n_levels; k++)
+    g_clear_pointer (&self->levels[k], g_array_unref);
+  self->n_levels = 0;
+}
+
+guint
+napkin_series_get_length (NapkinSeries *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->x->len;
+}
+
+double
+napkin_series_get_x (NapkinSeries *self,
+                     guint         index)
+{
+  g_return_val_if_fail (self != NULL && index < self->x->len, NAN);
+  return g_array_index (self->x, double, index);
+}
+
+double
+napkin_series_get_y (NapkinSeries *self,
+                     guint         index)
+{
+  g_return_val_if_fail (self != NULL && index < self->y->len, NAN);
+  return g_array_index (self->y, double, index);
+}
+
+/**
+ * napkin_series_get_last:
+ * @self: a series
+ * @out_x: (out) (optional): the newest x
+ * @out_y: (out) (optional): the newest y
+ *
+ * Returns: %FALSE when the series is empty
+ */
+gboolean
+napkin_series_get_last (NapkinSeries *self,
+                        double       *out_x,
+                        double       *out_y)
+{
+  guint n;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  n = self->x->len;
+  if (n == 0)
+    return FALSE;
+  if (out_x != NULL)
+    *out_x = g_array_index (self->x, double, n - 1);
+  if (out_y != NULL)
+    *out_y = g_array_index (self->y, double, n - 1);
+  return TRUE;
+}
+
+/**
+ * napkin_series_lower_bound:
+ * @self: a series
+ * @x: a value
+ *
+ * Returns: the first index whose x is not less than @x (the length if none)
+ */
+guint
+napkin_series_lower_bound (NapkinSeries *self,
+                           double        x)
+{
+  const double *xs;
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (self != NULL, 0);
+  xs = (const double *) (gpointer) self->x->data;
+  hi = self->x->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (xs[mid] < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * napkin_series_range_minmax:
+ * @self: a series
+ * @begin: first index
+ * @end: one past the last index
+ * @out_min: (out): the least finite y in [@begin, @end)
+ * @out_max: (out): the greatest finite y
+ *
+ * Uses whole pyramid blocks where they fit, so a range of n points costs
+ * O(16 · log16 n) rather than O(n).
+ *
+ * Returns: %FALSE (and NAN extremes) when the range holds no finite y
+ */
+gboolean
+napkin_series_range_minmax (NapkinSeries *self,
+                            guint         begin,
+                            guint         end,
+                            double       *out_min,
+                            double       *out_max)
+{
+  const double *ys;
+  Extent e = { INFINITY, -INFINITY };
+  guint i;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  end = MIN (end, self->y->len);
+  ys = (const double *) (gpointer) self->y->data;
+
+  for (i = begin; i < end; )
+    {
+      int k;
+
+      /* The largest aligned block that starts here and ends inside the range. */
+      for (k = (int) self->n_levels - 1; k >= 0; k--)
+        {
+          guint shift = FANOUT_SHIFT * (guint) (k + 1);
+          guint size = 1u << shift;
+
+          if ((i & (size - 1)) == 0 && end - i >= size)
+            {
+              extent_merge (&e, &g_array_index (self->levels[k], Extent, i >> shift));
+              i += size;
+              break;
+            }
+        }
+      if (k < 0)
+        extent_add (&e, ys[i++]);
+    }
+
+  if (e.min > e.max)
+    {
+      *out_min = *out_max = NAN;
+      return FALSE;
+    }
+  *out_min = e.min;
+  *out_max = e.max;
+  return TRUE;
+}
+
+/**
+ * napkin_series_get_y_bounds:
+ * @self: a series
+ * @out_min: (out): the least finite y
+ * @out_max: (out): the greatest finite y
+ *
+ * Returns: %FALSE when no y is finite
+ */
+gboolean
+napkin_series_get_y_bounds (NapkinSeries *self,
+                            double       *out_min,
+                            double       *out_max)
+{
+  return napkin_series_range_minmax (self, 0, napkin_series_get_length (self),
+                                     out_min, out_max);
+}
+
+static inline guint
+column_of (double x,
+           double x0,
+           double x1,
+           guint  n_columns)
+{
+  double c = floor ((x - x0) * n_columns / (x1 - x0));
+
+  if (c < 0)
+    return 0;
+  if (c >= n_columns)
+    return n_columns - 1;
+  return (guint) c;
+}
+
+/**
+ * napkin_series_decimate:
+ * @self: a series
+ * @x0: left edge of the first column
+ * @x1: right edge of the last column, greater than @x0
+ * @n_columns: columns (pixels) across
+ * @out_min: (array length=n_columns): per column, the least finite y
+ * @out_max: (array length=n_columns): per column, the greatest finite y
+ *
+ * Reduces the points with x in [@x0, @x1] to the minimum and maximum of each
+ * column, so a line through (min, max) pairs draws every extreme of every point,
+ * newest included, at a cost of O(columns · log n) block lookups.
+ *
+ * Returns: the number of columns that hold a finite y
+ */
+guint
+napkin_series_decimate (NapkinSeries *self,
+                        double        x0,
+                        double        x1,
+                        guint         n_columns,
+                        double       *out_min,
+                        double       *out_max)
+{
+  const double *xs;
+  guint begin, last, filled = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (n_columns > 0 && x1 > x0, 0);
+
+  for (guint c = 0; c < n_columns; c++)
+    out_min[c] = out_max[c] = NAN;
+
+  xs = (const double *) (gpointer) self->x->data;
+  begin = napkin_series_lower_bound (self, x0);
+  /* one past the last point with x <= x1 */
+  {
+    guint lo = begin, hi = self->x->len;
+
+    while (lo < hi)
+      {
+        guint mid = lo + (hi - lo) / 2;
+
+        if (xs[mid] <= x1)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+    last = lo;
+  }
+
+  while (begin < last)
+    {
+      guint c = column_of (xs[begin], x0, x1, n_columns);
+      guint lo = begin + 1, hi = last;
+
+      /* The column of x is monotone in x: binary search for its end. */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (column_of (xs[mid], x0, x1, n_columns) <= c)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (napkin_series_range_minmax (self, begin, lo, &out_min[c], &out_max[c]))
+        filled++;
+      begin = lo;
+    }
+  return filled;
+}
