@@ -23,6 +23,8 @@ struct _NkArena
 
 static __thread NkArena *current_arena;
 static __thread guint64 matmul_flops;
+/* F32 means off; BF16/F16 round matmul inputs and outputs (mixed precision). */
+static __thread NkDType autocast_dtype = NK_DTYPE_F32;
 
 NkArena *
 nk_arena_new (void)
@@ -142,6 +144,23 @@ nk_arena_take (NkDType        dtype,
   return t;
 }
 
+NkDType
+nk_autograd_set_autocast (NkDType dtype)
+{
+  NkDType previous = autocast_dtype;
+
+  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_BF16
+                        || dtype == NK_DTYPE_F16, previous);
+  autocast_dtype = dtype;
+  return previous;
+}
+
+NkDType
+nk_autograd_get_autocast (void)
+{
+  return autocast_dtype;
+}
+
 guint64
 nk_autograd_get_matmul_flops (void)
 {
@@ -167,6 +186,7 @@ typedef enum {
   OP_MSE,
   OP_CROSS_ENTROPY,
   OP_EMBEDDING,
+  OP_CAST,
 } NodeOp;
 
 typedef struct {
@@ -176,6 +196,7 @@ typedef struct {
   guint64   seq;
   NkTensor *in[3];      /* refs, NULL where unused */
   NkTensor *saved;      /* ref: the output or a difference backward reads */
+  NkTensor *saved2;     /* ref: autocast's rounded weight */
   NkTensor *out;        /* not a ref: the node lives inside it */
   NkTensor *grad;       /* ref: d loss / d out, accumulated during backward */
   guint     mark;
@@ -193,6 +214,7 @@ node_free (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (node->in); i++)
     g_clear_pointer (&node->in[i], nk_tensor_unref);
   g_clear_pointer (&node->saved, nk_tensor_unref);
+  g_clear_pointer (&node->saved2, nk_tensor_unref);
   g_clear_pointer (&node->grad, nk_tensor_unref);
   g_free (node);
 }
@@ -446,6 +468,9 @@ nk_ag_linear (NkTensor  *x,
 {
   g_autoptr(NkTensor) out = NULL;
   g_autoptr(NkTensor) wt = NULL;
+  g_autoptr(NkTensor) xc = NULL;
+  g_autoptr(NkTensor) wc = NULL;
+  Node *node;
 
   g_return_val_if_fail (x != NULL && weight != NULL, NULL);
 
@@ -461,18 +486,46 @@ nk_ag_linear (NkTensor  *x,
       return NULL;
     }
 
-  wt = nk_tensor_t (weight, error);
+  if (autocast_dtype != NK_DTYPE_F32)
+    {
+      /* Mixed precision: the input (kept for backward) and a per-step copy of the
+       * fp32 master weight are rounded to the narrow format; the product comes back
+       * in it. The master weight and its gradient stay fp32. */
+      if (x->dtype != autocast_dtype)
+        {
+          xc = nk_arena_take (autocast_dtype, x->ndim, x->shape, NK_BUCKET_ACTIVATIONS, error);
+          if (xc == NULL || !nk_tensor_copy_ (xc, x, error))
+            return NULL;
+        }
+      else
+        xc = nk_tensor_ref (x);
+      wc = nk_arena_take (autocast_dtype, weight->ndim, weight->shape, NK_BUCKET_OTHER, error);
+      if (wc == NULL || !nk_tensor_copy_ (wc, weight, error))
+        return NULL;
+    }
+  else
+    {
+      xc = nk_tensor_ref (x);
+      wc = nk_tensor_ref (weight);
+    }
+
+  wt = nk_tensor_t (wc, error);
   if (wt == NULL)
     return NULL;
-  out = nk_arena_take (x->dtype, NK_SHAPE (x->shape[0], weight->shape[0]),
+  out = nk_arena_take (xc->dtype, NK_SHAPE (x->shape[0], weight->shape[0]),
                        NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL || !nk_matmul_out (out, x, wt, 1.0, 0.0, error))
+  if (out == NULL || !nk_matmul_out (out, xc, wt, 1.0, 0.0, error))
     return NULL;
   matmul_flops += 2 * (guint64) (x->shape[0] * x->shape[1] * weight->shape[0]);
   /* In place: the bias backward does not need the pre-bias value. */
   if (bias != NULL && !nk_binary_out (NK_BINARY_ADD, out, out, bias, error))
     return NULL;
-  record (out, OP_LINEAR, x, weight, bias);
+  node = record (out, OP_LINEAR, x, weight, bias);
+  if (node != NULL && autocast_dtype != NK_DTYPE_F32)
+    {
+      node->saved = g_steal_pointer (&xc);
+      node->saved2 = g_steal_pointer (&wc);
+    }
   return g_steal_pointer (&out);
 }
 
@@ -648,11 +701,14 @@ nk_ag_mse_loss (NkTensor  *pred,
   tflat = nk_tensor_reshape (target, NK_SHAPE (n), error);
   if (tflat == NULL)
     return NULL;
-  diff = nk_arena_take (pred->dtype, NK_SHAPE (n), NK_BUCKET_ACTIVATIONS, error);
+  /* At least fp32: a bf16 prediction minus an fp32 target keeps fp32's digits. */
+  diff = nk_arena_take (nk_promote_types (nk_promote_types (pred->dtype, target->dtype),
+                                          NK_DTYPE_F32),
+                        NK_SHAPE (n), NK_BUCKET_ACTIVATIONS, error);
   if (diff == NULL || !nk_binary_out (NK_BINARY_SUB, diff, pflat, tflat, error))
     return NULL;
 
-  out = nk_arena_take (pred->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error);
+  out = nk_arena_take (diff->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL)
     return NULL;
   if (is_cpu_float (diff))
@@ -721,6 +777,13 @@ nk_ag_cross_entropy (NkTensor  *logits,
                    _("Cross-entropy needs logits [N, V] and targets [N], not %s and %s."),
                    sl, st);
       return NULL;
+    }
+  if (logits->dtype != NK_DTYPE_F32 && logits->dtype != NK_DTYPE_F64)
+    {
+      /* Mixed precision: the softmax runs in fp32 on a recorded widening copy. */
+      g_autoptr(NkTensor) wide = nk_ag_cast (logits, NK_DTYPE_F32, error);
+
+      return wide != NULL ? nk_ag_cross_entropy (wide, targets, error) : NULL;
     }
   if (!is_cpu_float (logits)
       || nk_device_get_kind (nk_tensor_get_device (targets)) != NK_DEVICE_CPU)
@@ -803,6 +866,21 @@ nk_ag_embedding (NkTensor  *weight,
   return g_steal_pointer (&out);
 }
 
+NkTensor *
+nk_ag_cast (NkTensor  *a,
+            NkDType    dtype,
+            GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (a != NULL, NULL);
+  out = nk_arena_take (dtype, a->ndim, a->shape, NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL || !nk_tensor_copy_ (out, a, error))
+    return NULL;
+  record (out, OP_CAST, a, NULL, NULL);
+  return g_steal_pointer (&out);
+}
+
 /* ---- backward -------------------------------------------------------------------- */
 
 static gboolean
@@ -810,6 +888,9 @@ backward_linear (Node    *node,
                  GError **error)
 {
   NkTensor *x = node->in[0], *w = node->in[1], *b = node->in[2], *g = node->grad;
+  /* Under autocast the products use the rounded copies forward used. */
+  NkTensor *xs = node->saved != NULL ? node->saved : x;
+  NkTensor *ws = node->saved2 != NULL ? node->saved2 : w;
   NkTensor *target;
   double beta;
   gint64 rows = x->shape[0], in = x->shape[1], out = w->shape[0];
@@ -818,7 +899,7 @@ backward_linear (Node    *node,
     {
       /* dx [B, in] = g [B, out] · W [out, in] */
       if ((target = grad_target (x, &beta, error)) == NULL
-          || !nk_matmul_out (target, g, w, 1.0, beta, error))
+          || !nk_matmul_out (target, g, ws, 1.0, beta, error))
         return FALSE;
       matmul_flops += 2 * (guint64) (rows * in * out);
     }
@@ -828,7 +909,7 @@ backward_linear (Node    *node,
       g_autoptr(NkTensor) gt = nk_tensor_t (g, error);
 
       if (gt == NULL || (target = grad_target (w, &beta, error)) == NULL
-          || !nk_matmul_out (target, gt, x, 1.0, beta, error))
+          || !nk_matmul_out (target, gt, xs, 1.0, beta, error))
         return FALSE;
       matmul_flops += 2 * (guint64) (rows * in * out);
     }
@@ -1072,6 +1153,15 @@ backward_node (Node    *node,
                      (exp (load (a, i * v + j) - lse) - (j == t ? 1.0 : 0.0)) * scale);
           }
         nk_flops_add (3 * (guint64) (n * v));
+        return accumulate (a, da, TRUE, error);
+      }
+
+    case OP_CAST:
+      {
+        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+
+        if (da == NULL || !nk_tensor_copy_ (da, g, error))
+          return FALSE;
         return accumulate (a, da, TRUE, error);
       }
 

@@ -202,6 +202,26 @@ NkTensor   *nk_ag_embedding              (NkTensor       *weight,
                                           NkTensor       *index,
                                           GError        **error);
 
+/* A copy in another dtype (rounded once); the gradient is cast back. */
+NkTensor   *nk_ag_cast                   (NkTensor       *a,
+                                          NkDType         dtype,
+                                          GError        **error);
+
+/**
+ * nk_autograd_set_autocast:
+ * @dtype: %NK_DTYPE_BF16 or %NK_DTYPE_F16 to run this thread's nk_ag_linear() in
+ *   mixed precision, %NK_DTYPE_F32 for off
+ *
+ * Under autocast a linear layer rounds its input (which backward keeps, so saved
+ * activations take 2 bytes) and a per-step copy of its fp32 weight (in
+ * %NK_BUCKET_OTHER) to @dtype; the product is returned in @dtype. Weight gradients are
+ * accumulated in fp32 into the fp32 master weight's grad. Losses widen to fp32.
+ *
+ * Returns: the previous setting
+ */
+NkDType     nk_autograd_set_autocast     (NkDType         dtype);
+NkDType     nk_autograd_get_autocast     (void);
+
 /* ---- running backward ------------------------------------------------------------ */
 
 /**

@@ -21,6 +21,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NK_HAVE_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define NK_HAVE_X86 0
@@ -458,8 +459,15 @@ have_avx2_f16c (void)
 
   if (g_once_init_enter (&checked))
     {
+      unsigned int eax, ebx, ecx, edx;
+
+      /* cpuid rather than __builtin_cpu_supports ("f16c"), which clang 14 (the
+       * fuzz build's compiler) does not know: leaf 1 ECX bit 29 is F16C, leaf 7 EBX
+       * bit 5 AVX2; OSXSAVE (ECX bit 27) says the OS saves the YMM registers. */
       __builtin_cpu_init ();
-      have = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("f16c");
+      have = __builtin_cpu_supports ("avx2")
+             && __get_cpuid (1, &eax, &ebx, &ecx, &edx)
+             && (ecx & (1u << 29)) != 0 && (ecx & (1u << 27)) != 0;
       g_once_init_leave (&checked, 1);
     }
   return have;

@@ -607,6 +607,14 @@ predict_memory (Run *run)
   run->predicted[1] = nk_plan_get_output (plan, "memory-grads");
   run->predicted[2] = nk_plan_get_output (plan, "memory-optimizer");
   run->predicted[3] = nk_plan_get_output (plan, "memory-activations");
+  if (c->precision != NK_TRAIN_PRECISION_FP32)
+    {
+      /* The master weights, their grads and the optimizer state stay fp32 here (the
+       * narrow weight copies are per-step temporaries), so only the activations
+       * follow nk-plan's "mixed" column: 2 bytes per value. */
+      nk_plan_set_precision (plan, NK_PRECISION_MIXED);
+      run->predicted[3] = nk_plan_get_output (plan, "memory-activations");
+    }
 }
 
 static gboolean
@@ -908,6 +916,7 @@ run_internal (NkTrainer     *self,
   NkDevice *previous_device = nk_device_get_default ();
   NkBucket previous_bucket;
   NkArena *previous_arena;
+  NkDType previous_autocast;
   NkDevice *device;
   guint64 step = 0;
   gboolean ok = FALSE;
@@ -926,6 +935,10 @@ run_internal (NkTrainer     *self,
   previous_bucket = nk_storage_set_default_bucket (NK_BUCKET_OTHER);
   run.arena = nk_arena_new ();
   previous_arena = nk_arena_set_current (run.arena);
+  previous_autocast = nk_autograd_set_autocast (c->precision == NK_TRAIN_PRECISION_BF16_MIXED
+                                                ? NK_DTYPE_BF16
+                                                : c->precision == NK_TRAIN_PRECISION_FP16
+                                                ? NK_DTYPE_F16 : NK_DTYPE_F32);
 
   run.self = self;
   run.config = c;
@@ -1007,6 +1020,7 @@ run_internal (NkTrainer     *self,
 
 out:
   run_clear (&run);
+  nk_autograd_set_autocast (previous_autocast);
   nk_arena_set_current (previous_arena);
   nk_storage_set_default_bucket (previous_bucket);
   nk_device_set_default (previous_device);

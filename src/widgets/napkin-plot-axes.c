@@ -547,8 +547,10 @@ napkin_plot_draw_hline (const NapkinPlotStyle *style,
  * @n: entries
  *
  * Entries flow left to right and wrap.
+ *
+ * Returns: the height the legend took
  */
-void
+double
 napkin_plot_draw_legend (const NapkinPlotStyle *style,
                          cairo_t               *cr,
                          double                 x,
@@ -560,12 +562,13 @@ napkin_plot_draw_legend (const NapkinPlotStyle *style,
                          guint                  n)
 {
   double cx = x, cy = y;
+  int h = 0;
 
   cairo_save (cr);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, labels[i], TRUE, FALSE);
-      int w, h;
+      int w;
 
       pango_layout_get_pixel_size (layout, &w, &h);
       if (cx > x && cx + 20 + w > x + max_width)
@@ -594,6 +597,7 @@ napkin_plot_draw_legend (const NapkinPlotStyle *style,
       cx += 19 + w + 16;
     }
   cairo_restore (cr);
+  return cy - y + h;
 }
 
 /* A plot with nothing to show says so in its middle. */

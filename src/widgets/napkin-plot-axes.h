@@ -125,7 +125,7 @@ void     napkin_plot_draw_hline            (const NapkinPlotStyle *style,
                                             double                 y,
                                             NapkinPlotColor        color,
                                             gboolean               dashed);
-void     napkin_plot_draw_legend           (const NapkinPlotStyle *style,
+double   napkin_plot_draw_legend           (const NapkinPlotStyle *style,
                                             cairo_t               *cr,
                                             double                 x,
                                             double                 y,

@@ -1,0 +1,967 @@
+/* napkin-strides-page.c: the Strides & views page: a program, its storage and its views
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The page is an editor for a program in the tensor language of nk-program.h and a
+ * diagram of what the program made. Every change runs the whole program again in
+ * a fresh NkProgram (they are a few statements over a few elements: parsing and
+ * running take microseconds), debounced so typing stays smooth; the diagram's
+ * model reads the finished program. What a view is, which storage it shares and
+ * where an element lives are the engine's answers; the page only lays them out.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nk-program.h"
+
+#include "napkin-application.h"
+#include "napkin-storage-diagram.h"
+#include "napkin-storage-diagram-model.h"
+#include "napkin-strides-page.h"
+
+/* At least this wide, the program sits beside the diagram. */
+#define WIDE_LAYOUT_MIN_WIDTH 760
+#define RUN_DELAY_MS          150
+#define SAVE_DELAY_MS         400
+#define DEFAULT_PROGRAM       "x = arange(16).view(4, 4)"
+
+typedef struct {
+  const char *id;
+  const char *title;
+  const char *program;
+  const char *explanation;
+} Lesson;
+
+/* One sentence each: what to look at in the diagram. */
+static const Lesson lessons[] = {
+  { "row", N_("Select a row"),
+    "x = arange(16).view(4, 4)\ny = x[1]",
+    N_("A row is four neighbouring cells: offset 4, stride 1, and nothing is copied.") },
+  { "column", N_("Select a column"),
+    "x = arange(16).view(4, 4)\ny = x[:, 1]",
+    N_("A column starts at offset 1 and jumps a whole row, stride 4, to each next element.") },
+  { "slice-step", N_("Slice with a step"),
+    "x = arange(16).view(4, 4)\ny = x[::2, 1::2]",
+    N_("A step multiplies the stride: every other row is stride 8, every other column stride 2.") },
+  { "view", N_("View as 2 × 8"),
+    "x = arange(16).view(4, 4)\ny = x.view(2, 8)",
+    N_("view() only relabels: the same 16 cells read as 2 rows of 8, with strides (8, 1).") },
+  { "transpose", N_("Transpose"),
+    "x = arange(16).view(4, 4)\ny = x.t()",
+    N_("Transposing swaps the strides to (1, 4): walking along a row of y jumps 4 cells in storage.") },
+  { "transpose-view", N_("View a transpose (error)"),
+    "x = arange(16).view(4, 4)\ny = x.t()\nz = y.view(16)",
+    N_("No single stride walks y in its logical order, so view(16) fails with PyTorch’s reason.") },
+  { "contiguous", N_("Fix it with contiguous()"),
+    "x = arange(16).view(4, 4)\ny = x.t()\nz = y.contiguous().view(16)",
+    N_("contiguous() copies y into a new storage in its logical order, which view(16) can then relabel.") },
+  { "reshape", N_("Reshape that copies"),
+    "x = arange(16).view(4, 4)\ny = x.t()\nz = y.reshape(16)",
+    N_("reshape() returns a view when the strides allow one and quietly copies when they do not, as here.") },
+  { "expand", N_("Expand (stride 0)"),
+    "x = arange(4)\ny = x.expand(3, 4)",
+    N_("expand() repeats a row without copying it: stride 0 reads the same four cells three times.") },
+  { "write", N_("Write through a view"),
+    "x = arange(16).view(4, 4)\ny = x[0]\ny[0] = 100",
+    N_("y shares x’s storage, so writing y[0] writes storage cell 0 and x[0, 0] becomes 100 too.") },
+  { "rearrange", N_("Rearrange into heads"),
+    "x = arange(16).view(2, 8)\nh = rearrange(x, \"b (heads hidden) -> b heads hidden\", heads=2)",
+    N_("Splitting hidden into (heads hidden) is a view: shape (2, 2, 4), strides (8, 4, 1), no copy.") },
+};
+
+/* The dtype dropdown's items, in order. */
+static const NkDType dtype_items[] = {
+  NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3,
+};
+
+struct _NapkinStridesPage
+{
+  GtkWidget                  parent_instance;
+
+  NkProgram                 *program;
+  NapkinStorageDiagramModel *model;
+  GSettings                 *settings;
+  char                      *text;          /* the buffer's text, kept for the getter */
+  const Lesson              *lesson;        /* the lesson the text still is, or NULL */
+  guint                      run_source;
+  guint                      save_source;
+  guint                      place_source;
+  gboolean                   loading;
+
+  GtkTextTag                *error_tag;
+  GtkTextTag                *gap_tag;
+  GtkWidget                 *error_label;   /* an overlay of the editor */
+
+  /* template */
+  GtkWidget                 *side_scroller;
+  GtkWidget                 *vertical_separator;
+  GtkWidget                 *horizontal_separator;
+  GtkWidget                 *diagram_pane;
+  GtkDropDown               *dtype_dropdown;
+  GtkWidget                 *editor_scroller;
+  GtkTextView               *editor;
+  AdwPreferencesGroup       *lessons_group;
+  GtkWidget                 *lesson_box;
+  GtkLabel                  *lesson_label;
+  GtkLabel                  *formula_label;
+  GtkWidget                 *stop_button;
+  NapkinStorageDiagram      *diagram;
+  GtkWidget                 *lesson_rows[G_N_ELEMENTS (lessons)];
+};
+
+G_DEFINE_FINAL_TYPE (NapkinStridesPage, napkin_strides_page, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_PROGRAM_TEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const Lesson *
+find_lesson (const char *id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lessons); i++)
+    if (g_strcmp0 (lessons[i].id, id) == 0)
+      return &lessons[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ errors in the editor */
+
+/* The byte where statement @index (from 0) begins: after the previous statement's
+ * end, past the separators, blank lines and comments the parser skips. */
+static gsize
+statement_start (NapkinStridesPage *self,
+                 guint              index)
+{
+  const char *s = self->text;
+  gsize len = strlen (s), pos = 0;
+
+  if (index > 0)
+    {
+      guint end;
+
+      nk_program_get_statement_range (self->program, index - 1, NULL, &end);
+      pos = MIN (end, len);
+    }
+  while (pos < len)
+    {
+      if (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n' || s[pos] == ';')
+        pos++;
+      else if (s[pos] == '\\' && pos + 1 < len && s[pos + 1] == '\n')
+        pos += 2;
+      else if (s[pos] == '#')
+        while (pos < len && s[pos] != '\n')
+          pos++;
+      else
+        break;
+    }
+  return pos;
+}
+
+static gboolean
+place_error_label (gpointer user_data)
+{
+  NapkinStridesPage *self = user_data;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
+  GtkTextIter line_end;
+  GdkRectangle location;
+  int width, height = 0, gap;
+
+  self->place_source = 0;
+  if (!gtk_widget_get_visible (self->error_label))
+    return G_SOURCE_REMOVE;
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &line_end, gtk_text_buffer_get_mark (buffer, "error"));
+  if (!gtk_text_iter_ends_line (&line_end))
+    gtk_text_iter_forward_to_line_end (&line_end);
+
+  /* The label takes the text's width and the gap under the statement's line takes
+   * the label's height, so nothing below it is covered. */
+  width = gtk_widget_get_width (GTK_WIDGET (self->editor))
+          - gtk_text_view_get_left_margin (self->editor)
+          - gtk_text_view_get_right_margin (self->editor);
+  width = MAX (width, 120);
+  gtk_widget_set_size_request (self->error_label, width, -1);
+  gtk_widget_measure (self->error_label, GTK_ORIENTATION_VERTICAL, width, NULL, &height, NULL, NULL);
+  gap = height + 10;
+  {
+    int old_gap;
+
+    g_object_get (self->gap_tag, "pixels-below-lines", &old_gap, NULL);
+    if (old_gap != gap)
+      g_object_set (self->gap_tag, "pixels-below-lines", gap, NULL);
+  }
+
+  gtk_text_view_get_iter_location (self->editor, &line_end, &location);
+  gtk_text_view_move_overlay (self->editor, self->error_label,
+                              gtk_text_view_get_left_margin (self->editor),
+                              location.y + location.height + 4);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_place_error_label (NapkinStridesPage *self)
+{
+  if (self->place_source == 0)
+    self->place_source = g_idle_add_full (G_PRIORITY_LOW, place_error_label, self, NULL);
+}
+
+static void
+show_error (NapkinStridesPage *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
+  GtkTextIter start, end, at, line_start, line_end;
+  guint statement = nk_program_get_error_statement (self->program);
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->gap_tag, &start, &end);
+
+  if (statement == 0)
+    {
+      gtk_widget_set_visible (self->error_label, FALSE);
+      gtk_label_set_label (GTK_LABEL (self->error_label), "");
+      return;
+    }
+
+  {
+    gsize stmt = statement_start (self, statement - 1);
+    glong offset = g_utf8_pointer_to_offset (self->text, self->text + stmt)
+                   + (glong) nk_program_get_error_column (self->program) - 1;
+    g_autofree char *message = NULL;
+
+    gtk_text_buffer_get_iter_at_offset (buffer, &at, (int) offset);
+    message = g_strdup_printf (_("Statement %u, column %u: %s"), statement,
+                               nk_program_get_error_column (self->program),
+                               nk_program_get_error_reason (self->program));
+    gtk_label_set_label (GTK_LABEL (self->error_label), message);
+  }
+
+  /* Underline from the failure to the end of its line (at least one character). */
+  line_end = at;
+  if (!gtk_text_iter_ends_line (&line_end))
+    gtk_text_iter_forward_to_line_end (&line_end);
+  if (gtk_text_iter_equal (&at, &line_end) && !gtk_text_iter_starts_line (&at))
+    gtk_text_iter_backward_char (&at);
+  gtk_text_buffer_apply_tag (buffer, self->error_tag, &at, &line_end);
+
+  line_start = at;
+  gtk_text_iter_set_line_offset (&line_start, 0);
+  gtk_text_buffer_apply_tag (buffer, self->gap_tag, &line_start, &line_end);
+  gtk_text_buffer_move_mark_by_name (buffer, "error", &line_end);
+
+  gtk_widget_set_visible (self->error_label, TRUE);
+  queue_place_error_label (self);
+}
+
+/* ------------------------------------------------------------ running */
+
+static void
+update_formula (NapkinStridesPage *self)
+{
+  g_autofree char *formula = napkin_storage_diagram_model_dup_formula (self->model);
+  gint64 step = napkin_storage_diagram_model_get_step (self->model);
+
+  if (formula != NULL && step >= 0 &&
+      napkin_storage_diagram_model_get_hover_tensor (self->model) < 0)
+    {
+      gint64 n = 0, from, to;
+      int selected = napkin_storage_diagram_model_get_selected (self->model);
+      g_autofree char *text = NULL;
+
+      napkin_storage_diagram_model_get_tensor_addresses (self->model, selected, &n);
+      if (napkin_storage_diagram_model_get_jump (self->model, &from, &to))
+        /* Translators: "step 2 of 16 · jump +4 · y[0, 1] → 4 = 0 + 0·1 + 1·4" */
+        text = g_strdup_printf (_("step %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " · jump %s%" G_GINT64_FORMAT " · %s"),
+                                step + 1, n, to >= from ? "+" : "−", to >= from ? to - from : from - to, formula);
+      else
+        text = g_strdup_printf (_("step %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " · %s"), step + 1, n, formula);
+      gtk_label_set_label (self->formula_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->formula_label), "dim-label");
+    }
+  else if (formula != NULL)
+    {
+      gtk_label_set_label (self->formula_label, formula);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->formula_label), "dim-label");
+    }
+  else
+    {
+      gtk_label_set_label (self->formula_label,
+                           napkin_storage_diagram_model_get_selected (self->model) >= 0
+                           ? _("Point at an element to see its address, or step through it.")
+                           : "");
+      gtk_widget_add_css_class (GTK_WIDGET (self->formula_label), "dim-label");
+    }
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "strides.step-stop", step >= 0);
+  gtk_widget_set_visible (self->stop_button, step >= 0);
+}
+
+static void
+run_now (NapkinStridesPage *self)
+{
+  g_clear_handle_id (&self->run_source, g_source_remove);
+
+  /* The error is shown inline from the program's own fields. */
+  nk_program_run (self->program, self->text, NULL);
+  napkin_storage_diagram_model_set_program (self->model, self->program);
+  show_error (self);
+  update_formula (self);
+}
+
+static gboolean
+run_timeout (gpointer user_data)
+{
+  NapkinStridesPage *self = user_data;
+
+  self->run_source = 0;
+  run_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* ------------------------------------------------------------ settings */
+
+static void
+save_now (NapkinStridesPage *self)
+{
+  g_clear_handle_id (&self->save_source, g_source_remove);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "strides-program", self->text);
+}
+
+static gboolean
+save_timeout (gpointer user_data)
+{
+  NapkinStridesPage *self = user_data;
+
+  self->save_source = 0;
+  save_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * napkin_strides_page_set_settings:
+ * @self: a strides page
+ * @settings: (nullable): settings with the `strides-program` key, or %NULL to keep
+ *   nothing
+ *
+ * Restores the program from @settings and keeps it there as it changes. The page
+ * finds the application's settings by itself once it is in a window; tests call
+ * this directly.
+ */
+void
+napkin_strides_page_set_settings (NapkinStridesPage *self,
+                                  GSettings         *settings)
+{
+  g_return_if_fail (NAPKIN_IS_STRIDES_PAGE (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings == settings)
+    return;
+  if (self->save_source != 0)
+    save_now (self);
+  g_set_object (&self->settings, settings);
+  if (self->settings != NULL)
+    {
+      g_autofree char *text = g_settings_get_string (self->settings, "strides-program");
+
+      self->loading = TRUE;
+      napkin_strides_page_set_program_text (self, text);
+      self->loading = FALSE;
+    }
+}
+
+static void
+on_window_application (GtkWindow         *window,
+                       GParamSpec        *pspec,
+                       NapkinStridesPage *self)
+{
+  GtkApplication *app = gtk_window_get_application (window);
+
+  if (NAPKIN_IS_APPLICATION (app))
+    napkin_strides_page_set_settings (self, napkin_application_get_settings (NAPKIN_APPLICATION (app)));
+}
+
+static void
+napkin_strides_page_root (GtkWidget *widget)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+  GtkRoot *root;
+
+  GTK_WIDGET_CLASS (napkin_strides_page_parent_class)->root (widget);
+
+  /* The window is built before it knows its application. */
+  root = gtk_widget_get_root (widget);
+  if (GTK_IS_WINDOW (root) && self->settings == NULL)
+    {
+      g_signal_connect_object (root, "notify::application",
+                               G_CALLBACK (on_window_application), self, 0);
+      on_window_application (GTK_WINDOW (root), NULL, self);
+    }
+}
+
+static void
+napkin_strides_page_unroot (GtkWidget *widget)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (self->save_source != 0)
+    save_now (self);
+  if (root != NULL)
+    g_signal_handlers_disconnect_by_func (root, on_window_application, self);
+
+  GTK_WIDGET_CLASS (napkin_strides_page_parent_class)->unroot (widget);
+}
+
+/* ------------------------------------------------------------ lessons */
+
+static void
+update_lesson (NapkinStridesPage *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lessons); i++)
+    {
+      if (&lessons[i] == self->lesson)
+        gtk_widget_add_css_class (self->lesson_rows[i], "current-lesson");
+      else
+        gtk_widget_remove_css_class (self->lesson_rows[i], "current-lesson");
+    }
+
+  if (self->lesson != NULL)
+    {
+      g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>  %s", _(self->lesson->title),
+                                                         _(self->lesson->explanation));
+
+      gtk_label_set_markup (self->lesson_label, markup);
+    }
+  gtk_widget_set_visible (self->lesson_box, self->lesson != NULL);
+}
+
+static void
+lesson_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+  const Lesson *lesson = find_lesson (g_variant_get_string (parameter, NULL));
+
+  if (lesson == NULL)
+    {
+      g_warning ("No lesson “%s”", g_variant_get_string (parameter, NULL));
+      return;
+    }
+  self->lesson = lesson;
+  napkin_strides_page_set_program_text (self, lesson->program);
+  update_lesson (self);
+}
+
+static void
+step_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+
+  if (g_str_equal (action_name, "strides.step-stop"))
+    napkin_storage_diagram_model_set_step (self->model, -1);
+  else
+    napkin_storage_diagram_model_step (self->model,
+                                       g_str_equal (action_name, "strides.step-forward") ? +1 : -1);
+}
+
+static void
+build_lesson_rows (NapkinStridesPage *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lessons); i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name ("go-next-symbolic");
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(lessons[i].title));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _(lessons[i].explanation));
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "strides.lesson");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", lessons[i].id);
+      gtk_widget_add_css_class (icon, "dim-label");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
+      adw_preferences_group_add (self->lessons_group, row);
+      self->lesson_rows[i] = row;
+    }
+}
+
+/* ------------------------------------------------------------ inputs */
+
+static void
+on_buffer_changed (GtkTextBuffer     *buffer,
+                   NapkinStridesPage *self)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  g_free (self->text);
+  self->text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+
+  if (self->lesson != NULL && g_strcmp0 (self->lesson->program, self->text) != 0)
+    {
+      self->lesson = NULL;
+      update_lesson (self);
+    }
+
+  g_clear_handle_id (&self->run_source, g_source_remove);
+  self->run_source = g_timeout_add (RUN_DELAY_MS, run_timeout, self);
+  if (self->settings != NULL && !self->loading)
+    {
+      g_clear_handle_id (&self->save_source, g_source_remove);
+      self->save_source = g_timeout_add (SAVE_DELAY_MS, save_timeout, self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRAM_TEXT]);
+}
+
+static void
+on_dtype_selected (NapkinStridesPage *self)
+{
+  guint i = gtk_drop_down_get_selected (self->dtype_dropdown);
+
+  if (i >= G_N_ELEMENTS (dtype_items) || nk_program_get_dtype (self->program) == dtype_items[i])
+    return;
+  nk_program_set_dtype (self->program, dtype_items[i]);
+  run_now (self);
+}
+
+static void
+on_model_notify (NapkinStridesPage *self)
+{
+  update_formula (self);
+}
+
+/* ------------------------------------------------------------ layout */
+
+/* Wide: the program and lessons in a column on the left, the diagram large on the
+ * right. Narrow: the diagram above (most of the height), the program below. */
+static void
+napkin_strides_page_measure (GtkWidget      *widget,
+                             GtkOrientation  orientation,
+                             int             for_size,
+                             int            *minimum,
+                             int            *natural,
+                             int            *minimum_baseline,
+                             int            *natural_baseline)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+  int side_min, side_nat, diagram_min, diagram_nat;
+
+  gtk_widget_measure (self->side_scroller, orientation, -1, &side_min, &side_nat, NULL, NULL);
+  gtk_widget_measure (self->diagram_pane, orientation, -1, &diagram_min, &diagram_nat, NULL, NULL);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = MAX (side_min, diagram_min);
+      *natural = MAX (side_nat + diagram_nat + 1, WIDE_LAYOUT_MIN_WIDTH);
+    }
+  else
+    {
+      *minimum = side_min + diagram_min + 1;
+      *natural = MAX (side_nat, diagram_nat);
+    }
+}
+
+static void
+napkin_strides_page_size_allocate (GtkWidget *widget,
+                                   int        width,
+                                   int        height,
+                                   int        baseline)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
+  gboolean wide = width >= WIDE_LAYOUT_MIN_WIDTH;
+
+  gtk_widget_set_child_visible (self->vertical_separator, wide);
+  gtk_widget_set_child_visible (self->horizontal_separator, !wide);
+
+  if (wide)
+    {
+      int side_w = CLAMP (width * 34 / 100, 340, 440);
+
+      gtk_widget_allocate (self->side_scroller, side_w, height, -1, NULL);
+      gtk_widget_allocate (self->vertical_separator, 1, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (side_w, 0)));
+      gtk_widget_allocate (self->diagram_pane, width - side_w - 1, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (side_w + 1, 0)));
+    }
+  else
+    {
+      int side_min, diagram_min, diagram_h;
+
+      gtk_widget_measure (self->side_scroller, GTK_ORIENTATION_VERTICAL, width,
+                          &side_min, NULL, NULL, NULL);
+      gtk_widget_measure (self->diagram_pane, GTK_ORIENTATION_VERTICAL, width,
+                          &diagram_min, NULL, NULL, NULL);
+      diagram_h = CLAMP (height * 58 / 100, diagram_min, MAX (diagram_min, height - side_min - 1));
+      gtk_widget_allocate (self->diagram_pane, width, diagram_h, -1, NULL);
+      gtk_widget_allocate (self->horizontal_separator, width, 1, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, diagram_h)));
+      gtk_widget_allocate (self->side_scroller, width, MAX (height - diagram_h - 1, side_min), -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, diagram_h + 1)));
+    }
+}
+
+/* ------------------------------------------------------------ GObject */
+
+static void
+load_css (void)
+{
+  static gboolean loaded;
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (loaded || display == NULL)
+    return;
+  loaded = TRUE;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/napkinml/Napkin/ui/napkin-strides-page.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+update_error_colour (NapkinStridesPage *self)
+{
+  GdkRGBA error;
+
+  /* The tag cannot use a CSS name: look the colour up for the current style. */
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self->editor)),
+                                       "error_color", &error))
+    gdk_rgba_parse (&error, "#e01b24");
+  g_object_set (self->error_tag, "underline-rgba", &error, NULL);
+  error.alpha = 0.12;
+  g_object_set (self->error_tag, "background-rgba", &error, NULL);
+}
+
+static void
+napkin_strides_page_css_changed (GtkWidget         *widget,
+                                 GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (napkin_strides_page_parent_class)->css_changed (widget, change);
+  update_error_colour (NAPKIN_STRIDES_PAGE (widget));
+}
+
+static void
+napkin_strides_page_dispose (GObject *object)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (object);
+
+  if (self->save_source != 0)
+    save_now (self);
+  g_clear_handle_id (&self->run_source, g_source_remove);
+  g_clear_handle_id (&self->place_source, g_source_remove);
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
+  if (self->editor != NULL)
+    g_signal_handlers_disconnect_by_data (gtk_text_view_get_buffer (self->editor), self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_STRIDES_PAGE);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->model);
+  g_clear_object (&self->program);
+
+  G_OBJECT_CLASS (napkin_strides_page_parent_class)->dispose (object);
+}
+
+static void
+napkin_strides_page_finalize (GObject *object)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (object);
+
+  g_clear_pointer (&self->text, g_free);
+
+  G_OBJECT_CLASS (napkin_strides_page_parent_class)->finalize (object);
+}
+
+static void
+napkin_strides_page_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROGRAM_TEXT:
+      g_value_set_string (value, self->text);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_strides_page_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROGRAM_TEXT:
+      napkin_strides_page_set_program_text (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_strides_page_class_init (NapkinStridesPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = napkin_strides_page_dispose;
+  object_class->finalize = napkin_strides_page_finalize;
+  object_class->get_property = napkin_strides_page_get_property;
+  object_class->set_property = napkin_strides_page_set_property;
+  widget_class->measure = napkin_strides_page_measure;
+  widget_class->size_allocate = napkin_strides_page_size_allocate;
+  widget_class->root = napkin_strides_page_root;
+  widget_class->unroot = napkin_strides_page_unroot;
+  widget_class->css_changed = napkin_strides_page_css_changed;
+
+  /**
+   * NapkinStridesPage:program-text:
+   *
+   * The program in the editor. Setting it runs the program at once; typing runs
+   * it shortly after the last key.
+   */
+  properties[PROP_PROGRAM_TEXT] =
+    g_param_spec_string ("program-text", NULL, NULL, DEFAULT_PROGRAM,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (NAPKIN_TYPE_STORAGE_DIAGRAM);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/napkinml/Napkin/ui/napkin-strides-page.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, NapkinStridesPage, name)
+  BIND (side_scroller);
+  BIND (vertical_separator);
+  BIND (horizontal_separator);
+  BIND (diagram_pane);
+  BIND (dtype_dropdown);
+  BIND (editor_scroller);
+  BIND (editor);
+  BIND (lessons_group);
+  BIND (lesson_box);
+  BIND (lesson_label);
+  BIND (formula_label);
+  BIND (stop_button);
+  BIND (diagram);
+#undef BIND
+
+  gtk_widget_class_install_action (widget_class, "strides.lesson", "s", lesson_action);
+  gtk_widget_class_install_action (widget_class, "strides.step-forward", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "strides.step-back", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "strides.step-stop", NULL, step_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
+                                       "strides.step-forward", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "strides.step-back", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "stridespage");
+}
+
+static void
+napkin_strides_page_init (NapkinStridesPage *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start;
+
+  load_css ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->program = nk_program_new ();
+  self->model = napkin_storage_diagram_model_new ();
+  self->text = g_strdup (DEFAULT_PROGRAM);
+  napkin_storage_diagram_set_model (self->diagram, self->model);
+  g_signal_connect_swapped (self->model, "notify", G_CALLBACK (on_model_notify), self);
+
+  buffer = gtk_text_view_get_buffer (self->editor);
+  self->error_tag = gtk_text_buffer_create_tag (buffer, "error",
+                                                "underline", PANGO_UNDERLINE_ERROR,
+                                                NULL);
+  self->gap_tag = gtk_text_buffer_create_tag (buffer, "error-gap", NULL);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  gtk_text_buffer_create_mark (buffer, "error", &start, TRUE);
+  update_error_colour (self);
+
+  self->error_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->error_label), 1);
+  gtk_widget_add_css_class (self->error_label, "program-error");
+  gtk_widget_set_visible (self->error_label, FALSE);
+  gtk_text_view_add_overlay (self->editor, self->error_label, 0, 0);
+  /* The label moves when the text reflows (the window is resized, a line wraps). */
+  g_signal_connect_swapped (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), "changed",
+                            G_CALLBACK (queue_place_error_label), self);
+
+  build_lesson_rows (self);
+
+  gtk_text_buffer_set_text (buffer, DEFAULT_PROGRAM, -1);
+  g_signal_connect (buffer, "changed", G_CALLBACK (on_buffer_changed), self);
+  g_signal_connect_swapped (self->dtype_dropdown, "notify::selected", G_CALLBACK (on_dtype_selected), self);
+
+  run_now (self);
+}
+
+/**
+ * napkin_strides_page_new:
+ *
+ * Returns: (transfer full): a new page showing `x = arange(16).view(4, 4)`
+ */
+GtkWidget *
+napkin_strides_page_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_STRIDES_PAGE, NULL);
+}
+
+/**
+ * napkin_strides_page_get_program_text:
+ * @self: a strides page
+ *
+ * Returns: the program in the editor
+ */
+const char *
+napkin_strides_page_get_program_text (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+  return self->text;
+}
+
+/**
+ * napkin_strides_page_set_program_text:
+ * @self: a strides page
+ * @text: a program
+ *
+ * Replaces the program in the editor and runs it at once.
+ */
+void
+napkin_strides_page_set_program_text (NapkinStridesPage *self,
+                                      const char        *text)
+{
+  g_return_if_fail (NAPKIN_IS_STRIDES_PAGE (self));
+
+  if (text == NULL)
+    text = "";
+  if (g_strcmp0 (self->text, text) != 0)
+    gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->editor), text, -1);
+  run_now (self);
+}
+
+/**
+ * napkin_strides_page_get_dtype:
+ * @self: a strides page
+ *
+ * Returns: the element format the program's tensors are stored in
+ */
+NkDType
+napkin_strides_page_get_dtype (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NK_DTYPE_F32);
+  return nk_program_get_dtype (self->program);
+}
+
+/**
+ * napkin_strides_page_set_dtype:
+ * @self: a strides page
+ * @dtype: f32, f16, bf16 or e4m3
+ *
+ * Chooses @dtype in the dropdown, as a person would; other formats change nothing.
+ */
+void
+napkin_strides_page_set_dtype (NapkinStridesPage *self,
+                               NkDType            dtype)
+{
+  g_return_if_fail (NAPKIN_IS_STRIDES_PAGE (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_items); i++)
+    if (dtype_items[i] == dtype)
+      gtk_drop_down_set_selected (self->dtype_dropdown, i);
+}
+
+/**
+ * napkin_strides_page_get_program:
+ * @self: a strides page
+ *
+ * Returns: (transfer none): the program the diagram shows (after its last run)
+ */
+NkProgram *
+napkin_strides_page_get_program (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+  return self->program;
+}
+
+/**
+ * napkin_strides_page_get_model:
+ * @self: a strides page
+ *
+ * Returns: (transfer none): the diagram's model: its storages, tensors, the selected
+ *   tensor and the storage cells it highlights
+ */
+NapkinStorageDiagramModel *
+napkin_strides_page_get_model (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+  return self->model;
+}
+
+/**
+ * napkin_strides_page_get_error_text:
+ * @self: a strides page
+ *
+ * Returns: (nullable): the error shown under the failing statement, %NULL when the
+ *   program ran
+ */
+const char *
+napkin_strides_page_get_error_text (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+
+  if (!gtk_widget_get_visible (self->error_label))
+    return NULL;
+  return gtk_label_get_label (GTK_LABEL (self->error_label));
+}
+
+/**
+ * napkin_strides_page_get_formula_text:
+ * @self: a strides page
+ *
+ * Returns: the address line above the diagram, e.g. "x[1, 2] → 6 = 0 + 1·4 + 2·1"
+ */
+const char *
+napkin_strides_page_get_formula_text (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+  return gtk_label_get_label (self->formula_label);
+}
+
+/**
+ * napkin_strides_page_get_lesson:
+ * @self: a strides page
+ *
+ * Returns: (nullable): the id of the lesson the editor still shows, %NULL once the
+ *   program was edited
+ */
+const char *
+napkin_strides_page_get_lesson (NapkinStridesPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
+  return self->lesson ? self->lesson->id : NULL;
+}

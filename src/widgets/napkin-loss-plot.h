@@ -1,0 +1,51 @@
+/* napkin-loss-plot.h: loss against step, raw and smoothed, with a run to compare
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "napkin-plot-axes.h"
+#include "napkin-series.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_LOSS_PLOT (napkin_loss_plot_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN, LOSS_PLOT, GtkWidget)
+
+GtkWidget    *napkin_loss_plot_new            (void);
+void          napkin_loss_plot_append         (NapkinLossPlot *self,
+                                               double          step,
+                                               double          loss);
+void          napkin_loss_plot_clear          (NapkinLossPlot *self);
+NapkinSeries *napkin_loss_plot_get_series     (NapkinLossPlot *self);
+NapkinSeries *napkin_loss_plot_get_smoothed   (NapkinLossPlot *self);
+void          napkin_loss_plot_set_label      (NapkinLossPlot *self,
+                                               const char     *label);
+void          napkin_loss_plot_set_compare    (NapkinLossPlot *self,
+                                               NapkinSeries   *series,
+                                               const char     *label);
+NapkinSeries *napkin_loss_plot_get_compare    (NapkinLossPlot *self);
+gboolean      napkin_loss_plot_get_log_scale  (NapkinLossPlot *self);
+void          napkin_loss_plot_set_log_scale  (NapkinLossPlot *self,
+                                               gboolean        log_scale);
+double        napkin_loss_plot_get_smoothing  (NapkinLossPlot *self);
+void          napkin_loss_plot_set_smoothing  (NapkinLossPlot *self,
+                                               double          smoothing);
+char         *napkin_loss_plot_dup_readout    (NapkinLossPlot *self,
+                                               double          step);
+void          napkin_loss_plot_draw           (NapkinLossPlot        *self,
+                                               cairo_t               *cr,
+                                               int                    width,
+                                               int                    height,
+                                               const NapkinPlotStyle *style);
+gboolean      napkin_loss_plot_export         (NapkinLossPlot *self,
+                                               const char     *path,
+                                               int             width,
+                                               int             height,
+                                               GError        **error);
+
+G_END_DECLS

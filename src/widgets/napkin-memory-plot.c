@@ -1,0 +1,452 @@
+/* napkin-memory-plot.c: device memory by bucket over the steps, stacked
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the device's per-bucket counters said after each step, as a stacked area
+ * (parameters at the bottom, then gradients, optimizer state, activations, data),
+ * the planner's prediction for the same run as dashed lines at the cumulative
+ * heights where each predicted bucket would end, and the device's capacity when
+ * it is near enough to share the scale (a CPU's RAM dwarfs a toy run: it is then
+ * named in the legend instead). With more steps than pixels each column shows
+ * its largest bytes per bucket.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "napkin-memory-plot.h"
+
+#define MAX_COLUMNS 8192
+/* The capacity line is drawn when it is at most this many times the data. */
+#define CAPACITY_ON_SCALE 4.0
+
+struct _NapkinMemoryPlot
+{
+  GtkWidget     parent_instance;
+
+  NapkinSeries *series[NAPKIN_MEMORY_PLOT_N_BUCKETS];
+  double        predicted[NAPKIN_MEMORY_PLOT_N_PREDICTED];
+  double        capacity;
+  double        hover_x;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, GTK_TYPE_WIDGET)
+
+static const NapkinPlotColor bucket_colors[NAPKIN_MEMORY_PLOT_N_BUCKETS] = {
+  NAPKIN_PLOT_BLUE, NAPKIN_PLOT_GREEN, NAPKIN_PLOT_YELLOW, NAPKIN_PLOT_PURPLE, NAPKIN_PLOT_BROWN,
+};
+
+static const char *bucket_names[NAPKIN_MEMORY_PLOT_N_BUCKETS] = {
+  N_("Parameters"), N_("Gradients"), N_("Optimizer state"), N_("Activations"), N_("Data"),
+};
+
+/* The stack's vertices: every point when they fit, else each column's maxima. */
+static guint
+stack_vertices (NapkinMemoryPlot      *self,
+                const NapkinPlotFrame *frame,
+                double                *vx,
+                double               **vals)
+{
+  guint n = napkin_series_get_length (self->series[0]);
+  guint columns = (guint) CLAMP (ceil (frame->width), 1, MAX_COLUMNS);
+
+  if (n <= columns)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          vx[i] = napkin_plot_frame_x_to_px (frame, napkin_series_get_x (self->series[0], i));
+          for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+            vals[b][i] = napkin_series_get_y (self->series[b], i);
+        }
+      return n;
+    }
+  else
+    {
+      g_autofree double *mins = g_new (double, columns);
+      guint m = 0;
+
+      for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+        napkin_series_decimate (self->series[b], frame->x0, frame->x1, columns, mins, vals[b]);
+      /* keep the columns that hold points, packed */
+      for (guint c = 0; c < columns; c++)
+        {
+          if (isnan (vals[0][c]))
+            continue;
+          vx[m] = frame->left + (c + 0.5) * frame->width / columns;
+          for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+            vals[b][m] = isnan (vals[b][c]) ? 0 : vals[b][c];
+          m++;
+        }
+      return m;
+    }
+}
+
+/**
+ * napkin_memory_plot_draw:
+ * @self: a memory plot
+ * @cr: the target
+ * @width: pixels across
+ * @height: pixels down
+ * @style: colours and font
+ *
+ * Draws the plot (widget, exports, benchmark).
+ */
+void
+napkin_memory_plot_draw (NapkinMemoryPlot      *self,
+                         cairo_t               *cr,
+                         int                    width,
+                         int                    height,
+                         const NapkinPlotStyle *style)
+{
+  NapkinPlotFrame frame = { 0 };
+  guint n = napkin_series_get_length (self->series[0]);
+  double top = 0, predicted_top = 0, xmax = 1;
+  gboolean capacity_on_scale;
+  const char *labels[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2];
+  NapkinPlotColor colors[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2];
+  gboolean dashed[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2] = { 0 };
+  g_autofree char *capacity_label = NULL;
+  guint n_labels = 0, m;
+  double legend_h;
+  g_autofree double *vx = NULL;
+  double *vals[NAPKIN_MEMORY_PLOT_N_BUCKETS];
+  g_autofree double *base = NULL;
+
+  if (n == 0)
+    {
+      napkin_plot_draw_empty (style, cr, width, height,
+                              _("Memory by bucket appears here once a run starts"));
+      return;
+    }
+
+  /* The tallest stack: each bucket's largest value (every bucket is flat in steady
+   * state, so the sum of maxima is the stack's top up to a few bytes). */
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    {
+      double lo, hi;
+
+      if (napkin_series_get_y_bounds (self->series[b], &lo, &hi))
+        top += hi;
+    }
+  for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
+    if (isfinite (self->predicted[p]))
+      predicted_top += self->predicted[p];
+  top = MAX (top, predicted_top);
+  capacity_on_scale = isfinite (self->capacity) && self->capacity > 0
+                      && self->capacity <= CAPACITY_ON_SCALE * MAX (top, 1);
+  if (capacity_on_scale)
+    top = MAX (top, self->capacity);
+  napkin_series_get_last (self->series[0], &xmax, NULL);
+
+  /* legend */
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    {
+      labels[n_labels] = _(bucket_names[b]);
+      colors[n_labels++] = bucket_colors[b];
+    }
+  labels[n_labels] = _("Predicted");
+  dashed[n_labels] = TRUE;
+  colors[n_labels++] = NAPKIN_PLOT_BLUE;
+  if (isfinite (self->capacity) && self->capacity > 0)
+    {
+      g_autofree char *bytes = napkin_plot_format_bytes (self->capacity);
+
+      capacity_label = capacity_on_scale
+                       ? g_strdup_printf (_("Device memory %s"), bytes)
+                       : g_strdup_printf (_("Device memory %s (off scale)"), bytes);
+      labels[n_labels] = capacity_label;
+      dashed[n_labels] = TRUE;
+      colors[n_labels++] = NAPKIN_PLOT_RED;
+    }
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, dashed, n_labels);
+
+  napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
+  napkin_plot_frame_set_y_range (&frame, 0, top * 1.05, FALSE, TRUE);
+  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8, napkin_plot_format_bytes);
+  napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("Bytes on the device"),
+                         napkin_plot_format_bytes);
+
+  /* the stacked areas */
+  {
+    guint cap = MAX (n, (guint) CLAMP (ceil (frame.width), 1, MAX_COLUMNS));
+
+    vx = g_new (double, cap);
+    base = g_new0 (double, cap);
+    for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+      vals[b] = g_new (double, cap);
+    m = stack_vertices (self, &frame, vx, vals);
+  }
+  cairo_save (cr);
+  cairo_rectangle (cr, frame.left, frame.top, frame.width, frame.height);
+  cairo_clip (cr);
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS && m > 0; b++)
+    {
+      /* A single vertex still shows as a thin band one pixel wide. */
+      double w = m == 1 ? 1.5 : 0;
+
+      cairo_move_to (cr, vx[0] - w, napkin_plot_frame_y_to_px (&frame, base[0]));
+      for (guint i = 0; i < m; i++)
+        cairo_line_to (cr, vx[i] + (i + 1 == m ? w : 0),
+                       napkin_plot_frame_y_to_px (&frame, base[i] + (isfinite (vals[b][i]) ? vals[b][i] : 0)));
+      if (m == 1)
+        cairo_line_to (cr, vx[0] - w,
+                       napkin_plot_frame_y_to_px (&frame, base[0] + (isfinite (vals[b][0]) ? vals[b][0] : 0)));
+      for (guint i = m; i-- > 0; )
+        cairo_line_to (cr, vx[i] + (m == 1 ? w : 0), napkin_plot_frame_y_to_px (&frame, base[i]));
+      cairo_close_path (cr);
+      napkin_plot_style_set_color (style, cr, bucket_colors[b], 0.55);
+      cairo_fill_preserve (cr);
+      napkin_plot_style_set_color (style, cr, bucket_colors[b], 1);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      for (guint i = 0; i < m; i++)
+        base[i] += isfinite (vals[b][i]) ? vals[b][i] : 0;
+    }
+  cairo_restore (cr);
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    g_free (vals[b]);
+
+  /* predictions, cumulative like the stack */
+  {
+    double cumulative = 0;
+
+    for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
+      {
+        if (!isfinite (self->predicted[p]))
+          continue;
+        cumulative += self->predicted[p];
+        napkin_plot_draw_hline (style, cr, &frame, cumulative, bucket_colors[p], TRUE);
+      }
+  }
+  if (capacity_on_scale)
+    napkin_plot_draw_hline (style, cr, &frame, self->capacity, NAPKIN_PLOT_RED, TRUE);
+
+  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+    {
+      double step = napkin_plot_frame_px_to_x (&frame, self->hover_x);
+      guint i = MIN (napkin_series_lower_bound (self->series[0], step), n - 1);
+      GString *text = g_string_new (NULL);
+
+      g_string_append_printf (text, _("Step %.0f"), napkin_series_get_x (self->series[0], i));
+      for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+        {
+          g_autofree char *bytes = napkin_plot_format_bytes (napkin_series_get_y (self->series[b], i));
+
+          g_string_append_printf (text, "\n%s: %s", _(bucket_names[b]), bytes);
+        }
+      napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text->str);
+      g_string_free (text, TRUE);
+    }
+}
+
+static void
+napkin_memory_plot_snapshot (GtkWidget   *widget,
+                             GtkSnapshot *snapshot)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  NapkinPlotStyle style;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  napkin_plot_style_init_for_widget (&style, widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  napkin_memory_plot_draw (NAPKIN_MEMORY_PLOT (widget), cr, width, height, &style);
+  cairo_destroy (cr);
+  napkin_plot_style_clear (&style);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           NapkinMemoryPlot         *self)
+{
+  self->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          NapkinMemoryPlot         *self)
+{
+  self->hover_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+napkin_memory_plot_measure (GtkWidget      *widget,
+                            GtkOrientation  orientation,
+                            int             for_size,
+                            int            *minimum,
+                            int            *natural,
+                            int            *minimum_baseline,
+                            int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 180;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 240;
+}
+
+static void
+napkin_memory_plot_finalize (GObject *object)
+{
+  NapkinMemoryPlot *self = NAPKIN_MEMORY_PLOT (object);
+
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    g_clear_pointer (&self->series[b], napkin_series_unref);
+
+  G_OBJECT_CLASS (napkin_memory_plot_parent_class)->finalize (object);
+}
+
+static void
+napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = napkin_memory_plot_finalize;
+  widget_class->snapshot = napkin_memory_plot_snapshot;
+  widget_class->measure = napkin_memory_plot_measure;
+  gtk_widget_class_set_css_name (widget_class, "napkin-memory-plot");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+napkin_memory_plot_init (NapkinMemoryPlot *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    self->series[b] = napkin_series_new ();
+  for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
+    self->predicted[p] = NAN;
+  self->capacity = NAN;
+  self->hover_x = -1;
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Memory by bucket over the steps"), -1);
+}
+
+GtkWidget *
+napkin_memory_plot_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_MEMORY_PLOT, NULL);
+}
+
+/**
+ * napkin_memory_plot_append:
+ * @self: a memory plot
+ * @step: the step
+ * @bytes: (array fixed-size=5): live bytes of params, grads, optimizer,
+ *   activations and data after the step
+ *
+ * Adds one step's measurement.
+ */
+void
+napkin_memory_plot_append (NapkinMemoryPlot *self,
+                           double            step,
+                           const double     *bytes)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
+
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    napkin_series_append (self->series[b], step, bytes[b]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+napkin_memory_plot_clear (NapkinMemoryPlot *self)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
+
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    napkin_series_clear (self->series[b]);
+  for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
+    self->predicted[p] = NAN;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * napkin_memory_plot_get_series:
+ * @self: a memory plot
+ * @bucket: 0 params, 1 grads, 2 optimizer, 3 activations, 4 data
+ *
+ * Returns: (transfer none): every (step, bytes) point of the bucket
+ */
+NapkinSeries *
+napkin_memory_plot_get_series (NapkinMemoryPlot *self,
+                               guint             bucket)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_PLOT (self), NULL);
+  g_return_val_if_fail (bucket < NAPKIN_MEMORY_PLOT_N_BUCKETS, NULL);
+  return self->series[bucket];
+}
+
+/**
+ * napkin_memory_plot_set_predicted:
+ * @self: a memory plot
+ * @predicted: (array fixed-size=4) (nullable): nk-plan's bytes for params, grads,
+ *   optimizer and activations, or %NULL for none
+ */
+void
+napkin_memory_plot_set_predicted (NapkinMemoryPlot *self,
+                                  const double     *predicted)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
+
+  for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
+    self->predicted[p] = predicted != NULL ? predicted[p] : NAN;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The device's memory in bytes (NAN: unknown). */
+void
+napkin_memory_plot_set_capacity (NapkinMemoryPlot *self,
+                                 double            bytes)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
+  self->capacity = bytes;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+draw_trampoline (gpointer               plot,
+                 cairo_t               *cr,
+                 int                    width,
+                 int                    height,
+                 const NapkinPlotStyle *style)
+{
+  napkin_memory_plot_draw (plot, cr, width, height, style);
+}
+
+/**
+ * napkin_memory_plot_export:
+ * @self: a memory plot
+ * @path: ends in .png or .svg
+ * @width: pixels or points
+ * @height: pixels or points
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+napkin_memory_plot_export (NapkinMemoryPlot *self,
+                           const char       *path,
+                           int               width,
+                           int               height,
+                           GError          **error)
+{
+  double saved = self->hover_x;
+  gboolean ok;
+
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_PLOT (self), FALSE);
+  self->hover_x = -1;
+  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
+  self->hover_x = saved;
+  return ok;
+}

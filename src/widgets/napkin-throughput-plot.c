@@ -1,0 +1,365 @@
+/* napkin-throughput-plot.c: measured FLOP/s per step against the device's peak
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A toy run on a CPU reaches a few percent of the peak, so the axis is
+ * logarithmic: the measured line and the peak both stay readable, and the gap
+ * between them is the MFU the trainer reports. Beside the legend, a bar splits
+ * the latest step's time into forward, backward and the optimizer update.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "napkin-throughput-plot.h"
+
+struct _NapkinThroughputPlot
+{
+  GtkWidget     parent_instance;
+
+  NapkinSeries *series;
+  double        peak;
+  char         *dtype;
+  double        mfu;
+  double        split[3];
+  double        hover_x;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinThroughputPlot, napkin_throughput_plot, GTK_TYPE_WIDGET)
+
+static const NapkinPlotColor split_colors[3] = {
+  NAPKIN_PLOT_BLUE, NAPKIN_PLOT_PURPLE, NAPKIN_PLOT_YELLOW,
+};
+
+static const char *split_names[3] = { N_("forward"), N_("backward"), N_("optimizer") };
+
+/* The forward / backward / optimizer bar, right-aligned at (right, y). Returns its height. */
+static double
+draw_split (NapkinThroughputPlot  *self,
+            const NapkinPlotStyle *style,
+            cairo_t               *cr,
+            double                 right,
+            double                 y)
+{
+  double total = self->split[0] + self->split[1] + self->split[2];
+  double bar_w = 120, x;
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int w, h;
+
+  if (!(total > 0))
+    return 0;
+  text = g_strdup_printf (_("Step time: %s %.0f %% · %s %.0f %% · %s %.0f %%"),
+                          _(split_names[0]), 100 * self->split[0] / total,
+                          _(split_names[1]), 100 * self->split[1] / total,
+                          _(split_names[2]), 100 * self->split[2] / total);
+  layout = napkin_plot_layout (style, cr, text, TRUE, FALSE);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  x = right - bar_w;
+  for (guint i = 0; i < 3; i++)
+    {
+      double seg = bar_w * self->split[i] / total;
+
+      napkin_plot_style_set_color (style, cr, split_colors[i], 1);
+      cairo_rectangle (cr, x, y + (h - 10) / 2.0, seg, 10);
+      cairo_fill (cr);
+      x += seg;
+    }
+  napkin_plot_style_set_fg (style, cr, 0.75);
+  cairo_move_to (cr, right - bar_w - 8 - w, y);
+  pango_cairo_show_layout (cr, layout);
+  return h;
+}
+
+/**
+ * napkin_throughput_plot_draw:
+ * @self: a throughput plot
+ * @cr: the target
+ * @width: pixels across
+ * @height: pixels down
+ * @style: colours and font
+ *
+ * Draws the plot (widget, exports, benchmark).
+ */
+void
+napkin_throughput_plot_draw (NapkinThroughputPlot  *self,
+                             cairo_t               *cr,
+                             int                    width,
+                             int                    height,
+                             const NapkinPlotStyle *style)
+{
+  NapkinPlotFrame frame = { 0 };
+  double lo = INFINITY, hi = -INFINITY, xmax = 1;
+  const char *labels[3];
+  NapkinPlotColor colors[3] = { NAPKIN_PLOT_GREEN, NAPKIN_PLOT_RED, NAPKIN_PLOT_GREEN };
+  gboolean dashed[3] = { FALSE, TRUE, FALSE };
+  g_autofree char *peak_label = NULL;
+  g_autofree char *mfu_label = NULL;
+  guint n_labels = 0;
+  double legend_h, split_h;
+
+  if (napkin_series_get_length (self->series) == 0)
+    {
+      napkin_plot_draw_empty (style, cr, width, height,
+                              _("Measured FLOP/s appear here once a run starts"));
+      return;
+    }
+  napkin_series_get_y_bounds (self->series, &lo, &hi);
+  napkin_series_get_last (self->series, &xmax, NULL);
+  if (isfinite (self->peak) && self->peak > 0)
+    hi = MAX (hi, self->peak);
+
+  labels[n_labels++] = _("Measured");
+  if (isfinite (self->peak) && self->peak > 0)
+    {
+      g_autofree char *rate = napkin_plot_format_rate (self->peak);
+
+      peak_label = g_strdup_printf (_("Peak %s: %s"), self->dtype != NULL ? self->dtype : "", rate);
+      labels[n_labels++] = peak_label;
+    }
+  else
+    {
+      peak_label = g_strdup (_("Peak unknown for this device"));
+      labels[n_labels++] = peak_label;
+    }
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width * 0.45, labels, colors, dashed, n_labels);
+  split_h = draw_split (self, style, cr, width, 0);
+  if (isfinite (self->mfu))
+    {
+      mfu_label = g_strdup_printf (_("MFU %.2f %%"), 100 * self->mfu);
+      napkin_plot_style_set_fg (style, cr, 0.9);
+      napkin_plot_draw_text (style, cr, mfu_label, width, split_h + 2, 1.0, 0.0, FALSE, TRUE);
+      split_h += 22;
+    }
+
+  napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
+  napkin_plot_frame_set_y_range (&frame, lo, hi, TRUE, FALSE);
+  napkin_plot_frame_place (&frame, style, cr, width, height, MAX (legend_h, split_h) + 8,
+                           napkin_plot_format_rate);
+  napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("FLOP/s (log scale)"),
+                         napkin_plot_format_rate);
+  napkin_plot_draw_hline (style, cr, &frame, self->peak, NAPKIN_PLOT_RED, TRUE);
+  napkin_plot_draw_series (style, cr, &frame, self->series, NAPKIN_PLOT_GREEN, 1, 1.5);
+
+  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+    {
+      double step = napkin_plot_frame_px_to_x (&frame, self->hover_x);
+      guint n = napkin_series_get_length (self->series);
+      guint i = MIN (napkin_series_lower_bound (self->series, step), n - 1);
+      g_autofree char *rate = napkin_plot_format_rate (napkin_series_get_y (self->series, i));
+      g_autofree char *text = g_strdup_printf (_("Step %.0f: %s"),
+                                               napkin_series_get_x (self->series, i), rate);
+
+      napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
+    }
+}
+
+static void
+napkin_throughput_plot_snapshot (GtkWidget   *widget,
+                                 GtkSnapshot *snapshot)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  NapkinPlotStyle style;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  napkin_plot_style_init_for_widget (&style, widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  napkin_throughput_plot_draw (NAPKIN_THROUGHPUT_PLOT (widget), cr, width, height, &style);
+  cairo_destroy (cr);
+  napkin_plot_style_clear (&style);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           NapkinThroughputPlot     *self)
+{
+  self->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          NapkinThroughputPlot     *self)
+{
+  self->hover_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+napkin_throughput_plot_measure (GtkWidget      *widget,
+                                GtkOrientation  orientation,
+                                int             for_size,
+                                int            *minimum,
+                                int            *natural,
+                                int            *minimum_baseline,
+                                int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 180;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 240;
+}
+
+static void
+napkin_throughput_plot_finalize (GObject *object)
+{
+  NapkinThroughputPlot *self = NAPKIN_THROUGHPUT_PLOT (object);
+
+  g_clear_pointer (&self->series, napkin_series_unref);
+  g_free (self->dtype);
+
+  G_OBJECT_CLASS (napkin_throughput_plot_parent_class)->finalize (object);
+}
+
+static void
+napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = napkin_throughput_plot_finalize;
+  widget_class->snapshot = napkin_throughput_plot_snapshot;
+  widget_class->measure = napkin_throughput_plot_measure;
+  gtk_widget_class_set_css_name (widget_class, "napkin-throughput-plot");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+napkin_throughput_plot_init (NapkinThroughputPlot *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->series = napkin_series_new ();
+  self->peak = NAN;
+  self->mfu = NAN;
+  self->hover_x = -1;
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Measured FLOP/s against the peak"), -1);
+}
+
+GtkWidget *
+napkin_throughput_plot_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_THROUGHPUT_PLOT, NULL);
+}
+
+/* Adds one step's measured FLOP/s. */
+void
+napkin_throughput_plot_append (NapkinThroughputPlot *self,
+                               double                step,
+                               double                flops_per_s)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  napkin_series_append (self->series, step, flops_per_s);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+napkin_throughput_plot_clear (NapkinThroughputPlot *self)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  napkin_series_clear (self->series);
+  self->mfu = NAN;
+  self->split[0] = self->split[1] = self->split[2] = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * napkin_throughput_plot_get_series:
+ * @self: a throughput plot
+ *
+ * Returns: (transfer none): every (step, FLOP/s) point
+ */
+NapkinSeries *
+napkin_throughput_plot_get_series (NapkinThroughputPlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self), NULL);
+  return self->series;
+}
+
+/**
+ * napkin_throughput_plot_set_peak:
+ * @self: a throughput plot
+ * @peak: the device's peak FLOP/s for the run's format (NAN: unknown)
+ * @dtype: (nullable): the format's name for the legend
+ */
+void
+napkin_throughput_plot_set_peak (NapkinThroughputPlot *self,
+                                 double                peak,
+                                 const char           *dtype)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  self->peak = peak;
+  g_free (self->dtype);
+  self->dtype = g_strdup (dtype);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The trainer's model FLOPs utilisation of the latest step, 0..1. */
+void
+napkin_throughput_plot_set_mfu (NapkinThroughputPlot *self,
+                                double                mfu)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  self->mfu = mfu;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Seconds of the latest step in forward, backward and the optimizer. */
+void
+napkin_throughput_plot_set_split (NapkinThroughputPlot *self,
+                                  double                forward,
+                                  double                backward,
+                                  double                optimizer)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  self->split[0] = forward;
+  self->split[1] = backward;
+  self->split[2] = optimizer;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+draw_trampoline (gpointer               plot,
+                 cairo_t               *cr,
+                 int                    width,
+                 int                    height,
+                 const NapkinPlotStyle *style)
+{
+  napkin_throughput_plot_draw (plot, cr, width, height, style);
+}
+
+/**
+ * napkin_throughput_plot_export:
+ * @self: a throughput plot
+ * @path: ends in .png or .svg
+ * @width: pixels or points
+ * @height: pixels or points
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+napkin_throughput_plot_export (NapkinThroughputPlot *self,
+                               const char           *path,
+                               int                   width,
+                               int                   height,
+                               GError              **error)
+{
+  double saved = self->hover_x;
+  gboolean ok;
+
+  g_return_val_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self), FALSE);
+  self->hover_x = -1;
+  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
+  self->hover_x = saved;
+  return ok;
+}

@@ -1,0 +1,45 @@
+/* napkin-throughput-plot.h: measured FLOP/s per step against the device's peak
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "napkin-plot-axes.h"
+#include "napkin-series.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_THROUGHPUT_PLOT (napkin_throughput_plot_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinThroughputPlot, napkin_throughput_plot, NAPKIN, THROUGHPUT_PLOT, GtkWidget)
+
+GtkWidget    *napkin_throughput_plot_new        (void);
+void          napkin_throughput_plot_append     (NapkinThroughputPlot *self,
+                                                 double                step,
+                                                 double                flops_per_s);
+void          napkin_throughput_plot_clear      (NapkinThroughputPlot *self);
+NapkinSeries *napkin_throughput_plot_get_series (NapkinThroughputPlot *self);
+void          napkin_throughput_plot_set_peak   (NapkinThroughputPlot *self,
+                                                 double                peak,
+                                                 const char           *dtype);
+void          napkin_throughput_plot_set_mfu    (NapkinThroughputPlot *self,
+                                                 double                mfu);
+void          napkin_throughput_plot_set_split  (NapkinThroughputPlot *self,
+                                                 double                forward,
+                                                 double                backward,
+                                                 double                optimizer);
+void          napkin_throughput_plot_draw       (NapkinThroughputPlot  *self,
+                                                 cairo_t               *cr,
+                                                 int                    width,
+                                                 int                    height,
+                                                 const NapkinPlotStyle *style);
+gboolean      napkin_throughput_plot_export     (NapkinThroughputPlot *self,
+                                                 const char           *path,
+                                                 int                   width,
+                                                 int                   height,
+                                                 GError              **error);
+
+G_END_DECLS

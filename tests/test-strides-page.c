@@ -1,0 +1,560 @@
+/* test-strides-page.c: the Strides & views page shows what each lesson teaches
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: the storage cells each lesson must highlight, written here in closed
+ * form from the layout rule (offset + Σ i·stride) for a row-major 4×4 over
+ * arange(16), and PyTorch's own error sentence for a view of a transpose.
+ */
+#include "config.h"
+
+#include "nk-dtype.h"
+#include "napkin-application.h"
+#include "napkin-strides-page.h"
+#include "napkin-storage-diagram-model.h"
+
+static NapkinStridesPage *
+new_page (void)
+{
+  NapkinStridesPage *page = NAPKIN_STRIDES_PAGE (napkin_strides_page_new ());
+
+  g_object_ref_sink (page);
+  return page;
+}
+
+static void
+load_lesson (NapkinStridesPage *page,
+             const char        *id)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.lesson", "s", id));
+  g_assert_cmpstr (napkin_strides_page_get_lesson (page), ==, id);
+}
+
+/* The highlighted cells must be exactly @expected (any order, no repeats). */
+static void
+assert_highlight (NapkinStridesPage *page,
+                  const gint64      *expected,
+                  guint              n_expected)
+{
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  g_autofree gint64 *cells = NULL;
+  g_autofree gint64 *sorted = g_memdup2 (expected, n_expected * sizeof (gint64));
+  guint n = 0;
+
+  for (guint i = 0; i < n_expected; i++)
+    for (guint j = i + 1; j < n_expected; j++)
+      if (sorted[j] < sorted[i])
+        {
+          gint64 t = sorted[i];
+          sorted[i] = sorted[j];
+          sorted[j] = t;
+        }
+
+  cells = napkin_storage_diagram_model_dup_highlighted_cells (model, &n);
+  g_assert_cmpuint (n, ==, n_expected);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (cells[i], ==, sorted[i]);
+}
+
+static int
+selected (NapkinStridesPage *page)
+{
+  int t = napkin_storage_diagram_model_get_selected (napkin_strides_page_get_model (page));
+
+  g_assert_cmpint (t, >=, 0);
+  return t;
+}
+
+static void
+test_default (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  gint64 all[16];
+  double value;
+
+  g_assert_cmpstr (napkin_strides_page_get_program_text (page), ==, "x = arange(16).view(4, 4)");
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
+  g_assert_cmpint (napkin_storage_diagram_model_get_storage_numel (model, 0), ==, 16);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (model, 0), ==, 16 * 4);
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "x");
+  for (int i = 0; i < 16; i++)
+    {
+      all[i] = i;
+      g_assert_true (napkin_storage_diagram_model_get_storage_value (model, 0, i, &value));
+      g_assert_cmpfloat (value, ==, i);
+    }
+  assert_highlight (page, all, 16);
+
+  g_assert_finalize_object (page);
+}
+
+static void
+test_row (void)
+{
+  NapkinStridesPage *page = new_page ();
+  gint64 expected[4];
+
+  load_lesson (page, "row");
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (napkin_strides_page_get_model (page)), ==, "y");
+  /* x[1, j] = 0 + 1·4 + j·1 */
+  for (int j = 0; j < 4; j++)
+    expected[j] = 4 + j;
+  assert_highlight (page, expected, 4);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_column (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  NkTensor *y;
+  gint64 expected[4];
+
+  load_lesson (page, "column");
+  /* x[i, 1] = 0 + i·4 + 1·1: {1, 5, 9, 13} */
+  for (int i = 0; i < 4; i++)
+    expected[i] = 4 * i + 1;
+  assert_highlight (page, expected, 4);
+
+  y = napkin_storage_diagram_model_get_tensor (model, selected (page));
+  g_assert_cmpint (y->ndim, ==, 1);
+  g_assert_cmpint (y->stride[0], ==, 4);
+  g_assert_cmpint (y->offset, ==, 1);
+  g_assert_cmpstr (napkin_storage_diagram_model_get_tensor_shares_with (model, selected (page)), ==, "x");
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_slice_step (void)
+{
+  NapkinStridesPage *page = new_page ();
+  gint64 expected[4];
+
+  load_lesson (page, "slice-step");
+  g_assert_cmpstr (napkin_strides_page_get_program_text (page), ==,
+                   "x = arange(16).view(4, 4)\ny = x[::2, 1::2]");
+  /* rows 0, 2 and columns 1, 3: 4·(2i) + (1 + 2j) */
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      expected[2 * i + j] = 8 * i + 1 + 2 * j;
+  assert_highlight (page, expected, 4);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_view (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  NkTensor *y;
+  gint64 all[16];
+
+  load_lesson (page, "view");
+  for (int i = 0; i < 16; i++)
+    all[i] = i;
+  assert_highlight (page, all, 16);
+  y = napkin_storage_diagram_model_get_tensor (model, selected (page));
+  g_assert_cmpint (y->shape[0], ==, 2);
+  g_assert_cmpint (y->shape[1], ==, 8);
+  g_assert_cmpint (y->stride[0], ==, 8);
+  g_assert_cmpint (y->stride[1], ==, 1);
+  g_assert_finalize_object (page);
+}
+
+/* Stepping through x.t() visits storage in the order 0 4 8 12 1 5 ...: element k of
+ * the transpose is x[k % 4, k / 4], at 4·(k % 4) + k / 4. */
+static void
+test_transpose_steps (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  gint64 from, to, cell;
+
+  load_lesson (page, "transpose");
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "y");
+  g_assert_cmpint (napkin_storage_diagram_model_get_step (model), ==, -1);
+
+  for (gint64 k = 0; k < 16; k++)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
+      g_assert_cmpint (napkin_storage_diagram_model_get_step (model), ==, k);
+      g_assert_true (napkin_storage_diagram_model_get_focus (model, NULL, NULL, &cell));
+      g_assert_cmpint (cell, ==, 4 * (k % 4) + k / 4);
+      if (k > 0)
+        {
+          g_assert_true (napkin_storage_diagram_model_get_jump (model, &from, &to));
+          g_assert_cmpint (to - from, ==, k % 4 == 0 ? -11 : 4);
+        }
+    }
+  g_assert_true (g_str_has_prefix (napkin_strides_page_get_formula_text (page), "step 16 of 16 · jump +4 · y[3, 3] → 15"));
+
+  /* past the end the walk stops */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
+  g_assert_cmpint (napkin_storage_diagram_model_get_step (model), ==, -1);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_transpose_view_error (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  const char *error;
+
+  load_lesson (page, "transpose-view");
+  error = napkin_strides_page_get_error_text (page);
+  g_assert_nonnull (error);
+  /* PyTorch's sentence, at `view` in the third statement "z = y.view(16)" */
+  g_assert_nonnull (strstr (error, "view size is not compatible with input tensor's size and stride"));
+  g_assert_true (g_str_has_prefix (error, "Statement 3, column 7: "));
+  /* the statements before the failure still ran and are drawn */
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (model), ==, 2);
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "y");
+  g_assert_finalize_object (page);
+}
+
+static void
+check_copy_lesson (const char *lesson)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  int z;
+  double value;
+  gint64 all[16];
+
+  load_lesson (page, lesson);
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "z");
+
+  /* a second strip: 16 elements × 4 bytes (f32) */
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 2);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (model, 1), ==, 64);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_total_nbytes (model), ==, 128);
+  z = selected (page);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_tensor_storage (model, z), ==, 1);
+  g_assert_null (napkin_storage_diagram_model_get_tensor_shares_with (model, z));
+  g_assert_cmpstr (napkin_storage_diagram_model_get_storage_owner (model, 1), ==, "z");
+  /* y is still a view of x */
+  g_assert_cmpstr (napkin_storage_diagram_model_get_tensor_shares_with (
+                     model, napkin_storage_diagram_model_find_tensor (model, "y")), ==, "x");
+
+  /* the copy holds x.t() in its logical order */
+  for (int k = 0; k < 16; k++)
+    {
+      g_assert_true (napkin_storage_diagram_model_get_storage_value (model, 1, k, &value));
+      g_assert_cmpfloat (value, ==, 4 * (k % 4) + k / 4);
+      all[k] = k;
+    }
+  assert_highlight (page, all, 16);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_contiguous (void)
+{
+  check_copy_lesson ("contiguous");
+}
+
+static void
+test_reshape (void)
+{
+  check_copy_lesson ("reshape");
+}
+
+static void
+test_expand (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  NkTensor *y;
+  gint64 expected[4] = { 0, 1, 2, 3 };
+
+  load_lesson (page, "expand");
+  y = napkin_storage_diagram_model_get_tensor (model, selected (page));
+  g_assert_cmpint (y->ndim, ==, 2);
+  g_assert_cmpint (y->stride[0], ==, 0);
+  g_assert_cmpint (y->stride[1], ==, 1);
+  assert_highlight (page, expected, 4);
+  /* each of the 4 cells is read by all 3 rows */
+  for (int c = 0; c < 4; c++)
+    g_assert_cmpuint (napkin_storage_diagram_model_get_cell_hits (model, 0, c), ==, 3);
+  g_assert_cmpint (napkin_storage_diagram_model_get_storage_numel (model, 0), ==, 4);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_write_through (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  int x;
+  gint64 n = 0;
+  const double *values;
+  double value;
+
+  load_lesson (page, "write");
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  x = napkin_storage_diagram_model_find_tensor (model, "x");
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_tensor_storage (model, x), ==, 0);
+  g_assert_true (napkin_storage_diagram_model_get_storage_value (model, 0, 0, &value));
+  g_assert_cmpfloat (value, ==, 100);
+  g_assert_true (napkin_storage_diagram_model_get_storage_value (model, 0, 1, &value));
+  g_assert_cmpfloat (value, ==, 1);
+  values = napkin_storage_diagram_model_get_tensor_values (model, x, &n);
+  g_assert_cmpint (n, ==, 16);
+  g_assert_cmpfloat (values[0], ==, 100);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
+  g_assert_finalize_object (page);
+}
+
+static void
+test_rearrange (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  NkTensor *h;
+  gint64 all[16];
+
+  load_lesson (page, "rearrange");
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "h");
+  h = napkin_storage_diagram_model_get_tensor (model, selected (page));
+  g_assert_cmpint (h->ndim, ==, 3);
+  g_assert_cmpint (h->shape[0], ==, 2);
+  g_assert_cmpint (h->shape[1], ==, 2);
+  g_assert_cmpint (h->shape[2], ==, 4);
+  g_assert_cmpint (h->stride[0], ==, 8);
+  g_assert_cmpint (h->stride[1], ==, 4);
+  g_assert_cmpint (h->stride[2], ==, 1);
+  g_assert_cmpstr (napkin_storage_diagram_model_get_tensor_shares_with (model, selected (page)), ==, "x");
+  for (int i = 0; i < 16; i++)
+    all[i] = i;
+  assert_highlight (page, all, 16);
+  g_assert_finalize_object (page);
+}
+
+/* Bytes are numel × element size: 16 × 4, 2, 2, 1. */
+static void
+test_dtype_bytes (void)
+{
+  static const struct { NkDType dtype; gsize bytes; } cases[] = {
+    { NK_DTYPE_F16, 32 }, { NK_DTYPE_BF16, 32 }, { NK_DTYPE_E4M3, 16 }, { NK_DTYPE_F32, 64 },
+  };
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+
+  load_lesson (page, "contiguous");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      napkin_strides_page_set_dtype (page, cases[i].dtype);
+      g_assert_cmpint (napkin_strides_page_get_dtype (page), ==, cases[i].dtype);
+      g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 2);
+      g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (model, 0), ==, cases[i].bytes);
+      g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (model, 1), ==, cases[i].bytes);
+    }
+  g_assert_finalize_object (page);
+}
+
+/* The lecture's example: x[1, 2] is at 6 = 0 + 1·4 + 2·1. */
+static void
+test_hover_formula (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  gint64 cell;
+
+  napkin_storage_diagram_model_set_hover (model, 0, 1 * 4 + 2);
+  g_assert_true (napkin_storage_diagram_model_get_focus (model, NULL, NULL, &cell));
+  g_assert_cmpint (cell, ==, 6);
+  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==, "x[1, 2] → 6 = 0 + 1·4 + 2·1");
+
+  /* the transpose reads x[2, 1] there */
+  napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)\ny = x.t()");
+  napkin_storage_diagram_model_set_hover (model, 1, 2 * 4 + 1);
+  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==, "y[2, 1] → 6 = 0 + 2·1 + 1·4");
+  napkin_storage_diagram_model_set_hover (model, -1, -1);
+  g_assert_false (napkin_storage_diagram_model_get_focus (model, NULL, NULL, NULL));
+  g_assert_finalize_object (page);
+}
+
+static void
+notify_count (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+/* Typing runs the program after a short pause; the property follows the buffer. */
+static void
+test_typing (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  g_autofree char *text = NULL;
+  GtkTextBuffer *buffer;
+  GtkTextIter end;
+  GtkWidget *editor;
+  guint notified = 0;
+  gint64 expected[4];
+
+  g_signal_connect (page, "notify::program-text", G_CALLBACK (notify_count), &notified);
+  for (editor = GTK_WIDGET (page); editor != NULL && !GTK_IS_TEXT_VIEW (editor);)
+    {
+      /* depth-first search for the editor */
+      GtkWidget *next = gtk_widget_get_first_child (editor);
+
+      while (next == NULL && editor != GTK_WIDGET (page))
+        {
+          next = gtk_widget_get_next_sibling (editor);
+          if (next == NULL)
+            editor = gtk_widget_get_parent (editor);
+        }
+      editor = next;
+    }
+  g_assert_nonnull (editor);
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, "\ny = x[2]", -1);
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_get (page, "program-text", &text, NULL);
+  g_assert_cmpstr (text, ==, "x = arange(16).view(4, 4)\ny = x[2]");
+
+  while (napkin_storage_diagram_model_get_n_tensors (model) < 2)
+    g_main_context_iteration (NULL, TRUE);
+  for (int j = 0; j < 4; j++)
+    expected[j] = 8 + j;
+  assert_highlight (page, expected, 4);
+
+  g_object_set (page, "program-text", "x = arange(16).view(4, 4)", NULL);
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (model), ==, 1);
+  g_assert_finalize_object (page);
+}
+
+/* Bad programs are an inline sentence, never a crash; what ran before still shows. */
+static void
+test_bad_input (void)
+{
+  static const char *programs[] = {
+    "x = arange(16).view(4, 4)\ny = x[",
+    "x = arange(16).view(4, 4)\ny = nope(3)",
+    "x = arange(16).view(4, 4)\ny = x[7]",
+    "x = arange(16).view(4, 4)\ny = x.view(5, 5)",
+    "x = arange(16).view(4, 4)\n\n# comment\n;; y = x.t().view(16)",
+    "x = arange(1e12)",
+    "x = arange(16).view(4, 4)\nx[0, 0] = 3 +",
+    "",
+    "é = 1",
+  };
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+
+  for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+    {
+      napkin_strides_page_set_program_text (page, programs[i]);
+      if (i < 5)
+        {
+          g_assert_nonnull (napkin_strides_page_get_error_text (page));
+          g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (model), ==, 1);
+          g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "x");
+        }
+    }
+  napkin_strides_page_set_program_text (page, programs[4]);
+  /* the comment and separators are skipped: the failure is at `view` of statement 2 */
+  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Statement 2, column 11: "));
+  g_assert_finalize_object (page);
+}
+
+static void
+test_settings_kept (void)
+{
+  g_autoptr(GSettings) settings = napkin_settings_new ();
+  g_autofree char *saved = NULL;
+  NapkinStridesPage *page;
+
+  g_assert_nonnull (settings);
+  g_settings_reset (settings, "strides-program");
+
+  page = new_page ();
+  napkin_strides_page_set_settings (page, settings);
+  g_assert_cmpstr (napkin_strides_page_get_program_text (page), ==, "x = arange(16).view(4, 4)");
+  load_lesson (page, "expand");
+  g_assert_finalize_object (page);   /* saves what is pending */
+  saved = g_settings_get_string (settings, "strides-program");
+  g_assert_cmpstr (saved, ==, "x = arange(4)\ny = x.expand(3, 4)");
+
+  page = new_page ();
+  napkin_strides_page_set_settings (page, settings);
+  g_assert_cmpstr (napkin_strides_page_get_program_text (page), ==, "x = arange(4)\ny = x.expand(3, 4)");
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (napkin_strides_page_get_model (page)), ==, 2);
+  g_assert_finalize_object (page);
+
+  g_settings_reset (settings, "strides-program");
+}
+
+/* Drawn in a window (every lesson, light and dark), the page lays out and paints. */
+static void
+test_in_window (void)
+{
+  static const char *ids[] = { "rearrange", "expand", "transpose-view", "contiguous", "write" };
+  GtkWidget *window = gtk_window_new ();
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 700);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  while (gtk_widget_get_width (GTK_WIDGET (page)) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (page)), >=, 360);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      load_lesson (page, ids[i]);
+      napkin_storage_diagram_model_step (model, +1);
+      napkin_storage_diagram_model_step (model, +1);
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (page);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/strides/default", test_default);
+  g_test_add_func ("/ui/strides/lesson/row", test_row);
+  g_test_add_func ("/ui/strides/lesson/column", test_column);
+  g_test_add_func ("/ui/strides/lesson/slice-step", test_slice_step);
+  g_test_add_func ("/ui/strides/lesson/view", test_view);
+  g_test_add_func ("/ui/strides/lesson/transpose-steps", test_transpose_steps);
+  g_test_add_func ("/ui/strides/lesson/transpose-view-error", test_transpose_view_error);
+  g_test_add_func ("/ui/strides/lesson/contiguous", test_contiguous);
+  g_test_add_func ("/ui/strides/lesson/reshape", test_reshape);
+  g_test_add_func ("/ui/strides/lesson/expand", test_expand);
+  g_test_add_func ("/ui/strides/lesson/write-through", test_write_through);
+  g_test_add_func ("/ui/strides/lesson/rearrange", test_rearrange);
+  g_test_add_func ("/ui/strides/dtype-bytes", test_dtype_bytes);
+  g_test_add_func ("/ui/strides/hover-formula", test_hover_formula);
+  g_test_add_func ("/ui/strides/typing", test_typing);
+  g_test_add_func ("/ui/strides/bad-input", test_bad_input);
+  g_test_add_func ("/ui/strides/settings-kept", test_settings_kept);
+  g_test_add_func ("/ui/strides/in-window", test_in_window);
+
+  return g_test_run ();
+}
