@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,7 @@ main (int    argc,
   double torch, nk = INFINITY, rate, step_rate = 0, idle_rss, peak_rss, buckets = 0;
   const NkTrainMetrics *best = NULL;
 
+  setlocale (LC_ALL, "");
   g_print ("Cruncher step: D=%d L=%d B=%d, SGD, fp32, CPU (best of %d after 2 warm-up steps)\n",
            d, l, b, reps);
   torch = torch_step (d, l, b, reps);

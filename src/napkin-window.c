@@ -101,6 +101,14 @@ napkin_window_class_init (NapkinWindowClass *klass)
 #pragma GCC diagnostic pop
     g_type_ensure (napkin_strides_page_get_type ());
   }
+  {
+    /* pages/training: declared here for the same reason as the planner's. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnested-externs"
+    extern GType napkin_training_page_get_type (void);
+#pragma GCC diagnostic pop
+    g_type_ensure (napkin_training_page_get_type ());
+  }
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-window.ui");

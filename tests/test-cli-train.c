@@ -304,6 +304,131 @@ test_bad_inputs (void)
     }
 }
 
+/* Runs "napkin-cli COMMAND ARGS..." and parses its one JSON line per object. */
+static GPtrArray *
+run_json (const char *const *args)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  int status;
+
+  g_ptr_array_add (argv, (gpointer) cli ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (g_strstrip (out), "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_ptr_array_add (objects, parse_line (lines[i]));
+  return objects;
+}
+
+/* The CPU row: its peak is the product of the factors it reports, and the SIMD width
+ * agrees with the flags in /proc/cpuinfo read here. */
+static void
+test_devices (void)
+{
+  const char *args[] = { "devices", "--json", NULL };
+  g_autoptr(GPtrArray) objs = run_json (args);
+  g_autofree char *cpuinfo = NULL;
+  JsonObject *cpu;
+  double peak;
+  gint64 lanes;
+
+  g_assert_cmpuint (objs->len, >=, 2);
+  cpu = g_ptr_array_index (objs, 0);
+  g_assert_cmpstr (json_object_get_string_member (cpu, "id"), ==, "cpu");
+  peak = json_object_get_double_member (json_object_get_object_member (cpu, "peak"), "fp32");
+  lanes = json_object_get_int_member (cpu, "fp32_lanes");
+  g_assert_cmpfloat_with_epsilon (peak,
+                                  json_object_get_int_member (cpu, "cores")
+                                  * json_object_get_int_member (cpu, "fma_units")
+                                  * lanes * 2.0 * json_object_get_double_member (cpu, "clock_hz"),
+                                  peak * 1e-12);
+  if (g_file_get_contents ("/proc/cpuinfo", &cpuinfo, NULL, NULL))
+    {
+      if (strstr (cpuinfo, " avx512f") != NULL)
+        g_assert_cmpint (lanes, ==, 16);
+      else if (strstr (cpuinfo, " avx2") != NULL)
+        g_assert_cmpint (lanes, ==, 8);
+    }
+  /* Then CUDA devices, or one object saying why there are none. */
+  {
+    JsonObject *cuda = g_ptr_array_index (objs, 1);
+
+    g_assert_cmpstr (json_object_get_string_member (cuda, "kind"), ==, "cuda");
+    if (!json_object_get_boolean_member (cuda, "available"))
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (cuda, "reason"),
+                                       "no CUDA device"));
+  }
+}
+
+static void
+test_bench_matmul (void)
+{
+  const char *args[] = { "bench", "matmul", "--m", "64", "--k", "32", "--n", "48",
+                         "--runs", "3", "--json", NULL };
+  g_autoptr(GPtrArray) objs = run_json (args);
+  JsonObject *o;
+  double flops, seconds, rate, peak;
+
+  g_assert_cmpuint (objs->len, ==, 1);
+  o = g_ptr_array_index (objs, 0);
+  flops = json_object_get_double_member (o, "flops");
+  seconds = json_object_get_double_member (o, "seconds");
+  rate = json_object_get_double_member (o, "flops_per_s");
+  peak = json_object_get_double_member (o, "peak_flops_per_s");
+  g_assert_cmpfloat (flops, ==, 2.0 * 64 * 32 * 48);
+  g_assert_cmpfloat (seconds, >, 0.0);
+  g_assert_cmpfloat_with_epsilon (rate, flops / seconds, rate * 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "mfu"), rate / peak, 1e-12);
+}
+
+/* The oracle is PyTorch: the same init, data and steps through torch.optim must end
+ * with the same parameters to float rounding (tests/train-reference.py). */
+static void
+test_matches_pytorch (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "train-reference.py", NULL);
+  g_autofree char *work = g_build_filename (tmpdir, "torch", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *argv[] = { "/usr/bin/python3", script, cli (), work, NULL };
+  int status;
+
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no /usr/bin/python3");
+      return;
+    }
+  g_mkdir_with_parents (work, 0700);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 77)
+    {
+      g_test_skip ("PyTorch is not installed for /usr/bin/python3");
+      return;
+    }
+  g_test_message ("%s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  lines = g_strsplit (g_strstrip (out), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *space = strchr (lines[i], ' ');
+
+      g_assert_nonnull (space);
+      g_assert_cmpfloat (g_ascii_strtod (space + 1, NULL), <, 1e-4);
+    }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -334,6 +459,9 @@ main (int    argc,
   g_test_add_func ("/cli/train/json-lines", test_json_lines);
   g_test_add_func ("/cli/train/kill-and-resume", test_kill_and_resume);
   g_test_add_func ("/cli/train/bad-inputs", test_bad_inputs);
+  g_test_add_func ("/cli/train/matches-pytorch", test_matches_pytorch);
+  g_test_add_func ("/cli/devices/cpu-peak", test_devices);
+  g_test_add_func ("/cli/bench/matmul", test_bench_matmul);
 
   ret = g_test_run ();
   remove_tree (tmpdir);

@@ -574,6 +574,333 @@ test_format_bits (void)
     }
 }
 
+/* ---- nk_dtype_round: status and error against the spec ------------------ */
+
+/* The status the definition gives when @x rounds to the positive pattern @r. */
+static NkRoundingStatus
+oracle_status (const Spec *s,
+               double      x,
+               guint64     r)
+{
+  Oracle o;
+
+  oracle_decode (s, r, &o);
+  if (fabs (x) == o.value)
+    return NK_ROUNDING_EXACT;
+  if (r == 0)
+    return NK_ROUNDING_UNDERFLOW_TO_ZERO;
+  if (r < (G_GUINT64_CONSTANT (1) << s->m))
+    return NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL;
+  return NK_ROUNDING_ROUNDED;
+}
+
+/* Rounds ±@x both ways and checks it lands on pattern @r with error @err (the
+ * exact x − value, a short dyadic: the caller knows it without subtracting). */
+static void
+check_round (const Spec *s,
+             double      x,
+             guint64     r,
+             double      err)
+{
+  guint64 sign = G_GUINT64_CONSTANT (1) << (s->bits - 1);
+  NkRoundingStatus status = oracle_status (s, x, r);
+  Oracle o;
+
+  oracle_decode (s, r, &o);
+  for (int neg = 0; neg <= 1; neg++)
+    for (int mode = 0; mode <= 1; mode++)
+      {
+        NkOverflow overflow = mode ? NK_OVERFLOW_SATURATE : NK_OVERFLOW_DEFAULT;
+        double input = neg ? -x : x;
+        NkDTypeRounding got;
+
+        g_assert_true (nk_dtype_round (s->dtype, input, overflow, &got));
+        if (got.bits != (neg ? (r | sign) : r) || got.status != status)
+          g_error ("%s %.17g: bits 0x%" G_GINT64_MODIFIER "x status %d, oracle 0x%"
+                   G_GINT64_MODIFIER "x status %d", nk_dtype_info (s->dtype)->cli_name,
+                   input, got.bits, got.status, neg ? (r | sign) : r, status);
+        g_assert_cmphex (got.bits, ==, nk_dtype_encode (s->dtype, input, overflow));
+        g_assert_true (same_double (got.value, neg ? -o.value : o.value));
+        g_assert_cmpfloat (got.abs_error, ==, neg ? -err : err);
+        if (err == 0)
+          g_assert_cmpfloat (got.rel_error, ==, 0);
+        else
+          /* the quotient, checked in long double: within half an ulp of a double */
+          {
+            long double rel = (long double) (neg ? -err : err) / (long double) x;
+
+            g_assert_cmpfloat (fabsl ((long double) got.rel_error - rel), <=, fabsl (rel) * 0x1p-52L);
+          }
+      }
+}
+
+/* Every positive finite pattern; a quarter, half and three quarters of the way
+ * to its neighbour; the same past max. Each input has a known nearest pattern
+ * and a known error, so neither depends on nk_dtype_encode(). */
+static void
+test_round_sweep (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      const Spec *s = &specs[i];
+      guint64 e_all = (G_GUINT64_CONSTANT (1) << s->e) - 1;
+      guint64 f_all = (G_GUINT64_CONSTANT (1) << s->m) - 1;
+      guint64 max_bits = s->fn ? (e_all << s->m) | (f_all - 1) : ((e_all - 1) << s->m) | f_all;
+      guint64 inf_bits = e_all << s->m;
+      guint64 sign = G_GUINT64_CONSTANT (1) << (s->bits - 1);
+      Oracle max, below_max;
+      double gap, x;
+
+      for (guint64 p = 0; p < max_bits; p++)
+        {
+          Oracle lo, hi;
+
+          oracle_decode (s, p, &lo);
+          oracle_decode (s, p + 1, &hi);
+          gap = hi.value - lo.value;
+          check_round (s, lo.value, p, 0);
+          check_round (s, lo.value + gap / 4, p, gap / 4);
+          check_round (s, lo.value + 3 * gap / 4, p + 1, -gap / 4);
+          /* the tie goes to the even pattern */
+          check_round (s, lo.value + gap / 2, (p & 1) ? p + 1 : p, (p & 1) ? -gap / 2 : gap / 2);
+        }
+
+      /* Past max: a quarter ulp rounds back; three quarters overflow. The tie
+       * overflows where max is odd (IEEE) and stays where it is even (e4m3). */
+      oracle_decode (s, max_bits, &max);
+      oracle_decode (s, max_bits - 1, &below_max);
+      gap = max.value - below_max.value;
+      check_round (s, max.value, max_bits, 0);
+      check_round (s, max.value + gap / 4, max_bits, gap / 4);
+      if (s->fn)
+        check_round (s, max.value + gap / 2, max_bits, gap / 2);
+
+      for (int neg = 0; neg <= 1; neg++)
+        {
+          double over[] = { max.value + 3 * gap / 4, s->fn ? 1e300 : max.value + gap / 2, 1e300 };
+
+          for (guint j = 0; j < G_N_ELEMENTS (over); j++)
+            {
+              NkDTypeRounding got;
+
+              x = neg ? -over[j] : over[j];
+              nk_dtype_round (s->dtype, x, NK_OVERFLOW_DEFAULT, &got);
+              if (s->fn)
+                {
+                  g_assert_cmpint (got.status, ==, NK_ROUNDING_OVERFLOW_TO_NAN);
+                  g_assert_cmphex (got.bits, ==, (neg ? sign : 0) | (e_all << s->m) | f_all);
+                  g_assert_true (isnan (got.abs_error) && isnan (got.rel_error));
+                }
+              else
+                {
+                  g_assert_cmpint (got.status, ==, NK_ROUNDING_OVERFLOW_TO_INF);
+                  g_assert_cmphex (got.bits, ==, (neg ? sign : 0) | inf_bits);
+                  g_assert_cmpfloat (got.abs_error, ==, neg ? INFINITY : -INFINITY);
+                  g_assert_cmpfloat (got.rel_error, ==, neg ? INFINITY : -INFINITY);
+                }
+
+              nk_dtype_round (s->dtype, x, NK_OVERFLOW_SATURATE, &got);
+              g_assert_cmpint (got.status, ==, NK_ROUNDING_SATURATED);
+              g_assert_cmphex (got.bits, ==, (neg ? sign : 0) | max_bits);
+              g_assert_cmpfloat (got.value, ==, neg ? -max.value : max.value);
+              g_assert_cmpfloat (got.abs_error, ==, neg ? -(over[j] - max.value) : over[j] - max.value);
+            }
+        }
+    }
+}
+
+/* The examples people meet first, computed by hand. */
+static void
+test_round_examples (void)
+{
+  NkDTypeRounding r;
+
+  /* the lecture's 1e-8: gone in f16, the whole of it is the error */
+  nk_dtype_round (NK_DTYPE_F16, 1e-8, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_UNDERFLOW_TO_ZERO);
+  g_assert_cmphex (r.bits, ==, 0x0000);
+  g_assert_cmpfloat (r.abs_error, ==, 1e-8);
+  g_assert_cmpfloat (r.rel_error, ==, 1);
+  nk_dtype_round (NK_DTYPE_F16, -1e-8, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmphex (r.bits, ==, 0x8000);
+  g_assert_cmpfloat (r.abs_error, ==, -1e-8);
+  g_assert_cmpfloat (r.rel_error, ==, -1);
+  /* ... and kept in bf16 as 43 × 2^-32 */
+  nk_dtype_round (NK_DTYPE_BF16, 1e-8, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_ROUNDED);
+  g_assert_cmpfloat (r.value, ==, 43 * 0x1p-32);
+  g_assert_cmpfloat (r.abs_error, ==, 1e-8 - 43 * 0x1p-32);
+
+  /* e4m3: 465 is past the tie at 464, 464 ties to even 448 */
+  nk_dtype_round (NK_DTYPE_E4M3, 465, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_OVERFLOW_TO_NAN);
+  g_assert_cmphex (r.bits, ==, 0x7f);
+  g_assert_true (isnan (r.value) && isnan (r.abs_error) && isnan (r.rel_error));
+  nk_dtype_round (NK_DTYPE_E4M3, 465, NK_OVERFLOW_SATURATE, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_SATURATED);
+  g_assert_cmphex (r.bits, ==, 0x7e);
+  g_assert_cmpfloat (r.value, ==, 448);
+  g_assert_cmpfloat (r.abs_error, ==, 17);
+  g_assert_cmpfloat (r.rel_error, ==, 17.0 / 465);
+  for (int mode = 0; mode <= 1; mode++)
+    {
+      nk_dtype_round (NK_DTYPE_E4M3, 464, mode ? NK_OVERFLOW_SATURATE : NK_OVERFLOW_DEFAULT, &r);
+      g_assert_cmpint (r.status, ==, NK_ROUNDING_ROUNDED);
+      g_assert_cmphex (r.bits, ==, 0x7e);
+      g_assert_cmpfloat (r.abs_error, ==, 16);
+      g_assert_cmpfloat (r.rel_error, ==, 16.0 / 464);
+    }
+
+  /* 1.0 everywhere, f64 and tf32 included */
+  for (NkDType t = 0; t < NK_N_DTYPES; t++)
+    if (nk_dtype_is_float (t))
+      {
+        nk_dtype_round (t, 1.0, NK_OVERFLOW_DEFAULT, &r);
+        g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+        g_assert_cmphex (r.bits, ==, nk_dtype_one_bits (t));
+        g_assert_cmpfloat (r.abs_error, ==, 0);
+        g_assert_cmpfloat (r.rel_error, ==, 0);
+      }
+
+  /* f16 subnormals: 2^-24 is held; 1.25 × 2^-24 loses its quarter */
+  nk_dtype_round (NK_DTYPE_F16, 0x1p-24, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+  g_assert_cmphex (r.bits, ==, 0x0001);
+  nk_dtype_round (NK_DTYPE_F16, 1.25 * 0x1p-24, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL);
+  g_assert_cmphex (r.bits, ==, 0x0001);
+  g_assert_cmpfloat (r.abs_error, ==, 0x1p-26);
+  g_assert_cmpfloat (r.rel_error, ==, 0.2);
+  /* just under the smallest normal, rounding up to it, is merely rounded */
+  nk_dtype_round (NK_DTYPE_F16, 0x1p-14 - 0x1p-26, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_ROUNDED);
+  g_assert_cmphex (r.bits, ==, 0x0400);
+
+  /* f16's edge: 65519 rounds down to max, 65520 is the tie that overflows */
+  nk_dtype_round (NK_DTYPE_F16, 65519, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_ROUNDED);
+  g_assert_cmpfloat (r.value, ==, 65504);
+  g_assert_cmpfloat (r.abs_error, ==, 15);
+  nk_dtype_round (NK_DTYPE_F16, 65520, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_OVERFLOW_TO_INF);
+  g_assert_cmphex (r.bits, ==, 0x7c00);
+  g_assert_cmpfloat (r.abs_error, ==, -INFINITY);
+  g_assert_cmpfloat (r.rel_error, ==, -INFINITY);
+
+  /* f32: 1e-45 rounds up to 2^-149, 1e-46 is gone */
+  nk_dtype_round (NK_DTYPE_F32, 1e-45, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL);
+  g_assert_cmphex (r.bits, ==, 0x00000001);
+  nk_dtype_round (NK_DTYPE_F32, 1e-46, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_UNDERFLOW_TO_ZERO);
+  nk_dtype_round (NK_DTYPE_F32, 0.1, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_ROUNDED);
+  g_assert_cmpfloat (r.abs_error, ==, 0.1 - (double) 0.1f);
+  nk_dtype_round (NK_DTYPE_F64, 0.1, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+}
+
+/* Zeros, infinities and NaN, as nk_dtype_round() documents them. */
+static void
+test_round_specials (void)
+{
+  NkDTypeRounding r;
+
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      const Spec *s = &specs[i];
+      guint64 sign = G_GUINT64_CONSTANT (1) << (s->bits - 1);
+
+      for (int neg = 0; neg <= 1; neg++)
+        for (int mode = 0; mode <= 1; mode++)
+          {
+            NkOverflow overflow = mode ? NK_OVERFLOW_SATURATE : NK_OVERFLOW_DEFAULT;
+            double inf = neg ? -INFINITY : INFINITY;
+
+            /* ±0 are held, sign and all, with no error */
+            nk_dtype_round (s->dtype, neg ? -0.0 : 0.0, overflow, &r);
+            g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+            g_assert_cmphex (r.bits, ==, neg ? sign : 0);
+            g_assert_true (r.abs_error == 0 && r.rel_error == 0);
+
+            /* NaN stays NaN: exact, but no error can be measured */
+            nk_dtype_round (s->dtype, neg ? -NAN : NAN, overflow, &r);
+            g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+            g_assert_true (isnan (r.value) && isnan (r.abs_error) && isnan (r.rel_error));
+
+            nk_dtype_round (s->dtype, inf, overflow, &r);
+            if (mode)
+              {
+                g_assert_cmpint (r.status, ==, NK_ROUNDING_SATURATED);
+                g_assert_cmpfloat (r.abs_error, ==, inf);
+                g_assert_true (isnan (r.rel_error));  /* inf / inf */
+              }
+            else if (s->fn)
+              {
+                g_assert_cmpint (r.status, ==, NK_ROUNDING_OVERFLOW_TO_NAN);
+                g_assert_true (isnan (r.abs_error) && isnan (r.rel_error));
+              }
+            else
+              {
+                g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+                g_assert_cmpfloat (r.value, ==, inf);
+                g_assert_true (r.abs_error == 0 && r.rel_error == 0);
+              }
+          }
+    }
+
+  /* f64 keeps every double; only saturation changes an infinity */
+  nk_dtype_round (NK_DTYPE_F64, INFINITY, NK_OVERFLOW_DEFAULT, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_EXACT);
+  nk_dtype_round (NK_DTYPE_F64, -INFINITY, NK_OVERFLOW_SATURATE, &r);
+  g_assert_cmpint (r.status, ==, NK_ROUNDING_SATURATED);
+  g_assert_cmpfloat (r.value, ==, -G_MAXDOUBLE);
+}
+
+/* Epsilon, 2^-M: its pattern decodes to it by the spec, and to what finfo says. */
+static void
+test_epsilon_bits (void)
+{
+  static const struct {
+    NkDType dtype;
+    guint64 bits;
+  } known[] = {
+    { NK_DTYPE_F32, 0x34000000 }, { NK_DTYPE_F16, 0x1400 }, { NK_DTYPE_BF16, 0x3c00 },
+    { NK_DTYPE_E4M3, 0x20 }, { NK_DTYPE_E5M2, 0x34 }, { NK_DTYPE_TF32, 0x1d400 },
+    { NK_DTYPE_F64, G_GUINT64_CONSTANT (0x3cb0000000000000) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      NkDTypeLimits limits;
+
+      nk_dtype_limits (known[i].dtype, &limits);
+      g_assert_cmphex (nk_dtype_epsilon_bits (known[i].dtype), ==, known[i].bits);
+      g_assert_cmpfloat (nk_dtype_to_double (known[i].dtype, known[i].bits), ==, limits.epsilon);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      Oracle o;
+
+      oracle_decode (&specs[i], nk_dtype_epsilon_bits (specs[i].dtype), &o);
+      g_assert_cmpfloat (o.value, ==, ldexp (1.0, -(int) specs[i].m));
+    }
+}
+
+/* The display names are translatable, the CLI's spellings are not; with no
+ * translation (the tests run in the C locale) they read the same. */
+static void
+test_class_names (void)
+{
+  static const char *const cli[] = { "zero", "subnormal", "normal", "inf", "nan" };
+
+  for (NkDTypeClass k = NK_DTYPE_CLASS_ZERO; k <= NK_DTYPE_CLASS_NAN; k++)
+    {
+      g_assert_cmpstr (nk_dtype_class_to_string (k), ==, cli[k]);
+      g_assert_cmpstr (nk_dtype_class_display_name (k), ==, cli[k]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -594,6 +921,11 @@ main (int   argc,
   g_test_add_func ("/engine/dtype/items", test_items);
   g_test_add_func ("/engine/dtype/formula", test_formula);
   g_test_add_func ("/engine/dtype/format-bits", test_format_bits);
+  g_test_add_func ("/engine/dtype/round/sweep", test_round_sweep);
+  g_test_add_func ("/engine/dtype/round/examples", test_round_examples);
+  g_test_add_func ("/engine/dtype/round/specials", test_round_specials);
+  g_test_add_func ("/engine/dtype/epsilon-bits", test_epsilon_bits);
+  g_test_add_func ("/engine/dtype/class-names", test_class_names);
 
   return g_test_run ();
 }

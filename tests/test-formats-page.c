@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "napkin-formats-page.h"
+#include "napkin-range-chart.h"
 
 typedef struct {
   GtkWidget         *window;
@@ -254,6 +255,92 @@ test_bad_input (Fixture       *fixture,
   assert_field (page, "f32", "value", "1");
 }
 
+/* The notes follow what rounding did, infinities included; a source row holds
+ * its own bits exactly, so it shows no error even where saturation would clamp. */
+static void
+test_notes (Fixture       *fixture,
+            gconstpointer  data)
+{
+  NapkinFormatsPage *page = fixture->page;
+  g_autofree char *e4m3_note = NULL, *f16_note = NULL, *saturated_note = NULL;
+
+  g_object_set (page, "value-text", "inf", NULL);
+  /* f16 keeps inf; e4m3 has no inf, so inf becomes NaN (0x7f) */
+  g_assert_true (field_is_empty (page, "f16", "note"));
+  assert_field (page, "e4m3", "hex", "0x7f");
+  e4m3_note = napkin_formats_page_dup_row_field (page, "e4m3", "note");
+  g_assert_nonnull (strstr (e4m3_note, "NaN"));
+
+  napkin_formats_page_set_saturate (page, TRUE);
+  assert_field (page, "e4m3", "hex", "0x7e");
+  saturated_note = napkin_formats_page_dup_row_field (page, "e4m3", "note");
+  g_assert_nonnull (strstr (saturated_note, "448"));
+  g_assert_false (field_is_empty (page, "e5m2", "overflow"));
+
+  /* e5m2's own inf (0x7c), typed in while saturating: no error in its row */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
+                                             "e5m2", "7c"));
+  assert_field (page, "e5m2", "hex", "0x7c");
+  assert_field (page, "e5m2", "abs-error", "0");
+  assert_field (page, "e4m3", "hex", "0x7e");
+
+  /* 2^-24 × 1.25 rounds to f16's smallest subnormal: a note, not a warning */
+  napkin_formats_page_set_saturate (page, FALSE);
+  g_object_set (page, "value-text", "7.450580596923828e-8", NULL);
+  assert_field (page, "f16", "hex", "0x0001");
+  assert_field (page, "f16", "class", "subnormal");
+  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  g_assert_nonnull (strstr (f16_note, "Subnormal"));
+
+  /* epsilon of e4m3 is 2^-3: biased exponent 4, fraction 0 */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
+                                             "e4m3", "epsilon"));
+  assert_field (page, "e4m3", "hex", "0x20");
+  assert_field (page, "e4m3", "value", "0.125");
+}
+
+static NapkinRangeChart *
+find_range_chart (GtkWidget *widget)
+{
+  if (NAPKIN_IS_RANGE_CHART (widget))
+    return NAPKIN_RANGE_CHART (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      NapkinRangeChart *chart = find_range_chart (child);
+
+      if (chart != NULL)
+        return chart;
+    }
+  return NULL;
+}
+
+/* A screen reader hears the spans and where the input lands: e4m3 holds
+ * 2^-6 = 0.015625 to 448 as normals, down to 2^-9 with subnormals; 1e-8 is
+ * lost to zero in f16 and e4m3 and kept in bf16. */
+static void
+test_range_chart_description (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  NapkinRangeChart *chart = find_range_chart (GTK_WIDGET (fixture->page));
+  const char *text;
+
+  g_assert_nonnull (chart);
+  g_object_set (fixture->page, "value-text", "1e-8", NULL);
+  text = napkin_range_chart_get_description (chart);
+  g_assert_nonnull (strstr (text, "e4m3: normal values from 0.0156 to 448, subnormals down to 0.00195."));
+  g_assert_nonnull (strstr (text, "f16 loses it: it becomes 0."));
+  g_assert_nonnull (strstr (text, "e4m3 loses it: it becomes 0."));
+  g_assert_nonnull (strstr (text, "bf16 holds it as 1e-08."));
+
+  /* Bad input: the spans stay, nothing is said about an input. */
+  g_object_set (fixture->page, "value-text", "banana", NULL);
+  text = napkin_range_chart_get_description (chart);
+  g_assert_nonnull (strstr (text, "f32: normal values from"));
+  g_assert_null (strstr (text, "loses it"));
+  g_assert_null (strstr (text, "holds it"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -271,6 +358,10 @@ main (int    argc,
               fixture_set_up, test_saturate, fixture_tear_down);
   g_test_add ("/ui/formats/bad-input", Fixture, NULL,
               fixture_set_up, test_bad_input, fixture_tear_down);
+  g_test_add ("/ui/formats/notes", Fixture, NULL,
+              fixture_set_up, test_notes, fixture_tear_down);
+  g_test_add ("/ui/formats/range-chart-description", Fixture, NULL,
+              fixture_set_up, test_range_chart_description, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -464,6 +464,168 @@ test_bad_inputs (void)
   }
 }
 
+/* Every input can be "no value" without a sentinel and without GObject (which
+ * warns on NaN: fatal under G_DEBUG=fatal-warnings). Oracles: the input's own
+ * text in the sentence, hand values, the datasheet's 80 GB. */
+static void
+test_input_text (void)
+{
+  static const char *names[] = {
+    "params", "tokens", "gpus", "mfu", "batch", "seq", "layers", "d-model", "heads",
+    "d-ff", "vocab", "price", "deadline-days",
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  NotifyLog log = { g_hash_table_new (g_str_hash, g_str_equal) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      double good, now;
+
+      g_object_get (plan, names[i], &good, NULL);
+      g_assert_false (nk_plan_set_input_text (plan, names[i], " abc "));
+      g_object_get (plan, names[i], &now, NULL);
+      g_assert_true (isnan (now));
+      g_assert_false (nk_plan_get_valid (plan));
+      g_assert_cmpstr (nk_plan_get_error_input (plan), ==, names[i]);
+      g_assert_nonnull (strstr (nk_plan_get_input_error (plan, names[i]), "abc"));
+      g_assert_cmpstr (nk_plan_get_input_error (plan, names[i]), ==, nk_plan_get_error (plan));
+      assert_no_infinity (plan);
+
+      /* Back to a number as text, and the error is gone. */
+      {
+        g_autofree char *text = g_strdup_printf ("%.17g", good);
+
+        g_assert_true (nk_plan_set_input_text (plan, names[i], text));
+      }
+      g_assert_true (nk_plan_get_valid (plan));
+      g_assert_null (nk_plan_get_input_error (plan, names[i]));
+      g_object_get (plan, names[i], &now, NULL);
+      g_assert_cmpfloat (now, ==, good);
+    }
+
+  /* Suffixes, and empty text: 0 for optional inputs, an error for required ones. */
+  g_assert_true (nk_plan_set_input_text (plan, "params", "70B"));
+  g_assert_cmpfloat (nk_plan_get_params (plan), ==, 70e9);
+  g_assert_true (nk_plan_set_input_text (plan, "batch", "1K"));
+  g_assert_cmpfloat (nk_plan_get_batch (plan), ==, 1000);
+  g_assert_true (nk_plan_set_input_text (plan, "batch", ""));
+  g_assert_cmpfloat (nk_plan_get_batch (plan), ==, 0);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_false (nk_plan_set_input_text (plan, "tokens", ""));
+  g_assert_true (isnan (nk_plan_get_tokens (plan)));
+  g_assert_true (isnan (nk_plan_get_days (plan)));
+  g_assert_true (nk_plan_set_input_text (plan, "tokens", "15T"));
+
+  /* A number the plan refuses parses, and the plan says why. */
+  g_assert_true (nk_plan_set_input_text (plan, "gpus", "0"));
+  g_assert_cmpfloat (nk_plan_get_gpus (plan), ==, 0);
+  g_assert_nonnull (nk_plan_get_input_error (plan, "gpus"));
+  /* The GPU's memory does not wait for the count. */
+  g_assert_cmpfloat (nk_plan_get_hbm_per_gpu (plan), ==, 80e9);
+  g_assert_true (isnan (nk_plan_get_memory_per_gpu (plan)));
+
+  /* Every bad input has its own sentence, not only the first. */
+  g_assert_false (nk_plan_set_input_text (plan, "layers", "2.5.1"));
+  g_assert_true (nk_plan_set_input_text (plan, "deadline-days", "-3"));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "gpus");
+  g_assert_nonnull (nk_plan_get_input_error (plan, "layers"));
+  g_assert_nonnull (nk_plan_get_input_error (plan, "deadline-days"));
+  g_assert_null (nk_plan_get_input_error (plan, "params"));
+  g_assert_null (nk_plan_get_input_error (plan, "gpu"));
+
+  /* A caller's own sentence. */
+  nk_plan_invalidate_input (plan, "price", "Price: “twelve” is not a number");
+  g_assert_true (isnan (nk_plan_get_price (plan)));
+  g_assert_cmpstr (nk_plan_get_input_error (plan, "price"), ==, "Price: “twelve” is not a number");
+  nk_plan_set_price (plan, 2);
+  g_assert_null (nk_plan_get_input_error (plan, "price"));
+
+  g_assert_true (nk_plan_set_input_text (plan, "gpus", "1024"));
+  g_assert_true (nk_plan_set_input_text (plan, "layers", ""));
+  g_assert_true (nk_plan_set_input_text (plan, "deadline-days", ""));
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat_with_epsilon (nk_plan_get_days (plan), 143.9, 0.05);
+  g_assert_cmpfloat (nk_plan_get_cost (plan), ==, nk_plan_get_gpu_hours (plan) * 2);
+
+  /* The same bad text again changes nothing; another bad text changes the
+   * sentence (revision) but not the input, which stays NaN. */
+  g_assert_false (nk_plan_set_input_text (plan, "batch", "abc"));
+  g_signal_connect (plan, "notify", G_CALLBACK (on_notify), &log);
+  g_assert_false (nk_plan_set_input_text (plan, "batch", "abc"));
+  g_assert_cmpuint (g_hash_table_size (log.counts), ==, 0);
+  g_assert_false (nk_plan_set_input_text (plan, "batch", "abd"));
+  assert_at_most_once (&log);
+  g_assert_cmpuint (count (&log, "revision"), ==, 1);
+  g_assert_cmpuint (count (&log, "batch"), ==, 0);
+  g_assert_nonnull (strstr (nk_plan_get_input_error (plan, "batch"), "abd"));
+  g_signal_handlers_disconnect_by_data (plan, &log);
+  g_hash_table_unref (log.counts);
+
+  /* A bad batch does not hide the sizing; a bad d_ff does (4 · d_model would
+   * be a silent guess). */
+  nk_plan_set_d_model (plan, 768);
+  nk_plan_set_layers (plan, 12);
+  g_assert_cmpfloat (nk_plan_get_sized_params (plan), ==, 2.0 * 768 * 12 * (2 * 768 + 4 * 768));
+  g_assert_false (nk_plan_set_input_text (plan, "d-ff", "wide"));
+  g_assert_true (isnan (nk_plan_get_sized_params (plan)));
+}
+
+/* The C getters read what the properties hold. */
+static void
+test_getters (void)
+{
+  static const struct { const char *name; double (*get) (NkPlan *); } outputs[] = {
+    { "total-flops", nk_plan_get_total_flops },
+    { "peak-flops-per-gpu", nk_plan_get_peak_flops_per_gpu },
+    { "flops-per-day", nk_plan_get_flops_per_day },
+    { "days", nk_plan_get_days },
+    { "gpu-hours", nk_plan_get_gpu_hours },
+    { "cost", nk_plan_get_cost },
+    { "hbm-per-gpu", nk_plan_get_hbm_per_gpu },
+    { "memory-params-per-gpu", nk_plan_get_memory_params_per_gpu },
+    { "memory-grads-per-gpu", nk_plan_get_memory_grads_per_gpu },
+    { "memory-optimizer-per-gpu", nk_plan_get_memory_optimizer_per_gpu },
+    { "memory-activations-per-gpu", nk_plan_get_memory_activations_per_gpu },
+    { "memory-per-gpu", nk_plan_get_memory_per_gpu },
+    { "largest-params", nk_plan_get_largest_params },
+    { "gpus-for-deadline", nk_plan_get_gpus_for_deadline },
+    { "sized-params", nk_plan_get_sized_params },
+    { "sized-embedding-params", nk_plan_get_sized_embedding_params },
+    { "sized-forward-flops-per-token", nk_plan_get_sized_forward_flops_per_token },
+    { "batch", nk_plan_get_batch }, { "seq", nk_plan_get_seq },
+    { "layers", nk_plan_get_layers }, { "d-model", nk_plan_get_d_model },
+    { "heads", nk_plan_get_heads }, { "d-ff", nk_plan_get_d_ff },
+    { "vocab", nk_plan_get_vocab }, { "deadline-days", nk_plan_get_deadline_days },
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  nk_plan_set_price (plan, 2);
+  nk_plan_set_batch (plan, 8);
+  nk_plan_set_seq (plan, 2048);
+  nk_plan_set_layers (plan, 32);
+  nk_plan_set_d_model (plan, 4096);
+  nk_plan_set_heads (plan, 32);
+  nk_plan_set_d_ff (plan, 11008);
+  nk_plan_set_vocab (plan, 32000);
+  nk_plan_set_deadline_days (plan, 30);
+  nk_plan_set_activation_model (plan, NK_ACTIVATION_MODEL_TRANSFORMER);
+  nk_plan_set_checkpointing (plan, TRUE);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpint (nk_plan_get_activation_model (plan), ==, NK_ACTIVATION_MODEL_TRANSFORMER);
+  g_assert_true (nk_plan_get_checkpointing (plan));
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      double v;
+
+      g_object_get (plan, outputs[i].name, &v, NULL);
+      g_test_message ("%s", outputs[i].name);
+      g_assert_true (isfinite (v));
+      g_assert_cmpfloat (outputs[i].get (plan), ==, v);
+    }
+  g_assert_cmpstr (nk_plan_get_gpu_name (plan), ==, "NVIDIA H100 SXM5 80 GB");
+  g_assert_cmpstr (nk_plan_get_bytes_per_param_text (plan), ==, "4 + 4 + 8 = 16");
+}
+
 static void
 test_enum_strings (void)
 {
@@ -514,6 +676,8 @@ main (int    argc,
   g_test_add_func ("/engine/plan/inverse/consistency", test_inverse_consistency);
   g_test_add_func ("/engine/plan/notify/once", test_notify_once);
   g_test_add_func ("/engine/plan/errors/bad-inputs", test_bad_inputs);
+  g_test_add_func ("/engine/plan/errors/input-text", test_input_text);
+  g_test_add_func ("/engine/plan/getters", test_getters);
   g_test_add_func ("/engine/plan/enums/strings", test_enum_strings);
 
   return g_test_run ();

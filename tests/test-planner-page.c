@@ -210,6 +210,9 @@ test_bad_sweep (void)
     { "layers", "2.5", FALSE },
     { "d-model", "-4096", FALSE },
     { "heads", "x", FALSE },
+    { "d-ff", "wide", FALSE },
+    { "d-ff", "-3072", FALSE },
+    { "vocab", "50k5", FALSE },
     { "deadline-days", "-3", FALSE },
     { "deadline-days", "abc", FALSE },
   };
@@ -275,6 +278,68 @@ test_fewest_gpus (void)
   /* The answer meets the deadline, one GPU fewer would not. */
   g_assert_cmpfloat (nk_plan_get_output (napkin_planner_page_get_plan (page), "days"), <=, 30.0);
   g_assert_cmpfloat (6.0 * 70e9 * 15e12 / (per_gpu_day * (needed - 1)), >, 30.0);
+
+  g_assert_finalize_object (page);
+}
+
+/* Seed 002, the OpenAI table, for GPT-2 small: the oracle adds up the table's
+ * rows (attention QKV and projection, feed-forward) in float64 rather than
+ * using the closed form the engine uses. */
+static void
+test_architecture (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  const double d_model = 768, n_layer = 12, d_ff = 3072, n_ctx = 1024, d_attn = 768;
+  double qkv = n_layer * d_model * 3 * d_attn;
+  double proj = n_layer * d_attn * d_model;
+  double ff = n_layer * 2 * d_model * d_ff;
+  double n = qkv + proj + ff;
+  double forward = 2 * n + 2 * n_layer * n_ctx * d_attn;
+  g_autofree char *n_text = g_strdup_printf ("%.0f", n);
+  /* 85M parameters on 15T tokens take hours, not days, on 1024 H100s. */
+  double hours = 24 * 6.0 * n * 15e12 / (H100_DENSE_BF16 * 0.5 * 1024 * 86400.0);
+  g_autofree char *expected_time = g_strdup_printf ("%.1f h", hours);
+  g_autofree char *texts = NULL;
+
+  g_assert_cmpfloat (n, ==, 2 * d_model * n_layer * (2 * d_attn + d_ff));
+  g_assert_cmpfloat (hours, >=, 2);
+  g_assert_cmpfloat (hours, <, 48);
+
+  /* Nothing to size yet: "Use" changes nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.use-architecture", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "70B");
+
+  type (page, "d-model", "768");
+  type (page, "layers", "12");
+  type (page, "d-ff", "3072");
+  type (page, "seq", "1024");
+  type (page, "vocab", "50257");
+  g_assert_false (row_has_error (page, "d-ff"));
+  g_assert_cmpfloat (nk_plan_get_sized_params (plan), ==, n);
+  g_assert_cmpfloat (nk_plan_get_sized_forward_flops_per_token (plan), ==, forward);
+
+  /* The formula is shown with the person's numbers in it. */
+  texts = napkin_planner_page_dup_output_texts (page);
+  g_assert_nonnull (strstr (texts, "d_model 768 × n_layer 12 × (2 × d_attn 768 + d_ff 3072)"));
+  g_assert_nonnull (strstr (texts, "n_ctx 1024"));
+  g_assert_nonnull (strstr (texts, "n_vocab 50257"));
+
+  /* "Use" fills in the exact count, and the time follows it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.use-architecture", NULL));
+  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, n_text);
+  g_assert_cmpfloat (nk_plan_get_params (plan), ==, n);
+  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected_time);
+
+  /* A bad d_ff is marked, and the size is not guessed with 4 · d_model. */
+  type (page, "d-ff", "abc");
+  g_assert_true (row_has_error (page, "d-ff"));
+  g_assert_true (isnan (nk_plan_get_sized_params (plan)));
+  g_assert_false (shows_non_finite (page, NULL));
+  /* Empty d_ff is the table's default, 4 · d_model: for GPT-2 that is 3072 again. */
+  type (page, "d-ff", "");
+  g_assert_false (row_has_error (page, "d-ff"));
+  g_assert_cmpfloat (nk_plan_get_sized_params (plan), ==, n);
 
   g_assert_finalize_object (page);
 }
@@ -437,6 +502,7 @@ main (int    argc,
   g_test_add_func ("/ui/planner/bad-input/params", test_bad_params);
   g_test_add_func ("/ui/planner/bad-input/sweep", test_bad_sweep);
   g_test_add_func ("/ui/planner/inverse/fewest-gpus", test_fewest_gpus);
+  g_test_add_func ("/ui/planner/architecture/gpt2-small", test_architecture);
   g_test_add_func ("/ui/planner/memory/zero-stage", test_zero_stage_chart);
   g_test_add_func ("/ui/planner/settings-kept", test_settings_kept);
   g_test_add_func ("/ui/planner/export-matches-cli", test_export_matches_cli);

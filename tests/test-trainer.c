@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-checkpoint.h"
+#include "nk-cpuinfo.h"
 #include "nk-plan.h"
 #include "nk-trainer.h"
 
@@ -212,11 +214,11 @@ test_pause_stop_async (void)
   nk_trainer_start (t, NULL, on_done, &d);
   g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_RUNNING);
 
-  /* Wait with a timeout source so a hung worker fails instead of blocking. */
   iterate_until (has_steps, t);
 
-  at_pause = nk_trainer_get_steps_done (t);
   nk_trainer_pause (t);
+  /* Read after pause() returned: from here at most the step in flight may finish. */
+  at_pause = nk_trainer_get_steps_done (t);
   g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_PAUSED);
   while (!nk_trainer_is_parked (t))
     g_usleep (1000);
@@ -302,6 +304,121 @@ test_tiny_lm_learns (void)
   g_assert_cmpfloat (last, <, 0.6 * log (256.0));
 }
 
+/* bf16-mixed keeps fp32 masters (same params/grads/optimizer bytes) and halves the
+ * saved activations; the losses stay close to fp32's. */
+static void
+test_bf16_mixed (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(GArray) f = NULL, h = NULL;
+  const NkTrainMetrics *a, *b;
+
+  c->dim = 32;
+  c->batch = 32;
+  c->steps = 10;
+  f = run (c, NULL);
+  c->precision = NK_TRAIN_PRECISION_BF16_MIXED;
+  h = run (c, NULL);
+  a = &g_array_index (f, NkTrainMetrics, 9);
+  b = &g_array_index (h, NkTrainMetrics, 9);
+  g_assert_cmpuint (a->memory[NK_BUCKET_PARAMS], ==, b->memory[NK_BUCKET_PARAMS]);
+  g_assert_cmpuint (a->memory[NK_BUCKET_GRADS], ==, b->memory[NK_BUCKET_GRADS]);
+  g_assert_cmpuint (a->memory[NK_BUCKET_OPTIMIZER], ==, b->memory[NK_BUCKET_OPTIMIZER]);
+  g_assert_cmpuint (b->memory[NK_BUCKET_ACTIVATIONS], <, a->memory[NK_BUCKET_ACTIVATIONS]);
+  g_assert_cmpfloat (b->predicted[3], ==, a->predicted[3] / 2);
+  for (guint i = 0; i < 10; i++)
+    {
+      double la = g_array_index (f, NkTrainMetrics, i).loss;
+      double lb = g_array_index (h, NkTrainMetrics, i).loss;
+
+      /* bf16 has 8 significant bits: a relative error of a few 2⁻⁸ per layer */
+      g_assert_cmpfloat (fabs (lb - la), <=, 0.05 * fabs (la));
+    }
+}
+
+/* fp16 with dynamic loss scaling: GradScaler's rule, step by step. */
+static void
+test_fp16_loss_scaling (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(GArray) h = NULL;
+  guint skipped = 0;
+
+  c->precision = NK_TRAIN_PRECISION_FP16;
+  c->steps = 30;
+  h = run (c, NULL);
+  g_assert_cmpfloat (g_array_index (h, NkTrainMetrics, 0).loss_scale, ==, 65536.0);
+  for (guint i = 0; i + 1 < h->len; i++)
+    {
+      const NkTrainMetrics *m = &g_array_index (h, NkTrainMetrics, i);
+      const NkTrainMetrics *next = &g_array_index (h, NkTrainMetrics, i + 1);
+
+      skipped += m->skipped;
+      g_assert_cmpfloat (next->loss_scale, ==, m->skipped ? m->loss_scale / 2 : m->loss_scale);
+    }
+  /* The synthetic task's loss (~10⁴) times 65536 overflows fp16's 65504 at once. */
+  g_assert_cmpuint (skipped, >, 0);
+  g_test_message ("%u skipped steps, final scale %g", skipped,
+                  g_array_index (h, NkTrainMetrics, h->len - 1).loss_scale);
+}
+
+static void
+on_step_checkpoint_at_3 (NkTrainer            *trainer,
+                         const NkTrainMetrics *m,
+                         gpointer              data)
+{
+  if (m->step == 3)
+    nk_trainer_checkpoint_now (trainer);
+}
+
+static void
+test_checkpoint_now (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("napkin-ck-XXXXXX", &error);
+  g_autofree char *step4 = NULL, *step10 = NULL;
+
+  c->steps = 10;
+  c->checkpoint_dir = g_strdup (dir);
+  c->checkpoint_keep = 0;
+  t = nk_trainer_new (c);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_checkpoint_at_3), NULL);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_no_error (error);
+  /* Requested after step 3, written after the next step; and the final one. */
+  step4 = nk_checkpoint_path_for_step (dir, 4);
+  step10 = nk_checkpoint_path_for_step (dir, 10);
+  files = nk_checkpoint_list (dir, &error);
+  g_assert_cmpuint (files->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (files, 0), ==, step10);
+  g_assert_cmpstr (g_ptr_array_index (files, 1), ==, step4);
+  for (guint i = 0; i < files->len; i++)
+    g_unlink (g_ptr_array_index (files, i));
+  g_rmdir (dir);
+}
+
+/* The CPU peak from a canned /proc/cpuinfo, worked by hand. */
+static void
+test_cpu_peak (void)
+{
+  const char *text =
+    "processor\t: 0\nmodel name\t: Test CPU @ 3.00GHz\nphysical id\t: 0\ncpu cores\t: 4\n"
+    "cpu MHz\t\t: 2000.000\nflags\t\t: fpu sse avx avx2 fma\n\n"
+    "processor\t: 1\nphysical id\t: 0\ncpu cores\t: 4\n";
+  g_autoptr(NkCpuInfo) info = nk_cpu_info_parse (text, 8, 0);
+  g_autoptr(NkCpuInfo) fixed = nk_cpu_info_parse (text, 8, 3500000);
+
+  /* 4 physical cores (8 logical) × 2 FMA × 8 lanes (avx2) × 2 × 2.0 GHz */
+  g_assert_cmpuint (info->cores, ==, 4);
+  g_assert_cmpuint (info->lanes_fp32, ==, 8);
+  g_assert_cmpfloat (info->peak_fp32, ==, 4.0 * 2 * 8 * 2 * 2.0e9);
+  /* cpufreq's maximum wins over the current MHz */
+  g_assert_cmpfloat (fixed->peak_fp32, ==, 4.0 * 2 * 8 * 2 * 3.5e9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -315,6 +432,10 @@ main (int    argc,
   g_test_add_func ("/engine/trainer/diverges", test_diverges);
   g_test_add_func ("/engine/trainer/bad-config", test_bad_config);
   g_test_add_func ("/engine/trainer/tiny-lm-learns", test_tiny_lm_learns);
+  g_test_add_func ("/engine/trainer/bf16-mixed", test_bf16_mixed);
+  g_test_add_func ("/engine/trainer/fp16-loss-scaling", test_fp16_loss_scaling);
+  g_test_add_func ("/engine/trainer/checkpoint-now", test_checkpoint_now);
+  g_test_add_func ("/engine/cpuinfo/peak", test_cpu_peak);
 
   return g_test_run ();
 }

@@ -79,6 +79,37 @@ test_format (void)
   }
 }
 
+/* Oracle: the Julian year, 365.25 days of 86400 s, written out here. */
+static void
+test_format_duration_years (void)
+{
+  static const struct { double days; const char *text; } cases[] = {
+    { 143.9, "143.9 days" },          /* the lecture's answer stays in days */
+    { 730.0, "730.0 days" },          /* just under two years */
+    { 730.5, "2.0 years" },           /* exactly two Julian years */
+    { 10527.2, "28.8 years" },        /* 10527.2 / 365.25 = 28.82... */
+    { 365.25 * 1000, "1000.0 years" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = nk_units_format_duration (cases[i].days * 86400.0);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+  {
+    double years = 10527.2 / 365.25;
+
+    g_assert_cmpfloat (years, >, 28.75);
+    g_assert_cmpfloat (years, <, 28.85);
+  }
+  {
+    g_autofree char *just_under = nk_units_format_duration (2 * 365.25 * 86400.0 - 1.0);
+
+    g_assert_true (g_str_has_suffix (just_under, " days"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -88,6 +119,7 @@ main (int    argc,
   g_test_add_func ("/engine/units/parse/accepts", test_parse_accepts);
   g_test_add_func ("/engine/units/parse/refuses", test_parse_refuses);
   g_test_add_func ("/engine/units/format", test_format);
+  g_test_add_func ("/engine/units/format/duration-years", test_format_duration_years);
 
   return g_test_run ();
 }

@@ -128,27 +128,27 @@ row_fill (const Formatter *fmt,
           Row             *row,
           GError         **error)
 {
+  NkDTypeRounding rounding;
   guint64 bits;
 
   if (!nk_dtype_parse_item (fmt->dtype, text, &row->item, error))
     return FALSE;
 
-  bits = row->item.is_bits ? row->item.bits : nk_dtype_encode (fmt->dtype, row->item.value, fmt->overflow);
+  if (row->item.is_bits)
+    bits = row->item.bits;
+  else
+    {
+      /* nk-dtype is the one home of the rounding error: the page shows the same. */
+      nk_dtype_round (fmt->dtype, row->item.value, fmt->overflow, &rounding);
+      bits = rounding.bits;
+      row->abs_error = rounding.abs_error;
+      row->rel_error = rounding.rel_error;
+    }
   nk_dtype_decode (fmt->dtype, bits, &row->decoded);
   row->input = g_utf8_make_valid (text, -1);
   row->bits = nk_dtype_format_bits (fmt->dtype, bits);
   row->binary = nk_dtype_format_binary (fmt->dtype, bits, " ");
   row->exact = nk_dtype_exact_decimal_double (row->decoded.value);
-
-  if (!row->item.is_bits)
-    {
-      double input = row->item.value;
-      double decoded = row->decoded.value;
-
-      /* equal values (inf included) have no error, not inf − inf */
-      row->abs_error = input == decoded ? 0.0 : input - decoded;
-      row->rel_error = row->abs_error == 0 ? 0.0 : row->abs_error / fabs (input);
-    }
   return TRUE;
 }
 

@@ -164,12 +164,12 @@ typedef struct _NkTokenStream NkTokenStream;
 
 /**
  * nk_token_stream_new_from_file:
- * @path: a 1-D .npy of uint16 or int32 tokens (detected by its magic), otherwise
- *   raw little-endian uint16 (.bin)
+ * @path: a 1-D .npy of uint16, int32 or uint8 tokens (detected by its magic),
+ *   otherwise raw little-endian uint16 (.bin)
  * @error: return location for a #GError
  *
- * Maps the file (no copy). The vocabulary is 65536 for uint16 streams and
- * max token + 1 for int32 ones (found by one pass over the file, which also refuses
+ * Maps the file (no copy). The vocabulary is 65536 for uint16 streams, 256 for uint8
+ * and max token + 1 for int32 ones (found by one pass over the file, which also refuses
  * negative tokens).
  *
  * Returns: (transfer full) (nullable): the stream

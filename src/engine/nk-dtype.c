@@ -145,6 +145,31 @@ nk_dtype_class_to_string (NkDTypeClass klass)
 }
 
 /**
+ * nk_dtype_class_display_name:
+ * @klass: a class
+ *
+ * The class as people read it, translated. nk_dtype_class_to_string() is the
+ * untranslated spelling that CLI.md fixes for JSON and scripts.
+ *
+ * Returns: the translated class name, e.g. "subnormal"
+ */
+const char *
+nk_dtype_class_display_name (NkDTypeClass klass)
+{
+  /* Translators: the classes of a floating-point value, shown beside it. "inf"
+   * is an infinity and "nan" not-a-number: use your language's usual short forms. */
+  switch (klass)
+    {
+    case NK_DTYPE_CLASS_ZERO: return C_("number class", "zero");
+    case NK_DTYPE_CLASS_SUBNORMAL: return C_("number class", "subnormal");
+    case NK_DTYPE_CLASS_NORMAL: return C_("number class", "normal");
+    case NK_DTYPE_CLASS_INF: return C_("number class", "inf");
+    case NK_DTYPE_CLASS_NAN: return C_("number class", "nan");
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+/**
  * nk_dtype_from_name:
  * @name: a format name: the canonical CLI name, the PyTorch name or an alias
  * @out_dtype: (out): the format
@@ -319,6 +344,26 @@ nk_dtype_one_bits (NkDType dtype)
   return (guint64) dtype_table[dtype].bias << dtype_table[dtype].mantissa_bits;
 }
 
+/**
+ * nk_dtype_epsilon_bits:
+ * @dtype: a floating-point format
+ *
+ * Epsilon is 2^−M, a power of two every format here holds as a normal number.
+ *
+ * Returns: the pattern of epsilon, the gap between 1 and the next value
+ */
+guint64
+nk_dtype_epsilon_bits (NkDType dtype)
+{
+  const NkDTypeInfo *info;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  info = &dtype_table[dtype];
+  g_return_val_if_fail (info->bias > (int) info->mantissa_bits, 0);
+  return (guint64) (info->bias - (int) info->mantissa_bits) << info->mantissa_bits;
+}
+
 /* ---- decode ---------------------------------------------------------------- */
 
 /**
@@ -420,24 +465,13 @@ overflow_bits (const NkDTypeInfo *info,
   return sign | nan_magnitude (info);
 }
 
-/**
- * nk_dtype_encode:
- * @dtype: a floating-point format
- * @value: any double
- * @overflow: what a magnitude beyond the largest finite value becomes
- *
- * Rounds @value once to @dtype: to nearest, ties to even, with gradual underflow
- * and the sign of zero kept. With %NK_OVERFLOW_DEFAULT a value whose rounded
- * magnitude passes the max becomes ±inf, or NaN in a format without infinities
- * (e4m3: 464 → 448, 465 → NaN, inf → NaN); with %NK_OVERFLOW_SATURATE it and
- * ±inf become ±max. NaN becomes the canonical quiet NaN with @value's sign.
- *
- * Returns: the pattern
- */
-guint64
-nk_dtype_encode (NkDType    dtype,
-                 double     value,
-                 NkOverflow overflow)
+/* nk_dtype_encode(), and whether @overflow decided the result: a magnitude
+ * beyond max, or an infinity that did not stay one. */
+static guint64
+encode (NkDType     dtype,
+        double      value,
+        NkOverflow  overflow,
+        gboolean   *out_overflowed)
 {
   const NkDTypeInfo *info;
   guint64 u, sign, sig, md, n, mant, biased;
@@ -445,10 +479,9 @@ nk_dtype_encode (NkDType    dtype,
   int q, ex, e_eff, shift, emin;
   gint64 max_biased;
 
-  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
-
   info = &dtype_table[dtype];
   m = info->mantissa_bits;
+  *out_overflowed = FALSE;
   memcpy (&u, &value, sizeof u);
   sign = (u >> 63) ? sign_bit (info) : 0;
   ed = (u >> 52) & 0x7ff;
@@ -458,8 +491,9 @@ nk_dtype_encode (NkDType    dtype,
     {
       if (md != 0)
         return sign | nan_magnitude (info);
-      if (dtype == NK_DTYPE_F64 && overflow == NK_OVERFLOW_DEFAULT)
-        return u;
+      if (overflow == NK_OVERFLOW_DEFAULT && info->has_inf)
+        return dtype == NK_DTYPE_F64 ? u : sign | inf_magnitude (info);
+      *out_overflowed = TRUE;
       return overflow_bits (info, sign, overflow);
     }
   if (dtype == NK_DTYPE_F64)
@@ -503,9 +537,104 @@ nk_dtype_encode (NkDType    dtype,
   if ((gint64) e_eff + info->bias > max_biased ||
       ((gint64) e_eff + info->bias == max_biased &&
        mant > (max_magnitude (info) & mantissa_mask (info))))
-    return overflow_bits (info, sign, overflow);
+    {
+      *out_overflowed = TRUE;
+      return overflow_bits (info, sign, overflow);
+    }
   biased = (guint64) (e_eff + info->bias);
   return sign | (biased << m) | mant;
+}
+
+/**
+ * nk_dtype_encode:
+ * @dtype: a floating-point format
+ * @value: any double
+ * @overflow: what a magnitude beyond the largest finite value becomes
+ *
+ * Rounds @value once to @dtype: to nearest, ties to even, with gradual underflow
+ * and the sign of zero kept. With %NK_OVERFLOW_DEFAULT a value whose rounded
+ * magnitude passes the max becomes ±inf, or NaN in a format without infinities
+ * (e4m3: 464 → 448, 465 → NaN, inf → NaN); with %NK_OVERFLOW_SATURATE it and
+ * ±inf become ±max. NaN becomes the canonical quiet NaN with @value's sign.
+ *
+ * Returns: the pattern
+ */
+guint64
+nk_dtype_encode (NkDType    dtype,
+                 double     value,
+                 NkOverflow overflow)
+{
+  gboolean overflowed;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return encode (dtype, value, overflow, &overflowed);
+}
+
+/**
+ * nk_dtype_round:
+ * @dtype: a floating-point format
+ * @value: any double
+ * @overflow: what a magnitude beyond the largest finite value becomes
+ * @out: (out caller-allocates): the pattern, its value, the error and the status
+ *
+ * Rounds @value as nk_dtype_encode() does and reports what that did to it.
+ *
+ * The error is CLI.md's: @out->abs_error is @value minus the decoded value, and
+ * @out->rel_error is that over |@value|. Equal values have no error, so a zero
+ * or an infinity that the format keeps has 0 and 0, not inf − inf or 0 / 0. Where
+ * the difference has no finite answer it is what IEEE arithmetic says: 1e-8
+ * rounded to +0 in f16 has abs_error 1e-8 and rel_error 1; a finite value
+ * overflowed to +inf has −inf and −inf; ±inf saturated to ±max has ±inf and NaN;
+ * anything that became NaN, and a NaN input, has NaN and NaN.
+ *
+ * The status: a NaN input stays NaN and counts as %NK_ROUNDING_EXACT (only its
+ * payload is dropped). A value that passes max, or an infinity that does not
+ * stay one, is %NK_ROUNDING_SATURATED, %NK_ROUNDING_OVERFLOW_TO_INF or
+ * %NK_ROUNDING_OVERFLOW_TO_NAN as @overflow and the format decide. Otherwise it
+ * is %NK_ROUNDING_EXACT when the format holds @value (subnormals included);
+ * %NK_ROUNDING_UNDERFLOW_TO_ZERO when a nonzero value became ±0;
+ * %NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL when it rounded to a subnormal; and
+ * %NK_ROUNDING_ROUNDED when it rounded to a normal value (a value just below the
+ * smallest normal that rounds up to it included).
+ *
+ * Returns: %TRUE (%FALSE on a programmer error: not a float format)
+ */
+gboolean
+nk_dtype_round (NkDType          dtype,
+                double           value,
+                NkOverflow       overflow,
+                NkDTypeRounding *out)
+{
+  const NkDTypeInfo *info;
+  NkDTypeDecoded decoded;
+  gboolean overflowed;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  info = &dtype_table[dtype];
+  out->bits = encode (dtype, value, overflow, &overflowed);
+  nk_dtype_decode (dtype, out->bits, &decoded);
+  out->value = decoded.value;
+  out->abs_error = value == decoded.value ? 0.0 : value - decoded.value;
+  out->rel_error = out->abs_error == 0 ? 0.0 : out->abs_error / fabs (value);
+
+  if (isnan (value))
+    out->status = NK_ROUNDING_EXACT;
+  else if (overflowed)
+    out->status = overflow == NK_OVERFLOW_SATURATE ? NK_ROUNDING_SATURATED
+                : info->has_inf ? NK_ROUNDING_OVERFLOW_TO_INF
+                : NK_ROUNDING_OVERFLOW_TO_NAN;
+  else if (value == decoded.value)
+    out->status = NK_ROUNDING_EXACT;
+  else if (decoded.klass == NK_DTYPE_CLASS_ZERO)
+    out->status = NK_ROUNDING_UNDERFLOW_TO_ZERO;
+  else if (decoded.klass == NK_DTYPE_CLASS_SUBNORMAL)
+    out->status = NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL;
+  else
+    out->status = NK_ROUNDING_ROUNDED;
+  return TRUE;
 }
 
 /* ---- exact decimals -------------------------------------------------------- */

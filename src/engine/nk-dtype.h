@@ -165,6 +165,35 @@ typedef struct {
   double range_decades_subnormal;
 } NkDTypeLimits;
 
+/* What rounding one value into a format did to it (see nk_dtype_round()). */
+typedef enum {
+  NK_ROUNDING_EXACT,                   /* the format holds the value (NaN stays NaN) */
+  NK_ROUNDING_ROUNDED,                 /* rounded to a nearby normal value */
+  NK_ROUNDING_UNDERFLOW_TO_ZERO,       /* too small: became ±0 */
+  NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL,  /* rounded to a subnormal: fewer significant bits */
+  NK_ROUNDING_OVERFLOW_TO_INF,         /* too large: became ±inf */
+  NK_ROUNDING_OVERFLOW_TO_NAN,         /* too large, no infinity in the format: became NaN */
+  NK_ROUNDING_SATURATED,               /* too large (or ±inf): clamped to ±max */
+} NkRoundingStatus;
+
+/**
+ * NkDTypeRounding:
+ * @bits: the pattern the value rounds to, as nk_dtype_encode() gives it
+ * @value: the exact value of @bits
+ * @abs_error: the input minus @value (CLI.md's abs_error)
+ * @rel_error: @abs_error over |input| (CLI.md's rel_error)
+ * @status: what the rounding did
+ *
+ * One value rounded into a format, with the error it took on the way.
+ */
+typedef struct {
+  guint64          bits;
+  double           value;
+  double           abs_error;
+  double           rel_error;
+  NkRoundingStatus status;
+} NkDTypeRounding;
+
 /* One parsed ITEM of CLI.md: either a value or raw bits. */
 typedef struct {
   gboolean is_bits;
@@ -184,6 +213,7 @@ gboolean           nk_dtype_from_name       (const char    *name,
                                              GError       **error);
 gsize              nk_dtype_element_size    (NkDType        dtype);
 const char        *nk_dtype_class_to_string (NkDTypeClass   klass);
+const char        *nk_dtype_class_display_name (NkDTypeClass klass);
 gboolean           nk_dtype_is_float        (NkDType        dtype);
 guint64            nk_dtype_bits_mask       (NkDType        dtype);
 
@@ -196,6 +226,10 @@ double             nk_dtype_to_double       (NkDType         dtype,
 guint64            nk_dtype_encode          (NkDType         dtype,
                                              double          value,
                                              NkOverflow      overflow);
+gboolean           nk_dtype_round           (NkDType          dtype,
+                                             double           value,
+                                             NkOverflow       overflow,
+                                             NkDTypeRounding *out);
 guint64            nk_dtype_nan_bits        (NkDType         dtype,
                                              guint           sign);
 char              *nk_dtype_exact_decimal   (NkDType         dtype,
@@ -223,6 +257,7 @@ guint64            nk_dtype_max_bits        (NkDType         dtype);
 guint64            nk_dtype_min_normal_bits (NkDType         dtype);
 guint64            nk_dtype_min_subnormal_bits (NkDType      dtype);
 guint64            nk_dtype_one_bits        (NkDType         dtype);
+guint64            nk_dtype_epsilon_bits    (NkDType         dtype);
 
 /* Items as people type them: "1e-8", "-0", "inf", "nan", "pi", "e", "0x7e" */
 gboolean           nk_dtype_parse_item      (NkDType         dtype,

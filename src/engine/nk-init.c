@@ -10,11 +10,34 @@
 #include "nk-init.h"
 
 static gboolean
+on_host (NkTensor *tensor)
+{
+  return nk_tensor_is_contiguous (tensor)
+         && nk_device_get_kind (nk_tensor_get_device (tensor)) == NK_DEVICE_CPU;
+}
+
+static gboolean
 fillable (NkTensor *tensor)
 {
-  return tensor != NULL && nk_tensor_is_contiguous (tensor)
-         && nk_device_get_kind (nk_tensor_get_device (tensor)) == NK_DEVICE_CPU
-         && (tensor->dtype == NK_DTYPE_F32 || tensor->dtype == NK_DTYPE_F64);
+  return tensor != NULL && (tensor->dtype == NK_DTYPE_F32 || tensor->dtype == NK_DTYPE_F64);
+}
+
+/* A contiguous host tensor to draw into when @tensor lives elsewhere (a GPU): the
+ * numbers are drawn on the CPU either way, so every device gets the same ones. */
+static NkTensor *
+host_twin (NkTensor *tensor)
+{
+  if (on_host (tensor))
+    return nk_tensor_ref (tensor);
+  return nk_tensor_new_full (nk_device_get_cpu (), tensor->dtype, tensor->ndim, tensor->shape,
+                             NK_BUCKET_OTHER, FALSE, NULL);
+}
+
+static gboolean
+upload (NkTensor *tensor,
+        NkTensor *twin)
+{
+  return twin == tensor || nk_tensor_copy_ (tensor, twin, NULL);
 }
 
 gboolean
@@ -24,17 +47,20 @@ nk_init_trunc_normal_ (NkTensor *tensor,
                        double    a,
                        double    b)
 {
+  g_autoptr(NkTensor) host = NULL;
   gint64 n;
 
   g_return_val_if_fail (fillable (tensor) && rng != NULL, FALSE);
 
-  n = nk_tensor_numel (tensor);
-  if (tensor->dtype == NK_DTYPE_F32)
-    nk_rng_fill_truncated_normal_f32 (rng, nk_tensor_data_f32 (tensor), n, 0.0, std, a, b);
+  if ((host = host_twin (tensor)) == NULL)
+    return FALSE;
+  n = nk_tensor_numel (host);
+  if (host->dtype == NK_DTYPE_F32)
+    nk_rng_fill_truncated_normal_f32 (rng, nk_tensor_data_f32 (host), n, 0.0, std, a, b);
   else
     for (gint64 i = 0; i < n; i++)
-      nk_tensor_data_f64 (tensor)[i] = nk_rng_truncated_normal (rng, 0.0, std, a, b);
-  return TRUE;
+      nk_tensor_data_f64 (host)[i] = nk_rng_truncated_normal (rng, 0.0, std, a, b);
+  return upload (tensor, host);
 }
 
 gboolean
@@ -43,17 +69,20 @@ nk_init_normal_ (NkTensor *tensor,
                  double    mean,
                  double    std)
 {
+  g_autoptr(NkTensor) host = NULL;
   gint64 n;
 
   g_return_val_if_fail (fillable (tensor) && rng != NULL, FALSE);
 
-  n = nk_tensor_numel (tensor);
-  if (tensor->dtype == NK_DTYPE_F32)
-    nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (tensor), n, mean, std);
+  if ((host = host_twin (tensor)) == NULL)
+    return FALSE;
+  n = nk_tensor_numel (host);
+  if (host->dtype == NK_DTYPE_F32)
+    nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (host), n, mean, std);
   else
     for (gint64 i = 0; i < n; i++)
-      nk_tensor_data_f64 (tensor)[i] = nk_rng_normal (rng, mean, std);
-  return TRUE;
+      nk_tensor_data_f64 (host)[i] = nk_rng_normal (rng, mean, std);
+  return upload (tensor, host);
 }
 
 gboolean

@@ -30,7 +30,7 @@ typedef enum {
 
 /**
  * nk_init_trunc_normal_:
- * @tensor: a contiguous f32 or f64 CPU tensor, filled in place
+ * @tensor: an f32 or f64 tensor on any device, filled in place (drawn on the CPU)
  * @rng: the generator
  * @std: the standard deviation
  * @a: lower bound in standard deviations (the lecture: -3)
@@ -44,7 +44,7 @@ gboolean    nk_init_trunc_normal_ (NkTensor   *tensor,
                                    double      a,
                                    double      b);
 
-/* N(mean, std²) into a contiguous f32/f64 CPU tensor. */
+/* N(mean, std²) into an f32/f64 tensor on any device. */
 gboolean    nk_init_normal_       (NkTensor   *tensor,
                                    NkRng      *rng,
                                    double      mean,

@@ -365,6 +365,48 @@ nk_model_zero_grad (NkModel  *model,
                                 error);
 }
 
+/* Reads a parameter through host memory, so it works for a GPU parameter too. */
+typedef gboolean (*ReadFunc) (gpointer      source,
+                              const char   *name,
+                              NkDType       dtype,
+                              guint         ndim,
+                              const gint64 *shape,
+                              gpointer      dst,
+                              GError      **error);
+
+static gboolean
+read_param (NkTensor    *p,
+            ReadFunc     read,
+            gpointer     source,
+            const char  *name,
+            GError     **error)
+{
+  g_autoptr(NkTensor) host = NULL;
+
+  if (nk_device_get_kind (nk_tensor_get_device (p)) == NK_DEVICE_CPU && nk_tensor_is_contiguous (p))
+    return read (source, name, p->dtype, p->ndim, p->shape, nk_tensor_data (p), error);
+
+  host = nk_tensor_new_full (nk_device_get_cpu (), p->dtype, p->ndim, p->shape,
+                             NK_BUCKET_OTHER, FALSE, error);
+  return host != NULL
+         && read (source, name, p->dtype, p->ndim, p->shape, nk_tensor_data (host), error)
+         && nk_tensor_copy_ (p, host, error);
+}
+
+static gboolean
+read_safetensors (gpointer source, const char *name, NkDType dtype, guint ndim,
+                  const gint64 *shape, gpointer dst, GError **error)
+{
+  return nk_safetensors_read_into (source, name, dtype, ndim, shape, dst, error);
+}
+
+static gboolean
+read_checkpoint (gpointer source, const char *name, NkDType dtype, guint ndim,
+                 const gint64 *shape, gpointer dst, GError **error)
+{
+  return nk_checkpoint_read_into (source, name, dtype, ndim, shape, dst, error);
+}
+
 gboolean
 nk_model_load_state_dict (NkModel        *model,
                           NkSafetensors  *st,
@@ -372,10 +414,8 @@ nk_model_load_state_dict (NkModel        *model,
 {
   for (guint i = 0; i < model->params->len; i++)
     {
-      NkTensor *p = param (model, i);
-
-      if (!nk_safetensors_read_into (st, nk_model_get_param_name (model, i), p->dtype,
-                                     p->ndim, p->shape, nk_tensor_data (p), error))
+      if (!read_param (param (model, i), read_safetensors, st,
+                       nk_model_get_param_name (model, i), error))
         return FALSE;
     }
   return TRUE;
@@ -400,10 +440,8 @@ nk_model_load_checkpoint (NkModel       *model,
 {
   for (guint i = 0; i < model->params->len; i++)
     {
-      NkTensor *p = param (model, i);
-
-      if (!nk_checkpoint_read_into (ck, nk_model_get_param_name (model, i), p->dtype,
-                                    p->ndim, p->shape, nk_tensor_data (p), error))
+      if (!read_param (param (model, i), read_checkpoint, ck,
+                       nk_model_get_param_name (model, i), error))
         return FALSE;
     }
   return TRUE;

@@ -130,7 +130,8 @@ NkTensor   *nk_model_loss              (NkModel      *model,
                                         NkTensor     *target,
                                         GError      **error);
 
-/* Cruncher only: the predictions [B] for x [B, D]. */
+/* The forward pass: Cruncher x [B, D] → predictions [B, 1]; TinyLM tokens [B, T] →
+ * logits [B·T, V]. */
 NkTensor   *nk_model_forward           (NkModel      *model,
                                         NkTensor     *input,
                                         GError      **error);

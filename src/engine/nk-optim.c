@@ -235,9 +235,17 @@ nk_optim_load_state (NkOptim       *optim,
       {
         g_autofree char *key = state_key (optim, i, s);
         NkTensor *st = nk_optim_get_state (optim, i, s);
+        g_autoptr(NkTensor) host = NULL;
 
+        /* Through host memory, so GPU state loads too. */
+        if (nk_device_get_kind (nk_tensor_get_device (st)) == NK_DEVICE_CPU)
+          host = nk_tensor_ref (st);
+        else if ((host = nk_tensor_new_full (nk_device_get_cpu (), st->dtype, st->ndim,
+                                             st->shape, NK_BUCKET_OTHER, FALSE, error)) == NULL)
+          return FALSE;
         if (!nk_checkpoint_read_into (ck, key, st->dtype, st->ndim, st->shape,
-                                      nk_tensor_data (st), error))
+                                      nk_tensor_data (host), error)
+            || (host != st && !nk_tensor_copy_ (st, host, error)))
           return FALSE;
       }
   optim->step = step;

@@ -224,24 +224,35 @@ enum {
   IN_HEADS, IN_D_FF, IN_VOCAB, IN_PRICE, IN_DEADLINE, N_INPUTS
 };
 
+/* @optional inputs read empty text as 0, "not given". */
 static const struct {
   const char *name;
   double      default_value;
+  gboolean    optional;
 } inputs[N_INPUTS] = {
-  [IN_PARAMS]   = { "params", 70e9 },
-  [IN_TOKENS]   = { "tokens", 15e12 },
-  [IN_GPUS]     = { "gpus", 1024 },
-  [IN_MFU]      = { "mfu", 0.5 },
-  [IN_BATCH]    = { "batch", 0 },
-  [IN_SEQ]      = { "seq", 0 },
-  [IN_LAYERS]   = { "layers", 0 },
-  [IN_D_MODEL]  = { "d-model", 0 },
-  [IN_HEADS]    = { "heads", 0 },
-  [IN_D_FF]     = { "d-ff", 0 },
-  [IN_VOCAB]    = { "vocab", 0 },
-  [IN_PRICE]    = { "price", 0 },
-  [IN_DEADLINE] = { "deadline-days", 0 },
+  [IN_PARAMS]   = { "params", 70e9, FALSE },
+  [IN_TOKENS]   = { "tokens", 15e12, FALSE },
+  [IN_GPUS]     = { "gpus", 1024, FALSE },
+  [IN_MFU]      = { "mfu", 0.5, FALSE },
+  [IN_BATCH]    = { "batch", 0, TRUE },
+  [IN_SEQ]      = { "seq", 0, TRUE },
+  [IN_LAYERS]   = { "layers", 0, TRUE },
+  [IN_D_MODEL]  = { "d-model", 0, TRUE },
+  [IN_HEADS]    = { "heads", 0, TRUE },
+  [IN_D_FF]     = { "d-ff", 0, TRUE },
+  [IN_VOCAB]    = { "vocab", 0, TRUE },
+  [IN_PRICE]    = { "price", 0, TRUE },
+  [IN_DEADLINE] = { "deadline-days", 0, TRUE },
 };
+
+static int
+input_index (const char *name)
+{
+  for (guint i = 0; i < N_INPUTS; i++)
+    if (g_strcmp0 (inputs[i].name, name) == 0)
+      return i;
+  return -1;
+}
 
 /* Numeric outputs. */
 enum {
@@ -289,19 +300,31 @@ static const char *value_names[N_FORMULAS] = {
   [V_FITS_FORMULA] = "fits",
 };
 
+/* The numeric inputs plus every other input an error can be about. */
+#define MAX_INPUT_ERRORS (N_INPUTS + 8)
+
+typedef struct {
+  const char *input;    /* a static property name */
+  char       *message;
+} InputError;
+
 /* Everything a recompute produces; compared field by field to notify only what
  * changed. */
 typedef struct {
-  double   values[N_VALUES];
-  char    *formulas[N_FORMULAS];
-  gboolean valid;
-  gboolean fits;
-  char    *error;
-  char    *error_input;
-  GQuark   error_domain;
-  int      error_code;
-  char    *gpu_name;
-  char    *bytes_text;
+  double     values[N_VALUES];
+  char      *formulas[N_FORMULAS];
+  gboolean   valid;
+  gboolean   fits;
+  char      *error;
+  char      *error_input;
+  GQuark     error_domain;
+  int        error_code;
+  char      *gpu_name;
+  char      *bytes_text;
+  /* Every bad input's own sentence (the first per input), so a form can mark
+   * each row, not only the first one. */
+  InputError input_errors[MAX_INPUT_ERRORS];
+  guint      n_input_errors;
 } Outputs;
 
 struct _NkPlan
@@ -309,6 +332,8 @@ struct _NkPlan
   GObject            parent_instance;
 
   double             in[N_INPUTS];
+  /* Why an input has no value (text that is not a number), or NULL. */
+  char              *invalid[N_INPUTS];
   char              *gpu;
   NkPeakDtype        dtype;
   gboolean           sparse;
@@ -450,17 +475,34 @@ fail (Calc       *c,
       const char *format,
       ...)
 {
+  Outputs *o = c->o;
   va_list args;
+  char *message;
+  gboolean known = FALSE;
 
-  c->o->valid = FALSE;
-  if (c->o->error != NULL)
-    return;
+  o->valid = FALSE;
   va_start (args, format);
-  c->o->error = g_strdup_vprintf (format, args);
+  message = g_strdup_vprintf (format, args);
   va_end (args);
-  c->o->error_input = g_strdup (input);
-  c->o->error_domain = domain;
-  c->o->error_code = code;
+
+  for (guint i = 0; i < o->n_input_errors && !known; i++)
+    known = g_str_equal (o->input_errors[i].input, input);
+  if (!known && o->n_input_errors < MAX_INPUT_ERRORS)
+    {
+      o->input_errors[o->n_input_errors].input = input;
+      o->input_errors[o->n_input_errors].message = g_strdup (message);
+      o->n_input_errors++;
+    }
+
+  if (o->error != NULL)
+    {
+      g_free (message);
+      return;
+    }
+  o->error = message;
+  o->error_input = g_strdup (input);
+  o->error_domain = domain;
+  o->error_code = code;
 }
 
 /* An input is good when finite and within its range; @whole asks for an integer. */
@@ -474,6 +516,12 @@ check_input (Calc       *c,
 {
   double v = c->self->in[which];
 
+  if (c->self->invalid[which] != NULL)
+    {
+      fail (c, inputs[which].name, NK_PLAN_ERROR, NK_PLAN_ERROR_INVALID_INPUT,
+            "%s", c->self->invalid[which]);
+      return FALSE;
+    }
   if (isfinite (v) && (allow_equal ? v >= minimum : v > minimum)
       && (!whole || v == floor (v)))
     return TRUE;
@@ -570,7 +618,7 @@ compute (NkPlan  *self,
   const double *in = self->in;
   const NkGpu *gpu;
   gboolean params_ok, tokens_ok, gpus_ok, mfu_ok, peak_ok = FALSE, price_ok, deadline_ok;
-  gboolean act_inputs_ok, act_given;
+  gboolean act_inputs_ok, act_given, seq_ok, layers_ok, d_model_ok, d_ff_ok, vocab_ok;
   double gpus = in[IN_GPUS];
   double act_bytes_per_value;
   int z = self->zero_stage;
@@ -651,18 +699,19 @@ compute (NkPlan  *self,
 
   act_inputs_ok = check_input (&c, IN_BATCH, 0, TRUE, TRUE,
                                _("Batch must be a whole number of sequences (0 when not given)"));
-  act_inputs_ok &= check_input (&c, IN_SEQ, 0, TRUE, TRUE,
-                                _("Sequence length must be a whole number (0 when not given)"));
-  act_inputs_ok &= check_input (&c, IN_LAYERS, 0, TRUE, TRUE,
-                                _("Layers must be a whole number (0 when not given)"));
-  act_inputs_ok &= check_input (&c, IN_D_MODEL, 0, TRUE, TRUE,
-                                _("d_model must be a whole number (0 when not given)"));
+  seq_ok = check_input (&c, IN_SEQ, 0, TRUE, TRUE,
+                        _("Sequence length must be a whole number (0 when not given)"));
+  layers_ok = check_input (&c, IN_LAYERS, 0, TRUE, TRUE,
+                           _("Layers must be a whole number (0 when not given)"));
+  d_model_ok = check_input (&c, IN_D_MODEL, 0, TRUE, TRUE,
+                            _("d_model must be a whole number (0 when not given)"));
+  act_inputs_ok &= seq_ok && layers_ok && d_model_ok;
   act_inputs_ok &= check_input (&c, IN_HEADS, 0, TRUE, TRUE,
                                 _("Heads must be a whole number (0 when not given)"));
-  check_input (&c, IN_D_FF, 0, TRUE, TRUE,
-               _("d_ff must be a whole number (0 for 4 × d_model)"));
-  check_input (&c, IN_VOCAB, 0, TRUE, TRUE,
-               _("Vocabulary size must be a whole number (0 when not given)"));
+  d_ff_ok = check_input (&c, IN_D_FF, 0, TRUE, TRUE,
+                         _("d_ff must be a whole number (0 for 4 × d_model)"));
+  vocab_ok = check_input (&c, IN_VOCAB, 0, TRUE, TRUE,
+                          _("Vocabulary size must be a whole number (0 when not given)"));
   price_ok = check_input (&c, IN_PRICE, 0, TRUE, FALSE,
                           _("Price must be zero or a positive number of dollars per GPU-hour"));
   deadline_ok = check_input (&c, IN_DEADLINE, 0, TRUE, FALSE,
@@ -830,6 +879,18 @@ compute (NkPlan  *self,
       o->formulas[V_MEM_TOTAL] = formula (_("%N params × (%s) B + %N B activations = %N B"),
                                           n, o->bytes_text, v[V_MEM_ACT], v[V_MEM_TOTAL]);
     }
+  /* The GPU's memory depends on the GPU alone, so it is known even while the
+   * GPU count is not. */
+  if (gpu != NULL && isfinite (gpu->memory))
+    {
+      v[V_HBM] = gpu->memory;
+      o->formulas[V_HBM] = formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
+                                    gpu->name, gpu->memory);
+    }
+  else if (gpu != NULL)
+    fail (&c, "gpu", NK_PLAN_ERROR, NK_PLAN_ERROR_NO_PEAK,
+          _("The table gives no memory size for %s"), gpu->name);
+
   if (gpus_ok && z >= 0 && z <= 3)
     {
       double per = bytes_per_param_per_gpu (v, z, gpus);
@@ -857,11 +918,8 @@ compute (NkPlan  *self,
             formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
                      zero_text (z), in[IN_PARAMS], per, v[V_MEM_ACT_GPU], v[V_MEM_PER_GPU]);
         }
-      if (gpu != NULL && isfinite (gpu->memory))
+      if (isfinite (v[V_HBM]))
         {
-          v[V_HBM] = gpu->memory;
-          o->formulas[V_HBM] = formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
-                                        gpu->name, gpu->memory);
           v[V_LARGEST] = largest_params (v, z, gpus, v[V_HBM], v[V_MEM_ACT_GPU]);
           if (isfinite (v[V_LARGEST]))
             o->formulas[V_LARGEST] =
@@ -870,9 +928,6 @@ compute (NkPlan  *self,
                        gpus, v[V_HBM], v[V_MEM_ACT], gpus, per, v[V_LARGEST], zero_text (z),
                        o->bytes_text);
         }
-      else if (gpu != NULL)
-        fail (&c, "gpu", NK_PLAN_ERROR, NK_PLAN_ERROR_NO_PEAK,
-              _("The table gives no memory size for %s"), gpu->name);
     }
   o->fits = isfinite (v[V_MEM_PER_GPU]) && isfinite (v[V_HBM]) && v[V_MEM_PER_GPU] <= v[V_HBM];
   if (isfinite (v[V_MEM_PER_GPU]) && isfinite (v[V_HBM]))
@@ -880,8 +935,10 @@ compute (NkPlan  *self,
       formula (o->fits ? _("%N B per GPU ≤ %N B HBM: fits") : _("%N B per GPU > %N B HBM: does not fit"),
                v[V_MEM_PER_GPU], v[V_HBM]);
 
-  /* Transformer sizing (seed 002, the OpenAI table). */
-  if (act_inputs_ok && in[IN_D_MODEL] > 0 && in[IN_LAYERS] > 0)
+  /* Transformer sizing (seed 002, the OpenAI table): needs only the shape, so a
+   * bad batch does not hide it, but a bad d_ff does (4 · d_model would be a
+   * silent guess). */
+  if (d_model_ok && layers_ok && d_ff_ok && in[IN_D_MODEL] > 0 && in[IN_LAYERS] > 0)
     {
       double d = in[IN_D_MODEL], L = in[IN_LAYERS];
       double d_attn = d;
@@ -892,7 +949,7 @@ compute (NkPlan  *self,
       o->formulas[V_SIZED_PARAMS] =
         formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
                  d, L, d_attn, d_ff, v[V_SIZED_PARAMS]);
-      if (in[IN_SEQ] > 0)
+      if (seq_ok && in[IN_SEQ] > 0)
         {
           double n_ctx = in[IN_SEQ];
 
@@ -901,7 +958,7 @@ compute (NkPlan  *self,
           o->formulas[V_SIZED_FWD] =
             formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
                      v[V_SIZED_PARAMS], L, n_ctx, d_attn, v[V_SIZED_FWD]);
-          if (in[IN_VOCAB] > 0)
+          if (vocab_ok && in[IN_VOCAB] > 0)
             {
               v[V_SIZED_EMBED] = (in[IN_VOCAB] + n_ctx) * d;
               o->formulas[V_SIZED_EMBED] =
@@ -921,6 +978,22 @@ outputs_clear (Outputs *o)
   g_clear_pointer (&o->error_input, g_free);
   g_clear_pointer (&o->gpu_name, g_free);
   g_clear_pointer (&o->bytes_text, g_free);
+  for (guint i = 0; i < o->n_input_errors; i++)
+    g_clear_pointer (&o->input_errors[i].message, g_free);
+  o->n_input_errors = 0;
+}
+
+static gboolean
+same_input_errors (const Outputs *a,
+                   const Outputs *b)
+{
+  if (a->n_input_errors != b->n_input_errors)
+    return FALSE;
+  for (guint i = 0; i < a->n_input_errors; i++)
+    if (!g_str_equal (a->input_errors[i].input, b->input_errors[i].input)
+        || !g_str_equal (a->input_errors[i].message, b->input_errors[i].message))
+      return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -959,6 +1032,8 @@ recompute (NkPlan *self)
   for (guint i = 0; i < N_FORMULAS && !any; i++)
     if (g_strcmp0 (old->formulas[i], fresh.formulas[i]) != 0)
       any = TRUE;
+  if (!same_input_errors (old, &fresh))
+    any = TRUE;
 
   outputs_clear (old);
   *old = fresh;
@@ -977,6 +1052,8 @@ nk_plan_finalize (GObject *object)
   NkPlan *self = NK_PLAN (object);
 
   g_clear_pointer (&self->gpu, g_free);
+  for (guint i = 0; i < N_INPUTS; i++)
+    g_clear_pointer (&self->invalid[i], g_free);
   outputs_clear (&self->out);
 
   G_OBJECT_CLASS (nk_plan_parent_class)->finalize (object);
@@ -1036,18 +1113,34 @@ nk_plan_get_property (GObject    *object,
       }                                                                    \
   } G_STMT_END
 
+/* @message is why the input has no value (then @value is NAN), or NULL. */
+static void
+set_input_state (NkPlan     *self,
+                 guint       which,
+                 double      value,
+                 const char *message)
+{
+  gboolean value_changed = !same_double (self->in[which], value)
+                           || signbit (self->in[which]) != signbit (value);
+
+  if (!value_changed && g_strcmp0 (self->invalid[which], message) == 0)
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  self->in[which] = value;
+  g_free (self->invalid[which]);
+  self->invalid[which] = g_strdup (message);
+  if (value_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_FIRST + which]);
+  recompute (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 static void
 set_input_double (NkPlan *self,
                   guint   which,
                   double  value)
 {
-  if (same_double (self->in[which], value) && signbit (self->in[which]) == signbit (value))
-    return;
-  g_object_freeze_notify (G_OBJECT (self));
-  self->in[which] = value;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IN_FIRST + which]);
-  recompute (self);
-  g_object_thaw_notify (G_OBJECT (self));
+  set_input_state (self, which, value, NULL);
 }
 
 static void
@@ -1229,6 +1322,377 @@ DOUBLE_INPUT (mfu, IN_MFU)
  * @value: dollars per GPU-hour, >= 0
  */
 DOUBLE_INPUT (price, IN_PRICE)
+/**
+ * nk_plan_get_batch: (get-property batch)
+ * @self: a plan
+ * Returns: the global batch in sequences, 0 when not given
+ */
+/**
+ * nk_plan_set_batch: (set-property batch)
+ * @self: a plan
+ * @value: the global batch in sequences, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (batch, IN_BATCH)
+/**
+ * nk_plan_get_seq: (get-property seq)
+ * @self: a plan
+ * Returns: the sequence length (n_ctx for sizing), 0 when not given
+ */
+/**
+ * nk_plan_set_seq: (set-property seq)
+ * @self: a plan
+ * @value: the sequence length, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (seq, IN_SEQ)
+/**
+ * nk_plan_get_layers: (get-property layers)
+ * @self: a plan
+ * Returns: the number of layers, 0 when not given
+ */
+/**
+ * nk_plan_set_layers: (set-property layers)
+ * @self: a plan
+ * @value: the number of layers, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (layers, IN_LAYERS)
+/**
+ * nk_plan_get_d_model: (get-property d-model)
+ * @self: a plan
+ * Returns: the hidden size, 0 when not given
+ */
+/**
+ * nk_plan_set_d_model: (set-property d-model)
+ * @self: a plan
+ * @value: the hidden size, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (d_model, IN_D_MODEL)
+/**
+ * nk_plan_get_heads: (get-property heads)
+ * @self: a plan
+ * Returns: the number of attention heads, 0 when not given
+ */
+/**
+ * nk_plan_set_heads: (set-property heads)
+ * @self: a plan
+ * @value: the number of attention heads, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (heads, IN_HEADS)
+/**
+ * nk_plan_get_d_ff: (get-property d-ff)
+ * @self: a plan
+ * Returns: the feed-forward width, 0 for 4 · d_model
+ */
+/**
+ * nk_plan_set_d_ff: (set-property d-ff)
+ * @self: a plan
+ * @value: the feed-forward width, a whole number; 0 for 4 · d_model
+ */
+DOUBLE_INPUT (d_ff, IN_D_FF)
+/**
+ * nk_plan_get_vocab: (get-property vocab)
+ * @self: a plan
+ * Returns: the vocabulary size, 0 when not given
+ */
+/**
+ * nk_plan_set_vocab: (set-property vocab)
+ * @self: a plan
+ * @value: the vocabulary size, a whole number; 0 when not given
+ */
+DOUBLE_INPUT (vocab, IN_VOCAB)
+/**
+ * nk_plan_get_deadline_days: (get-property deadline-days)
+ * @self: a plan
+ * Returns: the deadline for #NkPlan:gpus-for-deadline, 0 when not asked
+ */
+/**
+ * nk_plan_set_deadline_days: (set-property deadline-days)
+ * @self: a plan
+ * @value: days, >= 0; 0 when not asked
+ */
+DOUBLE_INPUT (deadline_days, IN_DEADLINE)
+
+/**
+ * nk_plan_set_input_text:
+ * @self: a plan
+ * @name: a numeric input property: params, tokens, gpus, mfu, batch, seq, layers,
+ *   d-model, heads, d-ff, vocab, price or deadline-days
+ * @text: what the person typed ("70B", "15T", "7e10", "abc", "")
+ *
+ * Sets @name from text as a form holds it, parsed with nk_units_parse(). Empty
+ * text is 0 ("not given") for the optional inputs (all but params, tokens, gpus
+ * and mfu). Text that is not a number leaves the input without a value: it reads
+ * NAN, the outputs that need it are NAN, and nk_plan_get_input_error() gives the
+ * parser's sentence. This is how a page says "invalid" without a sentinel value
+ * (GObject refuses NAN through g_object_set()).
+ *
+ * Returns: %TRUE when @text is a number (the plan may still refuse its value,
+ *   e.g. 0 GPUs; see nk_plan_get_input_error())
+ */
+gboolean
+nk_plan_set_input_text (NkPlan     *self,
+                        const char *name,
+                        const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stripped = NULL;
+  double value = 0;
+  int which;
+
+  g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
+  which = input_index (name);
+  g_return_val_if_fail (which >= 0, FALSE);
+
+  stripped = g_strstrip (g_strdup (text ? text : ""));
+  if (inputs[which].optional && stripped[0] == '\0')
+    value = 0;
+  else if (!nk_units_parse (stripped, &value, &error))
+    {
+      set_input_state (self, which, NAN, error->message);
+      return FALSE;
+    }
+  set_input_state (self, which, value, NULL);
+  return TRUE;
+}
+
+/**
+ * nk_plan_invalidate_input:
+ * @self: a plan
+ * @name: a numeric input property, as for nk_plan_set_input_text()
+ * @message: one sentence saying what is wrong with the input
+ *
+ * Leaves @name without a value, for callers that parse text their own way: the
+ * input reads NAN, the plan is invalid with @message as the input's error, and
+ * the outputs that need it are NAN. Setting a value clears it.
+ */
+void
+nk_plan_invalidate_input (NkPlan     *self,
+                          const char *name,
+                          const char *message)
+{
+  int which;
+
+  g_return_if_fail (NK_IS_PLAN (self));
+  g_return_if_fail (message != NULL);
+  which = input_index (name);
+  g_return_if_fail (which >= 0);
+
+  set_input_state (self, which, NAN, message);
+}
+
+/**
+ * nk_plan_get_input_error:
+ * @self: a plan
+ * @name: an input property name ("params", "gpu", "dtype", "zero-stage", ...)
+ *
+ * Unlike #NkPlan:error, which names only the first bad input, every bad input
+ * has its own sentence here, so a form can mark each row.
+ *
+ * Returns: (nullable): why @name is not acceptable, or %NULL when it is
+ */
+const char *
+nk_plan_get_input_error (NkPlan     *self,
+                         const char *name)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < self->out.n_input_errors; i++)
+    if (g_str_equal (self->out.input_errors[i].input, name))
+      return self->out.input_errors[i].message;
+  return NULL;
+}
+
+/**
+ * nk_plan_get_activation_model: (get-property activation-model)
+ * @self: a plan
+ * Returns: how activations are estimated
+ */
+NkActivationModel
+nk_plan_get_activation_model (NkPlan *self)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), NK_ACTIVATION_MODEL_LINEAR);
+  return self->activation_model;
+}
+
+/**
+ * nk_plan_set_activation_model: (set-property activation-model)
+ * @self: a plan
+ * @model: the lecture's deep linear model or the transformer estimate
+ */
+void
+nk_plan_set_activation_model (NkPlan            *self,
+                              NkActivationModel  model)
+{
+  g_return_if_fail (NK_IS_PLAN (self));
+  g_return_if_fail (model <= NK_ACTIVATION_MODEL_TRANSFORMER);
+  SET_INPUT (self, activation_model, model, PROP_ACTIVATION_MODEL);
+}
+
+/**
+ * nk_plan_get_checkpointing: (get-property checkpointing)
+ * @self: a plan
+ * Returns: whether the transformer estimate assumes full activation checkpointing
+ */
+gboolean
+nk_plan_get_checkpointing (NkPlan *self)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
+  return self->checkpointing;
+}
+
+/**
+ * nk_plan_set_checkpointing: (set-property checkpointing)
+ * @self: a plan
+ * @checkpointing: assume full activation checkpointing (transformer estimate)
+ */
+void
+nk_plan_set_checkpointing (NkPlan   *self,
+                           gboolean  checkpointing)
+{
+  g_return_if_fail (NK_IS_PLAN (self));
+  checkpointing = !!checkpointing;
+  SET_INPUT (self, checkpointing, checkpointing, PROP_CHECKPOINTING);
+}
+
+/* Outputs that may be NAN: C getters, since GObject cannot carry NAN into a
+ * property binding or g_object_set() on the other side. */
+#define DOUBLE_OUTPUT(name, WHICH)                                         \
+double                                                                     \
+nk_plan_get_##name (NkPlan *self)                                          \
+{                                                                          \
+  g_return_val_if_fail (NK_IS_PLAN (self), NAN);                           \
+  return self->out.values[WHICH];                                          \
+}
+
+/**
+ * nk_plan_get_total_flops: (get-property total-flops)
+ * @self: a plan
+ * Returns: 6 · params · tokens, NAN when not computable
+ */
+DOUBLE_OUTPUT (total_flops, V_TOTAL_FLOPS)
+/**
+ * nk_plan_get_peak_flops_per_gpu: (get-property peak-flops-per-gpu)
+ * @self: a plan
+ * Returns: the GPU's peak FLOP/s for the dtype, NAN when the table has none
+ */
+DOUBLE_OUTPUT (peak_flops_per_gpu, V_PEAK)
+/**
+ * nk_plan_get_flops_per_day: (get-property flops-per-day)
+ * @self: a plan
+ * Returns: peak · mfu · gpus · 86400, NAN when not computable
+ */
+DOUBLE_OUTPUT (flops_per_day, V_FLOPS_PER_DAY)
+/**
+ * nk_plan_get_days: (get-property days)
+ * @self: a plan
+ * Returns: the training time in days, NAN when not computable
+ */
+DOUBLE_OUTPUT (days, V_DAYS)
+/**
+ * nk_plan_get_gpu_hours: (get-property gpu-hours)
+ * @self: a plan
+ * Returns: days · 24 · gpus, NAN when not computable
+ */
+DOUBLE_OUTPUT (gpu_hours, V_GPU_HOURS)
+/**
+ * nk_plan_get_cost: (get-property cost)
+ * @self: a plan
+ * Returns: GPU-hours · price in USD, NAN when not computable
+ */
+DOUBLE_OUTPUT (cost, V_COST)
+/**
+ * nk_plan_get_hbm_per_gpu: (get-property hbm-per-gpu)
+ * @self: a plan
+ * Returns: the GPU's memory in bytes as the datasheet gives it (known whenever
+ *   the GPU is, even while the GPU count is not), NAN otherwise
+ */
+DOUBLE_OUTPUT (hbm_per_gpu, V_HBM)
+/**
+ * nk_plan_get_memory_params_per_gpu: (get-property memory-params-per-gpu)
+ * @self: a plan
+ * Returns: bytes of parameters each GPU holds, NAN when not computable
+ */
+DOUBLE_OUTPUT (memory_params_per_gpu, V_MEM_PARAMS_GPU)
+/**
+ * nk_plan_get_memory_grads_per_gpu: (get-property memory-grads-per-gpu)
+ * @self: a plan
+ * Returns: bytes of gradients each GPU holds, NAN when not computable
+ */
+DOUBLE_OUTPUT (memory_grads_per_gpu, V_MEM_GRADS_GPU)
+/**
+ * nk_plan_get_memory_optimizer_per_gpu: (get-property memory-optimizer-per-gpu)
+ * @self: a plan
+ * Returns: bytes of optimizer state each GPU holds, NAN when not computable
+ */
+DOUBLE_OUTPUT (memory_optimizer_per_gpu, V_MEM_OPT_GPU)
+/**
+ * nk_plan_get_memory_activations_per_gpu: (get-property memory-activations-per-gpu)
+ * @self: a plan
+ * Returns: bytes of activations each GPU holds, NAN when not computable
+ */
+DOUBLE_OUTPUT (memory_activations_per_gpu, V_MEM_ACT_GPU)
+/**
+ * nk_plan_get_memory_per_gpu: (get-property memory-per-gpu)
+ * @self: a plan
+ * Returns: the bytes each GPU holds in all, NAN when not computable
+ */
+DOUBLE_OUTPUT (memory_per_gpu, V_MEM_PER_GPU)
+/**
+ * nk_plan_get_largest_params: (get-property largest-params)
+ * @self: a plan
+ * Returns: the most whole parameters that fit, NAN when not computable
+ */
+DOUBLE_OUTPUT (largest_params, V_LARGEST)
+/**
+ * nk_plan_get_gpus_for_deadline: (get-property gpus-for-deadline)
+ * @self: a plan
+ * Returns: the fewest GPUs that finish within #NkPlan:deadline-days, NAN when
+ *   not asked or not computable
+ */
+DOUBLE_OUTPUT (gpus_for_deadline, V_GPUS_DEADLINE)
+/**
+ * nk_plan_get_sized_params: (get-property sized-params)
+ * @self: a plan
+ * Returns: 2 · d_model · n_layer · (2 · d_attn + d_ff), NAN without d-model and layers
+ */
+DOUBLE_OUTPUT (sized_params, V_SIZED_PARAMS)
+/**
+ * nk_plan_get_sized_embedding_params: (get-property sized-embedding-params)
+ * @self: a plan
+ * Returns: (n_vocab + n_ctx) · d_model, NAN without vocab and seq
+ */
+DOUBLE_OUTPUT (sized_embedding_params, V_SIZED_EMBED)
+/**
+ * nk_plan_get_sized_forward_flops_per_token: (get-property sized-forward-flops-per-token)
+ * @self: a plan
+ * Returns: 2 · N + 2 · n_layer · n_ctx · d_attn, NAN without seq
+ */
+DOUBLE_OUTPUT (sized_forward_flops_per_token, V_SIZED_FWD)
+
+/**
+ * nk_plan_get_gpu_name: (get-property gpu-name)
+ * @self: a plan
+ * Returns: (nullable): the GPU's name from the table ("NVIDIA H100 SXM5 80 GB"), or the id
+ *   when the table has no such GPU
+ */
+const char *
+nk_plan_get_gpu_name (NkPlan *self)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+  return self->out.gpu_name;
+}
+
+/**
+ * nk_plan_get_bytes_per_param_text: (get-property bytes-per-param-text)
+ * @self: a plan
+ * Returns: (nullable): bytes per parameter as a sum, "4 + 4 + 8 = 16"
+ */
+const char *
+nk_plan_get_bytes_per_param_text (NkPlan *self)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+  return self->out.bytes_text;
+}
 
 /**
  * nk_plan_get_gpu: (get-property gpu)

@@ -48,7 +48,16 @@
  * invalid: #NkPlan:valid is %FALSE, #NkPlan:error is one sentence naming the input
  * and #NkPlan:error-input its property name. Every output that depends on the bad
  * input is NAN (show "—"); outputs that do not depend on it are still computed
- * (so #NkPlan:largest-params answers without params or tokens).
+ * (so #NkPlan:largest-params answers without params or tokens, and
+ * #NkPlan:hbm-per-gpu without a GPU count). nk_plan_get_input_error() has a
+ * sentence for each bad input, not only the first.
+ *
+ * A form hands the plan text as typed, nk_plan_set_input_text (plan, "batch",
+ * "abc"): text that is not a number leaves the input without a value (it reads
+ * NAN) and its error is the parser's sentence; nk_plan_invalidate_input() does
+ * the same with a caller's sentence. Neither needs a sentinel value, and GObject,
+ * which refuses NAN through g_object_set(), is not involved. Every numeric input
+ * and output also has a C getter (and every input a C setter) that carries NAN.
  *
  * Properties, inputs (read-write):
  *   "params"            double   parameter count N (default 70e9)
@@ -210,8 +219,47 @@ void         nk_plan_set_zero_stage           (NkPlan            *self,
 double       nk_plan_get_price                (NkPlan            *self);
 void         nk_plan_set_price                (NkPlan            *self,
                                                double             price);
-/* batch, seq, layers, d-model, heads, d-ff, vocab, activation-model,
- * checkpointing and deadline-days: set them with g_object_set(). */
+double       nk_plan_get_batch                (NkPlan            *self);
+void         nk_plan_set_batch                (NkPlan            *self,
+                                               double             batch);
+double       nk_plan_get_seq                  (NkPlan            *self);
+void         nk_plan_set_seq                  (NkPlan            *self,
+                                               double             seq);
+double       nk_plan_get_layers               (NkPlan            *self);
+void         nk_plan_set_layers               (NkPlan            *self,
+                                               double             layers);
+double       nk_plan_get_d_model              (NkPlan            *self);
+void         nk_plan_set_d_model              (NkPlan            *self,
+                                               double             d_model);
+double       nk_plan_get_heads                (NkPlan            *self);
+void         nk_plan_set_heads                (NkPlan            *self,
+                                               double             heads);
+double       nk_plan_get_d_ff                 (NkPlan            *self);
+void         nk_plan_set_d_ff                 (NkPlan            *self,
+                                               double             d_ff);
+double       nk_plan_get_vocab                (NkPlan            *self);
+void         nk_plan_set_vocab                (NkPlan            *self,
+                                               double             vocab);
+double       nk_plan_get_deadline_days        (NkPlan            *self);
+void         nk_plan_set_deadline_days        (NkPlan            *self,
+                                               double             days);
+NkActivationModel
+             nk_plan_get_activation_model     (NkPlan            *self);
+void         nk_plan_set_activation_model     (NkPlan            *self,
+                                               NkActivationModel  model);
+gboolean     nk_plan_get_checkpointing        (NkPlan            *self);
+void         nk_plan_set_checkpointing        (NkPlan            *self,
+                                               gboolean           checkpointing);
+
+/* Inputs as a form holds them: text, or no value with a reason. */
+gboolean     nk_plan_set_input_text           (NkPlan            *self,
+                                               const char        *name,
+                                               const char        *text);
+void         nk_plan_invalidate_input         (NkPlan            *self,
+                                               const char        *name,
+                                               const char        *message);
+const char  *nk_plan_get_input_error          (NkPlan            *self,
+                                               const char        *name);
 
 /* Outputs. */
 gboolean     nk_plan_get_valid                (NkPlan            *self);
@@ -222,6 +270,25 @@ gboolean     nk_plan_check                    (NkPlan            *self,
 double       nk_plan_get_output               (NkPlan            *self,
                                                const char        *name);
 gboolean     nk_plan_get_fits                 (NkPlan            *self);
+const char  *nk_plan_get_gpu_name             (NkPlan            *self);
+const char  *nk_plan_get_bytes_per_param_text (NkPlan            *self);
+double       nk_plan_get_total_flops          (NkPlan            *self);
+double       nk_plan_get_peak_flops_per_gpu   (NkPlan            *self);
+double       nk_plan_get_flops_per_day        (NkPlan            *self);
+double       nk_plan_get_days                 (NkPlan            *self);
+double       nk_plan_get_gpu_hours            (NkPlan            *self);
+double       nk_plan_get_cost                 (NkPlan            *self);
+double       nk_plan_get_hbm_per_gpu          (NkPlan            *self);
+double       nk_plan_get_memory_params_per_gpu      (NkPlan      *self);
+double       nk_plan_get_memory_grads_per_gpu       (NkPlan      *self);
+double       nk_plan_get_memory_optimizer_per_gpu   (NkPlan      *self);
+double       nk_plan_get_memory_activations_per_gpu (NkPlan      *self);
+double       nk_plan_get_memory_per_gpu       (NkPlan            *self);
+double       nk_plan_get_largest_params       (NkPlan            *self);
+double       nk_plan_get_gpus_for_deadline    (NkPlan            *self);
+double       nk_plan_get_sized_params         (NkPlan            *self);
+double       nk_plan_get_sized_embedding_params        (NkPlan   *self);
+double       nk_plan_get_sized_forward_flops_per_token (NkPlan   *self);
 const char  *nk_plan_get_formula              (NkPlan            *self,
                                                const char        *output);
 double       nk_plan_largest_params_for_stage (NkPlan            *self,

@@ -46,7 +46,7 @@ nk_train_config_new (void)
   config->precision = NK_TRAIN_PRECISION_FP32;
   config->init_kind = NK_INIT_TRUNC_NORMAL;
   config->checkpoint_keep = 3;
-  config->history_limit = 100000;
+  config->history_limit = 10000;
   return config;
 }
 
@@ -495,8 +495,11 @@ publish (NkTrainer            *self,
   self->latest = *m;
   self->have_latest = TRUE;
   self->steps_done = m->step;
+  /* Bounded: when full, the oldest tenth goes at once, so a long run pays one move
+   * per limit/10 steps rather than one per step. */
   if (self->config->history_limit > 0 && self->history->len >= self->config->history_limit)
-    g_array_remove_index (self->history, 0);
+    g_array_remove_range (self->history, 0,
+                          MIN (self->history->len, MAX (self->config->history_limit / 10, 1)));
   g_array_append_val (self->history, *m);
   if (!self->sync && !self->idle_pending)
     schedule = self->idle_pending = TRUE;

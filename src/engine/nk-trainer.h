@@ -119,7 +119,7 @@ typedef enum {
  * @checkpoint_every: write one every N steps (0: only at the end and on request)
  * @checkpoint_keep: how many to keep (0: all)
  * @resume_dir: (nullable): continue from the newest intact checkpoint there
- * @history_limit: most steps kept in the history (oldest dropped first)
+ * @history_limit: most steps kept in the history (the oldest tenth is dropped when full)
  */
 typedef struct {
   NkModelKind       model;
@@ -148,7 +148,7 @@ typedef struct {
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;
 GType          nk_trainer_state_get_type (void) G_GNUC_CONST;
 /* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
- * cpu, fp32, truncated normal, keep 3 checkpoints, history 100000. */
+ * cpu, fp32, truncated normal, keep 3 checkpoints, history 10000 steps. */
 NkTrainConfig *nk_train_config_new       (void);
 NkTrainConfig *nk_train_config_copy      (const NkTrainConfig *config);
 void           nk_train_config_free      (NkTrainConfig       *config);

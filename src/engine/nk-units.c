@@ -147,13 +147,21 @@ nk_units_format_sci (double value,
  * nk_units_format_duration:
  * @seconds: a duration
  *
- * Returns: (transfer full): "143.9 days", "5.2 h", "3.1 min", "12.0 s", "850 ms"
+ * From two years on, durations are in Julian years of 365.25 days: nobody reads
+ * "10527.2 days" as 28.8 years.
+ *
+ * Returns: (transfer full): "28.8 years", "143.9 days", "5.2 h", "3.1 min",
+ *   "12.0 s", "850 ms"
  */
 char *
 nk_units_format_duration (double seconds)
 {
+  const double year = 365.25 * 86400.0;
+
   if (!isfinite (seconds) || seconds < 0)
     return g_strdup ("—");
+  if (seconds >= 2 * year)
+    return g_strdup_printf (_("%.1f years"), seconds / year);
   if (seconds >= 2 * 86400.0)
     return g_strdup_printf (_("%.1f days"), seconds / 86400.0);
   if (seconds >= 2 * 3600.0)

@@ -184,25 +184,6 @@ text_for_double (double value)
   return tidy_exponent (buf);
 }
 
-/* The rounding error as CLI.md defines it: input minus the decoded value, and
- * that over |input|. FIXME: nk-dtype has no function for this yet, so it is
- * the one subtraction this page does; move it to the engine when it has one. */
-static void
-rounding_error (double  input,
-                double  decoded,
-                double *out_abs,
-                double *out_rel)
-{
-  if (input == decoded || (isnan (input) && isnan (decoded)))
-    {
-      *out_abs = 0;
-      *out_rel = 0;
-      return;
-    }
-  *out_abs = input - decoded;
-  *out_rel = input != 0 ? *out_abs / fabs (input) : NAN;
-}
-
 static char *
 overflow_markup (NkDType dtype,
                  guint64 default_bits,
@@ -224,24 +205,24 @@ overflow_markup (NkDType dtype,
                                   default_value, default_hex, saturate_value, saturate_hex);
 }
 
+/* A sentence about what rounding did to the input in @dtype, from nk_dtype_round()'s
+ * status; %NULL when there is nothing to say. */
 static char *
-row_note (NapkinFormatsPage    *self,
-          NkDType               dtype,
-          const NkDTypeDecoded *decoded,
-          gboolean             *out_warning)
+row_note (NapkinFormatsPage     *self,
+          NkDType                dtype,
+          const NkDTypeRounding *rounding,
+          NkDTypeClass           klass,
+          gboolean              *out_warning)
 {
   const NkDTypeInfo *info = nk_dtype_info (dtype);
   g_autofree char *input = text_for_double (self->input);
   NkDTypeLimits limits;
 
   *out_warning = TRUE;
-  if (!isfinite (self->input) || self->input == 0)
-    return NULL;
-
   nk_dtype_limits (dtype, &limits);
-  switch (decoded->klass)
+  switch (rounding->status)
     {
-    case NK_DTYPE_CLASS_ZERO:
+    case NK_ROUNDING_UNDERFLOW_TO_ZERO:
       {
         g_autofree char *tiny = format_value (dtype, limits.min_subnormal);
 
@@ -249,16 +230,21 @@ row_note (NapkinFormatsPage    *self,
                                   "%s, so it rounds to zero."),
                                 input, info->cli_name, tiny);
       }
-    case NK_DTYPE_CLASS_SUBNORMAL:
+    case NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL:
+    case NK_ROUNDING_EXACT:
       {
-        g_autofree char *normal = format_value (dtype, limits.min_normal);
+        g_autofree char *normal = NULL;
 
+        /* A subnormal the format holds exactly still has fewer bits to spare. */
+        if (klass != NK_DTYPE_CLASS_SUBNORMAL)
+          return NULL;
+        normal = format_value (dtype, limits.min_normal);
         *out_warning = FALSE;
         return g_strdup_printf (_("Subnormal: %s is below %s’s smallest normal value, %s, "
                                   "so fewer significant bits are left."),
                                 input, info->cli_name, normal);
       }
-    case NK_DTYPE_CLASS_INF:
+    case NK_ROUNDING_OVERFLOW_TO_INF:
       {
         g_autofree char *max = format_value (dtype, limits.max);
 
@@ -266,7 +252,7 @@ row_note (NapkinFormatsPage    *self,
                                   "so it rounds to infinity."),
                                 input, info->cli_name, max);
       }
-    case NK_DTYPE_CLASS_NAN:
+    case NK_ROUNDING_OVERFLOW_TO_NAN:
       {
         g_autofree char *max = format_value (dtype, limits.max);
 
@@ -274,17 +260,16 @@ row_note (NapkinFormatsPage    *self,
                                   "the format has no infinity, so it becomes NaN."),
                                 input, info->cli_name, max);
       }
-    case NK_DTYPE_CLASS_NORMAL:
-    default:
-      if (row_overflow (self, dtype) == NK_OVERFLOW_SATURATE &&
-          nk_dtype_encode (dtype, self->input, NK_OVERFLOW_DEFAULT) != decoded->bits)
-        {
-          g_autofree char *max = format_value (dtype, limits.max);
+    case NK_ROUNDING_SATURATED:
+      {
+        g_autofree char *max = format_value (dtype, limits.max);
 
-          return g_strdup_printf (_("Saturated: %s is beyond %s’s largest finite value, so it "
-                                    "is clamped to ±%s."),
-                                  input, info->cli_name, max);
-        }
+        return g_strdup_printf (_("Saturated: %s is beyond %s’s largest finite value, so it "
+                                  "is clamped to ±%s."),
+                                input, info->cli_name, max);
+      }
+    case NK_ROUNDING_ROUNDED:
+    default:
       return NULL;
     }
 }
@@ -298,8 +283,8 @@ show_row (NapkinFormatsPage *self,
   g_autofree char *hex = NULL, *value = NULL, *abs_text = NULL, *rel_text = NULL;
   g_autofree char *binary = NULL, *decimal = NULL, *formula = NULL, *exact = NULL;
   g_autofree char *note = NULL, *overflow = NULL;
+  NkDTypeRounding rounding;
   NkDTypeDecoded decoded;
-  double abs_error, rel_error;
   guint64 bits;
 
   napkin_format_card_set_hex_error (self->cards[row], !self->valid && self->error_row == (int) row);
@@ -310,18 +295,26 @@ show_row (NapkinFormatsPage *self,
       return;
     }
 
+  /* The source row holds the input exactly and keeps its own bits (NaN payloads
+   * too); rounding its value back without saturation, which would clamp its ±inf,
+   * reports the error it shows: none. */
   if ((int) row == self->source)
-    bits = self->source_bits;
+    {
+      nk_dtype_round (dtype, self->input, NK_OVERFLOW_DEFAULT, &rounding);
+      bits = self->source_bits;
+    }
   else
-    bits = nk_dtype_encode (dtype, self->input, row_overflow (self, dtype));
+    {
+      nk_dtype_round (dtype, self->input, row_overflow (self, dtype), &rounding);
+      bits = rounding.bits;
+    }
   self->bits[row] = bits;
   nk_dtype_decode (dtype, bits, &decoded);
 
-  rounding_error (self->input, decoded.value, &abs_error, &rel_error);
   hex = nk_dtype_format_bits (dtype, bits);
   value = format_value (dtype, decoded.value);
-  abs_text = format_error (abs_error);
-  rel_text = format_error (rel_error);
+  abs_text = format_error (rounding.abs_error);
+  rel_text = format_error (rounding.rel_error);
   binary = nk_dtype_formula (dtype, bits, NK_FORMULA_BINARY);
   decimal = nk_dtype_formula (dtype, bits, NK_FORMULA_DECIMAL);
   formula = g_strcmp0 (binary, decimal) == 0 ? g_strdup (binary)
@@ -330,14 +323,16 @@ show_row (NapkinFormatsPage *self,
 
   if ((int) row != self->source)
     {
-      note = row_note (self, dtype, &decoded, &content.note_is_warning);
+      note = row_note (self, dtype, &rounding, decoded.klass, &content.note_is_warning);
       if (is_fp8 (dtype))
         {
-          guint64 default_bits = nk_dtype_encode (dtype, self->input, NK_OVERFLOW_DEFAULT);
-          guint64 saturate_bits = nk_dtype_encode (dtype, self->input, NK_OVERFLOW_SATURATE);
+          NkDTypeRounding by_default, saturating;
 
-          if (default_bits != saturate_bits)
-            overflow = overflow_markup (dtype, default_bits, saturate_bits, self->saturate);
+          /* The modes differ exactly when saturating clamps what would overflow. */
+          nk_dtype_round (dtype, self->input, NK_OVERFLOW_DEFAULT, &by_default);
+          nk_dtype_round (dtype, self->input, NK_OVERFLOW_SATURATE, &saturating);
+          if (saturating.status == NK_ROUNDING_SATURATED)
+            overflow = overflow_markup (dtype, by_default.bits, saturating.bits, self->saturate);
         }
     }
 
@@ -345,7 +340,7 @@ show_row (NapkinFormatsPage *self,
   content.bits = bits;
   content.hex = hex;
   content.value = value;
-  content.klass = nk_dtype_class_to_string (decoded.klass);
+  content.klass = nk_dtype_class_display_name (decoded.klass);
   content.abs_error = abs_text;
   content.rel_error = rel_text;
   content.formula = formula;
@@ -516,7 +511,6 @@ jump_action (GtkWidget  *widget,
 {
   NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (widget);
   const char *name, *target;
-  NkDTypeLimits limits;
   NkDType dtype;
   guint64 bits;
   int row;
@@ -535,11 +529,7 @@ jump_action (GtkWidget  *widget,
   else if (g_str_equal (target, "one"))
     bits = nk_dtype_one_bits (dtype);
   else if (g_str_equal (target, "epsilon"))
-    {
-      /* FIXME: nk-dtype has no epsilon_bits; epsilon is a power of two the format holds. */
-      nk_dtype_limits (dtype, &limits);
-      bits = nk_dtype_encode (dtype, limits.epsilon, NK_OVERFLOW_DEFAULT);
-    }
+    bits = nk_dtype_epsilon_bits (dtype);
   else
     g_return_if_reached ();
 

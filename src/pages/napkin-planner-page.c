@@ -3,11 +3,12 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The page is a form and a view of one NkPlan. Text the person types is parsed
- * with nk_units_parse and handed to the plan as is; text that is not a number
- * goes to the plan as NAN, so every output that depends on it becomes NAN and
- * shows "—" instead of a stale number. All arithmetic is the plan's: the page
- * only formats what the plan says (once per change, on NkPlan:revision).
+ * The page is a form and a view of one NkPlan. Text the person types goes to
+ * the plan as text (nk_plan_set_input_text()); text that is not a number leaves
+ * the input without a value, so every output that depends on it becomes NAN and
+ * shows "—" instead of a stale number, and the plan has the row's sentence. All
+ * arithmetic is the plan's, the architecture's parameter count included: the
+ * page only formats what the plan says (once per change, on NkPlan:revision).
  */
 #include "config.h"
 
@@ -33,6 +34,7 @@
 
 typedef enum {
   GROUP_MODEL,
+  GROUP_ARCHITECTURE,
   GROUP_HARDWARE,
   GROUP_ACTIVATIONS,
   GROUP_DEADLINE,
@@ -45,7 +47,6 @@ struct _NapkinPlannerPage
 
   NkPlan              *plan;
   GSettings           *settings;
-  GHashTable          *parse_errors;   /* input name → sentence */
   guint                save_source;
   gboolean             loading;
 
@@ -60,6 +61,10 @@ struct _NapkinPlannerPage
   GtkLabel            *params_value;
   AdwEntryRow         *tokens_row;
   GtkLabel            *tokens_value;
+  AdwEntryRow         *d_ff_row;
+  AdwEntryRow         *vocab_row;
+  AdwExpanderRow      *sized_row;
+  GtkLabel            *sized_formula;
   AdwComboRow         *gpu_row;
   AdwComboRow         *dtype_row;
   AdwActionRow        *peak_row;
@@ -109,34 +114,32 @@ struct _NapkinPlannerPage
 
 G_DEFINE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET)
 
-/* The numeric inputs typed into entry rows. The name is both the NkPlan property
- * and the key in the planner-state setting. */
+/* The numeric inputs typed into entry rows, in the order of the form. The name
+ * is both the NkPlan input and the key in the planner-state setting; the plan
+ * knows which may be left empty. */
 typedef struct {
   const char *name;
   gsize       row_offset;
   FormGroup   group;
-  gboolean    optional;     /* empty text means 0, "not given" */
   const char *default_text;
-  /* The plan's C setter where it has one: GObject refuses NAN through
-   * g_object_set(), the setters take it and mark the plan invalid. */
-  void      (*setter)       (NkPlan *plan,
-                             double  value);
 } EntryInput;
 
 #define ROW(field) G_STRUCT_OFFSET (NapkinPlannerPage, field)
 
 static const EntryInput entry_inputs[] = {
-  { "params",        ROW (params_row),   GROUP_MODEL,       FALSE, "70B",  nk_plan_set_params },
-  { "tokens",        ROW (tokens_row),   GROUP_MODEL,       FALSE, "15T",  nk_plan_set_tokens },
-  { "gpus",          ROW (gpus_row),     GROUP_HARDWARE,    FALSE, "1024", nk_plan_set_gpus },
-  { "mfu",           ROW (mfu_row),      GROUP_HARDWARE,    FALSE, "0.5",  nk_plan_set_mfu },
-  { "price",         ROW (price_row),    GROUP_HARDWARE,    TRUE,  "",     nk_plan_set_price },
-  { "batch",         ROW (batch_row),    GROUP_ACTIVATIONS, TRUE,  "",     NULL },
-  { "seq",           ROW (seq_row),      GROUP_ACTIVATIONS, TRUE,  "",     NULL },
-  { "layers",        ROW (layers_row),   GROUP_ACTIVATIONS, TRUE,  "",     NULL },
-  { "d-model",       ROW (d_model_row),  GROUP_ACTIVATIONS, TRUE,  "",     NULL },
-  { "heads",         ROW (heads_row),    GROUP_ACTIVATIONS, TRUE,  "",     NULL },
-  { "deadline-days", ROW (deadline_row), GROUP_DEADLINE,    TRUE,  "",     NULL },
+  { "params",        ROW (params_row),   GROUP_MODEL,        "70B" },
+  { "tokens",        ROW (tokens_row),   GROUP_MODEL,        "15T" },
+  { "layers",        ROW (layers_row),   GROUP_ARCHITECTURE, "" },
+  { "d-model",       ROW (d_model_row),  GROUP_ARCHITECTURE, "" },
+  { "d-ff",          ROW (d_ff_row),     GROUP_ARCHITECTURE, "" },
+  { "vocab",         ROW (vocab_row),    GROUP_ARCHITECTURE, "" },
+  { "seq",           ROW (seq_row),      GROUP_ARCHITECTURE, "" },
+  { "gpus",          ROW (gpus_row),     GROUP_HARDWARE,     "1024" },
+  { "mfu",           ROW (mfu_row),      GROUP_HARDWARE,     "0.5" },
+  { "price",         ROW (price_row),    GROUP_HARDWARE,     "" },
+  { "batch",         ROW (batch_row),    GROUP_ACTIVATIONS,  "" },
+  { "heads",         ROW (heads_row),    GROUP_ACTIVATIONS,  "" },
+  { "deadline-days", ROW (deadline_row), GROUP_DEADLINE,     "" },
 };
 
 /* Inputs chosen from lists or switches, for error display. */
@@ -271,13 +274,7 @@ static const char *
 error_for (NapkinPlannerPage *self,
            const char        *input)
 {
-  const char *sentence = g_hash_table_lookup (self->parse_errors, input);
-
-  if (sentence != NULL)
-    return sentence;
-  if (g_strcmp0 (nk_plan_get_error_input (self->plan), input) == 0)
-    return nk_plan_get_error (self->plan);
-  return NULL;
+  return nk_plan_get_input_error (self->plan, input);
 }
 
 static void
@@ -309,11 +306,7 @@ update_errors (NapkinPlannerPage *self)
 
       mark_row (row_at (self, entry_inputs[i].row_offset), sentence);
       if (sentence != NULL)
-        {
-          g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
-          if (first == NULL && entry_inputs[i].group != GROUP_DEADLINE)
-            first = sentence;
-        }
+        g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
     }
   for (guint i = 0; i < G_N_ELEMENTS (choice_inputs); i++)
     {
@@ -322,11 +315,7 @@ update_errors (NapkinPlannerPage *self)
 
       mark_row (row_at (self, choice_inputs[i].row_offset), sentence);
       if (sentence != NULL)
-        {
-          g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
-          if (first == NULL)
-            first = sentence;
-        }
+        g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
     }
 
   for (guint g = 0; g < N_GROUPS; g++)
@@ -336,11 +325,16 @@ update_errors (NapkinPlannerPage *self)
       g_string_free (texts[g], TRUE);
     }
 
+  /* The headline explains a missing answer with the first input the time needs;
+   * a bad optional input elsewhere neither hides a good answer nor explains a
+   * missing one. */
+  for (const char * const *name = (const char *[]) { "params", "tokens", "gpu", "dtype", "sparse",
+                                                     "gpus", "mfu", NULL };
+       *name != NULL && first == NULL; name++)
+    first = error_for (self, *name);
   if (first == NULL)
     first = nk_plan_get_error (self->plan);
-  /* The headline explains a missing answer; a bad optional input elsewhere does
-   * not hide a good one. */
-  if (!isfinite (nk_plan_get_output (self->plan, "days")) && first != NULL)
+  if (!isfinite (nk_plan_get_days (self->plan)) && first != NULL)
     {
       set_label (self->headline_error, first);
       gtk_widget_set_visible (GTK_WIDGET (self->headline_error), TRUE);
@@ -355,16 +349,14 @@ static void
 update_outputs (NapkinPlannerPage *self)
 {
   NkPlan *plan = self->plan;
-  double days = nk_plan_get_output (plan, "days");
-  double peak = nk_plan_get_output (plan, "peak-flops-per-gpu");
-  double hbm = nk_plan_get_output (plan, "hbm-per-gpu");
+  double days = nk_plan_get_days (plan);
+  double peak = nk_plan_get_peak_flops_per_gpu (plan);
+  double hbm = nk_plan_get_hbm_per_gpu (plan);
   double gpus = nk_plan_get_gpus (plan);
   double price = nk_plan_get_price (plan);
   const char *dtype = nk_peak_dtype_to_string (nk_plan_get_dtype (plan));
+  const char *gpu_name = nk_plan_get_gpu_name (plan);
   g_autofree char *peak_text = nk_units_format_rate (peak);
-  g_autofree char *gpu_name = NULL;
-
-  g_object_get (plan, "gpu-name", &gpu_name, NULL);
 
   /* Time. */
   take_label (self->days_label, format_days (days));
@@ -385,7 +377,7 @@ update_outputs (NapkinPlannerPage *self)
     set_label (self->headline_caption, _("No estimate yet"));
 
   {
-    double hours = nk_plan_get_output (plan, "gpu-hours");
+    double hours = nk_plan_get_gpu_hours (plan);
     g_autofree char *count = format_count (hours);
 
     take_label (self->gpu_hours_value,
@@ -393,7 +385,7 @@ update_outputs (NapkinPlannerPage *self)
     set_formula (self, self->gpu_hours_formula, "gpu-hours");
   }
   {
-    double cost = nk_plan_get_output (plan, "cost");
+    double cost = nk_plan_get_cost (plan);
     g_autofree char *count = format_count (cost);
 
     if (isfinite (price) && price == 0 && isfinite (cost))
@@ -409,7 +401,7 @@ update_outputs (NapkinPlannerPage *self)
       }
   }
   {
-    double flops = nk_plan_get_output (plan, "total-flops");
+    double flops = nk_plan_get_total_flops (plan);
     g_autofree char *sci = nk_units_format_sci (flops, 1);
 
     take_label (self->flops_value,
@@ -417,7 +409,7 @@ update_outputs (NapkinPlannerPage *self)
     set_formula (self, self->flops_formula, "total-flops");
   }
   {
-    double rate = nk_plan_get_output (plan, "flops-per-day");
+    double rate = nk_plan_get_flops_per_day (plan);
     g_autofree char *sci = nk_units_format_sci (rate, 2);
     const char *peak_formula = nk_plan_get_formula (plan, "peak-flops-per-gpu");
     const char *rate_formula = nk_plan_get_formula (plan, "flops-per-day");
@@ -432,20 +424,17 @@ update_outputs (NapkinPlannerPage *self)
   }
 
   /* The peak the plan uses, right under the GPU it comes from, with the GPU's
-   * memory as the table gives it (the plan's hbm-per-gpu waits for a valid GPU
-   * count; this row describes the GPU alone). */
+   * memory as the datasheet gives it. */
   {
-    const NkGpu *gpu = nk_gpus_lookup (nk_plan_get_gpu (plan));
-    double memory = gpu != NULL ? gpu->memory : NAN;
     g_autofree char *subtitle = NULL;
 
     set_label (self->peak_value, isfinite (peak) ? peak_text : "—");
     if (!isfinite (peak))
       subtitle = g_strdup_printf (_("The GPU table lists no %s peak for this GPU"), dtype);
-    else if (isfinite (memory))
+    else if (isfinite (hbm))
       subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("2:4-sparse %s · %g GB of memory")
                                                             : _("Dense %s · %g GB of memory"),
-                                  dtype, memory / 1e9);
+                                  dtype, hbm / 1e9);
     else
       subtitle = g_strdup_printf (nk_plan_get_sparse (plan) ? _("2:4-sparse %s") : _("Dense %s"),
                                   dtype);
@@ -460,27 +449,26 @@ update_outputs (NapkinPlannerPage *self)
   }
 
   /* Memory. The chart's C setters take NAN ("no estimate"), which GObject
-   * property bindings refuse. */
+   * property bindings refuse; so do the plan's getters. */
   napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_PARAMS,
-                                 nk_plan_get_output (plan, "memory-params-per-gpu"));
+                                 nk_plan_get_memory_params_per_gpu (plan));
   napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_GRADS,
-                                 nk_plan_get_output (plan, "memory-grads-per-gpu"));
+                                 nk_plan_get_memory_grads_per_gpu (plan));
   napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_OPTIMIZER,
-                                 nk_plan_get_output (plan, "memory-optimizer-per-gpu"));
+                                 nk_plan_get_memory_optimizer_per_gpu (plan));
   napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_ACTIVATIONS,
-                                 nk_plan_get_output (plan, "memory-activations-per-gpu"));
+                                 nk_plan_get_memory_activations_per_gpu (plan));
   napkin_memory_chart_set_hbm (self->chart, hbm);
   napkin_memory_chart_set_gpus (self->chart, gpus);
   napkin_memory_chart_set_fits (self->chart, nk_plan_get_fits (plan));
   {
-    char *bytes_text = NULL;
+    const char *bytes_text = nk_plan_get_bytes_per_param_text (plan);
     const char *bytes_formula = nk_plan_get_formula (plan, "bytes-per-param");
-    double per_gpu = nk_plan_get_output (plan, "memory-per-gpu");
+    double per_gpu = nk_plan_get_memory_per_gpu (plan);
     g_autofree char *per_gpu_text = nk_units_format_bytes (per_gpu);
     g_autofree char *hbm_text = nk_units_format_bytes (hbm);
 
-    g_object_get (plan, "bytes-per-param-text", &bytes_text, NULL);
-    take_label (self->bytes_value, bytes_text ? bytes_text : g_strdup ("—"));
+    set_label (self->bytes_value, bytes_text ? bytes_text : "—");
     adw_action_row_set_subtitle (self->bytes_row, bytes_formula ? bytes_formula : "");
 
     if (isfinite (per_gpu) && isfinite (hbm))
@@ -506,7 +494,7 @@ update_outputs (NapkinPlannerPage *self)
 
   /* The inverse questions, and which assumption the first rests on. */
   {
-    double largest = nk_plan_get_output (plan, "largest-params");
+    double largest = nk_plan_get_largest_params (plan);
     double zero0 = nk_plan_largest_params_for_stage (plan, 0);
     double zero3 = nk_plan_largest_params_for_stage (plan, 3);
     int stage = nk_plan_get_zero_stage (plan);
@@ -525,11 +513,10 @@ update_outputs (NapkinPlannerPage *self)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.largest", isfinite (largest));
   }
   {
-    double needed = nk_plan_get_output (plan, "gpus-for-deadline");
-    double deadline = 0;
+    double needed = nk_plan_get_gpus_for_deadline (plan);
+    double deadline = nk_plan_get_deadline_days (plan);
     g_autofree char *count = format_count (needed);
 
-    g_object_get (plan, "deadline-days", &deadline, NULL);
     if (isfinite (needed))
       take_label (self->deadline_label,
                   g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Finishing in %g day takes %s GPUs.",
@@ -539,6 +526,37 @@ update_outputs (NapkinPlannerPage *self)
     else
       set_label (self->deadline_label, _("Enter a deadline to see how many GPUs it takes."));
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.fewest-gpus", isfinite (needed));
+  }
+
+  /* The architecture's size, with each formula and its numbers. */
+  {
+    double sized = nk_plan_get_sized_params (plan);
+    g_autofree char *subtitle = NULL;
+
+    if (isfinite (sized))
+      {
+        g_autofree char *count = format_count (sized);
+        g_autofree char *sci = nk_units_format_sci (sized, 1);
+        GString *text = g_string_new (nk_plan_get_formula (plan, "sized-params"));
+
+        subtitle = g_strdup_printf (_("%s parameters (%s), embeddings excluded"), count, sci);
+        for (const char * const *name = (const char *[]) { "sized-forward-flops-per-token",
+                                                           "sized-embedding-params", NULL };
+             *name; name++)
+          if (nk_plan_get_formula (plan, *name) != NULL)
+            g_string_append_printf (text, "\n%s", nk_plan_get_formula (plan, *name));
+        take_label (self->sized_formula, g_string_free (text, FALSE));
+      }
+    else
+      {
+        subtitle = g_strdup (_("Enter layers and d_model above"));
+        set_label (self->sized_formula,
+                   _("N = 2 × d_model × n_layer × (2 × d_attn + d_ff), with d_attn = d_model; "
+                     "forward FLOPs per token = 2 × N + 2 × n_layer × n_ctx × d_attn "
+                     "(Kaplan et al. 2020, table 1)"));
+      }
+    adw_expander_row_set_subtitle (self->sized_row, subtitle);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.use-architecture", isfinite (sized));
   }
 
   update_errors (self);
@@ -573,13 +591,12 @@ save_now (NapkinPlannerPage *self)
   g_variant_builder_add (&builder, "{ss}", "precision", nk_precision_to_string (nk_plan_get_precision (self->plan)));
   {
     g_autofree char *stage = g_strdup_printf ("%d", nk_plan_get_zero_stage (self->plan));
-    NkActivationModel model;
-    gboolean checkpointing;
 
     g_variant_builder_add (&builder, "{ss}", "zero-stage", stage);
-    g_object_get (self->plan, "activation-model", &model, "checkpointing", &checkpointing, NULL);
-    g_variant_builder_add (&builder, "{ss}", "activation-model", nk_activation_model_to_string (model));
-    g_variant_builder_add (&builder, "{ss}", "checkpointing", checkpointing ? "true" : "false");
+    g_variant_builder_add (&builder, "{ss}", "activation-model",
+                           nk_activation_model_to_string (nk_plan_get_activation_model (self->plan)));
+    g_variant_builder_add (&builder, "{ss}", "checkpointing",
+                           nk_plan_get_checkpointing (self->plan) ? "true" : "false");
   }
   g_settings_set_value (self->settings, "planner-state", g_variant_builder_end (&builder));
 }
@@ -756,37 +773,15 @@ on_entry_changed (GtkEditable       *editable,
                   NapkinPlannerPage *self)
 {
   const EntryInput *entry = g_object_get_data (G_OBJECT (editable), "napkin-input");
-  const char *text = gtk_editable_get_text (editable);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *stripped = g_strstrip (g_strdup (text));
-  double value = NAN;
 
-  if (entry->optional && stripped[0] == '\0')
-    value = 0;
-  else if (!nk_units_parse (stripped, &value, &error))
-    value = NAN;
-
-  if (error != NULL)
-    g_hash_table_insert (self->parse_errors, (gpointer) entry->name, g_strdup (error->message));
-  else
-    g_hash_table_remove (self->parse_errors, entry->name);
+  nk_plan_set_input_text (self->plan, entry->name, gtk_editable_get_text (editable));
 
   /* The parsed value beside params and tokens, so "70B" is visibly 7.0e10. */
-  if (editable == GTK_EDITABLE (self->params_row) || editable == GTK_EDITABLE (self->tokens_row))
-    {
-      GtkLabel *label = editable == GTK_EDITABLE (self->params_row) ? self->params_value
-                                                                   : self->tokens_value;
+  if (editable == GTK_EDITABLE (self->params_row))
+    take_label (self->params_value, nk_units_format_sci (nk_plan_get_params (self->plan), 1));
+  else if (editable == GTK_EDITABLE (self->tokens_row))
+    take_label (self->tokens_value, nk_units_format_sci (nk_plan_get_tokens (self->plan), 1));
 
-      take_label (label, nk_units_format_sci (value, 1));
-    }
-
-  if (entry->setter != NULL)
-    entry->setter (self->plan, value);
-  else
-    /* These inputs have no C setter: give the plan a value it refuses, so what
-     * depends on the row is not computed from its last good value. */
-    g_object_set (self->plan, entry->name, isnan (value) ? -1.0 : value, NULL);
-  /* A parse error alone may leave the plan's revision unchanged. */
   update_errors (self);
   queue_save (self);
 }
@@ -838,10 +833,9 @@ on_choice_changed (NapkinPlannerPage *self)
   nk_plan_set_precision (self->plan, precision);
   if (stage <= 3)
     nk_plan_set_zero_stage (self->plan, stage);
-  g_object_set (self->plan,
-                "activation-model", model,
-                "checkpointing", gtk_switch_get_active (self->checkpointing_switch),
-                NULL);
+  if (model <= NK_ACTIVATION_MODEL_TRANSFORMER)
+    nk_plan_set_activation_model (self->plan, model);
+  nk_plan_set_checkpointing (self->plan, gtk_switch_get_active (self->checkpointing_switch));
   g_object_thaw_notify (G_OBJECT (self->plan));
 
   if (stage <= 3)
@@ -904,7 +898,8 @@ preset_action (GtkWidget  *widget,
       adw_combo_row_set_selected (self->precision_row, NK_PRECISION_FP32);
       adw_combo_row_set_selected (self->zero_row, 3);
       for (const char * const *name = (const char *[]) { "batch", "seq", "layers", "d-model",
-                                                         "heads", NULL }; *name; name++)
+                                                         "heads", "d-ff", "vocab", NULL };
+           *name; name++)
         set_entry_text (self, *name, "");
       gtk_widget_activate_action (widget, "planner.largest", NULL);
       show_toast (self, _("Largest model on 8 H100s with AdamW, fully sharded (ZeRO 3)"));
@@ -919,7 +914,7 @@ largest_action (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  double largest = nk_plan_get_output (self->plan, "largest-params");
+  double largest = nk_plan_get_largest_params (self->plan);
   g_autofree char *text = NULL;
 
   if (!isfinite (largest))
@@ -934,7 +929,7 @@ fewest_gpus_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  double needed = nk_plan_get_output (self->plan, "gpus-for-deadline");
+  double needed = nk_plan_get_gpus_for_deadline (self->plan);
   g_autofree char *text = NULL;
 
   if (!isfinite (needed))
@@ -943,13 +938,33 @@ fewest_gpus_action (GtkWidget  *widget,
   set_entry_text (self, "gpus", text);
 }
 
+/* The whole count, not a rounded "84.9M": the formula gives an exact number. */
+static void
+use_architecture_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double sized = nk_plan_get_sized_params (self->plan);
+  g_autofree char *text = NULL;
+  g_autofree char *sci = NULL;
+  g_autofree char *toast = NULL;
+
+  if (!isfinite (sized))
+    return;
+  text = g_strdup_printf ("%.0f", sized);
+  set_entry_text (self, "params", text);
+  sci = nk_units_format_sci (sized, 2);
+  toast = g_strdup_printf (_("Parameters set to %s from the architecture"), sci);
+  show_toast (self, toast);
+}
+
 static NkPlanJsonFlags
 json_flags (NapkinPlannerPage *self)
 {
   NkPlanJsonFlags flags = NK_PLAN_JSON_LARGEST;
-  double deadline = 0;
+  double deadline = nk_plan_get_deadline_days (self->plan);
 
-  g_object_get (self->plan, "deadline-days", &deadline, NULL);
   if (nk_plan_get_price (self->plan) > 0)
     flags |= NK_PLAN_JSON_COST;
   if (deadline > 0)
@@ -1159,7 +1174,6 @@ napkin_planner_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_PLANNER_PAGE);
   g_clear_object (&self->settings);
   g_clear_object (&self->plan);
-  g_clear_pointer (&self->parse_errors, g_hash_table_unref);
 
   G_OBJECT_CLASS (napkin_planner_page_parent_class)->dispose (object);
 }
@@ -1189,6 +1203,10 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   BIND (params_value);
   BIND (tokens_row);
   BIND (tokens_value);
+  BIND (d_ff_row);
+  BIND (vocab_row);
+  BIND (sized_row);
+  BIND (sized_formula);
   BIND (gpu_row);
   BIND (dtype_row);
   BIND (peak_row);
@@ -1234,6 +1252,8 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
 #undef BIND
   gtk_widget_class_bind_template_child_full (widget_class, "model_error", FALSE,
                                              G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_MODEL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "architecture_error", FALSE,
+                                             G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_ARCHITECTURE]));
   gtk_widget_class_bind_template_child_full (widget_class, "hardware_error", FALSE,
                                              G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_HARDWARE]));
   gtk_widget_class_bind_template_child_full (widget_class, "activations_error", FALSE,
@@ -1244,6 +1264,8 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   gtk_widget_class_install_action (widget_class, "planner.preset", "s", preset_action);
   gtk_widget_class_install_action (widget_class, "planner.largest", NULL, largest_action);
   gtk_widget_class_install_action (widget_class, "planner.fewest-gpus", NULL, fewest_gpus_action);
+  gtk_widget_class_install_action (widget_class, "planner.use-architecture", NULL,
+                                   use_architecture_action);
   gtk_widget_class_install_action (widget_class, "planner.copy-summary", NULL, copy_summary_action);
   gtk_widget_class_install_action (widget_class, "planner.export", NULL, export_action);
 
@@ -1265,7 +1287,6 @@ napkin_planner_page_init (NapkinPlannerPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->plan = nk_plan_new ();
-  self->parse_errors = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
 
   for (guint i = 0; i < gpus->len; i++)
     gtk_string_list_append (gpu_names, ((const NkGpu *) g_ptr_array_index (gpus, i))->name);
@@ -1332,8 +1353,8 @@ napkin_planner_page_get_plan (NapkinPlannerPage *self)
 /**
  * napkin_planner_page_get_entry:
  * @self: a planner page
- * @input: an input typed as text: params, tokens, gpus, mfu, price, batch, seq,
- *   layers, d-model, heads or deadline-days
+ * @input: an input typed as text: params, tokens, layers, d-model, d-ff, vocab,
+ *   seq, gpus, mfu, price, batch, heads or deadline-days
  *
  * Returns: (transfer none) (nullable): the row's editable, %NULL for other names
  */
@@ -1405,8 +1426,9 @@ napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
     self->days_formula, self->gpu_hours_value, self->gpu_hours_formula, self->cost_value,
     self->cost_formula, self->flops_value, self->flops_formula, self->rate_value,
     self->rate_formula, self->bytes_value, self->memory_value, self->memory_formula,
-    self->deadline_label, self->params_value, self->tokens_value,
-    self->group_errors[GROUP_MODEL], self->group_errors[GROUP_HARDWARE],
+    self->deadline_label, self->params_value, self->tokens_value, self->sized_formula,
+    self->group_errors[GROUP_MODEL], self->group_errors[GROUP_ARCHITECTURE],
+    self->group_errors[GROUP_HARDWARE],
     self->group_errors[GROUP_ACTIVATIONS], self->group_errors[GROUP_DEADLINE],
   };
   GString *s = g_string_new (NULL);
@@ -1415,8 +1437,9 @@ napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
     g_string_append_printf (s, "%s\n", gtk_label_get_label (labels[i]));
-  g_string_append_printf (s, "%s\n%s\n%s\n%s\n",
+  g_string_append_printf (s, "%s\n%s\n%s\n%s\n%s\n",
                           gtk_label_get_label (self->peak_value),
+                          adw_expander_row_get_subtitle (self->sized_row),
                           adw_action_row_get_subtitle (self->peak_row),
                           adw_action_row_get_subtitle (self->largest_row),
                           adw_action_row_get_subtitle (self->bytes_row));

@@ -455,8 +455,8 @@ lesson_action (GtkWidget  *widget,
       g_warning ("No lesson “%s”", g_variant_get_string (parameter, NULL));
       return;
     }
-  self->lesson = lesson;
   napkin_strides_page_set_program_text (self, lesson->program);
+  self->lesson = lesson;
   update_lesson (self);
 }
 
@@ -567,6 +567,7 @@ napkin_strides_page_measure (GtkWidget      *widget,
       *minimum = side_min + diagram_min + 1;
       *natural = MAX (side_nat, diagram_nat);
     }
+  *natural = MAX (*natural, *minimum);
 }
 
 static void
@@ -860,7 +861,15 @@ napkin_strides_page_set_program_text (NapkinStridesPage *self,
   if (text == NULL)
     text = "";
   if (g_strcmp0 (self->text, text) != 0)
-    gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->editor), text, -1);
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
+
+      /* set_text() deletes, then inserts: one change for the person, not two. */
+      g_signal_handlers_block_by_func (buffer, on_buffer_changed, self);
+      gtk_text_buffer_set_text (buffer, text, -1);
+      g_signal_handlers_unblock_by_func (buffer, on_buffer_changed, self);
+      on_buffer_changed (buffer, self);
+    }
   run_now (self);
 }
 

@@ -8,7 +8,8 @@
  * nk_dtype_limits(). A vertical line marks the input's magnitude; in each lane a
  * dot marks where the format's nearest value lands, or a cross where the value
  * is lost (rounded to zero, to infinity or to NaN). The chart draws what it is
- * told; it rounds nothing itself.
+ * told; it rounds nothing itself. Its accessible description says the same in
+ * words, from the same limits and results.
  */
 #include "config.h"
 
@@ -39,6 +40,7 @@ struct _NapkinRangeChart
   gboolean   input_known;
   double     input;
   char      *input_label;
+  char      *description;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinRangeChart, napkin_range_chart, GTK_TYPE_WIDGET)
@@ -124,6 +126,77 @@ draw_cross (cairo_t *cr,
   cairo_move_to (cr, x + r, y - r);
   cairo_line_to (cr, x - r, y + r);
   cairo_stroke (cr);
+}
+
+/* A magnitude in the description: three digits are plenty to hear a range by. */
+static char *
+describe_number (double value)
+{
+  if (isnan (value))
+    return g_strdup (_("NaN"));
+  if (isinf (value))
+    return g_strdup (value < 0 ? _("minus infinity") : _("infinity"));
+  return g_strdup_printf ("%.3g", value);
+}
+
+/* The chart in words, for screen readers: each lane's spans and, when the
+ * input is marked, where it lands in each format. */
+static void
+update_description (NapkinRangeChart *self)
+{
+  g_autoptr(GString) text = g_string_new (_("The magnitudes each number format can hold, "
+                                            "on a logarithmic axis."));
+  gboolean marked = self->input_known && isfinite (self->input) && self->input != 0;
+
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      const Lane *lane = &g_array_index (self->lanes, Lane, i);
+      g_autofree char *min_normal = describe_number (lane->limits.min_normal);
+      g_autofree char *max = describe_number (lane->limits.max);
+      g_autofree char *min_subnormal = describe_number (lane->limits.min_subnormal);
+
+      g_string_append_c (text, ' ');
+      /* Translators: a format's name, then its smallest normal, largest finite
+       * and smallest subnormal magnitudes */
+      g_string_append_printf (text, _("%s: normal values from %s to %s, subnormals down to %s."),
+                              nk_dtype_info (lane->dtype)->cli_name, min_normal, max,
+                              min_subnormal);
+    }
+
+  if (marked)
+    {
+      g_string_append_c (text, ' ');
+      /* Translators: the input's label, e.g. "|x| = 1e-8" */
+      g_string_append_printf (text, _("The input is marked at %s."),
+                              self->input_label != NULL ? self->input_label : "");
+      for (guint i = 0; i < self->lanes->len; i++)
+        {
+          const Lane *lane = &g_array_index (self->lanes, Lane, i);
+          g_autofree char *value = NULL;
+
+          if (!lane->known)
+            continue;
+          value = describe_number (lane->value);
+          g_string_append_c (text, ' ');
+          if (isfinite (lane->value) && lane->value != 0)
+            /* Translators: a format's name and the value the input becomes there */
+            g_string_append_printf (text, _("%s holds it as %s."),
+                                    nk_dtype_info (lane->dtype)->cli_name, value);
+          else
+            /* Translators: a format's name and what the lost input becomes: 0,
+             * infinity or NaN */
+            g_string_append_printf (text, _("%s loses it: it becomes %s."),
+                                    nk_dtype_info (lane->dtype)->cli_name, value);
+        }
+    }
+
+  if (g_strcmp0 (self->description, text->str) == 0)
+    return;
+  g_free (self->description);
+  self->description = g_strdup (text->str);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->description,
+                                  -1);
 }
 
 static void
@@ -275,6 +348,7 @@ napkin_range_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->lanes, g_array_unref);
   g_clear_pointer (&self->input_label, g_free);
+  g_clear_pointer (&self->description, g_free);
 
   G_OBJECT_CLASS (napkin_range_chart_parent_class)->finalize (object);
 }
@@ -297,6 +371,7 @@ static void
 napkin_range_chart_init (NapkinRangeChart *self)
 {
   self->lanes = g_array_new (FALSE, TRUE, sizeof (Lane));
+  update_description (self);
 }
 
 /**
@@ -328,6 +403,7 @@ napkin_range_chart_add_format (NapkinRangeChart *self,
 
   nk_dtype_limits (dtype, &lane.limits);
   g_array_append_val (self->lanes, lane);
+  update_description (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -352,6 +428,7 @@ napkin_range_chart_set_input (NapkinRangeChart *self,
   self->input = value;
   g_free (self->input_label);
   self->input_label = g_strdup (label);
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -380,9 +457,26 @@ napkin_range_chart_set_result (NapkinRangeChart *self,
         {
           lane->known = known;
           lane->value = value;
+          update_description (self);
           gtk_widget_queue_draw (GTK_WIDGET (self));
           return;
         }
     }
   g_return_if_reached ();
+}
+
+/**
+ * napkin_range_chart_get_description:
+ * @self: a range chart
+ *
+ * The chart in words, as its accessible description gives it to screen readers.
+ *
+ * Returns: (transfer none): the description
+ */
+const char *
+napkin_range_chart_get_description (NapkinRangeChart *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RANGE_CHART (self), NULL);
+
+  return self->description;
 }

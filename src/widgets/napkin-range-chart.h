@@ -15,16 +15,17 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (NapkinRangeChart, napkin_range_chart, NAPKIN, RANGE_CHART, GtkWidget)
 
-GtkWidget *napkin_range_chart_new         (void);
-void       napkin_range_chart_add_format  (NapkinRangeChart *self,
-                                           NkDType           dtype);
-void       napkin_range_chart_set_input   (NapkinRangeChart *self,
-                                           gboolean          known,
-                                           double            value,
-                                           const char       *label);
-void       napkin_range_chart_set_result  (NapkinRangeChart *self,
-                                           NkDType           dtype,
-                                           gboolean          known,
-                                           double            value);
+GtkWidget  *napkin_range_chart_new             (void);
+void        napkin_range_chart_add_format      (NapkinRangeChart *self,
+                                                NkDType           dtype);
+void        napkin_range_chart_set_input       (NapkinRangeChart *self,
+                                                gboolean          known,
+                                                double            value,
+                                                const char       *label);
+void        napkin_range_chart_set_result      (NapkinRangeChart *self,
+                                                NkDType           dtype,
+                                                gboolean          known,
+                                                double            value);
+const char *napkin_range_chart_get_description (NapkinRangeChart *self);
 
 G_END_DECLS

@@ -35,40 +35,40 @@ static const NapkinPlotColor split_colors[3] = {
 
 static const char *split_names[3] = { N_("forward"), N_("backward"), N_("optimizer") };
 
-/* The forward / backward / optimizer bar, right-aligned at (right, y). Returns its height. */
+/* The forward / backward / optimizer bar and its text, left-aligned at (x, y).
+ * Returns its height. */
 static double
 draw_split (NapkinThroughputPlot  *self,
             const NapkinPlotStyle *style,
             cairo_t               *cr,
-            double                 right,
+            double                 x,
             double                 y)
 {
   double total = self->split[0] + self->split[1] + self->split[2];
-  double bar_w = 120, x;
+  double bar_w = 90, bx = x;
   g_autofree char *text = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   int w, h;
 
   if (!(total > 0))
     return 0;
-  text = g_strdup_printf (_("Step time: %s %.0f %% · %s %.0f %% · %s %.0f %%"),
+  text = g_strdup_printf (_("Last step: %s %.0f %% · %s %.0f %% · %s %.0f %%"),
                           _(split_names[0]), 100 * self->split[0] / total,
                           _(split_names[1]), 100 * self->split[1] / total,
                           _(split_names[2]), 100 * self->split[2] / total);
   layout = napkin_plot_layout (style, cr, text, TRUE, FALSE);
   pango_layout_get_pixel_size (layout, &w, &h);
-  x = right - bar_w;
   for (guint i = 0; i < 3; i++)
     {
       double seg = bar_w * self->split[i] / total;
 
       napkin_plot_style_set_color (style, cr, split_colors[i], 1);
-      cairo_rectangle (cr, x, y + (h - 10) / 2.0, seg, 10);
+      cairo_rectangle (cr, bx, y + (h - 10) / 2.0, seg, 10);
       cairo_fill (cr);
-      x += seg;
+      bx += seg;
     }
   napkin_plot_style_set_fg (style, cr, 0.75);
-  cairo_move_to (cr, right - bar_w - 8 - w, y);
+  cairo_move_to (cr, x + bar_w + 8, y);
   pango_cairo_show_layout (cr, layout);
   return h;
 }
@@ -124,19 +124,21 @@ napkin_throughput_plot_draw (NapkinThroughputPlot  *self,
       peak_label = g_strdup (_("Peak unknown for this device"));
       labels[n_labels++] = peak_label;
     }
-  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width * 0.45, labels, colors, dashed, n_labels);
-  split_h = draw_split (self, style, cr, width, 0);
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width * 0.7, labels, colors, dashed, n_labels);
   if (isfinite (self->mfu))
     {
       mfu_label = g_strdup_printf (_("MFU %.2f %%"), 100 * self->mfu);
       napkin_plot_style_set_fg (style, cr, 0.9);
-      napkin_plot_draw_text (style, cr, mfu_label, width, split_h + 2, 1.0, 0.0, FALSE, TRUE);
-      split_h += 22;
+      napkin_plot_draw_text (style, cr, mfu_label, width, 0, 1.0, 0.0, FALSE, TRUE);
+      legend_h = MAX (legend_h, 20);
     }
+  split_h = draw_split (self, style, cr, 0, legend_h + 4);
+  if (split_h > 0)
+    legend_h += 4 + split_h;
 
   napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
   napkin_plot_frame_set_y_range (&frame, lo, hi, TRUE, FALSE);
-  napkin_plot_frame_place (&frame, style, cr, width, height, MAX (legend_h, split_h) + 8,
+  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8,
                            napkin_plot_format_rate);
   napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("FLOP/s (log scale)"),
                          napkin_plot_format_rate);
