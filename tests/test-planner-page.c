@@ -105,6 +105,18 @@ test_worked_example (void)
   type (page, "params", "7e10");
   g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
 
+  /* Decades read as years (Julian, 365.25 days), not "10278.5 days". */
+  {
+    double days = 6.0 * 5e12 * 15e12 / (H100_DENSE_BF16 * 0.5 * 1024 * 86400.0);
+    g_autofree char *years = g_strdup_printf ("%.1f years", days / 365.25);
+
+    type (page, "params", "5T");
+    g_assert_cmpfloat (days, >, 2 * 365.25);
+    g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, years);
+    type (page, "params", "70B");
+    g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+  }
+
   /* The 2:4-sparse peak would halve the time: the page must not use it by default. */
   g_assert_false (nk_plan_get_sparse (napkin_planner_page_get_plan (page)));
 

@@ -12,6 +12,7 @@
 # pragma GCC optimize ("O3")
 #endif
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -93,28 +94,71 @@ typedef void (*InnerFn) (gint64      n,
                          gint64      s2,
                          gpointer    data);
 
-/* Side of the square tiles used when one operand is read across its rows while
- * another is read along them (x.t() + y): 32×32 floats per operand stay in L1. */
-#define TILE 32
+/* Tiles for layouts where an input steps over memory along the inner dim but is
+ * unit-stride along the next one (x.t() + y, with the loop order set by the output):
+ * the tile of that input is first gathered into a small buffer in the output's order,
+ * reading it along its own rows, so the per-element bodies then run on unit strides
+ * for every operand. TILE_R × TILE_C elements stay in L1/L2 per operand. */
+static int TILE_R = 64;
+static int TILE_C = 64;
+#define TILE_MAX (256 * 256)
 
-/* Whether the last two dims should be walked in tiles: some operand steps over
- * memory along the inner dim but is unit-stride along the next one. */
+/* Whether input @j of @it is read across its rows by the inner loop of the last two
+ * dims while unit-ish along the next one. */
+static gboolean
+is_crosswise (const NkIter *it,
+              int           j)
+{
+  int nd = it->ndim;
+  gint64 cs = it->stride[j][nd - 1], rs = it->stride[j][nd - 2];
+
+  return cs != 0 && cs != 1 && rs != 0 && ABS (rs) < ABS (cs);
+}
+
 static gboolean
 wants_tiles (const NkIter *it,
              int           nops)
 {
   int nd = it->ndim;
 
-  if (nd < 2 || it->shape[nd - 1] < 2 * TILE || it->shape[nd - 2] < 2 * TILE)
+  if (nd < 2 || it->shape[nd - 1] < 16 || it->shape[nd - 2] < 16)
     return FALSE;
-  for (int j = 0; j < nops; j++)
-    {
-      gint64 s = it->stride[j][nd - 1];
-      if (s != 0 && s != 1 && it->stride[j][nd - 2] == 1)
-        return TRUE;
-    }
+  for (int j = 1; j < nops; j++)
+    if (is_crosswise (it, j))
+      return TRUE;
   return FALSE;
 }
+
+/* buf[r·cn + c] = element (r, c) of a tile whose element (r, c) lives at
+ * src + r·rs + c·cs (strides in elements of size @es). */
+#define GATHER(T) \
+  G_STMT_START { \
+    T *d = (T *) buf; \
+    const T *s = (const T *) src; \
+    for (gint64 c = 0; c < cn; c++) \
+      for (gint64 r = 0; r < rn; r++) \
+        d[r * cn + c] = s[r * rs + c * cs]; \
+  } G_STMT_END
+
+static void
+gather_tile (char       *buf,
+             const char *src,
+             gsize       es,
+             gint64      rn,
+             gint64      cn,
+             gint64      rs,
+             gint64      cs)
+{
+  switch (es)
+    {
+    case 1: GATHER (guint8); break;
+    case 2: GATHER (guint16); break;
+    case 4: GATHER (guint32); break;
+    case 8: GATHER (guint64); break;
+    default: g_assert_not_reached ();
+    }
+}
+#undef GATHER
 
 static void
 walk_tiled (const NkIter *it,
@@ -125,31 +169,54 @@ walk_tiled (const NkIter *it,
             gpointer      data)
 {
   gint64 idx[NK_MAX_DIMS] = { 0 };
-  gint64 rs[3] = { 0 }, cs[3] = { 0 };
+  gint64 rs[3] = { 0 }, cs[3] = { 0 }, s[3] = { 0 };
   char *p[3] = { NULL, NULL, NULL };
+  g_autofree char *bufs = NULL;
+  char *buf[3] = { NULL, NULL, NULL };
+  gboolean cross[3] = { FALSE, FALSE, FALSE };
   int nd = it->ndim;
   gint64 rows = it->shape[nd - 2], cols = it->shape[nd - 1];
   gint64 outer = it->numel / (rows * cols);
+  const char *env;
 
+  if ((env = g_getenv ("NK_TILE_R")) != NULL) TILE_R = atoi (env);
+  if ((env = g_getenv ("NK_TILE_C")) != NULL) TILE_C = atoi (env);
+
+  bufs = g_malloc (2 * (gsize) TILE_R * TILE_C * sizeof (guint64));
   for (int j = 0; j < nops; j++)
     {
       p[j] = base[j] + it->offset[j] * (gint64) es[j];
-      rs[j] = it->stride[j][nd - 2] * (gint64) es[j];
+      rs[j] = it->stride[j][nd - 2];
       cs[j] = it->stride[j][nd - 1];
+      cross[j] = j > 0 && is_crosswise (it, j);
+      if (cross[j])
+        buf[j] = bufs + (j - 1) * (gsize) TILE_R * TILE_C * sizeof (guint64);
     }
 
   for (gint64 o = 0; o < outer; o++)
     {
-      for (gint64 r0 = 0; r0 < rows; r0 += TILE)
-        for (gint64 c0 = 0; c0 < cols; c0 += TILE)
+      for (gint64 r0 = 0; r0 < rows; r0 += TILE_R)
+        for (gint64 c0 = 0; c0 < cols; c0 += TILE_C)
           {
-            gint64 rn = MIN (TILE, rows - r0), cn = MIN (TILE, cols - c0);
-            for (gint64 r = r0; r < r0 + rn; r++)
+            gint64 rn = MIN (TILE_R, rows - r0), cn = MIN (TILE_C, cols - c0);
+            char *q[3] = { NULL, NULL, NULL };
+
+            for (int j = 0; j < nops; j++)
               {
-                char *q[3] = { NULL, NULL, NULL };
+                q[j] = p[j] + (r0 * rs[j] + c0 * cs[j]) * (gint64) es[j];
+                s[j] = cs[j];
+                if (cross[j])
+                  {
+                    gather_tile (buf[j], q[j], es[j], rn, cn, rs[j], cs[j]);
+                    q[j] = buf[j];
+                    s[j] = 1;
+                  }
+              }
+            for (gint64 r = 0; r < rn; r++)
+              {
+                fn (cn, q[0], s[0], q[1], s[1], q[2], s[2], data);
                 for (int j = 0; j < nops; j++)
-                  q[j] = p[j] + r * rs[j] + c0 * cs[j] * (gint64) es[j];
-                fn (cn, q[0], cs[0], q[1], cs[1], q[2], cs[2], data);
+                  q[j] += (cross[j] ? cn : rs[j]) * (gint64) es[j];
               }
           }
 

@@ -528,9 +528,11 @@ typedef struct {
   NkArena            *arena;
   NkArrayDataset     *dataset;
   NkTokenStream      *tokens;
-  NkTensor           *x;        /* DATA: [B, D] f32, or [B·T] int32 */
-  NkTensor           *y;        /* DATA: [B] f32, or [B·T] int32 */
-  NkTensor           *window;   /* DATA: [B, T+1] int32 (LM) */
+  NkTensor           *x_host;   /* DATA, CPU: [B, D] f32, or [B·T] int32 */
+  NkTensor           *y_host;   /* DATA, CPU: [B] f32, or [B·T] int32 */
+  NkTensor           *x;        /* the same on the run's device (x_host on the CPU) */
+  NkTensor           *y;
+  NkTensor           *window;   /* DATA, CPU: [B, T+1] int32 (LM) */
   guint64             data_key;
   double              peak;
   double              predicted[4];
@@ -547,6 +549,8 @@ run_clear (Run *run)
   g_clear_pointer (&run->tokens, nk_token_stream_free);
   g_clear_pointer (&run->x, nk_tensor_unref);
   g_clear_pointer (&run->y, nk_tensor_unref);
+  g_clear_pointer (&run->x_host, nk_tensor_unref);
+  g_clear_pointer (&run->y_host, nk_tensor_unref);
   g_clear_pointer (&run->window, nk_tensor_unref);
 }
 
@@ -620,6 +624,38 @@ predict_memory (Run *run)
     }
 }
 
+/* Batches are drawn into host buffers, then copied to the device when it is not the
+ * CPU; every buffer is allocated once. */
+static gboolean
+setup_buffers (Run      *run,
+               NkDType   dtype,
+               int       ndim_x,
+               gint64    rows,
+               gint64    cols,
+               GError  **error)
+{
+  NkDevice *cpu = nk_device_get_cpu ();
+  gint64 shape_x[2] = { rows, cols };
+  gint64 shape_y[1] = { rows };
+
+  run->x_host = nk_tensor_new_full (cpu, dtype, ndim_x, shape_x, NK_BUCKET_DATA, TRUE, error);
+  if (run->x_host == NULL)
+    return FALSE;
+  run->y_host = nk_tensor_new_full (cpu, dtype, 1, shape_y, NK_BUCKET_DATA, TRUE, error);
+  if (run->y_host == NULL)
+    return FALSE;
+  if (nk_device_get_default () == cpu)
+    {
+      run->x = nk_tensor_ref (run->x_host);
+      run->y = nk_tensor_ref (run->y_host);
+      return TRUE;
+    }
+  run->x = nk_tensor_new_full (NULL, dtype, ndim_x, shape_x, NK_BUCKET_DATA, TRUE, error);
+  run->y = run->x != NULL
+           ? nk_tensor_new_full (NULL, dtype, 1, shape_y, NK_BUCKET_DATA, TRUE, error) : NULL;
+  return run->y != NULL;
+}
+
 static gboolean
 setup_data (Run      *run,
             GError  **error)
@@ -641,11 +677,7 @@ setup_data (Run      *run,
               return FALSE;
             }
         }
-      run->x = nk_tensor_new_full (NULL, NK_DTYPE_F32, NK_SHAPE (c->batch, c->dim),
-                                   NK_BUCKET_DATA, TRUE, error);
-      run->y = run->x != NULL ? nk_tensor_new_full (NULL, NK_DTYPE_F32, NK_SHAPE (c->batch),
-                                                    NK_BUCKET_DATA, TRUE, error) : NULL;
-      return run->y != NULL;
+      return setup_buffers (run, NK_DTYPE_F32, 2, c->batch, c->dim, error);
     }
 
   if (c->text_file != NULL)
@@ -657,16 +689,12 @@ setup_data (Run      *run,
   else
     run->tokens = nk_token_stream_new_default ();
 
-  run->window = nk_tensor_new_full (NULL, NK_DTYPE_INT32, NK_SHAPE (c->batch, c->context + 1),
+  run->window = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT32,
+                                    NK_SHAPE (c->batch, c->context + 1),
                                     NK_BUCKET_DATA, TRUE, error);
   if (run->window == NULL)
     return FALSE;
-  run->x = nk_tensor_new_full (NULL, NK_DTYPE_INT32, NK_SHAPE ((gint64) c->batch * c->context),
-                               NK_BUCKET_DATA, TRUE, error);
-  run->y = run->x != NULL
-           ? nk_tensor_new_full (NULL, NK_DTYPE_INT32, NK_SHAPE ((gint64) c->batch * c->context),
-                                 NK_BUCKET_DATA, TRUE, error) : NULL;
-  return run->y != NULL;
+  return setup_buffers (run, NK_DTYPE_INT32, 1, (gint64) c->batch * c->context, 1, error);
 }
 
 static gboolean
@@ -680,30 +708,35 @@ fill_batch (Run      *run,
   if (c->model == NK_MODEL_CRUNCHER)
     {
       if (run->dataset != NULL)
-        nk_array_dataset_fill (run->dataset, step, nk_tensor_data_f32 (run->x),
-                               nk_tensor_data_f32 (run->y));
+        nk_array_dataset_fill (run->dataset, step, nk_tensor_data_f32 (run->x_host),
+                               nk_tensor_data_f32 (run->y_host));
       else
-        nk_data_synthetic_fill (rng, c->dim, c->batch, nk_tensor_data_f32 (run->x),
-                                nk_tensor_data_f32 (run->y));
-      return TRUE;
+        nk_data_synthetic_fill (rng, c->dim, c->batch, nk_tensor_data_f32 (run->x_host),
+                                nk_tensor_data_f32 (run->y_host));
+    }
+  else
+
+    {
+      gint32 *w = nk_tensor_data (run->window);
+      gint32 *x = nk_tensor_data (run->x_host);
+      gint32 *y = nk_tensor_data (run->y_host);
+
+      if (!nk_token_stream_sample_fill (run->tokens, rng, c->batch, c->context, w, NULL, error))
+        return FALSE;
+      for (guint b = 0; b < c->batch; b++)
+        {
+          memcpy (x + (gsize) b * c->context, w + (gsize) b * (c->context + 1),
+                  c->context * sizeof (gint32));
+          memcpy (y + (gsize) b * c->context, w + (gsize) b * (c->context + 1) + 1,
+                  c->context * sizeof (gint32));
+        }
     }
 
-  {
-    gint32 *w = nk_tensor_data (run->window);
-    gint32 *x = nk_tensor_data (run->x);
-    gint32 *y = nk_tensor_data (run->y);
-
-    if (!nk_token_stream_sample_fill (run->tokens, rng, c->batch, c->context, w, NULL, error))
-      return FALSE;
-    for (guint b = 0; b < c->batch; b++)
-      {
-        memcpy (x + (gsize) b * c->context, w + (gsize) b * (c->context + 1),
-                c->context * sizeof (gint32));
-        memcpy (y + (gsize) b * c->context, w + (gsize) b * (c->context + 1) + 1,
-                c->context * sizeof (gint32));
-      }
-    return TRUE;
-  }
+  if (run->x != run->x_host
+      && (!nk_tensor_copy_ (run->x, run->x_host, error)
+          || !nk_tensor_copy_ (run->y, run->y_host, error)))
+    return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -778,11 +811,24 @@ grads_finite (NkModel *model)
     {
       NkTensor *g = params[i]->grad;
       gint64 numel = nk_tensor_numel (g);
-      const float *d = nk_tensor_data_f32 (g);
 
-      for (gint64 j = 0; j < numel; j++)
-        if (!isfinite (d[j]))
-          return FALSE;
+      if (nk_device_get_kind (nk_tensor_get_device (g)) == NK_DEVICE_CPU)
+        {
+          const float *d = nk_tensor_data_f32 (g);
+
+          for (gint64 j = 0; j < numel; j++)
+            if (!isfinite (d[j]))
+              return FALSE;
+        }
+      else
+        {
+          /* A device gradient is read back (fp16 runs only). */
+          g_autofree double *d = nk_tensor_to_doubles (g, NULL);
+
+          for (gint64 j = 0; j < numel; j++)
+            if (!isfinite (d[j]))
+              return FALSE;
+        }
     }
   return TRUE;
 }

@@ -549,7 +549,13 @@ update_outputs (NapkinPlannerPage *self)
       }
     else
       {
-        subtitle = g_strdup (_("Enter layers and d_model above"));
+        gboolean bad = FALSE;
+
+        for (const char * const *name = (const char *[]) { "layers", "d-model", "d-ff", NULL };
+             *name != NULL; name++)
+          bad |= nk_plan_get_input_error (plan, *name) != NULL;
+        subtitle = g_strdup (bad ? _("Fix the highlighted row above")
+                                 : _("Enter layers and d_model above"));
         set_label (self->sized_formula,
                    _("N = 2 × d_model × n_layer × (2 × d_attn + d_ff), with d_attn = d_model; "
                      "forward FLOPs per token = 2 × N + 2 × n_layer × n_ctx × d_attn "
@@ -1100,7 +1106,7 @@ napkin_planner_page_measure (GtkWidget      *widget,
   else
     {
       *minimum = form_min + results_min + 1;
-      *natural = MAX (form_nat, results_nat);
+      *natural = MAX (MAX (form_nat, results_nat), *minimum);
     }
 }
 

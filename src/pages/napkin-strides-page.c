@@ -87,12 +87,10 @@ struct _NapkinStridesPage
   const Lesson              *lesson;        /* the lesson the text still is, or NULL */
   guint                      run_source;
   guint                      save_source;
-  guint                      place_source;
   gboolean                   loading;
 
   GtkTextTag                *error_tag;
-  GtkTextTag                *gap_tag;
-  GtkWidget                 *error_label;   /* an overlay of the editor */
+  GtkWidget                 *error_label;
 
   /* template */
   GtkWidget                 *side_scroller;
@@ -163,64 +161,15 @@ statement_start (NapkinStridesPage *self,
   return pos;
 }
 
-static gboolean
-place_error_label (gpointer user_data)
-{
-  NapkinStridesPage *self = user_data;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
-  GtkTextIter line_end;
-  GdkRectangle location;
-  int width, height = 0, gap;
-
-  self->place_source = 0;
-  if (!gtk_widget_get_visible (self->error_label))
-    return G_SOURCE_REMOVE;
-
-  gtk_text_buffer_get_iter_at_mark (buffer, &line_end, gtk_text_buffer_get_mark (buffer, "error"));
-  if (!gtk_text_iter_ends_line (&line_end))
-    gtk_text_iter_forward_to_line_end (&line_end);
-
-  /* The label takes the text's width and the gap under the statement's line takes
-   * the label's height, so nothing below it is covered. */
-  width = gtk_widget_get_width (GTK_WIDGET (self->editor))
-          - gtk_text_view_get_left_margin (self->editor)
-          - gtk_text_view_get_right_margin (self->editor);
-  width = MAX (width, 120);
-  gtk_widget_set_size_request (self->error_label, width, -1);
-  gtk_widget_measure (self->error_label, GTK_ORIENTATION_VERTICAL, width, NULL, &height, NULL, NULL);
-  gap = height + 10;
-  {
-    int old_gap;
-
-    g_object_get (self->gap_tag, "pixels-below-lines", &old_gap, NULL);
-    if (old_gap != gap)
-      g_object_set (self->gap_tag, "pixels-below-lines", gap, NULL);
-  }
-
-  gtk_text_view_get_iter_location (self->editor, &line_end, &location);
-  gtk_text_view_move_overlay (self->editor, self->error_label,
-                              gtk_text_view_get_left_margin (self->editor),
-                              location.y + location.height + 4);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-queue_place_error_label (NapkinStridesPage *self)
-{
-  if (self->place_source == 0)
-    self->place_source = g_idle_add_full (G_PRIORITY_LOW, place_error_label, self, NULL);
-}
-
 static void
 show_error (NapkinStridesPage *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
-  GtkTextIter start, end, at, line_start, line_end;
+  GtkTextIter start, end, at, line_end;
   guint statement = nk_program_get_error_statement (self->program);
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
-  gtk_text_buffer_remove_tag (buffer, self->gap_tag, &start, &end);
 
   if (statement == 0)
     {
@@ -249,14 +198,7 @@ show_error (NapkinStridesPage *self)
   if (gtk_text_iter_equal (&at, &line_end) && !gtk_text_iter_starts_line (&at))
     gtk_text_iter_backward_char (&at);
   gtk_text_buffer_apply_tag (buffer, self->error_tag, &at, &line_end);
-
-  line_start = at;
-  gtk_text_iter_set_line_offset (&line_start, 0);
-  gtk_text_buffer_apply_tag (buffer, self->gap_tag, &line_start, &line_end);
-  gtk_text_buffer_move_mark_by_name (buffer, "error", &line_end);
-
   gtk_widget_set_visible (self->error_label, TRUE);
-  queue_place_error_label (self);
 }
 
 /* ------------------------------------------------------------ running */
@@ -657,7 +599,6 @@ napkin_strides_page_dispose (GObject *object)
   if (self->save_source != 0)
     save_now (self);
   g_clear_handle_id (&self->run_source, g_source_remove);
-  g_clear_handle_id (&self->place_source, g_source_remove);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   if (self->editor != NULL)
@@ -755,6 +696,7 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
   BIND (dtype_dropdown);
   BIND (editor_scroller);
   BIND (editor);
+  BIND (error_label);
   BIND (lessons_group);
   BIND (lesson_box);
   BIND (lesson_label);
@@ -780,7 +722,6 @@ static void
 napkin_strides_page_init (NapkinStridesPage *self)
 {
   GtkTextBuffer *buffer;
-  GtkTextIter start;
 
   load_css ();
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -795,22 +736,7 @@ napkin_strides_page_init (NapkinStridesPage *self)
   self->error_tag = gtk_text_buffer_create_tag (buffer, "error",
                                                 "underline", PANGO_UNDERLINE_ERROR,
                                                 NULL);
-  self->gap_tag = gtk_text_buffer_create_tag (buffer, "error-gap", NULL);
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  gtk_text_buffer_create_mark (buffer, "error", &start, TRUE);
   update_error_colour (self);
-
-  self->error_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->error_label), 1);
-  gtk_widget_add_css_class (self->error_label, "program-error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_text_view_add_overlay (self->editor, self->error_label, 0, 0);
-  /* The label moves when the text reflows (the window is resized, a line wraps). */
-  g_signal_connect_swapped (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), "changed",
-                            G_CALLBACK (queue_place_error_label), self);
 
   build_lesson_rows (self);
 

@@ -205,6 +205,8 @@ napkin_loss_plot_snapshot (GtkWidget   *widget,
 
   if (width <= 0 || height <= 0)
     return;
+  /* Once per frame rather than once per step. */
+  update_accessible (self);
   napkin_plot_style_init_for_widget (&style, widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   napkin_loss_plot_draw (self, cr, width, height, &style);
@@ -358,7 +360,6 @@ napkin_loss_plot_append (NapkinLossPlot *self,
 
   napkin_series_append (self->line.raw, step, loss);
   line_smooth_one (&self->line, self->smoothing, step, loss);
-  update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

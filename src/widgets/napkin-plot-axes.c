@@ -484,25 +484,47 @@ napkin_plot_draw_series (const NapkinPlotStyle *style,
       g_autofree double *mins = g_new (double, columns);
       g_autofree double *maxs = g_new (double, columns);
       double col_w = frame->width / columns;
+      double half = line_width / 2;
+      guint c = 0;
 
       napkin_series_decimate (series, frame->x0, frame->x1, columns, mins, maxs);
-      for (guint c = 0; c < columns; c++)
+      /* Each run of columns with points becomes one filled band: its top edge
+       * through the maxima, its bottom edge back through the minima, widened by
+       * half a line so a flat stretch still shows as a line. One fill is far
+       * cheaper than stroking a zig-zag through every min and max. */
+      while (c < columns)
         {
-          double px = frame->left + (c + 0.5) * col_w;
+          guint first;
 
-          if (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0))
+          while (c < columns && (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0)))
+            c++;
+          if (c == columns)
+            break;
+          first = c;
+          while (c < columns && !isnan (mins[c]) && !(frame->log_y && maxs[c] <= 0))
+            c++;
+          for (guint k = first; k < c; k++)
             {
-              pen_down = FALSE;
-              continue;
+              double px = frame->left + (k + 0.5) * col_w;
+              double py = napkin_plot_frame_y_to_px (frame, maxs[k]) - half;
+
+              if (k == first)
+                cairo_move_to (cr, px - half, py);
+              cairo_line_to (cr, px, py);
             }
-          if (pen_down)
-            cairo_line_to (cr, px, napkin_plot_frame_y_to_px (frame, mins[c]));
-          else
-            cairo_move_to (cr, px, napkin_plot_frame_y_to_px (frame, mins[c]));
-          cairo_line_to (cr, px, napkin_plot_frame_y_to_px (frame, maxs[c]));
-          pen_down = TRUE;
+          for (guint k = c; k-- > first; )
+            {
+              double px = frame->left + (k + 0.5) * col_w;
+              double py = napkin_plot_frame_y_to_px (frame, frame->log_y ? MAX (mins[k], frame->y0 * 1e-3)
+                                                                          : mins[k]) + half;
+
+              cairo_line_to (cr, px, py);
+              if (k == first)
+                cairo_line_to (cr, px - half, py);
+            }
+          cairo_close_path (cr);
         }
-      cairo_stroke (cr);
+      cairo_fill (cr);
     }
   cairo_restore (cr);
 }

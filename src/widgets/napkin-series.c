@@ -276,30 +276,49 @@ napkin_series_range_minmax (NapkinSeries *self,
   const double *ys;
   Extent e = { INFINITY, -INFINITY };
   guint i;
+  int k;
 
   g_return_val_if_fail (self != NULL, FALSE);
   end = MIN (end, self->y->len);
+  if (begin >= end)
+    {
+      *out_min = *out_max = NAN;
+      return FALSE;
+    }
   ys = (const double *) (gpointer) self->y->data;
 
-  for (i = begin; i < end; )
+  i = begin;
+  /* Up: single points, then ever larger blocks, until the next larger block
+   * is aligned or would pass the end. */
+  for (k = 0; ; k++)
     {
-      int k;
+      guint size = k == 0 ? 1 : 1u << (FANOUT_SHIFT * k);
+      guint next = 1u << (FANOUT_SHIFT * (k + 1));
 
-      /* The largest aligned block that starts here and ends inside the range. */
-      for (k = (int) self->n_levels - 1; k >= 0; k--)
+      while ((i & (next - 1)) != 0 && end - i >= size)
         {
-          guint shift = FANOUT_SHIFT * (guint) (k + 1);
-          guint size = 1u << shift;
-
-          if ((i & (size - 1)) == 0 && end - i >= size)
-            {
-              extent_merge (&e, &g_array_index (self->levels[k], Extent, i >> shift));
-              i += size;
-              break;
-            }
+          if (k == 0)
+            extent_add (&e, ys[i]);
+          else
+            extent_merge (&e, &g_array_index (self->levels[k - 1], Extent, i >> (FANOUT_SHIFT * k)));
+          i += size;
         }
-      if (k < 0)
-        extent_add (&e, ys[i++]);
+      if ((guint) k == self->n_levels || end - i < next || i >= end)
+        break;
+    }
+  /* Down: the largest blocks that fit, then smaller ones, then single points. */
+  for (; k >= 0 && i < end; k--)
+    {
+      guint size = k == 0 ? 1 : 1u << (FANOUT_SHIFT * k);
+
+      while (end - i >= size)
+        {
+          if (k == 0)
+            extent_add (&e, ys[i]);
+          else
+            extent_merge (&e, &g_array_index (self->levels[k - 1], Extent, i >> (FANOUT_SHIFT * k)));
+          i += size;
+        }
     }
 
   if (e.min > e.max)
@@ -398,7 +417,30 @@ napkin_series_decimate (NapkinSeries *self,
     {
       guint c = column_of (xs[begin], x0, x1, n_columns);
       guint lo = begin + 1, hi = last;
+      double boundary = x0 + (c + 1) * (x1 - x0) / n_columns;
+      double span = xs[last - 1] - xs[begin];
 
+      /* Steps are nearly evenly spaced: guess the column's end by interpolation
+       * and bracket it with a few probes before the binary search. */
+      if (span > 0 && last - begin > 2)
+        {
+          double t = (boundary - xs[begin]) / span * (last - 1 - begin);
+          guint guess = begin + (guint) CLAMP (t, 1, (double) (last - begin));
+
+          if (guess < last && column_of (xs[guess], x0, x1, n_columns) <= c)
+            lo = guess + 1;
+          else if (guess > lo)
+            hi = guess;
+          for (guint probe = 1; probe <= 4 && lo < hi; probe++)
+            {
+              if (column_of (xs[lo], x0, x1, n_columns) > c)
+                {
+                  hi = lo;
+                  break;
+                }
+              lo++;
+            }
+        }
       /* The column of x is monotone in x: binary search for its end. */
       while (lo < hi)
         {

@@ -1,0 +1,161 @@
+/* bench-plot-frame.c: one frame of the three training plots with 1,000,000 steps
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Fills the loss (plus a compared run), memory and throughput plots with N steps
+ * each, then draws all three into cairo image surfaces of the sizes the page
+ * gives them in a 1280×1000 window, and prints the median milliseconds per frame
+ * (the target is under 8 ms). The reference, measured in the same run, draws the
+ * loss series the naive way, one path vertex per step.
+ *
+ *   xvfb-run -a build/benchmarks/bench-plot-frame [STEPS] [FRAMES]
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <adwaita.h>
+
+#include "napkin-loss-plot.h"
+#include "napkin-memory-plot.h"
+#include "napkin-throughput-plot.h"
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v,
+        guint   n)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  guint steps = argc > 1 ? (guint) atoi (argv[1]) : 1000000;
+  guint frames = argc > 2 ? (guint) atoi (argv[2]) : 30;
+  NapkinLossPlot *loss;
+  NapkinMemoryPlot *memory;
+  NapkinThroughputPlot *throughput;
+  g_autoptr(NapkinSeries) other = napkin_series_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  NapkinPlotStyle style;
+  cairo_surface_t *loss_surface, *small_surface;
+  g_autofree double *times = NULL;
+  double *parts[3];
+  double reference_ms, frame_ms;
+  gint64 t0;
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("bench-plot-frame needs a display: run it under xvfb-run -a\n");
+      return 77;
+    }
+  adw_init ();
+
+  loss = g_object_ref_sink (NAPKIN_LOSS_PLOT (napkin_loss_plot_new ()));
+  memory = g_object_ref_sink (NAPKIN_MEMORY_PLOT (napkin_memory_plot_new ()));
+  throughput = g_object_ref_sink (NAPKIN_THROUGHPUT_PLOT (napkin_throughput_plot_new ()));
+
+  t0 = g_get_monotonic_time ();
+  for (guint i = 1; i <= steps; i++)
+    {
+      double noise = g_rand_double_range (rand, 0.5, 1.5);
+      double bytes[NAPKIN_MEMORY_PLOT_N_BUCKETS] = { 33e3, 33e3, 66e3, 4e3 + (i % 7) * 100, 300 };
+
+      napkin_loss_plot_append (loss, i, 1e5 / sqrt (i) * noise);
+      napkin_series_append (other, i, 3e5 / sqrt (i) * noise);
+      napkin_memory_plot_append (memory, i, bytes);
+      napkin_throughput_plot_append (throughput, i, 1e9 * noise);
+    }
+  g_print ("filled %u steps × 9 series in %.0f ms\n", steps, (g_get_monotonic_time () - t0) / 1e3);
+  napkin_loss_plot_set_compare (loss, other, "Run 1 · lr 0.01");
+  napkin_loss_plot_set_smoothing (loss, 0.9);
+  {
+    double predicted[NAPKIN_MEMORY_PLOT_N_PREDICTED] = { 33e3, 33e3, 66e3, 4e3 };
+
+    napkin_memory_plot_set_predicted (memory, predicted);
+  }
+  napkin_memory_plot_set_capacity (memory, 2.5e10);
+  napkin_throughput_plot_set_peak (throughput, 2.9e11, "fp32");
+  napkin_throughput_plot_set_mfu (throughput, 0.004);
+  napkin_throughput_plot_set_split (throughput, 1e-4, 2e-4, 0.5e-4);
+
+  napkin_plot_style_init_default (&style, FALSE);
+  loss_surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 840, 250);
+  small_surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 230);
+
+  /* the reference: every step a vertex */
+  {
+    cairo_t *cr = cairo_create (loss_surface);
+    NapkinSeries *series = napkin_loss_plot_get_series (loss);
+
+    t0 = g_get_monotonic_time ();
+    cairo_move_to (cr, 0, 0);
+    for (guint i = 0; i < steps; i++)
+      cairo_line_to (cr, 840.0 * i / steps, 250 - napkin_series_get_y (series, i) / 1e5 * 250);
+    cairo_stroke (cr);
+    cairo_surface_flush (loss_surface);
+    reference_ms = (g_get_monotonic_time () - t0) / 1e3;
+    cairo_destroy (cr);
+  }
+
+  times = g_new (double, frames);
+  parts[0] = g_new (double, frames);
+  parts[1] = g_new (double, frames);
+  parts[2] = g_new (double, frames);
+  for (guint f = 0; f < frames; f++)
+    {
+      cairo_t *cr;
+      gint64 t1, t2;
+
+      t0 = g_get_monotonic_time ();
+      cr = cairo_create (loss_surface);
+      napkin_loss_plot_draw (loss, cr, 840, 250, &style);
+      cairo_destroy (cr);
+      cairo_surface_flush (loss_surface);
+      t1 = g_get_monotonic_time ();
+      cr = cairo_create (small_surface);
+      napkin_memory_plot_draw (memory, cr, 400, 230, &style);
+      cairo_destroy (cr);
+      cairo_surface_flush (small_surface);
+      t2 = g_get_monotonic_time ();
+      cr = cairo_create (small_surface);
+      napkin_throughput_plot_draw (throughput, cr, 400, 230, &style);
+      cairo_destroy (cr);
+      cairo_surface_flush (small_surface);
+      times[f] = (g_get_monotonic_time () - t0) / 1e3;
+      parts[0][f] = (t1 - t0) / 1e3;
+      parts[1][f] = (t2 - t1) / 1e3;
+      parts[2][f] = (g_get_monotonic_time () - t2) / 1e3;
+    }
+  frame_ms = median (times, frames);
+  g_print ("per plot (median ms): loss %.2f, memory %.2f, throughput %.2f\n",
+           median (parts[0], frames), median (parts[1], frames), median (parts[2], frames));
+
+  g_print ("three plots, %u steps each (loss + compared run + smoothing, 5 memory buckets, "
+           "throughput): %.2f ms per frame (median of %u; target < 8 ms)\n", steps, frame_ms, frames);
+  g_print ("reference, the loss series alone drawn with one vertex per step: %.1f ms (%.0f× slower)\n",
+           reference_ms, reference_ms / frame_ms);
+
+  for (guint i = 0; i < 3; i++)
+    g_free (parts[i]);
+  napkin_plot_style_clear (&style);
+  cairo_surface_destroy (loss_surface);
+  cairo_surface_destroy (small_surface);
+  g_object_unref (loss);
+  g_object_unref (memory);
+  g_object_unref (throughput);
+  return 0;
+}
