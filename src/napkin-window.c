@@ -9,6 +9,8 @@
 
 #include "napkin-formats-page.h"
 #include "napkin-planner-page.h"
+#include "napkin-strides-page.h"
+#include "napkin-training-page.h"
 #include "napkin-window.h"
 
 struct _NapkinWindow
@@ -90,25 +92,10 @@ napkin_window_class_init (NapkinWindowClass *klass)
   window_class->close_request = napkin_window_close_request;
 
   /* The pages the template names. */
-  /* -- page types (each page adds its g_type_ensure here) */
   g_type_ensure (NAPKIN_TYPE_PLANNER_PAGE);
   g_type_ensure (NAPKIN_TYPE_FORMATS_PAGE);
-  {
-    /* pages/strides: declared here for the same reason as the planner's. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnested-externs"
-    extern GType napkin_strides_page_get_type (void);
-#pragma GCC diagnostic pop
-    g_type_ensure (napkin_strides_page_get_type ());
-  }
-  {
-    /* pages/training: declared here for the same reason as the planner's. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnested-externs"
-    extern GType napkin_training_page_get_type (void);
-#pragma GCC diagnostic pop
-    g_type_ensure (napkin_training_page_get_type ());
-  }
+  g_type_ensure (NAPKIN_TYPE_STRIDES_PAGE);
+  g_type_ensure (NAPKIN_TYPE_TRAINING_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-window.ui");

@@ -441,6 +441,111 @@ test_optimizer_kernel (void)
     g_assert_cmpfloat_with_epsilon (pd[i], 1.0 - 0.1 * (gd[i] > 0 ? 1 : gd[i] < 0 ? -1 : 0), 1e-5);
 }
 
+/* Layouts where an input is read across its rows while the output runs along its
+ * own (x.t() + y): the CPU transposes tiles of that input into a buffer first. Sizes
+ * leave partial tiles on both edges; the oracle reads every operand with the address
+ * rule and computes in double. */
+static void
+check_binary_ref (NkBinaryOp  op,
+                  NkTensor   *c,
+                  NkTensor   *a,
+                  NkTensor   *b)
+{
+  gint64 idx[NK_MAX_DIMS] = { 0 };
+  double tol = c->dtype == NK_DTYPE_F64 ? 1e-15 : 1e-6;
+
+  do
+    {
+      double x = at_bcast (a, c->ndim, idx), y = at_bcast (b, c->ndim, idx);
+      double ref = op == NK_BINARY_ADD ? x + y : op == NK_BINARY_SUB ? x - y : x * y;
+      g_assert_cmpfloat_with_epsilon (at (c, idx), ref, tol * (1.0 + fabs (ref)));
+    }
+  while (next_index (c->ndim, c->shape, idx));
+}
+
+static void
+test_crosswise_tiles (void)
+{
+  static const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F64 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (dtypes); t++)
+    {
+      g_autoptr(GError) error = NULL;
+      NkDType dt = dtypes[t];
+      g_autoptr(NkTensor) a0 = filled (dt, NK_SHAPE (301, 37), 1);
+      g_autoptr(NkTensor) a = nk_tensor_t (a0, &error);                 /* (37, 301), stride (1, 37) */
+      g_autoptr(NkTensor) b = filled (dt, NK_SHAPE (37, 301), 2);       /* contiguous */
+      g_autoptr(NkTensor) b2 = filled (dt, NK_SHAPE (37, 301), 5);
+      g_autoptr(NkTensor) c1 = NULL, c2 = NULL;
+      g_autoptr(NkTensor) out0 = NULL, out = NULL;
+      g_autoptr(NkTensor) w = filled (dt, NK_SHAPE (2, 50, 61), 3);
+      g_autoptr(NkTensor) ws = NULL, wt = NULL, v = NULL, out3 = NULL;
+
+      g_assert_no_error (error);
+      /* The result follows a (torch: (a + b).stride() == (1, 37)), so b is the
+       * crosswise one; with b first the roles swap. */
+      c1 = nk_add (a, b, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (c1->stride[0], ==, 1);
+      check_binary_ref (NK_BINARY_ADD, c1, a, b);
+      c2 = nk_mul (b, a, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (c2->stride[1], ==, 1);
+      check_binary_ref (NK_BINARY_MUL, c2, b, a);
+
+      /* A transposed output with two contiguous inputs: both are crosswise. */
+      out0 = nk_tensor_zeros (dt, NK_SHAPE (301, 37), &error);
+      out = nk_tensor_t (out0, &error);
+      g_assert_true (nk_binary_out (NK_BINARY_SUB, out, b, b2, &error));
+      g_assert_no_error (error);
+      check_binary_ref (NK_BINARY_SUB, out, b, b2);
+
+      /* 3-D, the crosswise input with row stride 2 (a step-2 slice, transposed) and a
+       * contiguous output: the general gather. */
+      ws = nk_tensor_slice (w, 2, 1, NK_SLICE_END, 2, &error);        /* (2, 50, 30) */
+      wt = nk_tensor_transpose (ws, 1, 2, &error);                     /* (2, 30, 50), stride (3050, 2, 61) */
+      v = filled (dt, NK_SHAPE (2, 30, 50), 4);
+      out3 = nk_tensor_zeros (dt, NK_SHAPE (2, 30, 50), &error);
+      g_assert_no_error (error);
+      g_assert_true (nk_binary_out (NK_BINARY_SUB, out3, wt, v, &error));
+      g_assert_no_error (error);
+      check_binary_ref (NK_BINARY_SUB, out3, wt, v);
+    }
+}
+
+/* contiguous() of transposed views in every element size (1, 2, 4 and 8 bytes), the
+ * crosswise copy: the bytes of the copy's element (i, j) must be those at the source's
+ * address offset + i·stride[0] + j·stride[1]. */
+static void
+test_crosswise_copy (void)
+{
+  static const NkDType dtypes[] = { NK_DTYPE_E4M3, NK_DTYPE_BF16, NK_DTYPE_F32, NK_DTYPE_INT32,
+                                    NK_DTYPE_F64, NK_DTYPE_INT64 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (dtypes); t++)
+    for (int step = 1; step <= 2; step++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(NkTensor) x0 = filled (dtypes[t], NK_SHAPE (70, 45 * step), 6);
+        g_autoptr(NkTensor) xs = nk_tensor_slice (x0, 1, 0, NK_SLICE_END, step, &error);
+        g_autoptr(NkTensor) xt = nk_tensor_t (xs, &error);     /* (45, 70) */
+        g_autoptr(NkTensor) c = nk_tensor_contiguous (xt, &error);
+        const guint8 *src = nk_storage_get_data (xt->storage);
+        const guint8 *dst = nk_storage_get_data (c->storage);
+        gsize es = nk_dtype_element_size (dtypes[t]);
+
+        g_assert_no_error (error);
+        g_assert_false (nk_tensor_same_storage (c, xt));
+        g_assert_cmpint (c->stride[0], ==, 70);
+        for (gint64 i = 0; i < 45; i++)
+          for (gint64 j = 0; j < 70; j++)
+            {
+              gint64 pos = xt->offset + i * xt->stride[0] + j * xt->stride[1];
+              g_assert_cmpmem (dst + (c->offset + i * 70 + j) * es, es, src + pos * es, es);
+            }
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -457,6 +562,8 @@ main (int   argc,
   g_test_add_func ("/engine/ops/softmax", test_softmax);
   g_test_add_func ("/engine/ops/index-select", test_index_select);
   g_test_add_func ("/engine/ops/optimizer-kernel", test_optimizer_kernel);
+  g_test_add_func ("/engine/ops/crosswise/tiles", test_crosswise_tiles);
+  g_test_add_func ("/engine/ops/crosswise/copy", test_crosswise_copy);
 
   return g_test_run ();
 }

@@ -43,24 +43,7 @@ static double
 device_peak (NkDevice *device,
              NkDType   dtype)
 {
-  if (nk_device_get_kind (device) == NK_DEVICE_CUDA)
-    {
-      g_autofree char *desc = nk_device_describe (device);
-      const GPtrArray *gpus = nk_gpus_get_all ();
-
-      for (guint i = 0; gpus != NULL && i < gpus->len; i++)
-        {
-          const NkGpu *gpu = g_ptr_array_index (gpus, i);
-
-          for (guint j = 0; gpu->cuda_names != NULL && gpu->cuda_names[j] != NULL; j++)
-            if (g_str_has_prefix (desc, gpu->cuda_names[j]))
-              return nk_gpu_get_peak (gpu, dtype == NK_DTYPE_BF16 ? NK_PEAK_BF16 : NK_PEAK_FP32,
-                                      FALSE);
-        }
-      return NAN;
-    }
-  /* bf16 on the CPU is widened to fp32 for the multiply: the fp32 units are the peak. */
-  return nk_cpu_info_get ()->peak_fp32;
+  return nk_gpus_device_peak (device, dtype == NK_DTYPE_BF16 ? NK_PEAK_BF16 : NK_PEAK_FP32);
 }
 
 static gboolean

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-cpuinfo.h"
 #include "nk-gpus.h"
 
 #define GPUS_RESOURCE "/io/github/napkinml/Napkin/engine/gpus.json"
@@ -454,6 +455,58 @@ nk_gpus_lookup_cuda_name (const char *cuda_name)
           return gpu;
     }
   return NULL;
+}
+
+/**
+ * nk_gpus_lookup_device:
+ * @device: a device
+ *
+ * The table row of a CUDA device, matched on the name CUDA reports for it (the CUDA
+ * module's description starts with that name, alone before " — ").
+ *
+ * Returns: (transfer none) (nullable): the row, or %NULL for the CPU and for a card
+ *   the table does not know
+ */
+const NkGpu *
+nk_gpus_lookup_device (NkDevice *device)
+{
+  g_autofree char *description = NULL;
+  char *end;
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  if (nk_device_get_kind (device) != NK_DEVICE_CUDA)
+    return NULL;
+  description = nk_device_describe (device);
+  if ((end = strstr (description, " — ")) != NULL)
+    *end = '\0';
+  return nk_gpus_lookup_cuda_name (description);
+}
+
+/**
+ * nk_gpus_device_peak:
+ * @device: a device
+ * @dtype: the dtype the matmuls run in
+ *
+ * The promised (dense) FLOP/s of @device for @dtype: for a CUDA device the GPU
+ * table's figure, for the CPU the peak nk-cpuinfo derives (the CPU multiplies bf16
+ * and fp16 in fp32 units, so those get the fp32 peak). An unknown card has no peak
+ * rather than an invented one.
+ *
+ * Returns: FLOP/s, or NaN when the peak is unknown ("peak unknown")
+ */
+double
+nk_gpus_device_peak (NkDevice    *device,
+                     NkPeakDtype  dtype)
+{
+  const NkGpu *gpu;
+
+  g_return_val_if_fail (device != NULL, NAN);
+
+  if (nk_device_get_kind (device) != NK_DEVICE_CUDA)
+    return dtype == NK_PEAK_FP64 ? nk_cpu_info_get ()->peak_fp64 : nk_cpu_info_get ()->peak_fp32;
+  gpu = nk_gpus_lookup_device (device);
+  return gpu != NULL ? nk_gpu_get_peak (gpu, dtype, FALSE) : NAN;
 }
 
 /**

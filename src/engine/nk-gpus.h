@@ -18,6 +18,8 @@
 
 #include <glib-object.h>
 
+#include "nk-device.h"
+
 G_BEGIN_DECLS
 
 #define NK_GPUS_ERROR (nk_gpus_error_quark ())
@@ -104,6 +106,9 @@ GPtrArray    *nk_gpus_parse             (const char   *json,
 const GPtrArray *nk_gpus_get_all        (void);
 const NkGpu  *nk_gpus_lookup            (const char   *id);
 const NkGpu  *nk_gpus_lookup_cuda_name  (const char   *cuda_name);
+const NkGpu  *nk_gpus_lookup_device     (NkDevice     *device);
+double        nk_gpus_device_peak       (NkDevice     *device,
+                                         NkPeakDtype   dtype);
 gboolean      nk_gpus_check_id          (const char   *id,
                                          GError      **error);
 

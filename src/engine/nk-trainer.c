@@ -576,26 +576,9 @@ static double
 device_peak (NkDevice         *device,
              NkTrainPrecision  precision)
 {
-  if (nk_device_get_kind (device) == NK_DEVICE_CUDA)
-    {
-      g_autofree char *desc = nk_device_describe (device);
-      const GPtrArray *gpus = nk_gpus_get_all ();
-      NkPeakDtype dtype = precision == NK_TRAIN_PRECISION_FP32 ? NK_PEAK_FP32
-                          : precision == NK_TRAIN_PRECISION_FP16 ? NK_PEAK_FP16 : NK_PEAK_BF16;
-
-      /* The description starts with CUDA's device name; match it against the table. */
-      for (guint i = 0; gpus != NULL && i < gpus->len; i++)
-        {
-          const NkGpu *gpu = g_ptr_array_index (gpus, i);
-
-          for (guint j = 0; gpu->cuda_names != NULL && gpu->cuda_names[j] != NULL; j++)
-            if (g_str_has_prefix (desc, gpu->cuda_names[j]))
-              return nk_gpu_get_peak (gpu, dtype, FALSE);
-        }
-      return NAN;
-    }
-  /* The CPU has no bf16/fp16 units here: narrow matmuls run in fp32. */
-  return nk_cpu_info_get ()->peak_fp32;
+  return nk_gpus_device_peak (device, precision == NK_TRAIN_PRECISION_FP32 ? NK_PEAK_FP32
+                                      : precision == NK_TRAIN_PRECISION_FP16 ? NK_PEAK_FP16
+                                      : NK_PEAK_BF16);
 }
 
 static void

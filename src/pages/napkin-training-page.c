@@ -1118,6 +1118,19 @@ add_step (NapkinTrainingPage   *self,
 {
   const NkTrainConfig *c = nk_trainer_get_config (run->trainer);
 
+  /* What stays fixed for the run comes with its first step (which may arrive
+   * after the run has ended: the end callback outranks the low-priority idle). */
+  if (!run->have_latest && run == self->shown)
+    {
+      const char *device_name = nk_trainer_get_device_name (run->trainer);
+
+      napkin_memory_plot_set_predicted (self->memory_plot, m->predicted);
+      napkin_throughput_plot_set_peak (self->throughput_plot, m->peak_flops_per_s,
+                                       peak_dtype_name (c, device_name));
+      napkin_memory_plot_set_capacity (self->memory_plot, capacity_of (device_name));
+      take_label (self->predicted_params,
+                  format_count ((double) nk_trainer_get_n_parameters (run->trainer)));
+    }
   run->last_step = m->step;
   run->last_loss = m->loss;
   run->latest = *m;
@@ -1173,22 +1186,10 @@ on_trainer_step (NkTrainer            *trainer,
                  Run                  *run)
 {
   NapkinTrainingPage *self = run->page;
-  gboolean first = !run->have_latest;
 
   catch_up (self, run, m);
   if (run == self->shown)
     {
-      if (first)
-        {
-          const char *device_name = nk_trainer_get_device_name (trainer);
-
-          napkin_memory_plot_set_predicted (self->memory_plot, m->predicted);
-          napkin_throughput_plot_set_peak (self->throughput_plot, m->peak_flops_per_s,
-                                           peak_dtype_name (nk_trainer_get_config (trainer), device_name));
-          napkin_memory_plot_set_capacity (self->memory_plot, capacity_of (device_name));
-          take_label (self->predicted_params,
-                      format_count ((double) nk_trainer_get_n_parameters (trainer)));
-        }
       update_live_labels (self);
       update_progress (self);
     }

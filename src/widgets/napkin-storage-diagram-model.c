@@ -928,7 +928,7 @@ char *
 napkin_storage_diagram_model_format_bytes (gsize nbytes)
 {
   if (nbytes < 10000)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%zu byte", "%zu bytes", nbytes), nbytes);
+    return g_strdup_printf (ngettext ("%zu byte", "%zu bytes", nbytes), nbytes);
   return nk_units_format_bytes ((double) nbytes);
 }
 

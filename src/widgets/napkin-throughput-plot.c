@@ -33,7 +33,7 @@ static const NapkinPlotColor split_colors[3] = {
   NAPKIN_PLOT_BLUE, NAPKIN_PLOT_PURPLE, NAPKIN_PLOT_YELLOW,
 };
 
-static const char *split_names[3] = { N_("forward"), N_("backward"), N_("optimizer") };
+static const char *split_names[3] = { N_("forward"), N_("backward"), N_("update") };
 
 /* The forward / backward / optimizer bar and its text, left-aligned at (x, y).
  * Returns its height. */
@@ -52,7 +52,7 @@ draw_split (NapkinThroughputPlot  *self,
 
   if (!(total > 0))
     return 0;
-  text = g_strdup_printf (_("Last step: %s %.0f %% · %s %.0f %% · %s %.0f %%"),
+  text = g_strdup_printf (_("%s %.0f %% · %s %.0f %% · %s %.0f %%"),
                           _(split_names[0]), 100 * self->split[0] / total,
                           _(split_names[1]), 100 * self->split[1] / total,
                           _(split_names[2]), 100 * self->split[2] / total);
