@@ -45,8 +45,19 @@ napkin_window_save_state (NapkinWindow *self)
 static gboolean
 napkin_window_close_request (GtkWindow *window)
 {
-  napkin_window_save_state (NAPKIN_WINDOW (window));
+  NapkinWindow *self = NAPKIN_WINDOW (window);
+  GtkWidget *training = adw_view_stack_get_child_by_name (self->stack, "training");
 
+  /* Saved first: when the page closes the window after its run ends, it destroys it,
+   * which skips this handler. */
+  napkin_window_save_state (self);
+  if (training != NULL && napkin_training_page_is_running (NAPKIN_TRAINING_PAGE (training)))
+    {
+      /* The page asks; on "Stop and Close" it checkpoints if the run has a folder,
+       * stops, and destroys the window once the run has ended. */
+      napkin_training_page_confirm_close (NAPKIN_TRAINING_PAGE (training), window);
+      return TRUE;
+    }
   return GTK_WINDOW_CLASS (napkin_window_parent_class)->close_request (window);
 }
 

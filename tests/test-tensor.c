@@ -435,6 +435,103 @@ test_dtypes_and_items (void)
   g_assert_cmpuint (nk_tensor_nbytes (i), ==, 40);
 }
 
+/* nk_tensor_storage_numel: storage bytes / the tensor's own element size. */
+static void
+test_storage_numel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = arange_view (3, 4);                       /* 12 f32 = 48 bytes */
+  g_autoptr(NkTensor) s = nk_tensor_slice (x, 1, 1, NK_SLICE_END, 2, &error);
+  g_autoptr(NkTensor) d = nk_tensor_new_view (x->storage, NK_DTYPE_F64, NK_SHAPE (6), NULL, 0, &error);
+  g_autoptr(NkTensor) h = nk_tensor_new_view (x->storage, NK_DTYPE_BF16, NK_SHAPE (24), NULL, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (nk_tensor_storage_numel (x), ==, 12);
+  g_assert_cmpint (nk_tensor_storage_numel (s), ==, 12);   /* a view: the whole storage */
+  g_assert_cmpint (nk_tensor_storage_numel (d), ==, 6);
+  g_assert_cmpint (nk_tensor_storage_numel (h), ==, 24);
+}
+
+/* Shapes and strides whose products overflow a gint64 are GErrors, never UB (the
+ * sanitizer build runs this). PyTorch refuses the same ones ("numel: integer
+ * multiplication overflow", "Storage size calculation overflowed ..."). */
+static void
+test_overflow (void)
+{
+  const gint64 big = G_GINT64_CONSTANT (1) << 40, huge = G_GINT64_CONSTANT (1) << 62;
+  g_autoptr(NkTensor) one = arange_view (1, 1);
+  g_autoptr(NkTensor) x = arange_view (4, 4);
+  g_autoptr(NkTensor) empty = NULL;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) e = nk_tensor_expand (one, NK_SHAPE (big, big), &error);
+    g_assert_null (e);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+    g_assert_nonnull (strstr (error->message, "(1099511627776, 1099511627776)"));
+  }
+  {
+    /* numel 0, but the contiguous strides 4·2^62·2^62 do not fit. */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) z = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (4, huge, huge, 0), &error);
+    g_assert_null (z);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) a = nk_tensor_as_strided (x, NK_SHAPE (big, big), (gint64[]) { big, big },
+                                                  0, &error);
+    g_assert_null (a);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+  }
+  {
+    /* Few elements, but the last one's index 2·(2^63/2 - 1) + 1 + 1 overflows. */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) a = nk_tensor_as_strided (x, NK_SHAPE (3, 2),
+                                                  (gint64[]) { G_MAXINT64 / 2, 1 }, 0, &error);
+    g_assert_null (a);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+    g_assert_true (g_str_has_prefix (error->message, "Storage size calculation overflowed"));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) v = nk_tensor_new_view (x->storage, NK_DTYPE_F32, NK_SHAPE (2, 2),
+                                                (gint64[]) { G_MAXINT64 / 2, 1 }, 4, &error);
+    g_assert_null (v);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    empty = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0), &error);
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) v = nk_tensor_view (empty, NK_SHAPE (4, huge, huge, 0), &error);
+    g_assert_null (v);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) v = nk_tensor_reshape (empty, NK_SHAPE (huge, 0, huge, 4), &error);
+    g_assert_null (v);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+  }
+  {
+    /* An empty view with sizes that fit stays fine (torch: strides (4, 1, 1)). */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) v = nk_tensor_view (empty, NK_SHAPE (huge / 4, 4, 0), &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (v->stride[0], ==, 4);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NkTensor) v = nk_tensor_slice (x, 0, 0, NK_SLICE_END, G_MAXINT64 / 2, &error);
+    g_assert_null (v);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +549,8 @@ main (int   argc,
   g_test_add_func ("/engine/tensor/errors", test_errors);
   g_test_add_func ("/engine/tensor/memory-buckets", test_memory_buckets);
   g_test_add_func ("/engine/tensor/dtypes-and-items", test_dtypes_and_items);
+  g_test_add_func ("/engine/tensor/storage-numel", test_storage_numel);
+  g_test_add_func ("/engine/tensor/overflow", test_overflow);
 
   return g_test_run ();
 }

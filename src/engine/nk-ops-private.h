@@ -41,6 +41,17 @@ NkTensor *_nk_tensor_new_strided (NkDevice        *device,
                                   const gint64    *stride,
                                   GError         **error);
 
+/* Whether @a and @b are on one storage and the byte ranges their elements span
+ * intersect (cheap and conservative: interleaved layouts that share no element, like
+ * x[:, 0] and x[:, 1], still say TRUE). */
+gboolean  _nk_tensor_may_overlap (NkTensor        *a,
+                                  NkTensor        *b);
+
+/* Whether @a and @b address exactly the same elements in the same order (exact
+ * aliasing, which elementwise in-place ops allow). */
+gboolean  _nk_tensor_same_layout (NkTensor        *a,
+                                  NkTensor        *b);
+
 /* Normalises a possibly negative dim; sets PyTorch's IndexError text on failure. */
 gboolean  _nk_wrap_dim           (int              dim,
                                   int              ndim,

@@ -331,6 +331,32 @@ new_like_layout (NkTensor      *like,
                                  out_stride, error);
 }
 
+/* @in, or a copy of it when it shares bytes with @out in another layout: ops walk
+ * @out and @in in one pass, so @in's elements would be read after some were
+ * overwritten. PyTorch refuses the cases it can prove ("unsupported operation: some
+ * elements of the input tensor and the written-to tensor refer to a single memory
+ * location") and silently computes the others element by element; Napkin copies the
+ * input first, so the result is always the one of the op on the old values.
+ * Exact aliasing (out == a, the in-place form) needs no copy. */
+static gboolean
+unalias_input (NkTensor   *out,
+               NkTensor  **in,
+               gboolean    allow_exact,
+               GError    **error)
+{
+  NkTensor *copy;
+
+  if (*in == NULL || !_nk_tensor_may_overlap (out, *in) ||
+      (allow_exact && _nk_tensor_same_layout (out, *in)))
+    return TRUE;
+  copy = nk_tensor_clone (*in, error);
+  if (copy == NULL)
+    return FALSE;
+  nk_tensor_unref (*in);
+  *in = copy;
+  return TRUE;
+}
+
 /* @t in @dtype: a new ref, or a dense converted copy. */
 static NkTensor *
 as_dtype (NkTensor  *t,
@@ -436,6 +462,8 @@ elementwise_out (gboolean   is_unary,
   if (ac == NULL)
     return FALSE;
   if (b != NULL && (bc = as_dtype (b, ct, error)) == NULL)
+    return FALSE;
+  if (!unalias_input (out, &ac, TRUE, error) || !unalias_input (out, &bc, TRUE, error))
     return FALSE;
 
   ew = (EwData) { is_unary, op, ac, bc, scalar, scalar_first };
@@ -695,7 +723,9 @@ nk_reduce (NkReduceOp   op,
     return NULL;
   nk_flops_add ((guint64) nk_tensor_numel (a));
 
-  res = nk_cast (out, a->dtype, error);
+  /* torch.sum of integers returns int64 (no wrap-around in a narrow type). */
+  res = nk_cast (out, (op == NK_REDUCE_SUM && is_int (a->dtype)) ? NK_DTYPE_INT64 : a->dtype,
+                 error);
   if (res == NULL)
     return NULL;
   if (keepdim && a->ndim > 0)
@@ -1073,6 +1103,9 @@ nk_matmul_out (NkTensor   *out,
   ct = gemm_native ? dt : (dt == NK_DTYPE_F64 ? NK_DTYPE_F64 : NK_DTYPE_F32);
 
   if ((ac = nk_cast (a, ct, error)) == NULL || (bc = nk_cast (b, ct, error)) == NULL)
+    return FALSE;
+  /* gemm reads A and B while it writes C: even an exact alias needs a copy. */
+  if (!unalias_input (out, &ac, FALSE, error) || !unalias_input (out, &bc, FALSE, error))
     return FALSE;
   if (out->dtype == ct)
     return matmul_checked (out, ac, bc, alpha, beta, error);

@@ -93,7 +93,11 @@ NkTensor   *nk_binary_scalar       (NkBinaryOp       op,
 
 /* out = op(a) / op(a, b), written into @out's layout (any view, may alias @a or @b
  * exactly: out == a is the in-place form). Inputs broadcast to @out's shape; the
- * result is rounded to @out's dtype. */
+ * result is rounded to @out's dtype. An input that shares storage bytes with @out in
+ * another layout (out = x[1:], a = x[:-1]; a = out.t()) is copied first, so the
+ * result is always op of the old values (PyTorch refuses some of these with "some
+ * elements of the input tensor and the written-to tensor refer to a single memory
+ * location" and gets others wrong). */
 gboolean    nk_unary_out           (NkUnaryOp        op,
                                     NkTensor        *out,
                                     NkTensor        *a,
@@ -156,7 +160,12 @@ NkTensor   *nk_cast                (NkTensor        *a,
  * Sums accumulate in double on the CPU. max/min over an empty dim is an error
  * (PyTorch's); sum of nothing is 0, mean of nothing NaN.
  *
- * Returns: (transfer full) (nullable): the result, in @a's dtype
+ * The sum of an integer tensor (int32, uint16, int64) is int64, as torch.sum returns;
+ * it is exact while every partial sum stays below 2^53 in magnitude (the double
+ * accumulator), where torch's int64 sum would wrap around past 2^63 instead.
+ *
+ * Returns: (transfer full) (nullable): the result, in @a's dtype (int64 for the sum
+ *   of integers)
  */
 NkTensor   *nk_reduce              (NkReduceOp       op,
                                     NkTensor        *a,
@@ -265,6 +274,8 @@ NkTensor   *nk_matmul              (NkTensor        *a,
  *
  * C = alpha·A·B + beta·C — with beta = 1 the weight-gradient accumulation of
  * backward without a temporary. Same planning and FLOP count as nk_matmul().
+ * An operand that shares storage bytes with @out (even @out itself) is copied
+ * first, since gemm reads A and B while it writes C.
  *
  * Returns: %TRUE on success
  */

@@ -1266,6 +1266,13 @@ typedef struct {
   guint           statement;   /* 1-based */
 } Binding;
 
+/* What one statement did to memory, for the page to say "reshape copied". */
+typedef struct {
+  const char *op;          /* static or in the arena: valid until the next run */
+  gboolean    copied;
+  gsize       new_bytes;
+} StatementFacts;
+
 static void
 binding_free (gpointer data)
 {
@@ -1290,8 +1297,13 @@ struct _NkProgram
   GHashTable *env;           /* name → Binding */
   GPtrArray  *order;         /* Binding (not owned), by statement */
 
+  GArray     *stmt_facts;    /* StatementFacts per statement that ran */
+
   guint       error_statement;
   guint       error_column;
+  guint       error_offset;  /* byte offset of the failure in the source */
+  guint       error_start;   /* the failing statement's range, in bytes */
+  guint       error_end;
   char       *error_reason;
 
   GHashTable *storages;      /* storages counted against the allocation budget */
@@ -1319,10 +1331,16 @@ nk_program_reset (NkProgram *self)
   g_clear_pointer (&self->statements, g_array_unref);
   g_clear_pointer (&self->arena, g_ptr_array_unref);
   g_clear_pointer (&self->storages, g_hash_table_unref);
+  g_clear_pointer (&self->stmt_facts, g_array_unref);
   g_clear_pointer (&self->error_reason, g_free);
   self->error_statement = 0;
   self->error_column = 0;
+  self->error_offset = 0;
+  self->error_start = 0;
+  self->error_end = 0;
   self->allocated = 0;
+
+  self->stmt_facts = g_array_new (FALSE, TRUE, sizeof (StatementFacts));
 
   self->values = g_ptr_array_new_with_free_func ((GDestroyNotify) nk_program_value_unref);
   self->stmt_names = g_ptr_array_new_with_free_func (g_free);
@@ -1343,6 +1361,7 @@ nk_program_finalize (GObject *object)
   g_clear_pointer (&self->statements, g_array_unref);
   g_clear_pointer (&self->arena, g_ptr_array_unref);
   g_clear_pointer (&self->storages, g_hash_table_unref);
+  g_clear_pointer (&self->stmt_facts, g_array_unref);
   g_clear_pointer (&self->error_reason, g_free);
   g_clear_pointer (&self->source, g_free);
 
@@ -1498,6 +1517,8 @@ typedef struct {
   GError    *error;
   guint      error_pos;
   int        depth;
+  GPtrArray *new_storages; /* NkStorage (not owned) the statement allocated ... */
+  GPtrArray *new_nodes;    /* ... and the NkNode of the op that did, in step */
 } Eval;
 
 typedef struct {
@@ -1611,6 +1632,8 @@ tensor_result (Eval      *ev,
   if (!g_hash_table_contains (self->storages, tensor->storage))
     {
       g_hash_table_add (self->storages, nk_storage_ref (tensor->storage));
+      g_ptr_array_add (ev->new_storages, tensor->storage);
+      g_ptr_array_add (ev->new_nodes, node);
       self->allocated += nk_storage_get_nbytes (tensor->storage) / MAX (1, nk_tensor_element_size (tensor));
       if (self->allocated > NK_PROGRAM_MAX_TOTAL_NUMEL)
         {
@@ -3198,6 +3221,75 @@ assign_index (Eval   *ev,
   return eval_expr (ev, root);
 }
 
+/* The operation a node stands for, as a program spells it. */
+static const char *
+node_op_name (NkNode *node)
+{
+  switch (node->kind)
+    {
+    case NK_NODE_CALL:
+    case NK_NODE_METHOD:
+    case NK_NODE_ATTR:
+      return node->text;
+    case NK_NODE_INDEX:
+      return "[]";
+    case NK_NODE_UNARY:
+    case NK_NODE_BINARY:
+      switch (node->op)
+        {
+        case '+': return "+";
+        case '-': return "-";
+        case '*': return "*";
+        case '/': return "/";
+        case '@': return "@";
+        default: return NULL;
+        }
+    default:
+      return NULL;
+    }
+}
+
+/* Constructors make new storage from nothing: that is no copy. */
+static gboolean
+is_constructor (NkNode *node)
+{
+  static const char *names[] = { "arange", "zeros", "ones", "tensor" };
+
+  if (node->kind != NK_NODE_CALL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (node->text, names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Which storage the statement allocated, and which op allocated the one its
+ * value lives in: the op that copied, not the view taken of the copy. */
+static void
+record_facts (Eval           *ev,
+              NkNode         *stmt,
+              NkProgramValue *value)
+{
+  StatementFacts facts = { 0 };
+  NkNode *alloc = NULL;
+  NkNode *expr = stmt->kind == NK_NODE_ASSIGN && stmt->a->kind == NK_NODE_NAME ? stmt->b : stmt->a;
+
+  for (guint i = 0; i < ev->new_storages->len; i++)
+    {
+      NkStorage *storage = g_ptr_array_index (ev->new_storages, i);
+
+      facts.new_bytes += nk_storage_get_nbytes (storage);
+      if (value->kind == NK_PROGRAM_VALUE_TENSOR && value->tensor->storage == storage)
+        alloc = g_ptr_array_index (ev->new_nodes, i);
+    }
+  if (alloc == NULL && ev->new_nodes->len > 0)
+    alloc = g_ptr_array_index (ev->new_nodes, ev->new_nodes->len - 1);
+
+  facts.copied = alloc != NULL && !is_constructor (alloc);
+  facts.op = node_op_name (alloc != NULL ? alloc : expr);
+  g_array_append_val (ev->self->stmt_facts, facts);
+}
+
 static gboolean
 run_statement (Eval   *ev,
                NkNode *stmt,
@@ -3241,6 +3333,7 @@ run_statement (Eval   *ev,
     }
   g_ptr_array_add (ev->self->values, value);
   g_ptr_array_add (ev->self->stmt_names, *name);
+  record_facts (ev, stmt, value);
   return TRUE;
 }
 
@@ -3307,6 +3400,8 @@ nk_program_run (NkProgram   *self,
                                 &parse_pos, &parse_stmt_start);
 
   ev.self = self;
+  ev.new_storages = g_ptr_array_new ();
+  ev.new_nodes = g_ptr_array_new ();
   for (guint i = 0; i < self->statements->len; i++)
     {
       NkStatementInfo *info = &g_array_index (self->statements, NkStatementInfo, i);
@@ -3314,18 +3409,37 @@ nk_program_run (NkProgram   *self,
 
       ev.statement = i + 1;
       ev.depth = 0;
+      g_ptr_array_set_size (ev.new_storages, 0);
+      g_ptr_array_set_size (ev.new_nodes, 0);
       if (!run_statement (&ev, info->node, &name))
         {
           self->error_statement = i + 1;
+          self->error_offset = MAX (ev.error_pos, info->start);
+          self->error_start = info->start;
+          self->error_end = MAX (info->end, self->error_offset);
           self->error_column = column_of (source, info->start, ev.error_pos);
           self->error_reason = g_strdup (ev.error->message);
           break;
         }
     }
+  g_ptr_array_unref (ev.new_storages);
+  g_ptr_array_unref (ev.new_nodes);
 
   if (ev.error == NULL && !parsed)
     {
+      gsize len = strlen (source), end;
+
       self->error_statement = self->statements->len + 1;
+      self->error_offset = MAX (parse_pos, parse_stmt_start);
+      self->error_start = parse_stmt_start;
+      /* A statement that did not parse has no end of its own: it runs to the
+       * end of the line the failure is on. */
+      end = MIN (self->error_offset, len);
+      while (end < len && source[end] != '\n')
+        end++;
+      while (end > self->error_offset && g_ascii_isspace (source[end - 1]))
+        end--;
+      self->error_end = end;
       self->error_column = column_of (source, parse_stmt_start, parse_pos);
       self->error_reason = g_strdup (parse_error->message);
       ev.error = g_steal_pointer (&parse_error);

@@ -87,7 +87,7 @@ checked_numel (int            ndim,
                gint64        *out_numel,
                GError       **error)
 {
-  gint64 n = 1;
+  gint64 n = 1, span = 1;
   gboolean overflow = FALSE;
 
   for (int d = 0; d < ndim; d++)
@@ -111,11 +111,17 @@ checked_numel (int            ndim,
         n = 0;
         overflow = FALSE;
       }
+  /* Contiguous strides multiply MAX(size, 1) even when some size is 0 (PyTorch's
+   * "Storage size calculation overflowed" case): they must fit too. */
+  for (int d = 0; d < ndim && !overflow; d++)
+    if (__builtin_mul_overflow (span, MAX (shape[d], 1), &span))
+      overflow = TRUE;
   if (overflow)
     {
       g_autofree char *s = nk_format_shape (ndim, shape);
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                   _("A tensor of shape %s has too many elements."), s);
+                   _("A tensor of shape %s has too many elements (the product of its sizes "
+                     "overflows a 64-bit integer)."), s);
       return FALSE;
     }
   *out_numel = n;
@@ -392,22 +398,26 @@ nk_tensor_new_from_doubles (NkDType        dtype,
   return nk_tensor_to_device (host, nk_device_get_default (), error);
 }
 
-/* Largest storage index + 1 reached by a layout, or 0 for an empty one. */
+/* Largest storage index + 1 reached by a layout (strides ≥ 0), or 0 for an empty
+ * one; -1 when it does not fit in a gint64. */
 static gint64
 layout_extent (int           ndim,
                const gint64 *shape,
                const gint64 *stride,
                gint64        offset)
 {
-  gint64 last = offset;
+  gint64 last = offset, step;
 
   for (int d = 0; d < ndim; d++)
-    {
-      if (shape[d] == 0)
-        return 0;
-      last += (shape[d] - 1) * stride[d];
-    }
-  return last + 1;
+    if (shape[d] == 0)
+      return 0;
+  for (int d = 0; d < ndim; d++)
+    if (__builtin_mul_overflow (shape[d] - 1, stride[d], &step) ||
+        __builtin_add_overflow (last, step, &last))
+      return -1;
+  if (__builtin_add_overflow (last, 1, &last))
+    return -1;
+  return last;
 }
 
 static gboolean
@@ -446,7 +456,16 @@ check_in_storage (NkStorage     *storage,
     return TRUE;
 
   /* In bytes, as PyTorch's checkInBoundsForStorage reports it. */
-  needed = layout_extent (ndim, shape, stride, offset) * (gint64) es;
+  needed = layout_extent (ndim, shape, stride, offset);
+  if (needed < 0 || __builtin_mul_overflow (needed, (gint64) es, &needed))
+    {
+      g_autofree char *sh = format_list (ndim, shape);
+      g_autofree char *st = format_list (ndim, stride);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                   _("Storage size calculation overflowed with sizes=%s and strides=%s "
+                     "(storage offset %" G_GINT64_FORMAT ")"), sh, st, offset);
+      return FALSE;
+    }
   if (needed > storage_numel)
     {
       g_autofree char *sh = format_list (ndim, shape);
@@ -580,6 +599,58 @@ nk_tensor_same_shape (NkTensor *a,
 {
   g_return_val_if_fail (a != NULL && b != NULL, FALSE);
   return a->ndim == b->ndim && memcmp (a->shape, b->shape, a->ndim * sizeof (gint64)) == 0;
+}
+
+gint64
+nk_tensor_storage_numel (NkTensor *tensor)
+{
+  g_return_val_if_fail (tensor != NULL, 0);
+
+  return (gint64) (nk_storage_get_nbytes (tensor->storage) / nk_tensor_element_size (tensor));
+}
+
+/* [first byte, last byte + 1) of the storage that @t's elements occupy. */
+static gboolean
+byte_range (NkTensor *t,
+            gint64   *lo,
+            gint64   *hi)
+{
+  gint64 es = (gint64) nk_tensor_element_size (t);
+  gint64 last = t->offset;
+
+  for (int d = 0; d < t->ndim; d++)
+    {
+      if (t->shape[d] == 0)
+        return FALSE;
+      last += (t->shape[d] - 1) * t->stride[d];
+    }
+  *lo = t->offset * es;
+  *hi = (last + 1) * es;
+  return TRUE;
+}
+
+gboolean
+_nk_tensor_may_overlap (NkTensor *a,
+                        NkTensor *b)
+{
+  gint64 alo, ahi, blo, bhi;
+
+  if (a->storage != b->storage || !byte_range (a, &alo, &ahi) || !byte_range (b, &blo, &bhi))
+    return FALSE;
+  return alo < bhi && blo < ahi;
+}
+
+gboolean
+_nk_tensor_same_layout (NkTensor *a,
+                        NkTensor *b)
+{
+  if (a->storage != b->storage || a->dtype != b->dtype || a->offset != b->offset ||
+      a->ndim != b->ndim)
+    return FALSE;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->stride[d] != b->stride[d]))
+      return FALSE;
+  return TRUE;
 }
 
 /* ---- views ----------------------------------------------------------------------- */
@@ -736,7 +807,13 @@ nk_tensor_slice (NkTensor  *tensor,
   memcpy (shape, tensor->shape, sizeof shape);
   memcpy (stride, tensor->stride, sizeof stride);
   shape[d] = len;
-  stride[d] = tensor->stride[d] * step;
+  if (__builtin_mul_overflow (tensor->stride[d], step, &stride[d]))
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
+                   _("slice: stride %" G_GINT64_FORMAT " times step %" G_GINT64_FORMAT
+                     " overflows a 64-bit integer"), tensor->stride[d], step);
+      return NULL;
+    }
   return view_of (tensor, tensor->ndim, shape, stride,
                   tensor->offset + start * tensor->stride[d]);
 }
@@ -869,11 +946,14 @@ nk_tensor_view (NkTensor      *tensor,
                 GError       **error)
 {
   gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
+  gint64 numel;
 
   g_return_val_if_fail (tensor != NULL, NULL);
 
+  /* An empty tensor takes any sizes with a 0 in them: their strides must fit. */
   if (!check_ndim (ndim, error) ||
-      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error))
+      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error) ||
+      !checked_numel (ndim, newshape, &numel, error))
     return NULL;
   if (!compute_view_strides (tensor, ndim, newshape, newstride))
     {
@@ -896,12 +976,14 @@ nk_tensor_reshape (NkTensor      *tensor,
                    GError       **error)
 {
   gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
+  gint64 numel;
   g_autoptr(NkTensor) copy = NULL;
 
   g_return_val_if_fail (tensor != NULL, NULL);
 
   if (!check_ndim (ndim, error) ||
-      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error))
+      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error) ||
+      !checked_numel (ndim, newshape, &numel, error))
     return NULL;
   if (compute_view_strides (tensor, ndim, newshape, newstride))
     return view_of (tensor, ndim, newshape, newstride, tensor->offset);
@@ -1057,6 +1139,11 @@ nk_tensor_expand (NkTensor      *tensor,
           }
       }
     }
+  {
+    gint64 numel;
+    if (!checked_numel (ndim, newshape, &numel, error))
+      return NULL;
+  }
   return view_of (tensor, ndim, newshape, newstride, tensor->offset);
 }
 
@@ -1403,6 +1490,17 @@ nk_tensor_copy_ (NkTensor  *dst,
 
   if (!check_broadcast_to (dst, src, error) || !check_no_overlap_write (dst, error))
     return FALSE;
+  /* A source that shares some bytes with @dst without being the same layout would be
+   * read after parts of it were overwritten (PyTorch refuses: "some elements of the
+   * input tensor and the written-to tensor refer to a single memory location").
+   * Copying it first gives the answer the caller meant. */
+  if (_nk_tensor_may_overlap (dst, src) && !_nk_tensor_same_layout (dst, src))
+    {
+      g_autoptr(NkTensor) snapshot = nk_tensor_clone (src, error);
+      if (snapshot == NULL)
+        return FALSE;
+      return nk_tensor_copy_ (dst, snapshot, error);
+    }
 
   ddev = nk_tensor_get_device (dst);
   sdev = nk_tensor_get_device (src);

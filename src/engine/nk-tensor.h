@@ -279,6 +279,18 @@ gboolean    nk_tensor_same_storage      (NkTensor       *a,
                                          NkTensor       *b);
 gboolean    nk_tensor_same_shape        (NkTensor       *a,
                                          NkTensor       *b);
+/**
+ * nk_tensor_storage_numel:
+ * @tensor: a tensor
+ *
+ * How many elements of @tensor's dtype its storage holds: the storage's bytes divided
+ * by @tensor's element size (a storage has no dtype of its own; views of one storage
+ * in two dtypes get two answers). PyTorch's x.untyped_storage().nbytes() //
+ * x.element_size(). Every element of @tensor lies below this index.
+ *
+ * Returns: the number of elements
+ */
+gint64      nk_tensor_storage_numel     (NkTensor       *tensor);
 
 /**
  * nk_tensor_format_layout:
