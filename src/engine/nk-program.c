@@ -3601,6 +3601,115 @@ nk_program_get_error_reason (NkProgram *self)
 }
 
 /**
+ * nk_program_get_error_offset:
+ * @self: a program
+ *
+ * Where the failure is, as a byte offset into the source: the token the parser
+ * stopped at, or the operation that failed (the same place the column counts to).
+ * Separators, blank lines, comments and `\`-continuations before the statement are
+ * already accounted for, so a caller never needs to re-tokenize the source.
+ *
+ * Returns: the byte offset; 0 when the last run succeeded
+ */
+guint
+nk_program_get_error_offset (NkProgram *self)
+{
+  g_return_val_if_fail (NK_IS_PROGRAM (self), 0);
+  return self->error_offset;
+}
+
+/**
+ * nk_program_get_error_range:
+ * @self: a program
+ * @start: (out) (optional): byte offset of the failing statement's first character
+ * @end: (out) (optional): byte offset just past its last character
+ *
+ * The failing statement, also when it did not parse: it then ends at the end of
+ * the line the syntax error is on. The error offset lies within [@start, @end].
+ *
+ * Returns: %FALSE (and 0, 0) when the last run succeeded
+ */
+gboolean
+nk_program_get_error_range (NkProgram *self,
+                            guint     *start,
+                            guint     *end)
+{
+  g_return_val_if_fail (NK_IS_PROGRAM (self), FALSE);
+
+  if (start)
+    *start = self->error_start;
+  if (end)
+    *end = self->error_end;
+  return self->error_statement != 0;
+}
+
+static StatementFacts *
+facts_at (NkProgram *self,
+          guint      index)
+{
+  g_return_val_if_fail (NK_IS_PROGRAM (self), NULL);
+  g_return_val_if_fail (index < self->stmt_facts->len, NULL);
+  return &g_array_index (self->stmt_facts, StatementFacts, index);
+}
+
+/**
+ * nk_program_get_statement_copied:
+ * @self: a program
+ * @index: a statement that ran, from 0
+ *
+ * Whether the statement copied elements into a new storage: contiguous() of a
+ * tensor that is not contiguous, a reshape() the strides cannot express as a
+ * view, clone(), arithmetic, matmul, reductions. Views (and contiguous() of a
+ * contiguous tensor, which returns the tensor itself, as in PyTorch) copy
+ * nothing; constructors such as arange() make new storage but copy nothing.
+ *
+ * Returns: %TRUE when the statement copied
+ */
+gboolean
+nk_program_get_statement_copied (NkProgram *self,
+                                 guint      index)
+{
+  StatementFacts *facts = facts_at (self, index);
+  return facts ? facts->copied : FALSE;
+}
+
+/**
+ * nk_program_get_statement_new_bytes:
+ * @self: a program
+ * @index: a statement that ran, from 0
+ *
+ * Returns: the bytes of the storages the statement allocated (by copying or by
+ *   constructing); 0 for a view
+ */
+gsize
+nk_program_get_statement_new_bytes (NkProgram *self,
+                                    guint      index)
+{
+  StatementFacts *facts = facts_at (self, index);
+  return facts ? facts->new_bytes : 0;
+}
+
+/**
+ * nk_program_get_statement_op:
+ * @self: a program
+ * @index: a statement that ran, from 0
+ *
+ * The operation that made the statement's value, as the program spells it
+ * ("reshape", "t", "T", "arange", "@", "+", or "[]" for indexing). When the
+ * statement allocated, it is the op that made the value's storage: for
+ * `y.contiguous().view(16)` that is "contiguous", not "view".
+ *
+ * Returns: (nullable): the op, %NULL when the value is a name or a literal
+ */
+const char *
+nk_program_get_statement_op (NkProgram *self,
+                             guint      index)
+{
+  StatementFacts *facts = facts_at (self, index);
+  return facts ? facts->op : NULL;
+}
+
+/**
  * nk_program_get_n_names:
  * @self: a program
  *

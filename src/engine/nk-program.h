@@ -18,7 +18,8 @@
  * a syntax error is such a failure too, and the statements before it still run.
  * The failing statement (1-based) and the column inside it (1-based, in
  * characters from the statement's first character) are kept, and are also the
- * start of the GError's message.
+ * start of the GError's message; so are the failure's byte offset in the source
+ * and the failing statement's byte range, for editors that mark it.
  *
  * Every tensor a program makes is capped at %NK_PROGRAM_MAX_NUMEL elements, and
  * all it allocates together at %NK_PROGRAM_MAX_TOTAL_NUMEL, so that a typo such
@@ -117,6 +118,12 @@ NkProgramValue *nk_program_get_statement_value    (NkProgram   *self,
                                                    guint        index);
 const char     *nk_program_get_statement_name     (NkProgram   *self,
                                                    guint        index);
+gboolean        nk_program_get_statement_copied   (NkProgram   *self,
+                                                   guint        index);
+gsize           nk_program_get_statement_new_bytes (NkProgram  *self,
+                                                   guint        index);
+const char     *nk_program_get_statement_op       (NkProgram   *self,
+                                                   guint        index);
 NkProgramValue *nk_program_get_last_value         (NkProgram   *self);
 const char     *nk_program_get_last_name          (NkProgram   *self);
 
@@ -124,6 +131,10 @@ const char     *nk_program_get_last_name          (NkProgram   *self);
 guint           nk_program_get_error_statement    (NkProgram   *self);
 guint           nk_program_get_error_column       (NkProgram   *self);
 const char     *nk_program_get_error_reason       (NkProgram   *self);
+guint           nk_program_get_error_offset       (NkProgram   *self);
+gboolean        nk_program_get_error_range        (NkProgram   *self,
+                                                   guint       *start,
+                                                   guint       *end);
 
 /* Names bound at the end of the run, in the order of the statements that bound them */
 guint           nk_program_get_n_names            (NkProgram   *self);
