@@ -148,17 +148,48 @@ test_round_trip (void)
   for (guint i = 0; i < 50; i++)
     g_assert_cmphex (nk_rng_next_u32 (restored), ==, nk_rng_next_u32 (rng));
 
-  /* The recorded checksum is SHA-256 of the bytes after the header, computed here
-   * straight from the file. */
+  /* The recorded checksum follows nk-checkpoint.h's rule, recomputed here straight
+   * from the file's bytes: SHA-256 of the whole file with the digits, found as text in
+   * the header after "checksum":"sha256:, read as 64 '0'. */
   g_file_get_contents (path, &contents, &len, &error);
   g_assert_no_error (error);
   for (int i = 7; i >= 0; i--)
     n = (n << 8) | (guint8) contents[i];
-  g_checksum_update (sum, (const guchar *) contents + 8 + n, len - 8 - n);
-  expected_sum = g_strconcat ("sha256:", g_checksum_get_string (sum), NULL);
+  {
+    const char *key = "\"checksum\":\"sha256:";
+    g_autofree char *header = g_strndup (contents + 8, n);
+    const char *at = strstr (header, key);
+    gsize digits;
+    g_autofree char *copy = g_memdup2 (contents, len);
+
+    g_assert_nonnull (at);
+    digits = 8 + (gsize) (at - header) + strlen (key);
+    memset (copy + digits, '0', 64);
+    g_checksum_update (sum, (const guchar *) copy, len);
+    expected_sum = g_strconcat ("sha256:", g_checksum_get_string (sum), NULL);
+    g_assert_cmpmem (contents + digits, 64, expected_sum + 7, 64);
+  }
   st = nk_safetensors_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (nk_safetensors_get_metadata (st, "checksum"), ==, expected_sum);
+  /* The Python recipe in nk-checkpoint.h agrees, where Debian's python3 is there. */
+  if (g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      const char *script =
+        "import sys, json, hashlib\n"
+        "b = open(sys.argv[1], 'rb').read(); n = int.from_bytes(b[:8], 'little')\n"
+        "h = json.loads(b[8:8 + n])['__metadata__']['checksum'][len('sha256:'):]\n"
+        "i = b.index(h.encode())\n"
+        "print(hashlib.sha256(b[:i] + b'0' * 64 + b[i + 64:]).hexdigest() == h)\n";
+      const char *argv[] = { "/usr/bin/python3", "-c", script, path, NULL };
+      g_autofree char *out = NULL;
+      int status;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                                   NULL, NULL, &out, NULL, &status, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (out, ==, "True\n");
+    }
   g_assert_cmpstr (nk_safetensors_get_metadata (st, "format"), ==, "napkin-checkpoint-1");
   g_assert_cmpstr (nk_safetensors_get_metadata (st, "step"), ==, "100");
   /* The model's tensors are plain state_dict entries a PyTorch loader can take. */
@@ -201,6 +232,30 @@ test_read_into (void)
 }
 
 static void
+corrupt_byte (const char *path,
+              gssize      offset_from_end)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  contents[len - offset_from_end] ^= 0x01;
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+}
+
+static void
+truncate_file (const char *path,
+               gsize       keep)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpuint (keep, <, len);
+  g_assert_true (g_file_set_contents (path, contents, keep, NULL));
+}
+
+static void
 test_keep_last (void)
 {
   g_autofree char *dir = make_temp_dir ();
@@ -220,13 +275,16 @@ test_keep_last (void)
   g_assert_cmpstr (names, ==, "step-00000040.safetensors step-00000050.safetensors");
   g_clear_pointer (&names, g_free);
 
-  /* A temp file a killed save left and a higher step from an abandoned timeline are
-   * removed by the next save; files that are not ours stay. */
+  /* A temp file a killed save left is removed by the next save, and so is a higher
+   * step of this run that is not intact (the reason a run resumed from further back);
+   * files that are not checkpoints stay. */
   g_file_set_contents (stale, "partial", -1, NULL);
   g_file_set_contents (other, "mine", -1, NULL);
   {
     g_autoptr(NkCheckpoint) ck = make_checkpoint (45, NULL);
+    g_autofree char *p50 = nk_checkpoint_path_for_step (dir, 50);
 
+    corrupt_byte (p50, 1);
     g_assert_true (nk_checkpoint_save (ck, dir, 2, NULL, &error));
   }
   names = names_joined (dir);
@@ -253,30 +311,6 @@ test_keep_last (void)
     g_assert_true (g_str_has_suffix (list->pdata[2], "step-00000040.safetensors"));
   }
   remove_dir (dir);
-}
-
-static void
-corrupt_byte (const char *path,
-              gssize      offset_from_end)
-{
-  g_autofree char *contents = NULL;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
-  contents[len - offset_from_end] ^= 0x01;
-  g_assert_true (g_file_set_contents (path, contents, len, NULL));
-}
-
-static void
-truncate_file (const char *path,
-               gsize       keep)
-{
-  g_autofree char *contents = NULL;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
-  g_assert_cmpuint (keep, <, len);
-  g_assert_true (g_file_set_contents (path, contents, keep, NULL));
 }
 
 static void
@@ -459,6 +493,207 @@ test_tensors (void)
   g_assert_cmpfloat (v, ==, 4.0);
 }
 
+/* Replaces the first @from in @path's bytes by @to (same length). */
+static void
+edit_file (const char *path,
+           const char *from,
+           const char *to)
+{
+  g_autofree char *contents = NULL;
+  gsize len, n = strlen (from);
+
+  g_assert_cmpuint (strlen (to), ==, n);
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (contents + i, from, n) == 0)
+      {
+        memcpy (contents + i, to, n);
+        g_assert_true (g_file_set_contents (path, contents, len, NULL));
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* One changed digit in step, rng or config: still valid JSON and safetensors, still a
+ * plausible checkpoint, but not what was saved. */
+static void
+test_metadata_tamper (void)
+{
+  static const struct { const char *from, *to; } edits[] = {
+    { "\"step\":\"2\"", "\"step\":\"3\"" },
+    { ":123\",", ":124\"," },                       /* the rng's counter */
+    { "\\\"dim\\\": 4", "\\\"dim\\\": 5" },         /* in the escaped config */
+  };
+
+  for (guint e = 0; e < G_N_ELEMENTS (edits); e++)
+    {
+      g_autofree char *dir = make_temp_dir ();
+      g_autoptr(NkRng) rng = nk_rng_new_from_state (99, 123);
+      g_autoptr(NkCheckpoint) back = NULL;
+      g_autoptr(NkCheckpoint) found = NULL;
+      g_autoptr(GPtrArray) skipped = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *p2 = NULL;
+
+      for (guint64 step = 1; step <= 2; step++)
+        {
+          g_autoptr(NkCheckpoint) ck = make_checkpoint (step, rng);
+
+          g_assert_true (nk_checkpoint_save (ck, dir, 0, NULL, &error));
+          g_assert_no_error (error);
+        }
+      p2 = nk_checkpoint_path_for_step (dir, 2);
+      back = nk_checkpoint_load (p2, &error);
+      g_assert_no_error (error);
+      g_clear_pointer (&back, nk_checkpoint_unref);
+
+      edit_file (p2, edits[e].from, edits[e].to);
+      back = nk_checkpoint_load (p2, &error);
+      g_assert_null (back);
+      g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CHECKSUM);
+      g_assert_true (g_str_has_prefix (error->message, p2));
+      g_assert_nonnull (strstr (error->message, "checksum"));
+      g_clear_error (&error);
+
+      found = nk_checkpoint_find_latest_intact (dir, &skipped, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 1);
+      g_assert_cmpuint (skipped->len, ==, 1);
+      g_assert_nonnull (strstr (skipped->pdata[0], "checksum"));
+      remove_dir (dir);
+    }
+}
+
+static NkCheckpoint *
+make_run_checkpoint (guint64     step,
+                     const char *config)
+{
+  NkCheckpoint *ck = make_checkpoint (step, NULL);
+
+  nk_checkpoint_set_config (ck, config);
+  return ck;
+}
+
+static char *
+file_contents (const char *path)
+{
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return contents;
+}
+
+/* A directory of one run is not another run's to write over or prune. */
+static void
+test_other_run (void)
+{
+  const char *run_a = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":30,\"lr\":0.01}";
+  const char *run_a_longer = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":90,\"lr\":0.01}";
+  const char *run_b = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":30,\"lr\":0.1}";
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *missing = g_build_filename (dir, "none", NULL);
+  g_autofree char *p10 = nk_checkpoint_path_for_step (dir, 10);
+  g_autofree char *p20 = nk_checkpoint_path_for_step (dir, 20);
+  g_autofree char *before10 = NULL, *before20 = NULL, *after = NULL;
+  g_autofree char *names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nk_checkpoint_same_run (run_a, run_a_longer));
+  g_assert_false (nk_checkpoint_same_run (run_a, run_b));
+  g_assert_true (nk_checkpoint_same_run (NULL, NULL));
+  g_assert_false (nk_checkpoint_same_run (run_a, NULL));
+
+  g_assert_true (nk_checkpoint_check_dir (missing, run_b, &error));
+  g_assert_no_error (error);
+
+  for (guint64 step = 10; step <= 20; step += 10)
+    {
+      g_autoptr(NkCheckpoint) ck = make_run_checkpoint (step, run_a);
+
+      g_assert_true (nk_checkpoint_save (ck, dir, 0, NULL, &error));
+      g_assert_no_error (error);
+    }
+  before10 = file_contents (p10);
+  before20 = file_contents (p20);
+
+  /* Run A (even asked to run longer) may write there; run B may not. */
+  g_assert_true (nk_checkpoint_check_dir (dir, run_a_longer, &error));
+  g_assert_no_error (error);
+  g_assert_false (nk_checkpoint_check_dir (dir, run_b, &error));
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN);
+  g_assert_true (g_str_has_prefix (error->message, "“"));
+  g_assert_nonnull (strstr (error->message, dir));
+  g_assert_nonnull (strstr (error->message, "already holds checkpoints of another run"));
+  g_assert_nonnull (strstr (error->message, "lr 0.01"));
+  g_assert_nonnull (strstr (error->message, "lr 0.1"));
+  g_assert_null (strstr (error->message, "steps"));
+  g_assert_nonnull (strstr (error->message, "--resume"));
+  g_clear_error (&error);
+
+  /* Saving B's step 20 over A's intact one is refused and changes nothing ... */
+  {
+    g_autoptr(NkCheckpoint) ck = make_run_checkpoint (20, run_b);
+
+    g_assert_false (nk_checkpoint_save (ck, dir, 1, NULL, &error));
+    g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN);
+    g_clear_error (&error);
+    after = file_contents (p20);
+    g_assert_cmpstr (after, ==, before20);
+    g_clear_pointer (&after, g_free);
+  }
+  /* ... and B's lower and higher steps leave A's files alone, whatever keep_last. */
+  for (guint64 step = 5; step <= 25; step += 20)
+    {
+      g_autoptr(NkCheckpoint) ck = make_run_checkpoint (step, run_b);
+
+      g_assert_true (nk_checkpoint_save (ck, dir, 1, NULL, &error));
+      g_assert_no_error (error);
+    }
+  names = names_joined (dir);
+  g_assert_cmpstr (names, ==, "step-00000010.safetensors step-00000020.safetensors "
+                   "step-00000025.safetensors");
+  g_clear_pointer (&names, g_free);
+  after = file_contents (p10);
+  g_assert_cmpstr (after, ==, before10);
+  g_clear_pointer (&after, g_free);
+
+  /* Run A resumed from step 10 (its step 20 damaged) replaces its own later
+   * checkpoint, and B's step 25 stays. */
+  corrupt_byte (p20, 1);
+  {
+    g_autoptr(NkCheckpoint) found = nk_checkpoint_find_latest_intact (dir, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 25);   /* B's: the newest intact */
+  }
+  {
+    g_autoptr(NkCheckpoint) ck = make_run_checkpoint (15, run_a);
+    g_autoptr(NkCheckpoint) b25 = NULL;
+    g_autofree char *p25 = nk_checkpoint_path_for_step (dir, 25);
+
+    g_assert_true (nk_checkpoint_save (ck, dir, 3, NULL, &error));
+    g_assert_no_error (error);
+    names = names_joined (dir);
+    g_assert_cmpstr (names, ==, "step-00000010.safetensors step-00000015.safetensors "
+                     "step-00000025.safetensors");
+    g_clear_pointer (&names, g_free);
+    b25 = nk_checkpoint_load (p25, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (nk_checkpoint_get_config (b25), ==, run_b);
+  }
+
+  /* A file too damaged to tell whose it is: a fresh run does not take the risk. */
+  {
+    g_autofree char *p99 = nk_checkpoint_path_for_step (dir, 99);
+
+    g_assert_true (g_file_set_contents (p99, "garbage", -1, NULL));
+    g_assert_false (nk_checkpoint_check_dir (dir, run_a, &error));
+    g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN);
+    g_assert_nonnull (strstr (error->message, "step-00000099.safetensors"));
+  }
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -471,6 +706,8 @@ main (int   argc,
   g_test_add_func ("/engine/checkpoint/checksum-mismatch", test_checksum_mismatch);
   g_test_add_func ("/engine/checkpoint/find-latest-intact", test_find_latest_intact);
   g_test_add_func ("/engine/checkpoint/disk-full", test_disk_full);
+  g_test_add_func ("/engine/checkpoint/metadata-tamper", test_metadata_tamper);
+  g_test_add_func ("/engine/checkpoint/other-run", test_other_run);
   g_test_add_func ("/engine/checkpoint/tensors", test_tensors);
 
   return g_test_run ();

@@ -546,6 +546,197 @@ test_crosswise_copy (void)
       }
 }
 
+static NkTensor *
+arange2 (NkDType dtype,
+         gint64  r,
+         gint64  c)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) a = nk_tensor_arange (dtype, r * c, &error);
+  NkTensor *x = nk_tensor_view (a, NK_SHAPE (r, c), &error);
+
+  g_assert_no_error (error);
+  return x;
+}
+
+/* Outputs that share storage with an input in another layout: the result is always
+ * the op applied to the old values (closed forms on arange). Computed element by
+ * element in place, each of these would read values it had already overwritten. */
+static void
+test_partial_overlap (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  {
+    /* x[1:] = x[:-1] * 10 on arange(8): 0, 0, 10, 20, ..., 60. */
+    g_autoptr(NkTensor) x = nk_tensor_arange (NK_DTYPE_F32, 8, &error);
+    g_autoptr(NkTensor) dst = nk_tensor_slice (x, 0, 1, NK_SLICE_END, 1, &error);
+    g_autoptr(NkTensor) src = nk_tensor_slice (x, 0, 0, 7, 1, &error);
+    g_autofree double *v = NULL;
+    g_assert_true (nk_binary_scalar_out (NK_BINARY_MUL, dst, src, 10.0, FALSE, &error));
+    g_assert_no_error (error);
+    v = nk_tensor_to_doubles (x, NULL);
+    g_assert_cmpfloat (v[0], ==, 0.0);
+    for (int i = 1; i < 8; i++)
+      g_assert_cmpfloat (v[i], ==, 10.0 * (i - 1));
+  }
+  {
+    /* x = x.t() + 0 on a 5×5 arange: x[i, j] = 5j + i. */
+    g_autoptr(NkTensor) x = arange2 (NK_DTYPE_F64, 5, 5);
+    g_autoptr(NkTensor) xt = nk_tensor_t (x, &error);
+    g_assert_true (nk_binary_scalar_out (NK_BINARY_ADD, x, xt, 0.0, FALSE, &error));
+    g_assert_no_error (error);
+    for (gint64 i = 0; i < 5; i++)
+      for (gint64 j = 0; j < 5; j++)
+        g_assert_cmpfloat (at (x, (gint64[]) { i, j }), ==, 5.0 * j + i);
+  }
+  {
+    /* x = x[0] (broadcast over rows) + x: x[i, j] = j + 4i + j. */
+    g_autoptr(NkTensor) x = arange2 (NK_DTYPE_F32, 3, 4);
+    g_autoptr(NkTensor) row = nk_tensor_select (x, 0, 0, &error);
+    g_assert_true (nk_binary_out (NK_BINARY_ADD, x, row, x, &error));
+    g_assert_no_error (error);
+    for (gint64 i = 0; i < 3; i++)
+      for (gint64 j = 0; j < 4; j++)
+        g_assert_cmpfloat (at (x, (gint64[]) { i, j }), ==, 2.0 * j + 4.0 * i);
+  }
+  {
+    /* Exact aliasing is the in-place form and stays in place: x += x. */
+    g_autoptr(NkTensor) x = arange2 (NK_DTYPE_F32, 3, 4);
+    gpointer data = nk_tensor_data (x);
+    g_assert_true (nk_add_ (x, x, &error));
+    g_assert_no_error (error);
+    g_assert_true (nk_tensor_data (x) == data);
+    for (gint64 i = 0; i < 12; i++)
+      g_assert_cmpfloat (((float *) data)[i], ==, 2.0 * i);
+  }
+  {
+    /* x.copy_(x.t()) transposes in place. */
+    g_autoptr(NkTensor) x = arange2 (NK_DTYPE_INT32, 4, 4);
+    g_autoptr(NkTensor) xt = nk_tensor_t (x, &error);
+    g_autofree double *v = NULL;
+    g_assert_true (nk_tensor_copy_ (x, xt, &error));
+    g_assert_no_error (error);
+    v = nk_tensor_to_doubles (x, NULL);
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++)
+        g_assert_cmpfloat (v[i * 4 + j], ==, 4.0 * j + i);
+  }
+  {
+    /* a = a @ a (torch.mm(a, a, out=a) returns zeros): [[1, 2], [3, 4]]² = [[7, 10], [15, 22]]. */
+    g_autoptr(NkTensor) a = nk_tensor_new_from_doubles (NK_DTYPE_F32, NK_SHAPE (2, 2),
+                                                        (double[]) { 1, 2, 3, 4 }, &error);
+    g_autofree double *v = NULL;
+    g_assert_true (nk_matmul_out (a, a, a, 1.0, 0.0, &error));
+    g_assert_no_error (error);
+    v = nk_tensor_to_doubles (a, NULL);
+    g_assert_cmpfloat (v[0], ==, 7.0);
+    g_assert_cmpfloat (v[1], ==, 10.0);
+    g_assert_cmpfloat (v[2], ==, 15.0);
+    g_assert_cmpfloat (v[3], ==, 22.0);
+  }
+}
+
+/* torch.sum of integers is int64 (checked by hand: torch.tensor([...], dtype=torch.int32)
+ * .sum().dtype == torch.int64); max/min keep the dtype. */
+static void
+test_integer_sums (void)
+{
+  g_autoptr(GError) error = NULL;
+  const double m = 2147483647.0;   /* INT32_MAX: three of them overflow an int32 */
+  g_autoptr(NkTensor) x = nk_tensor_new_from_doubles (NK_DTYPE_INT32, NK_SHAPE (2, 3),
+                                                      (double[]) { m, m, m, -5, 7, 1 }, &error);
+  g_autoptr(NkTensor) u = nk_tensor_new_from_doubles (NK_DTYPE_UINT16, NK_SHAPE (3),
+                                                      (double[]) { 65535, 65535, 2 }, &error);
+  g_autoptr(NkTensor) all = nk_sum (x, 0, NULL, FALSE, &error);
+  g_autoptr(NkTensor) rows = nk_sum (x, 1, (int[]) { 1 }, TRUE, &error);
+  g_autoptr(NkTensor) us = nk_sum (u, 0, NULL, FALSE, &error);
+  g_autoptr(NkTensor) mx = nk_reduce (NK_REDUCE_MAX, x, 0, NULL, FALSE, &error);
+  g_autofree double *r = NULL;
+  double v;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (all->dtype, ==, NK_DTYPE_INT64);
+  g_assert_cmpint (rows->dtype, ==, NK_DTYPE_INT64);
+  g_assert_cmpint (us->dtype, ==, NK_DTYPE_INT64);
+  g_assert_cmpint (mx->dtype, ==, NK_DTYPE_INT32);
+  g_assert_true (nk_tensor_item (all, &v, &error));
+  g_assert_cmpint ((gint64) v, ==, G_GINT64_CONSTANT (6442450944));   /* 3·(2^31 - 1) + 3 */
+  g_assert_cmpint (*(const gint64 *) nk_tensor_data (all), ==, G_GINT64_CONSTANT (6442450944));
+  g_assert_true (nk_tensor_item (us, &v, &error));
+  g_assert_cmpfloat (v, ==, 131072.0);
+  g_assert_cmpint (rows->ndim, ==, 2);
+  r = nk_tensor_to_doubles (rows, NULL);
+  g_assert_cmpfloat (r[0], ==, 3.0 * m);
+  g_assert_cmpfloat (r[1], ==, 3.0);
+}
+
+/* The contiguous sum path (eight double lanes). Oracle: a float64 sequential sum
+ * here, and exactness where every order is exact (integers). */
+static void
+test_sum_lanes (void)
+{
+  g_autoptr(GError) error = NULL;
+  static const gint64 lengths[] = { 1, 7, 8, 9, 1000, 100003 };
+
+  for (guint l = 0; l < G_N_ELEMENTS (lengths); l++)
+    for (int t = 0; t < 2; t++)
+      {
+        NkDType dt = t ? NK_DTYPE_F64 : NK_DTYPE_F32;
+        gint64 n = lengths[l];
+        g_autoptr(NkTensor) x = filled (dt, NK_SHAPE (3, n), (int) l);
+        g_autoptr(NkTensor) ints = NULL;
+        g_autoptr(NkTensor) rows = nk_sum (x, 1, (int[]) { -1 }, FALSE, &error);
+        g_autoptr(NkTensor) mean = nk_mean (x, 0, NULL, FALSE, &error);
+        g_autoptr(NkTensor) isum = NULL;
+        g_autofree double *iv = g_new (double, 3 * n);
+        double total = 0.0, got;
+
+        g_assert_no_error (error);
+        for (gint64 i = 0; i < 3; i++)
+          {
+            double ref = 0.0;
+            for (gint64 j = 0; j < n; j++)
+              ref += at (x, (gint64[]) { i, j });
+            total += ref;
+            g_assert_cmpfloat_with_epsilon (at (rows, (gint64[]) { i }), ref,
+                                            (t ? 1e-12 : 1e-6) * (1.0 + fabs (ref)));
+          }
+        g_assert_true (nk_tensor_item (mean, &got, &error));
+        g_assert_cmpfloat_with_epsilon (got, total / (3.0 * n), 1e-6);
+
+        /* Integers up to 2^24 are exact in f32 and their sums exact in double. */
+        for (gint64 i = 0; i < 3 * n; i++)
+          iv[i] = (double) ((i * 2654435761u) % 16777216u) - 8388608.0;
+        ints = nk_tensor_new_from_doubles (dt, NK_SHAPE (3 * n), iv, &error);
+        isum = nk_sum (ints, 0, NULL, FALSE, &error);
+        g_assert_no_error (error);
+        {
+          double exact = 0.0;
+          for (gint64 i = 0; i < 3 * n; i++)
+            exact += iv[i];
+          g_assert_true (nk_tensor_item (isum, &got, &error));
+          if (t)
+            g_assert_cmpfloat (got, ==, exact);
+          else
+            g_assert_cmpfloat (got, ==, (double) (float) exact);
+        }
+      }
+
+  /* The documented order: lane 0 holds x[0] + x[8], lane 1 x[1]. With x[0] = 2^60,
+   * x[1] = -2^60, x[8] = 1 the lanes give (2^60 + 1) + -2^60 = 0 in double (a
+   * sequential sum gives 1): the same 0 on every run and machine. */
+  {
+    double v[9] = { 1152921504606846976.0, -1152921504606846976.0, 0, 0, 0, 0, 0, 0, 1.0 };
+    g_autoptr(NkTensor) x = nk_tensor_new_from_doubles (NK_DTYPE_F64, NK_SHAPE (9), v, &error);
+    g_autoptr(NkTensor) s = nk_sum (x, 0, NULL, FALSE, &error);
+    double got;
+    g_assert_true (nk_tensor_item (s, &got, &error));
+    g_assert_cmpfloat (got, ==, ((v[0] + v[8]) + v[1]));
+    g_assert_cmpfloat (got, ==, 0.0);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -564,6 +755,9 @@ main (int   argc,
   g_test_add_func ("/engine/ops/optimizer-kernel", test_optimizer_kernel);
   g_test_add_func ("/engine/ops/crosswise/tiles", test_crosswise_tiles);
   g_test_add_func ("/engine/ops/crosswise/copy", test_crosswise_copy);
+  g_test_add_func ("/engine/ops/partial-overlap", test_partial_overlap);
+  g_test_add_func ("/engine/ops/integer-sums", test_integer_sums);
+  g_test_add_func ("/engine/ops/sum-lanes", test_sum_lanes);
 
   return g_test_run ();
 }

@@ -453,6 +453,117 @@ test_eval_limits (void)
                 "too large");
 }
 
+/* ---- error offsets and copies ---------------------------------------------------- */
+
+/* Offsets counted by hand: line lengths (with their "\n") are 26, 16, 10, 1, 14; the
+ * third statement starts on line 5 at 53; on line 6 (at 67) eleven spaces come
+ * before "8", so "$" is at 67 + 13 = 80, 27 characters after the statement's "z". */
+static void
+test_error_offset_syntax (void)
+{
+  const char *source = "x = arange(16).view(4, 4)\n"
+                       "# the transpose\n"
+                       "y = x.t()\n"
+                       "\n"
+                       "z = y.view(2,\n"
+                       "           8 $ 1)";
+  g_autoptr(NkProgram) program = nk_program_new ();
+  guint start = 1, end = 1;
+
+  g_assert_false (nk_program_run (program, source, NULL));
+  g_assert_cmpuint (strlen (source), ==, 84);
+  g_assert_cmpuint (nk_program_get_error_statement (program), ==, 3);
+  g_assert_cmpuint (nk_program_get_error_column (program), ==, 28);
+  g_assert_cmpuint (nk_program_get_error_offset (program), ==, 80);
+  g_assert_cmpint (source[80], ==, '$');
+  /* it did not parse, so it ends with the line the failure is on */
+  g_assert_true (nk_program_get_error_range (program, &start, &end));
+  g_assert_cmpuint (start, ==, 53);
+  g_assert_cmpuint (end, ==, 84);
+  g_assert_cmpuint (nk_program_get_n_statements (program), ==, 2);
+
+  /* a clean run has no error position */
+  g_assert_true (nk_program_run (program, "x = arange(3)", NULL));
+  g_assert_cmpuint (nk_program_get_error_offset (program), ==, 0);
+  g_assert_false (nk_program_get_error_range (program, &start, &end));
+  g_assert_cmpuint (start, ==, 0);
+  g_assert_cmpuint (end, ==, 0);
+}
+
+/* Line lengths 26, 20 and 1 put statement 3's "z" at 49 (after two spaces): its
+ * ".view" has "v" at 55, column 7, and the statement ends 14 characters on, at 63. */
+static void
+test_error_offset_runtime (void)
+{
+  const char *source = "x = arange(16).view(4, 4)\n"
+                       "y = x.t()  # a view\n"
+                       "\n"
+                       "  z = y.view(16)\n";
+  g_autoptr(NkProgram) program = nk_program_new ();
+  guint start = 0, end = 0;
+
+  g_assert_false (nk_program_run (program, source, NULL));
+  g_assert_cmpuint (nk_program_get_error_statement (program), ==, 3);
+  g_assert_cmpuint (nk_program_get_error_column (program), ==, 7);
+  g_assert_cmpuint (nk_program_get_error_offset (program), ==, 55);
+  g_assert_true (g_str_has_prefix (source + 55, "view(16)"));
+  g_assert_true (nk_program_get_error_range (program, &start, &end));
+  g_assert_cmpuint (start, ==, 49);
+  g_assert_cmpuint (end, ==, 63);
+  g_assert_cmpint (source[63], ==, '\n');
+}
+
+/* PyTorch: t() and view() are views; reshape() of a transpose must copy, of a
+ * contiguous tensor it is a view; contiguous() of a contiguous tensor returns
+ * the tensor itself, of a transpose a copy. 16 f32 elements are 64 bytes. */
+static void
+test_copied (void)
+{
+  static const struct {
+    const char *op;
+    gboolean    copied;
+    gsize       new_bytes;
+  } expected[] = {
+    { "arange",     FALSE, 64 },   /* x = arange(16).view(4, 4): made, not copied */
+    { "t",          FALSE, 0 },    /* y = x.t() */
+    { "view",       FALSE, 0 },    /* v = x.view(2, 8) */
+    { "reshape",    FALSE, 0 },    /* r = x.reshape(16) */
+    { "reshape",    TRUE,  64 },   /* z = y.reshape(16) */
+    { "contiguous", FALSE, 0 },    /* c = x.contiguous() */
+    { "contiguous", TRUE,  64 },   /* d = y.contiguous() */
+    { "contiguous", TRUE,  64 },   /* e = y.contiguous().view(16): the copy, not the view */
+    { "clone",      TRUE,  64 },   /* k = x.clone() */
+    { "+",          TRUE,  64 },   /* s = x + 1 */
+    { "[]",         FALSE, 0 },    /* w = x[1] */
+    { NULL,         FALSE, 0 },    /* a = x */
+  };
+  g_autoptr(NkProgram) program = run_ok ("x = arange(16).view(4, 4)\n"
+                                         "y = x.t()\n"
+                                         "v = x.view(2, 8)\n"
+                                         "r = x.reshape(16)\n"
+                                         "z = y.reshape(16)\n"
+                                         "c = x.contiguous()\n"
+                                         "d = y.contiguous()\n"
+                                         "e = y.contiguous().view(16)\n"
+                                         "k = x.clone()\n"
+                                         "s = x + 1\n"
+                                         "w = x[1]\n"
+                                         "a = x");
+
+  g_assert_cmpuint (nk_program_get_n_statements (program), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_assert_cmpstr (nk_program_get_statement_op (program, i), ==, expected[i].op);
+      g_assert_cmpint (nk_program_get_statement_copied (program, i), ==, expected[i].copied);
+      g_assert_cmpuint (nk_program_get_statement_new_bytes (program, i), ==, expected[i].new_bytes);
+    }
+  /* the flags agree with storage identity */
+  g_assert_true (nk_tensor_same_storage (tensor_of (program, "c"), tensor_of (program, "x")));
+  g_assert_true (nk_tensor_same_storage (tensor_of (program, "r"), tensor_of (program, "x")));
+  g_assert_false (nk_tensor_same_storage (tensor_of (program, "z"), tensor_of (program, "x")));
+  g_assert_false (nk_tensor_same_storage (tensor_of (program, "d"), tensor_of (program, "x")));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -473,6 +584,9 @@ main (int    argc,
   g_test_add_func ("/engine/program/eval/dtype", test_eval_dtype);
   g_test_add_func ("/engine/program/eval/errors", test_eval_errors);
   g_test_add_func ("/engine/program/eval/limits", test_eval_limits);
+  g_test_add_func ("/engine/program/error-offset/syntax", test_error_offset_syntax);
+  g_test_add_func ("/engine/program/error-offset/runtime", test_error_offset_runtime);
+  g_test_add_func ("/engine/program/eval/copied", test_copied);
 
   return g_test_run ();
 }

@@ -212,7 +212,8 @@ test_transpose_view_error (void)
   g_assert_nonnull (error);
   /* PyTorch's sentence, at `view` in the third statement "z = y.view(16)" */
   g_assert_nonnull (strstr (error, "view size is not compatible with input tensor's size and stride"));
-  g_assert_true (g_str_has_prefix (error, "Statement 3, column 7: "));
+  /* "z = y.view(16)" is line 3; "view" starts at its 7th character */
+  g_assert_true (g_str_has_prefix (error, "Line 3, column 7: "));
   /* the statements before the failure still ran and are drawn */
   g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (model), ==, 2);
   g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "y");
@@ -385,6 +386,93 @@ test_hover_formula (void)
   g_assert_finalize_object (page);
 }
 
+/* expand(3, 4) of arange(4): y[i, j] reads cell 0 + i·0 + j·1 = j, so cell 2 is read
+ * by y[0, 2], y[1, 2], y[2, 2] (elements 2, 6, 10 in logical order) and by x[2]. */
+static void
+test_hover_cell (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  const gint64 expected[] = { 0 * 4 + 2, 1 * 4 + 2, 2 * 4 + 2 };
+  g_autofree gint64 *readers = NULL;
+  g_autofree gint64 *x_readers = NULL;
+  int x, y;
+  guint n = 0;
+
+  load_lesson (page, "expand");
+  x = napkin_storage_diagram_model_find_tensor (model, "x");
+  y = napkin_storage_diagram_model_find_tensor (model, "y");
+  napkin_storage_diagram_model_set_hover_cell (model, 0, 2);
+  g_assert_cmpint (napkin_storage_diagram_model_get_hover_cell (model), ==, 2);
+  readers = napkin_storage_diagram_model_dup_cell_readers (model, y, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (readers[i], ==, expected[i]);
+  x_readers = napkin_storage_diagram_model_dup_cell_readers (model, x, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (x_readers[0], ==, 2);
+  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==,
+                   "storage of x, cell 2 ← x[2], y[0, 2], y[1, 2], y[2, 2]");
+
+  /* pointing at an element ends pointing at the cell */
+  napkin_storage_diagram_model_set_hover (model, y, 0);
+  g_assert_cmpint (napkin_storage_diagram_model_get_hover_storage (model), ==, -1);
+  g_clear_pointer (&readers, g_free);
+  readers = napkin_storage_diagram_model_dup_cell_readers (model, y, &n);
+  g_assert_null (readers);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_finalize_object (page);
+}
+
+/* The diagram says what the statement did: reshape of a transpose copies (64 bytes
+ * of f32), t() is a view. */
+static void
+test_copied_flags (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  int y, z;
+
+  load_lesson (page, "reshape");
+  y = napkin_storage_diagram_model_find_tensor (model, "y");
+  z = napkin_storage_diagram_model_find_tensor (model, "z");
+  g_assert_cmpstr (napkin_storage_diagram_model_get_tensor_op (model, y), ==, "t");
+  g_assert_false (napkin_storage_diagram_model_get_tensor_copied (model, y));
+  g_assert_cmpstr (napkin_storage_diagram_model_get_tensor_op (model, z), ==, "reshape");
+  g_assert_true (napkin_storage_diagram_model_get_tensor_copied (model, z));
+
+  napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)\nz = x.reshape(16)");
+  z = napkin_storage_diagram_model_find_tensor (model, "z");
+  g_assert_false (napkin_storage_diagram_model_get_tensor_copied (model, z));
+  g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
+  g_assert_finalize_object (page);
+}
+
+/* 40 × 20 = 800 elements: the first 512 / 20 = 25 whole rows are drawn, 500 elements;
+ * the storage's first 512 cells. */
+static void
+test_large (void)
+{
+  NapkinStridesPage *page = new_page ();
+  NapkinStorageDiagramModel *model = napkin_strides_page_get_model (page);
+  const double *values;
+  gint64 n = 0;
+
+  napkin_strides_page_set_program_text (page, "x = arange(800).view(40, 20)\ny = x.t()");
+  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_cmpint (napkin_storage_diagram_model_get_storage_numel (model, 0), ==, 800);
+  g_assert_cmpint (napkin_storage_diagram_model_get_storage_n_drawn (model, 0), ==, 512);
+  values = napkin_storage_diagram_model_get_tensor_values (model, 0, &n);
+  g_assert_cmpint (n, ==, 500);
+  g_assert_cmpfloat (values[499], ==, 499);
+  /* y = x.t() is 20 × 40: 12 whole rows, 480 elements; y[1, 0] is x[0, 1] = 1 */
+  values = napkin_storage_diagram_model_get_tensor_values (model, 1, &n);
+  g_assert_cmpint (n, ==, 480);
+  g_assert_cmpfloat (values[40], ==, 1);
+  g_assert_cmpfloat (values[41], ==, 21);
+  g_assert_finalize_object (page);
+}
+
 static void
 notify_count (GObject    *object,
               GParamSpec *pspec,
@@ -469,8 +557,15 @@ test_bad_input (void)
         }
     }
   napkin_strides_page_set_program_text (page, programs[4]);
-  /* the comment and separators are skipped: the failure is at `view` of statement 2 */
-  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Statement 2, column 11: "));
+  /* the comment and separators are skipped: the failure is at `view` on line 4,
+   * ";; y = x.t().view(16)", whose "v" is its 14th character */
+  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 4, column 14: "));
+  /* a syntax error in a statement spread over lines: "$" is on line 3, after 11 spaces and "8 " */
+  napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)\ny = x.view(2,\n           8 $ 1)");
+  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 3, column 14: "));
+  /* a line after a multi-byte character counts characters, not bytes */
+  napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)  # 4×4\ny = x[7]");
+  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 2, column "));
   g_assert_finalize_object (page);
 }
 
@@ -499,6 +594,31 @@ test_settings_kept (void)
   g_assert_finalize_object (page);
 
   g_settings_reset (settings, "strides-program");
+}
+
+static void
+test_settings_dtype (void)
+{
+  g_autoptr(GSettings) settings = napkin_settings_new ();
+  g_autofree char *saved = NULL;
+  NapkinStridesPage *page;
+
+  g_settings_reset (settings, "strides-dtype");
+  page = new_page ();
+  napkin_strides_page_set_settings (page, settings);
+  g_assert_cmpint (napkin_strides_page_get_dtype (page), ==, NK_DTYPE_F32);
+  napkin_strides_page_set_dtype (page, NK_DTYPE_BF16);
+  saved = g_settings_get_string (settings, "strides-dtype");
+  g_assert_cmpstr (saved, ==, "bf16");
+  g_assert_finalize_object (page);
+
+  page = new_page ();
+  napkin_strides_page_set_settings (page, settings);
+  g_assert_cmpint (napkin_strides_page_get_dtype (page), ==, NK_DTYPE_BF16);
+  /* 16 elements × 2 bytes */
+  g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (napkin_strides_page_get_model (page), 0), ==, 32);
+  g_assert_finalize_object (page);
+  g_settings_reset (settings, "strides-dtype");
 }
 
 /* Drawn in a window (every lesson, light and dark), the page lays out and paints. */
@@ -554,6 +674,10 @@ main (int    argc,
   g_test_add_func ("/ui/strides/typing", test_typing);
   g_test_add_func ("/ui/strides/bad-input", test_bad_input);
   g_test_add_func ("/ui/strides/settings-kept", test_settings_kept);
+  g_test_add_func ("/ui/strides/settings-dtype", test_settings_dtype);
+  g_test_add_func ("/ui/strides/hover-cell", test_hover_cell);
+  g_test_add_func ("/ui/strides/copied-flags", test_copied_flags);
+  g_test_add_func ("/ui/strides/large", test_large);
   g_test_add_func ("/ui/strides/in-window", test_in_window);
 
   return g_test_run ();

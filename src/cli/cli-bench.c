@@ -106,9 +106,13 @@ nk_cli_bench_main (int    argc,
   if (!nk_cli_parse_options (context, &argc, &argv, nk_cli_wants_json (argc, argv), &exit_code))
     return exit_code;
 
-  if (argc < 2 || strcmp (argv[1], "matmul") != 0)
+  if (argc < 2)
     return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("bench needs a benchmark name: “napkin-cli bench matmul --m M --k K --n N”."));
+  if (strcmp (argv[1], "matmul") != 0)
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("“%s” is not a benchmark; the one there is: “napkin-cli bench matmul --m M --k K --n N”."),
+                        argv[1]);
   if (argc > 2)
     return nk_cli_fail (json, NK_EXIT_USAGE, _("Unexpected argument “%s”."), argv[2]);
 
@@ -125,8 +129,11 @@ nk_cli_bench_main (int    argc,
     return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype: “%s” is not fp32 or bf16."), dtype_text);
 
   device = nk_device_lookup (device_text != NULL ? device_text : "cpu", &error);
+  /* A CUDA device that is missing is exit 1 (CLI.md); a name that is no device is bad usage. */
   if (device == NULL)
-    return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
+    return nk_cli_fail_error (json,
+                              device_text != NULL && g_str_has_prefix (device_text, "cuda")
+                              ? NK_EXIT_UNSATISFIABLE : NK_EXIT_USAGE, error);
   nk_device_set_default (device);
 
   /* Random operands (zeros would let nothing be skipped either, but look suspicious). */

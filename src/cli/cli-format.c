@@ -121,6 +121,56 @@ significant_digits (const char *decimal)
   return n;
 }
 
+/* CLI.md's suffixes K, M, B (or G), T on a decimal item: "1.5K" becomes the
+ * decimal "1.5e3", so the value is still rounded once, from its exact decimal.
+ * Returns %NULL when @text has no such suffix (bits never do: "0x7b" is bits). */
+static char *
+expand_suffix (const char *text)
+{
+  g_autofree char *mantissa = NULL;
+  gsize len = strlen (text);
+  const char *digits;
+  char *e, *end = NULL;
+  gint64 exponent = 0;
+  int shift;
+
+  /* Most items have no suffix: stdin mode must not pay for a copy of each. */
+  while (len > 0 && g_ascii_isspace (text[len - 1]))
+    len--;
+  if (len < 2 || strchr ("KkMmBbGgTt", text[len - 1]) == NULL)
+    return NULL;
+  mantissa = g_strstrip (g_strdup (text));
+  len = strlen (mantissa);
+  digits = mantissa;
+  if (len < 2 || strpbrk (mantissa, "xX") != NULL)
+    return NULL;
+  switch (g_ascii_toupper (mantissa[len - 1]))
+    {
+    case 'K': shift = 3; break;
+    case 'M': shift = 6; break;
+    case 'B':
+    case 'G': shift = 9; break;
+    case 'T': shift = 12; break;
+    default: return NULL;
+    }
+  mantissa[len - 1] = '\0';
+  if (*digits == '+' || *digits == '-')
+    digits++;
+  if (!g_ascii_isdigit (*digits) && *digits != '.')
+    return NULL;
+  e = strpbrk (mantissa, "eE");
+  if (e != NULL)
+    {
+      exponent = g_ascii_strtoll (e + 1, &end, 10);
+      if (end == e + 1 || *end != '\0')
+        return NULL;
+      /* Far beyond any double either way; keeps the sum below from overflowing. */
+      exponent = CLAMP (exponent, -100000, 100000);
+      *e = '\0';
+    }
+  return g_strdup_printf ("%se%" G_GINT64_FORMAT, mantissa, exponent + shift);
+}
+
 /* Fills @row from @text, or names @text in @error. */
 static gboolean
 row_fill (const Formatter *fmt,
@@ -128,11 +178,14 @@ row_fill (const Formatter *fmt,
           Row             *row,
           GError         **error)
 {
+  g_autofree char *expanded = expand_suffix (text);
   NkDTypeRounding rounding;
   guint64 bits;
 
-  if (!nk_dtype_parse_item (fmt->dtype, text, &row->item, error))
-    return FALSE;
+  /* An item that only looks suffixed ("infK") is refused under its own name. */
+  if (expanded == NULL || !nk_dtype_parse_item (fmt->dtype, expanded, &row->item, NULL))
+    if (!nk_dtype_parse_item (fmt->dtype, text, &row->item, error))
+      return FALSE;
 
   if (row->item.is_bits)
     bits = row->item.bits;
@@ -374,7 +427,8 @@ nk_cli_format_main (int    argc,
   int exit_code;
   const GOptionEntry entries[] = {
     { "dtype", 0, 0, G_OPTION_ARG_STRING, &dtype_name,
-      N_("Number format: f32, f16, bf16, e4m3 or e5m2"), "D" },
+      N_("Number format: f32, f16, bf16, e4m3 or e5m2 (aliases: fp32 float32 float, fp16 "
+         "float16 half, bfloat16, fp8-e4m3 e4m3fn, fp8-e5m2)"), "D" },
     { "saturate", 0, 0, G_OPTION_ARG_NONE, &saturate,
       N_("Overflow to ±max (CUDA satfinite) instead of ±inf or NaN"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per item"), NULL },
@@ -403,12 +457,15 @@ nk_cli_format_main (int    argc,
   parse_argc = (int) args->len - 1;
   parse_argv = (char **) args->pdata;
 
-  context = g_option_context_new (_("[ITEM…] — show how numbers are stored in a number format"));
+  context = g_option_context_new (_("— show how numbers are stored in a number format"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
-    _("An ITEM is a decimal value (1e-8, -0, inf, nan, 465) or raw bits (0x7e).\n"
-      "With no ITEM, items are read from standard input, one per line."));
+    _("An ITEM is a decimal value (1e-8, -0, inf, nan, 465, 1.5K) or raw bits (0x7e).\n"
+      "Negative items are items, not options: --dtype e4m3 -465 works, as does -- -465.\n"
+      "With no ITEM, items are read from standard input, one per line.\n"
+      "Overflow: f32, f16, bf16 and e5m2 go to ±inf; e4m3 goes to NaN past 448.\n"
+      "With --saturate, anything beyond the largest finite magnitude becomes ±max."));
   if (!nk_cli_parse_options (context, &parse_argc, &parse_argv, json, &exit_code))
     return exit_code;
 

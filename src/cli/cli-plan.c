@@ -244,7 +244,8 @@ nk_cli_plan_main (int    argc,
       g_autofree char *act = nk_units_format_bytes (nk_plan_get_output (plan, "memory-activations-per-gpu"));
       g_autofree char *hbm = nk_units_format_bytes (nk_plan_get_output (plan, "hbm-per-gpu"));
 
-      exit_code = nk_cli_fail (FALSE, NK_EXIT_UNSATISFIABLE,
+      /* The plan above shows why; the error line still ends the JSON output. */
+      exit_code = nk_cli_fail (json, NK_EXIT_UNSATISFIABLE,
                                _("--largest: not even one parameter fits: activations take %s "
                                  "of the %s per GPU (lower --batch or --seq)"), act, hbm);
     }

@@ -249,22 +249,26 @@ nk_cli_train_main (int    argc,
   printer.device = config->device;
   g_signal_connect (trainer, "step", G_CALLBACK (on_step), &printer);
 
+  /* The device name in every line is the resolved one ("cpu" for --device auto). */
+  {
+    g_autoptr(GError) lookup_error = NULL;
+    NkDevice *dev = nk_device_lookup (config->device, &lookup_error);
+
+    /* A missing CUDA device is exit 1 (CLI.md); a name that is no device is bad usage. */
+    if (dev == NULL)
+      return nk_cli_fail_error (printer.json,
+                                g_str_has_prefix (config->device, "cuda")
+                                || g_str_equal (config->device, "auto")
+                                ? NK_EXIT_UNSATISFIABLE : NK_EXIT_USAGE, lookup_error);
+    printer.device = nk_device_get_name (dev);
+  }
+
   if (!printer.json)
     printf (_("Training %s: dim %u, %u layers, batch %u, %" G_GUINT64_FORMAT " steps, lr %g, %s, %s\n"),
             nk_model_kind_to_string (config->model), config->dim, config->layers,
             config->batch, config->steps, config->lr,
             nk_optimizer_to_string (config->optimizer),
             nk_train_precision_to_string (config->precision));
-
-  /* The device name in every line is the resolved one ("cpu" for --device auto). */
-  {
-    g_autoptr(GError) lookup_error = NULL;
-    NkDevice *dev = nk_device_lookup (config->device, &lookup_error);
-
-    if (dev == NULL)
-      return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, lookup_error);
-    printer.device = nk_device_get_name (dev);
-  }
 
   if (!nk_trainer_run_sync (trainer, NULL, &error))
     return nk_cli_fail_error (printer.json,

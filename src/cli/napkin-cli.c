@@ -49,10 +49,20 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+  if (argc < 2)
     {
-      print_usage (argc < 2 ? stderr : stdout);
-      return argc < 2 ? NK_EXIT_USAGE : NK_EXIT_OK;
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      /* CLI.md: a failure is one sentence on stderr, so no usage text here. */
+      for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", commands[i].name);
+      return nk_cli_fail (FALSE, NK_EXIT_USAGE,
+                          _("give a command (%s); run napkin-cli --help"), names->str);
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (stdout);
+      return NK_EXIT_OK;
     }
   if (strcmp (argv[1], "--version") == 0)
     {

@@ -24,6 +24,9 @@ G_DEFINE_QUARK (nk-checkpoint-error-quark, nk_checkpoint_error)
 #define KEY_CONFIG   "config"
 #define KEY_CHECKSUM "checksum"
 #define CHECKSUM_PREFIX "sha256:"
+#define CHECKSUM_DIGITS 64
+#define CHECKSUM_PLACEHOLDER "0000000000000000000000000000000000000000000000000000000000000000"
+G_STATIC_ASSERT (sizeof CHECKSUM_PLACEHOLDER == CHECKSUM_DIGITS + 1);
 
 #define FILE_PREFIX "step-"
 #define FILE_SUFFIX ".safetensors"
@@ -377,9 +380,14 @@ nk_checkpoint_save_to_file (NkCheckpoint  *ck,
                             GError       **error)
 {
   g_autoptr(NkSafetensorsWriter) writer = NULL;
-  g_autofree char *sum = NULL;
+  g_autoptr(GChecksum) sum = NULL;
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GError) local = NULL;
   g_autofree char *checksum = NULL;
   g_autofree char *step = NULL;
+  g_autofree char *header = NULL;
+  gconstpointer header_data;
+  gsize header_size, value_offset, digits_offset;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -419,11 +427,37 @@ nk_checkpoint_save_to_file (NkCheckpoint  *ck,
   if (ck->config)
     nk_safetensors_writer_set_metadata (writer, KEY_CONFIG, ck->config);
 
-  sum = nk_safetensors_writer_compute_sha256 (writer);
-  checksum = g_strconcat (CHECKSUM_PREFIX, sum, NULL);
+  /* The checksum covers the whole file with its own digits as the placeholder (see
+   * nk-checkpoint.h), so the header is built once with the placeholder, hashed with
+   * the payload, and the digits are then written over the placeholder. */
+  checksum = g_strconcat (CHECKSUM_PREFIX, CHECKSUM_PLACEHOLDER, NULL);
   nk_safetensors_writer_set_metadata (writer, KEY_CHECKSUM, checksum);
+  chunks = _nk_safetensors_writer_get_chunks (writer, KEY_CHECKSUM, &value_offset);
+  header_data = g_bytes_get_data (chunks->pdata[0], &header_size);
+  digits_offset = value_offset + strlen (CHECKSUM_PREFIX);
+  g_assert (value_offset != G_MAXSIZE && digits_offset + CHECKSUM_DIGITS <= header_size);
 
-  return nk_safetensors_writer_write (writer, path, error);
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      gsize len;
+      gconstpointer data = g_bytes_get_data (chunks->pdata[i], &len);
+
+      if (len)
+        g_checksum_update (sum, data, (gssize) len);
+    }
+  header = g_memdup2 (header_data, header_size);
+  memcpy (header + digits_offset, g_checksum_get_string (sum), CHECKSUM_DIGITS);
+  g_bytes_unref (g_ptr_array_index (chunks, 0));
+  g_ptr_array_index (chunks, 0) = g_bytes_new_take (g_steal_pointer (&header), header_size);
+
+  if (!nk_file_write_atomic (path, (GBytes *const *) chunks->pdata, chunks->len, &local))
+    {
+      g_set_error_literal (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_IO,
+                           local->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -546,6 +580,185 @@ remove_stale_temps (const char *dir)
     }
 }
 
+/* ---- which run a file belongs to ------------------------------------------------- */
+
+/* Members that say how far to run rather than which run. */
+static const char *const config_ignored[] = { "steps" };
+
+static JsonObject *
+config_object (JsonParser *parser,
+               const char *text)
+{
+  JsonNode *root;
+
+  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+}
+
+static gboolean
+config_ignores (const char *member)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (config_ignored); i++)
+    if (g_str_equal (member, config_ignored[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+member_text (JsonObject *object,
+             const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    return g_strdup (_("none"));
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  return json_to_string (node, FALSE);
+}
+
+static void
+add_members (GHashTable *seen,
+             GPtrArray  *order,
+             JsonObject *object)
+{
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!config_ignores (l->data) && g_hash_table_add (seen, l->data))
+      g_ptr_array_add (order, l->data);
+}
+
+/* NULL when @theirs and @ours are the same run; else "dim 32, lr 0.1 where this run
+ * has dim 64, lr 0.01" for the error message. */
+static char *
+config_differences (const char *theirs,
+                    const char *ours)
+{
+  g_autoptr(JsonParser) pa = json_parser_new ();
+  g_autoptr(JsonParser) pb = json_parser_new ();
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GPtrArray) order = NULL;
+  g_autoptr(GString) a_text = NULL;
+  g_autoptr(GString) b_text = NULL;
+  JsonObject *a, *b;
+
+  if (theirs == NULL && ours == NULL)
+    return NULL;
+  a = config_object (pa, theirs);
+  b = config_object (pb, ours);
+  if (a == NULL || b == NULL)
+    {
+      if (g_strcmp0 (theirs, ours) == 0)
+        return NULL;
+      return g_strdup_printf (_("config %s where this run has %s"),
+                              theirs ? theirs : _("none"), ours ? ours : _("none"));
+    }
+
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  order = g_ptr_array_new ();
+  add_members (seen, order, a);
+  add_members (seen, order, b);
+  a_text = g_string_new (NULL);
+  b_text = g_string_new (NULL);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const char *m = order->pdata[i];
+      JsonNode *na = json_object_get_member (a, m);
+      JsonNode *nb = json_object_get_member (b, m);
+      g_autofree char *ta = NULL;
+      g_autofree char *tb = NULL;
+
+      if (na != NULL && nb != NULL && json_node_equal (na, nb))
+        continue;
+      ta = member_text (a, m);
+      tb = member_text (b, m);
+      g_string_append_printf (a_text, "%s%s %s", a_text->len ? ", " : "", m, ta);
+      g_string_append_printf (b_text, "%s%s %s", b_text->len ? ", " : "", m, tb);
+    }
+  if (a_text->len == 0)
+    return NULL;
+  return g_strdup_printf (_("%s where this run has %s"), a_text->str, b_text->str);
+}
+
+gboolean
+nk_checkpoint_same_run (const char *config_a,
+                        const char *config_b)
+{
+  g_autofree char *diff = config_differences (config_a, config_b);
+
+  return diff == NULL;
+}
+
+/* Reads only the header: FALSE when the file is not even a readable safetensors file
+ * (then *out_reason says why); else *out_diff is NULL for the same run. */
+static gboolean
+peek_run (const char  *path,
+          const char  *config,
+          char       **out_diff,
+          char       **out_reason)
+{
+  g_autoptr(NkSafetensors) st = NULL;
+  g_autoptr(GError) local = NULL;
+
+  st = nk_safetensors_load (path, &local);
+  if (st == NULL)
+    {
+      if (out_reason)
+        *out_reason = g_strdup (local->message);
+      return FALSE;
+    }
+  *out_diff = config_differences (nk_safetensors_get_metadata (st, KEY_CONFIG), config);
+  return TRUE;
+}
+
+static gboolean
+is_intact (const char *path)
+{
+  g_autoptr(NkCheckpoint) ck = nk_checkpoint_load (path, NULL);
+
+  return ck != NULL;
+}
+
+gboolean
+nk_checkpoint_check_dir (const char  *dir,
+                         const char  *config_json,
+                         GError     **error)
+{
+  GArray *found;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (dir != NULL, FALSE);
+
+  found = list_found (dir, error);
+  if (found == NULL)
+    return FALSE;
+  for (guint i = 0; i < found->len && ok; i++)
+    {
+      const char *path = g_array_index (found, Found, i).path;
+      g_autofree char *base = g_path_get_basename (path);
+      g_autofree char *diff = NULL;
+      g_autofree char *reason = NULL;
+      g_autofree char *what = NULL;
+
+      if (!peek_run (path, config_json, &diff, &reason))
+        what = g_strdup_printf (_("%s cannot be read to tell: %s"), base, reason);
+      else if (diff != NULL)
+        what = g_strdup_printf (_("%s has %s"), base, diff);
+      if (what != NULL)
+        {
+          g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN,
+                       _("“%s” already holds checkpoints of another run (%s); choose another "
+                         "directory or --resume it."), dir, what);
+          ok = FALSE;
+        }
+    }
+  free_found (found);
+  return ok;
+}
+
 gboolean
 nk_checkpoint_save (NkCheckpoint  *ck,
                     const char    *dir,
@@ -571,11 +784,22 @@ nk_checkpoint_save (NkCheckpoint  *ck,
     }
 
   path = nk_checkpoint_path_for_step (dir, ck->step);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *diff = NULL;
+
+      if (peek_run (path, ck->config, &diff, NULL) && diff != NULL && is_intact (path))
+        {
+          g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN,
+                       _("Will not replace “%s”: it is a checkpoint of another run (it has "
+                         "%s); choose another directory."), path, diff);
+          return FALSE;
+        }
+    }
   if (!nk_checkpoint_save_to_file (ck, path, error))
     return FALSE;
 
-  /* Only now that the new file is in place may older ones go. Files of a higher step
-   * belong to a run that was resumed from an earlier point: they are superseded. */
+  /* Only now that the new file is in place may old ones go, and only this run's. */
   remove_stale_temps (dir);
   found = list_found (dir, NULL);
   if (found != NULL)
@@ -583,12 +807,21 @@ nk_checkpoint_save (NkCheckpoint  *ck,
       for (guint i = 0; i < found->len; i++)
         {
           Found *f = &g_array_index (found, Found, i);
+          g_autofree char *diff = NULL;
           gboolean keep;
 
+          if (g_str_equal (f->path, path))
+            {
+              kept++;
+              continue;
+            }
+          if (!peek_run (f->path, ck->config, &diff, NULL) || diff != NULL)
+            continue;     /* not this run's: never ours to delete */
+
           if (f->step > ck->step)
-            keep = FALSE;
+            keep = is_intact (f->path);
           else
-            keep = g_str_equal (f->path, path) || keep_last == 0 || kept < keep_last;
+            keep = keep_last == 0 || kept < keep_last;
           if (keep)
             kept++;
 
@@ -626,6 +859,53 @@ invalid (GError    **error,
   return FALSE;
 }
 
+static gboolean
+is_checksum_text (const char *text)
+{
+  if (text == NULL || !g_str_has_prefix (text, CHECKSUM_PREFIX)
+      || strlen (text) != strlen (CHECKSUM_PREFIX) + CHECKSUM_DIGITS)
+    return FALSE;
+  for (const char *p = text + strlen (CHECKSUM_PREFIX); *p; p++)
+    if (!g_ascii_isdigit (*p) && !(*p >= 'a' && *p <= 'f'))
+      return FALSE;
+  return TRUE;
+}
+
+/* The rule in nk-checkpoint.h: SHA-256 of the whole file with the first occurrence of
+ * the recorded digits read as the placeholder. NULL when the digits are not there. */
+static char *
+file_checksum (NkSafetensors *st,
+               const char    *digits)
+{
+  g_autoptr(GChecksum) sum = NULL;
+  const guint8 *file, *found = NULL;
+  gsize size;
+
+  file = _nk_safetensors_get_file (st, &size);
+  for (const guint8 *p = file; size >= CHECKSUM_DIGITS && p <= file + size - CHECKSUM_DIGITS; p++)
+    {
+      p = memchr (p, digits[0], (gsize) (file + size - CHECKSUM_DIGITS + 1 - p));
+      if (p == NULL)
+        break;
+      if (memcmp (p, digits, CHECKSUM_DIGITS) == 0)
+        {
+          found = p;
+          break;
+        }
+    }
+  if (found == NULL)
+    return NULL;
+
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  if (found > file)
+    g_checksum_update (sum, file, (gssize) (found - file));
+  g_checksum_update (sum, (const guchar *) CHECKSUM_PLACEHOLDER, CHECKSUM_DIGITS);
+  if (found + CHECKSUM_DIGITS < file + size)
+    g_checksum_update (sum, found + CHECKSUM_DIGITS,
+                       (gssize) (file + size - found - CHECKSUM_DIGITS));
+  return g_strdup (g_checksum_get_string (sum));
+}
+
 NkCheckpoint *
 nk_checkpoint_load (const char  *path,
                     GError     **error)
@@ -633,10 +913,7 @@ nk_checkpoint_load (const char  *path,
   g_autoptr(NkSafetensors) st = NULL;
   g_autoptr(NkCheckpoint) ck = NULL;
   g_autoptr(GPtrArray) keys = NULL;
-  g_autoptr(GChecksum) sum = NULL;
   const char *format, *step, *rng, *config, *checksum;
-  gconstpointer payload;
-  gsize payload_size;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -649,6 +926,30 @@ nk_checkpoint_load (const char  *path,
   rng = nk_safetensors_get_metadata (st, KEY_RNG);
   config = nk_safetensors_get_metadata (st, KEY_CONFIG);
   checksum = nk_safetensors_get_metadata (st, KEY_CHECKSUM);
+
+  /* The checksum first: a changed digit anywhere (step, rng, config, data) must read
+   * as corruption, not as a different but plausible checkpoint. */
+  if (checksum != NULL || (format != NULL && g_str_equal (format, NK_CHECKPOINT_FORMAT)))
+    {
+      g_autofree char *computed = NULL;
+
+      if (!is_checksum_text (checksum))
+        {
+          invalid (error, path, _("its metadata “checksum” is missing or not “sha256:” "
+                                  "and 64 lowercase hex digits"));
+          return NULL;
+        }
+      computed = file_checksum (st, checksum + strlen (CHECKSUM_PREFIX));
+      if (computed == NULL || !g_str_equal (checksum + strlen (CHECKSUM_PREFIX), computed))
+        {
+          g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CHECKSUM,
+                       _("%s: the file does not match its checksum (it is corrupt or was "
+                         "edited): recorded %s, computed %s%s"),
+                       path, checksum, computed ? CHECKSUM_PREFIX : "",
+                       computed ? computed : _("nothing (the recorded digits are not in the file as written)"));
+          return NULL;
+        }
+    }
 
   if (format == NULL || !g_str_equal (format, NK_CHECKPOINT_FORMAT))
     {
@@ -693,24 +994,6 @@ nk_checkpoint_load (const char  *path,
           return NULL;
         }
       ck->config = g_strdup (config);
-    }
-
-  if (checksum == NULL || !g_str_has_prefix (checksum, CHECKSUM_PREFIX))
-    {
-      invalid (error, path, _("its metadata “checksum” is missing or not “sha256:…”"));
-      return NULL;
-    }
-  payload = nk_safetensors_get_payload (st, &payload_size);
-  sum = g_checksum_new (G_CHECKSUM_SHA256);
-  if (payload_size)
-    g_checksum_update (sum, payload, (gssize) payload_size);
-  if (!g_str_equal (checksum + strlen (CHECKSUM_PREFIX), g_checksum_get_string (sum)))
-    {
-      g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CHECKSUM,
-                   _("%s: the data does not match its checksum (the file is corrupt): "
-                     "recorded %s, computed sha256:%s"),
-                   path, checksum, g_checksum_get_string (sum));
-      return NULL;
     }
 
   keys = nk_safetensors_get_metadata_keys (st);

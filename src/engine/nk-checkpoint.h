@@ -15,15 +15,31 @@
  *      "step"     the number of optimizer steps done, decimal
  *      "rng"      the generator state, nk_rng_to_string(): "philox4x32-10:SEED:COUNTER"
  *      "config"   the run's configuration as a JSON object (the caller's text)
- *      "checksum" "sha256:" + lowercase hex SHA-256 of the payload (all tensor bytes,
- *                 in file order: `tail -c +$((9 + N)) FILE | sha256sum`)
+ *      "checksum" "sha256:" + 64 lowercase hex digits H, the SHA-256 of the WHOLE
+ *                 file (8-byte length, header, payload) except H itself:
  *    plus any extra keys the caller sets.
  *
- * Saving is atomic (see nk-safetensors.h), then older checkpoints beyond the last K
- * are deleted — only after the new file is safely in place. Loading validates the
- * safetensors structure, the format, step and rng keys, and the checksum; any
- * failure is a #GError naming the file and the problem. Resuming takes the newest
- * checkpoint that passes all of that (nk_checkpoint_find_latest_intact()).
+ * The checksum rule, exactly. Let H be the 64 digits after "sha256:" in the
+ * "checksum" value. Take every byte of the file, replace the FIRST occurrence of the
+ * 64 bytes H (it is the checksum value in the header: the header precedes the payload
+ * and a SHA-256 does not occur by chance earlier) with 64 ASCII '0' bytes, and hash
+ * the result with SHA-256: the lowercase hex digest must equal H. The writer does the
+ * converse (writes "sha256:" + 64 '0' as the value, hashes the file, then puts the
+ * digits in place; the header length does not change). So a changed digit in the
+ * step, rng, config, any other metadata, a tensor's dtype/shape/offsets or its data is
+ * caught. To verify from Python:
+ *
+ *     b = open(path, "rb").read(); n = int.from_bytes(b[:8], "little")
+ *     h = json.loads(b[8:8 + n])["__metadata__"]["checksum"][len("sha256:"):]
+ *     i = b.index(h.encode())
+ *     ok = hashlib.sha256(b[:i] + b"0" * 64 + b[i + 64:]).hexdigest() == h
+ *
+ * Saving is atomic (see nk-safetensors.h); only after the new file is in place are
+ * old files deleted, and only files of the same run (see nk_checkpoint_save()).
+ * Loading validates the safetensors structure, then the checksum (before interpreting
+ * any metadata), then the format, step, rng and config; any failure is a #GError
+ * naming the file and the problem. Resuming takes the newest checkpoint that passes
+ * all of that (nk_checkpoint_find_latest_intact()).
  */
 #pragma once
 
@@ -42,8 +58,10 @@ G_BEGIN_DECLS
  * NkCheckpointError:
  * @NK_CHECKPOINT_ERROR_INVALID: the file is a safetensors file but not a valid
  *   checkpoint (missing or malformed format/step/rng/checksum metadata)
- * @NK_CHECKPOINT_ERROR_CHECKSUM: the payload does not match the recorded checksum
+ * @NK_CHECKPOINT_ERROR_CHECKSUM: the file does not match its recorded checksum
  * @NK_CHECKPOINT_ERROR_NOT_FOUND: no (intact) checkpoint in the directory
+ * @NK_CHECKPOINT_ERROR_OTHER_RUN: the directory holds checkpoints of another run,
+ *   which a save must not replace or delete
  *
  * Structural problems come as %NK_SAFETENSORS_ERROR, I/O as %NK_SAFETENSORS_ERROR_IO
  * or %G_FILE_ERROR.
@@ -52,6 +70,7 @@ typedef enum {
   NK_CHECKPOINT_ERROR_INVALID,
   NK_CHECKPOINT_ERROR_CHECKSUM,
   NK_CHECKPOINT_ERROR_NOT_FOUND,
+  NK_CHECKPOINT_ERROR_OTHER_RUN,
 } NkCheckpointError;
 
 GQuark nk_checkpoint_error_quark (void);
@@ -177,6 +196,39 @@ gboolean        nk_checkpoint_save_to_file    (NkCheckpoint  *ck,
                                                GError       **error);
 
 /**
+ * nk_checkpoint_same_run:
+ * @config_a: (nullable): a config as stored in a checkpoint
+ * @config_b: (nullable): another
+ *
+ * Two checkpoints belong to the same run when their configs are both absent, or are
+ * JSON objects with the same members and values, except "steps": that is how far to
+ * run, not which run (a run resumed with a larger --steps is the same run).
+ *
+ * Returns: %TRUE for the same run
+ */
+gboolean        nk_checkpoint_same_run        (const char    *config_a,
+                                               const char    *config_b);
+
+/**
+ * nk_checkpoint_check_dir:
+ * @dir: a checkpoint directory (missing is fine)
+ * @config_json: (nullable): the config of the run about to write there
+ * @error: return location for a #GError (%NK_CHECKPOINT_ERROR_OTHER_RUN)
+ *
+ * What a run that starts fresh (not resuming from @dir) checks before its first
+ * step: every "step-N.safetensors" already in @dir must be a checkpoint of the same
+ * run (nk_checkpoint_same_run(), read from its header). A file of another config, or
+ * one too damaged to tell, fails with "DIR already holds checkpoints of another run
+ * (…); choose another directory or --resume it." naming the file and how the configs
+ * differ, so nothing of that run is ever replaced.
+ *
+ * Returns: %TRUE if a fresh run may write checkpoints to @dir
+ */
+gboolean        nk_checkpoint_check_dir       (const char    *dir,
+                                               const char    *config_json,
+                                               GError       **error);
+
+/**
  * nk_checkpoint_save:
  * @ck: a checkpoint
  * @dir: the checkpoint directory (created if missing)
@@ -184,10 +236,19 @@ gboolean        nk_checkpoint_save_to_file    (NkCheckpoint  *ck,
  * @out_path: (out) (optional) (transfer full): the file written
  * @error: return location for a #GError
  *
- * Writes nk_checkpoint_path_for_step (@dir, step) atomically; after that succeeded,
- * deletes all but the @keep_last highest-step "step-*.safetensors" files in @dir and
- * any temp files an interrupted save left there. A failure to delete an old file is
- * only a warning: the new checkpoint is good.
+ * Writes nk_checkpoint_path_for_step (@dir, step) atomically, then removes temp files
+ * an interrupted save left in @dir. Data of another run is never lost: only files of
+ * the same run (nk_checkpoint_same_run() on the config in their header) are touched.
+ *  - The target name is replaced only if it holds a checkpoint of the same run or a
+ *    file that is not an intact checkpoint; an intact checkpoint of another run there
+ *    fails with %NK_CHECKPOINT_ERROR_OTHER_RUN and nothing is written.
+ *  - Same-run files of a higher step than @ck's (a run resumed from an earlier step
+ *    replacing its own later checkpoints) are deleted when they are not intact (the
+ *    reason the run resumed from further back); intact ones are kept, since a run
+ *    with the same config reproduces them.
+ *  - Of the same-run files, all but the @keep_last highest steps are deleted (the new
+ *    file always stays).
+ * A failure to delete an old file is only a warning: the new checkpoint is good.
  *
  * Returns: %TRUE if the checkpoint was written
  */

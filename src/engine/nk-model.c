@@ -276,6 +276,36 @@ nk_model_init (NkModel     *model,
   return TRUE;
 }
 
+guint64
+nk_model_activation_bytes (NkModel *model,
+                           guint64  rows,
+                           NkDType  compute)
+{
+  guint64 c, w, d, l, bytes;
+  gboolean narrow;
+
+  g_return_val_if_fail (model != NULL, 0);
+
+  c = nk_dtype_element_size (compute);
+  w = nk_dtype_element_size (model->dtype);
+  d = model->dim;
+  l = model->layers;
+  narrow = compute != model->dtype;
+
+  if (model->kind == NK_MODEL_CRUNCHER)
+    {
+      bytes = l * rows * d * c + rows * c;
+      if (narrow)
+        bytes += rows * d * c;
+      return bytes + rows * MAX (c, 4) + MAX (c, 4);
+    }
+
+  bytes = rows * d * w + 2 * l * rows * d * c + rows * model->vocab * c;
+  if (narrow)
+    bytes += rows * d * c + rows * model->vocab * 4;
+  return bytes + 4;
+}
+
 static NkTensor *
 param (NkModel *model,
        guint    i)

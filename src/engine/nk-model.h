@@ -107,6 +107,33 @@ const char *const *nk_model_get_param_names (NkModel *model);
 /* Total number of scalar parameters. */
 guint64     nk_model_count_parameters  (NkModel      *model);
 
+/**
+ * nk_model_activation_bytes:
+ * @model: a model
+ * @rows: the rows one step feeds it: B for the Cruncher, B·T tokens for the LM
+ * @compute: %NK_DTYPE_F32, or the autocast dtype (bf16/f16) of a mixed run
+ *
+ * The bytes of what one step's forward keeps for backward (the activations bucket),
+ * counted tensor by tensor as nk-autograd allocates them; c is @compute's size, w the
+ * model's (4):
+ *  - Cruncher (D, L): each layer's output, L·B·D·c, and the head's, B·c; under
+ *    autocast also layer 0's rounded input, B·D·c (the fp32 batch is data; the narrow
+ *    copy is what backward multiplies with, as torch.autocast keeps it); the MSE's
+ *    difference, B·4 (never narrower than fp32), and the loss, 4. Without autocast
+ *    this is nk-plan's linear formula (batch × d_model × layers × 4) plus B·8 + 4.
+ *  - tiny LM (vocab V, D, L; N = B·T): the embedding, N·D·w; per layer the Linear
+ *    output and the ReLU output, 2·N·D·c; under autocast the rounded copy of the fp32
+ *    embedding, N·D·c, once; the logits, N·V·c, and under autocast their fp32 copy
+ *    for the softmax, N·V·4; the loss, 4. nk-plan's one-tensor-per-layer formula does
+ *    not describe this model (the ReLU doubles a layer, the vocabulary-wide logits
+ *    often dominate), so the trainer predicts with this.
+ *
+ * Returns: the bytes
+ */
+guint64     nk_model_activation_bytes  (NkModel      *model,
+                                        guint64       rows,
+                                        NkDType       compute);
+
 /* Fills every weight and bias by @kind with fan_in = in_features (the embedding:
  * N(0, 1) as torch.nn.Embedding). Draws in state_dict order. */
 gboolean    nk_model_init              (NkModel      *model,

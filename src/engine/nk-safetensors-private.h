@@ -27,4 +27,16 @@ NkTensor *_nk_safetensors_tensor_new   (const NkSafetensorsTensor *t,
 GBytes   *_nk_tensor_to_host_bytes     (NkTensor                  *tensor,
                                         GError                   **error);
 
+/* The file's pieces as nk_safetensors_writer_write() writes them: the 8-byte length
+ * plus header, then each tensor's bytes in file order. When @value_key is a metadata
+ * key, *@out_value_offset is the position of its value's text (after the opening
+ * quote) in the first piece, G_MAXSIZE if the key is not set. */
+GPtrArray    *_nk_safetensors_writer_get_chunks (NkSafetensorsWriter *writer,
+                                                 const char          *value_key,
+                                                 gsize               *out_value_offset);
+
+/* Returns: (transfer none): every byte of the file, length included */
+gconstpointer _nk_safetensors_get_file     (NkSafetensors             *st,
+                                            gsize                     *out_size);
+
 G_END_DECLS

@@ -633,6 +633,15 @@ nk_safetensors_get_metadata_keys (NkSafetensors *st)
 }
 
 gconstpointer
+_nk_safetensors_get_file (NkSafetensors *st,
+                          gsize         *out_size)
+{
+  g_return_val_if_fail (st != NULL, NULL);
+
+  return g_bytes_get_data (st->bytes, out_size);
+}
+
+gconstpointer
 nk_safetensors_get_payload (NkSafetensors *st,
                             gsize         *out_size)
 {
@@ -874,13 +883,18 @@ append_json_string (GString    *out,
   g_string_append_c (out, '"');
 }
 
-/* Sorts the entries and builds the 8-byte length plus padded header. */
+/* Sorts the entries and builds the 8-byte length plus padded header. When @value_key
+ * is a metadata key, *@out_value_offset is where its value's text (after the opening
+ * quote) starts in the returned bytes. */
 static GBytes *
-prepare_header (NkSafetensorsWriter *writer)
+prepare_header (NkSafetensorsWriter *writer,
+                const char          *value_key,
+                gsize               *out_value_offset)
 {
   GString *json = g_string_new ("{");
   guint64 offset = 0, n;
   gboolean first = TRUE;
+  gsize value_offset = G_MAXSIZE;
 
   g_ptr_array_sort (writer->entries, compare_entries);
 
@@ -902,6 +916,8 @@ prepare_header (NkSafetensorsWriter *writer)
             g_string_append_c (json, ',');
           append_json_string (json, keys->pdata[i]);
           g_string_append_c (json, ':');
+          if (value_key != NULL && g_str_equal (keys->pdata[i], value_key))
+            value_offset = 8 + json->len + 1;
           append_json_string (json, g_hash_table_lookup (writer->metadata, keys->pdata[i]));
         }
       g_string_append_c (json, '}');
@@ -935,28 +951,25 @@ prepare_header (NkSafetensorsWriter *writer)
   for (int i = 7; i >= 0; i--)
     g_string_prepend_c (json, (char) ((n >> (8 * i)) & 0xff));
 
+  if (out_value_offset)
+    *out_value_offset = value_offset;
   return g_string_free_to_bytes (json);
 }
 
-char *
-nk_safetensors_writer_compute_sha256 (NkSafetensorsWriter *writer)
+GPtrArray *
+_nk_safetensors_writer_get_chunks (NkSafetensorsWriter *writer,
+                                   const char          *value_key,
+                                   gsize               *out_value_offset)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autoptr(GBytes) header = NULL;
+  GPtrArray *chunks;
 
   g_return_val_if_fail (writer != NULL, NULL);
 
-  header = prepare_header (writer);     /* fixes the order */
+  chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_ptr_array_add (chunks, prepare_header (writer, value_key, out_value_offset));
   for (guint i = 0; i < writer->entries->len; i++)
-    {
-      Entry *e = writer->entries->pdata[i];
-      gsize len;
-      const guchar *data = g_bytes_get_data (e->bytes, &len);
-
-      if (len)
-        g_checksum_update (sum, data, (gssize) len);
-    }
-  return g_strdup (g_checksum_get_string (sum));
+    g_ptr_array_add (chunks, g_bytes_ref (((Entry *) writer->entries->pdata[i])->bytes));
+  return chunks;
 }
 
 GBytes *
@@ -967,7 +980,7 @@ nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer)
 
   g_return_val_if_fail (writer != NULL, NULL);
 
-  header = prepare_header (writer);
+  header = prepare_header (writer, NULL, NULL);
   out = g_byte_array_new ();
   g_byte_array_append (out, g_bytes_get_data (header, NULL), g_bytes_get_size (header));
   for (guint i = 0; i < writer->entries->len; i++)
@@ -993,11 +1006,7 @@ nk_safetensors_writer_write (NkSafetensorsWriter *writer,
   g_return_val_if_fail (writer != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  g_ptr_array_add (chunks, prepare_header (writer));
-  for (guint i = 0; i < writer->entries->len; i++)
-    g_ptr_array_add (chunks, g_bytes_ref (((Entry *) writer->entries->pdata[i])->bytes));
-
+  chunks = _nk_safetensors_writer_get_chunks (writer, NULL, NULL);
   if (!nk_file_write_atomic (path, (GBytes *const *) chunks->pdata, chunks->len, &local))
     {
       g_set_error_literal (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_IO,

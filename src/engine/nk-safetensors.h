@@ -138,7 +138,7 @@ const char      *nk_safetensors_get_metadata  (NkSafetensors *st,
 /* Returns: (transfer container) (element-type utf8): the metadata keys, sorted */
 GPtrArray       *nk_safetensors_get_metadata_keys (NkSafetensors *st);
 
-/* Returns: (transfer none): the payload (all tensor bytes), e.g. for a checksum */
+/* Returns: (transfer none): the payload (all tensor bytes, in file order) */
 gconstpointer    nk_safetensors_get_payload   (NkSafetensors *st,
                                                gsize         *out_size);
 
@@ -202,15 +202,6 @@ void             nk_safetensors_writer_add_bytes (NkSafetensorsWriter *writer,
 void             nk_safetensors_writer_set_metadata (NkSafetensorsWriter *writer,
                                                      const char    *key,
                                                      const char    *value);
-
-/**
- * nk_safetensors_writer_compute_sha256:
- * @writer: a writer
- *
- * Returns: (transfer full): the lowercase hex SHA-256 of the payload the writer
- *   will write (the tensors' bytes in file order), as checkpoints record it
- */
-char            *nk_safetensors_writer_compute_sha256 (NkSafetensorsWriter *writer);
 
 /* Returns: (transfer full): the whole file */
 GBytes          *nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer);

@@ -220,6 +220,21 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_add_string_value (b, nk_train_precision_to_string (config->precision));
   json_builder_set_member_name (b, "init");
   json_builder_add_string_value (b, nk_init_kind_to_string (config->init_kind));
+  /* The data and starting weights make a run as much as the numbers above do: two
+   * runs that differ only here must not take each other's checkpoints for their own. */
+  {
+    const struct { const char *name; const char *value; } files[] = {
+      { "init_file", config->init_file }, { "inputs", config->inputs },
+      { "targets", config->targets }, { "text", config->text_file },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+      if (files[i].value != NULL)
+        {
+          json_builder_set_member_name (b, files[i].name);
+          json_builder_add_string_value (b, files[i].value);
+        }
+  }
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -596,15 +611,17 @@ predict_memory (Run *run)
   run->predicted[0] = nk_plan_get_output (plan, "memory-params");
   run->predicted[1] = nk_plan_get_output (plan, "memory-grads");
   run->predicted[2] = nk_plan_get_output (plan, "memory-optimizer");
-  run->predicted[3] = nk_plan_get_output (plan, "memory-activations");
-  if (c->precision != NK_TRAIN_PRECISION_FP32)
-    {
-      /* The master weights, their grads and the optimizer state stay fp32 here (the
-       * narrow weight copies are per-step temporaries), so only the activations
-       * follow nk-plan's "mixed" column: 2 bytes per value. */
-      nk_plan_set_precision (plan, NK_PRECISION_MIXED);
-      run->predicted[3] = nk_plan_get_output (plan, "memory-activations");
-    }
+  /* The master weights, their grads and the optimizer state stay fp32 in every
+   * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
+   * column is exact for them. Activations are counted per tensor the model keeps
+   * (nk_model_activation_bytes()): for the fp32 Cruncher that is nk-plan's linear
+   * formula plus B·8 + 4 bytes; under bf16/fp16 it adds layer 0's rounded input, and
+   * the tiny LM is no linear model at all. */
+  run->predicted[3] = (double) nk_model_activation_bytes (run->model, (guint64) c->batch * (guint64) seq,
+                                                          c->precision == NK_TRAIN_PRECISION_BF16_MIXED
+                                                          ? NK_DTYPE_BF16
+                                                          : c->precision == NK_TRAIN_PRECISION_FP16
+                                                          ? NK_DTYPE_F16 : NK_DTYPE_F32);
 }
 
 /* Batches are drawn into host buffers, then copied to the device when it is not the
@@ -939,6 +956,20 @@ wait_if_paused (NkTrainer    *self,
 }
 
 static gboolean
+same_directory (const char *a,
+                const char *b)
+{
+  g_autofree char *ca = NULL;
+  g_autofree char *cb = NULL;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  ca = g_canonicalize_filename (a, NULL);
+  cb = g_canonicalize_filename (b, NULL);
+  return g_str_equal (ca, cb);
+}
+
+static gboolean
 run_internal (NkTrainer     *self,
               GCancellable  *cancellable,
               GError       **error)
@@ -956,6 +987,16 @@ run_internal (NkTrainer     *self,
 
   if (!nk_train_config_validate (c, error))
     return FALSE;
+
+  /* A run that does not resume from its checkpoint directory must not write over
+   * another run's checkpoints there: refuse before doing any work. */
+  if (c->checkpoint_dir != NULL && !same_directory (c->checkpoint_dir, c->resume_dir))
+    {
+      g_autofree char *config_json = nk_train_config_to_json (c);
+
+      if (!nk_checkpoint_check_dir (c->checkpoint_dir, config_json, error))
+        return FALSE;
+    }
 
   device = nk_device_lookup (c->device != NULL ? c->device : "cpu", error);
   if (device == NULL)

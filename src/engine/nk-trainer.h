@@ -115,7 +115,9 @@ typedef enum {
  * @inputs: (nullable): X.npy [N, D] (Cruncher)
  * @targets: (nullable): Y.npy [N] (Cruncher)
  * @text_file: (nullable): LM tokens (text bytes, .npy or .bin); %NULL: bundled text
- * @checkpoint_dir: (nullable): where to write checkpoints
+ * @checkpoint_dir: (nullable): where to write checkpoints; a run that does not resume
+ *   from this directory refuses to start when it holds checkpoints of another config
+ *   (nk_checkpoint_check_dir()), and saves never replace or prune another run's files
  * @checkpoint_every: write one every N steps (0: only at the end and on request)
  * @checkpoint_keep: how many to keep (0: all)
  * @resume_dir: (nullable): continue from the newest intact checkpoint there
@@ -155,7 +157,10 @@ void           nk_train_config_free      (NkTrainConfig       *config);
 /* Checks the numbers (not the files): NK_TRAINER_ERROR_CONFIG naming the setting. */
 gboolean       nk_train_config_validate  (const NkTrainConfig *config,
                                           GError             **error);
-/* Returns: (transfer full): the config as a JSON object (what checkpoints record) */
+/* Returns: (transfer full): the config as a JSON object (what checkpoints record, and
+ * what tells two runs apart): model, dim, layers, batch, context (LM), steps, lr,
+ * optimizer, seed, precision, init, and the init_file/inputs/targets/text paths when
+ * set. */
 char          *nk_train_config_to_json   (const NkTrainConfig *config);
 
 /**
@@ -175,7 +180,10 @@ char          *nk_train_config_to_json   (const NkTrainConfig *config);
  * @mfu: flops_per_s / peak
  * @memory: live bytes per #NkBucket after the step (device counters)
  * @memory_peak: peak bytes per bucket since the run started
- * @predicted: nk-plan's bytes for params, grads, optimizer, activations
+ * @predicted: the predicted bytes for params, grads, optimizer (nk-plan's fp32
+ *   formulas, exact in every precision) and activations (nk_model_activation_bytes():
+ *   what the model keeps, tensor by tensor; nk-plan's linear formula plus B·8 + 4
+ *   bytes for the fp32 Cruncher)
  * @loss_scale: the fp16 loss scale (1 otherwise)
  * @skipped: fp16: the step was skipped because a gradient overflowed
  *

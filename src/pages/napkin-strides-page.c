@@ -26,6 +26,9 @@
 #define RUN_DELAY_MS          150
 #define SAVE_DELAY_MS         400
 #define DEFAULT_PROGRAM       "x = arange(16).view(4, 4)"
+/* The inline error's horizontal padding (napkin-strides-page.css): its caret then
+ * lines up with the text above. */
+#define ERROR_PAD             8
 
 typedef struct {
   const char *id;
@@ -89,7 +92,12 @@ struct _NapkinStridesPage
   guint                      save_source;
   gboolean                   loading;
 
-  GtkTextTag                *error_tag;
+  GtkTextTag                *error_tag;       /* underlines the failure */
+  GtkTextTag                *error_line_tag;  /* makes room under the failing line */
+  GtkTextMark               *error_mark;      /* where the failure is */
+  GtkTextMark               *error_line_mark; /* the line the message goes under */
+  GtkWidget                 *error_box;       /* inline, under that line */
+  GtkWidget                 *error_caret;
   GtkWidget                 *error_label;
 
   /* template */
@@ -130,75 +138,102 @@ find_lesson (const char *id)
 
 /* ------------------------------------------------------------ errors in the editor */
 
-/* The byte where statement @index (from 0) begins: after the previous statement's
- * end, past the separators, blank lines and comments the parser skips. */
-static gsize
-statement_start (NapkinStridesPage *self,
-                 guint              index)
+/* The message sits inside the editor, under the failing statement's last line:
+ * an overlay child at buffer coordinates, and room made for it by a tag whose
+ * pixels-below-lines covers that whole line (a paragraph's spacing is read from
+ * the tags at its first character, so the tag must start where the line does). */
+static void
+place_error (NapkinStridesPage *self)
 {
-  const char *s = self->text;
-  gsize len = strlen (s), pos = 0;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
+  GtkTextIter at, line_end;
+  GdkRectangle at_rect, end_rect;
+  int left = gtk_text_view_get_left_margin (self->editor);
+  int right = gtk_text_view_get_right_margin (self->editor);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->editor)) - left - right + 2 * ERROR_PAD;
+  int height = 0, room, old_room = 0, old_width = 0;
 
-  if (index > 0)
-    {
-      guint end;
+  if (!gtk_widget_get_visible (self->error_box))
+    return;
 
-      nk_program_get_statement_range (self->program, index - 1, NULL, &end);
-      pos = MIN (end, len);
-    }
-  while (pos < len)
-    {
-      if (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r' || s[pos] == '\n' || s[pos] == ';')
-        pos++;
-      else if (s[pos] == '\\' && pos + 1 < len && s[pos + 1] == '\n')
-        pos += 2;
-      else if (s[pos] == '#')
-        while (pos < len && s[pos] != '\n')
-          pos++;
-      else
-        break;
-    }
-  return pos;
+  width = MAX (width, 200);
+  gtk_widget_get_size_request (self->error_box, &old_width, NULL);
+  if (old_width != width)
+    gtk_widget_set_size_request (self->error_box, width, -1);
+  gtk_widget_measure (self->error_box, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
+  room = height + 10;
+  g_object_get (self->error_line_tag, "pixels-below-lines", &old_room, NULL);
+  if (old_room != room)
+    g_object_set (self->error_line_tag, "pixels-below-lines", room, NULL);
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &at, self->error_mark);
+  gtk_text_buffer_get_iter_at_mark (buffer, &line_end, self->error_line_mark);
+  if (!gtk_text_iter_ends_line (&line_end))
+    gtk_text_iter_forward_to_line_end (&line_end);
+  gtk_text_view_get_iter_location (self->editor, &at, &at_rect);
+  gtk_text_view_get_iter_location (self->editor, &line_end, &end_rect);
+  gtk_widget_set_margin_start (self->error_caret, MAX (0, at_rect.x - left));
+  gtk_text_view_move_overlay (self->editor, self->error_box, left - ERROR_PAD, end_rect.y + end_rect.height + 2);
 }
 
 static void
 show_error (NapkinStridesPage *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
-  GtkTextIter start, end, at, line_end;
+  GtkTextIter start, end, at, stmt_end, line_start, line_end;
   guint statement = nk_program_get_error_statement (self->program);
+  guint offset, range_start, range_end;
+  gsize len = strlen (self->text);
+  g_autofree char *message = NULL;
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, self->error_line_tag, &start, &end);
 
   if (statement == 0)
     {
-      gtk_widget_set_visible (self->error_label, FALSE);
+      gtk_widget_set_visible (self->error_box, FALSE);
       gtk_label_set_label (GTK_LABEL (self->error_label), "");
       return;
     }
 
-  {
-    gsize stmt = statement_start (self, statement - 1);
-    glong offset = g_utf8_pointer_to_offset (self->text, self->text + stmt)
-                   + (glong) nk_program_get_error_column (self->program) - 1;
-    g_autofree char *message = NULL;
+  /* The engine says where, in bytes of the text it ran; the buffer counts characters. */
+  offset = MIN (nk_program_get_error_offset (self->program), len);
+  nk_program_get_error_range (self->program, &range_start, &range_end);
+  range_end = CLAMP (range_end, offset, len);
+  gtk_text_buffer_get_iter_at_offset (buffer, &at,
+                                      (int) g_utf8_pointer_to_offset (self->text, self->text + offset));
+  gtk_text_buffer_get_iter_at_offset (buffer, &stmt_end,
+                                      (int) g_utf8_pointer_to_offset (self->text, self->text + range_end));
 
-    gtk_text_buffer_get_iter_at_offset (buffer, &at, (int) offset);
-    message = g_strdup_printf (_("Statement %u, column %u: %s"), statement,
-                               nk_program_get_error_column (self->program),
-                               nk_program_get_error_reason (self->program));
-    gtk_label_set_label (GTK_LABEL (self->error_label), message);
-  }
+  /* Translators: "Line 3, column 7: view size is not compatible ..." */
+  message = g_strdup_printf (_("Line %d, column %d: %s"),
+                             gtk_text_iter_get_line (&at) + 1,
+                             gtk_text_iter_get_line_offset (&at) + 1,
+                             nk_program_get_error_reason (self->program));
+  gtk_label_set_label (GTK_LABEL (self->error_label), message);
 
-  /* Underline from the failure to the end of its line (at least one character). */
-  line_end = at;
+  /* Underline from the failure to the end of its statement, at least one character. */
+  if (gtk_text_iter_equal (&at, &stmt_end))
+    {
+      if (!gtk_text_iter_ends_line (&stmt_end))
+        gtk_text_iter_forward_char (&stmt_end);
+      else if (!gtk_text_iter_starts_line (&at))
+        gtk_text_iter_backward_char (&at);
+    }
+  gtk_text_buffer_apply_tag (buffer, self->error_tag, &at, &stmt_end);
+
+  line_start = stmt_end;
+  gtk_text_iter_set_line_offset (&line_start, 0);
+  line_end = line_start;
   if (!gtk_text_iter_ends_line (&line_end))
     gtk_text_iter_forward_to_line_end (&line_end);
-  if (gtk_text_iter_equal (&at, &line_end) && !gtk_text_iter_starts_line (&at))
-    gtk_text_iter_backward_char (&at);
-  gtk_text_buffer_apply_tag (buffer, self->error_tag, &at, &line_end);
-  gtk_widget_set_visible (self->error_label, TRUE);
+  gtk_text_buffer_move_mark (buffer, self->error_mark, &at);
+  gtk_text_buffer_move_mark (buffer, self->error_line_mark, &line_start);
+  gtk_text_buffer_apply_tag (buffer, self->error_line_tag, &line_start, &line_end);
+
+  gtk_widget_set_visible (self->error_box, TRUE);
+  place_error (self);
 }
 
 /* ------------------------------------------------------------ running */
@@ -269,6 +304,16 @@ run_timeout (gpointer user_data)
 /* ------------------------------------------------------------ settings */
 
 static void
+apply_saved_dtype (NapkinStridesPage *self)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "strides-dtype");
+  NkDType dtype;
+
+  if (nk_dtype_from_name (name, &dtype, NULL))
+    napkin_strides_page_set_dtype (self, dtype);
+}
+
+static void
 save_now (NapkinStridesPage *self)
 {
   g_clear_handle_id (&self->save_source, g_source_remove);
@@ -313,6 +358,7 @@ napkin_strides_page_set_settings (NapkinStridesPage *self,
       g_autofree char *text = g_settings_get_string (self->settings, "strides-program");
 
       self->loading = TRUE;
+      apply_saved_dtype (self);
       napkin_strides_page_set_program_text (self, text);
       self->loading = FALSE;
     }
@@ -472,6 +518,8 @@ on_dtype_selected (NapkinStridesPage *self)
   if (i >= G_N_ELEMENTS (dtype_items) || nk_program_get_dtype (self->program) == dtype_items[i])
     return;
   nk_program_set_dtype (self->program, dtype_items[i]);
+  if (self->settings != NULL && !self->loading)
+    g_settings_set_string (self->settings, "strides-dtype", nk_dtype_info (dtype_items[i])->cli_name);
   run_now (self);
 }
 
@@ -602,7 +650,10 @@ napkin_strides_page_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   if (self->editor != NULL)
-    g_signal_handlers_disconnect_by_data (gtk_text_view_get_buffer (self->editor), self);
+    {
+      g_signal_handlers_disconnect_by_data (gtk_text_view_get_buffer (self->editor), self);
+      g_signal_handlers_disconnect_by_data (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), self);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_STRIDES_PAGE);
   g_clear_object (&self->settings);
   g_clear_object (&self->model);
@@ -696,7 +747,6 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
   BIND (dtype_dropdown);
   BIND (editor_scroller);
   BIND (editor);
-  BIND (error_label);
   BIND (lessons_group);
   BIND (lesson_box);
   BIND (lesson_label);
@@ -736,7 +786,35 @@ napkin_strides_page_init (NapkinStridesPage *self)
   self->error_tag = gtk_text_buffer_create_tag (buffer, "error",
                                                 "underline", PANGO_UNDERLINE_ERROR,
                                                 NULL);
+  self->error_line_tag = gtk_text_buffer_create_tag (buffer, "error-line", NULL);
   update_error_colour (self);
+
+  self->error_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_add_css_class (self->error_box, "program-error");
+  gtk_widget_set_visible (self->error_box, FALSE);
+  self->error_caret = gtk_label_new ("^");
+  gtk_widget_add_css_class (self->error_caret, "caret");
+  gtk_widget_set_halign (self->error_caret, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (self->error_box), self->error_caret);
+  self->error_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (self->error_label), TRUE);
+  gtk_widget_add_css_class (self->error_label, "reason");
+  gtk_box_append (GTK_BOX (self->error_box), self->error_label);
+  gtk_text_view_add_overlay (self->editor, self->error_box, 0, 0);
+  {
+    GtkTextIter start;
+
+    gtk_text_buffer_get_start_iter (buffer, &start);
+    self->error_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
+    self->error_line_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
+  }
+  /* The editor's height changes once the room under the line is laid out, and
+   * its width rewraps the message: follow both. */
+  g_signal_connect_swapped (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), "changed",
+                            G_CALLBACK (place_error), self);
 
   build_lesson_rows (self);
 
@@ -861,15 +939,15 @@ napkin_strides_page_get_model (NapkinStridesPage *self)
  * napkin_strides_page_get_error_text:
  * @self: a strides page
  *
- * Returns: (nullable): the error shown under the failing statement, %NULL when the
- *   program ran
+ * Returns: (nullable): the error shown under the failing statement ("Line 3,
+ *   column 7: ..."), %NULL when the program ran
  */
 const char *
 napkin_strides_page_get_error_text (NapkinStridesPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
 
-  if (!gtk_widget_get_visible (self->error_label))
+  if (!gtk_widget_get_visible (self->error_box))
     return NULL;
   return gtk_label_get_label (GTK_LABEL (self->error_label));
 }

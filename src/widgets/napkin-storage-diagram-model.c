@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <glib/gi18n.h>
 
 #include "nk-units.h"
@@ -21,9 +22,10 @@
 typedef struct {
   NkStorage *storage;
   gint64     numel;
+  gint64     n_drawn;   /* the first cells, at most NAPKIN_STORAGE_DIAGRAM_MAX_CELLS */
   gsize      nbytes;
   char      *owner;
-  double    *values;    /* numel of them, NULL when too large to draw */
+  double    *values;    /* n_drawn of them */
 } StorageEntry;
 
 typedef struct {
@@ -31,8 +33,11 @@ typedef struct {
   NkTensor  *tensor;
   guint      storage;
   char      *shares_with;
+  char      *op;        /* the op of the statement that bound the name */
+  gboolean   copied;
   gint64     numel;
-  gint64    *addresses; /* storage index of each element in logical order */
+  gint64     n_drawn;   /* the first elements in logical order */
+  gint64    *addresses; /* storage index of each drawn element */
   double    *values;
 } TensorEntry;
 
@@ -48,6 +53,8 @@ struct _NapkinStorageDiagramModel
   int      selected;
   int      hover_tensor;
   gint64   hover_element;
+  int      hover_storage;
+  gint64   hover_cell;
   gint64   step;
 };
 
@@ -58,6 +65,8 @@ enum {
   PROP_SELECTED,
   PROP_HOVER_TENSOR,
   PROP_HOVER_ELEMENT,
+  PROP_HOVER_STORAGE,
+  PROP_HOVER_CELL,
   PROP_STEP,
   N_PROPS
 };
@@ -91,6 +100,7 @@ tensor_entry_clear (gpointer data)
   g_clear_pointer (&entry->name, g_free);
   g_clear_pointer (&entry->tensor, nk_tensor_unref);
   g_clear_pointer (&entry->shares_with, g_free);
+  g_clear_pointer (&entry->op, g_free);
   g_clear_pointer (&entry->addresses, g_free);
   g_clear_pointer (&entry->values, g_free);
 }
@@ -129,10 +139,11 @@ find_or_add_storage (NapkinStorageDiagramModel *self,
   entry.nbytes = nk_storage_get_nbytes (tensor->storage);
   entry.numel = element_size ? (gint64) (entry.nbytes / element_size) : 0;
   entry.owner = g_strdup (name);
-  if (entry.numel > 0 && entry.numel <= NAPKIN_STORAGE_DIAGRAM_MAX_CELLS)
+  entry.n_drawn = MIN (entry.numel, NAPKIN_STORAGE_DIAGRAM_MAX_CELLS);
+  if (entry.n_drawn > 0)
     {
-      /* The whole storage read as one flat tensor: its values as they lie in memory. */
-      gint64 shape[1] = { entry.numel }, stride[1] = { 1 };
+      /* The storage's first cells read as one flat tensor: values as they lie in memory. */
+      gint64 shape[1] = { entry.n_drawn }, stride[1] = { 1 };
       g_autoptr(NkTensor) flat = nk_tensor_as_strided (tensor, 1, shape, stride, 0, NULL);
 
       if (flat != NULL)
@@ -142,11 +153,28 @@ find_or_add_storage (NapkinStorageDiagramModel *self,
   return self->storages->len - 1;
 }
 
+/* How many elements of @tensor to draw: all, or whole rows up to the cap. */
+static gint64
+elements_to_draw (NkTensor *tensor,
+                  gint64    numel)
+{
+  gint64 cols;
+
+  if (numel <= NAPKIN_STORAGE_DIAGRAM_MAX_CELLS)
+    return numel;
+  cols = tensor->ndim >= 2 ? tensor->shape[tensor->ndim - 1] : 0;
+  if (cols > 0 && cols <= NAPKIN_STORAGE_DIAGRAM_MAX_CELLS)
+    return NAPKIN_STORAGE_DIAGRAM_MAX_CELLS / cols * cols;
+  return NAPKIN_STORAGE_DIAGRAM_MAX_CELLS;
+}
+
 static void
 add_tensor (NapkinStorageDiagramModel *self,
             const char                *name,
             NkTensor                  *tensor,
-            const char                *shares_with)
+            const char                *shares_with,
+            const char                *op,
+            gboolean                   copied)
 {
   TensorEntry entry = { 0 };
 
@@ -154,15 +182,18 @@ add_tensor (NapkinStorageDiagramModel *self,
   entry.tensor = nk_tensor_ref (tensor);
   entry.storage = find_or_add_storage (self, tensor, name);
   entry.shares_with = g_strdup (shares_with);
+  entry.op = g_strdup (op);
+  entry.copied = copied;
   entry.numel = nk_tensor_numel (tensor);
+  entry.n_drawn = elements_to_draw (tensor, entry.numel);
 
-  if (entry.numel > 0 && entry.numel <= NAPKIN_STORAGE_DIAGRAM_MAX_CELLS)
+  if (entry.n_drawn > 0)
     {
       gint64 index[NK_MAX_DIMS] = { 0 };
 
-      entry.addresses = g_new (gint64, entry.numel);
+      entry.addresses = g_new (gint64, entry.n_drawn);
       /* Row-major walk over the multi-index; the address of each is the engine's. */
-      for (gint64 e = 0; e < entry.numel; e++)
+      for (gint64 e = 0; e < entry.n_drawn; e++)
         {
           entry.addresses[e] = nk_tensor_storage_index (tensor, index);
           for (int d = tensor->ndim - 1; d >= 0; d--)
@@ -172,7 +203,22 @@ add_tensor (NapkinStorageDiagramModel *self,
               index[d] = 0;
             }
         }
-      entry.values = nk_tensor_to_doubles (tensor, NULL);
+      if (entry.n_drawn == entry.numel)
+        entry.values = nk_tensor_to_doubles (tensor, NULL);
+      else
+        {
+          /* Only the first elements: read each through a one-element view. */
+          entry.values = g_new0 (double, entry.n_drawn);
+          for (gint64 e = 0; e < entry.n_drawn; e++)
+            {
+              gint64 one = 1;
+              g_autoptr(NkTensor) cell = nk_tensor_as_strided (tensor, 1, &one, &one,
+                                                               entry.addresses[e], NULL);
+
+              if (cell == NULL || !nk_tensor_item (cell, &entry.values[e], NULL))
+                entry.values[e] = NAN;
+            }
+        }
     }
   g_array_append_val (self->tensors, entry);
 }
@@ -221,9 +267,13 @@ napkin_storage_diagram_model_set_program (NapkinStorageDiagramModel *self,
         {
           NkTensor *tensor = value_tensor (nk_program_get_name_value (program, i));
 
+          guint statement = nk_program_get_name_statement (program, i) - 1;
+
           if (tensor != NULL)
             add_tensor (self, nk_program_get_name (program, i), tensor,
-                        nk_program_get_name_shares_with (program, i));
+                        nk_program_get_name_shares_with (program, i),
+                        nk_program_get_statement_op (program, statement),
+                        nk_program_get_statement_copied (program, statement));
         }
 
       last = value_tensor (nk_program_get_last_value (program));
@@ -236,7 +286,11 @@ napkin_storage_diagram_model_set_program (NapkinStorageDiagramModel *self,
           for (guint i = 0; i < self->tensors->len && shares_with == NULL; i++)
             if (nk_tensor_same_storage (tensor_at (self, i)->tensor, last))
               shares_with = tensor_at (self, i)->name;
-          add_tensor (self, RESULT_NAME, last, shares_with);
+          guint statement = nk_program_get_n_statements (program) - 1;
+
+          add_tensor (self, RESULT_NAME, last, shares_with,
+                      nk_program_get_statement_op (program, statement),
+                      nk_program_get_statement_copied (program, statement));
           last_name = g_strdup (RESULT_NAME);
         }
     }
@@ -256,15 +310,19 @@ napkin_storage_diagram_model_set_program (NapkinStorageDiagramModel *self,
   self->selected = selected;
   self->hover_tensor = -1;
   self->hover_element = -1;
+  self->hover_storage = -1;
+  self->hover_cell = -1;
   /* Keep walking the same tensor while its program is being edited. */
   if (selected < 0 || g_strcmp0 (old_selected, tensor_at (self, selected)->name) != 0 ||
-      old_step >= tensor_at (self, selected)->numel)
+      old_step >= tensor_at (self, selected)->n_drawn)
     self->step = -1;
 
   g_signal_emit (self, signals[CHANGED], 0);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_TENSOR]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_ELEMENT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_STORAGE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_CELL]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
 }
 
@@ -297,6 +355,23 @@ napkin_storage_diagram_model_get_storage_numel (NapkinStorageDiagramModel *self,
   g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), 0);
   g_return_val_if_fail (storage < self->storages->len, 0);
   return storage_at (self, storage)->numel;
+}
+
+/**
+ * napkin_storage_diagram_model_get_storage_n_drawn:
+ * @self: a model
+ * @storage: a storage, from 0
+ *
+ * Returns: how many of its first cells the diagram draws: all of them, or
+ *   %NAPKIN_STORAGE_DIAGRAM_MAX_CELLS
+ */
+gint64
+napkin_storage_diagram_model_get_storage_n_drawn (NapkinStorageDiagramModel *self,
+                                                  guint                      storage)
+{
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), 0);
+  g_return_val_if_fail (storage < self->storages->len, 0);
+  return storage_at (self, storage)->n_drawn;
 }
 
 /**
@@ -352,7 +427,7 @@ napkin_storage_diagram_model_get_storage_value (NapkinStorageDiagramModel *self,
   g_return_val_if_fail (storage < self->storages->len, FALSE);
 
   entry = storage_at (self, storage);
-  if (entry->values == NULL || cell < 0 || cell >= entry->numel)
+  if (entry->values == NULL || cell < 0 || cell >= entry->n_drawn)
     return FALSE;
   *out_value = entry->values[cell];
   return TRUE;
@@ -472,10 +547,11 @@ napkin_storage_diagram_model_get_tensor_shares_with (NapkinStorageDiagramModel *
  * napkin_storage_diagram_model_get_tensor_addresses:
  * @self: a model
  * @tensor: a tensor, from 0
- * @n_elements: (out) (optional): the tensor's numel
+ * @n_elements: (out) (optional): how many elements are drawn: the tensor's numel,
+ *   or its first whole rows up to %NAPKIN_STORAGE_DIAGRAM_MAX_CELLS
  *
- * Returns: (array length=n_elements) (nullable): the storage index of every element
- *   in logical row-major order, %NULL when the tensor is empty or too large to draw
+ * Returns: (array length=n_elements) (nullable): the storage index of every drawn
+ *   element in logical row-major order, %NULL when the tensor is empty
  */
 const gint64 *
 napkin_storage_diagram_model_get_tensor_addresses (NapkinStorageDiagramModel *self,
@@ -489,7 +565,7 @@ napkin_storage_diagram_model_get_tensor_addresses (NapkinStorageDiagramModel *se
 
   entry = tensor_at (self, tensor);
   if (n_elements != NULL)
-    *n_elements = entry->numel;
+    *n_elements = entry->n_drawn;
   return entry->addresses;
 }
 
@@ -497,10 +573,11 @@ napkin_storage_diagram_model_get_tensor_addresses (NapkinStorageDiagramModel *se
  * napkin_storage_diagram_model_get_tensor_values:
  * @self: a model
  * @tensor: a tensor, from 0
- * @n_elements: (out) (optional): the tensor's numel
+ * @n_elements: (out) (optional): how many elements are drawn (see
+ *   napkin_storage_diagram_model_get_tensor_addresses())
  *
- * Returns: (array length=n_elements) (nullable): the elements in logical order,
- *   %NULL when the tensor is empty or too large to draw
+ * Returns: (array length=n_elements) (nullable): the drawn elements in logical
+ *   order, %NULL when the tensor is empty
  */
 const double *
 napkin_storage_diagram_model_get_tensor_values (NapkinStorageDiagramModel *self,
@@ -514,8 +591,42 @@ napkin_storage_diagram_model_get_tensor_values (NapkinStorageDiagramModel *self,
 
   entry = tensor_at (self, tensor);
   if (n_elements != NULL)
-    *n_elements = entry->numel;
+    *n_elements = entry->n_drawn;
   return entry->values;
+}
+
+/**
+ * napkin_storage_diagram_model_get_tensor_op:
+ * @self: a model
+ * @tensor: a tensor, from 0
+ *
+ * Returns: (nullable): the op of the statement that bound the tensor, as
+ *   nk_program_get_statement_op() names it
+ */
+const char *
+napkin_storage_diagram_model_get_tensor_op (NapkinStorageDiagramModel *self,
+                                            guint                      tensor)
+{
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), NULL);
+  g_return_val_if_fail (tensor < self->tensors->len, NULL);
+  return tensor_at (self, tensor)->op;
+}
+
+/**
+ * napkin_storage_diagram_model_get_tensor_copied:
+ * @self: a model
+ * @tensor: a tensor, from 0
+ *
+ * Returns: whether the statement that bound the tensor copied into a new storage
+ *   (nk_program_get_statement_copied())
+ */
+gboolean
+napkin_storage_diagram_model_get_tensor_copied (NapkinStorageDiagramModel *self,
+                                                guint                      tensor)
+{
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), FALSE);
+  g_return_val_if_fail (tensor < self->tensors->len, FALSE);
+  return tensor_at (self, tensor)->copied;
 }
 
 /**
@@ -623,9 +734,9 @@ napkin_storage_diagram_model_dup_highlighted_cells (NapkinStorageDiagramModel *s
   if (entry->addresses == NULL)
     return NULL;
 
-  cells = g_memdup2 (entry->addresses, entry->numel * sizeof (gint64));
-  qsort (cells, entry->numel, sizeof (gint64), compare_gint64);
-  for (gint64 i = 0; i < entry->numel; i++)
+  cells = g_memdup2 (entry->addresses, entry->n_drawn * sizeof (gint64));
+  qsort (cells, entry->n_drawn, sizeof (gint64), compare_gint64);
+  for (gint64 i = 0; i < entry->n_drawn; i++)
     if (n == 0 || cells[n - 1] != cells[i])
       cells[n++] = cells[i];
   *n_cells = n;
@@ -656,7 +767,7 @@ napkin_storage_diagram_model_get_cell_hits (NapkinStorageDiagramModel *self,
   entry = tensor_at (self, self->selected);
   if (entry->storage != storage || entry->addresses == NULL)
     return 0;
-  for (gint64 i = 0; i < entry->numel; i++)
+  for (gint64 i = 0; i < entry->n_drawn; i++)
     hits += entry->addresses[i] == cell;
   return hits;
 }
@@ -677,8 +788,10 @@ napkin_storage_diagram_model_set_hover (NapkinStorageDiagramModel *self,
   g_return_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self));
   g_return_if_fail (tensor >= -1 && tensor < (int) self->tensors->len);
 
-  if (tensor < 0 || element < 0 || element >= tensor_at (self, tensor)->numel)
+  if (tensor < 0 || element < 0 || element >= tensor_at (self, tensor)->n_drawn)
     tensor = -1, element = -1;
+  if (tensor >= 0)
+    napkin_storage_diagram_model_set_hover_cell (self, -1, -1);
   if (self->hover_tensor == tensor && self->hover_element == element)
     return;
 
@@ -686,6 +799,86 @@ napkin_storage_diagram_model_set_hover (NapkinStorageDiagramModel *self,
   self->hover_element = element;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_TENSOR]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_ELEMENT]);
+}
+
+/**
+ * napkin_storage_diagram_model_set_hover_cell:
+ * @self: a model
+ * @storage: the storage under the pointer, or -1
+ * @cell: its cell under the pointer, or -1
+ *
+ * Points at a storage cell: every drawn element that reads it is singled out
+ * (several under a stride of 0). Ends pointing at an element.
+ */
+void
+napkin_storage_diagram_model_set_hover_cell (NapkinStorageDiagramModel *self,
+                                             int                        storage,
+                                             gint64                     cell)
+{
+  g_return_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self));
+  g_return_if_fail (storage >= -1 && storage < (int) self->storages->len);
+
+  if (storage < 0 || cell < 0 || cell >= storage_at (self, storage)->n_drawn)
+    storage = -1, cell = -1;
+  if (storage >= 0)
+    napkin_storage_diagram_model_set_hover (self, -1, -1);
+  if (self->hover_storage == storage && self->hover_cell == cell)
+    return;
+
+  self->hover_storage = storage;
+  self->hover_cell = cell;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_STORAGE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_CELL]);
+}
+
+int
+napkin_storage_diagram_model_get_hover_storage (NapkinStorageDiagramModel *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), -1);
+  return self->hover_storage;
+}
+
+gint64
+napkin_storage_diagram_model_get_hover_cell (NapkinStorageDiagramModel *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), -1);
+  return self->hover_cell;
+}
+
+/**
+ * napkin_storage_diagram_model_dup_cell_readers:
+ * @self: a model
+ * @tensor: a tensor, from 0
+ * @n_elements: (out): how many
+ *
+ * The elements of @tensor that read the storage cell under the pointer: those
+ * whose storage index (from nk_tensor_storage_index()) is that cell.
+ *
+ * Returns: (transfer full) (array length=n_elements) (nullable): the elements in
+ *   logical order, %NULL when none; g_free() them
+ */
+gint64 *
+napkin_storage_diagram_model_dup_cell_readers (NapkinStorageDiagramModel *self,
+                                               guint                      tensor,
+                                               guint                     *n_elements)
+{
+  TensorEntry *entry;
+  GArray *found;
+
+  g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), NULL);
+  g_return_val_if_fail (tensor < self->tensors->len, NULL);
+  g_return_val_if_fail (n_elements != NULL, NULL);
+
+  *n_elements = 0;
+  entry = tensor_at (self, tensor);
+  if (self->hover_storage < 0 || entry->storage != (guint) self->hover_storage)
+    return NULL;
+  found = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (gint64 e = 0; e < entry->n_drawn; e++)
+    if (entry->addresses[e] == self->hover_cell)
+      g_array_append_val (found, e);
+  *n_elements = found->len;
+  return (gint64 *) g_array_free (found, found->len == 0);
 }
 
 int
@@ -728,7 +921,7 @@ napkin_storage_diagram_model_set_step (NapkinStorageDiagramModel *self,
   g_return_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self));
 
   if (self->selected < 0 || tensor_at (self, self->selected)->addresses == NULL ||
-      step < 0 || step >= tensor_at (self, self->selected)->numel)
+      step < 0 || step >= tensor_at (self, self->selected)->n_drawn)
     step = -1;
   if (self->step == step)
     return;
@@ -756,7 +949,7 @@ napkin_storage_diagram_model_step (NapkinStorageDiagramModel *self,
 
   if (self->selected < 0)
     return FALSE;
-  numel = tensor_at (self, self->selected)->numel;
+  numel = tensor_at (self, self->selected)->n_drawn;
   if (self->step < 0)
     napkin_storage_diagram_model_set_step (self, delta >= 0 ? 0 : numel - 1);
   else
@@ -872,12 +1065,41 @@ napkin_storage_diagram_model_dup_index_text (NapkinStorageDiagramModel *self,
   return g_string_free (s, FALSE);
 }
 
+/* "cell 2 ← x[2], y[0, 2], y[1, 2], y[2, 2]": who reads the cell under the pointer. */
+static char *
+dup_cell_formula (NapkinStorageDiagramModel *self)
+{
+  StorageEntry *storage = storage_at (self, self->hover_storage);
+  GString *s = g_string_new (NULL);
+  guint n_readers = 0;
+
+  /* Translators: "storage of x, cell 2 ← x[2], y[0, 2]" */
+  g_string_printf (s, _("storage of %s, cell %" G_GINT64_FORMAT), storage->owner, self->hover_cell);
+  for (guint t = 0; t < self->tensors->len; t++)
+    {
+      guint n = 0;
+      g_autofree gint64 *readers = napkin_storage_diagram_model_dup_cell_readers (self, t, &n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *index = napkin_storage_diagram_model_dup_index_text (self, t, readers[i]);
+
+          g_string_append (s, n_readers++ == 0 ? " ← " : ", ");
+          g_string_append (s, index);
+        }
+    }
+  if (n_readers == 0)
+    g_string_append (s, _(" · no tensor reads it"));
+  return g_string_free (s, FALSE);
+}
+
 /**
  * napkin_storage_diagram_model_dup_formula:
  * @self: a model
  *
  * The address of the focused element written out with its numbers, the way
- * nk-tensor.h teaches it: "x[1, 2] → 6 = 0 + 1·4 + 2·1".
+ * nk-tensor.h teaches it: "x[1, 2] → 6 = 0 + 1·4 + 2·1"; or, with the pointer
+ * on a storage cell, the elements that read it: "storage of x, cell 2 ← x[2], y[0, 2]".
  *
  * Returns: (transfer full) (nullable): the formula, %NULL without a focused element
  */
@@ -892,6 +1114,8 @@ napkin_storage_diagram_model_dup_formula (NapkinStorageDiagramModel *self)
 
   g_return_val_if_fail (NAPKIN_IS_STORAGE_DIAGRAM_MODEL (self), NULL);
 
+  if (self->hover_storage >= 0)
+    return dup_cell_formula (self);
   if (!napkin_storage_diagram_model_get_focus (self, &tensor, &element, &cell))
     return NULL;
   entry = tensor_at (self, tensor);
@@ -965,6 +1189,12 @@ napkin_storage_diagram_model_get_property (GObject    *object,
     case PROP_HOVER_ELEMENT:
       g_value_set_int64 (value, self->hover_element);
       break;
+    case PROP_HOVER_STORAGE:
+      g_value_set_int (value, self->hover_storage);
+      break;
+    case PROP_HOVER_CELL:
+      g_value_set_int64 (value, self->hover_cell);
+      break;
     case PROP_STEP:
       g_value_set_int64 (value, self->step);
       break;
@@ -1012,6 +1242,12 @@ napkin_storage_diagram_model_class_init (NapkinStorageDiagramModelClass *klass)
   properties[PROP_HOVER_ELEMENT] =
     g_param_spec_int64 ("hover-element", NULL, NULL, -1, G_MAXINT64, -1,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HOVER_STORAGE] =
+    g_param_spec_int ("hover-storage", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HOVER_CELL] =
+    g_param_spec_int64 ("hover-cell", NULL, NULL, -1, G_MAXINT64, -1,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STEP] =
     g_param_spec_int64 ("step", NULL, NULL, -1, G_MAXINT64, -1,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1037,6 +1273,8 @@ napkin_storage_diagram_model_init (NapkinStorageDiagramModel *self)
   self->selected = -1;
   self->hover_tensor = -1;
   self->hover_element = -1;
+  self->hover_storage = -1;
+  self->hover_cell = -1;
   self->step = -1;
 }
 

@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-/* Tensors and storages larger than this are listed but not drawn cell by cell. */
+/* Of larger tensors and storages, the diagram draws this many first elements. */
 #define NAPKIN_STORAGE_DIAGRAM_MAX_CELLS 512
 
 #define NAPKIN_TYPE_STORAGE_DIAGRAM_MODEL (napkin_storage_diagram_model_get_type ())
@@ -28,6 +28,8 @@ void          napkin_storage_diagram_model_set_program         (NapkinStorageDia
 /* Storages: one strip each, in the order the names first use them */
 guint         napkin_storage_diagram_model_get_n_storages      (NapkinStorageDiagramModel *self);
 gint64        napkin_storage_diagram_model_get_storage_numel   (NapkinStorageDiagramModel *self,
+                                                                guint                      storage);
+gint64        napkin_storage_diagram_model_get_storage_n_drawn (NapkinStorageDiagramModel *self,
                                                                 guint                      storage);
 gsize         napkin_storage_diagram_model_get_storage_nbytes  (NapkinStorageDiagramModel *self,
                                                                 guint                      storage);
@@ -56,6 +58,10 @@ const gint64 *napkin_storage_diagram_model_get_tensor_addresses (NapkinStorageDi
 const double *napkin_storage_diagram_model_get_tensor_values   (NapkinStorageDiagramModel *self,
                                                                 guint                      tensor,
                                                                 gint64                    *n_elements);
+const char   *napkin_storage_diagram_model_get_tensor_op       (NapkinStorageDiagramModel *self,
+                                                                guint                      tensor);
+gboolean      napkin_storage_diagram_model_get_tensor_copied   (NapkinStorageDiagramModel *self,
+                                                                guint                      tensor);
 int           napkin_storage_diagram_model_find_tensor         (NapkinStorageDiagramModel *self,
                                                                 const char                *name);
 
@@ -75,6 +81,14 @@ void          napkin_storage_diagram_model_set_hover           (NapkinStorageDia
                                                                 gint64                     element);
 int           napkin_storage_diagram_model_get_hover_tensor    (NapkinStorageDiagramModel *self);
 gint64        napkin_storage_diagram_model_get_hover_element   (NapkinStorageDiagramModel *self);
+void          napkin_storage_diagram_model_set_hover_cell      (NapkinStorageDiagramModel *self,
+                                                                int                        storage,
+                                                                gint64                     cell);
+int           napkin_storage_diagram_model_get_hover_storage   (NapkinStorageDiagramModel *self);
+gint64        napkin_storage_diagram_model_get_hover_cell      (NapkinStorageDiagramModel *self);
+gint64       *napkin_storage_diagram_model_dup_cell_readers    (NapkinStorageDiagramModel *self,
+                                                                guint                      tensor,
+                                                                guint                     *n_elements);
 
 gint64        napkin_storage_diagram_model_get_step            (NapkinStorageDiagramModel *self);
 void          napkin_storage_diagram_model_set_step            (NapkinStorageDiagramModel *self,

@@ -45,6 +45,7 @@ typedef struct {
   int    per_row;
   int    n_rows;
   double cw;
+  double y_note;       /* "showing 512 of N" under a storage drawn in part, or 0 */
 } StripLayout;
 
 typedef struct {
@@ -56,6 +57,7 @@ typedef struct {
   int      n_slices, slices_per_row;
   gboolean slice_labels;
   gboolean drawn;
+  double   note_y;     /* "showing 512 of N" under a tensor drawn in part, or 0 */
 } TensorLayout;
 
 struct _NapkinStorageDiagram
@@ -255,8 +257,9 @@ layout_tensor (NapkinStorageDiagram *self,
                TensorLayout         *tl)
 {
   NkTensor *tensor = napkin_storage_diagram_model_get_tensor (self->model, t);
-  gint64 numel = 0;
+  gint64 numel = 0;   /* the drawn elements: all, or the first whole rows */
   const gint64 *addresses = napkin_storage_diagram_model_get_tensor_addresses (self->model, t, &numel);
+  gboolean partial = numel < nk_tensor_numel (tensor);
   double inner = avail - 2 * CARD_PAD;
   double text_h = self->text_line_h * 1.4 + n_text_lines () * self->small_line_h + 4;
   double grid_avail, grid_w = 0, grid_h = 0;
@@ -279,7 +282,9 @@ layout_tensor (NapkinStorageDiagram *self,
         {
           tl->rows = (int) tensor->shape[tensor->ndim - 2];
           tl->cols = (int) tensor->shape[tensor->ndim - 1];
-          tl->n_slices = (int) (numel / ((gint64) tl->rows * tl->cols));
+          if (numel < (gint64) tl->rows * tl->cols)
+            tl->rows = (int) ((numel + tl->cols - 1) / tl->cols);
+          tl->n_slices = (int) ((numel + (gint64) tl->rows * tl->cols - 1) / ((gint64) tl->rows * tl->cols));
           tl->slice_labels = tensor->ndim > 2;
         }
 
@@ -293,17 +298,18 @@ layout_tensor (NapkinStorageDiagram *self,
             break;
         }
 
-      if (tl->cw < MIN_CELL - 6 && tensor->ndim == 1)
+      if (tl->cw < MIN_CELL - 6)
         {
-          /* A long 1-D tensor wraps like its storage strip does. */
+          /* Rows too long to fit: the elements wrap in logical order, like a
+           * storage strip. */
           int fit = (int) floor ((grid_avail + GAP) / (MIN_CELL + GAP));
 
           tl->cols = MAX (1, floor_pow2 (MAX (fit, 1)));
           tl->rows = (int) ((numel + tl->cols - 1) / tl->cols);
           tl->cw = MIN (TENSOR_CELL, floor ((grid_avail + GAP) / tl->cols - GAP));
+          tl->n_slices = 1;
+          tl->slice_labels = FALSE;
         }
-      else if (tl->cw < MIN_CELL - 6)
-        tl->drawn = FALSE;
     }
 
   if (tl->drawn)
@@ -321,6 +327,9 @@ layout_tensor (NapkinStorageDiagram *self,
   else
     side = FALSE;
 
+  if (tl->drawn && partial)
+    grid_h += 8 + self->small_line_h;
+
   tl->text_x = tl->x + CARD_PAD;
   tl->text_y = tl->y + CARD_PAD;
   if (side)
@@ -335,6 +344,8 @@ layout_tensor (NapkinStorageDiagram *self,
       tl->grid_y = tl->y + CARD_PAD + text_h + 10;
       tl->h = text_h + (tl->drawn ? 10 + grid_h : 0) + 2 * CARD_PAD;
     }
+  if (tl->drawn && partial)
+    tl->note_y = tl->grid_y + grid_h - self->small_line_h;
   (void) grid_w;
 }
 
@@ -376,7 +387,7 @@ ensure_layout (NapkinStorageDiagram *self,
   for (guint s = 0; s < n_storages; s++)
     {
       StripLayout sl = { 0 };
-      gint64 numel = napkin_storage_diagram_model_get_storage_numel (self->model, s);
+      gint64 numel = napkin_storage_diagram_model_get_storage_n_drawn (self->model, s);
       double value;
       int fit = (int) floor ((avail + GAP) / (MIN_CELL + GAP));
 
@@ -390,6 +401,11 @@ ensure_layout (NapkinStorageDiagram *self,
           sl.cw = MIN (STORAGE_CELL, floor ((avail + GAP) / sl.per_row - GAP));
           sl.n_rows = (int) ((numel + sl.per_row - 1) / sl.per_row);
           y += sl.n_rows * (INDEX_H + sl.cw + ARC_H);
+          if (numel < napkin_storage_diagram_model_get_storage_numel (self->model, s))
+            {
+              sl.y_note = y - ARC_H + 6;
+              y += self->small_line_h;
+            }
         }
       else
         y += self->small_line_h;
@@ -502,6 +518,8 @@ draw_strips (NapkinStorageDiagram *self,
   int focus_storage = focus_tensor >= 0 ? (int) napkin_storage_diagram_model_get_tensor_storage (self->model, focus_tensor) : -1;
   gint64 jump_from, jump_to;
   gboolean jump = napkin_storage_diagram_model_get_jump (self->model, &jump_from, &jump_to);
+  int hover_storage = napkin_storage_diagram_model_get_hover_storage (self->model);
+  gint64 hover_cell = napkin_storage_diagram_model_get_hover_cell (self->model);
 
   /* The section title, with what all the storages cost together. */
   {
@@ -540,7 +558,7 @@ draw_strips (NapkinStorageDiagram *self,
 
       if (sl->per_row == 0)
         {
-          g_autofree char *note = g_strdup_printf (_("Too large to draw cell by cell (%" G_GINT64_FORMAT " elements)"), numel);
+          g_autofree char *note = g_strdup_printf (_("No cells to draw (%" G_GINT64_FORMAT " elements)"), numel);
           g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
 
           set_source (cr, &pal->fg, 0.6);
@@ -549,7 +567,20 @@ draw_strips (NapkinStorageDiagram *self,
           continue;
         }
 
-      for (gint64 c = 0; c < numel; c++)
+      if (sl->y_note > 0)
+        {
+          gint64 n_drawn = napkin_storage_diagram_model_get_storage_n_drawn (self->model, s);
+          /* Translators: under a storage strip drawn in part: "⋯ showing 512 of 4096 cells" */
+          g_autofree char *note = g_strdup_printf (_("⋯ showing %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " cells"),
+                                                   n_drawn, numel);
+          g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
+
+          set_source (cr, &pal->fg, 0.6);
+          cairo_move_to (cr, MARGIN, sl->y_note);
+          pango_cairo_show_layout (cr, layout);
+        }
+
+      for (gint64 c = 0; c < MIN (numel, napkin_storage_diagram_model_get_storage_n_drawn (self->model, s)); c++)
         {
           graphene_rect_t r;
           double value = 0;
@@ -557,7 +588,8 @@ draw_strips (NapkinStorageDiagram *self,
           g_autofree char *index = g_strdup_printf ("%" G_GINT64_FORMAT, c);
           g_autoptr(PangoLayout) index_layout = make_layout (widget, index, 0.75, FALSE, FALSE);
           guint hits = (int) s == selected_storage ? napkin_storage_diagram_model_get_cell_hits (self->model, s, c) : 0;
-          gboolean focused = (int) s == focus_storage && c == focus_cell;
+          gboolean focused = ((int) s == focus_storage && c == focus_cell) ||
+                             ((int) s == hover_storage && c == hover_cell);
 
           strip_cell_rect (sl, c, &r);
           napkin_storage_diagram_model_get_storage_value (self->model, s, c, &value);
@@ -633,7 +665,6 @@ draw_tensors (NapkinStorageDiagram *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
   int selected = napkin_storage_diagram_model_get_selected (self->model);
-  gsize element_size = nk_dtype_element_size (napkin_storage_diagram_model_get_dtype (self->model));
 
   {
     g_autoptr(PangoLayout) title = make_layout (widget, _("Tensors"), 1.15, TRUE, FALSE);
@@ -659,8 +690,12 @@ draw_tensors (NapkinStorageDiagram *self,
       const char *shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t);
       const char *name = napkin_storage_diagram_model_get_tensor_name (self->model, t);
       gboolean is_selected = (int) t == selected;
-      gint64 numel = 0;
-      const double *values = napkin_storage_diagram_model_get_tensor_values (self->model, t, &numel);
+      gint64 numel = nk_tensor_numel (tensor), n_drawn = 0;
+      const double *values = napkin_storage_diagram_model_get_tensor_values (self->model, t, &n_drawn);
+      const char *op = napkin_storage_diagram_model_get_tensor_op (self->model, t);
+      gboolean copied = napkin_storage_diagram_model_get_tensor_copied (self->model, t);
+      guint n_readers = 0;
+      g_autofree gint64 *readers = napkin_storage_diagram_model_dup_cell_readers (self->model, t, &n_readers);
       double y;
 
       /* The card */
@@ -686,7 +721,8 @@ draw_tensors (NapkinStorageDiagram *self,
       {
         g_autofree char *shape = format_tuple (tensor->shape, tensor->ndim);
         g_autofree char *stride = format_tuple (tensor->stride, tensor->ndim);
-        g_autofree char *bytes = napkin_storage_diagram_model_format_bytes ((gsize) numel * element_size);
+        g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
+          napkin_storage_diagram_model_get_storage_nbytes (self->model, storage));
         g_autofree char *lines[5] = { NULL };
 
         lines[0] = g_markup_printf_escaped (_("shape  <b>%s</b>"), shape);
@@ -696,8 +732,17 @@ draw_tensors (NapkinStorageDiagram *self,
                                             ? _("%" G_GINT64_FORMAT " elements, contiguous")
                                             : _("%" G_GINT64_FORMAT " elements, not contiguous"),
                                             numel);
-        if (shares != NULL)
+        /* What the statement that made the tensor did, in the engine's words. */
+        if (shares != NULL && op != NULL)
+          /* Translators: "t: a view of x, 0 bytes" */
+          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt>: a view of <b>%s</b>, <b>0 bytes</b>"), op, shares);
+        else if (shares != NULL)
           lines[4] = g_markup_printf_escaped (_("shares storage with <b>%s</b>, <b>0 bytes</b>"), shares);
+        else if (copied)
+          /* Translators: "reshape copied: new storage, 64 bytes" */
+          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt> copied: new storage, <b>%s</b>"), op, bytes);
+        else if (op != NULL)
+          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt>: new storage, <b>%s</b>"), op, bytes);
         else
           lines[4] = g_markup_printf_escaped (_("new storage, <b>%s</b>"), bytes);
 
@@ -757,11 +802,27 @@ draw_tensors (NapkinStorageDiagram *self,
             pango_cairo_show_layout (cr, layout);
           }
 
-      for (gint64 e = 0; e < numel; e++)
+      if (tl->note_y > 0)
+        {
+          /* Translators: under a tensor drawn in part: "⋯ showing 512 of 4096 elements" */
+          g_autofree char *note = g_strdup_printf (_("⋯ showing %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements"),
+                                                   n_drawn, numel);
+          g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
+
+          set_source (cr, &pal->fg, 0.6);
+          cairo_move_to (cr, tl->grid_x, tl->note_y);
+          pango_cairo_show_layout (cr, layout);
+        }
+
+      for (gint64 e = 0, r_i = 0; e < n_drawn; e++)
         {
           graphene_rect_t r;
           g_autofree char *text = format_value (values[e]);
           gboolean focused = (int) t == focus_tensor && e == focus_element;
+
+          /* readers are in logical order: walk them alongside */
+          if (r_i < n_readers && readers[r_i] == e)
+            focused = TRUE, r_i++;
 
           tensor_cell_rect (tl, e, &r);
           draw_cell (cr, widget, &r, text, &pal->fg, hue, &pal->on_hue,
@@ -818,7 +879,7 @@ hit_tensor (NapkinStorageDiagram *self,
         continue;
       *out_tensor = (int) t;
       napkin_storage_diagram_model_get_tensor_addresses (self->model, t, &numel);
-      if (tl->drawn)
+      if (tl->drawn && tl->grid_y > 0)
         for (gint64 e = 0; e < numel; e++)
           {
             graphene_rect_t r;
@@ -835,18 +896,63 @@ hit_tensor (NapkinStorageDiagram *self,
   return FALSE;
 }
 
+static gboolean
+hit_strip (NapkinStorageDiagram *self,
+           double                x,
+           double                y,
+           int                  *out_storage,
+           gint64               *out_cell)
+{
+  *out_storage = -1;
+  *out_cell = -1;
+  if (self->model == NULL || self->layout_width != gtk_widget_get_width (GTK_WIDGET (self)))
+    return FALSE;
+
+  for (guint s = 0; s < self->strips->len; s++)
+    {
+      const StripLayout *sl = &g_array_index (self->strips, StripLayout, s);
+      gint64 n = napkin_storage_diagram_model_get_storage_n_drawn (self->model, s);
+      int row, col;
+      graphene_rect_t r;
+
+      if (sl->per_row == 0 || y < sl->y_rows || x < MARGIN)
+        continue;
+      row = (int) ((y - sl->y_rows) / (INDEX_H + sl->cw + ARC_H));
+      col = (int) ((x - MARGIN) / (sl->cw + GAP));
+      if (row >= sl->n_rows || col >= sl->per_row || (gint64) row * sl->per_row + col >= n)
+        continue;
+      strip_cell_rect (sl, (gint64) row * sl->per_row + col, &r);
+      if (graphene_rect_contains_point (&r, &GRAPHENE_POINT_INIT (x, y)))
+        {
+          *out_storage = (int) s;
+          *out_cell = (gint64) row * sl->per_row + col;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 on_motion (GtkEventControllerMotion *controller,
            double                    x,
            double                    y,
            NapkinStorageDiagram     *self)
 {
-  int tensor;
-  gint64 element;
+  int tensor, storage;
+  gint64 element, cell;
 
+  if (self->model == NULL)
+    return;
   hit_tensor (self, x, y, &tensor, &element);
-  if (self->model != NULL)
-    napkin_storage_diagram_model_set_hover (self->model, element >= 0 ? tensor : -1, element);
+  if (element >= 0)
+    napkin_storage_diagram_model_set_hover (self->model, tensor, element);
+  else if (hit_strip (self, x, y, &storage, &cell))
+    napkin_storage_diagram_model_set_hover_cell (self->model, storage, cell);
+  else
+    {
+      napkin_storage_diagram_model_set_hover (self->model, -1, -1);
+      napkin_storage_diagram_model_set_hover_cell (self->model, -1, -1);
+    }
 }
 
 static void
@@ -854,7 +960,10 @@ on_leave (GtkEventControllerMotion *controller,
           NapkinStorageDiagram     *self)
 {
   if (self->model != NULL)
-    napkin_storage_diagram_model_set_hover (self->model, -1, -1);
+    {
+      napkin_storage_diagram_model_set_hover (self->model, -1, -1);
+      napkin_storage_diagram_model_set_hover_cell (self->model, -1, -1);
+    }
 }
 
 static void
