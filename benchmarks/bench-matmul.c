@@ -15,6 +15,9 @@
  *   - elementwise add on 4096×4096 f32: contiguous against numpy, and the speed of
  *     the three non-contiguous layouts (x.t() + y.t(), step-2 slices, x.t() + y)
  *     relative to contiguous (target >= 0.5).
+ * On a machine that other jobs keep busy, multithreaded BLAS on both sides is mostly
+ * noise (a preempted thread stalls the others at every barrier): compare with
+ * OPENBLAS_NUM_THREADS=1 in the environment, which both processes inherit.
  */
 #include "config.h"
 

@@ -112,7 +112,7 @@ typedef enum {
 typedef struct _NkDevice NkDevice;
 
 /* Bump when NkDeviceOps changes layout; modules refuse a mismatch. */
-#define NK_DEVICE_ABI_VERSION 1
+#define NK_DEVICE_ABI_VERSION 2
 
 /**
  * NkDeviceOps:

@@ -167,7 +167,19 @@ typedef struct {
   float eps;
   float weight_decay;
   int64_t step;
+  /* Adam's bias corrections 1 - beta^step, the same for every element: filled once
+   * per step by nk_optimizer_step_ (nk_optim_step_prepare), not per element. */
+  double bias_correction1, bias_correction2;
 } NkOptimStep;
+
+/* nk_optim_step_prepare:
+ * Fills the per-step constants of @st from its other fields. */
+NK_KERNEL_FN void
+nk_optim_step_prepare (NkOptimStep *st)
+{
+  st->bias_correction1 = 1.0 - pow ((double) st->beta1, (double) st->step);
+  st->bias_correction2 = 1.0 - pow ((double) st->beta2, (double) st->step);
+}
 
 /**
  * NkIter:
@@ -479,8 +491,8 @@ nk_kernel_optim_update (const NkOptimStep *st,
     case NK_OPTIM_ADAM:
     case NK_OPTIM_ADAMW:
       {
-        double bc1 = 1.0 - pow ((double) st->beta1, (double) st->step);
-        double bc2 = 1.0 - pow ((double) st->beta2, (double) st->step);
+        double bc1 = st->bias_correction1;
+        double bc2 = st->bias_correction2;
         if (st->kind == NK_OPTIM_ADAMW)
           *p *= 1.0f - st->lr * st->weight_decay;
         else if (st->weight_decay != 0.0f)

@@ -1357,6 +1357,7 @@ nk_optimizer_step_ (const NkOptimStep  *step,
                     GError            **error)
 {
   NkDevice *device;
+  NkOptimStep prepared;
   gsize es = sizeof (float);
 
   g_return_val_if_fail (step != NULL && param != NULL && grad != NULL, FALSE);
@@ -1372,8 +1373,10 @@ nk_optimizer_step_ (const NkOptimStep  *step,
     return FALSE;
 
   device = nk_tensor_get_device (param);
+  prepared = *step;
+  nk_optim_step_prepare (&prepared);
 #define PTR(t) ((float *) ((char *) nk_storage_get_data ((t)->storage) + (t)->offset * es))
-  return nk_device_get_ops (device)->optimizer (nk_device_get_backend (device), step,
+  return nk_device_get_ops (device)->optimizer (nk_device_get_backend (device), &prepared,
                                                 (gsize) nk_tensor_numel (param),
                                                 PTR (param), PTR (grad),
                                                 state1 ? PTR (state1) : NULL,

@@ -26,9 +26,6 @@
 #define RUN_DELAY_MS          150
 #define SAVE_DELAY_MS         400
 #define DEFAULT_PROGRAM       "x = arange(16).view(4, 4)"
-/* The inline error's horizontal padding (napkin-strides-page.css): its caret then
- * lines up with the text above. */
-#define ERROR_PAD             8
 
 typedef struct {
   const char *id;
@@ -93,12 +90,9 @@ struct _NapkinStridesPage
   gboolean                   loading;
 
   GtkTextTag                *error_tag;       /* underlines the failure */
-  GtkTextTag                *error_line_tag;  /* makes room under the failing line */
-  GtkTextMark               *error_mark;      /* where the failure is */
-  GtkTextMark               *error_line_mark; /* the line the message goes under */
-  GtkWidget                 *error_box;       /* inline, under that line */
-  GtkWidget                 *error_caret;
-  GtkWidget                 *error_label;
+  GtkWidget                 *error_box;       /* the row under the editor */
+  GtkWidget                 *error_caret;     /* the failing line, a caret under it */
+  GtkWidget                 *error_label;     /* "Line 3, column 7: reason" */
 
   /* template */
   GtkWidget                 *side_scroller;
@@ -108,6 +102,7 @@ struct _NapkinStridesPage
   GtkDropDown               *dtype_dropdown;
   GtkWidget                 *editor_scroller;
   GtkTextView               *editor;
+  AdwPreferencesGroup       *program_group;
   AdwPreferencesGroup       *lessons_group;
   GtkWidget                 *lesson_box;
   GtkLabel                  *lesson_label;
@@ -138,42 +133,27 @@ find_lesson (const char *id)
 
 /* ------------------------------------------------------------ errors in the editor */
 
-/* The message sits inside the editor, under the failing statement's last line:
- * an overlay child at buffer coordinates, and room made for it by a tag whose
- * pixels-below-lines covers that whole line (a paragraph's spacing is read from
- * the tags at its first character, so the tag must start where the line does). */
-static void
-place_error (NapkinStridesPage *self)
+/* The error row under the editor: the reason with its line and column, then the
+ * failing line itself with a caret under the column, in monospace. (Inside the
+ * editor, under the line, a GtkTextView in GTK 4.8 made room with a tag's
+ * pixels-below-lines but never asked its scrolled window for the new height, so
+ * the message was clipped.) */
+static char *
+caret_text (const char *line,
+            glong       column)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
-  GtkTextIter at, line_end;
-  GdkRectangle at_rect, end_rect;
-  int left = gtk_text_view_get_left_margin (self->editor);
-  int right = gtk_text_view_get_right_margin (self->editor);
-  int width = gtk_widget_get_width (GTK_WIDGET (self->editor)) - left - right + 2 * ERROR_PAD;
-  int height = 0, room, old_room = 0, old_width = 0;
+  GString *s = g_string_new (line);
 
-  if (!gtk_widget_get_visible (self->error_box))
-    return;
+  g_string_append_c (s, '\n');
+  /* a tab stays a tab, so the caret lines up however wide tabs are drawn */
+  for (glong i = 0; i < column; i++)
+    {
+      const char *c = g_utf8_offset_to_pointer (line, i);
 
-  width = MAX (width, 200);
-  gtk_widget_get_size_request (self->error_box, &old_width, NULL);
-  if (old_width != width)
-    gtk_widget_set_size_request (self->error_box, width, -1);
-  gtk_widget_measure (self->error_box, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
-  room = height + 10;
-  g_object_get (self->error_line_tag, "pixels-below-lines", &old_room, NULL);
-  if (old_room != room)
-    g_object_set (self->error_line_tag, "pixels-below-lines", room, NULL);
-
-  gtk_text_buffer_get_iter_at_mark (buffer, &at, self->error_mark);
-  gtk_text_buffer_get_iter_at_mark (buffer, &line_end, self->error_line_mark);
-  if (!gtk_text_iter_ends_line (&line_end))
-    gtk_text_iter_forward_to_line_end (&line_end);
-  gtk_text_view_get_iter_location (self->editor, &at, &at_rect);
-  gtk_text_view_get_iter_location (self->editor, &line_end, &end_rect);
-  gtk_widget_set_margin_start (self->error_caret, MAX (0, at_rect.x - left));
-  gtk_text_view_move_overlay (self->editor, self->error_box, left - ERROR_PAD, end_rect.y + end_rect.height + 2);
+      g_string_append_c (s, *c == '\t' ? '\t' : ' ');
+    }
+  g_string_append_c (s, '^');
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -181,6 +161,8 @@ show_error (NapkinStridesPage *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->editor);
   GtkTextIter start, end, at, stmt_end, line_start, line_end;
+  g_autofree char *line = NULL;
+  g_autofree char *caret = NULL;
   guint statement = nk_program_get_error_statement (self->program);
   guint offset, range_start, range_end;
   gsize len = strlen (self->text);
@@ -188,7 +170,6 @@ show_error (NapkinStridesPage *self)
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
-  gtk_text_buffer_remove_tag (buffer, self->error_line_tag, &start, &end);
 
   if (statement == 0)
     {
@@ -223,17 +204,16 @@ show_error (NapkinStridesPage *self)
     }
   gtk_text_buffer_apply_tag (buffer, self->error_tag, &at, &stmt_end);
 
-  line_start = stmt_end;
+  line_start = at;
   gtk_text_iter_set_line_offset (&line_start, 0);
   line_end = line_start;
   if (!gtk_text_iter_ends_line (&line_end))
     gtk_text_iter_forward_to_line_end (&line_end);
-  gtk_text_buffer_move_mark (buffer, self->error_mark, &at);
-  gtk_text_buffer_move_mark (buffer, self->error_line_mark, &line_start);
-  gtk_text_buffer_apply_tag (buffer, self->error_line_tag, &line_start, &line_end);
+  line = gtk_text_buffer_get_text (buffer, &line_start, &line_end, FALSE);
+  caret = caret_text (line, gtk_text_iter_get_line_offset (&at));
+  gtk_label_set_label (GTK_LABEL (self->error_caret), caret);
 
   gtk_widget_set_visible (self->error_box, TRUE);
-  place_error (self);
 }
 
 /* ------------------------------------------------------------ running */
@@ -652,7 +632,6 @@ napkin_strides_page_dispose (GObject *object)
   if (self->editor != NULL)
     {
       g_signal_handlers_disconnect_by_data (gtk_text_view_get_buffer (self->editor), self);
-      g_signal_handlers_disconnect_by_data (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), self);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_STRIDES_PAGE);
   g_clear_object (&self->settings);
@@ -747,6 +726,7 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
   BIND (dtype_dropdown);
   BIND (editor_scroller);
   BIND (editor);
+  BIND (program_group);
   BIND (lessons_group);
   BIND (lesson_box);
   BIND (lesson_label);
@@ -786,16 +766,12 @@ napkin_strides_page_init (NapkinStridesPage *self)
   self->error_tag = gtk_text_buffer_create_tag (buffer, "error",
                                                 "underline", PANGO_UNDERLINE_ERROR,
                                                 NULL);
-  self->error_line_tag = gtk_text_buffer_create_tag (buffer, "error-line", NULL);
   update_error_colour (self);
 
-  self->error_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  self->error_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_add_css_class (self->error_box, "program-error");
+  gtk_widget_set_margin_top (self->error_box, 8);
   gtk_widget_set_visible (self->error_box, FALSE);
-  self->error_caret = gtk_label_new ("^");
-  gtk_widget_add_css_class (self->error_caret, "caret");
-  gtk_widget_set_halign (self->error_caret, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (self->error_box), self->error_caret);
   self->error_label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
@@ -803,18 +779,13 @@ napkin_strides_page_init (NapkinStridesPage *self)
   gtk_label_set_selectable (GTK_LABEL (self->error_label), TRUE);
   gtk_widget_add_css_class (self->error_label, "reason");
   gtk_box_append (GTK_BOX (self->error_box), self->error_label);
-  gtk_text_view_add_overlay (self->editor, self->error_box, 0, 0);
-  {
-    GtkTextIter start;
-
-    gtk_text_buffer_get_start_iter (buffer, &start);
-    self->error_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
-    self->error_line_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
-  }
-  /* The editor's height changes once the room under the line is laid out, and
-   * its width rewraps the message: follow both. */
-  g_signal_connect_swapped (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->editor)), "changed",
-                            G_CALLBACK (place_error), self);
+  /* A long line is cut at the end rather than wrapped: wrapping would move the caret. */
+  self->error_caret = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->error_caret), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->error_caret), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (self->error_caret, "caret");
+  gtk_box_append (GTK_BOX (self->error_box), self->error_caret);
+  adw_preferences_group_add (self->program_group, self->error_box);
 
   build_lesson_rows (self);
 
