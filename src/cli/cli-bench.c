@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -199,10 +200,10 @@ nk_cli_bench_main (int    argc,
       g_autofree char *rate = nk_units_format_rate (flops / median);
       g_autofree char *peak_text = nk_units_format_rate (peak);
 
-      printf (_("matmul %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " (%s, %s)\n"),
+      printf (_("matmul %" PRId64 "×%" PRId64 " · %" PRId64 "×%" PRId64 " (%s, %s)\n"),
               m, k, k, n, dtype == NK_DTYPE_BF16 ? "bf16" : "fp32", nk_device_get_name (device));
       printf (_("  flops             %.4g (2·M·K·N)\n"), flops);
-      printf (_("  seconds           %s (median of %" G_GINT64_FORMAT " runs after 3 warm-up runs)\n"), time, runs);
+      printf (_("  seconds           %s (median of %" PRId64 " runs after 3 warm-up runs)\n"), time, runs);
       printf (_("  flops_per_s       %s\n"), rate);
       printf (_("  peak_flops_per_s  %s\n"), peak_text);
       printf (_("  mfu               %.1f%%\n"), 100.0 * flops / median / peak);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -168,7 +169,7 @@ expand_suffix (const char *text)
       exponent = CLAMP (exponent, -100000, 100000);
       *e = '\0';
     }
-  return g_strdup_printf ("%se%" G_GINT64_FORMAT, mantissa, exponent + shift);
+  return g_strdup_printf ("%se%" PRId64, mantissa, exponent + shift);
 }
 
 /* Fills @row from @text, or names @text in @error. */
@@ -385,7 +386,7 @@ run_stdin (Formatter *fmt)
           fflush (stdout);
           status = nk_cli_fail (fmt->json, NK_EXIT_USAGE,
                                 /* Translators: "line 3: “abc” is not a number…" */
-                                _("line %" G_GUINT64_FORMAT ": %s"), line_number, error->message);
+                                _("line %" PRIu64 ": %s"), line_number, error->message);
           break;
         }
       if (++n_rows == BLOCK_LINES)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -187,11 +188,11 @@ print_tensor_human (const char *name,
   printf ("%s\n", name);
   printf ("  %-10s %s\n", _("shape"), shape);
   printf ("  %-10s %s\n", _("stride"), stride);
-  printf ("  %-10s %" G_GINT64_FORMAT "\n", _("offset"), t->offset);
+  printf ("  %-10s %" PRId64 "\n", _("offset"), t->offset);
   printf ("  %-10s %s\n", _("contiguous"), nk_tensor_is_contiguous (t) ? _("yes") : _("no"));
-  printf ("  %-10s %s, %" G_GINT64_FORMAT " × %" G_GSIZE_FORMAT " B = %s\n", _("elements"),
+  printf ("  %-10s %s, %" PRId64 " × %zu B = %s\n", _("elements"),
           nk_dtype_info (t->dtype)->cli_name, numel, nk_tensor_element_size (t), bytes);
-  printf ("  %-10s #%" G_GUINT64_FORMAT ", %" G_GINT64_FORMAT " elements, %s", _("storage"),
+  printf ("  %-10s #%" PRIu64 ", %" PRId64 " elements, %s", _("storage"),
           nk_storage_get_id (t->storage), storage_numel (t), storage_bytes);
   if (shares_with != NULL)
     printf (_(" (shared with %s)"), shares_with);
@@ -199,7 +200,7 @@ print_tensor_human (const char *name,
 
   if (numel > MAX_GRID_ELEMENTS)
     {
-      printf (_("  (%" G_GINT64_FORMAT " values; --json prints them all)\n"), numel);
+      printf (_("  (%" PRId64 " values; --json prints them all)\n"), numel);
       return;
     }
   {

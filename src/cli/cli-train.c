@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ on_step (NkTrainer            *trainer,
       g_autofree char *params = nk_units_format_bytes ((double) m->memory[NK_BUCKET_PARAMS]);
       g_autofree char *acts = nk_units_format_bytes ((double) m->memory[NK_BUCKET_ACTIVATIONS]);
 
-      printf (_("step %6" G_GUINT64_FORMAT "  loss %-12.6g  %10.4g FLOPs  %10s  %12s  MFU %6.2f%%  params %s  activations %s\n"),
+      printf (_("step %6" PRIu64 "  loss %-12.6g  %10.4g FLOPs  %10s  %12s  MFU %6.2f%%  params %s  activations %s\n"),
               m->step, m->loss, (double) m->flops, time, rate, 100.0 * m->mfu, params, acts);
     }
   /* A killed run must have printed every step it finished. */
@@ -113,7 +114,7 @@ parse_count (const char  *flag,
   if (!(v >= 0) || v != floor (v) || v > (double) max)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%s must be a whole number from 0 to %" G_GUINT64_FORMAT ", not “%s”."),
+                   _("%s must be a whole number from 0 to %" PRIu64 ", not “%s”."),
                    flag, max, text);
       return FALSE;
     }
@@ -264,7 +265,7 @@ nk_cli_train_main (int    argc,
   }
 
   if (!printer.json)
-    printf (_("Training %s: dim %u, %u layers, batch %u, %" G_GUINT64_FORMAT " steps, lr %g, %s, %s\n"),
+    printf (_("Training %s: dim %u, %u layers, batch %u, %" PRIu64 " steps, lr %g, %s, %s\n"),
             nk_model_kind_to_string (config->model), config->dim, config->layers,
             config->batch, config->steps, config->lr,
             nk_optimizer_to_string (config->optimizer),
@@ -294,7 +295,7 @@ nk_cli_train_main (int    argc,
     }
   else
     {
-      printf (_("Done: %" G_GUINT64_FORMAT " steps, final loss %.6g (%" G_GUINT64_FORMAT " parameters)\n"),
+      printf (_("Done: %" PRIu64 " steps, final loss %.6g (%" PRIu64 " parameters)\n"),
               printer.last_step, printer.last_loss, nk_trainer_get_n_parameters (trainer));
       if (save != NULL)
         printf (_("Saved the state_dict to %s\n"), save);

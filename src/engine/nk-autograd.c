@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -803,7 +804,7 @@ nk_ag_cross_entropy (NkTensor  *logits,
       if (!read_index (targets, i, &t) || t < 0 || t >= v)
         {
           g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                       _("Target %" G_GINT64_FORMAT " is not a class index below %" G_GINT64_FORMAT "."),
+                       _("Target %" PRId64 " is not a class index below %" PRId64 "."),
                        i, v);
           return NULL;
         }
@@ -855,7 +856,7 @@ nk_ag_embedding (NkTensor  *weight,
       if (!read_index (index, i, &t) || t < 0 || t >= vocab)
         {
           g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                       _("Token %" G_GINT64_FORMAT " is outside the vocabulary of %" G_GINT64_FORMAT "."),
+                       _("Token %" PRId64 " is outside the vocabulary of %" PRId64 "."),
                        t, vocab);
           return NULL;
         }
@@ -1394,7 +1395,7 @@ nk_autograd_gradcheck (NkAutogradFunc   func,
           if (!(err <= atol + rtol * fabs (numeric)))
             {
               g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_MISMATCH,
-                           _("Input %u, element %" G_GINT64_FORMAT ": backward gives %.10g but finite differences give %.10g."),
+                           _("Input %u, element %" PRId64 ": backward gives %.10g but finite differences give %.10g."),
                            i, e, a, numeric);
               if (out_max_error != NULL)
                 *out_max_error = max_error;

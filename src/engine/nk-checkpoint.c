@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 
@@ -370,7 +371,7 @@ nk_checkpoint_path_for_step (const char *dir,
 
   g_return_val_if_fail (dir != NULL, NULL);
 
-  base = g_strdup_printf (FILE_PREFIX "%08" G_GUINT64_FORMAT FILE_SUFFIX, step);
+  base = g_strdup_printf (FILE_PREFIX "%08" PRIu64 FILE_SUFFIX, step);
   return g_build_filename (dir, base, NULL);
 }
 
@@ -414,7 +415,7 @@ nk_checkpoint_save_to_file (NkCheckpoint  *ck,
   while (g_hash_table_iter_next (&iter, &key, &value))
     nk_safetensors_writer_set_metadata (writer, key, value);
 
-  step = g_strdup_printf ("%" G_GUINT64_FORMAT, ck->step);
+  step = g_strdup_printf ("%" PRIu64, ck->step);
   nk_safetensors_writer_set_metadata (writer, KEY_FORMAT, NK_CHECKPOINT_FORMAT);
   nk_safetensors_writer_set_metadata (writer, KEY_STEP, step);
   if (ck->has_rng)
@@ -1033,8 +1034,8 @@ nk_checkpoint_find_latest_intact (const char  *dir,
 
       if (ck != NULL && ck->step != f->step)
         {
-          invalid (&local, f->path, _("its name says step %" G_GUINT64_FORMAT " but its "
-                                      "metadata says %" G_GUINT64_FORMAT),
+          invalid (&local, f->path, _("its name says step %" PRIu64 " but its "
+                                      "metadata says %" PRIu64),
                    f->step, ck->step);
           g_clear_pointer (&ck, nk_checkpoint_unref);
         }

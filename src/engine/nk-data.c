@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <gio/gio.h>
@@ -156,7 +157,7 @@ nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
   if (n == 0 || xs[1] <= 0 || xs[1] > G_MAXUINT)
     {
       g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_SHAPE,
-                   _("The inputs %s have shape (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                   _("The inputs %s have shape (%" PRId64 ", %" PRId64
                      "): there must be at least one row and one column."),
                    nk_npy_array_get_name (inputs), xs[0], xs[1]);
       return NULL;
@@ -167,9 +168,9 @@ nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
       || (guint64) ys[0] != n)
     {
       g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_SHAPE,
-                   _("The targets %s must be float32 with shape (%" G_GUINT64_FORMAT ",) "
-                     "to match the %" G_GUINT64_FORMAT " rows of %s, but they are "
-                     "“%s” with %u dimension(s) and %" G_GINT64_FORMAT " rows."),
+                   _("The targets %s must be float32 with shape (%" PRIu64 ",) "
+                     "to match the %" PRIu64 " rows of %s, but they are "
+                     "“%s” with %u dimension(s) and %" PRId64 " rows."),
                    nk_npy_array_get_name (targets), n, n, nk_npy_array_get_name (inputs),
                    nk_npy_dtype_to_descr (nk_npy_array_get_dtype (targets)),
                    nk_npy_array_get_ndim (targets),
@@ -179,9 +180,9 @@ nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
   if (n % batch != 0)
     {
       g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_BATCH,
-                   _("The %" G_GUINT64_FORMAT " rows of %s are not a multiple of the "
+                   _("The %" PRIu64 " rows of %s are not a multiple of the "
                      "batch size %u, so a batch would wrap around; use a batch size "
-                     "that divides %" G_GUINT64_FORMAT "."),
+                     "that divides %" PRIu64 "."),
                    n, nk_npy_array_get_name (inputs), batch, n);
       return NULL;
     }
@@ -418,7 +419,7 @@ nk_token_stream_new_from_file (const char  *path,
         {
           g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_TOKENS,
                        _("%s: a raw token file holds little-endian uint16 tokens, but its "
-                         "%" G_GSIZE_FORMAT " bytes are an odd number"), path, size);
+                         "%zu bytes are an odd number"), path, size);
           return NULL;
         }
       ts->base = data;
@@ -445,7 +446,7 @@ nk_token_stream_new_from_file (const char  *path,
           if (v < 0)
             {
               g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_TOKENS,
-                           _("%s: token %" G_GUINT64_FORMAT " is %d; tokens must not be "
+                           _("%s: token %" PRIu64 " is %d; tokens must not be "
                              "negative"), path, i, v);
               return NULL;
             }
@@ -553,8 +554,8 @@ nk_token_stream_sample_fill (NkTokenStream  *ts,
   if (ts->length < window)
     {
       g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_BATCH,
-                   _("The token stream has %" G_GUINT64_FORMAT " tokens, fewer than the "
-                     "%" G_GUINT64_FORMAT " a window of context %u needs."),
+                   _("The token stream has %" PRIu64 " tokens, fewer than the "
+                     "%" PRIu64 " a window of context %u needs."),
                    ts->length, window, context);
       return FALSE;
     }

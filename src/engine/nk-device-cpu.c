@@ -12,6 +12,7 @@
 # pragma GCC optimize ("O3")
 #endif
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -985,8 +986,8 @@ cpu_gemm (gpointer           backend,
       plan->ld_first > G_MAXINT || plan->ld_second > G_MAXINT || plan->ldc > G_MAXINT)
     {
       g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
-                   _("The matrix product (m=%" G_GINT64_FORMAT ", n=%" G_GINT64_FORMAT
-                     ", k=%" G_GINT64_FORMAT ") is too large for this BLAS."),
+                   _("The matrix product (m=%" PRId64 ", n=%" PRId64
+                     ", k=%" PRId64 ") is too large for this BLAS."),
                    plan->m, plan->n, plan->k);
       return FALSE;
     }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -379,14 +380,14 @@ rearrange_or_reduce (NkTensor           *x,
       if (!side_has_name (left, size_names[i]))
         {
           g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                       _("“%s” has no axis “%s” to give the size %" G_GINT64_FORMAT " to"),
+                       _("“%s” has no axis “%s” to give the size %" PRId64 " to"),
                        pattern, size_names[i], sizes[i]);
           return NULL;
         }
       if (sizes[i] < 0)
         {
           g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                       _("the size of axis “%s” cannot be negative (%" G_GINT64_FORMAT ")"),
+                       _("the size of axis “%s” cannot be negative (%" PRId64 ")"),
                        size_names[i], sizes[i]);
           return NULL;
         }
@@ -454,8 +455,8 @@ rearrange_or_reduce (NkTensor           *x,
             if (product == 0 || size % product != 0)
               {
                 g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
-                             _("“%s”: dimension %d has size %" G_GINT64_FORMAT
-                               ", which the known sizes of %s (product %" G_GINT64_FORMAT
+                             _("“%s”: dimension %d has size %" PRId64
+                               ", which the known sizes of %s (product %" PRId64
                                ") do not divide"),
                              pattern, dim - 1, size, text, product);
                 return NULL;
@@ -467,13 +468,13 @@ rearrange_or_reduce (NkTensor           *x,
           {
             if (item->group)
               g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                           _("“%s”: dimension %d has size %" G_GINT64_FORMAT
-                             " but %s multiplies to %" G_GINT64_FORMAT),
+                           _("“%s”: dimension %d has size %" PRId64
+                             " but %s multiplies to %" PRId64),
                            pattern, dim - 1, size, text, product);
             else
               g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                           _("“%s”: axis “%s” has size %" G_GINT64_FORMAT
-                             " in the tensor but %" G_GINT64_FORMAT " was given"),
+                           _("“%s”: axis “%s” has size %" PRId64
+                             " in the tensor but %" PRId64 " was given"),
                            pattern, text, size, product);
             return NULL;
           }
@@ -806,8 +807,8 @@ contract (Labeled     *a,
           if (small == NULL)
             {
               g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                           _("“%s”: axis “%s” has size %" G_GINT64_FORMAT " in one input and %"
-                             G_GINT64_FORMAT " in another"),
+                           _("“%s”: axis “%s” has size %" PRId64 " in one input and %"
+                             PRId64 " in another"),
                            pattern, label_name (names, label), a->t->shape[d], b->t->shape[e]);
               return FALSE;
             }

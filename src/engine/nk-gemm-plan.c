@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include "nk-gemm-plan.h"
 
 typedef enum {
@@ -142,10 +144,10 @@ nk_gemm_plan_to_string (const NkGemmPlan *plan)
 {
   g_return_val_if_fail (plan != NULL, NULL);
 
-  return g_strdup_printf ("gemm(%s, %s, m=%" G_GINT64_FORMAT ", n=%" G_GINT64_FORMAT
-                          ", k=%" G_GINT64_FORMAT ", lda=%" G_GINT64_FORMAT
-                          ", ldb=%" G_GINT64_FORMAT ", ldc=%" G_GINT64_FORMAT
-                          ") first=%s batch=%" G_GINT64_FORMAT "%s%s%s",
+  return g_strdup_printf ("gemm(%s, %s, m=%" PRId64 ", n=%" PRId64
+                          ", k=%" PRId64 ", lda=%" PRId64
+                          ", ldb=%" PRId64 ", ldc=%" PRId64
+                          ") first=%s batch=%" PRId64 "%s%s%s",
                           plan->trans_first ? "T" : "N",
                           plan->trans_second ? "T" : "N",
                           plan->m, plan->n, plan->k,

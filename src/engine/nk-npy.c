@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -388,12 +389,11 @@ parse_file (NkNpyArray    *array,
 
   if (header_len > NPY_MAX_HEADER)
     return fail (error, NK_NPY_ERROR_BAD_HEADER, name,
-                 _("its header claims %" G_GSIZE_FORMAT " bytes, more than the %u "
+                 _("its header claims %zu bytes, more than the %u "
                    "this reader accepts"), header_len, NPY_MAX_HEADER);
   if (header_len > size - data_start)
     return fail (error, NK_NPY_ERROR_BAD_HEADER, name,
-                 _("its header claims %" G_GSIZE_FORMAT " bytes but only %"
-                   G_GSIZE_FORMAT " follow"), header_len, size - data_start);
+                 _("its header claims %zu bytes but only %zu follow"), header_len, size - data_start);
   /* Before 3.0 the header is latin-1; the parser only accepts ASCII syntax anyway. */
   if (major == 3 && !g_utf8_validate ((const char *) base + data_start, header_len, NULL))
     return fail (error, NK_NPY_ERROR_BAD_HEADER, name,
@@ -423,16 +423,15 @@ parse_file (NkNpyArray    *array,
       GString *s = g_string_new ("(");
 
       for (guint d = 0; d < array->ndim; d++)
-        g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", array->shape[d]);
+        g_string_append_printf (s, "%s%" PRId64, d ? ", " : "", array->shape[d]);
       g_string_append (s, array->ndim == 1 ? ",)" : ")");
       shape = g_string_free (s, FALSE);
 
       return fail (error, NK_NPY_ERROR_TRUNCATED, name,
                    size - data_start < array->nbytes
-                   ? _("truncated: shape %s of %s needs %" G_GSIZE_FORMAT " data bytes "
-                       "but only %" G_GSIZE_FORMAT " are there")
-                   : _("shape %s of %s needs %" G_GSIZE_FORMAT " data bytes but %"
-                       G_GSIZE_FORMAT " are there"),
+                   ? _("truncated: shape %s of %s needs %zu data bytes "
+                       "but only %zu are there")
+                   : _("shape %s of %s needs %zu data bytes but %zu are there"),
                    shape, dtype_table[array->dtype].descr, array->nbytes,
                    size - data_start);
     }
@@ -615,7 +614,7 @@ format_shape (guint         ndim,
       if (with_any && shape[d] < 0)
         g_string_append (s, d == 0 ? "N" : "*");
       else
-        g_string_append_printf (s, "%" G_GINT64_FORMAT, shape[d]);
+        g_string_append_printf (s, "%" PRId64, shape[d]);
     }
   g_string_append (s, ndim == 1 ? ",)" : ")");
   return g_string_free (s, FALSE);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -200,8 +201,8 @@ nk_broadcast_shapes (int            ndim_a,
           g_autofree char *as = nk_format_shape (ndim_a, shape_a);
           g_autofree char *bs = nk_format_shape (ndim_b, shape_b);
           g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                       _("The size of tensor a (%" G_GINT64_FORMAT ") must match the size of "
-                         "tensor b (%" G_GINT64_FORMAT ") at non-singleton dimension %d "
+                       _("The size of tensor a (%" PRId64 ") must match the size of "
+                         "tensor b (%" PRId64 ") at non-singleton dimension %d "
                          "(shapes %s and %s)"), sa, sb, i, as, bs);
           return FALSE;
         }
@@ -932,8 +933,8 @@ read_indices (NkTensor  *index,
       if (k < -size || k >= size)
         {
           g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                       _("index %" G_GINT64_FORMAT " is out of range for a dimension of size %"
-                         G_GINT64_FORMAT), k, size);
+                       _("index %" PRId64 " is out of range for a dimension of size %"
+                         PRId64), k, size);
           return NULL;
         }
       idx[i] = k < 0 ? k + size : k;
@@ -1047,8 +1048,8 @@ set_mismatch_error (NkTensor  *a,
   g_autofree char *bs = nk_format_shape (b->ndim, b->shape);
 
   g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-               _("mat1 and mat2 shapes cannot be multiplied (%" G_GINT64_FORMAT "x%"
-                 G_GINT64_FORMAT " and %" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "): shapes %s and %s"),
+               _("mat1 and mat2 shapes cannot be multiplied (%" PRId64 "x%"
+                 PRId64 " and %" PRId64 "x%" PRId64 "): shapes %s and %s"),
                a->ndim >= 2 ? a->shape[a->ndim - 2] : 1, a->shape[a->ndim - 1],
                b->shape[b->ndim >= 2 ? b->ndim - 2 : 0], b->ndim >= 2 ? b->shape[b->ndim - 1] : 1,
                as, bs);

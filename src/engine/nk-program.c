@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -1215,7 +1216,7 @@ nk_program_value_to_string (const NkProgramValue *value)
       }
       break;
     case NK_PROGRAM_VALUE_INT:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->i);
+      g_string_append_printf (out, "%" PRId64, value->i);
       break;
     case NK_PROGRAM_VALUE_FLOAT:
       append_double (out, value->d);
@@ -1226,7 +1227,7 @@ nk_program_value_to_string (const NkProgramValue *value)
     case NK_PROGRAM_VALUE_TUPLE:
       g_string_append_c (out, '(');
       for (guint i = 0; i < value->n_tuple; i++)
-        g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i ? ", " : "", value->tuple[i]);
+        g_string_append_printf (out, "%s%" PRId64, i ? ", " : "", value->tuple[i]);
       if (value->n_tuple == 1)
         g_string_append_c (out, ',');
       g_string_append_c (out, ')');
@@ -1623,8 +1624,8 @@ tensor_result (Eval      *ev,
       g_autofree char *shape = nk_format_shape (tensor->ndim, tensor->shape);
 
       fail (ev, node, NK_PROGRAM_ERROR_LIMIT,
-            _("a tensor of shape %s has %" G_GINT64_FORMAT " elements, more than the %"
-              G_GINT64_FORMAT " a program may make"),
+            _("a tensor of shape %s has %" PRId64 " elements, more than the %"
+              PRId64 " a program may make"),
             shape, numel, NK_PROGRAM_MAX_NUMEL);
       nk_tensor_unref (tensor);
       return NULL;
@@ -1638,7 +1639,7 @@ tensor_result (Eval      *ev,
       if (self->allocated > NK_PROGRAM_MAX_TOTAL_NUMEL)
         {
           fail (ev, node, NK_PROGRAM_ERROR_LIMIT,
-                _("the program has allocated more than %" G_GINT64_FORMAT " elements in all"),
+                _("the program has allocated more than %" PRId64 " elements in all"),
                 NK_PROGRAM_MAX_TOTAL_NUMEL);
           nk_tensor_unref (tensor);
           return NULL;
@@ -1673,7 +1674,7 @@ check_sizes (Eval         *ev,
       if (sizes[i] < 0)
         {
           fail (ev, node, NK_PROGRAM_ERROR_SHAPE,
-                _("invalid shape dimension %" G_GINT64_FORMAT), sizes[i]);
+                _("invalid shape dimension %" PRId64), sizes[i]);
           return FALSE;
         }
       if (sizes[i] > NK_PROGRAM_MAX_NUMEL)
@@ -1692,7 +1693,7 @@ too_large:
     g_autofree char *shape = nk_format_shape (n, sizes);
 
     fail (ev, node, NK_PROGRAM_ERROR_LIMIT,
-          _("the shape %s has more than the %" G_GINT64_FORMAT " elements a program may make"),
+          _("the shape %s has more than the %" PRId64 " elements a program may make"),
           shape, NK_PROGRAM_MAX_NUMEL);
     return FALSE;
   }
@@ -1758,7 +1759,7 @@ wrap_dim (Eval   *ev,
     {
       fail (ev, node, NK_PROGRAM_ERROR_INDEX,
             _("Dimension out of range (expected to be in range of [%d, %d], but got %"
-              G_GINT64_FORMAT ")"), -n, n - 1, dim);
+              PRId64 ")"), -n, n - 1, dim);
       return FALSE;
     }
   *out = (int) (dim < 0 ? dim + n : dim);
@@ -1989,7 +1990,7 @@ literal_shape (Eval   *ev,
   else if (shape[depth] != (gint64) node->items->len)
     {
       fail (ev, node, NK_PROGRAM_ERROR_SHAPE,
-            _("expected a sequence of length %" G_GINT64_FORMAT " at dim %d (got %u)"),
+            _("expected a sequence of length %" PRId64 " at dim %d (got %u)"),
             shape[depth], depth, node->items->len);
       return FALSE;
     }
@@ -2103,7 +2104,7 @@ call_arange (Eval   *ev,
   if (count > NK_PROGRAM_MAX_NUMEL)
     {
       fail (ev, call, NK_PROGRAM_ERROR_LIMIT,
-            _("arange() would make %.0f elements, more than the %" G_GINT64_FORMAT
+            _("arange() would make %.0f elements, more than the %" PRId64
               " a program may make"), count, NK_PROGRAM_MAX_NUMEL);
       return NULL;
     }
@@ -2778,7 +2779,7 @@ index_tensor (Eval     *ev,
               (double) ABS (t->stride[dim]) * (double) step > (double) MAX_INT)
             {
               fail (ev, sub, NK_PROGRAM_ERROR_LIMIT,
-                    _("the step %" G_GINT64_FORMAT " is too large"), step);
+                    _("the step %" PRId64 " is too large"), step);
               return NULL;
             }
           next = nk_tensor_slice (t, dim, start, stop, step, &error);
@@ -2803,8 +2804,8 @@ index_tensor (Eval     *ev,
           if (index < -t->shape[dim] || index >= t->shape[dim])
             {
               fail (ev, sub, NK_PROGRAM_ERROR_INDEX,
-                    _("index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
-                      G_GINT64_FORMAT), index, dim, t->shape[dim]);
+                    _("index %" PRId64 " is out of bounds for dimension %d with size %"
+                      PRId64), index, dim, t->shape[dim]);
               return NULL;
             }
           next = nk_tensor_select (t, dim, index, &error);
@@ -2847,7 +2848,7 @@ eval_index (Eval   *ev,
         return NULL;
       if (index < -(gint64) object->n_tuple || index >= (gint64) object->n_tuple)
         {
-          fail (ev, sub, NK_PROGRAM_ERROR_INDEX, _("tuple index %" G_GINT64_FORMAT " out of range"),
+          fail (ev, sub, NK_PROGRAM_ERROR_INDEX, _("tuple index %" PRId64 " out of range"),
                 index);
           return NULL;
         }
@@ -2930,7 +2931,7 @@ matmul (Eval     *ev,
     {
       fail (ev, node, NK_PROGRAM_ERROR_LIMIT,
             _("this matmul would make %.0f elements with %.3g multiply-adds; a program may make "
-              "%" G_GINT64_FORMAT " elements and %" G_GINT64_FORMAT " multiply-adds"),
+              "%" PRId64 " elements and %" PRId64 " multiply-adds"),
             out, work, NK_PROGRAM_MAX_NUMEL, NK_PROGRAM_MAX_WORK);
       return NULL;
     }

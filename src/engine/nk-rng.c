@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -140,7 +141,7 @@ nk_rng_to_string (const NkRng *rng)
 {
   g_return_val_if_fail (rng != NULL, NULL);
 
-  return g_strdup_printf (STATE_PREFIX "%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+  return g_strdup_printf (STATE_PREFIX "%" PRIu64 ":%" PRIu64,
                           rng->seed, rng->counter);
 }
 

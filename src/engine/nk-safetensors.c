@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -339,17 +340,17 @@ parse_entry (NkSafetensors  *st,
 
   if (begin > end)
     return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
-                 _("tensor “%s” ends (%" G_GUINT64_FORMAT ") before it begins (%"
-                   G_GUINT64_FORMAT ")"), tname, end, begin);
+                 _("tensor “%s” ends (%" PRIu64 ") before it begins (%"
+                   PRIu64 ")"), tname, end, begin);
   if (end > st->payload_size)
     return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
-                 _("tensor “%s” ends at byte %" G_GUINT64_FORMAT " of the data, "
-                   "beyond its %" G_GSIZE_FORMAT " bytes"),
+                 _("tensor “%s” ends at byte %" PRIu64 " of the data, "
+                   "beyond its %zu bytes"),
                  tname, end, st->payload_size);
   if (numel > G_MAXUINT64 / item || end - begin != numel * item)
     return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
-                 _("tensor “%s” has %" G_GUINT64_FORMAT " bytes of data, but its "
-                   "shape and dtype need %" G_GUINT64_FORMAT " × %" G_GSIZE_FORMAT),
+                 _("tensor “%s” has %" PRIu64 " bytes of data, but its "
+                   "shape and dtype need %" PRIu64 " × %zu"),
                  tname, end - begin, numel, item);
 
   t.name = g_strdup (tname);
@@ -404,18 +405,17 @@ parse_file (NkSafetensors  *st,
   base = g_bytes_get_data (st->bytes, &size);
   if (size < 8)
     return fail (error, NK_SAFETENSORS_ERROR_TRUNCATED, st->name,
-                 _("the file has %" G_GSIZE_FORMAT " bytes, too few for the 8-byte "
+                 _("the file has %zu bytes, too few for the 8-byte "
                    "header length of a safetensors file"), size);
   for (int i = 7; i >= 0; i--)
     n = (n << 8) | base[i];
   if (n > MAX_HEADER_SIZE)
     return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
-                 _("the header length %" G_GUINT64_FORMAT " is larger than the %u bytes "
+                 _("the header length %" PRIu64 " is larger than the %u bytes "
                    "safetensors allows"), n, MAX_HEADER_SIZE);
   if (n > size - 8)
     return fail (error, NK_SAFETENSORS_ERROR_TRUNCATED, st->name,
-                 _("the header claims %" G_GUINT64_FORMAT " bytes but the file has only %"
-                   G_GSIZE_FORMAT " after the length (truncated?)"), n, size - 8);
+                 _("the header claims %" PRIu64 " bytes but the file has only %zu after the length (truncated?)"), n, size - 8);
   if (n < 2 || base[8] != '{')
     return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
                  _("the header is not a JSON object (it must start with “{”)"));
@@ -465,13 +465,13 @@ parse_file (NkSafetensors  *st,
                 &g_array_index (st->tensors, NkSafetensorsTensor, i - 1);
 
               return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
-                           _("tensors “%s” and “%s” overlap (bytes %" G_GUINT64_FORMAT
-                             " to %" G_GUINT64_FORMAT ")"),
+                           _("tensors “%s” and “%s” overlap (bytes %" PRIu64
+                             " to %" PRIu64 ")"),
                            prev->name, t->name, t->offset, expect);
             }
           return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
                        _("there is a gap of unused bytes before tensor “%s” (bytes %"
-                         G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ")"),
+                         PRIu64 " to %" PRIu64 ")"),
                        t->name, expect, t->offset);
         }
       expect = t->offset + t->nbytes;
@@ -483,8 +483,8 @@ parse_file (NkSafetensors  *st,
     }
   if (expect != st->payload_size)
     return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
-                 _("the tensors cover %" G_GUINT64_FORMAT " bytes of data but the file "
-                   "has %" G_GSIZE_FORMAT " (truncated or padded?)"),
+                 _("the tensors cover %" PRIu64 " bytes of data but the file "
+                   "has %zu (truncated or padded?)"),
                  expect, st->payload_size);
   return TRUE;
 }
@@ -659,7 +659,7 @@ format_dims (guint         ndim,
   GString *s = g_string_new ("[");
 
   for (guint d = 0; d < ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", shape[d]);
+    g_string_append_printf (s, "%s%" PRId64, d ? ", " : "", shape[d]);
   g_string_append_c (s, ']');
   return g_string_free (s, FALSE);
 }
@@ -936,9 +936,9 @@ prepare_header (NkSafetensorsWriter *writer,
       g_string_append_printf (json, ":{\"dtype\":\"%s\",\"shape\":[",
                               nk_safetensors_dtype_to_string (e->dtype));
       for (guint d = 0; d < e->ndim; d++)
-        g_string_append_printf (json, "%s%" G_GINT64_FORMAT, d ? "," : "", e->shape[d]);
-      g_string_append_printf (json, "],\"data_offsets\":[%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT "]}", offset, offset + len);
+        g_string_append_printf (json, "%s%" PRId64, d ? "," : "", e->shape[d]);
+      g_string_append_printf (json, "],\"data_offsets\":[%" PRIu64 ",%"
+                              PRIu64 "]}", offset, offset + len);
       offset += len;
     }
   g_string_append_c (json, '}');

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -27,7 +28,7 @@ nk_format_shape (int           ndim,
   GString *s = g_string_new ("(");
 
   for (int d = 0; d < ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", shape[d]);
+    g_string_append_printf (s, "%s%" PRId64, d ? ", " : "", shape[d]);
   if (ndim == 1)
     g_string_append_c (s, ',');
   g_string_append_c (s, ')');
@@ -42,7 +43,7 @@ format_list (int           ndim,
   GString *s = g_string_new ("[");
 
   for (int d = 0; d < ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", v[d]);
+    g_string_append_printf (s, "%s%" PRId64, d ? ", " : "", v[d]);
   g_string_append_c (s, ']');
   return g_string_free (s, FALSE);
 }
@@ -57,7 +58,7 @@ nk_tensor_format_layout (NkTensor *tensor)
 
   shape = nk_format_shape (tensor->ndim, tensor->shape);
   stride = nk_format_shape (tensor->ndim, tensor->stride);
-  return g_strdup_printf ("shape %s, stride %s, offset %" G_GINT64_FORMAT,
+  return g_strdup_printf ("shape %s, stride %s, offset %" PRId64,
                           shape, stride, tensor->offset);
 }
 
@@ -96,7 +97,7 @@ checked_numel (int            ndim,
         {
           g_autofree char *s = nk_format_shape (ndim, shape);
           g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                       _("Trying to create tensor with negative dimension %" G_GINT64_FORMAT
+                       _("Trying to create tensor with negative dimension %" PRId64
                          ": %s"), shape[d], s);
           return FALSE;
         }
@@ -342,7 +343,7 @@ nk_tensor_arange (NkDType   dtype,
   if (n < 0)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                   _("arange(%" G_GINT64_FORMAT ") needs a non-negative length."), n);
+                   _("arange(%" PRId64 ") needs a non-negative length."), n);
       return NULL;
     }
   host = nk_tensor_new_full (cpu, dtype, 1, shape, nk_storage_get_default_bucket (), FALSE, error);
@@ -449,7 +450,7 @@ check_in_storage (NkStorage     *storage,
   if (offset < 0)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
-                   _("Tensor: invalid storage offset %" G_GINT64_FORMAT), offset);
+                   _("Tensor: invalid storage offset %" PRId64), offset);
       return FALSE;
     }
   if (empty)
@@ -463,7 +464,7 @@ check_in_storage (NkStorage     *storage,
       g_autofree char *st = format_list (ndim, stride);
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
                    _("Storage size calculation overflowed with sizes=%s and strides=%s "
-                     "(storage offset %" G_GINT64_FORMAT ")"), sh, st, offset);
+                     "(storage offset %" PRId64 ")"), sh, st, offset);
       return FALSE;
     }
   if (needed > storage_numel)
@@ -471,9 +472,9 @@ check_in_storage (NkStorage     *storage,
       g_autofree char *sh = format_list (ndim, shape);
       g_autofree char *st = format_list (ndim, stride);
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
-                   _("setStorage: sizes %s, strides %s, storage offset %" G_GINT64_FORMAT
-                     ", and itemsize %" G_GSIZE_FORMAT " requiring a storage size of %"
-                     G_GINT64_FORMAT " are out of bounds for storage of size %" G_GINT64_FORMAT),
+                   _("setStorage: sizes %s, strides %s, storage offset %" PRId64
+                     ", and itemsize %zu requiring a storage size of %"
+                     PRId64 " are out of bounds for storage of size %" PRId64),
                    sh, st, offset, es, needed, storage_numel);
       return FALSE;
     }
@@ -697,7 +698,7 @@ nk_tensor_select (NkTensor  *tensor,
     {
       g_autofree char *s = format_list (tensor->ndim, tensor->shape);
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                   _("select(): index %" G_GINT64_FORMAT " out of range for tensor of size %s at dimension %d"),
+                   _("select(): index %" PRId64 " out of range for tensor of size %s at dimension %d"),
                    index, s, d);
       return NULL;
     }
@@ -744,8 +745,8 @@ nk_tensor_narrow (NkTensor  *tensor,
   if (start < -size || start > size)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                   _("start out of range (expected to be in range of [%" G_GINT64_FORMAT
-                     ", %" G_GINT64_FORMAT "], but got %" G_GINT64_FORMAT ")"),
+                   _("start out of range (expected to be in range of [%" PRId64
+                     ", %" PRId64 "], but got %" PRId64 ")"),
                    -size, size, start);
       return NULL;
     }
@@ -754,8 +755,8 @@ nk_tensor_narrow (NkTensor  *tensor,
   if (start + length > size)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                   _("start (%" G_GINT64_FORMAT ") + length (%" G_GINT64_FORMAT
-                     ") exceeds dimension size (%" G_GINT64_FORMAT ")."),
+                   _("start (%" PRId64 ") + length (%" PRId64
+                     ") exceeds dimension size (%" PRId64 ")."),
                    start, length, size);
       return NULL;
     }
@@ -810,7 +811,7 @@ nk_tensor_slice (NkTensor  *tensor,
   if (__builtin_mul_overflow (tensor->stride[d], step, &stride[d]))
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                   _("slice: stride %" G_GINT64_FORMAT " times step %" G_GINT64_FORMAT
+                   _("slice: stride %" PRId64 " times step %" PRId64
                      " overflows a 64-bit integer"), tensor->stride[d], step);
       return NULL;
     }
@@ -844,7 +845,7 @@ infer_size (int            ndim,
       else if (shape[d] < 0)
         {
           g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                       _("invalid shape dimension %" G_GINT64_FORMAT), shape[d]);
+                       _("invalid shape dimension %" PRId64), shape[d]);
           return FALSE;
         }
       else
@@ -862,7 +863,7 @@ infer_size (int            ndim,
   {
     g_autofree char *s = format_list (ndim, shape);
     g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                 _("shape '%s' is invalid for input of size %" G_GINT64_FORMAT), s, numel);
+                 _("shape '%s' is invalid for input of size %" PRId64), s, numel);
   }
   return FALSE;
 }
@@ -1104,7 +1105,7 @@ nk_tensor_expand (NkTensor      *tensor,
           if (shape[d] < 0)
             {
               g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                           _("The expanded size of the tensor (%" G_GINT64_FORMAT ") isn't "
+                           _("The expanded size of the tensor (%" PRId64 ") isn't "
                              "allowed in a leading, non-existing dimension %d"), shape[d], d);
               return NULL;
             }
@@ -1131,8 +1132,8 @@ nk_tensor_expand (NkTensor      *tensor,
             g_autofree char *ts = format_list (ndim, shape);
             g_autofree char *hs = format_list (tensor->ndim, tensor->shape);
             g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                         _("The expanded size of the tensor (%" G_GINT64_FORMAT ") must match the "
-                           "existing size (%" G_GINT64_FORMAT ") at non-singleton dimension %d.  "
+                         _("The expanded size of the tensor (%" PRId64 ") must match the "
+                           "existing size (%" PRId64 ") at non-singleton dimension %d.  "
                            "Target sizes: %s.  Tensor sizes: %s"),
                          want, have, d, ts, hs);
             return NULL;
@@ -1305,7 +1306,7 @@ nk_tensor_unflatten (NkTensor      *tensor,
       g_autofree char *s = format_list (ndim, sizes);
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
                    _("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%"
-                     G_GINT64_FORMAT ") in the input tensor"), s, d, tensor->shape[d]);
+                     PRId64 ") in the input tensor"), s, d, tensor->shape[d]);
       return NULL;
     }
 
@@ -1614,8 +1615,8 @@ resolve_index (NkTensor      *tensor,
       if (i < -size || i >= size)
         {
           g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                       _("index %" G_GINT64_FORMAT " is out of bounds for dimension %d with size %"
-                         G_GINT64_FORMAT), i, d, size);
+                       _("index %" PRId64 " is out of bounds for dimension %d with size %"
+                         PRId64), i, d, size);
           return FALSE;
         }
       if (i < 0)
@@ -1701,7 +1702,7 @@ nk_tensor_item (NkTensor  *tensor,
   if (nk_tensor_numel (tensor) != 1)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                   _("a Tensor with %" G_GINT64_FORMAT " elements cannot be converted to Scalar"),
+                   _("a Tensor with %" PRId64 " elements cannot be converted to Scalar"),
                    nk_tensor_numel (tensor));
       return FALSE;
     }

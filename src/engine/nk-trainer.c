@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -754,7 +755,7 @@ save_checkpoint (Run      *run,
   nk_checkpoint_set_rng (ck, rng);
   nk_checkpoint_set_config (ck, config_json);
   nk_checkpoint_set_metadata (ck, "loss_scale", g_ascii_dtostr (buf, sizeof buf, run->loss_scale));
-  g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, run->good_steps);
+  g_snprintf (buf, sizeof buf, "%" PRIu64, run->good_steps);
   nk_checkpoint_set_metadata (ck, "good_steps", buf);
   if (!nk_model_save_checkpoint (run->model, ck, error)
       || !nk_optim_save_state (run->optim, ck, error))
@@ -882,7 +883,7 @@ run_step (Run            *run,
     {
       nk_autograd_release (loss);
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_DIVERGED,
-                   _("The loss became %s at step %" G_GUINT64_FORMAT ": the run diverged (try a smaller --lr than %g or another --optimizer)."),
+                   _("The loss became %s at step %" PRIu64 ": the run diverged (try a smaller --lr than %g or another --optimizer)."),
                    isnan (m->loss) ? "NaN" : "infinite", step + 1, c->lr);
       return FALSE;
     }

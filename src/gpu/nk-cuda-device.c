@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <glib.h>
@@ -165,8 +166,8 @@ cuda_alloc (gpointer   backend,
       g_set_error (error, NK_CUDA_ERROR,
                    status == cudaErrorMemoryAllocation ? NK_DEVICE_ERROR_OUT_OF_MEMORY
                                                        : NK_DEVICE_ERROR_FAILED,
-                   "%s: cannot allocate %" G_GSIZE_FORMAT " bytes on %s "
-                   "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes free)",
+                   "%s: cannot allocate %zu bytes on %s "
+                   "(%zu of %zu bytes free)",
                    cudaGetErrorString (status), nbytes, self->prop.name,
                    (gsize) free_bytes, (gsize) total_bytes);
       return NULL;
@@ -576,8 +577,8 @@ cuda_describe (gpointer backend)
   /* The CUDA name comes first and alone before " — ": the GPU table matches on it. */
   return g_strdup_printf ("%s — compute capability %d.%d, %d SMs, %.0f MHz, "
                           "%.1f GiB (%.1f GiB free), driver %d.%d, runtime %d.%d, "
-                          "%" G_GUINT64_FORMAT " transfers (%.1f MiB to the device, "
-                          "%.1f MiB to the host), %" G_GUINT64_FORMAT " cudaMalloc calls",
+                          "%" PRIu64 " transfers (%.1f MiB to the device, "
+                          "%.1f MiB to the host), %" PRIu64 " cudaMalloc calls",
                           self->prop.name, self->prop.major, self->prop.minor,
                           self->prop.multiProcessorCount, clock_khz / 1e3,
                           total_b / 1073741824.0, free_b / 1073741824.0,

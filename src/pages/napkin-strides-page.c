@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "nk-program.h"
@@ -234,10 +235,10 @@ update_formula (NapkinStridesPage *self)
       napkin_storage_diagram_model_get_tensor_addresses (self->model, selected, &n);
       if (napkin_storage_diagram_model_get_jump (self->model, &from, &to))
         /* Translators: "step 2 of 16 · jump +4 · y[0, 1] → 4 = 0 + 0·1 + 1·4" */
-        text = g_strdup_printf (_("step %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " · jump %s%" G_GINT64_FORMAT " · %s"),
+        text = g_strdup_printf (_("step %" PRId64 " of %" PRId64 " · jump %s%" PRId64 " · %s"),
                                 step + 1, n, to >= from ? "+" : "−", to >= from ? to - from : from - to, formula);
       else
-        text = g_strdup_printf (_("step %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " · %s"), step + 1, n, formula);
+        text = g_strdup_printf (_("step %" PRId64 " of %" PRId64 " · %s"), step + 1, n, formula);
       gtk_label_set_label (self->formula_label, text);
       gtk_widget_remove_css_class (GTK_WIDGET (self->formula_label), "dim-label");
     }

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -214,7 +215,7 @@ describe_config (const NkTrainConfig *c)
     model = g_strdup_printf (_("Cruncher D %u · L %u"), c->dim, c->layers);
   else
     model = g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), c->dim, c->layers, c->context);
-  return g_strdup_printf (_("%s · batch %u · %" G_GUINT64_FORMAT " steps · lr %g · %s · %s · %s"),
+  return g_strdup_printf (_("%s · batch %u · %" PRIu64 " steps · lr %g · %s · %s · %s"),
                           model, c->batch, c->steps, c->lr,
                           nk_optimizer_to_string (c->optimizer),
                           nk_train_precision_to_string (c->precision), c->device);
@@ -990,7 +991,7 @@ update_progress (NapkinTrainingPage *self)
             : ((run->ended_us != 0 ? run->ended_us : g_get_monotonic_time ()) - run->started_us) / 1e6;
   elapsed_text = nk_units_format_duration (elapsed);
   text = g_string_new (NULL);
-  g_string_append_printf (text, _("Step %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " · %s elapsed"),
+  g_string_append_printf (text, _("Step %" PRIu64 " of %" PRIu64 " · %s elapsed"),
                           done, c->steps, elapsed_text);
   if (state == NK_TRAINER_STATE_RUNNING && done > start && done < c->steps)
     {
@@ -1024,7 +1025,7 @@ update_progress (NapkinTrainingPage *self)
 
   if (run->checkpoint_step > 0)
     take_label (self->checkpoint_label,
-                g_strdup_printf (_("Last checkpoint after step %" G_GUINT64_FORMAT), run->checkpoint_step));
+                g_strdup_printf (_("Last checkpoint after step %" PRIu64), run->checkpoint_step));
   else
     gtk_label_set_label (self->checkpoint_label, "");
 
@@ -1065,7 +1066,7 @@ update_run_row (NapkinTrainingPage *self,
     default: state = _("starting"); break;
     }
   if (run->last_step > 0)
-    subtitle = g_strdup_printf (_("%s\nFinal loss %s after %" G_GUINT64_FORMAT " steps · %s"),
+    subtitle = g_strdup_printf (_("%s\nFinal loss %s after %" PRIu64 " steps · %s"),
                                 config, loss, run->last_step, state);
   else
     subtitle = g_strdup_printf ("%s\n%s", config, state);
@@ -1148,7 +1149,7 @@ add_step (NapkinTrainingPage   *self,
       run->checkpoint_step = m->step;
       if (run->checkpoint_requested)
         {
-          g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" G_GUINT64_FORMAT),
+          g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" PRIu64),
                                                     m->step);
 
           run->checkpoint_requested = FALSE;
@@ -1502,17 +1503,17 @@ metrics_csv (Run *run)
     {
       const NkTrainMetrics *m = &g_array_index (history, NkTrainMetrics, i);
 
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT, m->step);
+      g_string_append_printf (out, "%" PRIu64, m->step);
       append_csv_double (out, m->loss);
-      g_string_append_printf (out, ",%" G_GUINT64_FORMAT, m->flops);
+      g_string_append_printf (out, ",%" PRIu64, m->flops);
       append_csv_double (out, m->seconds);
       append_csv_double (out, m->flops_per_s);
       append_csv_double (out, m->peak_flops_per_s);
       append_csv_double (out, m->mfu);
       g_string_append_printf (out, ",%s", device != NULL ? device : "");
       for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
-        g_string_append_printf (out, ",%" G_GUINT64_FORMAT, m->memory[plot_buckets[b]]);
-      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
+        g_string_append_printf (out, ",%" PRIu64, m->memory[plot_buckets[b]]);
+      g_string_append_printf (out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
                               m->flops_forward, m->flops_backward, m->flops_matmul);
       append_csv_double (out, m->seconds_forward);
       append_csv_double (out, m->seconds_backward);

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n.h>
 
@@ -1060,7 +1061,7 @@ napkin_storage_diagram_model_dup_index_text (NapkinStorageDiagramModel *self,
     return g_string_free (s, FALSE);
   g_string_append_c (s, '[');
   for (int d = 0; d < entry->tensor->ndim; d++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, d ? ", " : "", index[d]);
+    g_string_append_printf (s, "%s%" PRId64, d ? ", " : "", index[d]);
   g_string_append_c (s, ']');
   return g_string_free (s, FALSE);
 }
@@ -1074,7 +1075,7 @@ dup_cell_formula (NapkinStorageDiagramModel *self)
   guint n_readers = 0;
 
   /* Translators: "storage of x, cell 2 ← x[2], y[0, 2]" */
-  g_string_printf (s, _("storage of %s, cell %" G_GINT64_FORMAT), storage->owner, self->hover_cell);
+  g_string_printf (s, _("storage of %s, cell %" PRId64), storage->owner, self->hover_cell);
   for (guint t = 0; t < self->tensors->len; t++)
     {
       guint n = 0;
@@ -1131,10 +1132,10 @@ napkin_storage_diagram_model_dup_formula (NapkinStorageDiagramModel *self)
     }
 
   s = g_string_new (NULL);
-  g_string_append_printf (s, "%s → %" G_GINT64_FORMAT " = %" G_GINT64_FORMAT,
+  g_string_append_printf (s, "%s → %" PRId64 " = %" PRId64,
                           index_text, cell, entry->tensor->offset);
   for (int d = 0; d < entry->tensor->ndim; d++)
-    g_string_append_printf (s, " + %" G_GINT64_FORMAT "·%" G_GINT64_FORMAT,
+    g_string_append_printf (s, " + %" PRId64 "·%" PRId64,
                             index[d], entry->tensor->stride[d]);
   return g_string_free (s, FALSE);
 }

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n.h>
 #include <adwaita.h>
@@ -158,7 +159,7 @@ format_tuple (const gint64 *items,
   GString *s = g_string_new ("(");
 
   for (int i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%" G_GINT64_FORMAT, i ? ", " : "", items[i]);
+    g_string_append_printf (s, "%s%" PRId64, i ? ", " : "", items[i]);
   if (n == 1)
     g_string_append_c (s, ',');
   g_string_append_c (s, ')');
@@ -545,8 +546,8 @@ draw_strips (NapkinStorageDiagram *self,
       g_autoptr(PangoLayout) header = NULL;
 
       /* Translators: "Storage of x · 16 × f32 (4 bytes each) = 64 bytes" */
-      markup = g_markup_printf_escaped (s == 0 ? _("<b>Storage of %s</b>   %" G_GINT64_FORMAT " × %s (%zu bytes each) = <b>%s</b>")
-                                               : _("<b>New storage of %s</b>   %" G_GINT64_FORMAT " × %s (%zu bytes each) = <b>%s</b>"),
+      markup = g_markup_printf_escaped (s == 0 ? _("<b>Storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>")
+                                               : _("<b>New storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>"),
                                         owner, numel, dtype_name, element_size, bytes);
       header = make_layout (widget, markup, 1.0, FALSE, FALSE);
       set_source (cr, hue, 1.0);
@@ -558,7 +559,7 @@ draw_strips (NapkinStorageDiagram *self,
 
       if (sl->per_row == 0)
         {
-          g_autofree char *note = g_strdup_printf (_("No cells to draw (%" G_GINT64_FORMAT " elements)"), numel);
+          g_autofree char *note = g_strdup_printf (_("No cells to draw (%" PRId64 " elements)"), numel);
           g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
 
           set_source (cr, &pal->fg, 0.6);
@@ -571,7 +572,7 @@ draw_strips (NapkinStorageDiagram *self,
         {
           gint64 n_drawn = napkin_storage_diagram_model_get_storage_n_drawn (self->model, s);
           /* Translators: under a storage strip drawn in part: "⋯ showing 512 of 4096 cells" */
-          g_autofree char *note = g_strdup_printf (_("⋯ showing %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " cells"),
+          g_autofree char *note = g_strdup_printf (_("⋯ showing %" PRId64 " of %" PRId64 " cells"),
                                                    n_drawn, numel);
           g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
 
@@ -585,7 +586,7 @@ draw_strips (NapkinStorageDiagram *self,
           graphene_rect_t r;
           double value = 0;
           g_autofree char *text = NULL;
-          g_autofree char *index = g_strdup_printf ("%" G_GINT64_FORMAT, c);
+          g_autofree char *index = g_strdup_printf ("%" PRId64, c);
           g_autoptr(PangoLayout) index_layout = make_layout (widget, index, 0.75, FALSE, FALSE);
           guint hits = (int) s == selected_storage ? napkin_storage_diagram_model_get_cell_hits (self->model, s, c) : 0;
           gboolean focused = ((int) s == focus_storage && c == focus_cell) ||
@@ -619,7 +620,7 @@ draw_strips (NapkinStorageDiagram *self,
           graphene_rect_t a, b;
           double ax, bx, ay, by, depth, mid_x;
           gint64 delta = jump_to - jump_from;
-          g_autofree char *label = g_strdup_printf ("%s%" G_GINT64_FORMAT, delta >= 0 ? "+" : "−",
+          g_autofree char *label = g_strdup_printf ("%s%" PRId64, delta >= 0 ? "+" : "−",
                                                     delta >= 0 ? delta : -delta);
           g_autoptr(PangoLayout) layout = make_layout (widget, label, 0.85, TRUE, FALSE);
           int lw, lh;
@@ -727,10 +728,10 @@ draw_tensors (NapkinStorageDiagram *self,
 
         lines[0] = g_markup_printf_escaped (_("shape  <b>%s</b>"), shape);
         lines[1] = g_markup_printf_escaped (_("stride <b>%s</b>"), stride);
-        lines[2] = g_markup_printf_escaped (_("offset <b>%" G_GINT64_FORMAT "</b>"), tensor->offset);
+        lines[2] = g_markup_printf_escaped (_("offset <b>%" PRId64 "</b>"), tensor->offset);
         lines[3] = g_markup_printf_escaped (nk_tensor_is_contiguous (tensor)
-                                            ? _("%" G_GINT64_FORMAT " elements, contiguous")
-                                            : _("%" G_GINT64_FORMAT " elements, not contiguous"),
+                                            ? _("%" PRId64 " elements, contiguous")
+                                            : _("%" PRId64 " elements, not contiguous"),
                                             numel);
         /* What the statement that made the tensor did, in the engine's words. */
         if (shares != NULL && op != NULL)
@@ -792,7 +793,7 @@ draw_tensors (NapkinStorageDiagram *self,
               }
             g_string_append_c (s, '[');
             for (int d = 0; d < tensor->ndim - 2; d++)
-              g_string_append_printf (s, "%" G_GINT64_FORMAT ", ", lead[d]);
+              g_string_append_printf (s, "%" PRId64 ", ", lead[d]);
             g_string_append (s, ":, :]");
             label = g_string_free (s, FALSE);
             layout = make_layout (widget, label, 0.8, FALSE, TRUE);
@@ -805,7 +806,7 @@ draw_tensors (NapkinStorageDiagram *self,
       if (tl->note_y > 0)
         {
           /* Translators: under a tensor drawn in part: "⋯ showing 512 of 4096 elements" */
-          g_autofree char *note = g_strdup_printf (_("⋯ showing %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " elements"),
+          g_autofree char *note = g_strdup_printf (_("⋯ showing %" PRId64 " of %" PRId64 " elements"),
                                                    n_drawn, numel);
           g_autoptr(PangoLayout) layout = make_layout (widget, note, 0.9, FALSE, FALSE);
 
