@@ -5,22 +5,8 @@
  */
 #include "config.h"
 
-#include <stdint.h>
-#include <string.h>
-
+#include "fuzz-common.h"
 #include "nk-program.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  /* A g_return_if_fail reached from a program is a bug too: make it a crash. */
-  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
-  return 0;
-}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

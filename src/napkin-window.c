@@ -65,7 +65,21 @@ static void
 napkin_window_load_state (NapkinWindow *self,
                           GSettings    *settings)
 {
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
+
   g_set_object (&self->settings, settings);
+
+  /* Each page that keeps state has a `settings` property; the others are skipped. */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      GtkWidget *child = adw_view_stack_page_get_child (page);
+      GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (child), "settings");
+
+      if (pspec != NULL && pspec->value_type == G_TYPE_SETTINGS)
+        g_object_set (child, "settings", settings, NULL);
+    }
+
   if (self->settings == NULL)
     return;
 

@@ -646,6 +646,398 @@ test_cpu_peak (void)
   g_assert_cmpfloat (fixed->peak_fp32, ==, 4.0 * 2 * 8 * 2 * 3.5e9);
 }
 
+/* ---- histograms ------------------------------------------------------------------ */
+
+/* The brute-force oracle: each value rounded into the format by nk_dtype_round
+ * (exact, one value at a time) and the result's class read off its bits; the binade
+ * found by walking powers of two, not by frexp. */
+static void
+brute_force_counts (const float *v,
+                    gsize        n,
+                    NkDType      dtype,
+                    guint64     *out_underflow,
+                    guint64     *out_subnormal,
+                    guint64     *out_overflow,
+                    guint64     *bins)
+{
+  *out_underflow = *out_subnormal = *out_overflow = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double a = fabs ((double) v[i]);
+      NkDTypeRounding r;
+      NkDTypeDecoded d;
+
+      if (a == 0.0 || !isfinite (a))
+        continue;
+      if (bins != NULL)
+        for (int e = NK_TRAIN_HISTOGRAM_MIN_EXP; e <= NK_TRAIN_HISTOGRAM_MAX_EXP; e++)
+          if (ldexp (1.0, e) <= a && a < ldexp (1.0, e + 1))
+            bins[e - NK_TRAIN_HISTOGRAM_MIN_EXP]++;
+      nk_dtype_round (dtype, v[i], NK_OVERFLOW_DEFAULT, &r);
+      nk_dtype_decode (dtype, r.bits, &d);
+      if (d.klass == NK_DTYPE_CLASS_ZERO)
+        (*out_underflow)++;
+      else if (d.klass == NK_DTYPE_CLASS_SUBNORMAL)
+        (*out_subnormal)++;
+      else if (d.klass == NK_DTYPE_CLASS_INF)
+        (*out_overflow)++;
+    }
+}
+
+static void
+test_histogram_counts (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr(NkTensor) t = NULL;
+  guint64 bins[NK_TRAIN_HISTOGRAM_N_BINS] = { 0 };
+  guint64 zeros = 0, nonfinite = 0;
+  NkTrainHistogram h;
+  /* The edges, both sides: fp16's half smallest subnormal 2⁻²⁵ (a tie: to 0), its
+   * smallest normal less half a subnormal step (a tie: up to normal), its largest
+   * finite plus half an ulp 65520 (a tie: to inf); bf16's 2⁻¹³⁴ and 2⁻¹²⁶ − 2⁻¹³⁴. */
+  const double edges[] = {
+    0x1p-25, 0x1p-24, 0x1p-14 - 0x1p-25, 0x1p-14, 65504, 65519, 65520, 1e30,
+    0x1p-134, 0x1p-133, 0x1p-126 - 0x1p-134, 0x1p-126, 0x1p-149, 3.3895313892515355e38,
+  };
+  float v;
+
+  /* A sweep through and around fp16's subnormals, 2⁻³⁰ .. 2⁻¹⁰, 37 values a binade */
+  for (int e = -30; e < -10; e++)
+    for (int k = 0; k < 37; k++)
+      {
+        v = (float) ldexp (1.0 + k / 37.0, e);
+        g_array_append_val (values, v);
+        v = -v;
+        g_array_append_val (values, v);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    for (int dir = -1; dir <= 1; dir++)
+      {
+        v = dir == 0 ? (float) edges[i] : nextafterf ((float) edges[i], dir * INFINITY);
+        g_array_append_val (values, v);
+      }
+  v = 0.0f; g_array_append_val (values, v);
+  v = -0.0f; g_array_append_val (values, v);
+  v = INFINITY; g_array_append_val (values, v);
+  v = NAN; g_array_append_val (values, v);
+  for (guint i = 0; i < values->len; i++)
+    {
+      float x = g_array_index (values, float, i);
+
+      zeros += x == 0.0f;
+      nonfinite += !isfinite (x);
+    }
+
+  t = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (values->len),
+                          NK_BUCKET_OTHER, FALSE, &error);
+  g_assert_no_error (error);
+  memcpy (nk_tensor_data_f32 (t), values->data, values->len * sizeof (float));
+  g_assert_true (nk_train_histogram_compute (t, &h, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (h.total, ==, values->len);
+  g_assert_cmpuint (h.zeros, ==, zeros);
+  g_assert_cmpuint (h.nonfinite, ==, nonfinite);
+  g_assert_cmpuint (h.below + h.above, ==, 0);
+  for (guint f = 0; f < NK_TRAIN_HISTOGRAM_N_FORMATS; f++)
+    {
+      guint64 u, sub, o;
+
+      brute_force_counts ((float *) values->data, values->len, nk_train_histogram_format_dtype (f),
+                          &u, &sub, &o, f == 0 ? bins : NULL);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " underflow, %" G_GUINT64_FORMAT " subnormal, %"
+                      G_GUINT64_FORMAT " overflow", f == 0 ? "fp16" : "bf16", u, sub, o);
+      g_assert_cmpuint (h.underflow[f], ==, u);
+      g_assert_cmpuint (h.subnormal[f], ==, sub);
+      g_assert_cmpuint (h.overflow[f], ==, o);
+      /* the sweep straddles fp16's subnormals: all three outcomes occur */
+      if (f == NK_TRAIN_HISTOGRAM_F16)
+        g_assert_true (u > 0 && sub > 0 && o > 0);
+    }
+  for (guint i = 0; i < NK_TRAIN_HISTOGRAM_N_BINS; i++)
+    g_assert_cmpuint (h.bins[i], ==, bins[i]);
+}
+
+/* A run that histograms its gradients: every N steps (and at the first and last),
+ * of the tensor chosen, which a brute-force recount over its gradient agrees with. */
+static void
+test_histogram_in_run (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GError) error = NULL;
+  NkTrainHistogram h;
+
+  c->steps = 7;
+  c->histogram_every = 3;
+  t = nk_trainer_new (c);
+  g_assert_false (nk_trainer_get_histogram (t, &h));
+  nk_trainer_set_histogram_source (t, "layers.1.weight", FALSE);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (nk_trainer_get_histogram (t, &h));
+  /* the last step is always taken */
+  g_assert_cmpuint (h.step, ==, 7);
+  g_assert_cmpstr (h.name, ==, "layers.1.weight");
+  g_assert_false (h.gradient);
+  g_assert_cmpuint (h.total, ==, 16 * 16);
+  {
+    /* The values after the run are those of step 7's histogram plus step 7's update;
+     * recount the final weights and compare the total of the bins: every weight
+     * is nonzero and finite. */
+    guint64 sum = h.zeros + h.nonfinite + h.below + h.above;
+
+    for (guint i = 0; i < NK_TRAIN_HISTOGRAM_N_BINS; i++)
+      sum += h.bins[i];
+    g_assert_cmpuint (sum, ==, h.total);
+  }
+}
+
+static void
+test_histogram_default_source (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GError) error = NULL;
+  NkTrainHistogram h;
+
+  c->steps = 2;
+  c->histogram_every = 100;
+  t = nk_trainer_new (c);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_true (nk_trainer_get_histogram (t, &h));
+  /* the last layer's weight gradient, [1, D] */
+  g_assert_cmpstr (h.name, ==, "final.weight");
+  g_assert_true (h.gradient);
+  g_assert_cmpuint (h.total, ==, 16);
+  g_assert_cmpfloat (h.scale, ==, 1.0);
+}
+
+/* fp16 with an absurd first scale: every step overflows until the scale has been
+ * halved into range; the counter says how many, as the history does step by step. */
+static void
+test_fp16_skipped_counter (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) h = NULL;
+  guint64 skipped = 0;
+  const NkTrainMetrics *last;
+
+  c->precision = NK_TRAIN_PRECISION_FP16;
+  c->loss_scale_init = 0x1p100;
+  c->steps = 120;
+  t = nk_trainer_new (c);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_no_error (error);
+  h = nk_trainer_get_history (t);
+  for (guint i = 0; i < h->len; i++)
+    {
+      const NkTrainMetrics *m = &g_array_index (h, NkTrainMetrics, i);
+
+      skipped += m->skipped;
+      g_assert_cmpuint (m->skipped_steps, ==, skipped);
+    }
+  last = &g_array_index (h, NkTrainMetrics, h->len - 1);
+  g_assert_cmpuint (nk_trainer_get_skipped_steps (t), ==, skipped);
+  /* 2¹⁰⁰ · loss overflows fp16 (max 65504) until at least ~85 halvings */
+  g_assert_cmpuint (skipped, >=, 85);
+  /* fewer than 2000 good steps, so the scale never grew: it was only halved */
+  g_assert_cmpfloat (last->loss_scale * ldexp (1.0, (int) (skipped - last->skipped)), ==, 0x1p100);
+}
+
+/* ---- history, checkpoints, prediction --------------------------------------------- */
+
+static void
+test_history_ring (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GArray) tail = NULL;
+  g_autoptr(GArray) none = NULL;
+  g_autoptr(GArray) early = NULL;
+
+  c->steps = 50;
+  c->history_limit = 16;
+  t = nk_trainer_new (c);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  all = nk_trainer_get_history (t);
+  /* the newest 16 steps, oldest first */
+  g_assert_cmpuint (all->len, ==, 16);
+  for (guint i = 0; i < all->len; i++)
+    g_assert_cmpuint (g_array_index (all, NkTrainMetrics, i).step, ==, 35 + i);
+  tail = nk_trainer_get_history_range (t, 45);
+  g_assert_cmpuint (tail->len, ==, 6);
+  for (guint i = 0; i < tail->len; i++)
+    g_assert_true (memcmp (&g_array_index (tail, NkTrainMetrics, i),
+                           &g_array_index (all, NkTrainMetrics, 10 + i), sizeof (NkTrainMetrics)) == 0);
+  none = nk_trainer_get_history_range (t, 51);
+  g_assert_cmpuint (none->len, ==, 0);
+  /* steps already dropped are not there to give */
+  early = nk_trainer_get_history_range (t, 1);
+  g_assert_cmpuint (early->len, ==, 16);
+}
+
+typedef struct {
+  guint64  steps_seen;
+  guint64  steps[8];
+  char    *paths[8];
+  guint    n;
+} Written;
+
+static void
+on_written (NkTrainer  *trainer,
+            guint64     step,
+            const char *path,
+            Written    *w)
+{
+  /* announced after its step */
+  g_assert_cmpuint (w->steps_seen, >=, step);
+  g_assert_cmpuint (w->n, <, G_N_ELEMENTS (w->steps));
+  w->steps[w->n] = step;
+  w->paths[w->n++] = g_strdup (path);
+}
+
+static void
+on_step_count (NkTrainer            *trainer,
+               const NkTrainMetrics *m,
+               Written              *w)
+{
+  w->steps_seen = m->step;
+  if (m->step == 3)
+    nk_trainer_checkpoint_now (trainer);
+}
+
+static void
+test_checkpoint_written_signal (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("napkin-ckw-XXXXXX", &error);
+  g_autoptr(GPtrArray) files = NULL;
+  Written w = { 0 };
+
+  c->steps = 10;
+  c->checkpoint_dir = g_strdup (dir);
+  c->checkpoint_every = 5;
+  c->checkpoint_keep = 0;
+  t = nk_trainer_new (c);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_count), &w);
+  g_signal_connect (t, "checkpoint-written", G_CALLBACK (on_written), &w);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  /* the interval's 5 and 10, and the request after step 3, written after step 4:
+   * each announced with the file nk-checkpoint names for its step */
+  g_assert_cmpuint (w.n, ==, 3);
+  g_assert_cmpuint (w.steps[0], ==, 4);
+  g_assert_cmpuint (w.steps[1], ==, 5);
+  g_assert_cmpuint (w.steps[2], ==, 10);
+  files = nk_checkpoint_list (dir, &error);
+  g_assert_cmpuint (files->len, ==, 3);
+  for (guint i = 0; i < w.n; i++)
+    {
+      g_autofree char *expected = nk_checkpoint_path_for_step (dir, w.steps[i]);
+
+      g_assert_cmpstr (w.paths[i], ==, expected);
+      g_assert_true (g_file_test (w.paths[i], G_FILE_TEST_IS_REGULAR));
+      g_unlink (w.paths[i]);
+      g_free (w.paths[i]);
+    }
+  g_rmdir (dir);
+}
+
+/* The prediction before a run is what the built model and the run itself say. */
+static void
+test_prediction (void)
+{
+  const struct { NkModelKind kind; guint dim, layers, batch; NkTrainPrecision precision; } cases[] = {
+    { NK_MODEL_CRUNCHER, 16, 2, 4, NK_TRAIN_PRECISION_FP32 },
+    { NK_MODEL_CRUNCHER, 8, 0, 3, NK_TRAIN_PRECISION_BF16_MIXED },
+    { NK_MODEL_TINY_LM, 16, 1, 2, NK_TRAIN_PRECISION_FP16 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(NkTrainConfig) c = small_config ();
+      g_autoptr(NkTrainer) t = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) h = NULL;
+      g_auto(GStrv) names = NULL;
+      const char *const *built;
+      const NkTrainMetrics *m;
+      NkTrainPrediction p;
+      guint n = 0;
+
+      c->model = cases[i].kind;
+      c->dim = cases[i].dim;
+      c->layers = cases[i].layers;
+      c->batch = cases[i].batch;
+      c->context = 8;
+      c->precision = cases[i].precision;
+      c->steps = 1;
+      nk_train_config_predict (c, 2e9, &p);
+      t = nk_trainer_new (c);
+      g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+      g_assert_no_error (error);
+      h = nk_trainer_get_history (t);
+      m = &g_array_index (h, NkTrainMetrics, 0);
+
+      g_assert_cmpuint (p.n_parameters, ==, nk_trainer_get_n_parameters (t));
+      for (guint b = 0; b < 4; b++)
+        g_assert_cmpfloat (p.memory[b], ==, m->predicted[b]);
+      /* nk-plan's 6 · N · tokens, and the time at the rate given */
+      g_assert_cmpfloat (p.flops_per_step, ==,
+                         6.0 * (double) p.n_parameters * c->batch * (c->model == NK_MODEL_TINY_LM ? 8 : 1));
+      g_assert_cmpfloat_with_epsilon (p.seconds_per_step, p.flops_per_step / 2e9, 1e-15);
+      names = nk_train_config_dup_param_names (c);
+      built = nk_model_get_param_names (nk_trainer_get_model (t));
+      for (; built[n] != NULL; n++)
+        g_assert_cmpstr (names[n], ==, built[n]);
+      g_assert_null (names[n]);
+    }
+  {
+    g_autoptr(NkTrainConfig) c = small_config ();
+    NkTrainPrediction p;
+
+    nk_train_config_predict (c, NAN, &p);
+    g_assert_true (isnan (p.seconds_per_step));
+  }
+}
+
+/* The measured rate: positive, below the derived peak by the lecture's
+ * reasoning (no device beats its peak; 1.5× allows for a turbo clock above the
+ * nominal), and asked twice, the same number (measured once). */
+static void
+test_gemm_rate (void)
+{
+  g_autoptr(GError) error = NULL;
+  double rate, again, peeked;
+  double peak = nk_cpu_info_get ()->peak_fp32;
+  g_autofree char *reason = NULL;
+
+  rate = nk_train_gemm_rate_measure_sync ("cpu", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (isfinite (rate) && rate > 0);
+  if (isfinite (peak) && peak > 0)
+    g_assert_cmpfloat (rate, <, 1.5 * peak);
+  g_assert_true (nk_train_gemm_rate_peek ("cpu", &peeked, &reason));
+  g_assert_null (reason);
+  g_assert_cmpfloat (peeked, ==, rate);
+  again = nk_train_gemm_rate_measure_sync ("cpu", NULL, &error);
+  g_assert_cmpfloat (again, ==, rate);
+
+  /* a device that is not there: NAN and its reason, remembered */
+  rate = nk_train_gemm_rate_measure_sync ("nosuchdevice", NULL, &error);
+  g_assert_nonnull (error);
+  g_assert_true (isnan (rate));
+  g_assert_true (nk_train_gemm_rate_peek ("nosuchdevice", &peeked, &reason));
+  g_assert_cmpstr (reason, ==, error->message);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -665,6 +1057,14 @@ main (int    argc,
   g_test_add_func ("/engine/trainer/checkpoint-now", test_checkpoint_now);
   g_test_add_func ("/engine/trainer/checkpoint-dir-other-run", test_checkpoint_dir_other_run);
   g_test_add_func ("/engine/cpuinfo/peak", test_cpu_peak);
+  g_test_add_func ("/engine/trainer/histogram/counts", test_histogram_counts);
+  g_test_add_func ("/engine/trainer/histogram/in-run", test_histogram_in_run);
+  g_test_add_func ("/engine/trainer/histogram/default-source", test_histogram_default_source);
+  g_test_add_func ("/engine/trainer/fp16-skipped-counter", test_fp16_skipped_counter);
+  g_test_add_func ("/engine/trainer/history-ring", test_history_ring);
+  g_test_add_func ("/engine/trainer/checkpoint-written", test_checkpoint_written_signal);
+  g_test_add_func ("/engine/trainer/prediction", test_prediction);
+  g_test_add_func ("/engine/trainer/gemm-rate", test_gemm_rate);
 
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nk-checkpoint.h"
+#include "nk-file-util-private.h"
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"
 
@@ -44,9 +45,8 @@ struct _NkCheckpoint
   char          *config;
   GHashTable    *metadata;   /* extra keys: char* → char* */
 
-  GArray        *tensors;    /* NkSafetensorsTensor; names owned */
+  NkTensorTable  table;
   GPtrArray     *bytes;      /* GBytes per tensor, for one built in memory */
-  GHashTable    *by_name;    /* name → index + 1 */
   NkSafetensors *file;       /* for one loaded: owns the tensors' bytes */
 };
 
@@ -60,14 +60,6 @@ is_reserved (const char *key)
          || g_str_equal (key, KEY_CHECKSUM);
 }
 
-static void
-clear_tensor (gpointer data)
-{
-  NkSafetensorsTensor *t = data;
-
-  g_free ((char *) t->name);
-}
-
 NkCheckpoint *
 nk_checkpoint_new (void)
 {
@@ -75,10 +67,8 @@ nk_checkpoint_new (void)
 
   g_atomic_ref_count_init (&ck->ref_count);
   ck->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  ck->tensors = g_array_new (FALSE, TRUE, sizeof (NkSafetensorsTensor));
-  g_array_set_clear_func (ck->tensors, clear_tensor);
+  _nk_tensor_table_init (&ck->table);
   ck->bytes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  ck->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return ck;
 }
 
@@ -99,9 +89,8 @@ nk_checkpoint_unref (NkCheckpoint *ck)
   if (!g_atomic_ref_count_dec (&ck->ref_count))
     return;
 
-  g_hash_table_unref (ck->by_name);
+  _nk_tensor_table_clear (&ck->table);
   g_ptr_array_unref (ck->bytes);
-  g_array_unref (ck->tensors);
   g_hash_table_unref (ck->metadata);
   g_clear_pointer (&ck->file, nk_safetensors_unref);
   g_free (ck->config);
@@ -189,8 +178,8 @@ add_entry (NkCheckpoint              *ck,
   NkSafetensorsTensor t = *info;
 
   t.name = g_strdup (info->name);
-  g_array_append_val (ck->tensors, t);
-  g_hash_table_insert (ck->by_name, g_strdup (t.name), GUINT_TO_POINTER (ck->tensors->len));
+  g_array_append_val (ck->table.tensors, t);
+  _nk_tensor_table_index (&ck->table, ck->table.tensors->len - 1);
 }
 
 static void
@@ -205,7 +194,7 @@ add_bytes (NkCheckpoint *ck,
   gsize item;
 
   g_return_if_fail (ck->file == NULL);
-  g_return_if_fail (name != NULL && !g_hash_table_contains (ck->by_name, name));
+  g_return_if_fail (name != NULL && !g_hash_table_contains (ck->table.by_name, name));
   g_return_if_fail (nk_safetensors_dtype_to_string (dtype) != NULL);
   g_return_if_fail (ndim <= NK_SAFETENSORS_MAX_DIMS);
 
@@ -277,7 +266,7 @@ guint
 nk_checkpoint_get_n_tensors (NkCheckpoint *ck)
 {
   g_return_val_if_fail (ck != NULL, 0);
-  return ck->tensors->len;
+  return ck->table.tensors->len;
 }
 
 const NkSafetensorsTensor *
@@ -285,22 +274,15 @@ nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
                                guint         index)
 {
   g_return_val_if_fail (ck != NULL, NULL);
-  g_return_val_if_fail (index < ck->tensors->len, NULL);
-
-  return &g_array_index (ck->tensors, NkSafetensorsTensor, index);
+  return _nk_tensor_table_get (&ck->table, index);
 }
 
 const NkSafetensorsTensor *
 nk_checkpoint_lookup (NkCheckpoint *ck,
                       const char   *name)
 {
-  guint index;
-
   g_return_val_if_fail (ck != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (ck->by_name, name));
-  return index ? &g_array_index (ck->tensors, NkSafetensorsTensor, index - 1) : NULL;
+  return _nk_tensor_table_lookup (&ck->table, name);
 }
 
 static const char *
@@ -396,9 +378,9 @@ nk_checkpoint_save_to_file (NkCheckpoint  *ck,
   g_return_val_if_fail (path != NULL, FALSE);
 
   writer = nk_safetensors_writer_new ();
-  for (guint i = 0; i < ck->tensors->len; i++)
+  for (guint i = 0; i < ck->table.tensors->len; i++)
     {
-      const NkSafetensorsTensor *t = &g_array_index (ck->tensors, NkSafetensorsTensor, i);
+      const NkSafetensorsTensor *t = &g_array_index (ck->table.tensors, NkSafetensorsTensor, i);
       g_autoptr(GBytes) bytes = NULL;
 
       /* A loaded checkpoint's bytes live in its mapped file; re-saving references them. */
@@ -838,27 +820,9 @@ nk_checkpoint_save (NkCheckpoint  *ck,
   return TRUE;
 }
 
-static gboolean
-invalid (GError    **error,
-         const char *path,
-         const char *format,
-         ...) G_GNUC_PRINTF (3, 4);
-
-static gboolean
-invalid (GError    **error,
-         const char *path,
-         const char *format,
-         ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_INVALID, "%s: %s", path, what);
-  return FALSE;
-}
+/* A checkpoint that is not what it says: the message names the file first. */
+#define invalid(error, path, ...) \
+  _nk_file_fail ((error), NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_INVALID, (path), __VA_ARGS__)
 
 static gboolean
 is_checksum_text (const char *text)

@@ -767,6 +767,26 @@ label_name (GPtrArray *names,
   return g_ptr_array_index (names, label);
 }
 
+/* Permutes @l so its axes are the labels of @groups[0], then [1], then [2], and
+ * views that as a 3-d tensor of @sizes, one axis per group. */
+static NkTensor *
+group_to_3d (Labeled          *l,
+             const int * const groups[3],
+             const int         counts[3],
+             const gint64      sizes[3],
+             GError          **error)
+{
+  int perm[NK_MAX_DIMS];
+  int n = 0;
+
+  for (int g = 0; g < 3; g++)
+    for (int i = 0; i < counts[g]; i++)
+      perm[n++] = label_dim (l, groups[g][i]);
+  if (!replace (l, nk_tensor_permute (l->t, n, perm, error)))
+    return NULL;
+  return nk_tensor_reshape (l->t, 3, sizes, error);
+}
+
 /* Contracts @a with @b over their shared labels that @keep does not hold, as one
  * batched matmul: a [batch, free_a, sum] @ b [batch, sum, free_b]. */
 static gboolean
@@ -781,8 +801,7 @@ contract (Labeled     *a,
 {
   int batch[NK_MAX_DIMS], free_a[NK_MAX_DIMS], free_b[NK_MAX_DIMS], summed[NK_MAX_DIMS];
   int nb = 0, nfa = 0, nfb = 0, ns = 0;
-  int perm[NK_MAX_DIMS];
-  gint64 shape3[3], out_shape[NK_MAX_DIMS];
+  gint64 out_shape[NK_MAX_DIMS];
   gint64 Nb = 1, Nfa = 1, Nfb = 1, Ns = 1;
   g_autoptr(NkTensor) a3 = NULL, b3 = NULL, c = NULL;
   int n = 0;
@@ -861,32 +880,14 @@ contract (Labeled     *a,
   }
 
   /* a → [batch, free_a, summed] → (Nb, Nfa, Ns) */
-  n = 0;
-  for (int i = 0; i < nb; i++)
-    perm[n++] = label_dim (a, batch[i]);
-  for (int i = 0; i < nfa; i++)
-    perm[n++] = label_dim (a, free_a[i]);
-  for (int i = 0; i < ns; i++)
-    perm[n++] = label_dim (a, summed[i]);
-  if (!replace (a, nk_tensor_permute (a->t, n, perm, error)))
-    return FALSE;
-  shape3[0] = Nb, shape3[1] = Nfa, shape3[2] = Ns;
-  a3 = nk_tensor_reshape (a->t, 3, shape3, error);
+  a3 = group_to_3d (a, (const int *[]) { batch, free_a, summed }, (const int[]) { nb, nfa, ns },
+                    (const gint64[]) { Nb, Nfa, Ns }, error);
   if (a3 == NULL)
     return FALSE;
 
   /* b → [batch, summed, free_b] → (Nb, Ns, Nfb) */
-  n = 0;
-  for (int i = 0; i < nb; i++)
-    perm[n++] = label_dim (b, batch[i]);
-  for (int i = 0; i < ns; i++)
-    perm[n++] = label_dim (b, summed[i]);
-  for (int i = 0; i < nfb; i++)
-    perm[n++] = label_dim (b, free_b[i]);
-  if (!replace (b, nk_tensor_permute (b->t, n, perm, error)))
-    return FALSE;
-  shape3[0] = Nb, shape3[1] = Ns, shape3[2] = Nfb;
-  b3 = nk_tensor_reshape (b->t, 3, shape3, error);
+  b3 = group_to_3d (b, (const int *[]) { batch, summed, free_b }, (const int[]) { nb, ns, nfb },
+                    (const gint64[]) { Nb, Ns, Nfb }, error);
   if (b3 == NULL)
     return FALSE;
 

@@ -277,22 +277,24 @@ nk_model_init (NkModel     *model,
 }
 
 guint64
-nk_model_activation_bytes (NkModel *model,
-                           guint64  rows,
-                           NkDType  compute)
+nk_model_kind_activation_bytes (NkModelKind kind,
+                                guint       vocab,
+                                guint       dim,
+                                guint       layers,
+                                NkDType     weights,
+                                guint64     rows,
+                                NkDType     compute)
 {
   guint64 c, w, d, l, bytes;
   gboolean narrow;
 
-  g_return_val_if_fail (model != NULL, 0);
-
   c = nk_dtype_element_size (compute);
-  w = nk_dtype_element_size (model->dtype);
-  d = model->dim;
-  l = model->layers;
-  narrow = compute != model->dtype;
+  w = nk_dtype_element_size (weights);
+  d = dim;
+  l = layers;
+  narrow = compute != weights;
 
-  if (model->kind == NK_MODEL_CRUNCHER)
+  if (kind == NK_MODEL_CRUNCHER)
     {
       bytes = l * rows * d * c + rows * c;
       if (narrow)
@@ -300,10 +302,54 @@ nk_model_activation_bytes (NkModel *model,
       return bytes + rows * MAX (c, 4) + MAX (c, 4);
     }
 
-  bytes = rows * d * w + 2 * l * rows * d * c + rows * model->vocab * c;
+  bytes = rows * d * w + 2 * l * rows * d * c + rows * (guint64) vocab * c;
   if (narrow)
-    bytes += rows * d * c + rows * model->vocab * 4;
+    bytes += rows * d * c + rows * (guint64) vocab * 4;
   return bytes + 4;
+}
+
+guint64
+nk_model_activation_bytes (NkModel *model,
+                           guint64  rows,
+                           NkDType  compute)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return nk_model_kind_activation_bytes (model->kind, model->vocab, model->dim, model->layers,
+                                         model->dtype, rows, compute);
+}
+
+guint64
+nk_model_kind_count_parameters (NkModelKind kind,
+                                guint       vocab,
+                                guint       dim,
+                                guint       layers)
+{
+  guint64 d = dim, l = layers, v = vocab;
+
+  /* The shapes nk_model_new_cruncher() and nk_model_new_tiny_lm() allocate. */
+  if (kind == NK_MODEL_CRUNCHER)
+    return l * (d * d + d) + d + 1;
+  return v * d + l * (d * d + d) + v * d + v;
+}
+
+char **
+nk_model_kind_param_names (NkModelKind kind,
+                           guint       layers)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  if (kind == NK_MODEL_TINY_LM)
+    g_ptr_array_add (names, g_strdup ("embedding.weight"));
+  for (guint l = 0; l < layers; l++)
+    {
+      g_ptr_array_add (names, g_strdup_printf ("layers.%u.weight", l));
+      g_ptr_array_add (names, g_strdup_printf ("layers.%u.bias", l));
+    }
+  g_ptr_array_add (names, g_strdup (kind == NK_MODEL_TINY_LM ? "head.weight" : "final.weight"));
+  g_ptr_array_add (names, g_strdup (kind == NK_MODEL_TINY_LM ? "head.bias" : "final.bias"));
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
 }
 
 static NkTensor *
@@ -424,6 +470,18 @@ read_param (NkTensor    *p,
 }
 
 static gboolean
+read_params (NkModel   *model,
+             ReadFunc   read,
+             gpointer   source,
+             GError   **error)
+{
+  for (guint i = 0; i < model->params->len; i++)
+    if (!read_param (param (model, i), read, source, nk_model_get_param_name (model, i), error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
 read_safetensors (gpointer source, const char *name, NkDType dtype, guint ndim,
                   const gint64 *shape, gpointer dst, GError **error)
 {
@@ -442,13 +500,7 @@ nk_model_load_state_dict (NkModel        *model,
                           NkSafetensors  *st,
                           GError        **error)
 {
-  for (guint i = 0; i < model->params->len; i++)
-    {
-      if (!read_param (param (model, i), read_safetensors, st,
-                       nk_model_get_param_name (model, i), error))
-        return FALSE;
-    }
-  return TRUE;
+  return read_params (model, read_safetensors, st, error);
 }
 
 gboolean
@@ -468,13 +520,7 @@ nk_model_load_checkpoint (NkModel       *model,
                           NkCheckpoint  *ck,
                           GError       **error)
 {
-  for (guint i = 0; i < model->params->len; i++)
-    {
-      if (!read_param (param (model, i), read_checkpoint, ck,
-                       nk_model_get_param_name (model, i), error))
-        return FALSE;
-    }
-  return TRUE;
+  return read_params (model, read_checkpoint, ck, error);
 }
 
 gboolean

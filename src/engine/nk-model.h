@@ -134,6 +134,38 @@ guint64     nk_model_activation_bytes  (NkModel      *model,
                                         guint64       rows,
                                         NkDType       compute);
 
+/* nk_model_activation_bytes() for a model that is not built: @weights is its
+ * parameters' dtype (f32 in training). */
+guint64     nk_model_kind_activation_bytes (NkModelKind kind,
+                                            guint       vocab,
+                                            guint       dim,
+                                            guint       layers,
+                                            NkDType     weights,
+                                            guint64     rows,
+                                            NkDType     compute);
+
+/**
+ * nk_model_kind_count_parameters:
+ * @kind: the model
+ * @vocab: V (tiny LM; ignored for the Cruncher)
+ * @dim: D
+ * @layers: L
+ *
+ * What nk_model_count_parameters() says of that model once built, without building
+ * it: D²L + DL + D + 1 for the Cruncher (seed 001), 2VD + V + L(D² + D) for the LM.
+ *
+ * Returns: the number of scalar parameters
+ */
+guint64     nk_model_kind_count_parameters (NkModelKind kind,
+                                            guint       vocab,
+                                            guint       dim,
+                                            guint       layers);
+
+/* Returns: (transfer full): the state_dict names of that model, in order, without
+ * building it (nk_model_get_param_names() of the built model). */
+char      **nk_model_kind_param_names      (NkModelKind kind,
+                                            guint       layers);
+
 /* Fills every weight and bias by @kind with fan_in = in_features (the embedding:
  * N(0, 1) as torch.nn.Embedding). Draws in state_dict order. */
 gboolean    nk_model_init              (NkModel      *model,

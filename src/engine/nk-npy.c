@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "nk-file-util-private.h"
 #include "nk-npy.h"
 #include "nk-safetensors.h"
 #include "nk-tensor.h"
@@ -192,30 +193,9 @@ parse_shape (Cursor *c,
     }
 }
 
-static gboolean
-fail (GError    **error,
-      NkNpyError  code,
-      const char *name,
-      const char *format,
-      ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-fail (GError    **error,
-      NkNpyError  code,
-      const char *name,
-      const char *format,
-      ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, NK_NPY_ERROR, code, "%s: %s", name, what);
-  return FALSE;
-}
+/* Every message names the file first. */
+#define fail(error, code, name, ...) \
+  _nk_file_fail ((error), NK_NPY_ERROR, (code), (name), __VA_ARGS__)
 
 static gboolean
 parse_descr (const char *descr,

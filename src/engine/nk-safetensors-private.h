@@ -9,6 +9,24 @@
 
 G_BEGIN_DECLS
 
+/* The tensors of a file, in order and by name: what a loaded file and a checkpoint
+ * both keep. */
+typedef struct
+{
+  GArray     *tensors;  /* NkSafetensorsTensor; names owned */
+  GHashTable *by_name;  /* name (the tensor's own string) → index + 1 */
+} NkTensorTable;
+
+void      _nk_tensor_table_init        (NkTensorTable             *table);
+void      _nk_tensor_table_clear       (NkTensorTable             *table);
+/* Makes tensors[@index] found by its name; FALSE when the name is taken. */
+gboolean  _nk_tensor_table_index       (NkTensorTable             *table,
+                                        guint                      index);
+const NkSafetensorsTensor *_nk_tensor_table_get    (const NkTensorTable *table,
+                                                    guint                index);
+const NkSafetensorsTensor *_nk_tensor_table_lookup (const NkTensorTable *table,
+                                                    const char          *name);
+
 /* NOT_FOUND when @t is NULL, SHAPE when dtype/shape differ; messages start with @file. */
 gboolean  _nk_safetensors_check_tensor (const char                *file,
                                         const NkSafetensorsTensor *t,

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-file-util-private.h"
 #include "nk-safetensors.h"
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"
@@ -200,37 +201,15 @@ struct _NkSafetensors
   const guint8 *payload;
   gsize         payload_size;
 
-  GArray       *tensors;      /* NkSafetensorsTensor, payload order; names owned */
-  GHashTable   *by_name;      /* name → index + 1 */
+  NkTensorTable table;        /* in payload order */
   GHashTable   *metadata;     /* char* → char* */
 };
 
 G_DEFINE_BOXED_TYPE (NkSafetensors, nk_safetensors, nk_safetensors_ref, nk_safetensors_unref)
 
-static gboolean
-fail (GError            **error,
-      NkSafetensorsError  code,
-      const char         *name,
-      const char         *format,
-      ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-fail (GError            **error,
-      NkSafetensorsError  code,
-      const char         *name,
-      const char         *format,
-      ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, NK_SAFETENSORS_ERROR, code, "%s: %s", name, what);
-  return FALSE;
-}
+/* Every message names the file first. */
+#define fail(error, code, name, ...) \
+  _nk_file_fail ((error), NK_SAFETENSORS_ERROR, (code), (name), __VA_ARGS__)
 
 static void
 clear_tensor (gpointer data)
@@ -238,6 +217,55 @@ clear_tensor (gpointer data)
   NkSafetensorsTensor *t = data;
 
   g_free ((char *) t->name);
+}
+
+void
+_nk_tensor_table_init (NkTensorTable *table)
+{
+  table->tensors = g_array_new (FALSE, TRUE, sizeof (NkSafetensorsTensor));
+  g_array_set_clear_func (table->tensors, clear_tensor);
+  table->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+void
+_nk_tensor_table_clear (NkTensorTable *table)
+{
+  /* The keys are the tensors' names: the table goes first. */
+  g_clear_pointer (&table->by_name, g_hash_table_unref);
+  g_clear_pointer (&table->tensors, g_array_unref);
+}
+
+gboolean
+_nk_tensor_table_index (NkTensorTable *table,
+                        guint          index)
+{
+  const char *name = g_array_index (table->tensors, NkSafetensorsTensor, index).name;
+
+  if (g_hash_table_contains (table->by_name, name))
+    return FALSE;
+  g_hash_table_insert (table->by_name, (gpointer) name, GUINT_TO_POINTER (index + 1));
+  return TRUE;
+}
+
+const NkSafetensorsTensor *
+_nk_tensor_table_get (const NkTensorTable *table,
+                      guint                index)
+{
+  g_return_val_if_fail (index < table->tensors->len, NULL);
+
+  return &g_array_index (table->tensors, NkSafetensorsTensor, index);
+}
+
+const NkSafetensorsTensor *
+_nk_tensor_table_lookup (const NkTensorTable *table,
+                         const char          *name)
+{
+  guint index;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (table->by_name, name));
+  return index ? &g_array_index (table->tensors, NkSafetensorsTensor, index - 1) : NULL;
 }
 
 /* A JSON integer ≥ 0 (not a float, not a bool, not beyond int64). */
@@ -357,7 +385,7 @@ parse_entry (NkSafetensors  *st,
   t.offset = begin;
   t.nbytes = (gsize) (end - begin);
   t.data = st->payload + begin;
-  g_array_append_val (st->tensors, t);
+  g_array_append_val (st->table.tensors, t);
   return TRUE;
 }
 
@@ -451,18 +479,18 @@ parse_file (NkSafetensors  *st,
         return FALSE;
     }
 
-  g_array_sort (st->tensors, compare_offsets);
+  g_array_sort (st->table.tensors, compare_offsets);
   expect = 0;
-  for (guint i = 0; i < st->tensors->len; i++)
+  for (guint i = 0; i < st->table.tensors->len; i++)
     {
-      NkSafetensorsTensor *t = &g_array_index (st->tensors, NkSafetensorsTensor, i);
+      NkSafetensorsTensor *t = &g_array_index (st->table.tensors, NkSafetensorsTensor, i);
 
       if (t->offset != expect)
         {
           if (t->offset < expect)
             {
               const NkSafetensorsTensor *prev =
-                &g_array_index (st->tensors, NkSafetensorsTensor, i - 1);
+                &g_array_index (st->table.tensors, NkSafetensorsTensor, i - 1);
 
               return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
                            _("tensors “%s” and “%s” overlap (bytes %" PRIu64
@@ -476,10 +504,9 @@ parse_file (NkSafetensors  *st,
         }
       expect = t->offset + t->nbytes;
       /* JSON keys are unique, but a "\u0000" in one makes two C names equal. */
-      if (g_hash_table_contains (st->by_name, t->name))
+      if (!_nk_tensor_table_index (&st->table, i))
         return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
                      _("the tensor name “%s” appears twice"), t->name);
-      g_hash_table_insert (st->by_name, (gpointer) t->name, GUINT_TO_POINTER (i + 1));
     }
   if (expect != st->payload_size)
     return fail (error, NK_SAFETENSORS_ERROR_OFFSETS, st->name,
@@ -502,9 +529,7 @@ nk_safetensors_new_from_bytes (GBytes      *bytes,
   g_atomic_ref_count_init (&st->ref_count);
   st->name = g_strdup (name ? name : "(safetensors bytes)");
   st->bytes = g_bytes_ref (bytes);
-  st->tensors = g_array_new (FALSE, TRUE, sizeof (NkSafetensorsTensor));
-  g_array_set_clear_func (st->tensors, clear_tensor);
-  st->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  _nk_tensor_table_init (&st->table);
   st->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   if (!parse_file (st, error))
@@ -553,9 +578,8 @@ nk_safetensors_unref (NkSafetensors *st)
   if (!g_atomic_ref_count_dec (&st->ref_count))
     return;
 
-  g_hash_table_unref (st->by_name);
+  _nk_tensor_table_clear (&st->table);
   g_hash_table_unref (st->metadata);
-  g_array_unref (st->tensors);
   g_bytes_unref (st->bytes);
   g_free (st->name);
   g_free (st);
@@ -572,7 +596,7 @@ guint
 nk_safetensors_get_n_tensors (NkSafetensors *st)
 {
   g_return_val_if_fail (st != NULL, 0);
-  return st->tensors->len;
+  return st->table.tensors->len;
 }
 
 const NkSafetensorsTensor *
@@ -580,22 +604,15 @@ nk_safetensors_get_tensor_info (NkSafetensors *st,
                                 guint          index)
 {
   g_return_val_if_fail (st != NULL, NULL);
-  g_return_val_if_fail (index < st->tensors->len, NULL);
-
-  return &g_array_index (st->tensors, NkSafetensorsTensor, index);
+  return _nk_tensor_table_get (&st->table, index);
 }
 
 const NkSafetensorsTensor *
 nk_safetensors_lookup (NkSafetensors *st,
                        const char    *name)
 {
-  guint index;
-
   g_return_val_if_fail (st != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  index = GPOINTER_TO_UINT (g_hash_table_lookup (st->by_name, name));
-  return index ? &g_array_index (st->tensors, NkSafetensorsTensor, index - 1) : NULL;
+  return _nk_tensor_table_lookup (&st->table, name);
 }
 
 const char *

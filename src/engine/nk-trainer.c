@@ -48,6 +48,7 @@ nk_train_config_new (void)
   config->init_kind = NK_INIT_TRUNC_NORMAL;
   config->checkpoint_keep = 3;
   config->history_limit = 10000;
+  config->loss_scale_init = LOSS_SCALE_INIT;
   return config;
 }
 
@@ -179,6 +180,14 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    _("--inputs and --targets go together: give both or neither."));
       return FALSE;
     }
+  if (config->precision == NK_TRAIN_PRECISION_FP16
+      && (!(config->loss_scale_init > 0.0) || !isfinite (config->loss_scale_init)))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The initial loss scale must be a positive number, not %g."),
+                   config->loss_scale_init);
+      return FALSE;
+    }
   if (config->checkpoint_every > 0 && config->checkpoint_dir == NULL)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
@@ -243,6 +252,405 @@ nk_train_config_to_json (const NkTrainConfig *config)
   return json_generator_to_data (gen, NULL);
 }
 
+/* The tiny LM reads bytes. */
+#define LM_VOCAB 256
+
+guint64
+nk_train_config_count_parameters (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, 0);
+  return nk_model_kind_count_parameters (config->model, LM_VOCAB, config->dim, config->layers);
+}
+
+char **
+nk_train_config_dup_param_names (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, NULL);
+  return nk_model_kind_param_names (config->model, config->layers);
+}
+
+static NkDType
+compute_dtype (NkTrainPrecision precision)
+{
+  return precision == NK_TRAIN_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
+         : precision == NK_TRAIN_PRECISION_FP16 ? NK_DTYPE_F16 : NK_DTYPE_F32;
+}
+
+/**
+ * nk_train_config_predict:
+ * @config: a run's config
+ * @gemm_rate: the device's measured matmul rate in FLOP/s (NAN when not known)
+ * @out: (out caller-allocates): the prediction
+ *
+ * The trainer predicts its #NkTrainMetrics.predicted bytes with this very function,
+ * so the card before a run and the dashed lines during it agree.
+ */
+void
+nk_train_config_predict (const NkTrainConfig *config,
+                         double               gemm_rate,
+                         NkTrainPrediction   *out)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  double seq;
+
+  g_return_if_fail (config != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  seq = config->model == NK_MODEL_TINY_LM ? config->context : 1;
+  out->n_parameters = nk_train_config_count_parameters (config);
+  out->tokens_per_step = (double) config->batch * seq;
+
+  nk_plan_set_params (plan, (double) out->n_parameters);
+  nk_plan_set_tokens (plan, out->tokens_per_step);
+  nk_plan_set_optimizer (plan, config->optimizer);
+  nk_plan_set_precision (plan, NK_PRECISION_FP32);
+  g_object_set (plan, "batch", (double) config->batch, "seq", seq,
+                "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim, NULL);
+  out->flops_per_step = nk_plan_get_output (plan, "total-flops");
+  /* The master weights, their grads and the optimizer state stay fp32 in every
+   * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
+   * column is exact for them. Activations are counted per tensor the model keeps
+   * (nk_model_activation_bytes()): for the fp32 Cruncher that is nk-plan's linear
+   * formula plus B·8 + 4 bytes; under bf16/fp16 it adds layer 0's rounded input, and
+   * the tiny LM is no linear model at all. */
+  out->memory[0] = nk_plan_get_output (plan, "memory-params");
+  out->memory[1] = nk_plan_get_output (plan, "memory-grads");
+  out->memory[2] = nk_plan_get_output (plan, "memory-optimizer");
+  out->memory[3] = (double) nk_model_kind_activation_bytes (config->model, LM_VOCAB, config->dim,
+                                                            config->layers, NK_DTYPE_F32,
+                                                            (guint64) config->batch * (guint64) seq,
+                                                            compute_dtype (config->precision));
+  out->memory_total = out->memory[0] + out->memory[1] + out->memory[2] + out->memory[3];
+  out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
+  out->seconds_per_step = out->flops_per_step / out->gemm_rate;
+}
+
+/* ---- the measured matmul rate ------------------------------------------------------ */
+
+typedef struct {
+  double  rate;
+  char   *reason;
+} GemmRate;
+
+static void
+gemm_rate_free (gpointer data)
+{
+  GemmRate *r = data;
+
+  g_free (r->reason);
+  g_free (r);
+}
+
+/* device name as asked → GemmRate; measure_mutex serialises the measurements, so two
+ * callers asking at once measure once and the timing is not shared with itself. */
+static GMutex gemm_cache_mutex;
+static GMutex gemm_measure_mutex;
+static GHashTable *gemm_cache;
+
+static double
+now_seconds (void);
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+gboolean
+nk_train_gemm_rate_peek (const char  *device,
+                         double      *out_rate,
+                         char       **out_reason)
+{
+  GemmRate *r;
+  gboolean found;
+
+  g_return_val_if_fail (device != NULL, FALSE);
+  g_return_val_if_fail (out_rate != NULL, FALSE);
+
+  g_mutex_lock (&gemm_cache_mutex);
+  r = gemm_cache != NULL ? g_hash_table_lookup (gemm_cache, device) : NULL;
+  found = r != NULL;
+  *out_rate = found ? r->rate : NAN;
+  if (out_reason != NULL)
+    *out_reason = found ? g_strdup (r->reason) : NULL;
+  g_mutex_unlock (&gemm_cache_mutex);
+  return found;
+}
+
+static double
+measure_gemm (const char    *device_name,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  const gint64 n = NK_TRAIN_GEMM_RATE_SIZE;
+  NkDevice *previous = nk_device_get_default ();
+  NkDevice *device;
+  g_autoptr(NkRng) rng = NULL;
+  g_autoptr(NkTensor) a_host = NULL;
+  g_autoptr(NkTensor) b_host = NULL;
+  g_autoptr(NkTensor) a = NULL;
+  g_autoptr(NkTensor) b = NULL;
+  g_autoptr(NkTensor) c = NULL;
+  double times[7];
+  double rate = NAN;
+
+  device = nk_device_lookup (device_name, error);
+  if (device == NULL)
+    return NAN;
+
+  /* Random operands: BLAS takes no shortcut on zeros, but nothing should look like it. */
+  rng = nk_rng_new (1);
+  a_host = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (n, n),
+                               NK_BUCKET_OTHER, FALSE, error);
+  b_host = a_host != NULL
+           ? nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (n, n),
+                                 NK_BUCKET_OTHER, FALSE, error) : NULL;
+  if (b_host == NULL)
+    return NAN;
+  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (a_host), n * n, 0.0, 1.0);
+  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (b_host), n * n, 0.0, 1.0);
+
+  nk_device_set_default (device);
+  if (device == nk_device_get_cpu ())
+    {
+      a = nk_tensor_ref (a_host);
+      b = nk_tensor_ref (b_host);
+    }
+  else
+    {
+      a = nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error);
+      b = a != NULL ? nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error)
+                    : NULL;
+      if (b == NULL || !nk_tensor_copy_ (a, a_host, error) || !nk_tensor_copy_ (b, b_host, error))
+        goto out;
+    }
+  c = nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error);
+  if (c == NULL)
+    goto out;
+
+  for (int r = -2; r < (int) G_N_ELEMENTS (times); r++)
+    {
+      double t0;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+      t0 = now_seconds ();
+      if (!nk_matmul_out (c, a, b, 1.0, 0.0, error) || !nk_device_synchronize (device, error))
+        goto out;
+      if (r >= 0)
+        times[r] = now_seconds () - t0;
+    }
+  qsort (times, G_N_ELEMENTS (times), sizeof (double), compare_double);
+  rate = 2.0 * (double) n * (double) n * (double) n / times[G_N_ELEMENTS (times) / 2];
+
+out:
+  nk_device_set_default (previous);
+  return rate;
+}
+
+double
+nk_train_gemm_rate_measure_sync (const char    *device,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *reason = NULL;
+  GemmRate *entry;
+  double rate;
+
+  g_return_val_if_fail (device != NULL, NAN);
+
+  g_mutex_lock (&gemm_measure_mutex);
+  if (nk_train_gemm_rate_peek (device, &rate, &reason))
+    {
+      g_mutex_unlock (&gemm_measure_mutex);
+      if (reason != NULL)
+        g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_FAILED, reason);
+      return rate;
+    }
+  rate = measure_gemm (device, cancellable, &local_error);
+  /* A cancelled measurement says nothing about the device: not remembered. */
+  if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      entry = g_new0 (GemmRate, 1);
+      entry->rate = rate;
+      entry->reason = local_error != NULL ? g_strdup (local_error->message) : NULL;
+      g_mutex_lock (&gemm_cache_mutex);
+      if (gemm_cache == NULL)
+        gemm_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, gemm_rate_free);
+      g_hash_table_replace (gemm_cache, g_strdup (device), entry);
+      g_mutex_unlock (&gemm_cache_mutex);
+    }
+  g_mutex_unlock (&gemm_measure_mutex);
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return rate;
+}
+
+static void
+gemm_rate_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GError *error = NULL;
+  double rate = nk_train_gemm_rate_measure_sync (task_data, cancellable, &error);
+  double *result;
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  result = g_new (double, 1);
+  *result = rate;
+  g_task_return_pointer (task, result, g_free);
+}
+
+void
+nk_train_gemm_rate_measure (const char          *device,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (device != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nk_train_gemm_rate_measure);
+  g_task_set_name (task, "[napkin] matmul rate");
+  g_task_set_task_data (task, g_strdup (device), g_free);
+  g_task_run_in_thread (task, gemm_rate_thread);
+}
+
+double
+nk_train_gemm_rate_measure_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_autofree double *rate = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NAN);
+
+  rate = g_task_propagate_pointer (G_TASK (result), error);
+  return rate != NULL ? *rate : NAN;
+}
+
+/* ---- histograms ------------------------------------------------------------------ */
+
+NkDType
+nk_train_histogram_format_dtype (NkTrainHistogramFormat format)
+{
+  return format == NK_TRAIN_HISTOGRAM_BF16 ? NK_DTYPE_BF16 : NK_DTYPE_F16;
+}
+
+/* Where rounding to nearest even into a format changes a magnitude's class: at or
+ * below half the smallest subnormal it becomes 0; from there to half a subnormal
+ * step below the smallest normal it is a subnormal (the tie there rounds up to the
+ * even smallest normal); from the largest finite plus half its ulp up it is inf
+ * (the tie rounds to the even infinity). */
+typedef struct {
+  double zero_at_most;
+  double subnormal_below;
+  double inf_from;
+} FormatEdges;
+
+static void
+format_edges (NkDType      dtype,
+              FormatEdges *out)
+{
+  NkDTypeLimits l;
+
+  nk_dtype_limits (dtype, &l);
+  out->zero_at_most = l.min_subnormal / 2;
+  out->subnormal_below = l.min_normal - l.min_subnormal / 2;
+  out->inf_from = l.max + ldexp (l.epsilon, l.max_exponent) / 2;
+}
+
+static inline void
+histogram_add (NkTrainHistogram  *h,
+               const FormatEdges *edges,
+               double             x)
+{
+  double a = fabs (x);
+  int e;
+
+  if (a == 0.0)
+    {
+      h->zeros++;
+      return;
+    }
+  if (!isfinite (a))
+    {
+      h->nonfinite++;
+      return;
+    }
+  frexp (a, &e);
+  /* frexp: a = m · 2^e with 0.5 ≤ m < 1, so a's binade is 2^(e-1). */
+  e -= 1;
+  if (e < NK_TRAIN_HISTOGRAM_MIN_EXP)
+    h->below++;
+  else if (e > NK_TRAIN_HISTOGRAM_MAX_EXP)
+    h->above++;
+  else
+    h->bins[e - NK_TRAIN_HISTOGRAM_MIN_EXP]++;
+  for (guint f = 0; f < NK_TRAIN_HISTOGRAM_N_FORMATS; f++)
+    {
+      if (a <= edges[f].zero_at_most)
+        h->underflow[f]++;
+      else if (a < edges[f].subnormal_below)
+        h->subnormal[f]++;
+      else if (a >= edges[f].inf_from)
+        h->overflow[f]++;
+    }
+}
+
+gboolean
+nk_train_histogram_compute (NkTensor          *tensor,
+                            NkTrainHistogram  *out,
+                            GError           **error)
+{
+  FormatEdges edges[NK_TRAIN_HISTOGRAM_N_FORMATS];
+  gint64 n;
+
+  g_return_val_if_fail (tensor != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  out->scale = 1.0;
+  for (guint f = 0; f < NK_TRAIN_HISTOGRAM_N_FORMATS; f++)
+    format_edges (nk_train_histogram_format_dtype (f), &edges[f]);
+
+  n = nk_tensor_numel (tensor);
+  out->total = (guint64) n;
+  if (tensor->dtype == NK_DTYPE_F32 && nk_tensor_is_contiguous (tensor)
+      && nk_device_get_kind (nk_tensor_get_device (tensor)) == NK_DEVICE_CPU)
+    {
+      const float *d = nk_tensor_data_f32 (tensor);
+
+      for (gint64 i = 0; i < n; i++)
+        histogram_add (out, edges, d[i]);
+    }
+  else
+    {
+      g_autofree double *d = nk_tensor_to_doubles (tensor, NULL);
+
+      if (d == NULL && n > 0)
+        {
+          g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_FAILED,
+                       _("Cannot read the tensor's values back for its histogram."));
+          return FALSE;
+        }
+      for (gint64 i = 0; i < n; i++)
+        histogram_add (out, edges, d[i]);
+    }
+  return TRUE;
+}
+
 /* ---- the object ------------------------------------------------------------------ */
 
 struct _NkTrainer
@@ -265,7 +673,18 @@ struct _NkTrainer
   guint64          start_step;
   NkTrainMetrics   latest;
   gboolean         have_latest;
-  GArray          *history;
+  /* The history: a ring of hist_cap slots, hist_len used from hist_head (the oldest);
+   * it grows by doubling up to history_limit, then each step replaces the oldest. */
+  NkTrainMetrics  *hist;
+  gsize            hist_cap;
+  gsize            hist_len;
+  gsize            hist_head;
+  GQueue           checkpoints;        /* CheckpointWritten*, not yet announced */
+  char            *histogram_name;     /* what to histogram; NULL: the default */
+  gboolean         histogram_gradient;
+  gboolean         histogram_dirty;
+  NkTrainHistogram histogram;
+  gboolean         have_histogram;
   gboolean         idle_pending;
   GMainContext    *context;
   gboolean         sync;
@@ -277,7 +696,22 @@ struct _NkTrainer
   double           published_mfu;
   double           published_flops_per_s;
   guint64          published_step;
+  guint64          published_skipped;
 };
+
+typedef struct {
+  guint64  step;
+  char    *path;
+} CheckpointWritten;
+
+static void
+checkpoint_written_free (gpointer data)
+{
+  CheckpointWritten *w = data;
+
+  g_free (w->path);
+  g_free (w);
+}
 
 G_DEFINE_FINAL_TYPE (NkTrainer, nk_trainer, G_TYPE_OBJECT)
 
@@ -289,6 +723,7 @@ enum {
   PROP_LOSS,
   PROP_MFU,
   PROP_FLOPS_PER_S,
+  PROP_SKIPPED_STEPS,
   PROP_ERROR_MESSAGE,
   N_PROPS
 };
@@ -297,6 +732,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_STEP,
+  SIGNAL_CHECKPOINT_WRITTEN,
   N_SIGNALS
 };
 
@@ -309,7 +745,9 @@ nk_trainer_finalize (GObject *object)
 
   g_clear_pointer (&self->config, nk_train_config_free);
   g_clear_pointer (&self->error_message, g_free);
-  g_clear_pointer (&self->history, g_array_unref);
+  g_clear_pointer (&self->hist, g_free);
+  g_queue_clear_full (&self->checkpoints, checkpoint_written_free);
+  g_clear_pointer (&self->histogram_name, g_free);
   g_clear_pointer (&self->model, nk_model_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
@@ -345,6 +783,9 @@ nk_trainer_get_property (GObject    *object,
       break;
     case PROP_FLOPS_PER_S:
       g_value_set_double (value, self->published_flops_per_s);
+      break;
+    case PROP_SKIPPED_STEPS:
+      g_value_set_uint64 (value, self->published_skipped);
       break;
     case PROP_ERROR_MESSAGE:
       g_value_set_string (value, self->error_message);
@@ -402,6 +843,15 @@ nk_trainer_class_init (NkTrainerClass *klass)
   properties[PROP_FLOPS_PER_S] =
     g_param_spec_double ("flops-per-s", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:skipped-steps:
+   *
+   * fp16 steps skipped so far because a gradient overflowed (always 0 otherwise),
+   * as of the latest delivered step.
+   */
+  properties[PROP_SKIPPED_STEPS] =
+    g_param_spec_uint64 ("skipped-steps", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -419,6 +869,20 @@ nk_trainer_class_init (NkTrainerClass *klass)
   signals[SIGNAL_STEP] =
     g_signal_new ("step", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * NkTrainer::checkpoint-written:
+   * @self: the trainer
+   * @step: the step the checkpoint holds the run after
+   * @path: the file written
+   *
+   * Emitted on the main context for each checkpoint the run wrote (on its interval,
+   * at the last step, after nk_trainer_checkpoint_now(), and the one a stop with a
+   * pending request writes), after the ::step that delivers @step.
+   */
+  signals[SIGNAL_CHECKPOINT_WRITTEN] =
+    g_signal_new ("checkpoint-written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_STRING);
 }
 
 static void
@@ -426,7 +890,7 @@ nk_trainer_init (NkTrainer *self)
 {
   g_mutex_init (&self->mutex);
   g_cond_init (&self->cond);
-  self->history = g_array_new (FALSE, FALSE, sizeof (NkTrainMetrics));
+  g_queue_init (&self->checkpoints);
   self->published_loss = NAN;
   self->published_mfu = NAN;
   self->published_flops_per_s = NAN;
@@ -455,21 +919,42 @@ set_state (NkTrainer      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-/* Main thread (or the sync caller): properties and ::step from the latest metrics. */
+static void deliver_step (NkTrainer      *self,
+                          NkTrainMetrics *m);
+
+/* Main thread (or the sync caller): properties and ::step from the latest metrics,
+ * then ::checkpoint-written for the checkpoints written since. */
 static void
 deliver (NkTrainer *self)
 {
   NkTrainMetrics m;
   gboolean have;
+  GQueue checkpoints;
+  CheckpointWritten *w;
 
   g_mutex_lock (&self->mutex);
   have = self->have_latest;
   m = self->latest;
   self->idle_pending = FALSE;
+  checkpoints = self->checkpoints;
+  g_queue_init (&self->checkpoints);
   g_mutex_unlock (&self->mutex);
 
-  if (!have || m.step == self->published_step)
-    return;
+  if (have && m.step != self->published_step)
+    deliver_step (self, &m);
+  /* After the step they belong to, so a listener already has that step. */
+  while ((w = g_queue_pop_head (&checkpoints)) != NULL)
+    {
+      g_signal_emit (self, signals[SIGNAL_CHECKPOINT_WRITTEN], 0, w->step, w->path);
+      checkpoint_written_free (w);
+    }
+}
+
+static void
+deliver_step (NkTrainer      *self,
+              NkTrainMetrics *mp)
+{
+  NkTrainMetrics m = *mp;
 
   g_object_freeze_notify (G_OBJECT (self));
   self->published_step = m.step;
@@ -489,6 +974,11 @@ deliver (NkTrainer *self)
       self->published_flops_per_s = m.flops_per_s;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOPS_PER_S]);
     }
+  if (m.skipped_steps != self->published_skipped)
+    {
+      self->published_skipped = m.skipped_steps;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIPPED_STEPS]);
+    }
   g_object_thaw_notify (G_OBJECT (self));
   g_signal_emit (self, signals[SIGNAL_STEP], 0, &m);
 }
@@ -498,6 +988,61 @@ deliver_idle (gpointer data)
 {
   deliver (NK_TRAINER (data));
   return G_SOURCE_REMOVE;
+}
+
+/* Under the mutex. */
+static void
+history_push (NkTrainer            *self,
+              const NkTrainMetrics *m)
+{
+  gsize limit = self->config->history_limit;
+
+  if (limit > 0 && self->hist_len == limit)
+    {
+      /* Full: the newest takes the oldest's slot, O(1). */
+      self->hist[self->hist_head] = *m;
+      self->hist_head = (self->hist_head + 1) % limit;
+      return;
+    }
+  if (self->hist_len == self->hist_cap)
+    {
+      /* Not wrapped yet (the ring only wraps once full), so a plain resize keeps the
+       * order. */
+      gsize cap = MAX (self->hist_cap * 2, 64);
+
+      if (limit > 0)
+        cap = MIN (cap, limit);
+      self->hist = g_renew (NkTrainMetrics, self->hist, cap);
+      self->hist_cap = cap;
+    }
+  self->hist[(self->hist_head + self->hist_len) % self->hist_cap] = *m;
+  self->hist_len++;
+}
+
+static inline const NkTrainMetrics *
+history_at (NkTrainer *self,
+            gsize      i)
+{
+  return &self->hist[(self->hist_head + i) % self->hist_cap];
+}
+
+/* Under the mutex: copies entries [from, hist_len) in order. */
+static GArray *
+history_copy_from (NkTrainer *self,
+                   gsize      from)
+{
+  gsize n = from < self->hist_len ? self->hist_len - from : 0;
+  GArray *copy = g_array_sized_new (FALSE, FALSE, sizeof (NkTrainMetrics), n);
+
+  if (n > 0)
+    {
+      gsize first = (self->hist_head + from) % self->hist_cap;
+      gsize run1 = MIN (n, self->hist_cap - first);
+
+      g_array_append_vals (copy, &self->hist[first], run1);
+      g_array_append_vals (copy, &self->hist[0], n - run1);
+    }
+  return copy;
 }
 
 /* Worker: store the step, and ask the main context for at most one delivery. */
@@ -511,12 +1056,7 @@ publish (NkTrainer            *self,
   self->latest = *m;
   self->have_latest = TRUE;
   self->steps_done = m->step;
-  /* Bounded: when full, the oldest tenth goes at once, so a long run pays one move
-   * per limit/10 steps rather than one per step. */
-  if (self->config->history_limit > 0 && self->history->len >= self->config->history_limit)
-    g_array_remove_range (self->history, 0,
-                          MIN (self->history->len, MAX (self->config->history_limit / 10, 1)));
-  g_array_append_val (self->history, *m);
+  history_push (self, m);
   if (!self->sync && !self->idle_pending)
     schedule = self->idle_pending = TRUE;
   g_mutex_unlock (&self->mutex);
@@ -554,6 +1094,8 @@ typedef struct {
   double              predicted[4];
   double              loss_scale;
   guint64             good_steps;
+  guint64             skipped_steps;
+  gboolean            histogram_taken;
 } Run;
 
 static void
@@ -600,29 +1142,10 @@ device_peak (NkDevice         *device,
 static void
 predict_memory (Run *run)
 {
-  const NkTrainConfig *c = run->config;
-  g_autoptr(NkPlan) plan = nk_plan_new ();
-  double seq = c->model == NK_MODEL_TINY_LM ? c->context : 1;
+  NkTrainPrediction p;
 
-  nk_plan_set_params (plan, (double) nk_model_count_parameters (run->model));
-  nk_plan_set_optimizer (plan, c->optimizer);
-  nk_plan_set_precision (plan, NK_PRECISION_FP32);
-  g_object_set (plan, "batch", (double) c->batch, "seq", seq,
-                "layers", (double) MAX (c->layers, 1), "d-model", (double) c->dim, NULL);
-  run->predicted[0] = nk_plan_get_output (plan, "memory-params");
-  run->predicted[1] = nk_plan_get_output (plan, "memory-grads");
-  run->predicted[2] = nk_plan_get_output (plan, "memory-optimizer");
-  /* The master weights, their grads and the optimizer state stay fp32 in every
-   * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
-   * column is exact for them. Activations are counted per tensor the model keeps
-   * (nk_model_activation_bytes()): for the fp32 Cruncher that is nk-plan's linear
-   * formula plus B·8 + 4 bytes; under bf16/fp16 it adds layer 0's rounded input, and
-   * the tiny LM is no linear model at all. */
-  run->predicted[3] = (double) nk_model_activation_bytes (run->model, (guint64) c->batch * (guint64) seq,
-                                                          c->precision == NK_TRAIN_PRECISION_BF16_MIXED
-                                                          ? NK_DTYPE_BF16
-                                                          : c->precision == NK_TRAIN_PRECISION_FP16
-                                                          ? NK_DTYPE_F16 : NK_DTYPE_F32);
+  nk_train_config_predict (run->config, NAN, &p);
+  memcpy (run->predicted, p.memory, sizeof run->predicted);
 }
 
 /* Batches are drawn into host buffers, then copied to the device when it is not the
@@ -749,6 +1272,8 @@ save_checkpoint (Run      *run,
   g_autoptr(NkCheckpoint) ck = nk_checkpoint_new ();
   g_autoptr(NkRng) rng = data_rng_for_step (run, step);
   g_autofree char *config_json = nk_train_config_to_json (c);
+  g_autofree char *path = NULL;
+  CheckpointWritten *written;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   nk_checkpoint_set_step (ck, step);
@@ -757,10 +1282,23 @@ save_checkpoint (Run      *run,
   nk_checkpoint_set_metadata (ck, "loss_scale", g_ascii_dtostr (buf, sizeof buf, run->loss_scale));
   g_snprintf (buf, sizeof buf, "%" PRIu64, run->good_steps);
   nk_checkpoint_set_metadata (ck, "good_steps", buf);
+  if (c->precision == NK_TRAIN_PRECISION_FP16)
+    {
+      g_snprintf (buf, sizeof buf, "%" PRIu64, run->skipped_steps);
+      nk_checkpoint_set_metadata (ck, "skipped_steps", buf);
+    }
   if (!nk_model_save_checkpoint (run->model, ck, error)
-      || !nk_optim_save_state (run->optim, ck, error))
+      || !nk_optim_save_state (run->optim, ck, error)
+      || !nk_checkpoint_save (ck, c->checkpoint_dir, c->checkpoint_keep, &path, error))
     return FALSE;
-  return nk_checkpoint_save (ck, c->checkpoint_dir, c->checkpoint_keep, NULL, error);
+
+  written = g_new0 (CheckpointWritten, 1);
+  written->step = step;
+  written->path = g_steal_pointer (&path);
+  g_mutex_lock (&run->self->mutex);
+  g_queue_push_tail (&run->self->checkpoints, written);
+  g_mutex_unlock (&run->self->mutex);
+  return TRUE;
 }
 
 static gboolean
@@ -798,6 +1336,8 @@ resume (Run      *run,
     run->loss_scale = g_ascii_strtod (text, NULL);
   if ((text = nk_checkpoint_get_metadata (ck, "good_steps")) != NULL)
     run->good_steps = g_ascii_strtoull (text, NULL, 10);
+  if ((text = nk_checkpoint_get_metadata (ck, "skipped_steps")) != NULL)
+    run->skipped_steps = g_ascii_strtoull (text, NULL, 10);
   *out_step = MIN (step, c->steps);
   return TRUE;
 }
@@ -848,6 +1388,68 @@ unscale_grads (NkModel  *model,
   return TRUE;
 }
 
+/* Worker: the histogram of the chosen tensor, stored for nk_trainer_get_histogram().
+ * A histogram that cannot be taken leaves the last one; the run goes on. */
+static void
+take_histogram (Run     *run,
+                guint64  step,
+                double   scale)
+{
+  NkTrainer *self = run->self;
+  g_autofree char *name = NULL;
+  const char *const *names = nk_model_get_param_names (run->model);
+  NkTensor **params;
+  NkTrainHistogram h;
+  gboolean gradient;
+  guint n, index = G_MAXUINT;
+
+  g_mutex_lock (&self->mutex);
+  name = g_strdup (self->histogram_name);
+  gradient = self->histogram_gradient;
+  self->histogram_dirty = FALSE;
+  g_mutex_unlock (&self->mutex);
+
+  params = nk_model_get_params (run->model, &n);
+  for (guint i = 0; name != NULL && i < n; i++)
+    if (g_str_equal (names[i], name))
+      index = i;
+  if (index == G_MAXUINT)
+    {
+      /* The last layer's weight gradient. */
+      gradient = TRUE;
+      for (guint i = 0; i < n; i++)
+        if (g_str_has_suffix (names[i], ".weight"))
+          index = i;
+    }
+  if (index == G_MAXUINT
+      || !nk_train_histogram_compute (gradient ? params[index]->grad : params[index], &h, NULL))
+    return;
+  h.step = step;
+  g_strlcpy (h.name, names[index], sizeof h.name);
+  h.gradient = gradient;
+  h.scale = gradient ? scale : 1.0;
+
+  g_mutex_lock (&self->mutex);
+  self->histogram = h;
+  self->have_histogram = TRUE;
+  g_mutex_unlock (&self->mutex);
+}
+
+static gboolean
+histogram_due (Run     *run,
+               guint64  step)
+{
+  const NkTrainConfig *c = run->config;
+  gboolean dirty;
+
+  if (c->histogram_every == 0)
+    return FALSE;
+  g_mutex_lock (&run->self->mutex);
+  dirty = run->self->histogram_dirty;
+  g_mutex_unlock (&run->self->mutex);
+  return dirty || !run->histogram_taken || step % c->histogram_every == 0 || step == c->steps;
+}
+
 /* One step; fills @m. */
 static gboolean
 run_step (Run            *run,
@@ -857,7 +1459,7 @@ run_step (Run            *run,
 {
   const NkTrainConfig *c = run->config;
   g_autoptr(NkTensor) loss = NULL;
-  double t0, t1, t2, t3;
+  double t0, t1, t2, t2h, t3;
   guint64 f0, f1;
   NkDevice *device = nk_device_get_default ();
   gboolean fp16 = c->precision == NK_TRAIN_PRECISION_FP16;
@@ -895,11 +1497,21 @@ run_step (Run            *run,
     return FALSE;
   t2 = now_seconds ();
 
+  /* Between backward and the update the gradients are there to see (and, in fp16,
+   * still scaled, as fp16 holds them); the time it takes is no part of the step's. */
+  if (histogram_due (run, m->step))
+    {
+      take_histogram (run, m->step, fp16 ? run->loss_scale : 1.0);
+      run->histogram_taken = TRUE;
+    }
+  t2h = now_seconds ();
+
   m->loss_scale = fp16 ? run->loss_scale : 1.0;
   if (fp16 && (!isfinite (m->loss) || !grads_finite (run->model)))
     {
       /* Overflow: skip the update, halve the scale (GradScaler's rule). */
       m->skipped = TRUE;
+      run->skipped_steps++;
       run->loss_scale /= 2.0;
       run->good_steps = 0;
     }
@@ -925,8 +1537,9 @@ run_step (Run            *run,
   m->flops_matmul = nk_autograd_get_matmul_flops ();
   m->seconds_forward = t1 - t0;
   m->seconds_backward = t2 - t1;
-  m->seconds_optimizer = t3 - t2;
-  m->seconds = t3 - t0;
+  m->seconds_optimizer = t3 - t2h;
+  m->seconds = (t3 - t0) - (t2h - t2);
+  m->skipped_steps = run->skipped_steps;
   m->flops_per_s = m->seconds > 0 ? (double) m->flops / m->seconds : NAN;
   m->peak_flops_per_s = run->peak;
   m->mfu = m->flops_per_s / run->peak;
@@ -1009,21 +1622,18 @@ run_internal (NkTrainer     *self,
   previous_bucket = nk_storage_set_default_bucket (NK_BUCKET_OTHER);
   run.arena = nk_arena_new ();
   previous_arena = nk_arena_set_current (run.arena);
-  previous_autocast = nk_autograd_set_autocast (c->precision == NK_TRAIN_PRECISION_BF16_MIXED
-                                                ? NK_DTYPE_BF16
-                                                : c->precision == NK_TRAIN_PRECISION_FP16
-                                                ? NK_DTYPE_F16 : NK_DTYPE_F32);
+  previous_autocast = nk_autograd_set_autocast (compute_dtype (c->precision));
 
   run.self = self;
   run.config = c;
   run.data_key = c->seed ^ G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  run.loss_scale = c->precision == NK_TRAIN_PRECISION_FP16 ? LOSS_SCALE_INIT : 1.0;
+  run.loss_scale = c->precision == NK_TRAIN_PRECISION_FP16 ? c->loss_scale_init : 1.0;
 
   g_clear_pointer (&self->model, nk_model_free);
   if (c->model == NK_MODEL_CRUNCHER)
     self->model = nk_model_new_cruncher (c->dim, c->layers, NK_DTYPE_F32, error);
   else
-    self->model = nk_model_new_tiny_lm (256, c->dim, c->layers, NK_DTYPE_F32, error);
+    self->model = nk_model_new_tiny_lm (LM_VOCAB, c->dim, c->layers, NK_DTYPE_F32, error);
   if (self->model == NULL)
     goto out;
   run.model = self->model;
@@ -1308,10 +1918,73 @@ nk_trainer_get_history (NkTrainer *self)
 
   g_return_val_if_fail (NK_IS_TRAINER (self), NULL);
   g_mutex_lock (&self->mutex);
-  copy = g_array_sized_new (FALSE, FALSE, sizeof (NkTrainMetrics), self->history->len);
-  g_array_append_vals (copy, self->history->data, self->history->len);
+  copy = history_copy_from (self, 0);
   g_mutex_unlock (&self->mutex);
   return copy;
+}
+
+GArray *
+nk_trainer_get_history_range (NkTrainer *self,
+                              guint64    from_step)
+{
+  gsize lo, hi;
+  GArray *copy;
+
+  g_return_val_if_fail (NK_IS_TRAINER (self), NULL);
+  g_mutex_lock (&self->mutex);
+  /* Steps rise through the ring: the first one at or after from_step, by bisection. */
+  lo = 0;
+  hi = self->hist_len;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (history_at (self, mid)->step < from_step)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  copy = history_copy_from (self, lo);
+  g_mutex_unlock (&self->mutex);
+  return copy;
+}
+
+guint64
+nk_trainer_get_skipped_steps (NkTrainer *self)
+{
+  g_return_val_if_fail (NK_IS_TRAINER (self), 0);
+  return self->published_skipped;
+}
+
+void
+nk_trainer_set_histogram_source (NkTrainer  *self,
+                                 const char *name,
+                                 gboolean    gradient)
+{
+  g_return_if_fail (NK_IS_TRAINER (self));
+
+  g_mutex_lock (&self->mutex);
+  g_free (self->histogram_name);
+  self->histogram_name = g_strdup (name);
+  self->histogram_gradient = name == NULL || gradient;
+  self->histogram_dirty = TRUE;
+  g_mutex_unlock (&self->mutex);
+}
+
+gboolean
+nk_trainer_get_histogram (NkTrainer        *self,
+                          NkTrainHistogram *out)
+{
+  gboolean have;
+
+  g_return_val_if_fail (NK_IS_TRAINER (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_mutex_lock (&self->mutex);
+  have = self->have_histogram;
+  if (have)
+    *out = self->histogram;
+  g_mutex_unlock (&self->mutex);
+  return have;
 }
 
 NkModel *

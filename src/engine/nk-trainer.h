@@ -12,7 +12,8 @@
  * updates the properties and emits #NkTrainer::step there: however fast the steps,
  * at most one idle is pending and widgets are only touched on the main thread.
  * nk_trainer_run_sync() runs the same loop on the calling thread and emits ::step
- * after every step (for tests and the CLI).
+ * after every step (for tests and the CLI). Each checkpoint written is announced the
+ * same way by #NkTrainer::checkpoint-written, after the ::step of its step.
  *
  * A step: batch for step t (a pure function of seed and t) → forward (nk_ag_* ops,
  * FLOPs counted by the ops) → backward → optimizer → zero_grad. The FLOPs of each
@@ -121,7 +122,12 @@ typedef enum {
  * @checkpoint_every: write one every N steps (0: only at the end and on request)
  * @checkpoint_keep: how many to keep (0: all)
  * @resume_dir: (nullable): continue from the newest intact checkpoint there
- * @history_limit: most steps kept in the history (the oldest tenth is dropped when full)
+ * @history_limit: most steps kept in the history (0: all); when full, each new step
+ *   replaces the oldest (a ring buffer: O(1) per step however long the run)
+ * @loss_scale_init: fp16's first loss scale (default 65536, GradScaler's); not part of
+ *   the config's JSON, since a resumed run takes its scale from the checkpoint
+ * @histogram_every: compute a #NkTrainHistogram of the chosen tensor every N steps on
+ *   the worker (0: never, the default; nk_trainer_set_histogram_source())
  */
 typedef struct {
   NkModelKind       model;
@@ -145,6 +151,8 @@ typedef struct {
   guint             checkpoint_keep;
   char             *resume_dir;
   guint             history_limit;
+  double            loss_scale_init;
+  guint64           histogram_every;
 } NkTrainConfig;
 
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;
@@ -162,6 +170,85 @@ gboolean       nk_train_config_validate  (const NkTrainConfig *config,
  * optimizer, seed, precision, init, and the init_file/inputs/targets/text paths when
  * set. */
 char          *nk_train_config_to_json   (const NkTrainConfig *config);
+
+/* The model the config describes, without building it (nk-model's closed forms). */
+guint64        nk_train_config_count_parameters (const NkTrainConfig *config);
+/* Returns: (transfer full): its parameters' state_dict names, in order */
+char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
+
+/**
+ * NkTrainPrediction:
+ * @n_parameters: what the model will have (nk_train_config_count_parameters())
+ * @tokens_per_step: B (Cruncher) or B·T (LM)
+ * @flops_per_step: nk-plan's 6 · N · tokens for one step
+ * @memory: the bytes the trainer predicts beside its measurements
+ *   (#NkTrainMetrics.predicted): params, grads, optimizer (nk-plan's fp32 formulas)
+ *   and activations (nk_model_kind_activation_bytes() in the run's precision)
+ * @memory_total: their sum
+ * @gemm_rate: the matmul rate the time is predicted at (FLOP/s; NAN: not known)
+ * @seconds_per_step: @flops_per_step / @gemm_rate (NAN without a rate)
+ *
+ * What a run will cost before it starts: the numbers of the Training page's
+ * prediction card.
+ */
+typedef struct {
+  guint64 n_parameters;
+  double  tokens_per_step;
+  double  flops_per_step;
+  double  memory[4];
+  double  memory_total;
+  double  gemm_rate;
+  double  seconds_per_step;
+} NkTrainPrediction;
+
+void           nk_train_config_predict   (const NkTrainConfig *config,
+                                          double               gemm_rate,
+                                          NkTrainPrediction   *out);
+
+/**
+ * NK_TRAIN_GEMM_RATE_SIZE:
+ *
+ * The matmul nk_train_gemm_rate_measure() times: C = A · B, all N × N, fp32.
+ * A few hundred cubed is big enough for BLAS to reach its steady rate and small
+ * enough to take milliseconds.
+ */
+#define NK_TRAIN_GEMM_RATE_SIZE 384
+
+/**
+ * nk_train_gemm_rate_measure_sync:
+ * @device: "cpu", "cuda", "cuda:N" or "auto"
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for a #GError (no such device: the device's reason)
+ *
+ * Times an fp32 matmul of %NK_TRAIN_GEMM_RATE_SIZE cubed on @device (two warm-ups,
+ * then the median of seven) and remembers the answer for the process, so only the
+ * first call per device does any work; a failure is remembered too. The operands are
+ * tensors in %NK_BUCKET_OTHER, freed before returning. Blocks for tens of
+ * milliseconds: the app calls nk_train_gemm_rate_measure() instead.
+ *
+ * Returns: the measured FLOP/s, or NAN with @error set
+ */
+double         nk_train_gemm_rate_measure_sync   (const char          *device,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+/* The same on a worker thread; @callback runs on the caller's main context. */
+void           nk_train_gemm_rate_measure        (const char          *device,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+double         nk_train_gemm_rate_measure_finish (GAsyncResult        *result,
+                                                  GError             **error);
+/**
+ * nk_train_gemm_rate_peek:
+ * @device: a device name as for nk_train_gemm_rate_measure_sync()
+ * @out_rate: (out): the rate, NAN when the measurement failed
+ * @out_reason: (out) (optional) (transfer full): why it failed, or %NULL
+ *
+ * Returns: whether @device was measured already (then the answer is at hand)
+ */
+gboolean       nk_train_gemm_rate_peek           (const char          *device,
+                                                  double              *out_rate,
+                                                  char               **out_reason);
 
 /**
  * NkTrainMetrics:
@@ -186,6 +273,8 @@ char          *nk_train_config_to_json   (const NkTrainConfig *config);
  *   bytes for the fp32 Cruncher)
  * @loss_scale: the fp16 loss scale (1 otherwise)
  * @skipped: fp16: the step was skipped because a gradient overflowed
+ * @skipped_steps: fp16: steps skipped so far in the run, this one included (a resumed
+ *   run counts from its checkpoint's count)
  *
  * What each step reports.
  */
@@ -208,7 +297,83 @@ typedef struct {
   double   predicted[4];
   double   loss_scale;
   gboolean skipped;
+  guint64  skipped_steps;
 } NkTrainMetrics;
+
+/* The histogram's bins: 2^e ≤ |x| < 2^(e+1) for e from -149 (fp32's smallest
+ * subnormal) to 127 (its largest binade), so every nonzero finite fp32 falls in one. */
+#define NK_TRAIN_HISTOGRAM_MIN_EXP  (-149)
+#define NK_TRAIN_HISTOGRAM_MAX_EXP  127
+#define NK_TRAIN_HISTOGRAM_N_BINS   (NK_TRAIN_HISTOGRAM_MAX_EXP - NK_TRAIN_HISTOGRAM_MIN_EXP + 1)
+
+/**
+ * NkTrainHistogramFormat:
+ * @NK_TRAIN_HISTOGRAM_F16: IEEE half
+ * @NK_TRAIN_HISTOGRAM_BF16: bfloat16
+ *
+ * The compute formats a histogram checks its values against.
+ */
+typedef enum {
+  NK_TRAIN_HISTOGRAM_F16,
+  NK_TRAIN_HISTOGRAM_BF16,
+  NK_TRAIN_HISTOGRAM_N_FORMATS
+} NkTrainHistogramFormat;
+
+NkDType nk_train_histogram_format_dtype (NkTrainHistogramFormat format);
+
+/**
+ * NkTrainHistogram:
+ * @step: the step it was taken at (0: not from a run)
+ * @name: the parameter's state_dict name ("final.weight")
+ * @gradient: of the parameter's gradient (else of its values)
+ * @scale: the factor the values carry: the loss scale for an fp16 run's gradients
+ *   (they are histogrammed as backward left them, scaled, which is what fp16 would
+ *   hold), 1 otherwise
+ * @total: elements
+ * @zeros: exact zeros (±0)
+ * @nonfinite: inf and NaN
+ * @bins: nonzero finite elements by binade: bins[i] counts
+ *   2^(i + %NK_TRAIN_HISTOGRAM_MIN_EXP) ≤ |x| < 2^(i + 1 + %NK_TRAIN_HISTOGRAM_MIN_EXP)
+ * @below: nonzero magnitudes under the first bin (only an f64 tensor has them)
+ * @above: finite magnitudes past the last bin (likewise)
+ * @underflow: per format: nonzero values that round (to nearest even) to ±0
+ * @subnormal: per format: values that round to a subnormal (fewer significant bits)
+ * @overflow: per format: finite values that round to ±inf
+ *
+ * How a tensor's values spread over the binades, and what rounding them into each
+ * compute format would do: the mixed-precision lesson's "how much underflows in
+ * fp16 and in bf16". The format thresholds come from nk_dtype_limits().
+ */
+typedef struct {
+  guint64  step;
+  char     name[64];
+  gboolean gradient;
+  double   scale;
+  guint64  total;
+  guint64  zeros;
+  guint64  nonfinite;
+  guint64  bins[NK_TRAIN_HISTOGRAM_N_BINS];
+  guint64  below;
+  guint64  above;
+  guint64  underflow[NK_TRAIN_HISTOGRAM_N_FORMATS];
+  guint64  subnormal[NK_TRAIN_HISTOGRAM_N_FORMATS];
+  guint64  overflow[NK_TRAIN_HISTOGRAM_N_FORMATS];
+} NkTrainHistogram;
+
+/**
+ * nk_train_histogram_compute:
+ * @tensor: an f32 or f64 tensor on any device (a device tensor is read back)
+ * @out: (out caller-allocates): the histogram; step 0, name empty, scale 1
+ * @error: return location for a #GError
+ *
+ * One pass over @tensor's elements in logical order.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean nk_train_histogram_compute (NkTensor          *tensor,
+                                     NkTrainHistogram  *out,
+                                     GError           **error);
+
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTrainConfig, nk_train_config_free)
 
@@ -274,6 +439,37 @@ gboolean        nk_trainer_get_latest       (NkTrainer           *self,
                                              NkTrainMetrics      *out_metrics);
 /* Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history */
 GArray         *nk_trainer_get_history      (NkTrainer           *self);
+/**
+ * nk_trainer_get_history_range:
+ * @self: a trainer
+ * @from_step: the first step wanted (steps count from 1)
+ *
+ * The steps from @from_step on that the history still holds, so a listener that
+ * has seen steps up to s asks for s + 1 and copies only what is new.
+ *
+ * Returns: (transfer full) (element-type NkTrainMetrics): a copy of those steps
+ */
+GArray         *nk_trainer_get_history_range (NkTrainer          *self,
+                                              guint64             from_step);
+/* fp16 steps skipped so far (the #NkTrainer:skipped-steps property). */
+guint64         nk_trainer_get_skipped_steps (NkTrainer          *self);
+
+/**
+ * nk_trainer_set_histogram_source:
+ * @self: a trainer
+ * @name: (nullable): a parameter's state_dict name; %NULL: the gradient of the last
+ *   weight ("final.weight", "head.weight")
+ * @gradient: histogram its gradient rather than its values
+ *
+ * Chooses the tensor the worker histograms every #NkTrainConfig.histogram_every steps;
+ * may be called at any time: the next step takes a new histogram.
+ */
+void            nk_trainer_set_histogram_source (NkTrainer       *self,
+                                                 const char      *name,
+                                                 gboolean         gradient);
+/* The latest histogram; %FALSE before the first. */
+gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
+                                              NkTrainHistogram   *out);
 
 /* The model (for tests and --save, when the run is not running). (transfer none) */
 NkModel        *nk_trainer_get_model        (NkTrainer           *self);

@@ -73,6 +73,18 @@ nk_cublas_fail (cublasStatus_t  status,
 /* A launcher's status, checked like a call. */
 #define NK_LAUNCH_TRY(launch, error) NK_CUDA_TRY ((cudaError_t) (launch), (error))
 
+/* The body of a float kernel's entry point (`backend` in scope): f32 and f64 only,
+ * nothing to launch when @empty. */
+#define NK_FLOAT_KERNEL(dtype, empty, launch, error) \
+  G_STMT_START { \
+    if (!cuda_supports_dtype (backend, (dtype))) \
+      return unsupported ((dtype), (error)); \
+    if (empty) \
+      return TRUE; \
+    NK_LAUNCH_TRY ((launch), (error)); \
+    return TRUE; \
+  } G_STMT_END
+
 typedef struct {
   int              ordinal;
   struct cudaDeviceProp prop;
@@ -336,13 +348,9 @@ cuda_unary (gpointer        backend,
 {
   NkCudaBackend *self = backend;
 
-  if (!cuda_supports_dtype (backend, dtype))
-    return unsupported (dtype, error);
-  if (it->numel == 0)
-    return TRUE;
-  NK_LAUNCH_TRY (nk_cuda_launch_unary (self->stream, op, it, dtype == NK_DTYPE_F64, out, a),
-                 error);
-  return TRUE;
+  NK_FLOAT_KERNEL (dtype, it->numel == 0,
+                   nk_cuda_launch_unary (self->stream, op, it, dtype == NK_DTYPE_F64, out, a),
+                   error);
 }
 
 static gboolean
@@ -359,13 +367,9 @@ cuda_binary (gpointer        backend,
 {
   NkCudaBackend *self = backend;
 
-  if (!cuda_supports_dtype (backend, dtype))
-    return unsupported (dtype, error);
-  if (it->numel == 0)
-    return TRUE;
-  NK_LAUNCH_TRY (nk_cuda_launch_binary (self->stream, op, it, dtype == NK_DTYPE_F64, out, a, b,
-                                        scalar, scalar_first), error);
-  return TRUE;
+  NK_FLOAT_KERNEL (dtype, it->numel == 0,
+                   nk_cuda_launch_binary (self->stream, op, it, dtype == NK_DTYPE_F64, out, a, b,
+                                          scalar, scalar_first), error);
 }
 
 static gboolean
@@ -379,11 +383,9 @@ cuda_reduce (gpointer              backend,
 {
   NkCudaBackend *self = backend;
 
-  if (!cuda_supports_dtype (backend, dtype))
-    return unsupported (dtype, error);
-  NK_LAUNCH_TRY (nk_cuda_launch_reduce (self->stream, op, it, dtype == NK_DTYPE_F64, out, in),
-                 error);
-  return TRUE;
+  NK_FLOAT_KERNEL (dtype, FALSE,
+                   nk_cuda_launch_reduce (self->stream, op, it, dtype == NK_DTYPE_F64, out, in),
+                   error);
 }
 
 static gboolean
@@ -398,13 +400,9 @@ cuda_triangle (gpointer        backend,
 {
   NkCudaBackend *self = backend;
 
-  if (!cuda_supports_dtype (backend, dtype))
-    return unsupported (dtype, error);
-  if (it->numel == 0)
-    return TRUE;
-  NK_LAUNCH_TRY (nk_cuda_launch_triangle (self->stream, upper, diagonal, it,
-                                          dtype == NK_DTYPE_F64, out, in), error);
-  return TRUE;
+  NK_FLOAT_KERNEL (dtype, it->numel == 0,
+                   nk_cuda_launch_triangle (self->stream, upper, diagonal, it,
+                                            dtype == NK_DTYPE_F64, out, in), error);
 }
 
 static gboolean

@@ -23,7 +23,6 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "napkin-application.h"
 #include "napkin-bit-row.h"
 #include "napkin-format-card.h"
 #include "napkin-formats-page.h"
@@ -69,6 +68,7 @@ enum {
   PROP_0,
   PROP_VALUE_TEXT,
   PROP_SATURATE,
+  PROP_SETTINGS,
   N_PROPS
 };
 
@@ -630,15 +630,10 @@ napkin_formats_page_dispose (GObject *object)
   NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (object);
   GtkWidget *child;
 
-  if (self->settings != NULL)
-    {
-      g_settings_unbind (self, "value-text");
-      g_settings_unbind (self, "saturate");
-    }
+  napkin_formats_page_set_settings (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_FORMATS_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (napkin_formats_page_parent_class)->dispose (object);
 }
@@ -670,6 +665,9 @@ napkin_formats_page_get_property (GObject    *object,
     case PROP_SATURATE:
       g_value_set_boolean (value, self->saturate);
       break;
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -690,6 +688,9 @@ napkin_formats_page_set_property (GObject      *object,
       break;
     case PROP_SATURATE:
       napkin_formats_page_set_saturate (self, g_value_get_boolean (value));
+      break;
+    case PROP_SETTINGS:
+      napkin_formats_page_set_settings (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -724,6 +725,15 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
   properties[PROP_SATURATE] =
     g_param_spec_boolean ("saturate", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NapkinFormatsPage:settings:
+   *
+   * The settings that keep the value and the saturate switch, with the
+   * `formats-value` and `formats-saturate` keys.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (NAPKIN_TYPE_RANGE_CHART);
@@ -786,7 +796,33 @@ napkin_formats_page_init (NapkinFormatsPage *self)
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
   napkin_formats_page_set_value_text (self, "1e-8");
-  self->settings = napkin_settings_new ();
+}
+
+/**
+ * napkin_formats_page_set_settings:
+ * @self: a formats page
+ * @settings: (nullable): settings with the `formats-value` and `formats-saturate`
+ *   keys, or %NULL to keep nothing
+ *
+ * Restores the value and the saturate switch from @settings and keeps them there
+ * as they change. The window hands the application's settings to its pages
+ * through the #NapkinFormatsPage:settings property.
+ */
+void
+napkin_formats_page_set_settings (NapkinFormatsPage *self,
+                                  GSettings         *settings)
+{
+  g_return_if_fail (NAPKIN_IS_FORMATS_PAGE (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings == settings)
+    return;
+  if (self->settings != NULL)
+    {
+      g_settings_unbind (self, "value-text");
+      g_settings_unbind (self, "saturate");
+    }
+  g_set_object (&self->settings, settings);
   if (self->settings != NULL)
     {
       g_settings_bind (self->settings, "formats-value", self, "value-text",
@@ -794,6 +830,7 @@ napkin_formats_page_init (NapkinFormatsPage *self)
       g_settings_bind (self->settings, "formats-saturate", self, "saturate",
                        G_SETTINGS_BIND_DEFAULT);
     }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
 
 /**

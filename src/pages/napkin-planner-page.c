@@ -20,7 +20,7 @@
 #include "nk-plan.h"
 #include "nk-units.h"
 
-#include "napkin-application.h"
+#include "napkin-file-chooser.h"
 #include "napkin-memory-chart.h"
 #include "napkin-planner-page.h"
 #include "napkin-window.h"
@@ -113,6 +113,14 @@ struct _NapkinPlannerPage
 };
 
 G_DEFINE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* The numeric inputs typed into entry rows, in the order of the form. The name
  * is both the NkPlan input and the key in the planner-state setting; the plan
@@ -710,9 +718,9 @@ load_state (NapkinPlannerPage *self)
  * @settings: (nullable): settings with the `planner-state` key, or %NULL to keep
  *   nothing
  *
- * Restores the form from @settings and keeps it there as it changes. The page
- * finds the application's settings by itself once it is in a window; tests call
- * this directly.
+ * Restores the form from @settings and keeps it there as it changes. The window
+ * hands the application's settings to its pages through the
+ * #NapkinPlannerPage:settings property; tests call this directly.
  */
 void
 napkin_planner_page_set_settings (NapkinPlannerPage *self,
@@ -727,49 +735,7 @@ napkin_planner_page_set_settings (NapkinPlannerPage *self,
     save_now (self);
   g_set_object (&self->settings, settings);
   load_state (self);
-}
-
-static void
-on_window_application (GtkWindow         *window,
-                       GParamSpec        *pspec,
-                       NapkinPlannerPage *self)
-{
-  GtkApplication *app = gtk_window_get_application (window);
-
-  if (NAPKIN_IS_APPLICATION (app))
-    napkin_planner_page_set_settings (self, napkin_application_get_settings (NAPKIN_APPLICATION (app)));
-}
-
-static void
-napkin_planner_page_root (GtkWidget *widget)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  GtkRoot *root;
-
-  GTK_WIDGET_CLASS (napkin_planner_page_parent_class)->root (widget);
-
-  /* The window is built before it knows its application. */
-  root = gtk_widget_get_root (widget);
-  if (GTK_IS_WINDOW (root) && self->settings == NULL)
-    {
-      g_signal_connect_object (root, "notify::application",
-                               G_CALLBACK (on_window_application), self, 0);
-      on_window_application (GTK_WINDOW (root), NULL, self);
-    }
-}
-
-static void
-napkin_planner_page_unroot (GtkWidget *widget)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-
-  if (self->save_source != 0)
-    save_now (self);
-  if (root != NULL)
-    g_signal_handlers_disconnect_by_func (root, on_window_application, self);
-
-  GTK_WIDGET_CLASS (napkin_planner_page_parent_class)->unroot (widget);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
 
 /* ------------------------------------------------------------ inputs */
@@ -1023,35 +989,26 @@ napkin_planner_page_export (NapkinPlannerPage  *self,
 }
 
 static void
-on_export_response (GtkNativeDialog   *dialog,
-                    int                response,
-                    NapkinPlannerPage *self)
+export_chosen (GtkWidget *widget,
+               GFile     *file)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  if (path == NULL || !napkin_planner_page_export (self, path, &error))
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path == NULL || !napkin_planner_page_export (self, path, &error))
-        {
-          g_autofree char *message =
-            g_strdup_printf (_("Could not save the plan: %s"),
-                             error ? error->message : _("the file has no local path"));
-
-          show_toast (self, message);
-        }
-      else
-        {
-          g_autofree char *basename = g_file_get_basename (file);
-          g_autofree char *message = g_strdup_printf (_("Saved “%s”"), basename);
-
-          show_toast (self, message);
-        }
+      message = g_strdup_printf (_("Could not save the plan: %s"),
+                                 error ? error->message : _("the file has no local path"));
     }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+  else
+    {
+      g_autofree char *basename = g_file_get_basename (file);
+
+      message = g_strdup_printf (_("Saved “%s”"), basename);
+    }
+  show_toast (self, message);
 }
 
 static void
@@ -1059,23 +1016,13 @@ export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  dialog = gtk_file_chooser_native_new (_("Export Plan"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "plan.json");
   gtk_file_filter_set_name (filter, _("JSON"));
   gtk_file_filter_add_mime_type (filter, "application/json");
   gtk_file_filter_add_suffix (filter, "json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  napkin_choose_file (widget, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                      "plan.json", filter, export_chosen);
 }
 
 /* ------------------------------------------------------------ layout */
@@ -1185,6 +1132,42 @@ napkin_planner_page_dispose (GObject *object)
 }
 
 static void
+napkin_planner_page_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_planner_page_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      napkin_planner_page_set_settings (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1193,8 +1176,18 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   object_class->dispose = napkin_planner_page_dispose;
   widget_class->measure = napkin_planner_page_measure;
   widget_class->size_allocate = napkin_planner_page_size_allocate;
-  widget_class->root = napkin_planner_page_root;
-  widget_class->unroot = napkin_planner_page_unroot;
+  object_class->get_property = napkin_planner_page_get_property;
+  object_class->set_property = napkin_planner_page_set_property;
+
+  /**
+   * NapkinPlannerPage:settings:
+   *
+   * The settings that keep the form, with the `planner-state` key.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (NAPKIN_TYPE_MEMORY_CHART);
 

@@ -17,7 +17,6 @@
 
 #include "nk-program.h"
 
-#include "napkin-application.h"
 #include "napkin-storage-diagram.h"
 #include "napkin-storage-diagram-model.h"
 #include "napkin-strides-page.h"
@@ -118,6 +117,7 @@ G_DEFINE_FINAL_TYPE (NapkinStridesPage, napkin_strides_page, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_PROGRAM_TEXT,
+  PROP_SETTINGS,
   N_PROPS
 };
 
@@ -318,9 +318,9 @@ save_timeout (gpointer user_data)
  * @settings: (nullable): settings with the `strides-program` key, or %NULL to keep
  *   nothing
  *
- * Restores the program from @settings and keeps it there as it changes. The page
- * finds the application's settings by itself once it is in a window; tests call
- * this directly.
+ * Restores the program from @settings and keeps it there as it changes. The
+ * window hands the application's settings to its pages through the
+ * #NapkinStridesPage:settings property; tests call this directly.
  */
 void
 napkin_strides_page_set_settings (NapkinStridesPage *self,
@@ -343,49 +343,7 @@ napkin_strides_page_set_settings (NapkinStridesPage *self,
       napkin_strides_page_set_program_text (self, text);
       self->loading = FALSE;
     }
-}
-
-static void
-on_window_application (GtkWindow         *window,
-                       GParamSpec        *pspec,
-                       NapkinStridesPage *self)
-{
-  GtkApplication *app = gtk_window_get_application (window);
-
-  if (NAPKIN_IS_APPLICATION (app))
-    napkin_strides_page_set_settings (self, napkin_application_get_settings (NAPKIN_APPLICATION (app)));
-}
-
-static void
-napkin_strides_page_root (GtkWidget *widget)
-{
-  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
-  GtkRoot *root;
-
-  GTK_WIDGET_CLASS (napkin_strides_page_parent_class)->root (widget);
-
-  /* The window is built before it knows its application. */
-  root = gtk_widget_get_root (widget);
-  if (GTK_IS_WINDOW (root) && self->settings == NULL)
-    {
-      g_signal_connect_object (root, "notify::application",
-                               G_CALLBACK (on_window_application), self, 0);
-      on_window_application (GTK_WINDOW (root), NULL, self);
-    }
-}
-
-static void
-napkin_strides_page_unroot (GtkWidget *widget)
-{
-  NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-
-  if (self->save_source != 0)
-    save_now (self);
-  if (root != NULL)
-    g_signal_handlers_disconnect_by_func (root, on_window_application, self);
-
-  GTK_WIDGET_CLASS (napkin_strides_page_parent_class)->unroot (widget);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
 
 /* ------------------------------------------------------------ lessons */
@@ -665,6 +623,9 @@ napkin_strides_page_get_property (GObject    *object,
     case PROP_PROGRAM_TEXT:
       g_value_set_string (value, self->text);
       break;
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -683,6 +644,9 @@ napkin_strides_page_set_property (GObject      *object,
     case PROP_PROGRAM_TEXT:
       napkin_strides_page_set_program_text (self, g_value_get_string (value));
       break;
+    case PROP_SETTINGS:
+      napkin_strides_page_set_settings (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -700,8 +664,6 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
   object_class->set_property = napkin_strides_page_set_property;
   widget_class->measure = napkin_strides_page_measure;
   widget_class->size_allocate = napkin_strides_page_size_allocate;
-  widget_class->root = napkin_strides_page_root;
-  widget_class->unroot = napkin_strides_page_unroot;
   widget_class->css_changed = napkin_strides_page_css_changed;
 
   /**
@@ -712,6 +674,16 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
    */
   properties[PROP_PROGRAM_TEXT] =
     g_param_spec_string ("program-text", NULL, NULL, DEFAULT_PROGRAM,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * NapkinStridesPage:settings:
+   *
+   * The settings that keep the program, with the `strides-program` and
+   * `strides-dtype` keys.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

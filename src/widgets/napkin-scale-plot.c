@@ -1,0 +1,314 @@
+/* napkin-scale-plot.c: an fp16 run's loss scale and skipped steps over time
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GradScaler's rhythm made visible: the scale (log axis, it moves by factors of two)
+ * as a step line, and each skipped step as a red tick under it — every halving has
+ * its tick. Skipped steps are their own series (step, running count), so a run of a
+ * million steps draws its ticks through the same per-column reduction as its line.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "napkin-scale-plot.h"
+
+struct _NapkinScalePlot
+{
+  GtkWidget     parent_instance;
+
+  NapkinSeries *scale;
+  NapkinSeries *skipped;     /* one point per skipped step: (step, skipped so far) */
+  guint64       skipped_so_far;
+  double        hover_x;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, GTK_TYPE_WIDGET)
+
+#define TICK_HEIGHT 10
+
+static char *
+format_scale (double value)
+{
+  int e;
+
+  /* Scales are powers of two: say which. */
+  if (value > 0 && frexp (value, &e) == 0.5)
+    return g_strdup_printf ("2^%d", e - 1);
+  return napkin_plot_format_plain (value);
+}
+
+/**
+ * napkin_scale_plot_draw:
+ * @self: a scale plot
+ * @cr: the target
+ * @width: pixels across
+ * @height: pixels down
+ * @style: colours and font
+ *
+ * Draws the plot (widget, exports).
+ */
+void
+napkin_scale_plot_draw (NapkinScalePlot       *self,
+                        cairo_t               *cr,
+                        int                    width,
+                        int                    height,
+                        const NapkinPlotStyle *style)
+{
+  NapkinPlotFrame frame = { 0 };
+  double lo = INFINITY, hi = -INFINITY, xmax = 1;
+  const NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_RED };
+  g_autofree char *skipped_label = NULL;
+  const char *labels[2];
+  double legend_h;
+  guint n_columns;
+
+  if (napkin_series_get_length (self->scale) == 0)
+    {
+      napkin_plot_draw_empty (style, cr, width, height,
+                              _("An fp16 run’s loss scale appears here"));
+      return;
+    }
+  napkin_series_get_y_bounds (self->scale, &lo, &hi);
+  napkin_series_get_last (self->scale, &xmax, NULL);
+
+  skipped_label = g_strdup_printf (g_dngettext (NULL, "Skipped step (%" G_GUINT64_FORMAT " so far)",
+                                                "Skipped steps (%" G_GUINT64_FORMAT " so far)",
+                                                self->skipped_so_far),
+                                   self->skipped_so_far);
+  labels[0] = _("Loss scale");
+  labels[1] = skipped_label;
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL, 2);
+
+  napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
+  napkin_plot_frame_set_y_range (&frame, lo / 2, hi * 2, TRUE, FALSE);
+  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8, format_scale);
+  napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("Loss scale (log)"), format_scale);
+  napkin_plot_draw_series (style, cr, &frame, self->scale, NAPKIN_PLOT_BLUE, 1, 1.5);
+
+  /* A tick in every pixel column that holds a skipped step. */
+  n_columns = (guint) MAX (1, frame.width);
+  if (napkin_series_get_length (self->skipped) > 0)
+    {
+      g_autofree double *mins = g_new (double, n_columns);
+      g_autofree double *maxs = g_new (double, n_columns);
+      double bottom = frame.top + frame.height;
+
+      napkin_series_decimate (self->skipped, frame.x0, frame.x1, n_columns, mins, maxs);
+      napkin_plot_style_set_color (style, cr, NAPKIN_PLOT_RED, 0.9);
+      cairo_set_line_width (cr, 1);
+      for (guint c = 0; c < n_columns; c++)
+        if (!isnan (mins[c]))
+          {
+            double px = floor (frame.left + c * frame.width / n_columns) + 0.5;
+
+            cairo_move_to (cr, px, bottom);
+            cairo_line_to (cr, px, bottom - TICK_HEIGHT);
+          }
+      cairo_stroke (cr);
+    }
+
+  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+    {
+      double step = napkin_plot_frame_px_to_x (&frame, self->hover_x);
+      guint n = napkin_series_get_length (self->scale);
+      guint i = MIN (napkin_series_lower_bound (self->scale, step), n - 1);
+      g_autofree char *scale = format_scale (napkin_series_get_y (self->scale, i));
+      g_autofree char *text = g_strdup_printf (_("Step %.0f: scale %s"),
+                                               napkin_series_get_x (self->scale, i), scale);
+
+      napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
+    }
+}
+
+static void
+napkin_scale_plot_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  NapkinPlotStyle style;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  napkin_plot_style_init_for_widget (&style, widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  napkin_scale_plot_draw (NAPKIN_SCALE_PLOT (widget), cr, width, height, &style);
+  cairo_destroy (cr);
+  napkin_plot_style_clear (&style);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           NapkinScalePlot          *self)
+{
+  self->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          NapkinScalePlot          *self)
+{
+  self->hover_x = -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+napkin_scale_plot_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 160;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 220;
+}
+
+static void
+napkin_scale_plot_finalize (GObject *object)
+{
+  NapkinScalePlot *self = NAPKIN_SCALE_PLOT (object);
+
+  g_clear_pointer (&self->scale, napkin_series_unref);
+  g_clear_pointer (&self->skipped, napkin_series_unref);
+
+  G_OBJECT_CLASS (napkin_scale_plot_parent_class)->finalize (object);
+}
+
+static void
+napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = napkin_scale_plot_finalize;
+  widget_class->snapshot = napkin_scale_plot_snapshot;
+  widget_class->measure = napkin_scale_plot_measure;
+  gtk_widget_class_set_css_name (widget_class, "napkin-scale-plot");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+napkin_scale_plot_init (NapkinScalePlot *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->scale = napkin_series_new ();
+  self->skipped = napkin_series_new ();
+  self->hover_x = -1;
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("The fp16 loss scale and the skipped steps over time"), -1);
+}
+
+GtkWidget *
+napkin_scale_plot_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_SCALE_PLOT, NULL);
+}
+
+/**
+ * napkin_scale_plot_append:
+ * @self: a scale plot
+ * @step: the step
+ * @loss_scale: the scale the step ran with
+ * @skipped: whether the step was skipped
+ * @skipped_so_far: the trainer's count of skipped steps, this one included
+ */
+void
+napkin_scale_plot_append (NapkinScalePlot *self,
+                          double           step,
+                          double           loss_scale,
+                          gboolean         skipped,
+                          guint64          skipped_so_far)
+{
+  g_return_if_fail (NAPKIN_IS_SCALE_PLOT (self));
+  napkin_series_append (self->scale, step, loss_scale);
+  if (skipped)
+    napkin_series_append (self->skipped, step, (double) skipped_so_far);
+  self->skipped_so_far = skipped_so_far;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+napkin_scale_plot_clear (NapkinScalePlot *self)
+{
+  g_return_if_fail (NAPKIN_IS_SCALE_PLOT (self));
+  napkin_series_clear (self->scale);
+  napkin_series_clear (self->skipped);
+  self->skipped_so_far = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * napkin_scale_plot_get_series:
+ * @self: a scale plot
+ *
+ * Returns: (transfer none): every (step, loss scale) point
+ */
+NapkinSeries *
+napkin_scale_plot_get_series (NapkinScalePlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_SCALE_PLOT (self), NULL);
+  return self->scale;
+}
+
+/**
+ * napkin_scale_plot_get_skipped:
+ * @self: a scale plot
+ *
+ * Returns: (transfer none): one (step, skipped so far) point per skipped step
+ */
+NapkinSeries *
+napkin_scale_plot_get_skipped (NapkinScalePlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_SCALE_PLOT (self), NULL);
+  return self->skipped;
+}
+
+static void
+draw_trampoline (gpointer               plot,
+                 cairo_t               *cr,
+                 int                    width,
+                 int                    height,
+                 const NapkinPlotStyle *style)
+{
+  napkin_scale_plot_draw (plot, cr, width, height, style);
+}
+
+/**
+ * napkin_scale_plot_export:
+ * @self: a scale plot
+ * @path: ends in .png or .svg
+ * @width: pixels or points
+ * @height: pixels or points
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+napkin_scale_plot_export (NapkinScalePlot  *self,
+                          const char       *path,
+                          int               width,
+                          int               height,
+                          GError          **error)
+{
+  double saved = self->hover_x;
+  gboolean ok;
+
+  g_return_val_if_fail (NAPKIN_IS_SCALE_PLOT (self), FALSE);
+  self->hover_x = -1;
+  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
+  self->hover_x = saved;
+  return ok;
+}

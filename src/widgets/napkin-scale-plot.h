@@ -1,0 +1,39 @@
+/* napkin-scale-plot.h: an fp16 run's loss scale and skipped steps over time
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "napkin-plot-axes.h"
+#include "napkin-series.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_SCALE_PLOT (napkin_scale_plot_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN, SCALE_PLOT, GtkWidget)
+
+GtkWidget    *napkin_scale_plot_new         (void);
+void          napkin_scale_plot_append      (NapkinScalePlot       *self,
+                                             double                 step,
+                                             double                 loss_scale,
+                                             gboolean               skipped,
+                                             guint64                skipped_so_far);
+void          napkin_scale_plot_clear       (NapkinScalePlot       *self);
+NapkinSeries *napkin_scale_plot_get_series  (NapkinScalePlot       *self);
+NapkinSeries *napkin_scale_plot_get_skipped (NapkinScalePlot       *self);
+void          napkin_scale_plot_draw        (NapkinScalePlot       *self,
+                                             cairo_t               *cr,
+                                             int                    width,
+                                             int                    height,
+                                             const NapkinPlotStyle *style);
+gboolean      napkin_scale_plot_export      (NapkinScalePlot       *self,
+                                             const char            *path,
+                                             int                    width,
+                                             int                    height,
+                                             GError               **error);
+
+G_END_DECLS
