@@ -3,10 +3,12 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Built only when meson finds nvcc. The CUDA runtime is linked statically, cuBLAS
- * dynamically: where libcublas is missing the module fails to load and nk-device
- * reports g_module_error(); where the driver is missing or too old, init fails with
- * CUDA's own sentence. Either way the engine goes on with the CPU.
+ * Built only when meson finds nvcc. The CUDA runtime is linked statically; cuBLAS is
+ * opened with dlopen() only when a device is opened, so asking "is there a GPU?" on
+ * a machine without one maps none of cuBLAS's hundreds of megabytes (the app asks
+ * at start-up to explain a disabled CUDA choice). Where the driver is missing or too
+ * old, init fails with CUDA's own sentence; where libcublas is missing, with
+ * dlerror()'s. Either way the engine goes on with the CPU.
  *
  * Every CUDA and cuBLAS call goes through NK_CUDA_TRY / NK_CUBLAS_TRY, which turn a
  * failure into a GError carrying the call, file and line; nothing here exits.
@@ -16,6 +18,7 @@
 #include <inttypes.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <glib.h>
 #include <gmodule.h>
 #include <string.h>
@@ -25,6 +28,58 @@
 
 /* The engine's NK_DEVICE_ERROR, reached by name: the module links no engine symbol. */
 #define NK_CUDA_ERROR (g_quark_from_static_string ("nk-device-error-quark"))
+
+/* The cuBLAS entry points Napkin uses, resolved from libcublas at first need. */
+static struct {
+  __typeof__ (cublasCreate_v2)             *create;
+  __typeof__ (cublasDestroy_v2)            *destroy;
+  __typeof__ (cublasSetStream_v2)          *set_stream;
+  __typeof__ (cublasGemmEx)                *gemm_ex;
+  __typeof__ (cublasGemmStridedBatchedEx)  *gemm_strided_batched_ex;
+  __typeof__ (cublasGetStatusString)       *status_string;
+} cublas_api;
+
+static gboolean
+load_cublas (GError **error)
+{
+  static const char *candidates[] = {
+    NK_CUDA_LIBDIR "/libcublas.so." G_STRINGIFY (CUBLAS_VER_MAJOR),
+    "libcublas.so." G_STRINGIFY (CUBLAS_VER_MAJOR),
+    "libcublas.so",
+  };
+  static void *handle;
+  const char *reason = NULL;
+
+  if (handle != NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (candidates) && handle == NULL; i++)
+    if ((handle = dlopen (candidates[i], RTLD_NOW | RTLD_LOCAL)) == NULL && reason == NULL)
+      reason = dlerror ();
+  if (handle == NULL)
+    {
+      g_set_error (error, NK_CUDA_ERROR, NK_DEVICE_ERROR_NOT_FOUND,
+                   "cuBLAS cannot be loaded: %s", reason ? reason : "not found");
+      return FALSE;
+    }
+
+#define RESOLVE(field, symbol) \
+  if ((*(void **) &cublas_api.field = dlsym (handle, symbol)) == NULL) \
+    { \
+      g_set_error (error, NK_CUDA_ERROR, NK_DEVICE_ERROR_NOT_FOUND, \
+                   "cuBLAS lacks %s: %s", symbol, dlerror ()); \
+      dlclose (handle); \
+      handle = NULL; \
+      return FALSE; \
+    }
+  RESOLVE (create, "cublasCreate_v2");
+  RESOLVE (destroy, "cublasDestroy_v2");
+  RESOLVE (set_stream, "cublasSetStream_v2");
+  RESOLVE (gemm_ex, "cublasGemmEx");
+  RESOLVE (gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
+  RESOLVE (status_string, "cublasGetStatusString");
+#undef RESOLVE
+  return TRUE;
+}
 
 static gboolean
 nk_cuda_fail (cudaError_t   status,
@@ -51,7 +106,7 @@ nk_cublas_fail (cublasStatus_t  status,
   g_set_error (error, NK_CUDA_ERROR,
                status == CUBLAS_STATUS_ALLOC_FAILED ? NK_DEVICE_ERROR_OUT_OF_MEMORY
                                                     : NK_DEVICE_ERROR_FAILED,
-               "cuBLAS: %s (%s failed at %s:%d)", cublasGetStatusString (status), call,
+               "cuBLAS: %s (%s failed at %s:%d)", cublas_api.status_string (status), call,
                file, line);
   return FALSE;
 }
@@ -480,14 +535,14 @@ cuda_gemm (gpointer            backend,
     }
 
   if (plan->batch <= 1)
-    NK_CUBLAS_TRY (cublasGemmEx (self->cublas, op_first, op_second,
+    NK_CUBLAS_TRY (cublas_api.gemm_ex (self->cublas, op_first, op_second,
                                  (int) plan->m, (int) plan->n, (int) plan->k,
                                  alpha_p, first, type, (int) plan->ld_first,
                                  second, type, (int) plan->ld_second,
                                  beta_p, c, type, (int) plan->ldc,
                                  compute, CUBLAS_GEMM_DEFAULT), error);
   else
-    NK_CUBLAS_TRY (cublasGemmStridedBatchedEx (self->cublas, op_first, op_second,
+    NK_CUBLAS_TRY (cublas_api.gemm_strided_batched_ex (self->cublas, op_first, op_second,
                                                (int) plan->m, (int) plan->n, (int) plan->k,
                                                alpha_p, first, type, (int) plan->ld_first,
                                                (long long) plan->stride_first,
@@ -596,7 +651,7 @@ cuda_destroy (gpointer backend)
   if (self->pinned != NULL)
     cudaFreeHost (self->pinned);
   cudaEventDestroy (self->pinned_free);
-  cublasDestroy (self->cublas);
+  cublas_api.destroy (self->cublas);
   cudaStreamDestroy (self->stream);
   g_mutex_clear (&self->lock);
   g_free (self);
@@ -639,8 +694,10 @@ open_device (int             ordinal,
   NK_CUDA_TRY (cudaSetDevice (ordinal), error);
   NK_CUDA_TRY (cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking), error);
   NK_CUDA_TRY (cudaEventCreateWithFlags (&self->pinned_free, cudaEventDisableTiming), error);
-  NK_CUBLAS_TRY (cublasCreate (&self->cublas), error);
-  NK_CUBLAS_TRY (cublasSetStream (self->cublas, self->stream), error);
+  if (!load_cublas (error))
+    return FALSE;
+  NK_CUBLAS_TRY (cublas_api.create (&self->cublas), error);
+  NK_CUBLAS_TRY (cublas_api.set_stream (self->cublas, self->stream), error);
   /* TF32 only on request (NAPKIN_CUDA_TF32=1): fp32 means fp32 unless said otherwise. */
   self->tf32 = g_strcmp0 (g_getenv ("NAPKIN_CUDA_TF32"), "1") == 0;
   g_mutex_init (&self->lock);
