@@ -35,6 +35,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
           NkProgramValue *value = nk_program_get_name_value (program, i);
           g_autofree char *text = nk_program_value_to_string (value);
 
+          g_assert (text != NULL);
           (void) nk_program_get_name_shares_with (program, i);
           if (nk_program_value_get_kind (value) == NK_PROGRAM_VALUE_TENSOR)
             g_free (nk_tensor_to_doubles (nk_program_value_get_tensor (value), NULL));

@@ -17,6 +17,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-checkpoint.h"
+#include "nk-units.h"
 #include "napkin-training-page.h"
 
 /* Bounds the waits so a broken page fails instead of hanging; not a timing test. */
@@ -222,7 +224,10 @@ cli_json_lines (const char *const *extra)
   for (; extra != NULL && *extra; extra++)
     g_ptr_array_add (argv, (char *) *extra);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  /* Descriptors left open let GLib use posix_spawn rather than fork: Debian's
+   * OpenBLAS 0.3.21 can deadlock in its fork handler (blas_thread_shutdown_) once its
+   * thread pool runs, which the page's matmul-rate measurement starts. */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL, NULL,
                                &out, &err, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   lines = g_strsplit (out, "\n", -1);
@@ -490,6 +495,402 @@ test_compare_runs (void)
   g_object_unref (page);
 }
 
+/* ------------------------------------------------------------ prediction */
+
+/* The card's time is the engine's prediction at the measured matmul rate: 6 · N · B
+ * FLOPs (N by the Cruncher's formula, D²L + DL + D + 1) over the rate measured. */
+static gboolean
+rate_measured (NapkinTrainingPage *page,
+               guint               index)
+{
+  double rate;
+
+  return nk_train_gemm_rate_peek ("cpu", &rate, NULL)
+         && g_strcmp0 (napkin_training_page_get_label_text (page, "time"), "—") != 0;
+}
+
+static void
+test_prediction_time (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  g_autofree char *expected = NULL;
+  double rate;
+
+  small_cruncher (page, 30);
+  wait_until (rate_measured, page, 0);
+  g_assert_true (nk_train_gemm_rate_peek ("cpu", &rate, NULL));
+  g_assert_true (rate > 0);
+  expected = nk_units_format_duration (6.0 * (8 * 8 * 2 + 8 * 2 + 8 + 1) * 4 / rate);
+  g_assert_cmpstr (napkin_training_page_get_label_text (page, "time"), ==, expected);
+  g_assert_cmpstr (napkin_training_page_get_label_text (page, "params"), ==, "153");
+  g_object_unref (page);
+}
+
+/* ------------------------------------------------------------ checkpoints */
+
+typedef struct {
+  guint   n;
+  guint64 step;
+  char   *path;
+} Written;
+
+static void
+on_written (NkTrainer  *trainer,
+            guint64     step,
+            const char *path,
+            Written    *w)
+{
+  w->n++;
+  w->step = step;
+  g_free (w->path);
+  w->path = g_strdup (path);
+}
+
+static Written written;
+
+static gboolean
+checkpoint_seen (NapkinTrainingPage *page,
+                 guint               index)
+{
+  return written.n > 0;
+}
+
+static guint64 wanted_steps;
+
+static gboolean
+steps_at_least (NapkinTrainingPage *page,
+                guint               index)
+{
+  NkTrainer *trainer = napkin_training_page_get_trainer (page, index);
+
+  return trainer != NULL && nk_trainer_get_steps_done (trainer) >= wanted_steps;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Checkpoint now through the page writes a checkpoint the trainer announces; a run
+ * resumed from that folder through the page goes on from its step, with the very
+ * losses the first run had after it (the run is a pure function of seed and step). */
+static void
+test_checkpoint_and_resume (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  g_autofree char *dir = g_dir_make_tmp ("napkin-training-ck-XXXXXX", NULL);
+  NkTrainer *first, *second;
+  g_autoptr(GArray) first_history = NULL;
+  g_autoptr(GArray) second_history = NULL;
+  g_autofree char *label = NULL;
+  guint64 ck_step, start_step;
+
+  small_cruncher (page, 1000000);
+  napkin_training_page_set_checkpoint_dir (page, dir);
+  start (page);
+  first = napkin_training_page_get_trainer (page, 0);
+  memset (&written, 0, sizeof written);
+  g_signal_connect (first, "checkpoint-written", G_CALLBACK (on_written), &written);
+  wait_until (steps_at_least_3, page, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.checkpoint-now", NULL));
+  wait_until (checkpoint_seen, page, 0);
+  ck_step = written.step;
+  g_assert_cmpuint (ck_step, >=, 3);
+  /* the file nk-checkpoint names for that step, and the page says so */
+  {
+    g_autofree char *expected = nk_checkpoint_path_for_step (dir, ck_step);
+
+    g_assert_cmpstr (written.path, ==, expected);
+    g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
+  }
+  label = g_strdup_printf ("Last checkpoint after step %" G_GUINT64_FORMAT, ck_step);
+  g_assert_cmpstr (napkin_training_page_get_label_text (page, "checkpoint"), ==, label);
+
+  /* let the first run go a few steps past its checkpoint, then stop it */
+  wanted_steps = ck_step + 4;
+  wait_until (steps_at_least, page, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.stop", NULL));
+  wait_until (run_done, page, 0);
+  g_assert_cmpuint (written.n, ==, 1);
+  first_history = nk_trainer_get_history (first);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.resume-from-checkpoint", "s", dir));
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 2);
+  second = napkin_training_page_get_trainer (page, 1);
+  wanted_steps = ck_step + 3;
+  wait_until (steps_at_least, page, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.stop", NULL));
+  wait_until (run_done, page, 1);
+
+  start_step = nk_trainer_get_start_step (second);
+  g_assert_cmpuint (start_step, ==, ck_step);
+  second_history = nk_trainer_get_history (second);
+  g_assert_cmpuint (second_history->len, >=, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const NkTrainMetrics *m = &g_array_index (second_history, NkTrainMetrics, i);
+      const NkTrainMetrics *o = &g_array_index (first_history, NkTrainMetrics, ck_step + i);
+
+      /* the step count continues, and so does the run */
+      g_assert_cmpuint (m->step, ==, ck_step + 1 + i);
+      g_assert_cmpuint (o->step, ==, m->step);
+      g_assert_cmpfloat (m->loss, ==, o->loss);
+    }
+  assert_plots_match_history (page, second);
+
+  g_free (written.path);
+  memset (&written, 0, sizeof written);
+  remove_dir (dir);
+  g_object_unref (page);
+}
+
+/* ------------------------------------------------------------ closing */
+
+static AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  AdwMessageDialog *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        found = ADW_MESSAGE_DIALOG (w);
+    }
+  return found;
+}
+
+static gboolean
+stopped (NapkinTrainingPage *page,
+         guint               index)
+{
+  return run_done (page, index);
+}
+
+/* Closing during a run asks; "Keep Training" keeps it going, "Stop and Close" stops
+ * it, writes a checkpoint first (there is a folder), and closes the window once the
+ * run has ended. */
+static void
+test_close_during_run (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  g_autofree char *dir = g_dir_make_tmp ("napkin-training-close-XXXXXX", NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *window_alive = window;
+  AdwMessageDialog *dialog;
+  NkTrainer *trainer;
+  g_autoptr(GPtrArray) files = NULL;
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window_alive);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  small_cruncher (page, 1000000);
+  napkin_training_page_set_checkpoint_dir (page, dir);
+  start (page);
+  trainer = napkin_training_page_get_trainer (page, 0);
+  memset (&written, 0, sizeof written);
+  g_signal_connect (trainer, "checkpoint-written", G_CALLBACK (on_written), &written);
+  wait_until (steps_at_least_3, page, 0);
+  g_assert_true (napkin_training_page_is_running (page));
+
+  napkin_training_page_confirm_close (page, GTK_WINDOW (window));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (dialog, "cancel");
+  for (guint i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (napkin_training_page_is_running (page));
+  g_assert_nonnull (window_alive);
+  g_assert_cmpuint (written.n, ==, 0);
+
+  napkin_training_page_confirm_close (page, GTK_WINDOW (window));
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (dialog, "stop");
+  wait_until (stopped, page, 0);
+  g_assert_cmpint (nk_trainer_get_state (trainer), ==, NK_TRAINER_STATE_STOPPED);
+  g_assert_false (napkin_training_page_is_running (page));
+  /* the checkpoint holds the last step that ran */
+  g_assert_cmpuint (written.n, ==, 1);
+  g_assert_cmpuint (written.step, ==, nk_trainer_get_steps_done (trainer));
+  files = nk_checkpoint_list (dir, NULL);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (files, 0), ==, written.path);
+  g_assert_null (window_alive);
+
+  g_free (written.path);
+  memset (&written, 0, sizeof written);
+  remove_dir (dir);
+  g_object_unref (page);
+}
+
+/* ------------------------------------------------------------ mixed precision */
+
+static void
+export_and_check (NapkinTrainingPage *page,
+                  const char         *kind)
+{
+  const char *keep = g_getenv ("NAPKIN_TEST_EXPORT_DIR");
+  g_autofree char *dir = keep != NULL ? g_strdup (keep) : g_dir_make_tmp ("napkin-export-XXXXXX", NULL);
+  g_autofree char *png = g_strdup_printf ("%s/%s.png", dir, kind);
+  g_autofree char *target = g_strdup_printf ("%s:%s", kind, png);
+  cairo_surface_t *image;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.export-plot", "s", target));
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image), ==, 960);
+  cairo_surface_destroy (image);
+  if (keep == NULL)
+    {
+      g_remove (png);
+      g_rmdir (dir);
+    }
+}
+
+/* An fp16 run through the page: the label's skipped count and the scale plot agree
+ * with a brute-force count over the trainer's history; the histogram shown is the
+ * trainer's latest, of the last weight's gradient by default. */
+static void
+test_fp16_run (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  NkTrainer *trainer;
+  g_autoptr(GArray) history = NULL;
+  g_autofree char *scale_text = NULL;
+  NapkinScalePlot *scale_plot;
+  const NkTrainHistogram *shown;
+  NkTrainHistogram h;
+  guint64 skipped = 0;
+
+  small_cruncher (page, 30);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_training_page_get_input (page, "precision")), 2);
+  start (page);
+  wait_until (run_done, page, 0);
+  trainer = napkin_training_page_get_trainer (page, 0);
+  g_assert_cmpint (nk_trainer_get_state (trainer), ==, NK_TRAINER_STATE_FINISHED);
+  history = nk_trainer_get_history (trainer);
+  for (guint i = 0; i < history->len; i++)
+    skipped += g_array_index (history, NkTrainMetrics, i).skipped;
+  /* the synthetic task's loss times 65536 overflows fp16 at first */
+  g_assert_cmpuint (skipped, >, 0);
+  scale_text = g_strdup_printf ("%g · %" G_GUINT64_FORMAT " skipped",
+                                g_array_index (history, NkTrainMetrics, history->len - 1).loss_scale,
+                                skipped);
+  g_assert_cmpstr (napkin_training_page_get_label_text (page, "scale"), ==, scale_text);
+  g_assert_cmpuint (nk_trainer_get_skipped_steps (trainer), ==, skipped);
+
+  scale_plot = napkin_training_page_get_scale_plot (page);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (scale_plot)))));
+  g_assert_cmpuint (napkin_series_get_length (napkin_scale_plot_get_series (scale_plot)), ==, history->len);
+  g_assert_cmpuint (napkin_series_get_length (napkin_scale_plot_get_skipped (scale_plot)), ==, skipped);
+  for (guint i = 0; i < history->len; i++)
+    g_assert_cmpfloat (napkin_series_get_y (napkin_scale_plot_get_series (scale_plot), i), ==,
+                       g_array_index (history, NkTrainMetrics, i).loss_scale);
+
+  g_assert_true (nk_trainer_get_histogram (trainer, &h));
+  shown = napkin_histogram_plot_get_histogram (napkin_training_page_get_histogram_plot (page));
+  g_assert_nonnull (shown);
+  g_assert_true (memcmp (shown, &h, sizeof h) == 0);
+  g_assert_cmpuint (h.step, ==, 30);
+  g_assert_cmpstr (h.name, ==, "final.weight");
+  g_assert_true (h.gradient);
+  g_assert_cmpuint (h.total, ==, 8);
+  export_and_check (page, "scale");
+  export_and_check (page, "histogram");
+  g_object_unref (page);
+}
+
+static gboolean
+histogram_of_values (NapkinTrainingPage *page,
+                     guint               index)
+{
+  const NkTrainHistogram *h = napkin_histogram_plot_get_histogram (napkin_training_page_get_histogram_plot (page));
+
+  return h != NULL && g_str_equal (h->name, "layers.0.weight") && !h->gradient;
+}
+
+/* Choosing another tensor during a run: the worker's next histogram is of it. */
+static void
+test_histogram_choice (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  GtkDropDown *source = NULL;
+  GListModel *items;
+  const NkTrainHistogram *h;
+
+  small_cruncher (page, 1000000);
+  start (page);
+  wait_until (steps_at_least_3, page, 0);
+  /* the drop-down's rows: 6 gradients, then 6 value tensors, state_dict order */
+  for (GtkWidget *w = GTK_WIDGET (napkin_training_page_get_histogram_plot (page)); w != NULL; w = gtk_widget_get_parent (w))
+    for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL && source == NULL; c = gtk_widget_get_next_sibling (c))
+      for (GtkWidget *d = gtk_widget_get_first_child (c); d != NULL && source == NULL; d = gtk_widget_get_next_sibling (d))
+        if (GTK_IS_DROP_DOWN (d))
+          source = GTK_DROP_DOWN (d);
+  g_assert_nonnull (source);
+  items = gtk_drop_down_get_model (source);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 12);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 6), ==, "Values of layers.0.weight");
+  gtk_drop_down_set_selected (source, 6);
+  wait_until (histogram_of_values, page, 0);
+  h = napkin_histogram_plot_get_histogram (napkin_training_page_get_histogram_plot (page));
+  g_assert_cmpuint (h->total, ==, 64);
+  /* truncated-normal weights: none zero, none beyond fp16's range */
+  g_assert_cmpuint (h->zeros + h->nonfinite + h->overflow[NK_TRAIN_HISTOGRAM_F16], ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.stop", NULL));
+  wait_until (run_done, page, 0);
+  g_object_unref (page);
+}
+
+/* ------------------------------------------------------------ layout */
+
+static gboolean
+folded_state_known (NapkinTrainingPage *page,
+                    guint               index)
+{
+  return gtk_widget_get_width (GTK_WIDGET (page)) > 0;
+}
+
+/* At 800 px the page fits without sideways scrolling: its minimum width fits, the
+ * form folds away behind the Run Settings button; at 1280 px both are side by side. */
+static void
+test_narrow_window (void)
+{
+  const int widths[] = { 800, 900, 1280 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      NapkinTrainingPage *page = new_page ();
+      GtkWidget *window = gtk_window_new ();
+      int min = 0, nat = 0;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[i], 700);
+      gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+      gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+      g_test_message ("page minimum width %d", min);
+      g_assert_cmpint (min, <=, widths[i]);
+      gtk_window_present (GTK_WINDOW (window));
+      wait_until (folded_state_known, page, 0);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (page)), <=, widths[i]);
+      g_assert_true (adw_leaflet_get_folded (napkin_training_page_get_leaflet (page)) == (widths[i] < 900));
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_object_unref (page);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -504,6 +905,12 @@ main (int   argc,
   g_test_add_func ("/ui/training/diverged", test_diverged_run);
   g_test_add_func ("/ui/training/bad-text-file", test_bad_text_file);
   g_test_add_func ("/ui/training/compare", test_compare_runs);
+  g_test_add_func ("/ui/training/prediction-time", test_prediction_time);
+  g_test_add_func ("/ui/training/checkpoint-and-resume", test_checkpoint_and_resume);
+  g_test_add_func ("/ui/training/close-during-run", test_close_during_run);
+  g_test_add_func ("/ui/training/fp16-run", test_fp16_run);
+  g_test_add_func ("/ui/training/histogram-choice", test_histogram_choice);
+  g_test_add_func ("/ui/training/narrow-window", test_narrow_window);
 
   return g_test_run ();
 }

@@ -6,9 +6,16 @@
  * The page is a form that makes an NkTrainConfig, and a view of NkTrainers. Each
  * run is one NkTrainer working on its own thread; the page listens to its
  * coalesced ::step signal on the main thread and, when several steps were done
- * since the last one, reads the missing ones from the trainer's history, so the
- * plots get every step. The numbers shown are the trainer's and the planner's;
- * the page formats them and keeps its hands off the arithmetic.
+ * since the last one, copies just the missing ones from the trainer's history
+ * (nk_trainer_get_history_range()), so the plots get every step. The numbers shown
+ * are the engine's: the prediction card is nk_train_config_predict() at the
+ * device's measured matmul rate (nk_train_gemm_rate_measure(), off the main
+ * thread), skipped fp16 steps are the trainer's counter, checkpoints are what
+ * ::checkpoint-written announces, and the histogram is the one the worker takes.
+ * The page formats them and keeps its hands off the arithmetic.
+ *
+ * Below the width of the form beside the run view, an AdwLeaflet folds the form
+ * behind the Run Settings button, and the smaller plots flow into one column.
  */
 #include "config.h"
 
@@ -27,6 +34,10 @@
 #include "napkin-application.h"
 #include "napkin-training-page.h"
 #include "napkin-window.h"
+
+/* The worker histograms the chosen tensor this often (and at the first and last
+ * step, and when the choice changes). */
+#define HISTOGRAM_EVERY 10
 
 #define SAVE_DELAY_MS 400
 #define EXPORT_WIDTH  960
@@ -57,7 +68,6 @@ typedef struct {
   gint64              started_us;
   gint64              ended_us;
   guint64             checkpoint_step;
-  gboolean            checkpoint_requested;
   char               *error;
   AdwActionRow       *row;
   GtkWidget          *compare_button;
@@ -84,6 +94,13 @@ struct _NapkinTrainingPage
   char                 *form_error_text;
   gboolean              form_valid;
   gboolean              cuda_usable;
+  char                 *measuring;      /* the device whose matmul rate is being measured */
+  char                **param_names;    /* the histogram choices' parameters */
+  gboolean              filling_sources;
+
+  AdwLeaflet           *leaflet;
+  GtkWidget            *settings_button;
+  GtkWidget            *form_header;
 
   /* form */
   GtkWidget            *form_scroller;
@@ -118,6 +135,7 @@ struct _NapkinTrainingPage
   GtkLabel             *predicted_memory;
   GtkLabel             *predicted_memory_caption;
   GtkLabel             *predicted_time;
+  GtkLabel             *predicted_time_caption;
   GtkLabel             *live_loss;
   GtkLabel             *live_rate;
   GtkLabel             *live_mfu;
@@ -127,6 +145,12 @@ struct _NapkinTrainingPage
   NapkinLossPlot       *loss_plot;
   NapkinMemoryPlot     *memory_plot;
   NapkinThroughputPlot *throughput_plot;
+  NapkinScalePlot      *scale_plot;
+  GtkWidget            *scale_card;
+  NapkinHistogramPlot  *histogram_plot;
+  GtkWidget            *histogram_card;
+  GtkDropDown          *histogram_source;
+  GtkStringList        *histogram_sources;
   GtkListBox           *runs_list;
   AdwPreferencesGroup  *runs_group;
 };
@@ -283,6 +307,7 @@ build_config (NapkinTrainingPage  *self,
     c->text_file = g_strdup (self->text_file);
   /* The page keeps every step: exports and re-opened runs need all of them. */
   c->history_limit = 0;
+  c->histogram_every = HISTOGRAM_EVERY;
 
   if (!nk_units_parse (lr_text, &lr, &local_error))
     {
@@ -312,24 +337,66 @@ build_config (NapkinTrainingPage  *self,
   return g_steal_pointer (&c);
 }
 
-/* Parameters of the model the form describes, by the formulas in nk-model.h
- * (the engine builds the real model only when a run starts). */
-static double
-predicted_parameters (const NkTrainConfig *c)
-{
-  double d = c->dim, l = c->layers;
+static void update_prediction (NapkinTrainingPage  *self,
+                               const NkTrainConfig *c);
 
-  if (c->model == NK_MODEL_CRUNCHER)
-    return d * d * l + d * l + d + 1;
-  return 256 * d + l * (d * d + d) + 256 * d + 256;
+static void
+on_gemm_rate_measured (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  GWeakRef *ref = user_data;
+  g_autoptr(NapkinTrainingPage) self = g_weak_ref_get (ref);
+  g_autoptr(GError) error = NULL;
+
+  /* The answer is remembered by the engine; the page only redraws the card. */
+  nk_train_gemm_rate_measure_finish (result, &error);
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->measuring, g_free);
+  if (self->shown != NULL)
+    update_prediction (self, nk_trainer_get_config (self->shown->trainer));
+  else
+    {
+      g_autoptr(GError) form_error = NULL;
+      g_autoptr(NkTrainConfig) config = napkin_training_page_dup_config (self, &form_error);
+
+      update_prediction (self, config);
+    }
+}
+
+/* The device's measured matmul rate, NAN with the reason while it is being measured
+ * (one measurement per device and process, started here) or when it cannot be. */
+static double
+gemm_rate_for (NapkinTrainingPage  *self,
+               const char          *device,
+               char               **out_reason)
+{
+  double rate;
+
+  if (nk_train_gemm_rate_peek (device, &rate, out_reason))
+    return rate;
+  if (self->measuring == NULL)
+    {
+      GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (ref, self);
+      self->measuring = g_strdup (device);
+      nk_train_gemm_rate_measure (device, NULL, on_gemm_rate_measured, ref);
+    }
+  *out_reason = g_strdup (_("Measuring this device’s matmul rate…"));
+  return NAN;
 }
 
 static void
 update_prediction (NapkinTrainingPage  *self,
                    const NkTrainConfig *c)
 {
-  g_autoptr(NkPlan) plan = NULL;
-  double params, seq, flops, peak, memory[4], total = 0;
+  NkTrainPrediction p;
+  g_autofree char *reason = NULL;
+  double rate;
 
   if (c == NULL)
     {
@@ -340,35 +407,19 @@ update_prediction (NapkinTrainingPage  *self,
       return;
     }
 
-  /* The same plan the trainer makes for its predicted bytes (nk-trainer.c). */
-  params = predicted_parameters (c);
-  seq = c->model == NK_MODEL_TINY_LM ? c->context : 1;
-  plan = nk_plan_new ();
-  nk_plan_set_params (plan, params);
-  nk_plan_set_tokens (plan, (double) c->batch * seq);
-  nk_plan_set_optimizer (plan, c->optimizer);
-  nk_plan_set_precision (plan, NK_PRECISION_FP32);
-  g_object_set (plan, "batch", (double) c->batch, "seq", seq,
-                "layers", (double) MAX (c->layers, 1), "d-model", (double) c->dim, NULL);
-  flops = nk_plan_get_output (plan, "total-flops");
-  memory[0] = nk_plan_get_output (plan, "memory-params");
-  memory[1] = nk_plan_get_output (plan, "memory-grads");
-  memory[2] = nk_plan_get_output (plan, "memory-optimizer");
-  memory[3] = nk_plan_get_output (plan, "memory-activations");
-  for (guint i = 0; i < 4; i++)
-    total += memory[i];
+  rate = gemm_rate_for (self, c->device, &reason);
+  nk_train_config_predict (c, rate, &p);
 
-  take_label (self->predicted_params, format_count (params));
-  take_label (self->predicted_flops, format_count (flops));
-  take_label (self->predicted_memory, nk_units_format_bytes (total));
+  take_label (self->predicted_params, format_count ((double) p.n_parameters));
+  take_label (self->predicted_flops, format_count (p.flops_per_step));
+  take_label (self->predicted_memory, nk_units_format_bytes (p.memory_total));
   {
-    g_autofree char *p = nk_units_format_bytes (memory[0]);
-    g_autofree char *g = nk_units_format_bytes (memory[1]);
-    g_autofree char *o = nk_units_format_bytes (memory[2]);
-    g_autofree char *a = nk_units_format_bytes (memory[3]);
-
+    g_autofree char *pa = nk_units_format_bytes (p.memory[0]);
+    g_autofree char *g = nk_units_format_bytes (p.memory[1]);
+    g_autofree char *o = nk_units_format_bytes (p.memory[2]);
+    g_autofree char *a = nk_units_format_bytes (p.memory[3]);
     g_autofree char *breakdown = g_strdup_printf (_("Params %s + grads %s + optimizer %s + activations %s"),
-                                                  p, g, o, a);
+                                                  pa, g, o, a);
 
     /* The caption names the buckets; the tooltip has each one's bytes (the
      * memory plot draws them as dashed lines too). */
@@ -376,13 +427,24 @@ update_prediction (NapkinTrainingPage  *self,
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_memory), breakdown);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_memory_caption), breakdown);
   }
-  /* The CPU's derived peak (nk-cpuinfo.h); a GPU's is known once the run has
-   * found its device. */
-  peak = g_str_equal (c->device, "cpu") ? nk_cpu_info_get ()->peak_fp32 : NAN;
-  if (isfinite (peak) && peak > 0)
-    take_label (self->predicted_time, nk_units_format_duration (flops / peak));
+  if (isfinite (p.seconds_per_step))
+    {
+      g_autofree char *rate_text = nk_units_format_rate (p.gemm_rate);
+      g_autofree char *tooltip = g_strdup_printf (_("FLOPs per step at %s, the rate of a %d³ fp32 matmul measured on %s"),
+                                                  rate_text, NK_TRAIN_GEMM_RATE_SIZE, c->device);
+
+      take_label (self->predicted_time, nk_units_format_duration (p.seconds_per_step));
+      gtk_label_set_label (self->predicted_time_caption, _("Time per step, measured rate"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_time), tooltip);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_time_caption), tooltip);
+    }
   else
-    set_label (self->predicted_time, NULL);
+    {
+      set_label (self->predicted_time, NULL);
+      gtk_label_set_label (self->predicted_time_caption, reason != NULL ? reason : "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_time), reason);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_time_caption), reason);
+    }
 }
 
 static void
@@ -860,6 +922,70 @@ plot_metrics (NapkinTrainingPage   *self,
   napkin_loss_plot_append (self->loss_plot, (double) m->step, m->loss);
   napkin_memory_plot_append (self->memory_plot, (double) m->step, bytes);
   napkin_throughput_plot_append (self->throughput_plot, (double) m->step, m->flops_per_s);
+  if (self->shown != NULL
+      && nk_trainer_get_config (self->shown->trainer)->precision == NK_TRAIN_PRECISION_FP16)
+    napkin_scale_plot_append (self->scale_plot, (double) m->step, m->loss_scale, m->skipped,
+                              m->skipped_steps);
+}
+
+/* The shown run's latest histogram, when the worker has taken a new one. */
+static void
+update_histogram (NapkinTrainingPage *self)
+{
+  const NkTrainHistogram *shown = napkin_histogram_plot_get_histogram (self->histogram_plot);
+  NkTrainHistogram h;
+
+  if (self->shown == NULL || !nk_trainer_get_histogram (self->shown->trainer, &h))
+    {
+      if (shown != NULL)
+        napkin_histogram_plot_set_histogram (self->histogram_plot, NULL);
+      return;
+    }
+  if (shown == NULL || shown->step != h.step || !g_str_equal (shown->name, h.name)
+      || shown->gradient != h.gradient)
+    napkin_histogram_plot_set_histogram (self->histogram_plot, &h);
+}
+
+/* The choices: each parameter's gradient, then each parameter's values. */
+static void
+fill_histogram_sources (NapkinTrainingPage  *self,
+                        const NkTrainConfig *c)
+{
+  g_auto(GStrv) names = nk_train_config_dup_param_names (c);
+  guint n = g_strv_length (names);
+  guint selected = 0;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_strdup_printf (_("Gradient of %s"), names[i]));
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_strdup_printf (_("Values of %s"), names[i]));
+  g_ptr_array_add (items, NULL);
+  /* The trainer's default: the last weight's gradient. */
+  for (guint i = 0; i < n; i++)
+    if (g_str_has_suffix (names[i], ".weight"))
+      selected = i;
+
+  self->filling_sources = TRUE;
+  gtk_string_list_splice (self->histogram_sources, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->histogram_sources)),
+                          (const char *const *) items->pdata);
+  gtk_drop_down_set_selected (self->histogram_source, selected);
+  self->filling_sources = FALSE;
+  g_strfreev (self->param_names);
+  self->param_names = g_steal_pointer (&names);
+}
+
+static void
+on_histogram_source_selected (NapkinTrainingPage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->histogram_source);
+  guint n = self->param_names != NULL ? g_strv_length (self->param_names) : 0;
+
+  if (self->filling_sources || self->shown == NULL || n == 0 || selected >= 2 * n)
+    return;
+  nk_trainer_set_histogram_source (self->shown->trainer, self->param_names[selected % n],
+                                   selected < n);
 }
 
 static void
@@ -884,17 +1010,9 @@ update_live_labels (NapkinTrainingPage *self)
   else
     set_label (self->live_mfu, NULL);
   if (nk_trainer_get_config (run->trainer)->precision == NK_TRAIN_PRECISION_FP16)
-    {
-      GArray *history = NULL;
-      guint skipped = 0;
-
-      /* skipped steps so far: counted from the trainer's history when asked for */
-      history = nk_trainer_get_history (run->trainer);
-      for (guint i = 0; i < history->len; i++)
-        skipped += g_array_index (history, NkTrainMetrics, i).skipped ? 1 : 0;
-      g_array_unref (history);
-      take_label (self->live_scale, g_strdup_printf (_("%g · %u skipped"), m->loss_scale, skipped));
-    }
+    take_label (self->live_scale,
+                g_strdup_printf (_("%g · %" G_GUINT64_FORMAT " skipped"), m->loss_scale,
+                                 nk_trainer_get_skipped_steps (run->trainer)));
   else
     set_label (self->live_scale, _("1 (no loss scaling)"));
 
@@ -929,6 +1047,12 @@ show_run (NapkinTrainingPage *self,
   napkin_loss_plot_clear (self->loss_plot);
   napkin_memory_plot_clear (self->memory_plot);
   napkin_throughput_plot_clear (self->throughput_plot);
+  napkin_scale_plot_clear (self->scale_plot);
+  gtk_widget_set_visible (gtk_widget_get_parent (self->scale_card),
+                          c->precision == NK_TRAIN_PRECISION_FP16);
+  fill_histogram_sources (self, c);
+  napkin_histogram_plot_set_histogram (self->histogram_plot, NULL);
+  update_histogram (self);
   napkin_loss_plot_set_label (self->loss_plot, label);
   if (self->compared == run)
     {
@@ -1129,8 +1253,6 @@ add_step (NapkinTrainingPage   *self,
       napkin_throughput_plot_set_peak (self->throughput_plot, m->peak_flops_per_s,
                                        peak_dtype_name (c, device_name));
       napkin_memory_plot_set_capacity (self->memory_plot, capacity_of (device_name));
-      take_label (self->predicted_params,
-                  format_count ((double) nk_trainer_get_n_parameters (run->trainer)));
     }
   run->last_step = m->step;
   run->last_loss = m->loss;
@@ -1140,26 +1262,10 @@ add_step (NapkinTrainingPage   *self,
   if (run == self->shown)
     plot_metrics (self, m);
 
-  /* The trainer writes a checkpoint before it publishes the step (nk-trainer.c):
-   * on its interval, at the last step, and after a request. */
-  if (c->checkpoint_dir != NULL
-      && ((c->checkpoint_every > 0 && m->step % c->checkpoint_every == 0)
-          || m->step == c->steps || run->checkpoint_requested))
-    {
-      run->checkpoint_step = m->step;
-      if (run->checkpoint_requested)
-        {
-          g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" PRIu64),
-                                                    m->step);
-
-          run->checkpoint_requested = FALSE;
-          show_toast (self, title);
-        }
-    }
 }
 
-/* Brings the run up to the trainer's latest step, fetching the steps that the
- * coalesced ::step skipped from the history. */
+/* Brings the run up to the trainer's latest step, copying from the history only
+ * the steps that the coalesced ::step skipped. */
 static void
 catch_up (NapkinTrainingPage   *self,
           Run                  *run,
@@ -1169,16 +1275,28 @@ catch_up (NapkinTrainingPage   *self,
     add_step (self, run, latest);
   else if (latest == NULL || latest->step > run->last_step)
     {
-      g_autoptr(GArray) history = nk_trainer_get_history (run->trainer);
+      g_autoptr(GArray) missing = nk_trainer_get_history_range (run->trainer, run->last_step + 1);
 
-      for (guint i = 0; i < history->len; i++)
-        {
-          const NkTrainMetrics *m = &g_array_index (history, NkTrainMetrics, i);
-
-          if (m->step > run->last_step)
-            add_step (self, run, m);
-        }
+      for (guint i = 0; i < missing->len; i++)
+        add_step (self, run, &g_array_index (missing, NkTrainMetrics, i));
     }
+}
+
+static void
+on_checkpoint_written (NkTrainer  *trainer,
+                       guint64     step,
+                       const char *path,
+                       Run        *run)
+{
+  NapkinTrainingPage *self = run->page;
+  g_autofree char *name = g_filename_display_basename (path);
+  g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" G_GUINT64_FORMAT ": %s"),
+                                            step, name);
+
+  run->checkpoint_step = step;
+  if (run == self->shown)
+    update_progress (self);
+  show_toast (self, title);
 }
 
 static void
@@ -1193,6 +1311,7 @@ on_trainer_step (NkTrainer            *trainer,
     {
       update_live_labels (self);
       update_progress (self);
+      update_histogram (self);
     }
   update_run_row (self, run);
 }
@@ -1255,14 +1374,6 @@ on_run_finished (GObject      *source,
 
       show_toast (self, title);
     }
-  if (run->checkpoint_requested && run->error == NULL && nk_trainer_get_config (trainer)->checkpoint_dir != NULL)
-    {
-      /* a checkpoint asked for while stopping is written after the last step */
-      run->checkpoint_requested = FALSE;
-      run->checkpoint_step = run->last_step;
-      show_toast (self, _("Checkpoint written"));
-    }
-
   if (self->active == run)
     self->active = NULL;
   g_clear_handle_id (&self->tick_source, g_source_remove);
@@ -1271,6 +1382,7 @@ on_run_finished (GObject      *source,
     {
       update_live_labels (self);
       update_progress (self);
+      update_histogram (self);
     }
   update_run_row (self, run);
   update_actions (self);
@@ -1288,9 +1400,11 @@ start_run (NapkinTrainingPage *self,
   run = add_run (self, trainer);
   g_signal_connect (trainer, "step", G_CALLBACK (on_trainer_step), run);
   g_signal_connect (trainer, "notify::state", G_CALLBACK (on_trainer_state), run);
+  g_signal_connect (trainer, "checkpoint-written", G_CALLBACK (on_checkpoint_written), run);
   self->active = run;
   run->started_us = g_get_monotonic_time ();
   show_run (self, run);
+  adw_leaflet_set_visible_child_name (self->leaflet, "run");
   gtk_widget_set_sensitive (self->form_scroller, FALSE);
   nk_trainer_start (trainer, NULL, on_run_finished, g_object_ref (self));
   self->tick_source = g_timeout_add_seconds (1, tick, self);
@@ -1429,7 +1543,6 @@ checkpoint_now_action (GtkWidget  *widget,
 
   if (self->active == NULL || nk_trainer_get_config (self->active->trainer)->checkpoint_dir == NULL)
     return;
-  self->active->checkpoint_requested = TRUE;
   nk_trainer_checkpoint_now (self->active->trainer);
 }
 
@@ -1690,6 +1803,10 @@ export_plot (NapkinTrainingPage  *self,
     return napkin_loss_plot_export (self->loss_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
   if (g_str_equal (kind, "memory"))
     return napkin_memory_plot_export (self->memory_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
+  if (g_str_equal (kind, "scale"))
+    return napkin_scale_plot_export (self->scale_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
+  if (g_str_equal (kind, "histogram"))
+    return napkin_histogram_plot_export (self->histogram_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
   return napkin_throughput_plot_export (self->throughput_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
 }
 
@@ -1709,7 +1826,8 @@ plot_chosen (NapkinTrainingPage *self,
   show_toast (self, title);
 }
 
-/* Parameter "KIND:PATH" with KIND loss, memory or throughput; an empty PATH asks. */
+/* Parameter "KIND:PATH" with KIND loss, memory, throughput, scale or histogram; an
+ * empty PATH asks. */
 static void
 export_plot_action (GtkWidget  *widget,
                     const char *action_name,
@@ -1721,7 +1839,8 @@ export_plot_action (GtkWidget  *widget,
   g_autofree char *kind = colon != NULL ? g_strndup (target, colon - target) : g_strdup (target);
   const char *path = colon != NULL ? colon + 1 : "";
 
-  if (!g_str_equal (kind, "loss") && !g_str_equal (kind, "memory") && !g_str_equal (kind, "throughput"))
+  if (!g_strv_contains ((const char *const[]) { "loss", "memory", "throughput", "scale", "histogram", NULL },
+                        kind))
     return;
   g_object_set_data_full (G_OBJECT (self), "napkin-export-kind", g_strdup (kind), g_free);
   if (*path != '\0')
@@ -1738,6 +1857,28 @@ export_plot_action (GtkWidget  *widget,
                    filter, plot_chosen);
       g_object_unref (filter);
     }
+}
+
+/* ------------------------------------------------------------ folding */
+
+static void
+show_form_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  adw_leaflet_set_visible_child_name (self->leaflet, "form");
+}
+
+static void
+show_run_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  adw_leaflet_set_visible_child_name (self->leaflet, "run");
 }
 
 /* ------------------------------------------------------------ closing */
@@ -1766,10 +1907,7 @@ on_close_response (AdwMessageDialog   *dialog,
     {
       g_set_object (&self->closing_window, window);
       if (nk_trainer_get_config (self->active->trainer)->checkpoint_dir != NULL)
-        {
-          self->active->checkpoint_requested = TRUE;
-          nk_trainer_checkpoint_now (self->active->trainer);
-        }
+        nk_trainer_checkpoint_now (self->active->trainer);
       /* A paused worker must wake up to see the stop. */
       nk_trainer_stop (self->active->trainer);
       nk_trainer_resume (self->active->trainer);
@@ -1885,6 +2023,8 @@ napkin_training_page_finalize (GObject *object)
   g_free (self->text_file);
   g_free (self->checkpoint_dir);
   g_free (self->form_error_text);
+  g_free (self->measuring);
+  g_strfreev (self->param_names);
 
   G_OBJECT_CLASS (napkin_training_page_parent_class)->finalize (object);
 }
@@ -1903,6 +2043,8 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   g_type_ensure (NAPKIN_TYPE_LOSS_PLOT);
   g_type_ensure (NAPKIN_TYPE_MEMORY_PLOT);
   g_type_ensure (NAPKIN_TYPE_THROUGHPUT_PLOT);
+  g_type_ensure (NAPKIN_TYPE_SCALE_PLOT);
+  g_type_ensure (NAPKIN_TYPE_HISTOGRAM_PLOT);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-training-page.ui");
@@ -1937,6 +2079,7 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   CHILD (predicted_memory);
   CHILD (predicted_memory_caption);
   CHILD (predicted_time);
+  CHILD (predicted_time_caption);
   CHILD (live_loss);
   CHILD (live_rate);
   CHILD (live_mfu);
@@ -1946,6 +2089,15 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   CHILD (loss_plot);
   CHILD (memory_plot);
   CHILD (throughput_plot);
+  CHILD (scale_plot);
+  CHILD (scale_card);
+  CHILD (histogram_plot);
+  CHILD (histogram_card);
+  CHILD (histogram_source);
+  CHILD (histogram_sources);
+  CHILD (leaflet);
+  CHILD (settings_button);
+  CHILD (form_header);
   CHILD (runs_list);
   CHILD (runs_group);
 #undef CHILD
@@ -1962,6 +2114,8 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   gtk_widget_class_install_action (widget_class, "training.export-plot", "s", export_plot_action);
   gtk_widget_class_install_action (widget_class, "training.open-run", "u", open_run_action);
   gtk_widget_class_install_action (widget_class, "training.compare-run", "i", compare_run_action);
+  gtk_widget_class_install_action (widget_class, "training.show-form", NULL, show_form_action);
+  gtk_widget_class_install_action (widget_class, "training.show-run", NULL, show_run_action);
   gtk_widget_class_install_action (widget_class, "training.choose-text-file", NULL, choose_text_file_action);
   gtk_widget_class_install_action (widget_class, "training.clear-text-file", NULL, clear_text_file_action);
   gtk_widget_class_install_action (widget_class, "training.choose-checkpoint-dir", NULL,
@@ -2019,6 +2173,33 @@ napkin_training_page_init (NapkinTrainingPage *self)
                           G_BINDING_SYNC_CREATE);
   g_object_bind_property_full (self->smooth_toggle, "active", self->loss_plot, "smoothing",
                                G_BINDING_SYNC_CREATE, toggle_to_smoothing, NULL, NULL, NULL);
+
+  {
+    /* Ctrl+Return starts a run whenever the page is on screen, wherever the focus
+     * is (the window's view switcher has it when the page opens). */
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_MANAGED);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
+                                                            gtk_named_action_new ("training.start")));
+    gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  }
+  g_signal_connect_swapped (self->histogram_source, "notify::selected",
+                            G_CALLBACK (on_histogram_source_selected), self);
+  /* Folded, the run view shows and the form is one button away; unfolded, both are
+   * there and neither button is needed. */
+  g_object_bind_property (self->leaflet, "folded", self->settings_button, "visible",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->leaflet, "folded", self->form_header, "visible",
+                          G_BINDING_SYNC_CREATE);
+  adw_leaflet_set_visible_child_name (self->leaflet, "run");
+  gtk_widget_set_visible (gtk_widget_get_parent (self->scale_card), FALSE);
+  {
+    g_autoptr(NkTrainConfig) defaults = nk_train_config_new ();
+
+    fill_histogram_sources (self, defaults);
+  }
 
   validate_form (self);
   update_progress (self);
@@ -2129,6 +2310,45 @@ napkin_training_page_get_throughput_plot (NapkinTrainingPage *self)
   return self->throughput_plot;
 }
 
+/**
+ * napkin_training_page_get_scale_plot:
+ * @self: a training page
+ *
+ * Returns: (transfer none): the fp16 loss-scale plot
+ */
+NapkinScalePlot *
+napkin_training_page_get_scale_plot (NapkinTrainingPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_TRAINING_PAGE (self), NULL);
+  return self->scale_plot;
+}
+
+/**
+ * napkin_training_page_get_histogram_plot:
+ * @self: a training page
+ *
+ * Returns: (transfer none): the histogram plot
+ */
+NapkinHistogramPlot *
+napkin_training_page_get_histogram_plot (NapkinTrainingPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_TRAINING_PAGE (self), NULL);
+  return self->histogram_plot;
+}
+
+/**
+ * napkin_training_page_get_leaflet:
+ * @self: a training page
+ *
+ * Returns: (transfer none): the leaflet that folds the form away on narrow windows
+ */
+AdwLeaflet *
+napkin_training_page_get_leaflet (NapkinTrainingPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_TRAINING_PAGE (self), NULL);
+  return self->leaflet;
+}
+
 guint
 napkin_training_page_get_n_runs (NapkinTrainingPage *self)
 {
@@ -2190,7 +2410,8 @@ napkin_training_page_dup_run_summary (NapkinTrainingPage *self,
 /**
  * napkin_training_page_get_label_text:
  * @self: a training page
- * @name: loss, rate, mfu, scale, progress, status, params, flops, memory, time
+ * @name: loss, rate, mfu, scale, progress, checkpoint, status, params, flops,
+ *   memory, time, time-caption
  *
  * Returns: (nullable): what the label shows
  */
@@ -2210,5 +2431,7 @@ napkin_training_page_get_label_text (NapkinTrainingPage *self,
   if (g_str_equal (name, "flops")) return gtk_label_get_label (self->predicted_flops);
   if (g_str_equal (name, "memory")) return gtk_label_get_label (self->predicted_memory);
   if (g_str_equal (name, "time")) return gtk_label_get_label (self->predicted_time);
+  if (g_str_equal (name, "time-caption")) return gtk_label_get_label (self->predicted_time_caption);
+  if (g_str_equal (name, "checkpoint")) return gtk_label_get_label (self->checkpoint_label);
   return NULL;
 }

@@ -11,6 +11,8 @@
 #include "napkin-loss-plot.h"
 #include "napkin-memory-plot.h"
 #include "napkin-throughput-plot.h"
+#include "napkin-scale-plot.h"
+#include "napkin-histogram-plot.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +41,9 @@ const char           *napkin_training_page_get_form_error     (NapkinTrainingPag
 NapkinLossPlot       *napkin_training_page_get_loss_plot      (NapkinTrainingPage *self);
 NapkinMemoryPlot     *napkin_training_page_get_memory_plot    (NapkinTrainingPage *self);
 NapkinThroughputPlot *napkin_training_page_get_throughput_plot (NapkinTrainingPage *self);
+NapkinScalePlot      *napkin_training_page_get_scale_plot     (NapkinTrainingPage *self);
+NapkinHistogramPlot  *napkin_training_page_get_histogram_plot (NapkinTrainingPage *self);
+AdwLeaflet           *napkin_training_page_get_leaflet        (NapkinTrainingPage *self);
 guint                 napkin_training_page_get_n_runs         (NapkinTrainingPage *self);
 NkTrainer            *napkin_training_page_get_trainer        (NapkinTrainingPage *self,
                                                                guint               index);

@@ -50,12 +50,6 @@ edges_for (NkDType  dtype,
 }
 
 static char *
-format_exponent (double value)
-{
-  return g_strdup_printf ("%.0f", value);
-}
-
-static char *
 percent (guint64 count,
          guint64 total)
 {

@@ -49,8 +49,10 @@ napkin_plot_style_init_for_widget (NapkinPlotStyle *style,
 
   gtk_style_context_get_color (context, &style->fg);
   style->dark = (0.299 * style->fg.red + 0.587 * style->fg.green + 0.114 * style->fg.blue) > 0.5;
-  if (!gtk_style_context_lookup_color (context, "card_bg_color", &style->bg))
-    gdk_rgba_parse (&style->bg, style->dark ? "#303030" : "#ffffff");
+  /* Dark cards are translucent white over the window (libadwaita's card_bg_color),
+   * which painted opaque would be a white box: take the colour they look. */
+  if (!gtk_style_context_lookup_color (context, "card_bg_color", &style->bg) || style->bg.alpha < 0.99)
+    gdk_rgba_parse (&style->bg, style->dark ? "#363636" : "#ffffff");
   style->font = pango_font_description_copy (pango_context_get_font_description (pango));
 }
 
