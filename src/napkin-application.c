@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-application.h"
+#include "napkin-training-page.h"
 #include "napkin-window.h"
 
 struct _NapkinApplication
@@ -163,6 +164,14 @@ napkin_application_startup (GApplication *app)
 }
 
 static void
+napkin_application_shutdown (GApplication *app)
+{
+  napkin_training_page_finish_probe ();
+
+  G_APPLICATION_CLASS (napkin_application_parent_class)->shutdown (app);
+}
+
+static void
 napkin_application_finalize (GObject *object)
 {
   NapkinApplication *self = NAPKIN_APPLICATION (object);
@@ -182,6 +191,7 @@ napkin_application_class_init (NapkinApplicationClass *klass)
   object_class->finalize = napkin_application_finalize;
   app_class->activate = napkin_application_activate;
   app_class->startup = napkin_application_startup;
+  app_class->shutdown = napkin_application_shutdown;
   app_class->handle_local_options = napkin_application_handle_local_options;
 }
 

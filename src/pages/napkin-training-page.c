@@ -31,7 +31,7 @@
 #include "nk-plan.h"
 #include "nk-units.h"
 
-#include "napkin-application.h"
+#include "napkin-file-chooser.h"
 #include "napkin-training-page.h"
 #include "napkin-window.h"
 
@@ -53,6 +53,14 @@ static const NkOptimizer optimizers[] = {
   NK_OPTIMIZER_SGD, NK_OPTIMIZER_MOMENTUM, NK_OPTIMIZER_ADAGRAD,
   NK_OPTIMIZER_RMSPROP, NK_OPTIMIZER_ADAM, NK_OPTIMIZER_ADAMW,
 };
+
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 typedef struct _NapkinTrainingPage NapkinTrainingPage;
 
@@ -598,8 +606,8 @@ load_state (NapkinTrainingPage *self)
  * @self: a training page
  * @settings: (nullable): settings with the `training-state` key
  *
- * Restores the form from @settings and keeps it there as it changes. The page
- * finds the application's settings by itself once it is in a window.
+ * Restores the form from @settings and keeps it there as it changes. The window
+ * hands the application's settings to the page through the `settings` property.
  */
 void
 napkin_training_page_set_settings (NapkinTrainingPage *self,
@@ -614,46 +622,16 @@ napkin_training_page_set_settings (NapkinTrainingPage *self,
     save_now (self);
   g_set_object (&self->settings, settings);
   load_state (self);
-}
-
-static void
-on_window_application (GtkWindow          *window,
-                       GParamSpec         *pspec,
-                       NapkinTrainingPage *self)
-{
-  GtkApplication *app = gtk_window_get_application (window);
-
-  if (NAPKIN_IS_APPLICATION (app))
-    napkin_training_page_set_settings (self, napkin_application_get_settings (NAPKIN_APPLICATION (app)));
-}
-
-static void
-napkin_training_page_root (GtkWidget *widget)
-{
-  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
-  GtkRoot *root;
-
-  GTK_WIDGET_CLASS (napkin_training_page_parent_class)->root (widget);
-
-  root = gtk_widget_get_root (widget);
-  if (GTK_IS_WINDOW (root) && self->settings == NULL)
-    {
-      g_signal_connect_object (root, "notify::application",
-                               G_CALLBACK (on_window_application), self, 0);
-      on_window_application (GTK_WINDOW (root), NULL, self);
-    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
 
 static void
 napkin_training_page_unroot (GtkWidget *widget)
 {
   NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
 
   if (self->save_source != 0)
     save_now (self);
-  if (root != NULL)
-    g_signal_handlers_disconnect_by_func (root, on_window_application, self);
 
   GTK_WIDGET_CLASS (napkin_training_page_parent_class)->unroot (widget);
 }
@@ -716,64 +694,50 @@ napkin_training_page_set_text_file (NapkinTrainingPage *self,
   set_path (self, &self->text_file, self->text_row, path, NULL);
 }
 
-typedef void (*PathChosen) (NapkinTrainingPage *self,
-                            const char         *path);
-
-static void
-on_chooser_response (GtkNativeDialog    *dialog,
-                     int                 response,
-                     NapkinTrainingPage *self)
+/* The file choosers hand over a GFile; the page works with local paths. */
+static char *
+local_path_of (NapkinTrainingPage *self,
+               GFile              *file)
 {
-  PathChosen chosen = g_object_get_data (G_OBJECT (dialog), "napkin-chosen");
+  char *path = g_file_get_path (file);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+  if (path == NULL)
+    show_toast (self, _("Only files on this computer can be used"));
+  return path;
+}
 
-      if (path != NULL)
-        chosen (self, path);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
+/* Actions called with a path (tests, scripts) take the chooser's road. */
+static void
+use_path (NapkinTrainingPage *self,
+          const char         *path,
+          NapkinFileChosen    chosen)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  chosen (GTK_WIDGET (self), file);
 }
 
 static void
-choose_path (NapkinTrainingPage   *self,
-             const char           *title,
-             GtkFileChooserAction  action,
-             const char           *accept,
-             const char           *suggested_name,
-             GtkFileFilter        *filter,
-             PathChosen            chosen)
+text_file_chosen (GtkWidget *widget,
+                  GFile     *file)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog;
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
 
-  dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        action, accept, _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  if (suggested_name != NULL)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
-  if (filter != NULL)
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "napkin-chosen", chosen);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_chooser_response), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-text_file_chosen (NapkinTrainingPage *self,
-                  const char         *path)
-{
+  if (path == NULL)
+    return;
   napkin_training_page_set_text_file (self, path);
 }
 
 static void
-checkpoint_dir_chosen (NapkinTrainingPage *self,
-                       const char         *path)
+checkpoint_dir_chosen (GtkWidget *widget,
+                       GFile     *file)
 {
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
+
+  if (path == NULL)
+    return;
   napkin_training_page_set_checkpoint_dir (self, path);
 }
 
@@ -789,7 +753,7 @@ choose_text_file_action (GtkWidget  *widget,
   gtk_file_filter_add_suffix (filter, "npy");
   gtk_file_filter_add_suffix (filter, "bin");
   gtk_file_filter_add_suffix (filter, "txt");
-  choose_path (NAPKIN_TRAINING_PAGE (widget), _("Choose Text or Tokens"),
+  napkin_choose_file (widget, _("Choose Text or Tokens"),
                GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL, filter, text_file_chosen);
   g_object_unref (filter);
 }
@@ -807,7 +771,7 @@ choose_checkpoint_dir_action (GtkWidget  *widget,
                               const char *action_name,
                               GVariant   *parameter)
 {
-  choose_path (NAPKIN_TRAINING_PAGE (widget), _("Choose a Checkpoint Folder"),
+  napkin_choose_file (widget, _("Choose a Checkpoint Folder"),
                GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Select"), NULL, NULL,
                checkpoint_dir_chosen);
 }
@@ -825,6 +789,8 @@ clear_checkpoint_dir_action (GtkWidget  *widget,
 /* Looking for CUDA loads a module and asks the driver: off the main thread,
  * once per process. */
 static GMutex probe_mutex;
+static GCond probe_cond;
+static gboolean probe_started;
 static gboolean probe_done;
 static gboolean probe_usable;
 static char *probe_text;
@@ -844,6 +810,7 @@ probe_thread (GTask        *task,
   g_free (probe_text);
   probe_text = text;
   probe_done = TRUE;
+  g_cond_broadcast (&probe_cond);
   g_mutex_unlock (&probe_mutex);
   g_task_return_boolean (task, TRUE);
 }
@@ -882,6 +849,7 @@ start_probe (NapkinTrainingPage *self)
 
   g_mutex_lock (&probe_mutex);
   done = probe_done;
+  probe_started = TRUE;
   g_mutex_unlock (&probe_mutex);
   if (done)
     apply_probe (self);
@@ -895,6 +863,21 @@ start_probe (NapkinTrainingPage *self)
       g_task_set_name (task, "[napkin] CUDA probe");
       g_task_run_in_thread (task, probe_thread);
     }
+}
+
+/**
+ * napkin_training_page_finish_probe:
+ *
+ * Waits for a CUDA probe still running. The application calls it before it exits:
+ * the CUDA runtime's exit handlers crash while another thread is still inside it.
+ */
+void
+napkin_training_page_finish_probe (void)
+{
+  g_mutex_lock (&probe_mutex);
+  while (probe_started && !probe_done)
+    g_cond_wait (&probe_cond, &probe_mutex);
+  g_mutex_unlock (&probe_mutex);
 }
 
 /* ------------------------------------------------------------ the shown run */
@@ -1458,14 +1441,16 @@ start_action (GtkWidget  *widget,
 }
 
 static void
-resume_dir_chosen (NapkinTrainingPage *self,
-                   const char         *path)
+resume_dir_chosen (GtkWidget *widget,
+                   GFile     *file)
 {
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
   g_autoptr(GError) error = NULL;
   g_autoptr(NkTrainConfig) config = NULL;
   GtkWidget *bad;
 
-  if (self->active != NULL)
+  if (path == NULL || self->active != NULL)
     return;
   config = build_config (self, &bad, &error);
   if (config == NULL)
@@ -1490,9 +1475,9 @@ resume_from_checkpoint_action (GtkWidget  *widget,
   const char *path = g_variant_get_string (parameter, NULL);
 
   if (*path != '\0')
-    resume_dir_chosen (self, path);
+    use_path (self, path, resume_dir_chosen);
   else
-    choose_path (self, _("Resume from a Checkpoint Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+    napkin_choose_file (GTK_WIDGET (self), _("Resume from a Checkpoint Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
                  _("_Resume"), NULL, NULL, resume_dir_chosen);
 }
 
@@ -1736,17 +1721,27 @@ write_export (NapkinTrainingPage *self,
 }
 
 static void
-csv_chosen (NapkinTrainingPage *self,
-            const char         *path)
+csv_chosen (GtkWidget *widget,
+            GFile     *file)
 {
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
+
+  if (path == NULL)
+    return;
   if (self->shown != NULL)
     write_export (self, path, metrics_csv (self->shown));
 }
 
 static void
-jsonl_chosen (NapkinTrainingPage *self,
-              const char         *path)
+jsonl_chosen (GtkWidget *widget,
+              GFile     *file)
 {
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
+
+  if (path == NULL)
+    return;
   if (self->shown != NULL)
     write_export (self, path, metrics_jsonl (self->shown));
 }
@@ -1771,9 +1766,9 @@ export_csv_action (GtkWidget  *widget,
   g_autofree char *name = suggested_name (self, ".csv");
 
   if (*path != '\0')
-    csv_chosen (self, path);
+    use_path (self, path, csv_chosen);
   else
-    choose_path (self, _("Export Metrics as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+    napkin_choose_file (GTK_WIDGET (self), _("Export Metrics as CSV"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
                  name, NULL, csv_chosen);
 }
 
@@ -1787,9 +1782,9 @@ export_jsonl_action (GtkWidget  *widget,
   g_autofree char *name = suggested_name (self, ".jsonl");
 
   if (*path != '\0')
-    jsonl_chosen (self, path);
+    use_path (self, path, jsonl_chosen);
   else
-    choose_path (self, _("Export Metrics as JSON Lines"), GTK_FILE_CHOOSER_ACTION_SAVE,
+    napkin_choose_file (GTK_WIDGET (self), _("Export Metrics as JSON Lines"), GTK_FILE_CHOOSER_ACTION_SAVE,
                  _("_Export"), name, NULL, jsonl_chosen);
 }
 
@@ -1811,13 +1806,19 @@ export_plot (NapkinTrainingPage  *self,
 }
 
 static void
-plot_chosen (NapkinTrainingPage *self,
-             const char         *path)
+plot_chosen (GtkWidget *widget,
+             GFile     *file)
 {
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
   const char *kind = g_object_get_data (G_OBJECT (self), "napkin-export-kind");
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_filename_display_basename (path);
+  g_autofree char *name = NULL;
   g_autofree char *title = NULL;
+
+  if (path == NULL)
+    return;
+  name = g_filename_display_basename (path);
 
   if (export_plot (self, kind != NULL ? kind : "loss", path, &error))
     title = g_strdup_printf (_("Saved “%s”"), name);
@@ -1844,7 +1845,7 @@ export_plot_action (GtkWidget  *widget,
     return;
   g_object_set_data_full (G_OBJECT (self), "napkin-export-kind", g_strdup (kind), g_free);
   if (*path != '\0')
-    plot_chosen (self, path);
+    use_path (self, path, plot_chosen);
   else
     {
       g_autofree char *name = g_strconcat (kind, ".png", NULL);
@@ -1853,7 +1854,7 @@ export_plot_action (GtkWidget  *widget,
       gtk_file_filter_set_name (filter, _("PNG image or SVG drawing"));
       gtk_file_filter_add_suffix (filter, "png");
       gtk_file_filter_add_suffix (filter, "svg");
-      choose_path (self, _("Export Plot"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), name,
+      napkin_choose_file (GTK_WIDGET (self), _("Export Plot"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), name,
                    filter, plot_chosen);
       g_object_unref (filter);
     }
@@ -2016,6 +2017,42 @@ napkin_training_page_dispose (GObject *object)
 }
 
 static void
+napkin_training_page_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_training_page_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      napkin_training_page_set_settings (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 napkin_training_page_finalize (GObject *object)
 {
   NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (object);
@@ -2037,8 +2074,19 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
 
   object_class->dispose = napkin_training_page_dispose;
   object_class->finalize = napkin_training_page_finalize;
-  widget_class->root = napkin_training_page_root;
+  object_class->get_property = napkin_training_page_get_property;
+  object_class->set_property = napkin_training_page_set_property;
   widget_class->unroot = napkin_training_page_unroot;
+
+  /**
+   * NapkinTrainingPage:settings:
+   *
+   * The settings that keep the form, with the `training-state` key.
+   */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (NAPKIN_TYPE_LOSS_PLOT);
   g_type_ensure (NAPKIN_TYPE_MEMORY_PLOT);

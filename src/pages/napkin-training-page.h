@@ -27,6 +27,7 @@ void                  napkin_training_page_set_settings       (NapkinTrainingPag
 gboolean              napkin_training_page_is_running         (NapkinTrainingPage *self);
 void                  napkin_training_page_confirm_close      (NapkinTrainingPage *self,
                                                                GtkWindow          *window);
+void                  napkin_training_page_finish_probe       (void);
 
 /* For tests and scripts: the form's inputs, the plots and the runs. */
 GtkWidget            *napkin_training_page_get_input          (NapkinTrainingPage *self,
