@@ -3,7 +3,7 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: bench-train [D L B REPS]   (default 1024 4 1024 5)
+ * Usage: bench-train [D L B REPS ROUNDS]   (default 1024 4 1024 5 3)
  * Runs /usr/bin/python3 bench-train.py (torch, 2 threads) for the same step, then
  * NkTrainer on the CPU (SGD, fp32) and prints:
  *   - the best step time of each and the ratio nk / torch (≤ 1 is the goal);
@@ -102,41 +102,52 @@ main (int    argc,
   int l = argc > 2 ? atoi (argv[2]) : 4;
   int b = argc > 3 ? atoi (argv[3]) : 1024;
   int reps = argc > 4 ? atoi (argv[4]) : 5;
-  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
-  g_autoptr(NkTrainer) trainer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) h = NULL;
-  double torch, nk = INFINITY, rate, step_rate = 0, idle_rss, peak_rss, buckets = 0;
-  const NkTrainMetrics *best = NULL;
+  int rounds = argc > 5 ? atoi (argv[5]) : 3;
+  double torch = INFINITY, nk = INFINITY, rate = 0, step_rate = 0, idle_rss, peak_rss, buckets = 0;
+  NkTrainMetrics best_metrics = { 0 };
+  const NkTrainMetrics *best = &best_metrics;
 
   setlocale (LC_ALL, "");
-  g_print ("Cruncher step: D=%d L=%d B=%d, SGD, fp32, CPU (best of %d after 2 warm-up steps)\n",
-           d, l, b, reps);
-  torch = torch_step (d, l, b, reps);
-
+  g_print ("Cruncher step: D=%d L=%d B=%d, SGD, fp32, CPU (best of %d after 2 warm-up steps; "
+           "%d rounds alternating torch and napkin)\n", d, l, b, reps, rounds);
   idle_rss = proc_status_bytes ("VmRSS:");
-  c->dim = d;
-  c->layers = l;
-  c->batch = b;
-  c->steps = 2 + reps;
-  c->lr = LR;
-  c->optimizer = NK_OPTIMIZER_SGD;
-  trainer = nk_trainer_new (c);
-  if (!nk_trainer_run_sync (trainer, NULL, &error))
+  /* This machine's speed drifts by tens of percent over minutes: alternating the two
+   * and keeping each one's best compares them under the same conditions. */
+  for (int round = 0; round < rounds; round++)
     {
-      g_printerr ("bench-train: %s\n", error->message);
-      return 1;
+      g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+      g_autoptr(NkTrainer) trainer = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) h = NULL;
+
+      torch = MIN (torch, torch_step (d, l, b, reps));
+      c->dim = d;
+      c->layers = l;
+      c->batch = b;
+      c->steps = 2 + reps;
+      c->lr = LR;
+      c->optimizer = NK_OPTIMIZER_SGD;
+      trainer = nk_trainer_new (c);
+      if (!nk_trainer_run_sync (trainer, NULL, &error))
+        {
+          g_printerr ("bench-train: %s\n", error->message);
+          return 1;
+        }
+      h = nk_trainer_get_history (trainer);
+      for (guint i = 2; i < h->len; i++)
+        {
+          const NkTrainMetrics *m = &g_array_index (h, NkTrainMetrics, i);
+
+          if (m->seconds < nk)
+            nk = m->seconds, best_metrics = *m;
+        }
+      for (guint i = 1; i < h->len; i++)
+        for (int k = 0; k < NK_N_BUCKETS; k++)
+          if (g_array_index (h, NkTrainMetrics, i).memory_peak[k] != g_array_index (h, NkTrainMetrics, 0).memory_peak[k])
+            g_print ("  NOTE: bucket %s peak changed after step 1\n", nk_bucket_to_string (k));
+      rate = MAX (rate, matmul_rate (b, d, reps));
     }
   peak_rss = proc_status_bytes ("VmHWM:");
-  h = nk_trainer_get_history (trainer);
-  for (guint i = 2; i < h->len; i++)
-    {
-      const NkTrainMetrics *m = &g_array_index (h, NkTrainMetrics, i);
-
-      if (m->seconds < nk)
-        nk = m->seconds, best = m;
-    }
-  rate = matmul_rate (b, d, reps);
   step_rate = best->flops_matmul / (best->seconds_forward + best->seconds_backward);
   for (int k = 0; k < NK_N_BUCKETS; k++)
     buckets += best->memory[k];
@@ -153,10 +164,6 @@ main (int    argc,
            (double) best->memory[NK_BUCKET_PARAMS], (double) best->memory[NK_BUCKET_GRADS],
            (double) best->memory[NK_BUCKET_OPTIMIZER], (double) best->memory[NK_BUCKET_ACTIVATIONS],
            (double) best->memory[NK_BUCKET_DATA], (double) best->memory[NK_BUCKET_OTHER]);
-  for (guint i = 1; i < h->len; i++)
-    for (int k = 0; k < NK_N_BUCKETS; k++)
-      if (g_array_index (h, NkTrainMetrics, i).memory_peak[k] != g_array_index (h, NkTrainMetrics, 0).memory_peak[k])
-        g_print ("  NOTE: bucket %s peak changed after step 1\n", nk_bucket_to_string (k));
   g_print ("  peak RSS %.4g bytes vs buckets %.4g + idle RSS %.4g = %.4g: %.3f× (goal ≤ 1.2)\n",
            peak_rss, buckets, idle_rss, buckets + idle_rss, peak_rss / (buckets + idle_rss));
   return 0;

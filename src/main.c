@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "napkin-application.h"
+#include "nk-i18n.h"
 
 /* NAPKIN_STARTUP_PROBE=1 makes the app report when its first frame is drawn and its
  * resident memory once it has idled, then quit: benchmarks/startup measures with it. */
@@ -60,8 +61,7 @@ main (int    argc,
   g_autoptr(NapkinApplication) app = NULL;
 
   started_at = g_get_monotonic_time ();
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nk_i18n_init ();
   textdomain (GETTEXT_PACKAGE);
 
   app = napkin_application_new ();

@@ -302,6 +302,32 @@ test_gpus (void)
   }
 }
 
+/* The build tree's catalogs are used before `meson install`: the German message is
+ * the one po/de.po gives. */
+static void
+test_german (void)
+{
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  const char *argv[] = { cli, "plan", "--params", "7B", NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
+      return;
+    }
+  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
+  env = g_environ_setenv (env, "LANGUAGE", "de", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 2);
+  g_assert_nonnull (strstr (err, "--gpu ist erforderlich"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -316,6 +342,7 @@ main (int    argc,
   g_test_add_func ("/cli/plan/nothing-fits", test_nothing_fits);
   g_test_add_func ("/cli/plan/bad-usage", test_bad_usage);
   g_test_add_func ("/cli/gpus/json", test_gpus);
+  g_test_add_func ("/cli/plan/german", test_german);
 
   return g_test_run ();
 }

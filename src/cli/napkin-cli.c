@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "nk-i18n.h"
 
 typedef struct {
   const char *name;
@@ -45,8 +46,7 @@ main (int    argc,
   setlocale (LC_ALL, "");
   /* Output people and scripts read alike: numbers always with a decimal point. */
   setlocale (LC_NUMERIC, "C");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  nk_i18n_init ();
   textdomain (GETTEXT_PACKAGE);
 
   if (argc < 2)

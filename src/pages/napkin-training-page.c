@@ -994,7 +994,7 @@ update_live_labels (NapkinTrainingPage *self)
     set_label (self->live_mfu, NULL);
   if (nk_trainer_get_config (run->trainer)->precision == NK_TRAIN_PRECISION_FP16)
     take_label (self->live_scale,
-                g_strdup_printf (_("%g · %" G_GUINT64_FORMAT " skipped"), m->loss_scale,
+                g_strdup_printf (_("%g · %" PRIu64 " skipped"), m->loss_scale,
                                  nk_trainer_get_skipped_steps (run->trainer)));
   else
     set_label (self->live_scale, _("1 (no loss scaling)"));
@@ -1273,7 +1273,7 @@ on_checkpoint_written (NkTrainer  *trainer,
 {
   NapkinTrainingPage *self = run->page;
   g_autofree char *name = g_filename_display_basename (path);
-  g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" G_GUINT64_FORMAT ": %s"),
+  g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" PRIu64 ": %s"),
                                             step, name);
 
   run->checkpoint_step = step;

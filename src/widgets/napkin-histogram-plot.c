@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "nk-dtype.h"
 #include "napkin-histogram-plot.h"
@@ -171,12 +172,12 @@ napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
   pango_layout_get_pixel_size (probe, NULL, &line_h);
 
   if (h->gradient && h->scale != 1.0)
-    title = g_strdup_printf (_("Gradient of %s × loss scale %g, step %" G_GUINT64_FORMAT),
+    title = g_strdup_printf (_("Gradient of %s × loss scale %g, step %" PRIu64),
                              h->name, h->scale, h->step);
   else if (h->gradient)
-    title = g_strdup_printf (_("Gradient of %s, step %" G_GUINT64_FORMAT), h->name, h->step);
+    title = g_strdup_printf (_("Gradient of %s, step %" PRIu64), h->name, h->step);
   else
-    title = g_strdup_printf (_("Values of %s, step %" G_GUINT64_FORMAT), h->name, h->step);
+    title = g_strdup_printf (_("Values of %s, step %" PRIu64), h->name, h->step);
   napkin_plot_style_set_fg (style, cr, 0.9);
   napkin_plot_draw_text (style, cr, title, 0, 0, 0, 0, TRUE, TRUE);
   top = line_h + 4;
@@ -224,7 +225,7 @@ napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
 
   if (h->zeros > 0 || h->nonfinite > 0)
     {
-      extra = g_strdup_printf (_("%" G_GUINT64_FORMAT " exact zeros · %" G_GUINT64_FORMAT " inf or NaN"),
+      extra = g_strdup_printf (_("%" PRIu64 " exact zeros · %" PRIu64 " inf or NaN"),
                                h->zeros, h->nonfinite);
       napkin_plot_style_set_fg (style, cr, 0.7);
       napkin_plot_draw_text (style, cr, extra, frame.left + frame.width - 4, frame.top + 2,
@@ -239,7 +240,7 @@ napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
 
       if (i >= 0 && i < NK_TRAIN_HISTOGRAM_N_BINS)
         {
-          text = g_strdup_printf (_("2^%d ≤ |x| < 2^%d: %" G_GUINT64_FORMAT), e, e + 1, h->bins[i]);
+          text = g_strdup_printf (_("2^%d ≤ |x| < 2^%d: %" PRIu64), e, e + 1, h->bins[i]);
           napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
         }
     }

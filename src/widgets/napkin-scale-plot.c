@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "napkin-scale-plot.h"
 
@@ -74,8 +75,8 @@ napkin_scale_plot_draw (NapkinScalePlot       *self,
   napkin_series_get_y_bounds (self->scale, &lo, &hi);
   napkin_series_get_last (self->scale, &xmax, NULL);
 
-  skipped_label = g_strdup_printf (g_dngettext (NULL, "Skipped step (%" G_GUINT64_FORMAT " so far)",
-                                                "Skipped steps (%" G_GUINT64_FORMAT " so far)",
+  skipped_label = g_strdup_printf (g_dngettext (NULL, "Skipped step (%" PRIu64 " so far)",
+                                                "Skipped steps (%" PRIu64 " so far)",
                                                 self->skipped_so_far),
                                    self->skipped_so_far);
   labels[0] = _("Loss scale");
