@@ -997,7 +997,7 @@ update_live_labels (NapkinTrainingPage *self)
                 g_strdup_printf (_("%g · %" PRIu64 " skipped"), m->loss_scale,
                                  nk_trainer_get_skipped_steps (run->trainer)));
   else
-    set_label (self->live_scale, _("1 (no loss scaling)"));
+    set_label (self->live_scale, _("1 (not scaled)"));
 
   napkin_throughput_plot_set_mfu (self->throughput_plot, m->mfu);
   napkin_throughput_plot_set_split (self->throughput_plot, m->seconds_forward,
