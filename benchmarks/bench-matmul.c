@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nk-blas.h"
 #include "nk-cpuinfo.h"
 #include "nk-ops.h"
 
@@ -204,6 +205,8 @@ main (int   argc,
   const NkCpuInfo *cpu = nk_cpu_info_get ();
   gboolean do_mm, do_ew;
 
+  /* The kernels the app runs on; numpy and torch, started from here, inherit them. */
+  nk_blas_reexec_if_kernels_weak (argv);
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--only") == 0 && i + 1 < argc)

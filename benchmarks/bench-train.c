@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nk-blas.h"
 #include "nk-ops.h"
 #include "nk-trainer.h"
 
@@ -107,6 +108,8 @@ main (int    argc,
   NkTrainMetrics best_metrics = { 0 };
   const NkTrainMetrics *best = &best_metrics;
 
+  /* The kernels the app runs on; numpy and torch, started from here, inherit them. */
+  nk_blas_reexec_if_kernels_weak (argv);
   setlocale (LC_ALL, "");
   g_print ("Cruncher step: D=%d L=%d B=%d, SGD, fp32, CPU (best of %d after 2 warm-up steps; "
            "%d rounds alternating torch and napkin)\n", d, l, b, reps, rounds);

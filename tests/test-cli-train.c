@@ -353,10 +353,19 @@ test_devices (void)
                                   peak * 1e-12);
   if (g_file_get_contents ("/proc/cpuinfo", &cpuinfo, NULL, NULL))
     {
+      const char *kernels = json_object_get_string_member (cpu, "blas_kernels");
+
       if (strstr (cpuinfo, " avx512f") != NULL)
         g_assert_cmpint (lanes, ==, 16);
       else if (strstr (cpuinfo, " avx2") != NULL)
         g_assert_cmpint (lanes, ==, 8);
+      /* A CPU with AVX2 and FMA never runs on OpenBLAS's SSE-era fallbacks (where
+       * the library did not know the model, the CLI asked for better ones). */
+      if (strstr (cpuinfo, " avx2") != NULL && strstr (cpuinfo, " fma") != NULL
+          && g_getenv ("OPENBLAS_CORETYPE") == NULL)
+        g_assert_false (g_strv_contains ((const char *const[]) { "Prescott", "Core2", "Penryn", "Dunnington",
+                                                                 "Nehalem", "Sandybridge", "Atom", NULL },
+                                         kernels));
     }
   /* Then CUDA devices, or one object saying why there are none. */
   {

@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "nk-blas.h"
 #include "nk-ops.h"
 
 typedef enum {
@@ -349,6 +350,27 @@ test_low_precision (void)
     }
 }
 
+/* The rule for replacing OpenBLAS's fallback kernels, case by case. */
+static void
+test_blas_kernels_rule (void)
+{
+  /* a CPU OpenBLAS knows keeps its choice, whatever it supports */
+  g_assert_null (nk_blas_better_kernels ("SkylakeX", TRUE, TRUE));
+  g_assert_null (nk_blas_better_kernels ("Haswell", TRUE, TRUE));
+  g_assert_null (nk_blas_better_kernels ("Zen", FALSE, TRUE));
+  g_assert_null (nk_blas_better_kernels ("SapphireRapids", TRUE, TRUE));
+  /* a fallback on a CPU with AVX-512 or AVX2 + FMA is replaced */
+  g_assert_cmpstr (nk_blas_better_kernels ("Prescott", TRUE, TRUE), ==, "SkylakeX");
+  g_assert_cmpstr (nk_blas_better_kernels ("Prescott", FALSE, TRUE), ==, "Haswell");
+  g_assert_cmpstr (nk_blas_better_kernels ("Nehalem", FALSE, TRUE), ==, "Haswell");
+  g_assert_cmpstr (nk_blas_better_kernels ("Sandybridge", TRUE, TRUE), ==, "SkylakeX");
+  /* a CPU without them keeps the fallback */
+  g_assert_null (nk_blas_better_kernels ("Prescott", FALSE, FALSE));
+  g_assert_null (nk_blas_better_kernels (NULL, TRUE, TRUE));
+  /* what this process runs on is a name */
+  g_assert_nonnull (nk_blas_get_kernels ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -360,6 +382,7 @@ main (int   argc,
   g_test_add_func ("/engine/matmul/vectors", test_vectors);
   g_test_add_func ("/engine/matmul/out-accumulate", test_out_accumulate);
   g_test_add_func ("/engine/matmul/low-precision", test_low_precision);
+  g_test_add_func ("/engine/matmul/blas-kernels-rule", test_blas_kernels_rule);
 
   return g_test_run ();
 }

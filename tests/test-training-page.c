@@ -20,6 +20,7 @@
 #include "nk-checkpoint.h"
 #include "nk-units.h"
 #include "napkin-training-page.h"
+#include "nk-blas.h"
 
 /* Bounds the waits so a broken page fails instead of hanging; not a timing test. */
 #define MAX_WAIT_ITERATIONS 600000
@@ -895,6 +896,9 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* The CLI this test compares against bit for bit runs on the kernels the app
+   * runs on: the same choice here. */
+  nk_blas_reexec_if_kernels_weak (argv);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli-common.h"
+#include "nk-blas.h"
 #include "nk-cpuinfo.h"
 #include "nk-device.h"
 #include "nk-gpus.h"
@@ -51,6 +52,8 @@ print_cpu (gboolean json)
       json_builder_end_object (b);
       json_builder_set_member_name (b, "derivation");
       json_builder_add_string_value (b, cpu->derivation);
+      json_builder_set_member_name (b, "blas_kernels");
+      json_builder_add_string_value (b, nk_blas_get_kernels ());
       json_builder_end_object (b);
       nk_cli_print_json (b);
     }
@@ -62,6 +65,7 @@ print_cpu (gboolean json)
       printf (_("        %u cores (%u logical processors), %s, %u FMA units per core\n"),
               cpu->cores, cpu->logical, cpu->simd, cpu->fma_units);
       printf (_("        peak fp32 %s = %s\n"), peak, cpu->derivation);
+      printf (_("        OpenBLAS kernels: %s\n"), nk_blas_get_kernels ());
     }
 }
 

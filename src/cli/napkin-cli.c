@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "nk-blas.h"
 #include "nk-i18n.h"
 
 typedef struct {
@@ -43,6 +44,7 @@ int
 main (int    argc,
       char **argv)
 {
+  nk_blas_reexec_if_kernels_weak (argv);
   setlocale (LC_ALL, "");
   /* Output people and scripts read alike: numbers always with a decimal point. */
   setlocale (LC_NUMERIC, "C");
