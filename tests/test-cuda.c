@@ -17,6 +17,7 @@
 #include "nk-device.h"
 #include "nk-ops.h"
 #include "nk-tensor.h"
+#include "nk-trainer.h"
 
 static NkDevice *
 cuda_or_skip (void)
@@ -213,6 +214,53 @@ test_memory_balanced (void)
   g_assert_cmpuint (after, ==, before);
 }
 
+/* The same Cruncher steps on the GPU and on the CPU: equal losses within fp32's
+ * reordering error, and every byte given back once the run is gone. */
+static GArray *
+cruncher_losses (const char *device)
+{
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  c->dim = 64;
+  c->layers = 2;
+  c->batch = 16;
+  c->steps = 5;
+  c->lr = 1e-3;
+  c->optimizer = NK_OPTIMIZER_ADAMW;
+  g_free (c->device);
+  c->device = g_strdup (device);
+  trainer = nk_trainer_new (c);
+  g_assert_true (nk_trainer_run_sync (trainer, NULL, &error));
+  g_assert_no_error (error);
+  return nk_trainer_get_history (trainer);
+}
+
+static void
+test_training_step (void)
+{
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(GArray) cpu = NULL, gpu = NULL;
+  guint64 before = 0, after = 0;
+
+  if (cuda == NULL)
+    return;
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &before, NULL);
+  cpu = cruncher_losses ("cpu");
+  gpu = cruncher_losses ("cuda");
+  g_assert_cmpuint (gpu->len, ==, cpu->len);
+  for (guint i = 0; i < cpu->len; i++)
+    {
+      double a = g_array_index (cpu, NkTrainMetrics, i).loss;
+      double b = g_array_index (gpu, NkTrainMetrics, i).loss;
+
+      g_assert_cmpfloat (fabs (a - b), <=, 1e-4 * fabs (a));
+    }
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &after, NULL);
+  g_assert_cmpuint (after, ==, before);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -225,6 +273,7 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/matmul/bf16", test_matmul_bf16);
   g_test_add_func ("/gpu/cuda/elementwise", test_elementwise);
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
+  g_test_add_func ("/gpu/cuda/training-step", test_training_step);
 
   return g_test_run ();
 }
