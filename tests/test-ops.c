@@ -737,6 +737,22 @@ test_sum_lanes (void)
   }
 }
 
+/* PyTorch refuses the mean of integers rather than truncate it. */
+static void
+test_integer_mean_refused (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = nk_tensor_new_from_doubles (NK_DTYPE_INT64, NK_SHAPE (3), (double[]) { 1, 2, 4 },
+                                                      &error);
+  g_autoptr(NkTensor) mean = NULL;
+
+  g_assert_no_error (error);
+  mean = nk_mean (x, 0, NULL, FALSE, &error);
+  g_assert_null (mean);
+  g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_DTYPE);
+  g_assert_nonnull (strstr (error->message, "Got: Long"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -758,6 +774,7 @@ main (int   argc,
   g_test_add_func ("/engine/ops/partial-overlap", test_partial_overlap);
   g_test_add_func ("/engine/ops/integer-sums", test_integer_sums);
   g_test_add_func ("/engine/ops/sum-lanes", test_sum_lanes);
+  g_test_add_func ("/engine/ops/integer-mean-refused", test_integer_mean_refused);
 
   return g_test_run ();
 }

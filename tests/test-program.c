@@ -330,7 +330,7 @@ test_eval_ops (void)
             "a = arange(6).view(2, 3)\n"
             "b = (a + 1) * 2 - a / 2\n"
             "c = 1 - a\n"
-            "s0 = a.sum(0); s1 = a.mean(dim=1, keepdim=True); s = a.sum()\n"
+            "s0 = a.sum(0); s1 = (a / 1).mean(dim=1, keepdim=True); s = a.sum()\n"
             "u = ones(3, 3).triu()\n"
             "sh = y.shape; n = sh[0] * 2 + 0.5\n");
   double b[6], c[6];

@@ -638,6 +638,15 @@ nk_reduce (NkReduceOp   op,
   g_return_val_if_fail (a != NULL, NULL);
   g_return_val_if_fail (ndims == 0 || dims != NULL, NULL);
 
+  /* PyTorch refuses rather than truncate (numpy would give float64). */
+  if (op == NK_REDUCE_MEAN && is_int (a->dtype))
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_DTYPE,
+                   _("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s"),
+                   a->dtype == NK_DTYPE_INT64 ? "Long" : a->dtype == NK_DTYPE_INT32 ? "Int" : "UInt16");
+      return NULL;
+    }
+
   if (ndims == 0)
     for (int d = 0; d < a->ndim; d++)
       reduced[d] = TRUE;
