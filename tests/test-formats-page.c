@@ -292,6 +292,19 @@ test_notes (Fixture       *fixture,
   f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
   g_assert_nonnull (strstr (f16_note, "Subnormal"));
 
+  /* 2^-25, exactly half of f16's smallest subnormal: a tie, and zero is even */
+  g_clear_pointer (&f16_note, g_free);
+  g_object_set (page, "value-text", "2.98023223876953125e-8", NULL);
+  assert_field (page, "f16", "hex", "0x0000");
+  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  g_assert_nonnull (strstr (f16_note, "exactly half"));
+  /* a little less is less than half */
+  g_clear_pointer (&f16_note, g_free);
+  g_object_set (page, "value-text", "2.9e-8", NULL);
+  assert_field (page, "f16", "hex", "0x0000");
+  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  g_assert_nonnull (strstr (f16_note, "less than half"));
+
   /* epsilon of e4m3 is 2^-3: biased exponent 4, fraction 0 */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
                                              "e4m3", "epsilon"));

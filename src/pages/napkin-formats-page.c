@@ -226,6 +226,11 @@ row_note (NapkinFormatsPage     *self,
       {
         g_autofree char *tiny = format_value (dtype, limits.min_subnormal);
 
+        /* Exactly half is a tie between 0 and the smallest subnormal: even wins. */
+        if (fabs (self->input) == limits.min_subnormal / 2)
+          return g_strdup_printf (_("Underflow: %s is exactly half of %s’s smallest subnormal, "
+                                    "%s; the tie goes to the even neighbour, zero."),
+                                  input, info->cli_name, tiny);
         return g_strdup_printf (_("Underflow: %s is less than half of %s’s smallest subnormal, "
                                   "%s, so it rounds to zero."),
                                 input, info->cli_name, tiny);
