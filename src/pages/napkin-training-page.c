@@ -438,7 +438,7 @@ update_prediction (NapkinTrainingPage  *self,
   if (isfinite (p.seconds_per_step))
     {
       g_autofree char *rate_text = nk_units_format_rate (p.gemm_rate);
-      g_autofree char *tooltip = g_strdup_printf (_("FLOPs per step at %s, the rate of a %d³ fp32 matmul measured on %s"),
+      g_autofree char *tooltip = g_strdup_printf (_("FLOPs per step at %s, the rate of a %d³ fp32 matmul measured on %s. A lower bound: a small model spends most of its step outside large matmuls."),
                                                   rate_text, NK_TRAIN_GEMM_RATE_SIZE, c->device);
 
       take_label (self->predicted_time, nk_units_format_duration (p.seconds_per_step));
