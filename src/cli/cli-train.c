@@ -27,23 +27,10 @@ typedef struct {
 } Printer;
 
 static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         guint64      value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, (gint64) value);
-}
-
-static void
 on_step (NkTrainer            *trainer,
          const NkTrainMetrics *m,
          Printer              *p)
 {
-  static const NkBucket buckets[] = {
-    NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER, NK_BUCKET_ACTIVATIONS,
-  };
-
   p->last_loss = m->loss;
   p->last_step = m->step;
 
@@ -51,37 +38,7 @@ on_step (NkTrainer            *trainer,
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
 
-      json_builder_begin_object (b);
-      add_int (b, "step", m->step);
-      nk_json_add_member_double (b, "loss", m->loss);
-      add_int (b, "flops", m->flops);
-      nk_json_add_member_double (b, "seconds", m->seconds);
-      nk_json_add_member_double (b, "flops_per_s", m->flops_per_s);
-      nk_json_add_member_double (b, "peak_flops_per_s", m->peak_flops_per_s);
-      nk_json_add_member_double (b, "mfu", m->mfu);
-      json_builder_set_member_name (b, "device");
-      json_builder_add_string_value (b, p->device);
-      json_builder_set_member_name (b, "memory");
-      json_builder_begin_object (b);
-      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
-        add_int (b, nk_bucket_to_string (buckets[i]), m->memory[buckets[i]]);
-      json_builder_end_object (b);
-      /* Beyond CLI.md's fields: what the app shows beside them. */
-      json_builder_set_member_name (b, "memory_predicted");
-      json_builder_begin_object (b);
-      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
-        nk_json_add_member_double (b, nk_bucket_to_string (buckets[i]), m->predicted[i]);
-      json_builder_end_object (b);
-      add_int (b, "flops_forward", m->flops_forward);
-      add_int (b, "flops_backward", m->flops_backward);
-      add_int (b, "flops_matmul", m->flops_matmul);
-      nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
-      nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);
-      nk_json_add_member_double (b, "seconds_optimizer", m->seconds_optimizer);
-      nk_json_add_member_double (b, "loss_scale", m->loss_scale);
-      json_builder_set_member_name (b, "skipped");
-      json_builder_add_boolean_value (b, m->skipped);
-      json_builder_end_object (b);
+      nk_train_metrics_build_json (m, p->device, b);
       nk_cli_print_json (b);
     }
   else if (m->step % p->every == 0 || m->step == p->total || m->step == 1)
@@ -283,14 +240,10 @@ nk_cli_train_main (int    argc,
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "done");
-      json_builder_add_boolean_value (b, TRUE);
-      add_int (b, "steps", nk_trainer_get_steps_done (trainer) > 0
-                           ? nk_trainer_get_steps_done (trainer)
-                           : nk_trainer_get_start_step (trainer));
-      nk_json_add_member_double (b, "final_loss", printer.last_loss);
-      json_builder_end_object (b);
+      nk_train_done_build_json (nk_trainer_get_steps_done (trainer) > 0
+                                ? nk_trainer_get_steps_done (trainer)
+                                : nk_trainer_get_start_step (trainer),
+                                printer.last_loss, b);
       nk_cli_print_json (b);
     }
   else

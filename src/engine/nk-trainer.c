@@ -17,6 +17,7 @@
 #include "nk-cpuinfo.h"
 #include "nk-data.h"
 #include "nk-gpus.h"
+#include "nk-json.h"
 #include "nk-ops.h"
 #include "nk-optim.h"
 #include "nk-safetensors.h"
@@ -274,6 +275,89 @@ compute_dtype (NkTrainPrecision precision)
 {
   return precision == NK_TRAIN_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
          : precision == NK_TRAIN_PRECISION_FP16 ? NK_DTYPE_F16 : NK_DTYPE_F32;
+}
+
+static void
+add_count (JsonBuilder *b,
+           const char  *name,
+           guint64      value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) value);
+}
+
+/**
+ * nk_train_metrics_build_json:
+ * @metrics: one step's metrics
+ * @device: the run's device name
+ * @builder: where the object goes
+ *
+ * Adds the step's object: step, loss, flops, seconds, flops_per_s,
+ * peak_flops_per_s, mfu, device and memory (CLI.md), then memory_predicted,
+ * the forward/backward/matmul FLOPs and seconds, loss_scale and skipped.
+ */
+void
+nk_train_metrics_build_json (const NkTrainMetrics *metrics,
+                             const char           *device,
+                             JsonBuilder          *builder)
+{
+  static const NkBucket buckets[] = {
+    NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER, NK_BUCKET_ACTIVATIONS,
+  };
+  const NkTrainMetrics *m = metrics;
+  JsonBuilder *b = builder;
+
+  json_builder_begin_object (b);
+  add_count (b, "step", m->step);
+  nk_json_add_member_double (b, "loss", m->loss);
+  add_count (b, "flops", m->flops);
+  nk_json_add_member_double (b, "seconds", m->seconds);
+  nk_json_add_member_double (b, "flops_per_s", m->flops_per_s);
+  nk_json_add_member_double (b, "peak_flops_per_s", m->peak_flops_per_s);
+  nk_json_add_member_double (b, "mfu", m->mfu);
+  json_builder_set_member_name (b, "device");
+  json_builder_add_string_value (b, device != NULL ? device : "");
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+    add_count (b, nk_bucket_to_string (buckets[i]), m->memory[buckets[i]]);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "memory_predicted");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+    nk_json_add_member_double (b, nk_bucket_to_string (buckets[i]), m->predicted[i]);
+  json_builder_end_object (b);
+  add_count (b, "flops_forward", m->flops_forward);
+  add_count (b, "flops_backward", m->flops_backward);
+  add_count (b, "flops_matmul", m->flops_matmul);
+  nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
+  nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);
+  nk_json_add_member_double (b, "seconds_optimizer", m->seconds_optimizer);
+  nk_json_add_member_double (b, "loss_scale", m->loss_scale);
+  json_builder_set_member_name (b, "skipped");
+  json_builder_add_boolean_value (b, m->skipped);
+  json_builder_end_object (b);
+}
+
+/**
+ * nk_train_done_build_json:
+ * @steps: steps the run has done
+ * @final_loss: the last step's loss
+ * @builder: where the object goes
+ *
+ * Adds the closing object: {"done": true, "steps": ..., "final_loss": ...}.
+ */
+void
+nk_train_done_build_json (guint64      steps,
+                          double       final_loss,
+                          JsonBuilder *builder)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "done");
+  json_builder_add_boolean_value (builder, TRUE);
+  add_count (builder, "steps", steps);
+  nk_json_add_member_double (builder, "final_loss", final_loss);
+  json_builder_end_object (builder);
 }
 
 /**

@@ -34,6 +34,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "nk-device.h"
 #include "nk-init.h"
@@ -299,6 +300,15 @@ typedef struct {
   gboolean skipped;
   guint64  skipped_steps;
 } NkTrainMetrics;
+
+/* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the
+ * app shows beside them): one object per step, then one for the end of the run. */
+void           nk_train_metrics_build_json (const NkTrainMetrics *metrics,
+                                            const char           *device,
+                                            JsonBuilder          *builder);
+void           nk_train_done_build_json    (guint64               steps,
+                                            double                final_loss,
+                                            JsonBuilder          *builder);
 
 /* The histogram's bins: 2^e ≤ |x| < 2^(e+1) for e from -149 (fp32's smallest
  * subnormal) to 127 (its largest binade), so every nonzero finite fp32 falls in one. */

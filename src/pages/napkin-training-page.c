@@ -1622,84 +1622,35 @@ metrics_csv (Run *run)
   return g_string_free (out, FALSE);
 }
 
-static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         guint64      value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, (gint64) value);
-}
-
 /* One object per step with napkin-cli train --json-lines' fields, then its "done". */
 static char *
 metrics_jsonl (Run *run)
 {
-  static const NkBucket buckets[] = {
-    NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER, NK_BUCKET_ACTIVATIONS,
-  };
   g_autoptr(GArray) history = nk_trainer_get_history (run->trainer);
   const char *device = nk_trainer_get_device_name (run->trainer);
   GString *out = g_string_new (NULL);
   double final_loss = NAN;
   guint64 steps = 0;
 
-  for (guint i = 0; i < history->len; i++)
+  for (guint i = 0; i <= history->len; i++)
     {
-      const NkTrainMetrics *m = &g_array_index (history, NkTrainMetrics, i);
       g_autoptr(JsonBuilder) b = json_builder_new ();
       g_autofree char *line = NULL;
 
-      json_builder_begin_object (b);
-      add_int (b, "step", m->step);
-      nk_json_add_member_double (b, "loss", m->loss);
-      add_int (b, "flops", m->flops);
-      nk_json_add_member_double (b, "seconds", m->seconds);
-      nk_json_add_member_double (b, "flops_per_s", m->flops_per_s);
-      nk_json_add_member_double (b, "peak_flops_per_s", m->peak_flops_per_s);
-      nk_json_add_member_double (b, "mfu", m->mfu);
-      json_builder_set_member_name (b, "device");
-      json_builder_add_string_value (b, device != NULL ? device : "");
-      json_builder_set_member_name (b, "memory");
-      json_builder_begin_object (b);
-      for (guint k = 0; k < G_N_ELEMENTS (buckets); k++)
-        add_int (b, nk_bucket_to_string (buckets[k]), m->memory[buckets[k]]);
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "memory_predicted");
-      json_builder_begin_object (b);
-      for (guint k = 0; k < G_N_ELEMENTS (buckets); k++)
-        nk_json_add_member_double (b, nk_bucket_to_string (buckets[k]), m->predicted[k]);
-      json_builder_end_object (b);
-      add_int (b, "flops_forward", m->flops_forward);
-      add_int (b, "flops_backward", m->flops_backward);
-      add_int (b, "flops_matmul", m->flops_matmul);
-      nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
-      nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);
-      nk_json_add_member_double (b, "seconds_optimizer", m->seconds_optimizer);
-      nk_json_add_member_double (b, "loss_scale", m->loss_scale);
-      json_builder_set_member_name (b, "skipped");
-      json_builder_add_boolean_value (b, m->skipped);
-      json_builder_end_object (b);
+      if (i < history->len)
+        {
+          const NkTrainMetrics *m = &g_array_index (history, NkTrainMetrics, i);
+
+          nk_train_metrics_build_json (m, device, b);
+          final_loss = m->loss;
+          steps = m->step;
+        }
+      else
+        nk_train_done_build_json (steps, final_loss, b);
       line = nk_json_to_line (b);
       g_string_append (out, line);
       g_string_append_c (out, '\n');
-      final_loss = m->loss;
-      steps = m->step;
     }
-  {
-    g_autoptr(JsonBuilder) b = json_builder_new ();
-    g_autofree char *line = NULL;
-
-    json_builder_begin_object (b);
-    json_builder_set_member_name (b, "done");
-    json_builder_add_boolean_value (b, TRUE);
-    add_int (b, "steps", steps);
-    nk_json_add_member_double (b, "final_loss", final_loss);
-    json_builder_end_object (b);
-    line = nk_json_to_line (b);
-    g_string_append (out, line);
-    g_string_append_c (out, '\n');
-  }
   return g_string_free (out, FALSE);
 }
 
