@@ -1745,15 +1745,13 @@ export_plot (NapkinTrainingPage  *self,
              const char          *path,
              GError             **error)
 {
-  if (g_str_equal (kind, "loss"))
-    return napkin_loss_plot_export (self->loss_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
-  if (g_str_equal (kind, "memory"))
-    return napkin_memory_plot_export (self->memory_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
-  if (g_str_equal (kind, "scale"))
-    return napkin_scale_plot_export (self->scale_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
-  if (g_str_equal (kind, "histogram"))
-    return napkin_histogram_plot_export (self->histogram_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
-  return napkin_throughput_plot_export (self->throughput_plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
+  GtkWidget *plot = g_str_equal (kind, "loss") ? GTK_WIDGET (self->loss_plot)
+                    : g_str_equal (kind, "memory") ? GTK_WIDGET (self->memory_plot)
+                    : g_str_equal (kind, "scale") ? GTK_WIDGET (self->scale_plot)
+                    : g_str_equal (kind, "histogram") ? GTK_WIDGET (self->histogram_plot)
+                    : GTK_WIDGET (self->throughput_plot);
+
+  return napkin_plot_save (NAPKIN_PLOT (plot), path, EXPORT_WIDTH, EXPORT_HEIGHT, error);
 }
 
 static void

@@ -25,10 +25,9 @@ struct _NapkinHistogramPlot
   GtkWidget         parent_instance;
 
   NkTrainHistogram *histogram;   /* NULL: nothing yet */
-  double            hover_x;
 };
 
-G_DEFINE_FINAL_TYPE (NapkinHistogramPlot, napkin_histogram_plot, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (NapkinHistogramPlot, napkin_histogram_plot, NAPKIN_TYPE_PLOT)
 
 /* A format's edges in log2 of the magnitude: values below underflow_below round to
  * zero, those below normal_from to subnormals, those from overflow_from up to inf. */
@@ -131,6 +130,7 @@ napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
                             int                    height,
                             const NapkinPlotStyle *style)
 {
+  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
   const NkTrainHistogram *h = self->histogram;
   NapkinPlotFrame frame = { 0 };
   Edges f16, bf16;
@@ -232,67 +232,18 @@ napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
                              1.0, 0.0, TRUE, FALSE);
     }
 
-  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
-      int e = (int) floor (napkin_plot_frame_px_to_x (&frame, self->hover_x));
+      int e = (int) floor (napkin_plot_frame_px_to_x (&frame, hover_x));
       int i = e - NK_TRAIN_HISTOGRAM_MIN_EXP;
       g_autofree char *text = NULL;
 
       if (i >= 0 && i < NK_TRAIN_HISTOGRAM_N_BINS)
         {
           text = g_strdup_printf (_("2^%d ≤ |x| < 2^%d: %" PRIu64), e, e + 1, h->bins[i]);
-          napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
+          napkin_plot_draw_readout (style, cr, &frame, hover_x, text);
         }
     }
-}
-
-static void
-napkin_histogram_plot_snapshot (GtkWidget   *widget,
-                                GtkSnapshot *snapshot)
-{
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  NapkinPlotStyle style;
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  napkin_plot_style_init_for_widget (&style, widget);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  napkin_histogram_plot_draw (NAPKIN_HISTOGRAM_PLOT (widget), cr, width, height, &style);
-  cairo_destroy (cr);
-  napkin_plot_style_clear (&style);
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           NapkinHistogramPlot      *self)
-{
-  self->hover_x = x;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          NapkinHistogramPlot      *self)
-{
-  self->hover_x = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-napkin_histogram_plot_measure (GtkWidget      *widget,
-                               GtkOrientation  orientation,
-                               int             for_size,
-                               int            *minimum,
-                               int            *natural,
-                               int            *minimum_baseline,
-                               int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 220;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 280;
 }
 
 static void
@@ -306,27 +257,33 @@ napkin_histogram_plot_finalize (GObject *object)
 }
 
 static void
+draw_plot (NapkinPlot            *plot,
+           cairo_t               *cr,
+           int                    width,
+           int                    height,
+           const NapkinPlotStyle *style)
+{
+  napkin_histogram_plot_draw (NAPKIN_HISTOGRAM_PLOT (plot), cr, width, height, style);
+}
+
+static void
 napkin_histogram_plot_class_init (NapkinHistogramPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
   object_class->finalize = napkin_histogram_plot_finalize;
-  widget_class->snapshot = napkin_histogram_plot_snapshot;
-  widget_class->measure = napkin_histogram_plot_measure;
   gtk_widget_class_set_css_name (widget_class, "napkin-histogram-plot");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  plot_class->draw = draw_plot;
+  plot_class->min_height = 220;
+  plot_class->natural_height = 280;
+  plot_class->natural_width = 480;
 }
 
 static void
 napkin_histogram_plot_init (NapkinHistogramPlot *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
-  self->hover_x = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("A tensor's values by power of two against fp16's and bf16's range"), -1);
 }
@@ -367,39 +324,3 @@ napkin_histogram_plot_get_histogram (NapkinHistogramPlot *self)
   return self->histogram;
 }
 
-static void
-draw_trampoline (gpointer               plot,
-                 cairo_t               *cr,
-                 int                    width,
-                 int                    height,
-                 const NapkinPlotStyle *style)
-{
-  napkin_histogram_plot_draw (plot, cr, width, height, style);
-}
-
-/**
- * napkin_histogram_plot_export:
- * @self: a histogram plot
- * @path: ends in .png or .svg
- * @width: pixels or points
- * @height: pixels or points
- * @error: return location for a #GError
- *
- * Returns: %TRUE if the file was written
- */
-gboolean
-napkin_histogram_plot_export (NapkinHistogramPlot  *self,
-                              const char           *path,
-                              int                   width,
-                              int                   height,
-                              GError              **error)
-{
-  double saved = self->hover_x;
-  gboolean ok;
-
-  g_return_val_if_fail (NAPKIN_IS_HISTOGRAM_PLOT (self), FALSE);
-  self->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
-  self->hover_x = saved;
-  return ok;
-}

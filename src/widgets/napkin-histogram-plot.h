@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "napkin-plot.h"
 #include "nk-trainer.h"
 #include "napkin-plot-axes.h"
 
@@ -14,7 +15,7 @@ G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_HISTOGRAM_PLOT (napkin_histogram_plot_get_type ())
 
-G_DECLARE_FINAL_TYPE (NapkinHistogramPlot, napkin_histogram_plot, NAPKIN, HISTOGRAM_PLOT, GtkWidget)
+G_DECLARE_FINAL_TYPE (NapkinHistogramPlot, napkin_histogram_plot, NAPKIN, HISTOGRAM_PLOT, NapkinPlot)
 
 GtkWidget              *napkin_histogram_plot_new           (void);
 void                    napkin_histogram_plot_set_histogram (NapkinHistogramPlot    *self,
@@ -25,10 +26,5 @@ void                    napkin_histogram_plot_draw          (NapkinHistogramPlot
                                                              int                     width,
                                                              int                     height,
                                                              const NapkinPlotStyle  *style);
-gboolean                napkin_histogram_plot_export        (NapkinHistogramPlot    *self,
-                                                             const char             *path,
-                                                             int                     width,
-                                                             int                     height,
-                                                             GError                **error);
 
 G_END_DECLS

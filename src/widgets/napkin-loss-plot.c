@@ -33,10 +33,9 @@ struct _NapkinLossPlot
   char      *compare_label;
   gboolean   log_scale;
   double     smoothing;
-  double     hover_x;   /* widget pixels, < 0 when the pointer is away */
 };
 
-G_DEFINE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN_TYPE_PLOT)
 
 enum {
   PROP_0,
@@ -123,6 +122,7 @@ napkin_loss_plot_draw (NapkinLossPlot        *self,
                        int                    height,
                        const NapkinPlotStyle *style)
 {
+  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1, a, b;
   gboolean have_compare = self->compare.raw != NULL && napkin_series_get_length (self->compare.raw) > 0;
@@ -184,65 +184,13 @@ napkin_loss_plot_draw (NapkinLossPlot        *self,
   else
     napkin_plot_draw_series (style, cr, &frame, self->line.raw, NAPKIN_PLOT_BLUE, 1, 1.5);
 
-  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
-      g_autofree char *text = napkin_loss_plot_dup_readout (self, napkin_plot_frame_px_to_x (&frame, self->hover_x));
+      g_autofree char *text = napkin_loss_plot_dup_readout (self, napkin_plot_frame_px_to_x (&frame, hover_x));
 
       if (text != NULL)
-        napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
+        napkin_plot_draw_readout (style, cr, &frame, hover_x, text);
     }
-}
-
-static void
-napkin_loss_plot_snapshot (GtkWidget   *widget,
-                           GtkSnapshot *snapshot)
-{
-  NapkinLossPlot *self = NAPKIN_LOSS_PLOT (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  NapkinPlotStyle style;
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  /* Once per frame rather than once per step. */
-  update_accessible (self);
-  napkin_plot_style_init_for_widget (&style, widget);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  napkin_loss_plot_draw (self, cr, width, height, &style);
-  cairo_destroy (cr);
-  napkin_plot_style_clear (&style);
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           NapkinLossPlot           *self)
-{
-  self->hover_x = x;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          NapkinLossPlot           *self)
-{
-  self->hover_x = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-napkin_loss_plot_measure (GtkWidget      *widget,
-                          GtkOrientation  orientation,
-                          int             for_size,
-                          int            *minimum,
-                          int            *natural,
-                          int            *minimum_baseline,
-                          int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 180;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 260;
 }
 
 static void
@@ -301,16 +249,25 @@ napkin_loss_plot_finalize (GObject *object)
 }
 
 static void
+draw_plot (NapkinPlot            *plot,
+           cairo_t               *cr,
+           int                    width,
+           int                    height,
+           const NapkinPlotStyle *style)
+{
+  napkin_loss_plot_draw (NAPKIN_LOSS_PLOT (plot), cr, width, height, style);
+}
+
+static void
 napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
   object_class->finalize = napkin_loss_plot_finalize;
   object_class->get_property = napkin_loss_plot_get_property;
   object_class->set_property = napkin_loss_plot_set_property;
-  widget_class->snapshot = napkin_loss_plot_snapshot;
-  widget_class->measure = napkin_loss_plot_measure;
 
   properties[PROP_LOG_SCALE] =
     g_param_spec_boolean ("log-scale", NULL, NULL, FALSE,
@@ -321,19 +278,16 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "napkin-loss-plot");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  plot_class->draw = draw_plot;
+  plot_class->min_height = 180;
+  plot_class->natural_height = 260;
+  plot_class->natural_width = 640;
 }
 
 static void
 napkin_loss_plot_init (NapkinLossPlot *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
   line_init (&self->line);
-  self->hover_x = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
   update_accessible (self);
 }
 
@@ -560,39 +514,3 @@ napkin_loss_plot_dup_readout (NapkinLossPlot *self,
   return g_string_free (text, FALSE);
 }
 
-static void
-draw_trampoline (gpointer               plot,
-                 cairo_t               *cr,
-                 int                    width,
-                 int                    height,
-                 const NapkinPlotStyle *style)
-{
-  napkin_loss_plot_draw (plot, cr, width, height, style);
-}
-
-/**
- * napkin_loss_plot_export:
- * @self: a loss plot
- * @path: ends in .png or .svg
- * @width: pixels or points
- * @height: pixels or points
- * @error: return location for a #GError
- *
- * Returns: %TRUE if the file was written
- */
-gboolean
-napkin_loss_plot_export (NapkinLossPlot *self,
-                         const char     *path,
-                         int             width,
-                         int             height,
-                         GError        **error)
-{
-  double saved = self->hover_x;
-  gboolean ok;
-
-  g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), FALSE);
-  self->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
-  self->hover_x = saved;
-  return ok;
-}

@@ -7,14 +7,14 @@
 
 #include <gtk/gtk.h>
 
-#include "napkin-plot-axes.h"
+#include "napkin-plot.h"
 #include "napkin-series.h"
 
 G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_LOSS_PLOT (napkin_loss_plot_get_type ())
 
-G_DECLARE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN, LOSS_PLOT, GtkWidget)
+G_DECLARE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN, LOSS_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_loss_plot_new            (void);
 void          napkin_loss_plot_append         (NapkinLossPlot *self,
@@ -42,10 +42,5 @@ void          napkin_loss_plot_draw           (NapkinLossPlot        *self,
                                                int                    width,
                                                int                    height,
                                                const NapkinPlotStyle *style);
-gboolean      napkin_loss_plot_export         (NapkinLossPlot *self,
-                                               const char     *path,
-                                               int             width,
-                                               int             height,
-                                               GError        **error);
 
 G_END_DECLS

@@ -29,10 +29,9 @@ struct _NapkinMemoryPlot
   NapkinSeries *series[NAPKIN_MEMORY_PLOT_N_BUCKETS];
   double        predicted[NAPKIN_MEMORY_PLOT_N_PREDICTED];
   double        capacity;
-  double        hover_x;
 };
 
-G_DEFINE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, NAPKIN_TYPE_PLOT)
 
 static const NapkinPlotColor bucket_colors[NAPKIN_MEMORY_PLOT_N_BUCKETS] = {
   NAPKIN_PLOT_BLUE, NAPKIN_PLOT_GREEN, NAPKIN_PLOT_YELLOW, NAPKIN_PLOT_PURPLE, NAPKIN_PLOT_BROWN,
@@ -100,6 +99,7 @@ napkin_memory_plot_draw (NapkinMemoryPlot      *self,
                          int                    height,
                          const NapkinPlotStyle *style)
 {
+  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
   NapkinPlotFrame frame = { 0 };
   guint n = napkin_series_get_length (self->series[0]);
   double top = 0, predicted_top = 0, xmax = 1;
@@ -223,9 +223,9 @@ napkin_memory_plot_draw (NapkinMemoryPlot      *self,
   if (capacity_on_scale)
     napkin_plot_draw_hline (style, cr, &frame, self->capacity, NAPKIN_PLOT_RED, TRUE);
 
-  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
-      double step = napkin_plot_frame_px_to_x (&frame, self->hover_x);
+      double step = napkin_plot_frame_px_to_x (&frame, hover_x);
       guint i = MIN (napkin_series_lower_bound (self->series[0], step), n - 1);
       GString *text = g_string_new (NULL);
 
@@ -236,58 +236,9 @@ napkin_memory_plot_draw (NapkinMemoryPlot      *self,
 
           g_string_append_printf (text, "\n%s: %s", _(bucket_names[b]), bytes);
         }
-      napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text->str);
+      napkin_plot_draw_readout (style, cr, &frame, hover_x, text->str);
       g_string_free (text, TRUE);
     }
-}
-
-static void
-napkin_memory_plot_snapshot (GtkWidget   *widget,
-                             GtkSnapshot *snapshot)
-{
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  NapkinPlotStyle style;
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  napkin_plot_style_init_for_widget (&style, widget);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  napkin_memory_plot_draw (NAPKIN_MEMORY_PLOT (widget), cr, width, height, &style);
-  cairo_destroy (cr);
-  napkin_plot_style_clear (&style);
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           NapkinMemoryPlot         *self)
-{
-  self->hover_x = x;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          NapkinMemoryPlot         *self)
-{
-  self->hover_x = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-napkin_memory_plot_measure (GtkWidget      *widget,
-                            GtkOrientation  orientation,
-                            int             for_size,
-                            int            *minimum,
-                            int            *natural,
-                            int            *minimum_baseline,
-                            int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 180;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 240;
 }
 
 static void
@@ -302,32 +253,38 @@ napkin_memory_plot_finalize (GObject *object)
 }
 
 static void
+draw_plot (NapkinPlot            *plot,
+           cairo_t               *cr,
+           int                    width,
+           int                    height,
+           const NapkinPlotStyle *style)
+{
+  napkin_memory_plot_draw (NAPKIN_MEMORY_PLOT (plot), cr, width, height, style);
+}
+
+static void
 napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
   object_class->finalize = napkin_memory_plot_finalize;
-  widget_class->snapshot = napkin_memory_plot_snapshot;
-  widget_class->measure = napkin_memory_plot_measure;
   gtk_widget_class_set_css_name (widget_class, "napkin-memory-plot");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  plot_class->draw = draw_plot;
+  plot_class->min_height = 180;
+  plot_class->natural_height = 240;
+  plot_class->natural_width = 480;
 }
 
 static void
 napkin_memory_plot_init (NapkinMemoryPlot *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
   for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
     self->series[b] = napkin_series_new ();
   for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
     self->predicted[p] = NAN;
   self->capacity = NAN;
-  self->hover_x = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Memory by bucket over the steps"), -1);
 }
@@ -414,39 +371,3 @@ napkin_memory_plot_set_capacity (NapkinMemoryPlot *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-draw_trampoline (gpointer               plot,
-                 cairo_t               *cr,
-                 int                    width,
-                 int                    height,
-                 const NapkinPlotStyle *style)
-{
-  napkin_memory_plot_draw (plot, cr, width, height, style);
-}
-
-/**
- * napkin_memory_plot_export:
- * @self: a memory plot
- * @path: ends in .png or .svg
- * @width: pixels or points
- * @height: pixels or points
- * @error: return location for a #GError
- *
- * Returns: %TRUE if the file was written
- */
-gboolean
-napkin_memory_plot_export (NapkinMemoryPlot *self,
-                           const char       *path,
-                           int               width,
-                           int               height,
-                           GError          **error)
-{
-  double saved = self->hover_x;
-  gboolean ok;
-
-  g_return_val_if_fail (NAPKIN_IS_MEMORY_PLOT (self), FALSE);
-  self->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
-  self->hover_x = saved;
-  return ok;
-}

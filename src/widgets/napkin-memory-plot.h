@@ -7,7 +7,7 @@
 
 #include <gtk/gtk.h>
 
-#include "napkin-plot-axes.h"
+#include "napkin-plot.h"
 #include "napkin-series.h"
 
 G_BEGIN_DECLS
@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_MEMORY_PLOT (napkin_memory_plot_get_type ())
 
-G_DECLARE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, NAPKIN, MEMORY_PLOT, GtkWidget)
+G_DECLARE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, NAPKIN, MEMORY_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_memory_plot_new           (void);
 void          napkin_memory_plot_append        (NapkinMemoryPlot *self,
@@ -37,10 +37,5 @@ void          napkin_memory_plot_draw          (NapkinMemoryPlot      *self,
                                                 int                    width,
                                                 int                    height,
                                                 const NapkinPlotStyle *style);
-gboolean      napkin_memory_plot_export        (NapkinMemoryPlot *self,
-                                                const char       *path,
-                                                int               width,
-                                                int               height,
-                                                GError          **error);
 
 G_END_DECLS

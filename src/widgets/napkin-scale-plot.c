@@ -23,10 +23,9 @@ struct _NapkinScalePlot
   NapkinSeries *scale;
   NapkinSeries *skipped;     /* one point per skipped step: (step, skipped so far) */
   guint64       skipped_so_far;
-  double        hover_x;
 };
 
-G_DEFINE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN_TYPE_PLOT)
 
 #define TICK_HEIGHT 10
 
@@ -58,6 +57,7 @@ napkin_scale_plot_draw (NapkinScalePlot       *self,
                         int                    height,
                         const NapkinPlotStyle *style)
 {
+  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1;
   const NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_RED };
@@ -111,66 +111,17 @@ napkin_scale_plot_draw (NapkinScalePlot       *self,
       cairo_stroke (cr);
     }
 
-  if (self->hover_x >= frame.left && self->hover_x <= frame.left + frame.width)
+  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
-      double step = napkin_plot_frame_px_to_x (&frame, self->hover_x);
+      double step = napkin_plot_frame_px_to_x (&frame, hover_x);
       guint n = napkin_series_get_length (self->scale);
       guint i = MIN (napkin_series_lower_bound (self->scale, step), n - 1);
       g_autofree char *scale = format_scale (napkin_series_get_y (self->scale, i));
       g_autofree char *text = g_strdup_printf (_("Step %.0f: scale %s"),
                                                napkin_series_get_x (self->scale, i), scale);
 
-      napkin_plot_draw_readout (style, cr, &frame, self->hover_x, text);
+      napkin_plot_draw_readout (style, cr, &frame, hover_x, text);
     }
-}
-
-static void
-napkin_scale_plot_snapshot (GtkWidget   *widget,
-                            GtkSnapshot *snapshot)
-{
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  NapkinPlotStyle style;
-  cairo_t *cr;
-
-  if (width <= 0 || height <= 0)
-    return;
-  napkin_plot_style_init_for_widget (&style, widget);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  napkin_scale_plot_draw (NAPKIN_SCALE_PLOT (widget), cr, width, height, &style);
-  cairo_destroy (cr);
-  napkin_plot_style_clear (&style);
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           NapkinScalePlot          *self)
-{
-  self->hover_x = x;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          NapkinScalePlot          *self)
-{
-  self->hover_x = -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-napkin_scale_plot_measure (GtkWidget      *widget,
-                           GtkOrientation  orientation,
-                           int             for_size,
-                           int            *minimum,
-                           int            *natural,
-                           int            *minimum_baseline,
-                           int            *natural_baseline)
-{
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 240 : 160;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 220;
 }
 
 static void
@@ -185,29 +136,35 @@ napkin_scale_plot_finalize (GObject *object)
 }
 
 static void
+draw_plot (NapkinPlot            *plot,
+           cairo_t               *cr,
+           int                    width,
+           int                    height,
+           const NapkinPlotStyle *style)
+{
+  napkin_scale_plot_draw (NAPKIN_SCALE_PLOT (plot), cr, width, height, style);
+}
+
+static void
 napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
   object_class->finalize = napkin_scale_plot_finalize;
-  widget_class->snapshot = napkin_scale_plot_snapshot;
-  widget_class->measure = napkin_scale_plot_measure;
   gtk_widget_class_set_css_name (widget_class, "napkin-scale-plot");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  plot_class->draw = draw_plot;
+  plot_class->min_height = 160;
+  plot_class->natural_height = 220;
+  plot_class->natural_width = 480;
 }
 
 static void
 napkin_scale_plot_init (NapkinScalePlot *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
   self->scale = napkin_series_new ();
   self->skipped = napkin_series_new ();
-  self->hover_x = -1;
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("The fp16 loss scale and the skipped steps over time"), -1);
 }
@@ -277,39 +234,3 @@ napkin_scale_plot_get_skipped (NapkinScalePlot *self)
   return self->skipped;
 }
 
-static void
-draw_trampoline (gpointer               plot,
-                 cairo_t               *cr,
-                 int                    width,
-                 int                    height,
-                 const NapkinPlotStyle *style)
-{
-  napkin_scale_plot_draw (plot, cr, width, height, style);
-}
-
-/**
- * napkin_scale_plot_export:
- * @self: a scale plot
- * @path: ends in .png or .svg
- * @width: pixels or points
- * @height: pixels or points
- * @error: return location for a #GError
- *
- * Returns: %TRUE if the file was written
- */
-gboolean
-napkin_scale_plot_export (NapkinScalePlot  *self,
-                          const char       *path,
-                          int               width,
-                          int               height,
-                          GError          **error)
-{
-  double saved = self->hover_x;
-  gboolean ok;
-
-  g_return_val_if_fail (NAPKIN_IS_SCALE_PLOT (self), FALSE);
-  self->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_trampoline, self, error);
-  self->hover_x = saved;
-  return ok;
-}

@@ -7,14 +7,14 @@
 
 #include <gtk/gtk.h>
 
-#include "napkin-plot-axes.h"
+#include "napkin-plot.h"
 #include "napkin-series.h"
 
 G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_SCALE_PLOT (napkin_scale_plot_get_type ())
 
-G_DECLARE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN, SCALE_PLOT, GtkWidget)
+G_DECLARE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN, SCALE_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_scale_plot_new         (void);
 void          napkin_scale_plot_append      (NapkinScalePlot       *self,
@@ -30,10 +30,5 @@ void          napkin_scale_plot_draw        (NapkinScalePlot       *self,
                                              int                    width,
                                              int                    height,
                                              const NapkinPlotStyle *style);
-gboolean      napkin_scale_plot_export      (NapkinScalePlot       *self,
-                                             const char            *path,
-                                             int                    width,
-                                             int                    height,
-                                             GError               **error);
 
 G_END_DECLS

@@ -7,14 +7,14 @@
 
 #include <gtk/gtk.h>
 
-#include "napkin-plot-axes.h"
+#include "napkin-plot.h"
 #include "napkin-series.h"
 
 G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_THROUGHPUT_PLOT (napkin_throughput_plot_get_type ())
 
-G_DECLARE_FINAL_TYPE (NapkinThroughputPlot, napkin_throughput_plot, NAPKIN, THROUGHPUT_PLOT, GtkWidget)
+G_DECLARE_FINAL_TYPE (NapkinThroughputPlot, napkin_throughput_plot, NAPKIN, THROUGHPUT_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_throughput_plot_new        (void);
 void          napkin_throughput_plot_append     (NapkinThroughputPlot *self,
@@ -36,10 +36,5 @@ void          napkin_throughput_plot_draw       (NapkinThroughputPlot  *self,
                                                  int                    width,
                                                  int                    height,
                                                  const NapkinPlotStyle *style);
-gboolean      napkin_throughput_plot_export     (NapkinThroughputPlot *self,
-                                                 const char           *path,
-                                                 int                   width,
-                                                 int                   height,
-                                                 GError              **error);
 
 G_END_DECLS

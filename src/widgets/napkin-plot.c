@@ -1,0 +1,158 @@
+/* napkin-plot.c: the widget every training plot derives from
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "napkin-plot.h"
+
+#define MIN_WIDTH 240
+
+typedef struct {
+  double hover_x;   /* widget pixels, < 0 when the pointer is away */
+} NapkinPlotPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (NapkinPlot, napkin_plot, GTK_TYPE_WIDGET)
+
+static void
+napkin_plot_snapshot (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  NapkinPlotStyle style;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  napkin_plot_style_init_for_widget (&style, widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  NAPKIN_PLOT_GET_CLASS (widget)->draw (NAPKIN_PLOT (widget), cr, width, height, &style);
+  cairo_destroy (cr);
+  napkin_plot_style_clear (&style);
+}
+
+static void
+napkin_plot_measure (GtkWidget      *widget,
+                     GtkOrientation  orientation,
+                     int             for_size,
+                     int            *minimum,
+                     int            *natural,
+                     int            *minimum_baseline,
+                     int            *natural_baseline)
+{
+  NapkinPlotClass *klass = NAPKIN_PLOT_GET_CLASS (widget);
+
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? MIN_WIDTH : klass->min_height;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? klass->natural_width : klass->natural_height;
+}
+
+static void
+set_hover_x (NapkinPlot *self,
+             double      x)
+{
+  NapkinPlotPrivate *priv = napkin_plot_get_instance_private (self);
+
+  priv->hover_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           NapkinPlot               *self)
+{
+  set_hover_x (self, x);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          NapkinPlot               *self)
+{
+  set_hover_x (self, -1);
+}
+
+static void
+napkin_plot_class_init (NapkinPlotClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = napkin_plot_snapshot;
+  widget_class->measure = napkin_plot_measure;
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  klass->min_height = 180;
+  klass->natural_height = 240;
+  klass->natural_width = 480;
+}
+
+static void
+napkin_plot_init (NapkinPlot *self)
+{
+  NapkinPlotPrivate *priv = napkin_plot_get_instance_private (self);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  priv->hover_x = -1;
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+}
+
+/**
+ * napkin_plot_get_hover_x:
+ * @self: a plot
+ *
+ * Returns: the pointer's x in widget pixels, or a negative number when it is away
+ */
+double
+napkin_plot_get_hover_x (NapkinPlot *self)
+{
+  NapkinPlotPrivate *priv;
+
+  g_return_val_if_fail (NAPKIN_IS_PLOT (self), -1);
+  priv = napkin_plot_get_instance_private (self);
+  return priv->hover_x;
+}
+
+static void
+draw_plot (gpointer               plot,
+           cairo_t               *cr,
+           int                    width,
+           int                    height,
+           const NapkinPlotStyle *style)
+{
+  NAPKIN_PLOT_GET_CLASS (plot)->draw (plot, cr, width, height, style);
+}
+
+/**
+ * napkin_plot_save:
+ * @self: a plot
+ * @path: ends in .png or .svg
+ * @width: pixels or points
+ * @height: pixels or points
+ * @error: return location for a #GError
+ *
+ * Writes the plot as it is, without a hover readout, to a PNG image or SVG file.
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+napkin_plot_save (NapkinPlot  *self,
+                  const char  *path,
+                  int          width,
+                  int          height,
+                  GError     **error)
+{
+  NapkinPlotPrivate *priv;
+  double saved;
+  gboolean ok;
+
+  g_return_val_if_fail (NAPKIN_IS_PLOT (self), FALSE);
+  priv = napkin_plot_get_instance_private (self);
+  saved = priv->hover_x;
+  priv->hover_x = -1;
+  ok = napkin_plot_export (path, width, height, draw_plot, self, error);
+  priv->hover_x = saved;
+  return ok;
+}

@@ -1,0 +1,51 @@
+/* napkin-plot.h: the widget every training plot derives from
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A plot only draws: NapkinPlot gives it a snapshot, the pointer's position for
+ * a hover readout, its size request, and PNG/SVG export. The drawing itself takes
+ * any Cairo context, so a benchmark or an export can call it without a widget.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "napkin-plot-axes.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_PLOT (napkin_plot_get_type ())
+
+G_DECLARE_DERIVABLE_TYPE (NapkinPlot, napkin_plot, NAPKIN, PLOT, GtkWidget)
+
+/**
+ * NapkinPlotClass:
+ * @draw: draws the plot at @width × @height with @style
+ * @min_height: the least height it can be drawn in
+ * @natural_height: the height it asks for
+ * @natural_width: the width it asks for (every plot can shrink to 240)
+ */
+struct _NapkinPlotClass
+{
+  GtkWidgetClass parent_class;
+
+  void (*draw) (NapkinPlot            *self,
+                cairo_t               *cr,
+                int                    width,
+                int                    height,
+                const NapkinPlotStyle *style);
+
+  int min_height;
+  int natural_height;
+  int natural_width;
+};
+
+double   napkin_plot_get_hover_x (NapkinPlot  *self);
+gboolean napkin_plot_save        (NapkinPlot  *self,
+                                  const char  *path,
+                                  int          width,
+                                  int          height,
+                                  GError     **error);
+
+G_END_DECLS
