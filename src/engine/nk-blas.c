@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,4 +83,44 @@ nk_blas_reexec_if_kernels_weak (char **argv)
   /* Set even if the exec fails, so it is never tried twice. */
   g_setenv ("OPENBLAS_CORETYPE", better, TRUE);
   execv ("/proc/self/exe", argv);
+}
+
+static pthread_mutex_t gemm_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+fork_prepare (void)
+{
+  pthread_mutex_lock (&gemm_mutex);
+}
+
+static void
+fork_done (void)
+{
+  pthread_mutex_unlock (&gemm_mutex);
+}
+
+/**
+ * nk_blas_lock:
+ *
+ * Taken around every BLAS call. The first call registers the fork handlers: after
+ * OpenBLAS registered its own while it loaded, so ours run before it (prepare
+ * handlers run in reverse order of registration).
+ */
+void
+nk_blas_lock (void)
+{
+  static gsize registered = 0;
+
+  if (g_once_init_enter (&registered))
+    {
+      pthread_atfork (fork_prepare, fork_done, fork_done);
+      g_once_init_leave (&registered, 1);
+    }
+  pthread_mutex_lock (&gemm_mutex);
+}
+
+void
+nk_blas_unlock (void)
+{
+  pthread_mutex_unlock (&gemm_mutex);
 }

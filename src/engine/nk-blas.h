@@ -10,6 +10,11 @@
  * instead of 206 GFLOP/s. OpenBLAS reads OPENBLAS_CORETYPE only while it loads, so
  * the programs re-execute themselves once with it set; a person who sets it keeps
  * their choice.
+ *
+ * The same OpenBLAS deadlocks in fork() when another thread is inside a gemm (its
+ * fork handler waits for its workers): every gemm holds nk_blas_lock(), and a fork
+ * handler registered after OpenBLAS's takes that lock before OpenBLAS's handler
+ * runs, so a fork waits for the gemm in flight instead of hanging.
  */
 #pragma once
 
@@ -22,5 +27,7 @@ const char *nk_blas_better_kernels         (const char *current,
                                             gboolean    avx512,
                                             gboolean    avx2_fma);
 void        nk_blas_reexec_if_kernels_weak (char      **argv);
+void        nk_blas_lock                   (void);
+void        nk_blas_unlock                 (void);
 
 G_END_DECLS

@@ -25,6 +25,7 @@
 #endif
 #include <glib/gi18n-lib.h>
 
+#include "nk-blas.h"
 #include "nk-device-private.h"
 
 /* ---- element load / store -------------------------------------------------------- */
@@ -993,7 +994,15 @@ cpu_gemm (gpointer           backend,
     }
   if (plan->m == 0 || plan->n == 0)
     return TRUE;
+  if (dtype != NK_DTYPE_F32 && dtype != NK_DTYPE_F64)
+    {
+      g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
+                   _("The CPU gemm does not take %s operands."),
+                   nk_dtype_info (dtype)->name);
+      return FALSE;
+    }
 
+  nk_blas_lock ();
   for (gint64 i = 0; i < plan->batch; i++)
     {
       if (dtype == NK_DTYPE_F32)
@@ -1008,14 +1017,8 @@ cpu_gemm (gpointer           backend,
                      (const double *) first + i * plan->stride_first, (int) plan->ld_first,
                      (const double *) second + i * plan->stride_second, (int) plan->ld_second,
                      beta, (double *) c + i * plan->stride_c, (int) plan->ldc);
-      else
-        {
-          g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
-                       _("The CPU gemm does not take %s operands."),
-                       nk_dtype_info (dtype)->name);
-          return FALSE;
-        }
     }
+  nk_blas_unlock ();
   return TRUE;
 }
 
