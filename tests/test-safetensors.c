@@ -339,6 +339,7 @@ expect_refused (GBytes             *bytes,
   g_assert_null (st);
   g_assert_error (error, NK_SAFETENSORS_ERROR, (gint) code);
   g_assert_true (g_str_has_prefix (error->message, "bad.safetensors: "));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
   if (fragment && strstr (error->message, fragment) == NULL)
     g_error ("“%s” does not mention “%s”", error->message, fragment);
 }
@@ -385,6 +386,11 @@ test_corruption (void)
       NK_SAFETENSORS_ERROR_OFFSETS, "gap" },
     { "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 16,
       NK_SAFETENSORS_ERROR_OFFSETS, "cover 8" },
+    /* lone surrogate escapes: refused, and the message quoting them is still UTF-8 */
+    { "{\"__metadata__\":{\"k\":\"\\ud800\"},\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
+      NK_SAFETENSORS_ERROR_HEADER, "JSON" },
+    { "{\"\\udc00\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
+      NK_SAFETENSORS_ERROR_HEADER, "JSON" },
     { "{\"__metadata__\":[1],\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
       NK_SAFETENSORS_ERROR_HEADER, "__metadata__" },
     { "{\"__metadata__\":{\"step\":5},\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}",

@@ -406,10 +406,18 @@ parse_metadata (NkSafetensors  *st,
     {
       JsonNode *value = json_object_get_member (obj, l->data);
 
+      /* JSON escapes such as a lone "\ud800" decode to bytes that are not UTF-8. */
+      if (!g_utf8_validate (l->data, -1, NULL))
+        return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
+                     _("a metadata key is not valid UTF-8"));
       if (!JSON_NODE_HOLDS_VALUE (value)
           || json_node_get_value_type (value) != G_TYPE_STRING)
         return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
                      _("the metadata value of “%s” is not a string"),
+                     (const char *) l->data);
+      if (!g_utf8_validate (json_node_get_string (value), -1, NULL))
+        return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
+                     _("the metadata value of “%s” is not valid UTF-8"),
                      (const char *) l->data);
       g_hash_table_insert (st->metadata, g_strdup (l->data),
                            g_strdup (json_node_get_string (value)));
@@ -456,8 +464,13 @@ parse_file (NkSafetensors  *st,
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, (const char *) base + 8, (gssize) n, &json_error))
-    return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
-                 _("the header is not valid JSON: %s"), json_error->message);
+    {
+      /* json-glib quotes the bad bytes, which need not be UTF-8. */
+      g_autofree char *reason = g_utf8_make_valid (json_error->message, -1);
+
+      return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
+                   _("the header is not valid JSON: %s"), reason);
+    }
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
@@ -470,6 +483,9 @@ parse_file (NkSafetensors  *st,
       const char *key = l->data;
       JsonNode *node = json_object_get_member (obj, key);
 
+      if (!g_utf8_validate (key, -1, NULL))
+        return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
+                     _("a tensor name is not valid UTF-8"));
       if (g_str_equal (key, "__metadata__"))
         {
           if (!parse_metadata (st, node, error))
