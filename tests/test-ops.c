@@ -424,21 +424,30 @@ test_index_select (void)
 static void
 test_optimizer_kernel (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) p = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (3), 1.0, &error);
-  g_autoptr(NkTensor) g = filled (NK_DTYPE_F32, NK_SHAPE (3), 0);
-  g_autoptr(NkTensor) m = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3), &error);
-  g_autoptr(NkTensor) v = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3), &error);
-  NkOptimStep st = { .kind = NK_OPTIM_ADAM, .lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f,
-                     .eps = 1e-8f, .step = 1 };
-  const float *gd = nk_tensor_data_f32 (g), *pd = nk_tensor_data_f32 (p);
+  /* 3 elements, and enough that the CPU splits the update over its threads in
+   * uneven slices: every element must still get exactly one update. */
+  static const gint64 sizes[] = { 3, 1000003 };
 
-  /* Adam's first step moves every weight by lr·sign(g) (bias correction undoes the
-   * (1 - beta) factors exactly, up to eps). */
-  g_assert_true (nk_optimizer_step_ (&st, p, g, m, v, &error));
-  g_assert_no_error (error);
-  for (int i = 0; i < 3; i++)
-    g_assert_cmpfloat_with_epsilon (pd[i], 1.0 - 0.1 * (gd[i] > 0 ? 1 : gd[i] < 0 ? -1 : 0), 1e-5);
+  for (guint c = 0; c < G_N_ELEMENTS (sizes); c++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 n = sizes[c];
+      g_autoptr(NkTensor) p = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (n), 1.0, &error);
+      g_autoptr(NkTensor) g = filled (NK_DTYPE_F32, NK_SHAPE (n), 0);
+      g_autoptr(NkTensor) m = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (n), &error);
+      g_autoptr(NkTensor) v = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (n), &error);
+      NkOptimStep st = { .kind = NK_OPTIM_ADAM, .lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f,
+                         .eps = 1e-8f, .step = 1 };
+      const float *gd = nk_tensor_data_f32 (g), *pd = nk_tensor_data_f32 (p);
+
+      /* Adam's first step moves every weight by lr·sign(g) (bias correction undoes
+       * the (1 - beta) factors exactly, up to eps). */
+      g_assert_true (nk_optimizer_step_ (&st, p, g, m, v, &error));
+      g_assert_no_error (error);
+      for (gint64 i = 0; i < n; i++)
+        if (fabs (pd[i] - (1.0 - 0.1 * (gd[i] > 0 ? 1 : gd[i] < 0 ? -1 : 0))) > 1e-5)
+          g_error ("element %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ": %g", i, n, pd[i]);
+    }
 }
 
 /* Layouts where an input is read across its rows while the output runs along its

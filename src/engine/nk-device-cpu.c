@@ -26,6 +26,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "nk-blas.h"
+#include "nk-cpuinfo.h"
 #include "nk-device-private.h"
 
 /* ---- element load / store -------------------------------------------------------- */
@@ -944,6 +945,31 @@ cpu_triangle (gpointer       backend,
   return TRUE;
 }
 
+#define OPTIM_MAX_THREADS 16
+#define OPTIM_MIN_PER_THREAD (1 << 18)
+
+typedef struct {
+  const NkOptimStep *step;
+  gsize              n;
+  float             *param;
+  const float       *grad;
+  float             *state1;
+  float             *state2;
+} OptimSlice;
+
+static gpointer
+optim_slice_run (gpointer data)
+{
+  const OptimSlice *s = data;
+  float dummy1 = 0.0f, dummy2 = 0.0f;
+
+  for (gsize i = 0; i < s->n; i++)
+    nk_kernel_optim_update (s->step, &s->param[i], s->grad[i],
+                            s->state1 ? &s->state1[i] : &dummy1,
+                            s->state2 ? &s->state2[i] : &dummy2);
+  return NULL;
+}
+
 static gboolean
 cpu_optimizer (gpointer           backend,
                const NkOptimStep *step,
@@ -954,14 +980,26 @@ cpu_optimizer (gpointer           backend,
                float             *state2,
                GError           **error)
 {
-  float dummy1 = 0.0f, dummy2 = 0.0f;
+  OptimSlice slices[OPTIM_MAX_THREADS];
+  GThread *threads[OPTIM_MAX_THREADS] = { NULL };
+  guint n_threads = MIN (MAX (nk_cpu_info_get ()->logical, 1), OPTIM_MAX_THREADS);
 
-  for (gsize i = 0; i < n; i++)
+  /* Every element's update is independent: splitting gives the same bits. */
+  if (n < OPTIM_MIN_PER_THREAD * 2)
+    n_threads = 1;
+  n_threads = MIN (n_threads, (guint) (n / OPTIM_MIN_PER_THREAD) + 1);
+  for (guint t = 0; t < n_threads; t++)
     {
-      float *s1 = state1 ? &state1[i] : &dummy1;
-      float *s2 = state2 ? &state2[i] : &dummy2;
-      nk_kernel_optim_update (step, &param[i], grad[i], s1, s2);
+      gsize begin = n * t / n_threads, end = n * (t + 1) / n_threads;
+
+      slices[t] = (OptimSlice) { step, end - begin, param + begin, grad + begin,
+                                 state1 ? state1 + begin : NULL, state2 ? state2 + begin : NULL };
+      if (t > 0)
+        threads[t] = g_thread_new ("napkin-optim", optim_slice_run, &slices[t]);
     }
+  optim_slice_run (&slices[0]);
+  for (guint t = 1; t < n_threads; t++)
+    g_thread_join (threads[t]);
   return TRUE;
 }
 
