@@ -386,6 +386,12 @@ test_corruption (void)
       NK_SAFETENSORS_ERROR_OFFSETS, "gap" },
     { "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 16,
       NK_SAFETENSORS_ERROR_OFFSETS, "cover 8" },
+    /* json-glib takes a C-style octal escape, "\\256" → byte 0xae, which is not
+     * UTF-8 (fuzz-safetensors found it in a checksum value; the writer then failed) */
+    { "{\"__metadata__\":{\"checksum\":\"sh\\256:00\"},\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
+      NK_SAFETENSORS_ERROR_HEADER, "not valid UTF-8" },
+    { "{\"a\\256\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
+      NK_SAFETENSORS_ERROR_HEADER, "not valid UTF-8" },
     /* lone surrogate escapes: refused, and the message quoting them is still UTF-8 */
     { "{\"__metadata__\":{\"k\":\"\\ud800\"},\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 16,
       NK_SAFETENSORS_ERROR_HEADER, "JSON" },
