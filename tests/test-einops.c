@@ -316,6 +316,78 @@ test_errors (void)
   }
 }
 
+/* A name twice in one input reads a diagonal, as torch.einsum: "i i -> i" is
+ * x[i][i], "i i ->" the trace, "b i i -> b i" a batch of diagonals (a view), and
+ * "i i, i j -> j" contracts the diagonal with another input. */
+static void
+test_einsum_diagonal (void)
+{
+  g_autoptr(NkTensor) x = make (NK_SHAPE (4, 4));
+  g_autoptr(NkTensor) b = make (NK_SHAPE (3, 4, 4));
+  g_autoptr(NkTensor) w = make (NK_SHAPE (4, 5));
+  g_autoptr(NkTensor) odd = make (NK_SHAPE (4, 5));
+  g_autoptr(GError) error = NULL;
+  g_autofree double *xv = nk_tensor_to_doubles (x, NULL);
+  g_autofree double *bv = nk_tensor_to_doubles (b, NULL);
+  g_autofree double *wv = nk_tensor_to_doubles (w, NULL);
+
+  {
+    g_autoptr(NkTensor) d = nk_einops_einsum (1, &x, "i i -> i", 0, &error);
+    g_autofree double *dv = NULL;
+
+    g_assert_no_error (error);
+    assert_shape (d, NK_SHAPE (4));
+    g_assert_true (nk_tensor_same_storage (d, x));
+    dv = nk_tensor_to_doubles (d, NULL);
+    for (int i = 0; i < 4; i++)
+      g_assert_cmpfloat (dv[i], ==, xv[i * 4 + i]);
+  }
+  {
+    g_autoptr(NkTensor) tr = nk_einops_einsum (1, &x, "i i ->", 0, &error);
+    double got, want = 0;
+
+    g_assert_no_error (error);
+    g_assert_true (nk_tensor_item (tr, &got, &error));
+    for (int i = 0; i < 4; i++)
+      want += xv[i * 4 + i];
+    g_assert_cmpfloat_with_epsilon (got, want, 1e-12);
+  }
+  {
+    g_autoptr(NkTensor) d = nk_einops_einsum (1, &b, "n i i -> n i", 0, &error);
+    g_autofree double *dv = NULL;
+
+    g_assert_no_error (error);
+    assert_shape (d, NK_SHAPE (3, 4));
+    dv = nk_tensor_to_doubles (d, NULL);
+    for (int n = 0; n < 3; n++)
+      for (int i = 0; i < 4; i++)
+        g_assert_cmpfloat (dv[n * 4 + i], ==, bv[n * 16 + i * 4 + i]);
+  }
+  {
+    NkTensor *ops[] = { x, w };
+    g_autoptr(NkTensor) z = nk_einops_einsum (2, ops, "i i, i j -> j", 0, &error);
+    g_autofree double *zv = NULL;
+
+    g_assert_no_error (error);
+    assert_shape (z, NK_SHAPE (5));
+    zv = nk_tensor_to_doubles (z, NULL);
+    for (int j = 0; j < 5; j++)
+      {
+        double sum = 0;
+
+        for (int i = 0; i < 4; i++)
+          sum += xv[i * 4 + i] * wv[i * 5 + j];
+        g_assert_cmpfloat_with_epsilon (zv[j], sum, 1e-9);
+      }
+  }
+  g_assert_null (nk_einops_einsum (1, &odd, "i i -> i", 0, &error));
+  g_assert_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE);
+  g_clear_error (&error);
+  /* the output still names each axis once */
+  g_assert_null (nk_einops_einsum (1, &x, "i j -> i i", 0, &error));
+  g_assert_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN);
+}
+
 /* The same through the language, as the CLI and the page use it */
 static void
 test_program (void)
@@ -363,6 +435,7 @@ main (int    argc,
   g_test_add_func ("/engine/einops/reduce", test_reduce);
   g_test_add_func ("/engine/einops/einsum/attention", test_einsum_attention);
   g_test_add_func ("/engine/einops/einsum/ellipsis", test_einsum_ellipsis);
+  g_test_add_func ("/engine/einops/einsum/diagonal", test_einsum_diagonal);
   g_test_add_func ("/engine/einops/errors", test_errors);
   g_test_add_func ("/engine/einops/program", test_program);
 

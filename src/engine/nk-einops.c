@@ -53,11 +53,13 @@ is_name_char (char c, gboolean first)
 }
 
 /* Parses one side of a pattern ("b (h d) ...") into Items; @allow_groups is FALSE
- * for einsum. Every name at most once, "..." at most once. */
+ * for einsum. Every name at most once unless @allow_repeats (an einsum input,
+ * where "i i" is a diagonal), "..." at most once. */
 static GPtrArray *
 parse_side (const char  *pattern,
             const char  *side,
             gboolean     allow_groups,
+            gboolean     allow_repeats,
             GError     **error)
 {
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (item_free);
@@ -148,7 +150,7 @@ parse_side (const char  *pattern,
           while (is_name_char (*p, FALSE))
             p++;
           name = g_strndup (start, p - start);
-          if (g_hash_table_contains (seen, name))
+          if (g_hash_table_contains (seen, name) && !allow_repeats)
             {
               g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
                            _("“%s”: axis “%s” appears twice on one side"), pattern, name);
@@ -311,8 +313,8 @@ rearrange_or_reduce (NkTensor           *x,
 
   if (!split_arrow (pattern, &left_text, &right_text, error))
     return NULL;
-  if (!(left = parse_side (pattern, left_text, TRUE, error)) ||
-      !(right = parse_side (pattern, right_text, TRUE, error)))
+  if (!(left = parse_side (pattern, left_text, TRUE, FALSE, error)) ||
+      !(right = parse_side (pattern, right_text, TRUE, FALSE, error)))
     return NULL;
 
   /* Every name on the right must come from the left; rearrange keeps every axis. */
@@ -941,9 +943,46 @@ sum_out (Labeled      *l,
 static GPtrArray *
 einsum_side (const char *pattern,
              const char *text,
+             gboolean    input,
              GError    **error)
 {
-  return parse_side (pattern, text, FALSE, error);
+  return parse_side (pattern, text, FALSE, input, error);
+}
+
+/* A name twice in one input ("i i") reads its diagonal, as torch.einsum("ii->i"):
+ * each repeated pair becomes one dim, a view. */
+static gboolean
+take_diagonals (Labeled     *l,
+                GPtrArray   *names,
+                const char  *pattern,
+                GError     **error)
+{
+  for (int d1 = 0; d1 < l->t->ndim; d1++)
+    for (int d2 = d1 + 1; d2 < l->t->ndim; d2++)
+      {
+        int label = l->labels[d1], m = 0;
+
+        if (l->labels[d2] != label)
+          continue;
+        if (l->t->shape[d1] != l->t->shape[d2])
+          {
+            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                         _("“%s”: axis “%s” appears twice in one input with sizes %" PRId64
+                           " and %" PRId64 "; a diagonal needs equal sizes"),
+                         pattern, label_name (names, label), l->t->shape[d1], l->t->shape[d2]);
+            return FALSE;
+          }
+        /* diagonal() drops both dims and appends the diagonal last. */
+        if (!replace (l, nk_tensor_diagonal (l->t, 0, d1, d2, error)))
+          return FALSE;
+        for (int d = 0; d < l->t->ndim + 1; d++)
+          if (d != d1 && d != d2)
+            l->labels[m++] = l->labels[d];
+        l->labels[m] = label;
+        d1 = -1;   /* start over: the dims moved */
+        break;
+      }
+  return TRUE;
 }
 
 /**
@@ -957,7 +996,8 @@ einsum_side (const char *pattern,
  * @error: return location for a #GError
  *
  * Generalised matrix multiplication with names: every name not on the right is
- * summed over. Names appear at most once per operand (no diagonals). Operands are
+ * summed over. A name twice in one input takes that input's diagonal ("i i -> i"
+ * is the diagonal, "i i ->" the trace). Operands are
  * contracted left to right; each contraction is one batched nk_matmul(), so the
  * work goes to BLAS.
  *
@@ -1000,7 +1040,7 @@ nk_einops_einsum (guint             n_operands,
                    pattern, n_inputs, n_operands);
       return NULL;
     }
-  out_side = einsum_side (pattern, right_text, error);
+  out_side = einsum_side (pattern, right_text, FALSE, error);
   if (out_side == NULL)
     return NULL;
 
@@ -1012,7 +1052,7 @@ nk_einops_einsum (guint             n_operands,
     {
       guint named;
 
-      sides[k] = einsum_side (pattern, inputs[k], error);
+      sides[k] = einsum_side (pattern, inputs[k], TRUE, error);
       if (sides[k] == NULL)
         goto out;
       named = sides[k]->len - (side_has_ellipsis (sides[k]) ? 1 : 0);
@@ -1073,6 +1113,8 @@ nk_einops_einsum (guint             n_operands,
             ops[k].labels[d++] = index;
           }
         }
+      if (!take_diagonals (&ops[k], names, pattern, error))
+        goto out;
     }
 
   /* The output's labels */
