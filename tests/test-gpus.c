@@ -61,8 +61,9 @@ test_lecture_figures (void)
   g_assert_true (isnan (a100->peak[NK_PEAK_FP8]));
 }
 
-/* Datasheets print 2:4-sparse figures as twice the dense ones; a row where that
- * does not hold has a typo or swapped columns. */
+/* Datasheets print 2:4-sparse figures as about twice the dense ones (the L40S
+ * sheet's own 362.05 dense beside 733 sparse is 2.025×); a row far from 2 has a
+ * typo or swapped columns. */
 static void
 test_sparse_is_twice_dense (void)
 {
@@ -77,7 +78,7 @@ test_sparse_is_twice_dense (void)
           if (isnan (gpu->peak_sparse[d]))
             continue;
           g_assert_true (isfinite (gpu->peak[d]));
-          g_assert_cmpfloat_with_epsilon (gpu->peak_sparse[d] / gpu->peak[d], 2.0, 0.002);
+          g_assert_cmpfloat_with_epsilon (gpu->peak_sparse[d] / gpu->peak[d], 2.0, 0.03);
         }
       /* bf16 and fp16 tensor cores run at one rate on every GPU here. */
       if (isfinite (gpu->peak[NK_PEAK_BF16]))
