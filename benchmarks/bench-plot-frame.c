@@ -122,17 +122,17 @@ main (int   argc,
 
       t0 = g_get_monotonic_time ();
       cr = cairo_create (loss_surface);
-      napkin_loss_plot_draw (loss, cr, 840, 250, &style);
+      napkin_plot_draw (NAPKIN_PLOT (loss), cr, 840, 250, &style);
       cairo_destroy (cr);
       cairo_surface_flush (loss_surface);
       t1 = g_get_monotonic_time ();
       cr = cairo_create (small_surface);
-      napkin_memory_plot_draw (memory, cr, 400, 230, &style);
+      napkin_plot_draw (NAPKIN_PLOT (memory), cr, 400, 230, &style);
       cairo_destroy (cr);
       cairo_surface_flush (small_surface);
       t2 = g_get_monotonic_time ();
       cr = cairo_create (small_surface);
-      napkin_throughput_plot_draw (throughput, cr, 400, 230, &style);
+      napkin_plot_draw (NAPKIN_PLOT (throughput), cr, 400, 230, &style);
       cairo_destroy (cr);
       cairo_surface_flush (small_surface);
       times[f] = (g_get_monotonic_time () - t0) / 1e3;

@@ -113,24 +113,16 @@ vline (const NapkinPlotStyle *style,
   cairo_restore (cr);
 }
 
-/**
- * napkin_histogram_plot_draw:
- * @self: a histogram plot
- * @cr: the target
- * @width: pixels across
- * @height: pixels down
- * @style: colours and font
- *
- * Draws the plot (widget, exports).
- */
-void
-napkin_histogram_plot_draw (NapkinHistogramPlot   *self,
-                            cairo_t               *cr,
-                            int                    width,
-                            int                    height,
-                            const NapkinPlotStyle *style)
+/* NapkinPlotClass.draw */
+static void
+draw (NapkinPlot            *plot,
+      cairo_t               *cr,
+      int                    width,
+      int                    height,
+      const NapkinPlotStyle *style)
 {
-  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
+  NapkinHistogramPlot *self = NAPKIN_HISTOGRAM_PLOT (plot);
+  double hover_x = napkin_plot_get_hover_x (plot);
   const NkTrainHistogram *h = self->histogram;
   NapkinPlotFrame frame = { 0 };
   Edges f16, bf16;
@@ -257,16 +249,6 @@ napkin_histogram_plot_finalize (GObject *object)
 }
 
 static void
-draw_plot (NapkinPlot            *plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
-{
-  napkin_histogram_plot_draw (NAPKIN_HISTOGRAM_PLOT (plot), cr, width, height, style);
-}
-
-static void
 napkin_histogram_plot_class_init (NapkinHistogramPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -275,7 +257,7 @@ napkin_histogram_plot_class_init (NapkinHistogramPlotClass *klass)
 
   object_class->finalize = napkin_histogram_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-histogram-plot");
-  plot_class->draw = draw_plot;
+  plot_class->draw = draw;
   plot_class->min_height = 220;
   plot_class->natural_height = 280;
   plot_class->natural_width = 480;

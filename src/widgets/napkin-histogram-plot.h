@@ -21,10 +21,5 @@ GtkWidget              *napkin_histogram_plot_new           (void);
 void                    napkin_histogram_plot_set_histogram (NapkinHistogramPlot    *self,
                                                              const NkTrainHistogram *histogram);
 const NkTrainHistogram *napkin_histogram_plot_get_histogram (NapkinHistogramPlot    *self);
-void                    napkin_histogram_plot_draw          (NapkinHistogramPlot    *self,
-                                                             cairo_t                *cr,
-                                                             int                     width,
-                                                             int                     height,
-                                                             const NapkinPlotStyle  *style);
 
 G_END_DECLS

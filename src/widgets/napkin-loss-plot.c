@@ -105,24 +105,16 @@ update_accessible (NapkinLossPlot *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
 }
 
-/**
- * napkin_loss_plot_draw:
- * @self: a loss plot
- * @cr: the target, its origin at the plot's top left
- * @width: pixels across
- * @height: pixels down
- * @style: colours and font
- *
- * Draws the plot (used by the widget, the exports and the frame-time benchmark).
- */
-void
-napkin_loss_plot_draw (NapkinLossPlot        *self,
-                       cairo_t               *cr,
-                       int                    width,
-                       int                    height,
-                       const NapkinPlotStyle *style)
+/* NapkinPlotClass.draw */
+static void
+draw (NapkinPlot            *plot,
+      cairo_t               *cr,
+      int                    width,
+      int                    height,
+      const NapkinPlotStyle *style)
 {
-  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
+  NapkinLossPlot *self = NAPKIN_LOSS_PLOT (plot);
+  double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1, a, b;
   gboolean have_compare = self->compare.raw != NULL && napkin_series_get_length (self->compare.raw) > 0;
@@ -249,16 +241,6 @@ napkin_loss_plot_finalize (GObject *object)
 }
 
 static void
-draw_plot (NapkinPlot            *plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
-{
-  napkin_loss_plot_draw (NAPKIN_LOSS_PLOT (plot), cr, width, height, style);
-}
-
-static void
 napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -278,7 +260,7 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "napkin-loss-plot");
-  plot_class->draw = draw_plot;
+  plot_class->draw = draw;
   plot_class->min_height = 180;
   plot_class->natural_height = 260;
   plot_class->natural_width = 640;

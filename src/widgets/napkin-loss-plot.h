@@ -37,10 +37,5 @@ void          napkin_loss_plot_set_smoothing  (NapkinLossPlot *self,
                                                double          smoothing);
 char         *napkin_loss_plot_dup_readout    (NapkinLossPlot *self,
                                                double          step);
-void          napkin_loss_plot_draw           (NapkinLossPlot        *self,
-                                               cairo_t               *cr,
-                                               int                    width,
-                                               int                    height,
-                                               const NapkinPlotStyle *style);
 
 G_END_DECLS

@@ -82,24 +82,16 @@ stack_vertices (NapkinMemoryPlot      *self,
     }
 }
 
-/**
- * napkin_memory_plot_draw:
- * @self: a memory plot
- * @cr: the target
- * @width: pixels across
- * @height: pixels down
- * @style: colours and font
- *
- * Draws the plot (widget, exports, benchmark).
- */
-void
-napkin_memory_plot_draw (NapkinMemoryPlot      *self,
-                         cairo_t               *cr,
-                         int                    width,
-                         int                    height,
-                         const NapkinPlotStyle *style)
+/* NapkinPlotClass.draw */
+static void
+draw (NapkinPlot            *plot,
+      cairo_t               *cr,
+      int                    width,
+      int                    height,
+      const NapkinPlotStyle *style)
 {
-  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
+  NapkinMemoryPlot *self = NAPKIN_MEMORY_PLOT (plot);
+  double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
   guint n = napkin_series_get_length (self->series[0]);
   double top = 0, predicted_top = 0, xmax = 1;
@@ -253,16 +245,6 @@ napkin_memory_plot_finalize (GObject *object)
 }
 
 static void
-draw_plot (NapkinPlot            *plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
-{
-  napkin_memory_plot_draw (NAPKIN_MEMORY_PLOT (plot), cr, width, height, style);
-}
-
-static void
 napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -271,7 +253,7 @@ napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
 
   object_class->finalize = napkin_memory_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-memory-plot");
-  plot_class->draw = draw_plot;
+  plot_class->draw = draw;
   plot_class->min_height = 180;
   plot_class->natural_height = 240;
   plot_class->natural_width = 480;

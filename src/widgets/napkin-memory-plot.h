@@ -32,10 +32,5 @@ void          napkin_memory_plot_set_predicted (NapkinMemoryPlot *self,
                                                 const double     *predicted);
 void          napkin_memory_plot_set_capacity  (NapkinMemoryPlot *self,
                                                 double            bytes);
-void          napkin_memory_plot_draw          (NapkinMemoryPlot      *self,
-                                                cairo_t               *cr,
-                                                int                    width,
-                                                int                    height,
-                                                const NapkinPlotStyle *style);
 
 G_END_DECLS

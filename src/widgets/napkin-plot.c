@@ -28,7 +28,7 @@ napkin_plot_snapshot (GtkWidget   *widget,
     return;
   napkin_plot_style_init_for_widget (&style, widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  NAPKIN_PLOT_GET_CLASS (widget)->draw (NAPKIN_PLOT (widget), cr, width, height, &style);
+  napkin_plot_draw (NAPKIN_PLOT (widget), cr, width, height, &style);
   cairo_destroy (cr);
   napkin_plot_style_clear (&style);
 }
@@ -115,14 +115,36 @@ napkin_plot_get_hover_x (NapkinPlot *self)
   return priv->hover_x;
 }
 
-static void
-draw_plot (gpointer               plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
+/**
+ * napkin_plot_draw:
+ * @self: a plot
+ * @cr: the target, its origin at the plot's top left
+ * @width: pixels across
+ * @height: pixels down
+ * @style: colours and font
+ *
+ * Draws the plot into any Cairo context: the widget's snapshot, an export, or the
+ * frame-time benchmark's image surface.
+ */
+void
+napkin_plot_draw (NapkinPlot            *self,
+                  cairo_t               *cr,
+                  int                    width,
+                  int                    height,
+                  const NapkinPlotStyle *style)
 {
-  NAPKIN_PLOT_GET_CLASS (plot)->draw (plot, cr, width, height, style);
+  g_return_if_fail (NAPKIN_IS_PLOT (self));
+  NAPKIN_PLOT_GET_CLASS (self)->draw (self, cr, width, height, style);
+}
+
+static void
+draw_for_export (gpointer               plot,
+                 cairo_t               *cr,
+                 int                    width,
+                 int                    height,
+                 const NapkinPlotStyle *style)
+{
+  napkin_plot_draw (plot, cr, width, height, style);
 }
 
 /**
@@ -152,7 +174,7 @@ napkin_plot_save (NapkinPlot  *self,
   priv = napkin_plot_get_instance_private (self);
   saved = priv->hover_x;
   priv->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_plot, self, error);
+  ok = napkin_plot_export (path, width, height, draw_for_export, self, error);
   priv->hover_x = saved;
   return ok;
 }

@@ -41,6 +41,11 @@ struct _NapkinPlotClass
   int natural_width;
 };
 
+void     napkin_plot_draw        (NapkinPlot            *self,
+                                  cairo_t               *cr,
+                                  int                    width,
+                                  int                    height,
+                                  const NapkinPlotStyle *style);
 double   napkin_plot_get_hover_x (NapkinPlot  *self);
 gboolean napkin_plot_save        (NapkinPlot  *self,
                                   const char  *path,

@@ -40,24 +40,16 @@ format_scale (double value)
   return napkin_plot_format_plain (value);
 }
 
-/**
- * napkin_scale_plot_draw:
- * @self: a scale plot
- * @cr: the target
- * @width: pixels across
- * @height: pixels down
- * @style: colours and font
- *
- * Draws the plot (widget, exports).
- */
-void
-napkin_scale_plot_draw (NapkinScalePlot       *self,
-                        cairo_t               *cr,
-                        int                    width,
-                        int                    height,
-                        const NapkinPlotStyle *style)
+/* NapkinPlotClass.draw */
+static void
+draw (NapkinPlot            *plot,
+      cairo_t               *cr,
+      int                    width,
+      int                    height,
+      const NapkinPlotStyle *style)
 {
-  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
+  NapkinScalePlot *self = NAPKIN_SCALE_PLOT (plot);
+  double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1;
   const NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_RED };
@@ -136,16 +128,6 @@ napkin_scale_plot_finalize (GObject *object)
 }
 
 static void
-draw_plot (NapkinPlot            *plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
-{
-  napkin_scale_plot_draw (NAPKIN_SCALE_PLOT (plot), cr, width, height, style);
-}
-
-static void
 napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -154,7 +136,7 @@ napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
 
   object_class->finalize = napkin_scale_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-scale-plot");
-  plot_class->draw = draw_plot;
+  plot_class->draw = draw;
   plot_class->min_height = 160;
   plot_class->natural_height = 220;
   plot_class->natural_width = 480;

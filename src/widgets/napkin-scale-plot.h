@@ -25,10 +25,5 @@ void          napkin_scale_plot_append      (NapkinScalePlot       *self,
 void          napkin_scale_plot_clear       (NapkinScalePlot       *self);
 NapkinSeries *napkin_scale_plot_get_series  (NapkinScalePlot       *self);
 NapkinSeries *napkin_scale_plot_get_skipped (NapkinScalePlot       *self);
-void          napkin_scale_plot_draw        (NapkinScalePlot       *self,
-                                             cairo_t               *cr,
-                                             int                    width,
-                                             int                    height,
-                                             const NapkinPlotStyle *style);
 
 G_END_DECLS

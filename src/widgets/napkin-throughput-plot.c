@@ -72,24 +72,16 @@ draw_split (NapkinThroughputPlot  *self,
   return h;
 }
 
-/**
- * napkin_throughput_plot_draw:
- * @self: a throughput plot
- * @cr: the target
- * @width: pixels across
- * @height: pixels down
- * @style: colours and font
- *
- * Draws the plot (widget, exports, benchmark).
- */
-void
-napkin_throughput_plot_draw (NapkinThroughputPlot  *self,
-                             cairo_t               *cr,
-                             int                    width,
-                             int                    height,
-                             const NapkinPlotStyle *style)
+/* NapkinPlotClass.draw */
+static void
+draw (NapkinPlot            *plot,
+      cairo_t               *cr,
+      int                    width,
+      int                    height,
+      const NapkinPlotStyle *style)
 {
-  double hover_x = napkin_plot_get_hover_x (NAPKIN_PLOT (self));
+  NapkinThroughputPlot *self = NAPKIN_THROUGHPUT_PLOT (plot);
+  double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1;
   const char *labels[3];
@@ -170,16 +162,6 @@ napkin_throughput_plot_finalize (GObject *object)
 }
 
 static void
-draw_plot (NapkinPlot            *plot,
-           cairo_t               *cr,
-           int                    width,
-           int                    height,
-           const NapkinPlotStyle *style)
-{
-  napkin_throughput_plot_draw (NAPKIN_THROUGHPUT_PLOT (plot), cr, width, height, style);
-}
-
-static void
 napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -188,7 +170,7 @@ napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
 
   object_class->finalize = napkin_throughput_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-throughput-plot");
-  plot_class->draw = draw_plot;
+  plot_class->draw = draw;
   plot_class->min_height = 180;
   plot_class->natural_height = 240;
   plot_class->natural_width = 480;

@@ -31,10 +31,5 @@ void          napkin_throughput_plot_set_split  (NapkinThroughputPlot *self,
                                                  double                forward,
                                                  double                backward,
                                                  double                optimizer);
-void          napkin_throughput_plot_draw       (NapkinThroughputPlot  *self,
-                                                 cairo_t               *cr,
-                                                 int                    width,
-                                                 int                    height,
-                                                 const NapkinPlotStyle *style);
 
 G_END_DECLS
