@@ -63,14 +63,13 @@ main (int    argc,
 
   /* Counted from the first main(), across a re-exec for OpenBLAS. */
   started_at = g_ascii_strtoll (g_getenv ("NAPKIN_STARTED_AT") ?: "0", NULL, 10);
-  if (started_at == 0)
+  if (started_at == 0 && g_getenv ("NAPKIN_STARTUP_PROBE") != NULL)
     {
-      g_autofree char *now = NULL;
+      g_autofree char *text = NULL;
 
       started_at = g_get_monotonic_time ();
-      now = g_strdup_printf ("%" G_GINT64_FORMAT, started_at);
-      if (g_getenv ("NAPKIN_STARTUP_PROBE") != NULL)
-        g_setenv ("NAPKIN_STARTED_AT", now, TRUE);
+      text = g_strdup_printf ("%" G_GINT64_FORMAT, started_at);
+      g_setenv ("NAPKIN_STARTED_AT", text, TRUE);
     }
   nk_blas_reexec_if_kernels_weak (argv);
   nk_i18n_init ();

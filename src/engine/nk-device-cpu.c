@@ -982,12 +982,10 @@ cpu_optimizer (gpointer           backend,
 {
   OptimSlice slices[OPTIM_MAX_THREADS];
   GThread *threads[OPTIM_MAX_THREADS] = { NULL };
-  guint n_threads = MIN (MAX (nk_cpu_info_get ()->logical, 1), OPTIM_MAX_THREADS);
-
   /* Every element's update is independent: splitting gives the same bits. */
-  if (n < OPTIM_MIN_PER_THREAD * 2)
-    n_threads = 1;
-  n_threads = MIN (n_threads, (guint) (n / OPTIM_MIN_PER_THREAD) + 1);
+  guint n_threads = CLAMP (n / OPTIM_MIN_PER_THREAD, 1,
+                           MIN (MAX (nk_cpu_info_get ()->logical, 1), OPTIM_MAX_THREADS));
+
   for (guint t = 0; t < n_threads; t++)
     {
       gsize begin = n * t / n_threads, end = n * (t + 1) / n_threads;

@@ -949,6 +949,19 @@ einsum_side (const char *pattern,
   return parse_side (pattern, text, FALSE, input, error);
 }
 
+/* The first two dims of @l with the same label, if any. */
+static gboolean
+find_repeat (const Labeled *l,
+             int           *d1,
+             int           *d2)
+{
+  for (*d1 = 0; *d1 < l->t->ndim; (*d1)++)
+    for (*d2 = *d1 + 1; *d2 < l->t->ndim; (*d2)++)
+      if (l->labels[*d1] == l->labels[*d2])
+        return TRUE;
+  return FALSE;
+}
+
 /* A name twice in one input ("i i") reads its diagonal, as torch.einsum("ii->i"):
  * each repeated pair becomes one dim, a view. */
 static gboolean
@@ -957,31 +970,28 @@ take_diagonals (Labeled     *l,
                 const char  *pattern,
                 GError     **error)
 {
-  for (int d1 = 0; d1 < l->t->ndim; d1++)
-    for (int d2 = d1 + 1; d2 < l->t->ndim; d2++)
-      {
-        int label = l->labels[d1], m = 0;
+  int d1, d2;
 
-        if (l->labels[d2] != label)
-          continue;
-        if (l->t->shape[d1] != l->t->shape[d2])
-          {
-            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                         _("“%s”: axis “%s” appears twice in one input with sizes %" PRId64
-                           " and %" PRId64 "; a diagonal needs equal sizes"),
-                         pattern, label_name (names, label), l->t->shape[d1], l->t->shape[d2]);
-            return FALSE;
-          }
-        /* diagonal() drops both dims and appends the diagonal last. */
-        if (!replace (l, nk_tensor_diagonal (l->t, 0, d1, d2, error)))
+  while (find_repeat (l, &d1, &d2))
+    {
+      int label = l->labels[d1], m = 0;
+
+      if (l->t->shape[d1] != l->t->shape[d2])
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                       _("“%s”: axis “%s” appears twice in one input with sizes %" PRId64
+                         " and %" PRId64 "; a diagonal needs equal sizes"),
+                       pattern, label_name (names, label), l->t->shape[d1], l->t->shape[d2]);
           return FALSE;
-        for (int d = 0; d < l->t->ndim + 1; d++)
-          if (d != d1 && d != d2)
-            l->labels[m++] = l->labels[d];
-        l->labels[m] = label;
-        d1 = -1;   /* start over: the dims moved */
-        break;
-      }
+        }
+      /* diagonal() drops both dims and appends the diagonal last. */
+      if (!replace (l, nk_tensor_diagonal (l->t, 0, d1, d2, error)))
+        return FALSE;
+      for (int d = 0; d < l->t->ndim + 1; d++)
+        if (d != d1 && d != d2)
+          l->labels[m++] = l->labels[d];
+      l->labels[m] = label;
+    }
   return TRUE;
 }
 

@@ -406,7 +406,7 @@ parse_metadata (NkSafetensors  *st,
     {
       JsonNode *value = json_object_get_member (obj, l->data);
 
-      /* JSON escapes such as a lone "\ud800" decode to bytes that are not UTF-8. */
+      /* json-glib takes C-style escapes ("\256") that decode to bytes not UTF-8. */
       if (!g_utf8_validate (l->data, -1, NULL))
         return fail (error, NK_SAFETENSORS_ERROR_HEADER, st->name,
                      _("a metadata key is not valid UTF-8"));

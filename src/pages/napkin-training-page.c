@@ -2120,8 +2120,6 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   gtk_widget_class_install_action (widget_class, "training.clear-checkpoint-dir", NULL,
                                    clear_checkpoint_dir_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
-                                       "training.start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
                                        "training.checkpoint-now", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,

@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <cairo-svg.h>
 #include <glib/gi18n.h>
 
 #include "nk-units.h"
@@ -668,71 +667,6 @@ napkin_plot_draw_readout (const NapkinPlotStyle *style,
   cairo_move_to (cr, bx + 6, by + 4);
   pango_cairo_show_layout (cr, layout);
   cairo_restore (cr);
-}
-
-/**
- * napkin_plot_export:
- * @path: a file name ending in .png or .svg
- * @width: pixels (PNG) or points (SVG)
- * @height: pixels or points
- * @draw: the plot's drawing function
- * @plot: passed to @draw
- * @error: return location for a #GError
- *
- * Draws the plot on an opaque light background into a PNG image or an SVG file.
- *
- * Returns: %TRUE if the file was written
- */
-gboolean
-napkin_plot_export (const char  *path,
-                    int          width,
-                    int          height,
-                    void       (*draw) (gpointer               plot,
-                                        cairo_t               *cr,
-                                        int                    width,
-                                        int                    height,
-                                        const NapkinPlotStyle *style),
-                    gpointer     plot,
-                    GError     **error)
-{
-  NapkinPlotStyle style;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
-  cairo_t *cr;
-
-  napkin_plot_style_init_default (&style, FALSE);
-  if (svg)
-    surface = cairo_svg_surface_create (path, width, height);
-  else
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  cairo_translate (cr, 12, 12);
-  draw (plot, cr, width - 24, height - 24, &style);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  if (svg)
-    {
-      cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
-    }
-  else
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-  napkin_plot_style_clear (&style);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_autofree char *name = g_filename_display_name (path);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("Could not write the plot to “%s”: %s."), name,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
 }
 
 /* ------------------------------------------------------------ number formats */

@@ -145,17 +145,6 @@ void     napkin_plot_draw_readout          (const NapkinPlotStyle *style,
                                             double                 px,
                                             const char            *text);
 
-gboolean napkin_plot_export                (const char            *path,
-                                            int                    width,
-                                            int                    height,
-                                            void                 (*draw) (gpointer        plot,
-                                                                          cairo_t        *cr,
-                                                                          int             width,
-                                                                          int             height,
-                                                                          const NapkinPlotStyle *style),
-                                            gpointer               plot,
-                                            GError               **error);
-
 char    *napkin_plot_format_count          (double                 value);
 char    *napkin_plot_format_plain          (double                 value);
 char    *napkin_plot_format_bytes          (double                 value);

@@ -5,6 +5,9 @@
  */
 #include "config.h"
 
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+
 #include "napkin-plot.h"
 
 #define MIN_WIDTH 240
@@ -137,25 +140,16 @@ napkin_plot_draw (NapkinPlot            *self,
   NAPKIN_PLOT_GET_CLASS (self)->draw (self, cr, width, height, style);
 }
 
-static void
-draw_for_export (gpointer               plot,
-                 cairo_t               *cr,
-                 int                    width,
-                 int                    height,
-                 const NapkinPlotStyle *style)
-{
-  napkin_plot_draw (plot, cr, width, height, style);
-}
-
 /**
  * napkin_plot_save:
  * @self: a plot
  * @path: ends in .png or .svg
- * @width: pixels or points
+ * @width: pixels (PNG) or points (SVG)
  * @height: pixels or points
  * @error: return location for a #GError
  *
- * Writes the plot as it is, without a hover readout, to a PNG image or SVG file.
+ * Writes the plot as it is, without a hover readout, on an opaque light background
+ * to a PNG image or an SVG file.
  *
  * Returns: %TRUE if the file was written
  */
@@ -167,14 +161,49 @@ napkin_plot_save (NapkinPlot  *self,
                   GError     **error)
 {
   NapkinPlotPrivate *priv;
+  NapkinPlotStyle style;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
   double saved;
-  gboolean ok;
+  cairo_t *cr;
 
   g_return_val_if_fail (NAPKIN_IS_PLOT (self), FALSE);
   priv = napkin_plot_get_instance_private (self);
+
+  napkin_plot_style_init_default (&style, FALSE);
+  if (svg)
+    surface = cairo_svg_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_translate (cr, 12, 12);
   saved = priv->hover_x;
   priv->hover_x = -1;
-  ok = napkin_plot_export (path, width, height, draw_for_export, self, error);
+  napkin_plot_draw (self, cr, width - 24, height - 24, &style);
   priv->hover_x = saved;
-  return ok;
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (svg)
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  else
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("Could not write the plot to “%s”: %s."), name,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
 }
