@@ -73,12 +73,12 @@ test_bytes_per_param (void)
     { NK_OPTIMIZER_RMSPROP, NK_PRECISION_FP32, 4, 4, 4, 12, "4 + 4 + 4 = 12" },
     { NK_OPTIMIZER_ADAM, NK_PRECISION_FP32, 4, 4, 8, 16, "4 + 4 + 8 = 16" },
     { NK_OPTIMIZER_ADAMW, NK_PRECISION_FP32, 4, 4, 8, 16, "4 + 4 + 8 = 16" },
-    { NK_OPTIMIZER_SGD, NK_PRECISION_MIXED, 2, 2, 4, 8, "2 + 2 + 4 + 0 = 8" },
-    { NK_OPTIMIZER_MOMENTUM, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
-    { NK_OPTIMIZER_ADAGRAD, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
-    { NK_OPTIMIZER_RMSPROP, NK_PRECISION_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
-    { NK_OPTIMIZER_ADAM, NK_PRECISION_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
-    { NK_OPTIMIZER_ADAMW, NK_PRECISION_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
+    { NK_OPTIMIZER_SGD, NK_PRECISION_BF16_MIXED, 2, 2, 4, 8, "2 + 2 + 4 + 0 = 8" },
+    { NK_OPTIMIZER_MOMENTUM, NK_PRECISION_BF16_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAGRAD, NK_PRECISION_BF16_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_RMSPROP, NK_PRECISION_BF16_MIXED, 2, 2, 8, 12, "2 + 2 + 4 + 4 = 12" },
+    { NK_OPTIMIZER_ADAM, NK_PRECISION_BF16_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
+    { NK_OPTIMIZER_ADAMW, NK_PRECISION_BF16_MIXED, 2, 2, 12, 16, "2 + 2 + 4 + 8 = 16" },
   };
   g_autoptr(NkPlan) plan = nk_plan_new ();
 
@@ -109,10 +109,10 @@ test_zero_stages (void)
     { NK_PRECISION_FP32, 1, 10e9 },           /* 4 + 4 + 8/4 */
     { NK_PRECISION_FP32, 2, 7e9 },            /* 4 + 4/4 + 8/4 */
     { NK_PRECISION_FP32, 3, 4e9 },            /* 16/4 */
-    { NK_PRECISION_MIXED, 0, 16e9 },          /* 2 + 2 + 12 */
-    { NK_PRECISION_MIXED, 1, 7e9 },           /* 2 + 2 + 12/4 */
-    { NK_PRECISION_MIXED, 2, 5.5e9 },         /* 2 + 2/4 + 12/4 */
-    { NK_PRECISION_MIXED, 3, 4e9 },           /* 16/4 */
+    { NK_PRECISION_BF16_MIXED, 0, 16e9 },          /* 2 + 2 + 12 */
+    { NK_PRECISION_BF16_MIXED, 1, 7e9 },           /* 2 + 2 + 12/4 */
+    { NK_PRECISION_BF16_MIXED, 2, 5.5e9 },         /* 2 + 2/4 + 12/4 */
+    { NK_PRECISION_BF16_MIXED, 3, 4e9 },           /* 16/4 */
   };
   g_autoptr(NkPlan) plan = nk_plan_new ();
 
@@ -145,7 +145,7 @@ test_activations (void)
   g_assert_cmpfloat (OUT (plan, "activations-linear"), ==, 16.0 * 1024 * 4 * 4);
   g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 262144);
   g_assert_cmpfloat (OUT (plan, "memory-total"), ==, 16e6 + 262144);
-  nk_plan_set_precision (plan, NK_PRECISION_MIXED);
+  nk_plan_set_precision (plan, NK_PRECISION_BF16_MIXED);
   g_assert_cmpfloat (OUT (plan, "memory-activations"), ==, 131072);
   g_assert_true (isnan (OUT (plan, "activations-transformer")));
 
@@ -636,7 +636,7 @@ test_enum_strings (void)
       g_assert_true (nk_optimizer_from_string (nk_optimizer_to_string (o), &back));
       g_assert_cmpint (back, ==, o);
     }
-  for (int p = NK_PRECISION_FP32; p <= NK_PRECISION_MIXED; p++)
+  for (int p = NK_PRECISION_FP32; p <= NK_PRECISION_FP16_MIXED; p++)
     {
       NkPrecision back = -1;
 
@@ -652,6 +652,12 @@ test_enum_strings (void)
     g_assert_cmpint (o, ==, NK_OPTIMIZER_ADAMW);
     g_assert_false (nk_optimizer_from_string ("lion", &o));
     g_assert_false (nk_precision_from_string ("bf16", &p));
+    /* One enum for planner and trainer: the CLI names of both read the same values. */
+    g_assert_true (nk_precision_from_string ("mixed", &p));
+    g_assert_cmpint (p, ==, NK_PRECISION_BF16_MIXED);
+    g_assert_true (nk_precision_from_string ("fp16", &p));
+    g_assert_cmpint (p, ==, NK_PRECISION_FP16_MIXED);
+    g_assert_cmpstr (nk_precision_to_string (NK_PRECISION_BF16_MIXED), ==, "bf16-mixed");
     /* GSettings binds enum keys by nick: the nick must be the CLI name. */
     g_assert_cmpstr (g_enum_get_value (klass, NK_OPTIMIZER_ADAMW)->value_nick, ==, "adamw");
     g_type_class_unref (klass);

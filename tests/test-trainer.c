@@ -141,15 +141,15 @@ test_memory_matches_plan_mixed_lm (void)
 {
   static const struct {
     NkModelKind       model;
-    NkTrainPrecision  precision;
+    NkPrecision  precision;
     guint             layers;
   } cases[] = {
-    { NK_MODEL_CRUNCHER, NK_TRAIN_PRECISION_FP32, 2 },
-    { NK_MODEL_CRUNCHER, NK_TRAIN_PRECISION_BF16_MIXED, 2 },
-    { NK_MODEL_CRUNCHER, NK_TRAIN_PRECISION_BF16_MIXED, 1 },
-    { NK_MODEL_TINY_LM, NK_TRAIN_PRECISION_FP32, 2 },
-    { NK_MODEL_TINY_LM, NK_TRAIN_PRECISION_BF16_MIXED, 2 },
-    { NK_MODEL_TINY_LM, NK_TRAIN_PRECISION_BF16_MIXED, 1 },
+    { NK_MODEL_CRUNCHER, NK_PRECISION_FP32, 2 },
+    { NK_MODEL_CRUNCHER, NK_PRECISION_BF16_MIXED, 2 },
+    { NK_MODEL_CRUNCHER, NK_PRECISION_BF16_MIXED, 1 },
+    { NK_MODEL_TINY_LM, NK_PRECISION_FP32, 2 },
+    { NK_MODEL_TINY_LM, NK_PRECISION_BF16_MIXED, 2 },
+    { NK_MODEL_TINY_LM, NK_PRECISION_BF16_MIXED, 1 },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
@@ -160,7 +160,7 @@ test_memory_matches_plan_mixed_lm (void)
       const NkTrainMetrics *last;
       double B = 64, D = 32, L = cases[k].layers, T = 8, V = 256, N = B * T;
       double params, act;
-      gboolean bf16 = cases[k].precision == NK_TRAIN_PRECISION_BF16_MIXED;
+      gboolean bf16 = cases[k].precision == NK_PRECISION_BF16_MIXED;
 
       c->model = cases[k].model;
       c->precision = cases[k].precision;
@@ -191,7 +191,7 @@ test_memory_matches_plan_mixed_lm (void)
 
       g_test_message ("%s %s L=%u: activations measured %" G_GUINT64_FORMAT ", predicted %.0f, "
                       "counted by hand %.0f",
-                      nk_model_kind_to_string (c->model), nk_train_precision_to_string (c->precision),
+                      nk_model_kind_to_string (c->model), nk_precision_to_string (c->precision),
                       c->layers, last->memory[NK_BUCKET_ACTIVATIONS], last->predicted[3], act);
       g_assert_cmpfloat (last->memory[NK_BUCKET_PARAMS], ==, nk_plan_get_output (plan, "memory-params"));
       g_assert_cmpfloat (last->memory[NK_BUCKET_GRADS], ==, nk_plan_get_output (plan, "memory-grads"));
@@ -542,7 +542,7 @@ test_bf16_mixed (void)
   c->batch = 32;
   c->steps = 10;
   f = run (c, NULL);
-  c->precision = NK_TRAIN_PRECISION_BF16_MIXED;
+  c->precision = NK_PRECISION_BF16_MIXED;
   h = run (c, NULL);
   a = &g_array_index (f, NkTrainMetrics, 9);
   b = &g_array_index (h, NkTrainMetrics, 9);
@@ -571,7 +571,7 @@ test_fp16_loss_scaling (void)
   g_autoptr(GArray) h = NULL;
   guint skipped = 0;
 
-  c->precision = NK_TRAIN_PRECISION_FP16;
+  c->precision = NK_PRECISION_FP16_MIXED;
   c->steps = 30;
   h = run (c, NULL);
   g_assert_cmpfloat (g_array_index (h, NkTrainMetrics, 0).loss_scale, ==, 65536.0);
@@ -824,7 +824,7 @@ test_fp16_skipped_counter (void)
   guint64 skipped = 0;
   const NkTrainMetrics *last;
 
-  c->precision = NK_TRAIN_PRECISION_FP16;
+  c->precision = NK_PRECISION_FP16_MIXED;
   c->loss_scale_init = 0x1p100;
   c->steps = 120;
   t = nk_trainer_new (c);
@@ -952,10 +952,10 @@ test_checkpoint_written_signal (void)
 static void
 test_prediction (void)
 {
-  const struct { NkModelKind kind; guint dim, layers, batch; NkTrainPrecision precision; } cases[] = {
-    { NK_MODEL_CRUNCHER, 16, 2, 4, NK_TRAIN_PRECISION_FP32 },
-    { NK_MODEL_CRUNCHER, 8, 0, 3, NK_TRAIN_PRECISION_BF16_MIXED },
-    { NK_MODEL_TINY_LM, 16, 1, 2, NK_TRAIN_PRECISION_FP16 },
+  const struct { NkModelKind kind; guint dim, layers, batch; NkPrecision precision; } cases[] = {
+    { NK_MODEL_CRUNCHER, 16, 2, 4, NK_PRECISION_FP32 },
+    { NK_MODEL_CRUNCHER, 8, 0, 3, NK_PRECISION_BF16_MIXED },
+    { NK_MODEL_TINY_LM, 16, 1, 2, NK_PRECISION_FP16_MIXED },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -148,7 +148,7 @@ nk_cli_train_main (int    argc,
     return nk_cli_fail (printer.json, NK_EXIT_USAGE,
                         _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw."),
                         optimizer);
-  if (precision != NULL && !nk_train_precision_from_string (precision, &config->precision))
+  if (precision != NULL && !nk_precision_from_string (precision, &config->precision))
     return nk_cli_fail (printer.json, NK_EXIT_USAGE,
                         _("--precision: “%s” is not fp32, bf16-mixed or fp16."), precision);
   if (init_kind != NULL)
@@ -226,7 +226,7 @@ nk_cli_train_main (int    argc,
             nk_model_kind_to_string (config->model), config->dim, config->layers,
             config->batch, config->steps, config->lr,
             nk_optimizer_to_string (config->optimizer),
-            nk_train_precision_to_string (config->precision));
+            nk_precision_to_string (config->precision));
 
   if (!nk_trainer_run_sync (trainer, NULL, &error))
     return nk_cli_fail_error (printer.json,

@@ -12,36 +12,12 @@
 #include <string.h>
 
 #include "nk-cpuinfo.h"
+#include "nk-enums.h"
 #include "nk-gpus.h"
 
 #define GPUS_RESOURCE "/io/github/napkinml/Napkin/engine/gpus.json"
 
 G_DEFINE_QUARK (nk-gpus-error-quark, nk_gpus_error)
-
-static const GEnumValue peak_dtype_values[] = {
-  { NK_PEAK_FP64, "NK_PEAK_FP64", "fp64" },
-  { NK_PEAK_FP32, "NK_PEAK_FP32", "fp32" },
-  { NK_PEAK_TF32, "NK_PEAK_TF32", "tf32" },
-  { NK_PEAK_BF16, "NK_PEAK_BF16", "bf16" },
-  { NK_PEAK_FP16, "NK_PEAK_FP16", "fp16" },
-  { NK_PEAK_FP8, "NK_PEAK_FP8", "fp8" },
-  { NK_PEAK_INT8, "NK_PEAK_INT8", "int8" },
-  { 0, NULL, NULL },
-};
-
-GType
-nk_peak_dtype_get_type (void)
-{
-  static gsize type_id = 0;
-
-  if (g_once_init_enter (&type_id))
-    {
-      GType type = g_enum_register_static (g_intern_static_string ("NkPeakDtype"),
-                                           peak_dtype_values);
-      g_once_init_leave (&type_id, type);
-    }
-  return type_id;
-}
 
 /**
  * nk_peak_dtype_to_string:
@@ -53,7 +29,7 @@ const char *
 nk_peak_dtype_to_string (NkPeakDtype dtype)
 {
   g_return_val_if_fail (dtype >= 0 && dtype < NK_PEAK_N_DTYPES, NULL);
-  return peak_dtype_values[dtype].value_nick;
+  return nk_enum_to_nick (NK_TYPE_PEAK_DTYPE, dtype);
 }
 
 /**
@@ -73,17 +49,17 @@ nk_peak_dtype_from_string (const char  *text,
     { "bfloat16", NK_PEAK_BF16 },
     { "float16", NK_PEAK_FP16 }, { "f16", NK_PEAK_FP16 }, { "half", NK_PEAK_FP16 },
   };
+  int value;
 
   g_return_val_if_fail (out_dtype != NULL, FALSE);
 
   if (text == NULL)
     return FALSE;
-  for (guint i = 0; i < NK_PEAK_N_DTYPES; i++)
-    if (g_ascii_strcasecmp (text, peak_dtype_values[i].value_nick) == 0)
-      {
-        *out_dtype = (NkPeakDtype) i;
-        return TRUE;
-      }
+  if (nk_enum_from_nick (NK_TYPE_PEAK_DTYPE, text, &value))
+    {
+      *out_dtype = value;
+      return TRUE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
     if (g_ascii_strcasecmp (text, aliases[i].alias) == 0)
       {
@@ -208,7 +184,7 @@ read_peaks (JsonObject  *row,
   object = json_node_get_object (node);
   for (guint i = 0; i < NK_PEAK_N_DTYPES; i++)
     {
-      const char *key = peak_dtype_values[i].value_nick;
+      const char *key = nk_peak_dtype_to_string (i);
 
       if (!json_object_has_member (object, key))
         {
@@ -283,7 +259,7 @@ read_row (JsonNode  *node,
       {
         g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
                      _("GPU “%s”: the sparse %s peak must be at least the dense one"),
-                     gpu->id, peak_dtype_values[i].value_nick);
+                     gpu->id, nk_peak_dtype_to_string (i));
         return NULL;
       }
 

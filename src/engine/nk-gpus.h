@@ -19,6 +19,7 @@
 #include <glib-object.h>
 
 #include "nk-device.h"
+#include "nk-enum-types.h"
 
 G_BEGIN_DECLS
 
@@ -52,10 +53,9 @@ typedef enum {
   NK_PEAK_FP16,
   NK_PEAK_FP8,
   NK_PEAK_INT8,
-  NK_PEAK_N_DTYPES,
+  NK_PEAK_N_DTYPES, /*< skip >*/
 } NkPeakDtype;
 
-#define NK_TYPE_PEAK_DTYPE (nk_peak_dtype_get_type ())
 #define NK_TYPE_GPU        (nk_gpu_get_type ())
 
 /**
@@ -87,7 +87,6 @@ typedef struct {
 } NkGpu;
 
 GQuark        nk_gpus_error_quark       (void);
-GType         nk_peak_dtype_get_type    (void) G_GNUC_CONST;
 GType         nk_gpu_get_type           (void) G_GNUC_CONST;
 
 const char   *nk_peak_dtype_to_string   (NkPeakDtype   dtype);

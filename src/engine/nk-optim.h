@@ -11,7 +11,7 @@
  *
  * State tensors are allocated with the optimizer, zeroed, in %NK_BUCKET_OPTIMIZER:
  * 0 bytes per parameter for SGD, 4 for momentum/AdaGrad/RMSProp, 8 for Adam/AdamW
- * (nk_optimizer_state_bytes() in nk-plan.h is the same table). Their state_dict names
+ * (nk_optimizer_state_bytes() below; the planner reads the same table). Their state_dict names
  * follow torch.optim: momentum_buffer, sum, square_avg, exp_avg, exp_avg_sq, saved
  * in checkpoints as "optimizer.<param name>.<state>".
  */
@@ -20,7 +20,6 @@
 #include <glib-object.h>
 
 #include "nk-checkpoint.h"
-#include "nk-plan.h"
 #include "nk-tensor.h"
 
 G_BEGIN_DECLS
@@ -37,11 +36,37 @@ typedef enum {
 
 GQuark nk_optim_error_quark (void);
 
+/**
+ * NkOptimizer:
+ * @NK_OPTIMIZER_SGD: no state (0 bytes per parameter)
+ * @NK_OPTIMIZER_MOMENTUM: SGD with momentum: one buffer (4 bytes)
+ * @NK_OPTIMIZER_ADAGRAD: sum of squared gradients (4 bytes)
+ * @NK_OPTIMIZER_RMSPROP: running mean of squared gradients (4 bytes)
+ * @NK_OPTIMIZER_ADAM: first and second moments (8 bytes)
+ * @NK_OPTIMIZER_ADAMW: as Adam (8 bytes)
+ *
+ * The update rule; the planner sizes its state with nk_optimizer_state_bytes().
+ * GEnum (nk-enum-types.h) nicks are the CLI names ("adamw", ...).
+ */
+typedef enum {
+  NK_OPTIMIZER_SGD,
+  NK_OPTIMIZER_MOMENTUM,
+  NK_OPTIMIZER_ADAGRAD,
+  NK_OPTIMIZER_RMSPROP,
+  NK_OPTIMIZER_ADAM,
+  NK_OPTIMIZER_ADAMW,
+} NkOptimizer;
+
+const char *nk_optimizer_to_string   (NkOptimizer  optimizer);
+gboolean    nk_optimizer_from_string (const char  *text,
+                                      NkOptimizer *out_optimizer);
+double      nk_optimizer_state_bytes (NkOptimizer  optimizer);
+
 typedef struct _NkOptim NkOptim;
 
 /**
  * nk_optim_new:
- * @kind: the rule (nk-plan's #NkOptimizer: sgd, momentum, adagrad, rmsprop, adam, adamw)
+ * @kind: the rule (#NkOptimizer: sgd, momentum, adagrad, rmsprop, adam, adamw)
  * @lr: the learning rate, > 0
  * @params: (array length=n_params): f32 contiguous parameters (refs are taken)
  * @names: (array length=n_params): their state_dict names

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-enum-types.h"
+#include "nk-enums.h"
 #include "nk-json.h"
 #include "nk-plan.h"
 #include "nk-units.h"
@@ -19,153 +21,6 @@ G_DEFINE_QUARK (nk-plan-error-quark, nk_plan_error)
 
 /* ---------------------------------------------------------------- enums */
 
-static const GEnumValue optimizer_values[] = {
-  { NK_OPTIMIZER_SGD, "NK_OPTIMIZER_SGD", "sgd" },
-  { NK_OPTIMIZER_MOMENTUM, "NK_OPTIMIZER_MOMENTUM", "momentum" },
-  { NK_OPTIMIZER_ADAGRAD, "NK_OPTIMIZER_ADAGRAD", "adagrad" },
-  { NK_OPTIMIZER_RMSPROP, "NK_OPTIMIZER_RMSPROP", "rmsprop" },
-  { NK_OPTIMIZER_ADAM, "NK_OPTIMIZER_ADAM", "adam" },
-  { NK_OPTIMIZER_ADAMW, "NK_OPTIMIZER_ADAMW", "adamw" },
-  { 0, NULL, NULL },
-};
-
-static const GEnumValue precision_values[] = {
-  { NK_PRECISION_FP32, "NK_PRECISION_FP32", "fp32" },
-  { NK_PRECISION_MIXED, "NK_PRECISION_MIXED", "mixed" },
-  { 0, NULL, NULL },
-};
-
-static const GEnumValue activation_model_values[] = {
-  { NK_ACTIVATION_MODEL_LINEAR, "NK_ACTIVATION_MODEL_LINEAR", "linear" },
-  { NK_ACTIVATION_MODEL_TRANSFORMER, "NK_ACTIVATION_MODEL_TRANSFORMER", "transformer" },
-  { 0, NULL, NULL },
-};
-
-#define DEFINE_ENUM_TYPE(func, Name, values)                                   \
-GType                                                                          \
-func (void)                                                                    \
-{                                                                              \
-  static gsize type_id = 0;                                                    \
-  if (g_once_init_enter (&type_id))                                            \
-    {                                                                          \
-      GType type = g_enum_register_static (g_intern_static_string (Name),     \
-                                           values);                           \
-      g_once_init_leave (&type_id, type);                                      \
-    }                                                                          \
-  return type_id;                                                              \
-}
-
-DEFINE_ENUM_TYPE (nk_optimizer_get_type, "NkOptimizer", optimizer_values)
-DEFINE_ENUM_TYPE (nk_precision_get_type, "NkPrecision", precision_values)
-DEFINE_ENUM_TYPE (nk_activation_model_get_type, "NkActivationModel", activation_model_values)
-
-static gboolean
-enum_from_nick (const GEnumValue *values,
-                const char       *text,
-                int              *out_value)
-{
-  if (text == NULL)
-    return FALSE;
-  for (guint i = 0; values[i].value_nick != NULL; i++)
-    if (g_ascii_strcasecmp (values[i].value_nick, text) == 0)
-      {
-        *out_value = values[i].value;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/**
- * nk_optimizer_to_string:
- * @optimizer: an optimizer
- *
- * Returns: its CLI name ("adamw")
- */
-const char *
-nk_optimizer_to_string (NkOptimizer optimizer)
-{
-  g_return_val_if_fail (optimizer <= NK_OPTIMIZER_ADAMW, NULL);
-  return optimizer_values[optimizer].value_nick;
-}
-
-/**
- * nk_optimizer_from_string:
- * @text: "sgd", "momentum", "adagrad", "rmsprop", "adam" or "adamw"
- * @out_optimizer: (out): the optimizer
- *
- * Returns: %TRUE if @text names an optimizer
- */
-gboolean
-nk_optimizer_from_string (const char  *text,
-                          NkOptimizer *out_optimizer)
-{
-  int value;
-
-  g_return_val_if_fail (out_optimizer != NULL, FALSE);
-  if (!enum_from_nick (optimizer_values, text, &value))
-    return FALSE;
-  *out_optimizer = value;
-  return TRUE;
-}
-
-/**
- * nk_optimizer_state_bytes:
- * @optimizer: an optimizer
- *
- * Bytes of fp32 optimizer state per parameter: the buffers PyTorch keeps
- * (Adam's two moments, AdaGrad's sum of squares, RMSprop's square average,
- * SGD's momentum buffer).
- *
- * Returns: 8, 4 or 0
- */
-double
-nk_optimizer_state_bytes (NkOptimizer optimizer)
-{
-  switch (optimizer)
-    {
-    case NK_OPTIMIZER_SGD: return 0;
-    case NK_OPTIMIZER_MOMENTUM:
-    case NK_OPTIMIZER_ADAGRAD:
-    case NK_OPTIMIZER_RMSPROP: return 4;
-    case NK_OPTIMIZER_ADAM:
-    case NK_OPTIMIZER_ADAMW: return 8;
-    default: g_return_val_if_reached (NAN);
-    }
-}
-
-/**
- * nk_precision_to_string:
- * @precision: a precision policy
- *
- * Returns: its CLI name ("fp32", "mixed")
- */
-const char *
-nk_precision_to_string (NkPrecision precision)
-{
-  g_return_val_if_fail (precision <= NK_PRECISION_MIXED, NULL);
-  return precision_values[precision].value_nick;
-}
-
-/**
- * nk_precision_from_string:
- * @text: "fp32" or "mixed"
- * @out_precision: (out): the policy
- *
- * Returns: %TRUE if @text names a policy
- */
-gboolean
-nk_precision_from_string (const char  *text,
-                          NkPrecision *out_precision)
-{
-  int value;
-
-  g_return_val_if_fail (out_precision != NULL, FALSE);
-  if (!enum_from_nick (precision_values, text, &value))
-    return FALSE;
-  *out_precision = value;
-  return TRUE;
-}
-
 /**
  * nk_activation_model_to_string:
  * @model: an activation model
@@ -175,8 +30,7 @@ nk_precision_from_string (const char  *text,
 const char *
 nk_activation_model_to_string (NkActivationModel model)
 {
-  g_return_val_if_fail (model <= NK_ACTIVATION_MODEL_TRANSFORMER, NULL);
-  return activation_model_values[model].value_nick;
+  return nk_enum_to_nick (NK_TYPE_ACTIVATION_MODEL, model);
 }
 
 /**
@@ -193,7 +47,7 @@ nk_activation_model_from_string (const char        *text,
   int value;
 
   g_return_val_if_fail (out_model != NULL, FALSE);
-  if (!enum_from_nick (activation_model_values, text, &value))
+  if (!nk_enum_from_nick (NK_TYPE_ACTIVATION_MODEL, text, &value))
     return FALSE;
   *out_model = value;
   return TRUE;
@@ -781,7 +635,7 @@ compute (NkPlan  *self,
     double state = nk_optimizer_state_bytes (self->optimizer);
     const char *opt = nk_optimizer_to_string (self->optimizer);
 
-    if (self->precision == NK_PRECISION_MIXED)
+    if (nk_precision_is_mixed (self->precision))
       {
         v[V_PARAM_BYTES] = 2;
         v[V_GRAD_BYTES] = 2;
@@ -809,7 +663,7 @@ compute (NkPlan  *self,
   }
 
   /* Activations. */
-  act_bytes_per_value = self->precision == NK_PRECISION_MIXED ? 2 : 4;
+  act_bytes_per_value = nk_precision_is_mixed (self->precision) ? 2 : 4;
   act_given = act_inputs_ok && in[IN_BATCH] > 0 && in[IN_SEQ] > 0 && in[IN_LAYERS] > 0
               && in[IN_D_MODEL] > 0;
   if (act_given)
@@ -1827,7 +1681,7 @@ nk_plan_set_precision (NkPlan      *self,
                        NkPrecision  precision)
 {
   g_return_if_fail (NK_IS_PLAN (self));
-  g_return_if_fail (precision <= NK_PRECISION_MIXED);
+  g_return_if_fail (precision <= NK_PRECISION_FP16_MIXED);
   SET_INPUT (self, precision, precision, PROP_PRECISION);
 }
 

@@ -105,7 +105,10 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-enum-types.h"
 #include "nk-gpus.h"
+#include "nk-optim.h"
+#include "nk-precision.h"
 
 G_BEGIN_DECLS
 
@@ -119,37 +122,6 @@ typedef enum {
 } NkPlanError;
 
 /**
- * NkOptimizer:
- * @NK_OPTIMIZER_SGD: no state (0 bytes per parameter)
- * @NK_OPTIMIZER_MOMENTUM: SGD with momentum: one buffer (4 bytes)
- * @NK_OPTIMIZER_ADAGRAD: sum of squared gradients (4 bytes)
- * @NK_OPTIMIZER_RMSPROP: running mean of squared gradients (4 bytes)
- * @NK_OPTIMIZER_ADAM: first and second moments (8 bytes)
- * @NK_OPTIMIZER_ADAMW: as Adam (8 bytes)
- *
- * GEnum nicks are the CLI names ("adamw", ...).
- */
-typedef enum {
-  NK_OPTIMIZER_SGD,
-  NK_OPTIMIZER_MOMENTUM,
-  NK_OPTIMIZER_ADAGRAD,
-  NK_OPTIMIZER_RMSPROP,
-  NK_OPTIMIZER_ADAM,
-  NK_OPTIMIZER_ADAMW,
-} NkOptimizer;
-
-/**
- * NkPrecision:
- * @NK_PRECISION_FP32: everything in fp32
- * @NK_PRECISION_MIXED: bf16 weights and gradients for compute, fp32 master weights
- *   and optimizer state
- */
-typedef enum {
-  NK_PRECISION_FP32,
-  NK_PRECISION_MIXED,
-} NkPrecision;
-
-/**
  * NkActivationModel:
  * @NK_ACTIVATION_MODEL_LINEAR: the lecture's deep linear model, B·S·D·L values
  * @NK_ACTIVATION_MODEL_TRANSFORMER: Korthikanti et al. 2022, sbh(34 + 5as/h) per layer
@@ -159,25 +131,12 @@ typedef enum {
   NK_ACTIVATION_MODEL_TRANSFORMER,
 } NkActivationModel;
 
-#define NK_TYPE_OPTIMIZER        (nk_optimizer_get_type ())
-#define NK_TYPE_PRECISION        (nk_precision_get_type ())
-#define NK_TYPE_ACTIVATION_MODEL (nk_activation_model_get_type ())
 #define NK_TYPE_PLAN             (nk_plan_get_type ())
 
 G_DECLARE_FINAL_TYPE (NkPlan, nk_plan, NK, PLAN, GObject)
 
 GQuark       nk_plan_error_quark              (void);
-GType        nk_optimizer_get_type            (void) G_GNUC_CONST;
-GType        nk_precision_get_type            (void) G_GNUC_CONST;
-GType        nk_activation_model_get_type     (void) G_GNUC_CONST;
 
-const char  *nk_optimizer_to_string           (NkOptimizer        optimizer);
-gboolean     nk_optimizer_from_string         (const char        *text,
-                                               NkOptimizer       *out_optimizer);
-double       nk_optimizer_state_bytes         (NkOptimizer        optimizer);
-const char  *nk_precision_to_string           (NkPrecision        precision);
-gboolean     nk_precision_from_string         (const char        *text,
-                                               NkPrecision       *out_precision);
 const char  *nk_activation_model_to_string    (NkActivationModel  model);
 gboolean     nk_activation_model_from_string  (const char        *text,
                                                NkActivationModel *out_model);

@@ -21,6 +21,7 @@
 #include "nk-ops.h"
 #include "nk-optim.h"
 #include "nk-safetensors.h"
+#include "nk-plan.h"
 #include "nk-trainer.h"
 
 G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
@@ -45,7 +46,7 @@ nk_train_config_new (void)
   config->lr = 0.01;
   config->optimizer = NK_OPTIMIZER_ADAMW;
   config->device = g_strdup ("cpu");
-  config->precision = NK_TRAIN_PRECISION_FP32;
+  config->precision = NK_PRECISION_FP32;
   config->init_kind = NK_INIT_TRUNC_NORMAL;
   config->checkpoint_keep = 3;
   config->history_limit = 10000;
@@ -84,54 +85,6 @@ nk_train_config_free (NkTrainConfig *config)
 }
 
 G_DEFINE_BOXED_TYPE (NkTrainConfig, nk_train_config, nk_train_config_copy, nk_train_config_free)
-
-GType
-nk_trainer_state_get_type (void)
-{
-  static gsize type_id;
-
-  if (g_once_init_enter (&type_id))
-    {
-      static const GEnumValue values[] = {
-        { NK_TRAINER_STATE_IDLE, "NK_TRAINER_STATE_IDLE", "idle" },
-        { NK_TRAINER_STATE_RUNNING, "NK_TRAINER_STATE_RUNNING", "running" },
-        { NK_TRAINER_STATE_PAUSED, "NK_TRAINER_STATE_PAUSED", "paused" },
-        { NK_TRAINER_STATE_FINISHED, "NK_TRAINER_STATE_FINISHED", "finished" },
-        { NK_TRAINER_STATE_STOPPED, "NK_TRAINER_STATE_STOPPED", "stopped" },
-        { NK_TRAINER_STATE_FAILED, "NK_TRAINER_STATE_FAILED", "failed" },
-        { 0, NULL, NULL },
-      };
-      g_once_init_leave (&type_id, g_enum_register_static ("NkTrainerState", values));
-    }
-  return type_id;
-}
-
-const char *
-nk_train_precision_to_string (NkTrainPrecision precision)
-{
-  switch (precision)
-    {
-    case NK_TRAIN_PRECISION_BF16_MIXED: return "bf16-mixed";
-    case NK_TRAIN_PRECISION_FP16: return "fp16";
-    case NK_TRAIN_PRECISION_FP32:
-    default: return "fp32";
-    }
-}
-
-gboolean
-nk_train_precision_from_string (const char       *text,
-                                NkTrainPrecision *out_precision)
-{
-  if (g_strcmp0 (text, "fp32") == 0)
-    *out_precision = NK_TRAIN_PRECISION_FP32;
-  else if (g_strcmp0 (text, "bf16-mixed") == 0)
-    *out_precision = NK_TRAIN_PRECISION_BF16_MIXED;
-  else if (g_strcmp0 (text, "fp16") == 0 || g_strcmp0 (text, "fp16-mixed") == 0)
-    *out_precision = NK_TRAIN_PRECISION_FP16;
-  else
-    return FALSE;
-  return TRUE;
-}
 
 gboolean
 nk_train_config_validate (const NkTrainConfig  *config,
@@ -181,7 +134,7 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    _("--inputs and --targets go together: give both or neither."));
       return FALSE;
     }
-  if (config->precision == NK_TRAIN_PRECISION_FP16
+  if (config->precision == NK_PRECISION_FP16_MIXED
       && (!(config->loss_scale_init > 0.0) || !isfinite (config->loss_scale_init)))
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
@@ -228,7 +181,7 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_set_member_name (b, "seed");
   json_builder_add_int_value (b, (gint64) config->seed);
   json_builder_set_member_name (b, "precision");
-  json_builder_add_string_value (b, nk_train_precision_to_string (config->precision));
+  json_builder_add_string_value (b, nk_precision_to_string (config->precision));
   json_builder_set_member_name (b, "init");
   json_builder_add_string_value (b, nk_init_kind_to_string (config->init_kind));
   /* The data and starting weights make a run as much as the numbers above do: two
@@ -271,10 +224,10 @@ nk_train_config_dup_param_names (const NkTrainConfig *config)
 }
 
 static NkDType
-compute_dtype (NkTrainPrecision precision)
+compute_dtype (NkPrecision precision)
 {
-  return precision == NK_TRAIN_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
-         : precision == NK_TRAIN_PRECISION_FP16 ? NK_DTYPE_F16 : NK_DTYPE_F32;
+  return precision == NK_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
+         : precision == NK_PRECISION_FP16_MIXED ? NK_DTYPE_F16 : NK_DTYPE_F32;
 }
 
 static void
@@ -1216,10 +1169,10 @@ data_rng_for_step (Run     *run,
 
 static double
 device_peak (NkDevice         *device,
-             NkTrainPrecision  precision)
+             NkPrecision  precision)
 {
-  return nk_gpus_device_peak (device, precision == NK_TRAIN_PRECISION_FP32 ? NK_PEAK_FP32
-                                      : precision == NK_TRAIN_PRECISION_FP16 ? NK_PEAK_FP16
+  return nk_gpus_device_peak (device, precision == NK_PRECISION_FP32 ? NK_PEAK_FP32
+                                      : precision == NK_PRECISION_FP16_MIXED ? NK_PEAK_FP16
                                       : NK_PEAK_BF16);
 }
 
@@ -1366,7 +1319,7 @@ save_checkpoint (Run      *run,
   nk_checkpoint_set_metadata (ck, "loss_scale", g_ascii_dtostr (buf, sizeof buf, run->loss_scale));
   g_snprintf (buf, sizeof buf, "%" PRIu64, run->good_steps);
   nk_checkpoint_set_metadata (ck, "good_steps", buf);
-  if (c->precision == NK_TRAIN_PRECISION_FP16)
+  if (c->precision == NK_PRECISION_FP16_MIXED)
     {
       g_snprintf (buf, sizeof buf, "%" PRIu64, run->skipped_steps);
       nk_checkpoint_set_metadata (ck, "skipped_steps", buf);
@@ -1546,7 +1499,7 @@ run_step (Run            *run,
   double t0, t1, t2, t2h, t3;
   guint64 f0, f1;
   NkDevice *device = nk_device_get_default ();
-  gboolean fp16 = c->precision == NK_TRAIN_PRECISION_FP16;
+  gboolean fp16 = c->precision == NK_PRECISION_FP16_MIXED;
 
   memset (m, 0, sizeof *m);
   m->step = step + 1;
@@ -1711,7 +1664,7 @@ run_internal (NkTrainer     *self,
   run.self = self;
   run.config = c;
   run.data_key = c->seed ^ G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  run.loss_scale = c->precision == NK_TRAIN_PRECISION_FP16 ? c->loss_scale_init : 1.0;
+  run.loss_scale = c->precision == NK_PRECISION_FP16_MIXED ? c->loss_scale_init : 1.0;
 
   g_clear_pointer (&self->model, nk_model_free);
   if (c->model == NK_MODEL_CRUNCHER)

@@ -39,7 +39,9 @@
 #include "nk-device.h"
 #include "nk-init.h"
 #include "nk-model.h"
-#include "nk-plan.h"
+#include "nk-enum-types.h"
+#include "nk-optim.h"
+#include "nk-precision.h"
 
 G_BEGIN_DECLS
 
@@ -62,23 +64,6 @@ typedef enum {
 GQuark nk_trainer_error_quark (void);
 
 /**
- * NkTrainPrecision:
- * @NK_TRAIN_PRECISION_FP32: everything in fp32
- * @NK_TRAIN_PRECISION_BF16_MIXED: fp32 master weights and optimizer state; matmul
- *   inputs and saved activations rounded to bf16
- * @NK_TRAIN_PRECISION_FP16: as bf16-mixed with fp16, plus dynamic loss scaling
- */
-typedef enum {
-  NK_TRAIN_PRECISION_FP32,
-  NK_TRAIN_PRECISION_BF16_MIXED,
-  NK_TRAIN_PRECISION_FP16,
-} NkTrainPrecision;
-
-const char *nk_train_precision_to_string   (NkTrainPrecision  precision);
-gboolean    nk_train_precision_from_string (const char       *text,
-                                            NkTrainPrecision *out_precision);
-
-/**
  * NkTrainerState:
  * @NK_TRAINER_STATE_IDLE: not started
  * @NK_TRAINER_STATE_RUNNING: steps are running
@@ -97,7 +82,6 @@ typedef enum {
 } NkTrainerState;
 
 #define NK_TYPE_TRAIN_CONFIG   (nk_train_config_get_type ())
-#define NK_TYPE_TRAINER_STATE  (nk_trainer_state_get_type ())
 
 /**
  * NkTrainConfig:
@@ -141,7 +125,7 @@ typedef struct {
   NkOptimizer       optimizer;
   guint64           seed;
   char             *device;
-  NkTrainPrecision  precision;
+  NkPrecision  precision;
   NkInitKind        init_kind;
   char             *init_file;
   char             *inputs;
@@ -157,7 +141,6 @@ typedef struct {
 } NkTrainConfig;
 
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;
-GType          nk_trainer_state_get_type (void) G_GNUC_CONST;
 /* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
  * cpu, fp32, truncated normal, keep 3 checkpoints, history 10000 steps. */
 NkTrainConfig *nk_train_config_new       (void);

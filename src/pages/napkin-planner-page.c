@@ -813,7 +813,7 @@ on_choice_changed (NapkinPlannerPage *self)
   if (stage <= 3)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->zero_row), _(stage_texts[stage]));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->precision_row),
-                               precision == NK_PRECISION_MIXED
+                               precision == NK_PRECISION_BF16_MIXED
                                ? _("bf16 parameters and gradients for compute; fp32 master weights and optimizer state")
                                : _("Parameters, gradients and optimizer state in fp32"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->activation_model_row),

@@ -250,7 +250,7 @@ describe_config (const NkTrainConfig *c)
   return g_strdup_printf (_("%s · batch %u · %" PRIu64 " steps · lr %g · %s · %s · %s"),
                           model, c->batch, c->steps, c->lr,
                           nk_optimizer_to_string (c->optimizer),
-                          nk_train_precision_to_string (c->precision), c->device);
+                          nk_precision_to_string (c->precision), c->device);
 }
 
 static void
@@ -273,14 +273,14 @@ model_name (NapkinTrainingPage *self)
   return adw_combo_row_get_selected (self->model_row) == 1 ? "tiny-lm" : "cruncher";
 }
 
-static NkTrainPrecision
+static NkPrecision
 selected_precision (NapkinTrainingPage *self)
 {
   switch (adw_combo_row_get_selected (self->precision_row))
     {
-    case 1: return NK_TRAIN_PRECISION_BF16_MIXED;
-    case 2: return NK_TRAIN_PRECISION_FP16;
-    default: return NK_TRAIN_PRECISION_FP32;
+    case 1: return NK_PRECISION_BF16_MIXED;
+    case 2: return NK_PRECISION_FP16_MIXED;
+    default: return NK_PRECISION_FP32;
     }
 }
 
@@ -519,7 +519,7 @@ save_now (NapkinTrainingPage *self)
                          nk_optimizer_to_string (optimizers[MIN (adw_combo_row_get_selected (self->optimizer_row),
                                                                  G_N_ELEMENTS (optimizers) - 1)]));
   g_variant_builder_add (&builder, "{ss}", "precision",
-                         nk_train_precision_to_string (selected_precision (self)));
+                         nk_precision_to_string (selected_precision (self)));
   if (self->checkpoint_dir != NULL)
     g_variant_builder_add (&builder, "{ss}", "checkpoint-dir", self->checkpoint_dir);
   if (self->text_file != NULL)
@@ -585,12 +585,12 @@ load_state (NapkinTrainingPage *self)
         }
       else if (g_str_equal (key, "precision"))
         {
-          NkTrainPrecision p;
+          NkPrecision p;
 
-          if (nk_train_precision_from_string (value, &p))
+          if (nk_precision_from_string (value, &p))
             adw_combo_row_set_selected (self->precision_row,
-                                        p == NK_TRAIN_PRECISION_BF16_MIXED ? 1
-                                        : p == NK_TRAIN_PRECISION_FP16 ? 2 : 0);
+                                        p == NK_PRECISION_BF16_MIXED ? 1
+                                        : p == NK_PRECISION_FP16_MIXED ? 2 : 0);
         }
       else if (g_str_equal (key, "checkpoint-dir"))
         set_path (self, &self->checkpoint_dir, self->checkpoint_dir_row, value, NULL);
@@ -906,7 +906,7 @@ plot_metrics (NapkinTrainingPage   *self,
   napkin_memory_plot_append (self->memory_plot, (double) m->step, bytes);
   napkin_throughput_plot_append (self->throughput_plot, (double) m->step, m->flops_per_s);
   if (self->shown != NULL
-      && nk_trainer_get_config (self->shown->trainer)->precision == NK_TRAIN_PRECISION_FP16)
+      && nk_trainer_get_config (self->shown->trainer)->precision == NK_PRECISION_FP16_MIXED)
     napkin_scale_plot_append (self->scale_plot, (double) m->step, m->loss_scale, m->skipped,
                               m->skipped_steps);
 }
@@ -992,7 +992,7 @@ update_live_labels (NapkinTrainingPage *self)
     take_label (self->live_mfu, g_strdup_printf ("%.2f %%", 100 * m->mfu));
   else
     set_label (self->live_mfu, NULL);
-  if (nk_trainer_get_config (run->trainer)->precision == NK_TRAIN_PRECISION_FP16)
+  if (nk_trainer_get_config (run->trainer)->precision == NK_PRECISION_FP16_MIXED)
     take_label (self->live_scale,
                 g_strdup_printf (_("%g · %" PRIu64 " skipped"), m->loss_scale,
                                  nk_trainer_get_skipped_steps (run->trainer)));
@@ -1011,8 +1011,8 @@ peak_dtype_name (const NkTrainConfig *c,
   /* The CPU has no narrow units: its peak is fp32 whatever the precision. */
   if (device_name == NULL || g_str_has_prefix (device_name, "cpu"))
     return "fp32";
-  return c->precision == NK_TRAIN_PRECISION_FP32 ? "fp32"
-         : c->precision == NK_TRAIN_PRECISION_FP16 ? "fp16" : "bf16";
+  return c->precision == NK_PRECISION_FP32 ? "fp32"
+         : c->precision == NK_PRECISION_FP16_MIXED ? "fp16" : "bf16";
 }
 
 static void
@@ -1032,7 +1032,7 @@ show_run (NapkinTrainingPage *self,
   napkin_throughput_plot_clear (self->throughput_plot);
   napkin_scale_plot_clear (self->scale_plot);
   gtk_widget_set_visible (gtk_widget_get_parent (self->scale_card),
-                          c->precision == NK_TRAIN_PRECISION_FP16);
+                          c->precision == NK_PRECISION_FP16_MIXED);
   fill_histogram_sources (self, c);
   napkin_histogram_plot_set_histogram (self->histogram_plot, NULL);
   update_histogram (self);

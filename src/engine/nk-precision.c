@@ -1,0 +1,58 @@
+/* nk-precision.c: the precision policy of a training run, shared by the planner and the trainer
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "nk-enum-types.h"
+#include "nk-enums.h"
+#include "nk-precision.h"
+
+/**
+ * nk_precision_to_string:
+ * @precision: a precision policy
+ *
+ * Returns: its CLI name ("fp32", "bf16-mixed", "fp16")
+ */
+const char *
+nk_precision_to_string (NkPrecision precision)
+{
+  return nk_enum_to_nick (NK_TYPE_PRECISION, precision);
+}
+
+/**
+ * nk_precision_from_string:
+ * @text: "fp32", "bf16-mixed", "fp16" (also "mixed" for bf16-mixed and "fp16-mixed")
+ * @out_precision: (out): the policy
+ *
+ * Returns: %TRUE if @text names a policy
+ */
+gboolean
+nk_precision_from_string (const char  *text,
+                          NkPrecision *out_precision)
+{
+  int value;
+
+  g_return_val_if_fail (out_precision != NULL, FALSE);
+  if (g_strcmp0 (text, "mixed") == 0)
+    value = NK_PRECISION_BF16_MIXED;
+  else if (g_strcmp0 (text, "fp16-mixed") == 0)
+    value = NK_PRECISION_FP16_MIXED;
+  else if (!nk_enum_from_nick (NK_TYPE_PRECISION, text, &value))
+    return FALSE;
+  *out_precision = value;
+  return TRUE;
+}
+
+/**
+ * nk_precision_is_mixed:
+ * @precision: a precision policy
+ *
+ * Returns: %TRUE when compute runs in a 16-bit format over fp32 master weights
+ */
+gboolean
+nk_precision_is_mixed (NkPrecision precision)
+{
+  return precision != NK_PRECISION_FP32;
+}

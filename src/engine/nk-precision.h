@@ -1,0 +1,34 @@
+/* nk-precision.h: the precision policy of a training run, shared by the planner and the trainer
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One enum for both: the planner counts the bytes a policy keeps per parameter and
+ * per activation, the trainer runs it. The GEnum (nk-enum-types.h) nicks are the
+ * CLI names; "mixed" (the planner's historical name) reads as bf16-mixed.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * NkPrecision:
+ * @NK_PRECISION_FP32: everything in fp32
+ * @NK_PRECISION_BF16_MIXED: fp32 master weights and optimizer state; matmul inputs,
+ *   weights and gradients for compute and saved activations in bf16
+ * @NK_PRECISION_FP16_MIXED: as bf16-mixed with fp16, plus dynamic loss scaling
+ */
+typedef enum {
+  NK_PRECISION_FP32,
+  NK_PRECISION_BF16_MIXED,
+  NK_PRECISION_FP16_MIXED, /*< nick=fp16 >*/
+} NkPrecision;
+
+const char *nk_precision_to_string   (NkPrecision  precision);
+gboolean    nk_precision_from_string (const char  *text,
+                                      NkPrecision *out_precision);
+gboolean    nk_precision_is_mixed    (NkPrecision  precision);
+
+G_END_DECLS
