@@ -1,0 +1,265 @@
+/* nk-train-config.c: a training run's settings: defaults, copies, checks, JSON, prediction
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "nk-plan.h"
+#include "nk-train-config.h"
+
+G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
+
+/* fp16's first loss scale: torch.cuda.amp.GradScaler's default. */
+#define LOSS_SCALE_INIT 65536.0
+
+NkTrainConfig *
+nk_train_config_new (void)
+{
+  NkTrainConfig *config = g_new0 (NkTrainConfig, 1);
+
+  config->model = NK_MODEL_CRUNCHER;
+  config->dim = 64;
+  config->layers = 2;
+  config->batch = 8;
+  config->context = 32;
+  config->steps = 100;
+  config->lr = 0.01;
+  config->optimizer = NK_OPTIMIZER_ADAMW;
+  config->device = g_strdup ("cpu");
+  config->precision = NK_PRECISION_FP32;
+  config->init_kind = NK_INIT_TRUNC_NORMAL;
+  config->checkpoint_keep = 3;
+  config->history_limit = 10000;
+  config->loss_scale_init = LOSS_SCALE_INIT;
+  return config;
+}
+
+NkTrainConfig *
+nk_train_config_copy (const NkTrainConfig *config)
+{
+  NkTrainConfig *copy = g_memdup2 (config, sizeof *config);
+
+  copy->device = g_strdup (config->device);
+  copy->init_file = g_strdup (config->init_file);
+  copy->inputs = g_strdup (config->inputs);
+  copy->targets = g_strdup (config->targets);
+  copy->text_file = g_strdup (config->text_file);
+  copy->checkpoint_dir = g_strdup (config->checkpoint_dir);
+  copy->resume_dir = g_strdup (config->resume_dir);
+  return copy;
+}
+
+void
+nk_train_config_free (NkTrainConfig *config)
+{
+  if (config == NULL)
+    return;
+  g_free (config->device);
+  g_free (config->init_file);
+  g_free (config->inputs);
+  g_free (config->targets);
+  g_free (config->text_file);
+  g_free (config->checkpoint_dir);
+  g_free (config->resume_dir);
+  g_free (config);
+}
+
+G_DEFINE_BOXED_TYPE (NkTrainConfig, nk_train_config, nk_train_config_copy, nk_train_config_free)
+
+gboolean
+nk_train_config_validate (const NkTrainConfig  *config,
+                          GError              **error)
+{
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  if (!(config->lr > 0.0) || !isfinite (config->lr))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The learning rate --lr must be a positive number, not %g."), config->lr);
+      return FALSE;
+    }
+  if (config->dim == 0 || config->dim > 65536)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--dim must be between 1 and 65536, not %u."), config->dim);
+      return FALSE;
+    }
+  if (config->layers > 4096)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--layers must be at most 4096, not %u."), config->layers);
+      return FALSE;
+    }
+  if (config->batch == 0)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--batch must be at least 1."));
+      return FALSE;
+    }
+  if (config->steps == 0)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--steps must be at least 1."));
+      return FALSE;
+    }
+  if (config->model == NK_MODEL_TINY_LM && config->context == 0)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The context length must be at least 1 token."));
+      return FALSE;
+    }
+  if ((config->inputs == NULL) != (config->targets == NULL))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--inputs and --targets go together: give both or neither."));
+      return FALSE;
+    }
+  if (config->precision == NK_PRECISION_FP16_MIXED
+      && (!(config->loss_scale_init > 0.0) || !isfinite (config->loss_scale_init)))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The initial loss scale must be a positive number, not %g."),
+                   config->loss_scale_init);
+      return FALSE;
+    }
+  if (config->checkpoint_every > 0 && config->checkpoint_dir == NULL)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--checkpoint-every needs --checkpoint-dir."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+nk_train_config_to_json (const NkTrainConfig *config)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "model");
+  json_builder_add_string_value (b, nk_model_kind_to_string (config->model));
+  json_builder_set_member_name (b, "dim");
+  json_builder_add_int_value (b, config->dim);
+  json_builder_set_member_name (b, "layers");
+  json_builder_add_int_value (b, config->layers);
+  json_builder_set_member_name (b, "batch");
+  json_builder_add_int_value (b, config->batch);
+  if (config->model == NK_MODEL_TINY_LM)
+    {
+      json_builder_set_member_name (b, "context");
+      json_builder_add_int_value (b, config->context);
+    }
+  json_builder_set_member_name (b, "steps");
+  json_builder_add_int_value (b, (gint64) config->steps);
+  json_builder_set_member_name (b, "lr");
+  json_builder_add_double_value (b, config->lr);
+  json_builder_set_member_name (b, "optimizer");
+  json_builder_add_string_value (b, nk_optimizer_to_string (config->optimizer));
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, (gint64) config->seed);
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, nk_precision_to_string (config->precision));
+  json_builder_set_member_name (b, "init");
+  json_builder_add_string_value (b, nk_init_kind_to_string (config->init_kind));
+  /* The data and starting weights make a run as much as the numbers above do: two
+   * runs that differ only here must not take each other's checkpoints for their own. */
+  {
+    const struct { const char *name; const char *value; } files[] = {
+      { "init_file", config->init_file }, { "inputs", config->inputs },
+      { "targets", config->targets }, { "text", config->text_file },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+      if (files[i].value != NULL)
+        {
+          json_builder_set_member_name (b, files[i].name);
+          json_builder_add_string_value (b, files[i].value);
+        }
+  }
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}
+
+guint64
+nk_train_config_count_parameters (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, 0);
+  return nk_model_kind_count_parameters (config->model, NK_TRAIN_LM_VOCAB, config->dim, config->layers);
+}
+
+char **
+nk_train_config_dup_param_names (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, NULL);
+  return nk_model_kind_param_names (config->model, config->layers);
+}
+
+NkDType
+nk_train_config_compute_dtype (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, NK_DTYPE_F32);
+  return config->precision == NK_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
+         : config->precision == NK_PRECISION_FP16_MIXED ? NK_DTYPE_F16 : NK_DTYPE_F32;
+}
+
+/**
+ * nk_train_config_predict:
+ * @config: a run's config
+ * @gemm_rate: the device's measured matmul rate in FLOP/s (NAN when not known)
+ * @out: (out caller-allocates): the prediction
+ *
+ * The trainer predicts its #NkTrainMetrics.predicted bytes with this very function,
+ * so the card before a run and the dashed lines during it agree.
+ */
+void
+nk_train_config_predict (const NkTrainConfig *config,
+                         double               gemm_rate,
+                         NkTrainPrediction   *out)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  double seq;
+
+  g_return_if_fail (config != NULL);
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  seq = config->model == NK_MODEL_TINY_LM ? config->context : 1;
+  out->n_parameters = nk_train_config_count_parameters (config);
+  out->tokens_per_step = (double) config->batch * seq;
+
+  nk_plan_set_params (plan, (double) out->n_parameters);
+  nk_plan_set_tokens (plan, out->tokens_per_step);
+  nk_plan_set_optimizer (plan, config->optimizer);
+  nk_plan_set_precision (plan, NK_PRECISION_FP32);
+  g_object_set (plan, "batch", (double) config->batch, "seq", seq,
+                "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim, NULL);
+  out->flops_per_step = nk_plan_get_output (plan, "total-flops");
+  /* The master weights, their grads and the optimizer state stay fp32 in every
+   * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
+   * column is exact for them. Activations are counted per tensor the model keeps
+   * (nk_model_activation_bytes()): for the fp32 Cruncher that is nk-plan's linear
+   * formula plus B·8 + 4 bytes; under bf16/fp16 it adds layer 0's rounded input, and
+   * the tiny LM is no linear model at all. */
+  out->memory[0] = nk_plan_get_output (plan, "memory-params");
+  out->memory[1] = nk_plan_get_output (plan, "memory-grads");
+  out->memory[2] = nk_plan_get_output (plan, "memory-optimizer");
+  out->memory[3] = (double) nk_model_kind_activation_bytes (config->model, NK_TRAIN_LM_VOCAB, config->dim,
+                                                            config->layers, NK_DTYPE_F32,
+                                                            (guint64) config->batch * (guint64) seq,
+                                                            nk_train_config_compute_dtype (config));
+  out->memory_total = out->memory[0] + out->memory[1] + out->memory[2] + out->memory[3];
+  out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
+  out->seconds_per_step = out->flops_per_step / out->gemm_rate;
+}

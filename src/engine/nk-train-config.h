@@ -1,0 +1,157 @@
+/* nk-train-config.h: what a training run is (its frozen settings), checked, as JSON, predicted
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An #NkTrainConfig is a plain struct the form, the CLI and the tests fill; the
+ * trainer freezes a copy. This file also holds the training engine's error domain,
+ * since validating a config is the first thing that can fail, and the prediction
+ * a config makes before any step runs (the Training page's card, and the dashed
+ * lines the trainer draws beside its measurements).
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-init.h"
+#include "nk-model.h"
+#include "nk-optim.h"
+#include "nk-precision.h"
+
+G_BEGIN_DECLS
+
+#define NK_TRAINER_ERROR (nk_trainer_error_quark ())
+
+/**
+ * NkTrainerError:
+ * @NK_TRAINER_ERROR_CONFIG: an invalid setting (lr ≤ 0, zero batch, ...): bad usage
+ * @NK_TRAINER_ERROR_DIVERGED: the loss became NaN or infinite
+ * @NK_TRAINER_ERROR_BUSY: the trainer is already running or has run
+ * @NK_TRAINER_ERROR_FAILED: anything else (files, devices) — the message says what
+ */
+typedef enum {
+  NK_TRAINER_ERROR_CONFIG,
+  NK_TRAINER_ERROR_DIVERGED,
+  NK_TRAINER_ERROR_BUSY,
+  NK_TRAINER_ERROR_FAILED,
+} NkTrainerError;
+
+GQuark nk_trainer_error_quark (void);
+
+/* The tiny LM reads bytes. */
+#define NK_TRAIN_LM_VOCAB 256
+
+#define NK_TYPE_TRAIN_CONFIG   (nk_train_config_get_type ())
+
+/**
+ * NkTrainConfig:
+ * @model: cruncher or tiny-lm
+ * @dim: D
+ * @layers: L
+ * @batch: B (sequences for the LM)
+ * @context: T, tokens per sequence (LM only; default 32)
+ * @steps: optimizer steps to run in total (a resumed run continues to this)
+ * @lr: learning rate, > 0
+ * @optimizer: the rule (default adamw, as `napkin-cli plan`)
+ * @seed: seeds the initialisation and the data stream
+ * @device: "cpu", "cuda", "cuda:N" or "auto"
+ * @precision: fp32, bf16-mixed or fp16
+ * @init_kind: truncated normal (default) or N(0, 1)
+ * @init_file: (nullable): a safetensors state_dict loaded over the initialisation
+ * @inputs: (nullable): X.npy [N, D] (Cruncher)
+ * @targets: (nullable): Y.npy [N] (Cruncher)
+ * @text_file: (nullable): LM tokens (text bytes, .npy or .bin); %NULL: bundled text
+ * @checkpoint_dir: (nullable): where to write checkpoints; a run that does not resume
+ *   from this directory refuses to start when it holds checkpoints of another config
+ *   (nk_checkpoint_check_dir()), and saves never replace or prune another run's files
+ * @checkpoint_every: write one every N steps (0: only at the end and on request)
+ * @checkpoint_keep: how many to keep (0: all)
+ * @resume_dir: (nullable): continue from the newest intact checkpoint there
+ * @history_limit: most steps kept in the history (0: all); when full, each new step
+ *   replaces the oldest (a ring buffer: O(1) per step however long the run)
+ * @loss_scale_init: fp16's first loss scale (default 65536, GradScaler's); not part of
+ *   the config's JSON, since a resumed run takes its scale from the checkpoint
+ * @histogram_every: compute a #NkTrainHistogram of the chosen tensor every N steps on
+ *   the worker (0: never, the default; nk_trainer_set_histogram_source())
+ */
+typedef struct {
+  NkModelKind       model;
+  guint             dim;
+  guint             layers;
+  guint             batch;
+  guint             context;
+  guint64           steps;
+  double            lr;
+  NkOptimizer       optimizer;
+  guint64           seed;
+  char             *device;
+  NkPrecision       precision;
+  NkInitKind        init_kind;
+  char             *init_file;
+  char             *inputs;
+  char             *targets;
+  char             *text_file;
+  char             *checkpoint_dir;
+  guint64           checkpoint_every;
+  guint             checkpoint_keep;
+  char             *resume_dir;
+  guint             history_limit;
+  double            loss_scale_init;
+  guint64           histogram_every;
+} NkTrainConfig;
+
+GType          nk_train_config_get_type  (void) G_GNUC_CONST;
+/* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
+ * cpu, fp32, truncated normal, keep 3 checkpoints, history 10000 steps. */
+NkTrainConfig *nk_train_config_new       (void);
+NkTrainConfig *nk_train_config_copy      (const NkTrainConfig *config);
+void           nk_train_config_free      (NkTrainConfig       *config);
+/* Checks the numbers (not the files): NK_TRAINER_ERROR_CONFIG naming the setting. */
+gboolean       nk_train_config_validate  (const NkTrainConfig *config,
+                                          GError             **error);
+/* Returns: (transfer full): the config as a JSON object (what checkpoints record, and
+ * what tells two runs apart): model, dim, layers, batch, context (LM), steps, lr,
+ * optimizer, seed, precision, init, and the init_file/inputs/targets/text paths when
+ * set. */
+char          *nk_train_config_to_json   (const NkTrainConfig *config);
+
+/* The model the config describes, without building it (nk-model's closed forms). */
+guint64        nk_train_config_count_parameters (const NkTrainConfig *config);
+/* Returns: (transfer full): its parameters' state_dict names, in order */
+char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
+
+/**
+ * NkTrainPrediction:
+ * @n_parameters: what the model will have (nk_train_config_count_parameters())
+ * @tokens_per_step: B (Cruncher) or B·T (LM)
+ * @flops_per_step: nk-plan's 6 · N · tokens for one step
+ * @memory: the bytes the trainer predicts beside its measurements
+ *   (#NkTrainMetrics.predicted): params, grads, optimizer (nk-plan's fp32 formulas)
+ *   and activations (nk_model_kind_activation_bytes() in the run's precision)
+ * @memory_total: their sum
+ * @gemm_rate: the matmul rate the time is predicted at (FLOP/s; NAN: not known)
+ * @seconds_per_step: @flops_per_step / @gemm_rate (NAN without a rate)
+ *
+ * What a run will cost before it starts: the numbers of the Training page's
+ * prediction card.
+ */
+typedef struct {
+  guint64 n_parameters;
+  double  tokens_per_step;
+  double  flops_per_step;
+  double  memory[4];
+  double  memory_total;
+  double  gemm_rate;
+  double  seconds_per_step;
+} NkTrainPrediction;
+
+void           nk_train_config_predict   (const NkTrainConfig *config,
+                                          double               gemm_rate,
+                                          NkTrainPrediction   *out);
+
+/* The dtype the run's matmuls compute in: f32, or bf16/f16 under a mixed policy. */
+NkDType        nk_train_config_compute_dtype (const NkTrainConfig *config);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTrainConfig, nk_train_config_free)
+
+G_END_DECLS
