@@ -7,7 +7,10 @@
  * output up to date: setting an input recomputes all outputs at once (pure
  * arithmetic and formula text, well under 0.2 ms; see benchmarks/bench-plan.c)
  * and notifies each changed property exactly
- * once. Widgets bind to the properties; `napkin-cli plan` prints them.
+ * once. Widgets bind to the properties; `napkin-cli plan` prints them. The
+ * arithmetic is nk_plan_compute() (nk-plan-compute.h), a pure function on a plain
+ * struct that search loops call too; the text (formulas, JSON, summary) is
+ * nk-plan-report.c's.
  *
  * The formulas (every output also has its formula as text with the numbers in it,
  * see nk_plan_get_formula()):

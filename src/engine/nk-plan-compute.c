@@ -1,0 +1,587 @@
+/* nk-plan-compute.c: the budget planner's arithmetic: validate the inputs, compute every output
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-plan-compute.h"
+
+#define SECONDS_PER_DAY 86400.0
+
+static const char *const input_names[NK_PLAN_N_INPUTS] = {
+  [NK_PLAN_IN_PARAMS]   = "params",
+  [NK_PLAN_IN_TOKENS]   = "tokens",
+  [NK_PLAN_IN_GPUS]     = "gpus",
+  [NK_PLAN_IN_MFU]      = "mfu",
+  [NK_PLAN_IN_BATCH]    = "batch",
+  [NK_PLAN_IN_SEQ]      = "seq",
+  [NK_PLAN_IN_LAYERS]   = "layers",
+  [NK_PLAN_IN_D_MODEL]  = "d-model",
+  [NK_PLAN_IN_HEADS]    = "heads",
+  [NK_PLAN_IN_D_FF]     = "d-ff",
+  [NK_PLAN_IN_VOCAB]    = "vocab",
+  [NK_PLAN_IN_PRICE]    = "price",
+  [NK_PLAN_IN_DEADLINE] = "deadline-days",
+};
+
+static const char *const value_names[NK_PLAN_N_FORMULAS] = {
+  [NK_PLAN_V_TOTAL_FLOPS] = "total-flops",
+  [NK_PLAN_V_PEAK] = "peak-flops-per-gpu",
+  [NK_PLAN_V_FLOPS_PER_DAY] = "flops-per-day",
+  [NK_PLAN_V_DAYS] = "days",
+  [NK_PLAN_V_GPU_HOURS] = "gpu-hours",
+  [NK_PLAN_V_COST] = "cost",
+  [NK_PLAN_V_HBM] = "hbm-per-gpu",
+  [NK_PLAN_V_BYTES_PER_PARAM] = "bytes-per-param",
+  [NK_PLAN_V_PARAM_BYTES] = "param-bytes",
+  [NK_PLAN_V_GRAD_BYTES] = "grad-bytes",
+  [NK_PLAN_V_OPT_BYTES] = "optimizer-bytes",
+  [NK_PLAN_V_MEM_PARAMS] = "memory-params",
+  [NK_PLAN_V_MEM_GRADS] = "memory-grads",
+  [NK_PLAN_V_MEM_OPT] = "memory-optimizer",
+  [NK_PLAN_V_MEM_ACT] = "memory-activations",
+  [NK_PLAN_V_MEM_TOTAL] = "memory-total",
+  [NK_PLAN_V_MEM_PARAMS_GPU] = "memory-params-per-gpu",
+  [NK_PLAN_V_MEM_GRADS_GPU] = "memory-grads-per-gpu",
+  [NK_PLAN_V_MEM_OPT_GPU] = "memory-optimizer-per-gpu",
+  [NK_PLAN_V_MEM_ACT_GPU] = "memory-activations-per-gpu",
+  [NK_PLAN_V_MEM_PER_GPU] = "memory-per-gpu",
+  [NK_PLAN_V_ACT_LINEAR] = "activations-linear",
+  [NK_PLAN_V_ACT_TRANSFORMER] = "activations-transformer",
+  [NK_PLAN_V_ACT_TRANSFORMER_CKPT] = "activations-transformer-checkpointed",
+  [NK_PLAN_V_LARGEST] = "largest-params",
+  [NK_PLAN_V_GPUS_DEADLINE] = "gpus-for-deadline",
+  [NK_PLAN_V_SIZED_PARAMS] = "sized-params",
+  [NK_PLAN_V_SIZED_EMBED] = "sized-embedding-params",
+  [NK_PLAN_V_SIZED_FWD] = "sized-forward-flops-per-token",
+  [NK_PLAN_V_FITS] = "fits",
+};
+
+/**
+ * nk_plan_input_name:
+ * @input: a numeric input
+ *
+ * Returns: its #NkPlan property name ("params", "deadline-days")
+ */
+const char *
+nk_plan_input_name (NkPlanInput input)
+{
+  g_return_val_if_fail (input < NK_PLAN_N_INPUTS, NULL);
+  return input_names[input];
+}
+
+/**
+ * nk_plan_value_name:
+ * @value: a numeric output, or %NK_PLAN_V_FITS
+ *
+ * Returns: its #NkPlan property name ("days"), or "fits"
+ */
+const char *
+nk_plan_value_name (NkPlanValue value)
+{
+  g_return_val_if_fail (value < NK_PLAN_N_FORMULAS, NULL);
+  return value_names[value];
+}
+
+/**
+ * nk_plan_dtype_is_supported:
+ * @dtype: a peak column
+ *
+ * Training plans use the tensor formats fp32, tf32, bf16, fp16 and fp8; fp64 and
+ * int8 peaks are in the table for reference only.
+ *
+ * Returns: %TRUE for the dtypes #NkPlan:dtype accepts
+ */
+gboolean
+nk_plan_dtype_is_supported (NkPeakDtype dtype)
+{
+  return dtype == NK_PEAK_FP32 || dtype == NK_PEAK_TF32 || dtype == NK_PEAK_BF16
+         || dtype == NK_PEAK_FP16 || dtype == NK_PEAK_FP8;
+}
+
+/* ---------------------------------------------------------------- problems */
+
+/* Which inputs passed validation; an output is computed only from good ones. */
+typedef struct {
+  gboolean params, tokens, gpus, mfu, peak, price, deadline;
+  gboolean act_inputs, seq, layers, d_model, d_ff, vocab;
+} Good;
+
+/* Keeps the first problem of each input; the first of all is the plan's error. */
+static void
+fail (NkPlanResult      *r,
+      NkPlanProblemKind  kind,
+      const char        *input,
+      int                which)
+{
+  r->valid = FALSE;
+  for (guint i = 0; i < r->n_problems; i++)
+    if (g_str_equal (r->problems[i].input, input))
+      return;
+  if (r->n_problems < NK_PLAN_MAX_PROBLEMS)
+    r->problems[r->n_problems++] = (NkPlanProblem) { kind, input, which };
+}
+
+/* An input is good when finite and within its range; @whole asks for an integer. */
+static gboolean
+check_input (const NkPlanInputs *in,
+             NkPlanResult       *r,
+             NkPlanInput         which,
+             double              minimum,
+             gboolean            allow_equal,
+             gboolean            whole)
+{
+  double v = in->in[which];
+
+  if (in->missing[which])
+    {
+      fail (r, NK_PLAN_PROBLEM_NO_VALUE, input_names[which], which);
+      return FALSE;
+    }
+  if (isfinite (v) && (allow_equal ? v >= minimum : v > minimum)
+      && (!whole || v == floor (v)))
+    return TRUE;
+  fail (r, NK_PLAN_PROBLEM_RANGE, input_names[which], which);
+  return FALSE;
+}
+
+/* A result too large for a double is refused rather than shown as inf. */
+static double
+checked (NkPlanResult *r,
+         double        value,
+         const char   *input,
+         NkPlanValue   what)
+{
+  if (isfinite (value) || isnan (value))
+    return value;
+  fail (r, NK_PLAN_PROBLEM_OVERFLOW, input, what);
+  return NAN;
+}
+
+/* ---------------------------------------------------------------- validation */
+
+static void
+validate_gpu (const NkPlanInputs *in,
+              NkPlanResult       *r,
+              Good               *ok)
+{
+  double peak;
+
+  if (!nk_plan_dtype_is_supported (in->dtype))
+    {
+      fail (r, NK_PLAN_PROBLEM_DTYPE, "dtype", 0);
+      return;
+    }
+  if (r->gpu == NULL)
+    return;
+  peak = nk_gpu_get_peak (r->gpu, in->dtype, in->sparse);
+  if (!isfinite (peak))
+    {
+      fail (r, NK_PLAN_PROBLEM_NO_PEAK, in->sparse ? "sparse" : "dtype", 0);
+      return;
+    }
+  ok->peak = TRUE;
+  r->values[NK_PLAN_V_PEAK] = peak;
+  r->has[NK_PLAN_V_PEAK] = TRUE;
+}
+
+/* In the order of the form, so the first problem names the first row a person
+ * would fix. */
+static void
+validate (const NkPlanInputs *in,
+          NkPlanResult       *r,
+          Good               *ok)
+{
+  ok->params = check_input (in, r, NK_PLAN_IN_PARAMS, 0, FALSE, FALSE);
+  ok->tokens = check_input (in, r, NK_PLAN_IN_TOKENS, 0, FALSE, FALSE);
+  r->gpu = nk_gpus_lookup (in->gpu);
+  if (r->gpu == NULL)
+    fail (r, NK_PLAN_PROBLEM_UNKNOWN_GPU, "gpu", 0);
+  ok->gpus = check_input (in, r, NK_PLAN_IN_GPUS, 1, TRUE, TRUE);
+  ok->mfu = check_input (in, r, NK_PLAN_IN_MFU, 0, FALSE, FALSE);
+  if (ok->mfu && in->in[NK_PLAN_IN_MFU] > 1)
+    {
+      ok->mfu = FALSE;
+      fail (r, NK_PLAN_PROBLEM_RANGE, "mfu", NK_PLAN_IN_MFU);
+    }
+  validate_gpu (in, r, ok);
+  if (in->zero_stage < 0 || in->zero_stage > 3)
+    fail (r, NK_PLAN_PROBLEM_ZERO_STAGE, "zero-stage", 0);
+
+  ok->act_inputs = check_input (in, r, NK_PLAN_IN_BATCH, 0, TRUE, TRUE);
+  ok->seq = check_input (in, r, NK_PLAN_IN_SEQ, 0, TRUE, TRUE);
+  ok->layers = check_input (in, r, NK_PLAN_IN_LAYERS, 0, TRUE, TRUE);
+  ok->d_model = check_input (in, r, NK_PLAN_IN_D_MODEL, 0, TRUE, TRUE);
+  ok->act_inputs &= ok->seq && ok->layers && ok->d_model;
+  ok->act_inputs &= check_input (in, r, NK_PLAN_IN_HEADS, 0, TRUE, TRUE);
+  ok->d_ff = check_input (in, r, NK_PLAN_IN_D_FF, 0, TRUE, TRUE);
+  ok->vocab = check_input (in, r, NK_PLAN_IN_VOCAB, 0, TRUE, TRUE);
+  ok->price = check_input (in, r, NK_PLAN_IN_PRICE, 0, TRUE, FALSE);
+  ok->deadline = check_input (in, r, NK_PLAN_IN_DEADLINE, 0, TRUE, FALSE);
+}
+
+/* ---------------------------------------------------------------- time */
+
+static double
+days_with_gpus (double total,
+                double peak,
+                double mfu,
+                double gpus)
+{
+  return total / (peak * mfu * gpus * SECONDS_PER_DAY);
+}
+
+static void
+compute_time (const NkPlanInputs *in,
+              NkPlanResult       *r,
+              const Good         *ok)
+{
+  double *v = r->values;
+  double gpus = in->in[NK_PLAN_IN_GPUS];
+
+  if (ok->params && ok->tokens)
+    {
+      v[NK_PLAN_V_TOTAL_FLOPS] = checked (r, 6.0 * in->in[NK_PLAN_IN_PARAMS] * in->in[NK_PLAN_IN_TOKENS],
+                                          "params", NK_PLAN_V_TOTAL_FLOPS);
+      r->has[NK_PLAN_V_TOTAL_FLOPS] = TRUE;
+    }
+  if (ok->peak && ok->mfu && ok->gpus)
+    {
+      v[NK_PLAN_V_FLOPS_PER_DAY] = checked (r, v[NK_PLAN_V_PEAK] * in->in[NK_PLAN_IN_MFU] * gpus * SECONDS_PER_DAY,
+                                            "gpus", NK_PLAN_V_FLOPS_PER_DAY);
+      r->has[NK_PLAN_V_FLOPS_PER_DAY] = TRUE;
+    }
+  if (!isfinite (v[NK_PLAN_V_TOTAL_FLOPS]) || !isfinite (v[NK_PLAN_V_FLOPS_PER_DAY]))
+    return;
+
+  v[NK_PLAN_V_DAYS] = checked (r, days_with_gpus (v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK],
+                                                  in->in[NK_PLAN_IN_MFU], gpus),
+                               "tokens", NK_PLAN_V_DAYS);
+  v[NK_PLAN_V_GPU_HOURS] = checked (r, v[NK_PLAN_V_DAYS] * 24.0 * gpus, "gpus", NK_PLAN_V_GPU_HOURS);
+  r->has[NK_PLAN_V_DAYS] = r->has[NK_PLAN_V_GPU_HOURS] = TRUE;
+  if (ok->price)
+    {
+      v[NK_PLAN_V_COST] = checked (r, v[NK_PLAN_V_GPU_HOURS] * in->in[NK_PLAN_IN_PRICE], "price",
+                                   NK_PLAN_V_COST);
+      r->has[NK_PLAN_V_COST] = TRUE;
+    }
+}
+
+/* The fewest GPUs whose days meet the deadline, settled on the forward formula. */
+static void
+compute_deadline (const NkPlanInputs *in,
+                  NkPlanResult       *r,
+                  const Good         *ok)
+{
+  double *v = r->values;
+  double total = v[NK_PLAN_V_TOTAL_FLOPS], peak = v[NK_PLAN_V_PEAK];
+  double mfu = in->in[NK_PLAN_IN_MFU], deadline = in->in[NK_PLAN_IN_DEADLINE];
+  double n;
+
+  if (!isfinite (total) || !ok->peak || !ok->mfu || !ok->deadline || deadline <= 0)
+    return;
+  n = ceil (total / (peak * mfu * SECONDS_PER_DAY * deadline));
+  if (!isfinite (n) || n > 1e15)
+    {
+      fail (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
+      return;
+    }
+  n = MAX (n, 1);
+  while (n > 1 && days_with_gpus (total, peak, mfu, n - 1) <= deadline)
+    n -= 1;
+  while (days_with_gpus (total, peak, mfu, n) > deadline)
+    n += 1;
+  v[NK_PLAN_V_GPUS_DEADLINE] = n;
+  r->has[NK_PLAN_V_GPUS_DEADLINE] = TRUE;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* Memory per parameter: fp32 keeps 4 + 4 + S; mixed precision 2 + 2 and the fp32
+ * master copy, counted as optimizer state as in the ZeRO paper. */
+static void
+compute_bytes_per_param (const NkPlanInputs *in,
+                         NkPlanResult       *r)
+{
+  double *v = r->values;
+  double state = nk_optimizer_state_bytes (in->optimizer);
+  gboolean mixed = nk_precision_is_mixed (in->precision);
+
+  v[NK_PLAN_V_PARAM_BYTES] = mixed ? 2 : 4;
+  v[NK_PLAN_V_GRAD_BYTES] = mixed ? 2 : 4;
+  v[NK_PLAN_V_OPT_BYTES] = mixed ? 4 + state : state;
+  v[NK_PLAN_V_BYTES_PER_PARAM] = 8 + state;
+  r->has[NK_PLAN_V_PARAM_BYTES] = r->has[NK_PLAN_V_GRAD_BYTES] = TRUE;
+  r->has[NK_PLAN_V_OPT_BYTES] = r->has[NK_PLAN_V_BYTES_PER_PARAM] = TRUE;
+}
+
+/* Both estimates whenever their inputs are given, so a page can compare them. */
+static void
+compute_activation_estimates (const NkPlanInputs *in,
+                              NkPlanResult       *r)
+{
+  double *v = r->values;
+  double b = in->in[NK_PLAN_IN_BATCH], s = in->in[NK_PLAN_IN_SEQ];
+  double L = in->in[NK_PLAN_IN_LAYERS], h = in->in[NK_PLAN_IN_D_MODEL];
+  double a = in->in[NK_PLAN_IN_HEADS];
+  double per_layer;
+
+  v[NK_PLAN_V_ACT_LINEAR] = checked (r, b * s * h * L * r->act_bytes, "batch", NK_PLAN_V_ACT_LINEAR);
+  r->has[NK_PLAN_V_ACT_LINEAR] = TRUE;
+  if (a <= 0)
+    return;
+  per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
+  v[NK_PLAN_V_ACT_TRANSFORMER] = checked (r, L * per_layer, "batch", NK_PLAN_V_ACT_TRANSFORMER);
+  v[NK_PLAN_V_ACT_TRANSFORMER_CKPT] = checked (r, 2.0 * s * b * h * L + per_layer, "batch",
+                                               NK_PLAN_V_ACT_TRANSFORMER_CKPT);
+  r->has[NK_PLAN_V_ACT_TRANSFORMER] = r->has[NK_PLAN_V_ACT_TRANSFORMER_CKPT] = TRUE;
+}
+
+static void
+compute_activations (const NkPlanInputs *in,
+                     NkPlanResult       *r,
+                     const Good         *ok)
+{
+  const double *x = in->in;
+  double *v = r->values;
+  gboolean given = ok->act_inputs && x[NK_PLAN_IN_BATCH] > 0 && x[NK_PLAN_IN_SEQ] > 0
+                   && x[NK_PLAN_IN_LAYERS] > 0 && x[NK_PLAN_IN_D_MODEL] > 0;
+
+  r->act_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
+  r->act_source = -1;
+  if (given)
+    compute_activation_estimates (in, r);
+  if (!ok->act_inputs)
+    return;
+  if (!given)
+    {
+      v[NK_PLAN_V_MEM_ACT] = 0;
+      r->has[NK_PLAN_V_MEM_ACT] = TRUE;
+      return;
+    }
+  if (in->activation_model == NK_ACTIVATION_MODEL_LINEAR)
+    r->act_source = NK_PLAN_V_ACT_LINEAR;
+  else if (x[NK_PLAN_IN_HEADS] <= 0)
+    {
+      fail (r, NK_PLAN_PROBLEM_NEEDS_HEADS, "heads", 0);
+      return;
+    }
+  else
+    r->act_source = in->checkpointing ? NK_PLAN_V_ACT_TRANSFORMER_CKPT : NK_PLAN_V_ACT_TRANSFORMER;
+  v[NK_PLAN_V_MEM_ACT] = v[r->act_source];
+  r->has[NK_PLAN_V_MEM_ACT] = TRUE;
+}
+
+/* One full copy of the training state, and the GPU's own memory (known from the
+ * GPU alone, even while the GPU count is not). */
+static void
+compute_memory (const NkPlanInputs *in,
+                NkPlanResult       *r,
+                const Good         *ok)
+{
+  double *v = r->values;
+
+  if (ok->params)
+    {
+      double n = in->in[NK_PLAN_IN_PARAMS];
+
+      v[NK_PLAN_V_MEM_PARAMS] = checked (r, n * v[NK_PLAN_V_PARAM_BYTES], "params", NK_PLAN_V_MEM_PARAMS);
+      v[NK_PLAN_V_MEM_GRADS] = checked (r, n * v[NK_PLAN_V_GRAD_BYTES], "params", NK_PLAN_V_MEM_GRADS);
+      v[NK_PLAN_V_MEM_OPT] = checked (r, n * v[NK_PLAN_V_OPT_BYTES], "params", NK_PLAN_V_MEM_OPT);
+      v[NK_PLAN_V_MEM_TOTAL] = checked (r, v[NK_PLAN_V_MEM_PARAMS] + v[NK_PLAN_V_MEM_GRADS]
+                                           + v[NK_PLAN_V_MEM_OPT] + v[NK_PLAN_V_MEM_ACT],
+                                        "params", NK_PLAN_V_MEM_TOTAL);
+      r->has[NK_PLAN_V_MEM_PARAMS] = r->has[NK_PLAN_V_MEM_GRADS] = TRUE;
+      r->has[NK_PLAN_V_MEM_OPT] = r->has[NK_PLAN_V_MEM_TOTAL] = TRUE;
+    }
+  if (r->gpu != NULL && isfinite (r->gpu->memory))
+    {
+      v[NK_PLAN_V_HBM] = r->gpu->memory;
+      r->has[NK_PLAN_V_HBM] = TRUE;
+    }
+  else if (r->gpu != NULL)
+    fail (r, NK_PLAN_PROBLEM_NO_MEMORY, "gpu", 0);
+}
+
+static double
+shard (double bytes,
+       int    stage,
+       int    from_stage,
+       double gpus)
+{
+  return stage >= from_stage ? bytes / gpus : bytes;
+}
+
+/**
+ * nk_plan_bytes_per_param_per_gpu:
+ * @values: a result's values (the bytes per parameter in each bucket)
+ * @stage: a ZeRO stage, 0 to 3
+ * @gpus: the GPU count
+ *
+ * The forward model behind every inverse question, so the inverse answers are
+ * exactly consistent with what the plan says for them.
+ *
+ * Returns: bytes of parameters, gradients and optimizer state per parameter on
+ *   each GPU
+ */
+double
+nk_plan_bytes_per_param_per_gpu (const double *values,
+                                 int           stage,
+                                 double        gpus)
+{
+  return shard (values[NK_PLAN_V_PARAM_BYTES], stage, 3, gpus)
+         + shard (values[NK_PLAN_V_GRAD_BYTES], stage, 2, gpus)
+         + shard (values[NK_PLAN_V_OPT_BYTES], stage, 1, gpus);
+}
+
+static double
+largest_params (const double *v,
+                int           stage,
+                double        gpus,
+                double        hbm,
+                double        act_per_gpu)
+{
+  double per = nk_plan_bytes_per_param_per_gpu (v, stage, gpus);
+  double n;
+
+  if (!isfinite (per) || !isfinite (hbm) || !isfinite (act_per_gpu) || per <= 0)
+    return NAN;
+  n = floor ((hbm - act_per_gpu) / per);
+  if (n <= 0)
+    return 0;
+  /* Division and floor can land one off either way; settle on the forward test. */
+  while (n > 0 && n * per + act_per_gpu > hbm)
+    n -= 1;
+  while ((n + 1) * per + act_per_gpu <= hbm)
+    n += 1;
+  return n;
+}
+
+/**
+ * nk_plan_compute_largest_params:
+ * @result: a computed plan
+ * @stage: a ZeRO stage, 0 to 3
+ * @gpus: the GPU count
+ *
+ * Returns: the most whole parameters whose memory per GPU fits, under @stage and
+ *   @result's bytes per parameter, activations and GPU memory; NAN when those
+ *   are not known
+ */
+double
+nk_plan_compute_largest_params (const NkPlanResult *result,
+                                int                 stage,
+                                double              gpus)
+{
+  const double *v = result->values;
+
+  return largest_params (v, stage, gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT_GPU]);
+}
+
+/* What each GPU holds under the ZeRO stage; activations split by data parallelism. */
+static void
+compute_per_gpu (const NkPlanInputs *in,
+                 NkPlanResult       *r,
+                 const Good         *ok)
+{
+  double *v = r->values;
+  double gpus = in->in[NK_PLAN_IN_GPUS];
+  int z = in->zero_stage;
+
+  if (!ok->gpus || z < 0 || z > 3)
+    return;
+  if (isfinite (v[NK_PLAN_V_MEM_ACT]))
+    {
+      v[NK_PLAN_V_MEM_ACT_GPU] = v[NK_PLAN_V_MEM_ACT] / gpus;
+      r->has[NK_PLAN_V_MEM_ACT_GPU] = TRUE;
+    }
+  if (ok->params)
+    {
+      v[NK_PLAN_V_MEM_PARAMS_GPU] = shard (v[NK_PLAN_V_MEM_PARAMS], z, 3, gpus);
+      v[NK_PLAN_V_MEM_GRADS_GPU] = shard (v[NK_PLAN_V_MEM_GRADS], z, 2, gpus);
+      v[NK_PLAN_V_MEM_OPT_GPU] = shard (v[NK_PLAN_V_MEM_OPT], z, 1, gpus);
+      v[NK_PLAN_V_MEM_PER_GPU] = v[NK_PLAN_V_MEM_PARAMS_GPU] + v[NK_PLAN_V_MEM_GRADS_GPU]
+                                 + v[NK_PLAN_V_MEM_OPT_GPU] + v[NK_PLAN_V_MEM_ACT_GPU];
+      r->has[NK_PLAN_V_MEM_PARAMS_GPU] = r->has[NK_PLAN_V_MEM_GRADS_GPU] = TRUE;
+      r->has[NK_PLAN_V_MEM_OPT_GPU] = r->has[NK_PLAN_V_MEM_PER_GPU] = TRUE;
+    }
+  if (isfinite (v[NK_PLAN_V_HBM]))
+    {
+      v[NK_PLAN_V_LARGEST] = nk_plan_compute_largest_params (r, z, gpus);
+      r->has[NK_PLAN_V_LARGEST] = isfinite (v[NK_PLAN_V_LARGEST]);
+    }
+}
+
+/* ---------------------------------------------------------------- sizing */
+
+/* Seed 002, the OpenAI table: needs only the shape, so a bad batch does not hide
+ * it, but a bad d_ff does (4 · d_model would be a silent guess). */
+static void
+compute_sizing (const NkPlanInputs *in,
+                NkPlanResult       *r,
+                const Good         *ok)
+{
+  const double *x = in->in;
+  double *v = r->values;
+  double d = x[NK_PLAN_IN_D_MODEL], L = x[NK_PLAN_IN_LAYERS], n_ctx = x[NK_PLAN_IN_SEQ];
+  double d_attn = d;
+  double d_ff;
+
+  if (!ok->d_model || !ok->layers || !ok->d_ff || d <= 0 || L <= 0)
+    return;
+  d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : 4 * d;
+  v[NK_PLAN_V_SIZED_PARAMS] = checked (r, 2.0 * d * L * (2.0 * d_attn + d_ff), "d-model",
+                                       NK_PLAN_V_SIZED_PARAMS);
+  r->has[NK_PLAN_V_SIZED_PARAMS] = TRUE;
+  if (!ok->seq || n_ctx <= 0)
+    return;
+  v[NK_PLAN_V_SIZED_FWD] = checked (r, 2.0 * v[NK_PLAN_V_SIZED_PARAMS] + 2.0 * L * n_ctx * d_attn,
+                                    "seq", NK_PLAN_V_SIZED_FWD);
+  r->has[NK_PLAN_V_SIZED_FWD] = TRUE;
+  if (ok->vocab && x[NK_PLAN_IN_VOCAB] > 0)
+    {
+      v[NK_PLAN_V_SIZED_EMBED] = (x[NK_PLAN_IN_VOCAB] + n_ctx) * d;
+      r->has[NK_PLAN_V_SIZED_EMBED] = TRUE;
+    }
+}
+
+/**
+ * nk_plan_compute:
+ * @inputs: the plan's inputs
+ * @result: (out caller-allocates): every output, NAN where not computable
+ *
+ * Validates @inputs and computes every output from the good ones. Pure: the same
+ * inputs give the same result, and nothing else is read or written (the GPU
+ * table aside, which lives for the whole process).
+ */
+void
+nk_plan_compute (const NkPlanInputs *inputs,
+                 NkPlanResult       *result)
+{
+  Good ok = { FALSE };
+
+  g_return_if_fail (inputs != NULL && result != NULL);
+
+  memset (result, 0, sizeof *result);
+  for (guint i = 0; i < NK_PLAN_N_VALUES; i++)
+    result->values[i] = NAN;
+  result->valid = TRUE;
+
+  validate (inputs, result, &ok);
+  compute_time (inputs, result, &ok);
+  compute_deadline (inputs, result, &ok);
+  compute_bytes_per_param (inputs, result);
+  compute_activations (inputs, result, &ok);
+  compute_memory (inputs, result, &ok);
+  compute_per_gpu (inputs, result, &ok);
+
+  result->fits = isfinite (result->values[NK_PLAN_V_MEM_PER_GPU])
+                 && isfinite (result->values[NK_PLAN_V_HBM])
+                 && result->values[NK_PLAN_V_MEM_PER_GPU] <= result->values[NK_PLAN_V_HBM];
+  result->has[NK_PLAN_V_FITS] = isfinite (result->values[NK_PLAN_V_MEM_PER_GPU])
+                                && isfinite (result->values[NK_PLAN_V_HBM]);
+  compute_sizing (inputs, result, &ok);
+}

@@ -1,0 +1,164 @@
+/* nk-plan-compute.h: the budget planner's arithmetic as a pure function on plain structs
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * nk_plan_compute() validates an #NkPlanInputs and fills an #NkPlanResult: every
+ * number #NkPlan shows, which outputs were computed, and what is wrong with the
+ * inputs as codes (#NkPlanProblem), never as text. No GObject, no allocation, no
+ * translated string: the object (nk-plan.c) holds the inputs as properties, the
+ * report (nk-plan-report.c) turns a result into formulas and sentences, and a
+ * search loop may call it as often as it likes. The formulas are listed in
+ * nk-plan.h.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nk-gpus.h"
+#include "nk-optim.h"
+#include "nk-plan.h"
+#include "nk-precision.h"
+
+G_BEGIN_DECLS
+
+/* The numeric inputs, in the order of the form (validation follows it, so the
+ * first problem names the first row a person would fix). */
+typedef enum {
+  NK_PLAN_IN_PARAMS,
+  NK_PLAN_IN_TOKENS,
+  NK_PLAN_IN_GPUS,
+  NK_PLAN_IN_MFU,
+  NK_PLAN_IN_BATCH,
+  NK_PLAN_IN_SEQ,
+  NK_PLAN_IN_LAYERS,
+  NK_PLAN_IN_D_MODEL,
+  NK_PLAN_IN_HEADS,
+  NK_PLAN_IN_D_FF,
+  NK_PLAN_IN_VOCAB,
+  NK_PLAN_IN_PRICE,
+  NK_PLAN_IN_DEADLINE,
+  NK_PLAN_N_INPUTS
+} NkPlanInput;
+
+/* The numeric outputs; NK_PLAN_V_FITS is a formula slot only ("fits" is a
+ * boolean). */
+typedef enum {
+  NK_PLAN_V_TOTAL_FLOPS,
+  NK_PLAN_V_PEAK,
+  NK_PLAN_V_FLOPS_PER_DAY,
+  NK_PLAN_V_DAYS,
+  NK_PLAN_V_GPU_HOURS,
+  NK_PLAN_V_COST,
+  NK_PLAN_V_HBM,
+  NK_PLAN_V_BYTES_PER_PARAM,
+  NK_PLAN_V_PARAM_BYTES,
+  NK_PLAN_V_GRAD_BYTES,
+  NK_PLAN_V_OPT_BYTES,
+  NK_PLAN_V_MEM_PARAMS,
+  NK_PLAN_V_MEM_GRADS,
+  NK_PLAN_V_MEM_OPT,
+  NK_PLAN_V_MEM_ACT,
+  NK_PLAN_V_MEM_TOTAL,
+  NK_PLAN_V_MEM_PARAMS_GPU,
+  NK_PLAN_V_MEM_GRADS_GPU,
+  NK_PLAN_V_MEM_OPT_GPU,
+  NK_PLAN_V_MEM_ACT_GPU,
+  NK_PLAN_V_MEM_PER_GPU,
+  NK_PLAN_V_ACT_LINEAR,
+  NK_PLAN_V_ACT_TRANSFORMER,
+  NK_PLAN_V_ACT_TRANSFORMER_CKPT,
+  NK_PLAN_V_LARGEST,
+  NK_PLAN_V_GPUS_DEADLINE,
+  NK_PLAN_V_SIZED_PARAMS,
+  NK_PLAN_V_SIZED_EMBED,
+  NK_PLAN_V_SIZED_FWD,
+  NK_PLAN_V_FITS,
+  NK_PLAN_N_VALUES = NK_PLAN_V_FITS,
+  NK_PLAN_N_FORMULAS
+} NkPlanValue;
+
+/**
+ * NkPlanProblemKind:
+ * @NK_PLAN_PROBLEM_NO_VALUE: the input has no value (text that was not a number)
+ * @NK_PLAN_PROBLEM_RANGE: a numeric input outside its range
+ * @NK_PLAN_PROBLEM_UNKNOWN_GPU: the GPU id is not in the table
+ * @NK_PLAN_PROBLEM_DTYPE: a dtype training plans do not use (fp64, int8)
+ * @NK_PLAN_PROBLEM_NO_PEAK: the table has no peak for the GPU in the dtype
+ * @NK_PLAN_PROBLEM_NO_MEMORY: the table has no memory size for the GPU
+ * @NK_PLAN_PROBLEM_ZERO_STAGE: a ZeRO stage outside 0..3
+ * @NK_PLAN_PROBLEM_NEEDS_HEADS: the transformer estimate without heads
+ * @NK_PLAN_PROBLEM_OVERFLOW: @value is beyond the range of a double
+ * @NK_PLAN_PROBLEM_DEADLINE: no plausible GPU count meets the deadline
+ */
+typedef enum {
+  NK_PLAN_PROBLEM_NO_VALUE,
+  NK_PLAN_PROBLEM_RANGE,
+  NK_PLAN_PROBLEM_UNKNOWN_GPU,
+  NK_PLAN_PROBLEM_DTYPE,
+  NK_PLAN_PROBLEM_NO_PEAK,
+  NK_PLAN_PROBLEM_NO_MEMORY,
+  NK_PLAN_PROBLEM_ZERO_STAGE,
+  NK_PLAN_PROBLEM_NEEDS_HEADS,
+  NK_PLAN_PROBLEM_OVERFLOW,
+  NK_PLAN_PROBLEM_DEADLINE,
+} NkPlanProblemKind;
+
+/* @input is the property name the problem is about (a static string); @which
+ * the #NkPlanInput for NO_VALUE and RANGE, the #NkPlanValue for OVERFLOW. */
+typedef struct {
+  NkPlanProblemKind  kind;
+  const char        *input;
+  int                which;
+} NkPlanProblem;
+
+/* The numeric inputs plus every other input a problem can be about. */
+#define NK_PLAN_MAX_PROBLEMS (NK_PLAN_N_INPUTS + 8)
+
+typedef struct {
+  double             in[NK_PLAN_N_INPUTS];
+  /* TRUE where the input has no value (the object keeps the reason). */
+  gboolean           missing[NK_PLAN_N_INPUTS];
+  const char        *gpu;
+  NkPeakDtype        dtype;
+  gboolean           sparse;
+  NkOptimizer        optimizer;
+  NkPrecision        precision;
+  int                zero_stage;
+  NkActivationModel  activation_model;
+  gboolean           checkpointing;
+} NkPlanInputs;
+
+typedef struct {
+  double             values[NK_PLAN_N_VALUES];
+  /* Where the report writes a formula: the output was computed (its value may
+   * still be NAN after an overflow, then the formula shows "—"). */
+  gboolean           has[NK_PLAN_N_FORMULAS];
+  gboolean           valid;
+  gboolean           fits;
+  /* The table's row for the GPU, NULL when unknown. */
+  const NkGpu       *gpu;
+  /* Whose formula memory-activations repeats: ACT_LINEAR, ACT_TRANSFORMER(_CKPT),
+   * or -1 (not given: 0 B). */
+  int                act_source;
+  /* Bytes per stored activation value: 4 in fp32, 2 in mixed precision. */
+  double             act_bytes;
+  /* The first problem of each input, in the order found; problems[0] is the plan's
+   * error. */
+  NkPlanProblem      problems[NK_PLAN_MAX_PROBLEMS];
+  guint              n_problems;
+} NkPlanResult;
+
+const char *nk_plan_input_name              (NkPlanInput         input);
+const char *nk_plan_value_name              (NkPlanValue         value);
+
+void        nk_plan_compute                 (const NkPlanInputs *inputs,
+                                             NkPlanResult       *result);
+double      nk_plan_bytes_per_param_per_gpu (const double       *values,
+                                             int                 stage,
+                                             double              gpus);
+double      nk_plan_compute_largest_params  (const NkPlanResult *result,
+                                             int                 stage,
+                                             double              gpus);
+
+G_END_DECLS

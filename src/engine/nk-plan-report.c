@@ -1,0 +1,813 @@
+/* nk-plan-report.c: the budget planner's text: formulas with their numbers, error sentences, JSON, summary
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything here reads a computed #NkPlanResult (nk-plan-compute.c) and its
+ * inputs; nothing here decides a number.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nk-json.h"
+#include "nk-plan-private.h"
+#include "nk-units.h"
+
+/* ---------------------------------------------------------------- numbers */
+
+/* Numbers inside formulas: plain for small whole numbers (1024, 86400), otherwise
+ * the lecture's short scientific notation with up to four significant digits
+ * (7.0e10, 9.895e14, 6.3e24). */
+static void
+append_num (GString *s,
+            double   v)
+{
+  char buf[64];
+  char *e, *end;
+  int exponent;
+
+  if (!isfinite (v))
+    {
+      g_string_append (s, "—");
+      return;
+    }
+  if (v == floor (v) && fabs (v) < 1e6)
+    {
+      g_string_append_printf (s, "%.0f", v);
+      return;
+    }
+  if (fabs (v) >= 1e3 && fabs (v) < 1e6)
+    {
+      g_string_append_printf (s, "%.0f", v);
+      return;
+    }
+  if (fabs (v) >= 1e-3 && fabs (v) < 1e3)
+    {
+      g_snprintf (buf, sizeof buf, "%.4g", v);
+      g_string_append (s, buf);
+      return;
+    }
+  g_snprintf (buf, sizeof buf, "%.3e", v);
+  e = strchr (buf, 'e');
+  exponent = atoi (e + 1);
+  *e = '\0';
+  /* Trim trailing zeros but keep one decimal: 7.000 -> 7.0, 9.895 stays. */
+  end = e - 1;
+  while (end > buf + 2 && *end == '0' && end[-1] != '.')
+    *end-- = '\0';
+  g_string_append_printf (s, "%se%d", buf, exponent);
+}
+
+static char *
+num (double v)
+{
+  GString *s = g_string_new (NULL);
+
+  append_num (s, v);
+  return g_string_free (s, FALSE);
+}
+
+/* A tiny printf where %N is a number for append_num() and %s a string; keeps the
+ * formula templates readable and translatable. */
+static char *
+formula (const char *format,
+         ...)
+{
+  GString *s = g_string_new (NULL);
+  va_list args;
+
+  va_start (args, format);
+  for (const char *p = format; *p; p++)
+    {
+      if (p[0] == '%' && p[1] == 'N')
+        {
+          append_num (s, va_arg (args, double));
+          p++;
+        }
+      else if (p[0] == '%' && p[1] == 's')
+        {
+          g_string_append (s, va_arg (args, const char *));
+          p++;
+        }
+      else
+        g_string_append_c (s, *p);
+    }
+  va_end (args);
+  return g_string_free (s, FALSE);
+}
+
+/* Days as the lecture writes them, "143.9". */
+static char *
+days_number (double days)
+{
+  if (!isfinite (days))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.1f", days);
+}
+
+/**
+ * _nk_plan_zero_text:
+ * @stage: a ZeRO stage
+ *
+ * Returns: what the stage shards, as one phrase
+ */
+const char *
+_nk_plan_zero_text (int stage)
+{
+  switch (stage)
+    {
+    case 0: return _("ZeRO-0: everything replicated on every GPU");
+    case 1: return _("ZeRO-1: optimizer state sharded over the GPUs");
+    case 2: return _("ZeRO-2: optimizer state and gradients sharded over the GPUs");
+    default: return _("ZeRO-3: parameters, gradients and optimizer state sharded over the GPUs");
+    }
+}
+
+/* ---------------------------------------------------------------- formulas */
+
+typedef struct {
+  const NkPlanInputs *in;
+  const NkPlanResult *r;
+  const double       *x;   /* the numeric inputs */
+  const double       *v;   /* the numeric outputs */
+  char              **f;   /* the formulas being written */
+} Report;
+
+static void
+report_peak (const Report *p)
+{
+  const NkGpu *gpu = p->r->gpu;
+  const char *dtype = nk_peak_dtype_to_string (p->in->dtype);
+  double peak = p->v[NK_PLAN_V_PEAK];
+
+  if (!p->r->has[NK_PLAN_V_PEAK])
+    return;
+  if (p->in->sparse)
+    p->f[NK_PLAN_V_PEAK] =
+      formula (_("%s 2:4-sparse %s peak = %N FLOP/s (dense: %N FLOP/s; the sparse figure "
+                 "holds only for matrices with 2 of every 4 weights zero)"),
+               gpu->name, dtype, peak, gpu->peak[p->in->dtype]);
+  else if (isfinite (gpu->peak_sparse[p->in->dtype]))
+    p->f[NK_PLAN_V_PEAK] =
+      formula (_("%s dense %s peak = %N FLOP/s (the datasheet's %N FLOP/s is with 2:4 sparsity)"),
+               gpu->name, dtype, peak, gpu->peak_sparse[p->in->dtype]);
+  else
+    p->f[NK_PLAN_V_PEAK] = formula (_("%s dense %s peak = %N FLOP/s"), gpu->name, dtype, peak);
+}
+
+static void
+report_time (const Report *p)
+{
+  const double *x = p->x, *v = p->v;
+  g_autofree char *days = days_number (v[NK_PLAN_V_DAYS]);
+
+  if (p->r->has[NK_PLAN_V_TOTAL_FLOPS])
+    p->f[NK_PLAN_V_TOTAL_FLOPS] = formula (_("6 × %N params × %N tokens = %N FLOPs"),
+                                           x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
+                                           v[NK_PLAN_V_TOTAL_FLOPS]);
+  if (p->r->has[NK_PLAN_V_FLOPS_PER_DAY])
+    p->f[NK_PLAN_V_FLOPS_PER_DAY] =
+      formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
+               v[NK_PLAN_V_PEAK], x[NK_PLAN_IN_MFU], x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_FLOPS_PER_DAY]);
+  if (p->r->has[NK_PLAN_V_DAYS])
+    p->f[NK_PLAN_V_DAYS] = formula (_("%N FLOPs / %N FLOPs/day = %s days"),
+                                    v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_FLOPS_PER_DAY], days);
+  if (p->r->has[NK_PLAN_V_GPU_HOURS])
+    p->f[NK_PLAN_V_GPU_HOURS] = formula (_("%s days × 24 h × %N GPUs = %N GPU-hours"),
+                                         days, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_GPU_HOURS]);
+  if (p->r->has[NK_PLAN_V_COST])
+    p->f[NK_PLAN_V_COST] = formula (_("%N GPU-hours × $%N per GPU-hour = $%N"),
+                                    v[NK_PLAN_V_GPU_HOURS], x[NK_PLAN_IN_PRICE], v[NK_PLAN_V_COST]);
+  if (p->r->has[NK_PLAN_V_GPUS_DEADLINE])
+    p->f[NK_PLAN_V_GPUS_DEADLINE] =
+      formula (_("⌈%N FLOPs / (%N FLOP/s × %N MFU × 86400 s/day × %N days)⌉ = %N GPUs"),
+               v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK], x[NK_PLAN_IN_MFU],
+               x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_GPUS_DEADLINE]);
+}
+
+static char *
+report_bytes (const Report *p)
+{
+  const double *v = p->v;
+  double state = nk_optimizer_state_bytes (p->in->optimizer);
+  const char *opt = nk_optimizer_to_string (p->in->optimizer);
+
+  if (nk_precision_is_mixed (p->in->precision))
+    p->f[NK_PLAN_V_BYTES_PER_PARAM] =
+      formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
+                 "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  else
+    p->f[NK_PLAN_V_BYTES_PER_PARAM] =
+      formula (_("4 (fp32 params) + 4 (fp32 grads) + %N (%s state, fp32) = %N bytes per parameter"),
+               state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  p->f[NK_PLAN_V_PARAM_BYTES] = formula ("%N", v[NK_PLAN_V_PARAM_BYTES]);
+  p->f[NK_PLAN_V_GRAD_BYTES] = formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
+  p->f[NK_PLAN_V_OPT_BYTES] = formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
+  if (nk_precision_is_mixed (p->in->precision))
+    return formula ("2 + 2 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  return formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+}
+
+static void
+report_activations (const Report *p)
+{
+  const double *x = p->x, *v = p->v;
+  double b = x[NK_PLAN_IN_BATCH], s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
+  double h = x[NK_PLAN_IN_D_MODEL], a = x[NK_PLAN_IN_HEADS];
+
+  if (p->r->has[NK_PLAN_V_ACT_LINEAR])
+    p->f[NK_PLAN_V_ACT_LINEAR] =
+      formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
+                 "(the lecture's deep linear model)"),
+               b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
+  if (p->r->has[NK_PLAN_V_ACT_TRANSFORMER])
+    {
+      double per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
+
+      p->f[NK_PLAN_V_ACT_TRANSFORMER] =
+        formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
+                   "(Korthikanti et al. 2022, eq. 1, 16-bit activations)"),
+                 L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
+      p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
+        formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
+                   "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
+                 s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
+    }
+  if (!p->r->has[NK_PLAN_V_MEM_ACT])
+    return;
+  if (p->r->act_source < 0)
+    p->f[NK_PLAN_V_MEM_ACT] =
+      g_strdup (_("0 B (give batch, seq, layers and d_model to count activations)"));
+  else
+    p->f[NK_PLAN_V_MEM_ACT] = g_strdup (p->f[p->r->act_source]);
+}
+
+static void
+report_memory (const Report *p,
+               const char   *bytes_text)
+{
+  const double *v = p->v;
+  double n = p->x[NK_PLAN_IN_PARAMS];
+  const NkGpu *gpu = p->r->gpu;
+
+  if (p->r->has[NK_PLAN_V_MEM_PARAMS])
+    {
+      p->f[NK_PLAN_V_MEM_PARAMS] = formula (_("%N params × %N B = %N B"), n,
+                                            v[NK_PLAN_V_PARAM_BYTES], v[NK_PLAN_V_MEM_PARAMS]);
+      p->f[NK_PLAN_V_MEM_GRADS] = formula (_("%N params × %N B = %N B"), n,
+                                           v[NK_PLAN_V_GRAD_BYTES], v[NK_PLAN_V_MEM_GRADS]);
+      p->f[NK_PLAN_V_MEM_OPT] = formula (_("%N params × %N B = %N B"), n,
+                                         v[NK_PLAN_V_OPT_BYTES], v[NK_PLAN_V_MEM_OPT]);
+      p->f[NK_PLAN_V_MEM_TOTAL] = formula (_("%N params × (%s) B + %N B activations = %N B"),
+                                           n, bytes_text, v[NK_PLAN_V_MEM_ACT], v[NK_PLAN_V_MEM_TOTAL]);
+    }
+  if (p->r->has[NK_PLAN_V_HBM])
+    p->f[NK_PLAN_V_HBM] = formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
+                                   gpu->name, gpu->memory);
+}
+
+static char *
+report_shard (int          stage,
+              int          from_stage,
+              double       bytes,
+              double       gpus,
+              double       per_gpu)
+{
+  return formula (stage >= from_stage ? _("%N B / %N GPUs = %N B") : _("%N B (replicated; %N GPUs) = %N B"),
+                  bytes, gpus, per_gpu);
+}
+
+static void
+report_per_gpu (const Report *p,
+                const char   *bytes_text)
+{
+  const double *v = p->v;
+  double gpus = p->x[NK_PLAN_IN_GPUS];
+  int z = p->in->zero_stage;
+  double per = nk_plan_bytes_per_param_per_gpu (v, z, gpus);
+
+  if (p->r->has[NK_PLAN_V_MEM_ACT_GPU])
+    p->f[NK_PLAN_V_MEM_ACT_GPU] = formula (_("%N B / %N GPUs (data parallel) = %N B"),
+                                           v[NK_PLAN_V_MEM_ACT], gpus, v[NK_PLAN_V_MEM_ACT_GPU]);
+  if (p->r->has[NK_PLAN_V_MEM_PER_GPU])
+    {
+      p->f[NK_PLAN_V_MEM_PARAMS_GPU] = report_shard (z, 3, v[NK_PLAN_V_MEM_PARAMS], gpus,
+                                                     v[NK_PLAN_V_MEM_PARAMS_GPU]);
+      p->f[NK_PLAN_V_MEM_GRADS_GPU] = report_shard (z, 2, v[NK_PLAN_V_MEM_GRADS], gpus,
+                                                    v[NK_PLAN_V_MEM_GRADS_GPU]);
+      p->f[NK_PLAN_V_MEM_OPT_GPU] = report_shard (z, 1, v[NK_PLAN_V_MEM_OPT], gpus,
+                                                  v[NK_PLAN_V_MEM_OPT_GPU]);
+      p->f[NK_PLAN_V_MEM_PER_GPU] =
+        formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
+                 _nk_plan_zero_text (z), p->x[NK_PLAN_IN_PARAMS], per, v[NK_PLAN_V_MEM_ACT_GPU],
+                 v[NK_PLAN_V_MEM_PER_GPU]);
+    }
+  if (p->r->has[NK_PLAN_V_LARGEST])
+    p->f[NK_PLAN_V_LARGEST] =
+      formula (_("(%N GPUs × %N B HBM − %N B activations) / (%N GPUs × %N B per parameter per GPU) "
+                 "= %N params (%s; %s B per parameter)"),
+               gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
+               _nk_plan_zero_text (z), bytes_text);
+  if (p->r->has[NK_PLAN_V_FITS])
+    p->f[NK_PLAN_V_FITS] =
+      formula (p->r->fits ? _("%N B per GPU ≤ %N B HBM: fits") : _("%N B per GPU > %N B HBM: does not fit"),
+               v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_HBM]);
+}
+
+static void
+report_sizing (const Report *p)
+{
+  const double *x = p->x, *v = p->v;
+  double d = x[NK_PLAN_IN_D_MODEL], L = x[NK_PLAN_IN_LAYERS], n_ctx = x[NK_PLAN_IN_SEQ];
+  double d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : 4 * d;
+
+  if (p->r->has[NK_PLAN_V_SIZED_PARAMS])
+    p->f[NK_PLAN_V_SIZED_PARAMS] =
+      formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
+               d, L, d, d_ff, v[NK_PLAN_V_SIZED_PARAMS]);
+  if (p->r->has[NK_PLAN_V_SIZED_FWD])
+    p->f[NK_PLAN_V_SIZED_FWD] =
+      formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
+               v[NK_PLAN_V_SIZED_PARAMS], L, n_ctx, d, v[NK_PLAN_V_SIZED_FWD]);
+  if (p->r->has[NK_PLAN_V_SIZED_EMBED])
+    p->f[NK_PLAN_V_SIZED_EMBED] =
+      formula (_("(n_vocab %N + n_ctx %N) × d_model %N = %N params"),
+               x[NK_PLAN_IN_VOCAB], n_ctx, d, v[NK_PLAN_V_SIZED_EMBED]);
+}
+
+/* ---------------------------------------------------------------- problems */
+
+/**
+ * _nk_plan_problem_code:
+ * @kind: a problem
+ *
+ * Returns: its #NkPlanError code
+ */
+int
+_nk_plan_problem_code (NkPlanProblemKind kind)
+{
+  switch (kind)
+    {
+    case NK_PLAN_PROBLEM_UNKNOWN_GPU: return NK_PLAN_ERROR_UNKNOWN_GPU;
+    case NK_PLAN_PROBLEM_NO_PEAK:
+    case NK_PLAN_PROBLEM_NO_MEMORY: return NK_PLAN_ERROR_NO_PEAK;
+    case NK_PLAN_PROBLEM_OVERFLOW:
+    case NK_PLAN_PROBLEM_DEADLINE: return NK_PLAN_ERROR_OVERFLOW;
+    default: return NK_PLAN_ERROR_INVALID_INPUT;
+    }
+}
+
+static const char *
+range_sentence (NkPlanInput which)
+{
+  switch (which)
+    {
+    case NK_PLAN_IN_PARAMS: return _("Parameters must be a positive number");
+    case NK_PLAN_IN_TOKENS: return _("Tokens must be a positive number");
+    case NK_PLAN_IN_GPUS: return _("GPUs must be a whole number, at least 1");
+    case NK_PLAN_IN_MFU: return _("MFU must be greater than 0 and at most 1");
+    case NK_PLAN_IN_BATCH: return _("Batch must be a whole number of sequences (0 when not given)");
+    case NK_PLAN_IN_SEQ: return _("Sequence length must be a whole number (0 when not given)");
+    case NK_PLAN_IN_LAYERS: return _("Layers must be a whole number (0 when not given)");
+    case NK_PLAN_IN_D_MODEL: return _("d_model must be a whole number (0 when not given)");
+    case NK_PLAN_IN_HEADS: return _("Heads must be a whole number (0 when not given)");
+    case NK_PLAN_IN_D_FF: return _("d_ff must be a whole number (0 for 4 × d_model)");
+    case NK_PLAN_IN_VOCAB: return _("Vocabulary size must be a whole number (0 when not given)");
+    case NK_PLAN_IN_PRICE: return _("Price must be zero or a positive number of dollars per GPU-hour");
+    default: return _("The deadline must be zero or a positive number of days");
+    }
+}
+
+/* What a value is called in "The … is too large for a double-precision number". */
+static const char *
+overflow_subject (NkPlanValue which)
+{
+  switch (which)
+    {
+    case NK_PLAN_V_TOTAL_FLOPS: return _("total FLOPs count (6 × params × tokens)");
+    case NK_PLAN_V_FLOPS_PER_DAY: return _("FLOPs per day");
+    case NK_PLAN_V_DAYS: return _("number of days");
+    case NK_PLAN_V_GPU_HOURS: return _("number of GPU-hours");
+    case NK_PLAN_V_COST: return _("cost");
+    case NK_PLAN_V_MEM_PARAMS: return _("parameter memory");
+    case NK_PLAN_V_MEM_GRADS: return _("gradient memory");
+    case NK_PLAN_V_MEM_OPT: return _("optimizer memory");
+    case NK_PLAN_V_MEM_TOTAL: return _("memory total");
+    case NK_PLAN_V_SIZED_PARAMS: return _("parameter count");
+    case NK_PLAN_V_SIZED_FWD: return _("forward FLOPs per token");
+    default: return _("activation memory");
+    }
+}
+
+static char *
+problem_sentence (const NkPlanInputs  *in,
+                  const NkPlanResult  *r,
+                  char *const         *invalid,
+                  const NkPlanProblem *problem)
+{
+  const char *dtype = nk_peak_dtype_to_string (in->dtype);
+  g_autoptr(GError) error = NULL;
+
+  switch (problem->kind)
+    {
+    case NK_PLAN_PROBLEM_NO_VALUE: return g_strdup (invalid[problem->which]);
+    case NK_PLAN_PROBLEM_RANGE: return g_strdup (range_sentence (problem->which));
+    case NK_PLAN_PROBLEM_UNKNOWN_GPU:
+      nk_gpus_check_id (in->gpu, &error);
+      return g_strdup (error->message);
+    case NK_PLAN_PROBLEM_DTYPE:
+      return g_strdup_printf (_("The dtype must be fp32, tf32, bf16, fp16 or fp8, not %s"), dtype);
+    case NK_PLAN_PROBLEM_NO_PEAK:
+      return g_strdup_printf (in->sparse
+                              ? _("The GPU table lists no 2:4-sparse peak for %s in %s; turn sparsity off or choose another dtype")
+                              : _("The GPU table lists no dense peak for %s in %s; choose another dtype or GPU"),
+                              r->gpu->name, dtype);
+    case NK_PLAN_PROBLEM_NO_MEMORY:
+      return g_strdup_printf (_("The table gives no memory size for %s"), r->gpu->name);
+    case NK_PLAN_PROBLEM_ZERO_STAGE: return g_strdup (_("The ZeRO stage must be 0, 1, 2 or 3"));
+    case NK_PLAN_PROBLEM_NEEDS_HEADS:
+      return g_strdup (_("The transformer activation estimate needs the number of attention heads"));
+    case NK_PLAN_PROBLEM_OVERFLOW:
+      return g_strdup_printf (_("The %s is too large for a double-precision number"),
+                              overflow_subject (problem->which));
+    case NK_PLAN_PROBLEM_DEADLINE:
+    default:
+      return g_strdup (_("The deadline is too short for any plausible number of GPUs"));
+    }
+}
+
+/**
+ * _nk_plan_outputs_fill:
+ * @outputs: outputs whose result is computed; the text is written here
+ * @inputs: the inputs the result was computed from
+ * @invalid: why each numeric input has no value, or %NULL
+ *
+ * Writes every formula, the bytes-per-parameter sum, the GPU's name and one
+ * sentence per problem.
+ */
+void
+_nk_plan_outputs_fill (NkPlanOutputs      *outputs,
+                       const NkPlanInputs *inputs,
+                       char *const        *invalid)
+{
+  const NkPlanResult *r = &outputs->result;
+  Report p = { inputs, r, inputs->in, r->values, outputs->formulas };
+
+  outputs->gpu_name = g_strdup (r->gpu != NULL ? r->gpu->name : inputs->gpu ? inputs->gpu : "");
+  report_peak (&p);
+  report_time (&p);
+  outputs->bytes_text = report_bytes (&p);
+  report_activations (&p);
+  report_memory (&p, outputs->bytes_text);
+  report_per_gpu (&p, outputs->bytes_text);
+  report_sizing (&p);
+  for (guint i = 0; i < r->n_problems; i++)
+    outputs->messages[i] = problem_sentence (inputs, r, invalid, &r->problems[i]);
+}
+
+/**
+ * _nk_plan_outputs_clear:
+ * @outputs: outputs
+ *
+ * Frees the text and forgets the problems.
+ */
+void
+_nk_plan_outputs_clear (NkPlanOutputs *outputs)
+{
+  for (guint i = 0; i < NK_PLAN_N_FORMULAS; i++)
+    g_clear_pointer (&outputs->formulas[i], g_free);
+  for (guint i = 0; i < NK_PLAN_MAX_PROBLEMS; i++)
+    g_clear_pointer (&outputs->messages[i], g_free);
+  g_clear_pointer (&outputs->bytes_text, g_free);
+  g_clear_pointer (&outputs->gpu_name, g_free);
+  outputs->result.n_problems = 0;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
+}
+
+static void
+add_boolean (JsonBuilder *builder,
+             const char  *name,
+             gboolean     value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_boolean_value (builder, value);
+}
+
+static void
+build_json_memory (JsonBuilder         *builder,
+                   const NkPlanInputs  *in,
+                   const NkPlanResult  *r)
+{
+  const double *v = r->values;
+
+  json_builder_set_member_name (builder, "memory");
+  json_builder_begin_object (builder);
+  nk_json_add_member_double (builder, "params", v[NK_PLAN_V_MEM_PARAMS]);
+  nk_json_add_member_double (builder, "grads", v[NK_PLAN_V_MEM_GRADS]);
+  nk_json_add_member_double (builder, "optimizer", v[NK_PLAN_V_MEM_OPT]);
+  nk_json_add_member_double (builder, "activations", v[NK_PLAN_V_MEM_ACT]);
+  nk_json_add_member_double (builder, "total", v[NK_PLAN_V_MEM_TOTAL]);
+  nk_json_add_member_double (builder, "per_gpu", v[NK_PLAN_V_MEM_PER_GPU]);
+  nk_json_add_member_double (builder, "hbm_per_gpu", v[NK_PLAN_V_HBM]);
+  add_boolean (builder, "fits", r->fits);
+  nk_json_add_member_double (builder, "bytes_per_param", v[NK_PLAN_V_BYTES_PER_PARAM]);
+  json_builder_set_member_name (builder, "zero_stage");
+  json_builder_add_int_value (builder, in->zero_stage);
+  json_builder_end_object (builder);
+}
+
+static void
+build_json_assumptions (JsonBuilder        *builder,
+                        const NkPlanInputs *in)
+{
+  json_builder_set_member_name (builder, "assumptions");
+  json_builder_begin_object (builder);
+  add_string (builder, "gpu", in->gpu ? in->gpu : "");
+  add_string (builder, "dtype", nk_peak_dtype_to_string (in->dtype));
+  add_boolean (builder, "sparse", in->sparse);
+  add_string (builder, "optimizer", nk_optimizer_to_string (in->optimizer));
+  add_string (builder, "precision", nk_precision_to_string (in->precision));
+  add_string (builder, "activation_model", nk_activation_model_to_string (in->activation_model));
+  add_boolean (builder, "checkpointing", in->checkpointing);
+  json_builder_end_object (builder);
+}
+
+/**
+ * nk_plan_build_json:
+ * @self: a plan
+ * @builder: a builder expecting a value
+ * @flags: optional fields
+ *
+ * Adds the plan as CLI.md's `napkin-cli plan --json` object (the app's export
+ * writes the same). Non-finite numbers become the strings "nan"/"inf".
+ */
+void
+nk_plan_build_json (NkPlan          *self,
+                    JsonBuilder     *builder,
+                    NkPlanJsonFlags  flags)
+{
+  const NkPlanInputs *in;
+  const NkPlanResult *r;
+  const double *v;
+
+  g_return_if_fail (NK_IS_PLAN (self));
+  g_return_if_fail (JSON_IS_BUILDER (builder));
+
+  in = _nk_plan_get_inputs (self);
+  r = &_nk_plan_get_outputs (self)->result;
+  v = r->values;
+  json_builder_begin_object (builder);
+  if (!(flags & NK_PLAN_JSON_NO_COMPUTE))
+    {
+      nk_json_add_member_double (builder, "total_flops", v[NK_PLAN_V_TOTAL_FLOPS]);
+      nk_json_add_member_double (builder, "peak_flops_per_gpu", v[NK_PLAN_V_PEAK]);
+      nk_json_add_member_double (builder, "flops_per_day", v[NK_PLAN_V_FLOPS_PER_DAY]);
+      nk_json_add_member_double (builder, "days", v[NK_PLAN_V_DAYS]);
+      nk_json_add_member_double (builder, "gpu_hours", v[NK_PLAN_V_GPU_HOURS]);
+      if (flags & NK_PLAN_JSON_COST)
+        nk_json_add_member_double (builder, "cost", v[NK_PLAN_V_COST]);
+    }
+  else
+    nk_json_add_member_double (builder, "peak_flops_per_gpu", v[NK_PLAN_V_PEAK]);
+
+  build_json_memory (builder, in, r);
+  if (flags & NK_PLAN_JSON_LARGEST)
+    nk_json_add_member_double (builder, "largest_params", v[NK_PLAN_V_LARGEST]);
+  if (flags & NK_PLAN_JSON_DEADLINE)
+    {
+      nk_json_add_member_double (builder, "deadline_days", in->in[NK_PLAN_IN_DEADLINE]);
+      nk_json_add_member_double (builder, "gpus_for_deadline", v[NK_PLAN_V_GPUS_DEADLINE]);
+    }
+  if (isfinite (v[NK_PLAN_V_SIZED_PARAMS]))
+    {
+      json_builder_set_member_name (builder, "sizing");
+      json_builder_begin_object (builder);
+      nk_json_add_member_double (builder, "params", v[NK_PLAN_V_SIZED_PARAMS]);
+      if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
+        nk_json_add_member_double (builder, "embedding_params", v[NK_PLAN_V_SIZED_EMBED]);
+      if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
+        nk_json_add_member_double (builder, "forward_flops_per_token", v[NK_PLAN_V_SIZED_FWD]);
+      json_builder_end_object (builder);
+    }
+  build_json_assumptions (builder, in);
+  json_builder_end_object (builder);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static void
+summary_row (GString    *s,
+             const char *label,
+             const char *value,
+             const char *formula_text)
+{
+  /* Pad by characters, not bytes: labels and values carry "×" and "—". */
+  glong label_len = g_utf8_strlen (label, -1);
+  glong value_len = g_utf8_strlen (value, -1);
+
+  g_string_append_printf (s, "  %s%*s  %s%*s", label, (int) MAX (0, 18 - label_len), "",
+                          value, (int) MAX (0, 22 - value_len), "");
+  if (formula_text != NULL)
+    g_string_append_printf (s, "  %s", formula_text);
+  while (s->len > 0 && s->str[s->len - 1] == ' ')
+    g_string_truncate (s, s->len - 1);
+  g_string_append_c (s, '\n');
+}
+
+typedef struct {
+  GString             *s;
+  NkPlan              *plan;
+  const NkPlanInputs  *in;
+  const NkPlanOutputs *o;
+  const double        *v;
+} Summary;
+
+/* A row whose value text is @value_text (taken) and whose formula is @which's. */
+static void
+summary_value (const Summary *m,
+               const char    *label,
+               NkPlanValue    which,
+               char          *value_text)
+{
+  summary_row (m->s, label, value_text, m->o->formulas[which]);
+  g_free (value_text);
+}
+
+static char *
+bytes_text (double bytes)
+{
+  g_autofree char *binary = nk_units_format_bytes (bytes);
+  g_autofree char *sci = NULL;
+
+  if (!isfinite (bytes))
+    return g_strdup ("—");
+  if (bytes < 1024)
+    return g_steal_pointer (&binary);
+  sci = num (bytes);
+  return g_strdup_printf ("%s (%s B)", binary, sci);
+}
+
+static char *
+sci_unit (double      value,
+          const char *unit)
+{
+  g_autofree char *n = num (value);
+
+  if (!isfinite (value))
+    return g_strdup ("—");
+  return g_strdup_printf ("%s %s", n, unit);
+}
+
+static void
+summary_compute (const Summary   *m,
+                 NkPlanJsonFlags  flags)
+{
+  const double *v = m->v;
+
+  g_string_append_printf (m->s, _("Compute (%s %s, MFU %g, %g × %s)\n"),
+                          m->in->sparse ? _("2:4-sparse") : _("dense"),
+                          nk_peak_dtype_to_string (m->in->dtype), m->in->in[NK_PLAN_IN_MFU],
+                          m->in->in[NK_PLAN_IN_GPUS], m->o->gpu_name ? m->o->gpu_name : "");
+  summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, sci_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
+  summary_value (m, _("peak per GPU"), NK_PLAN_V_PEAK, nk_units_format_rate (v[NK_PLAN_V_PEAK]));
+  summary_value (m, _("FLOPs per day"), NK_PLAN_V_FLOPS_PER_DAY,
+                 sci_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
+  summary_value (m, _("time"), NK_PLAN_V_DAYS,
+                 isfinite (v[NK_PLAN_V_DAYS]) ? g_strdup_printf (_("%.1f days"), v[NK_PLAN_V_DAYS])
+                                              : g_strdup ("—"));
+  summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, sci_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
+  if (flags & NK_PLAN_JSON_COST)
+    summary_value (m, _("cost"), NK_PLAN_V_COST, sci_unit (v[NK_PLAN_V_COST], "USD"));
+  g_string_append_c (m->s, '\n');
+}
+
+static void
+summary_memory (const Summary *m)
+{
+  const double *v = m->v;
+  gboolean known = isfinite (v[NK_PLAN_V_MEM_PER_GPU]) && isfinite (v[NK_PLAN_V_HBM]);
+
+  g_string_append_printf (m->s, _("Memory (%s, %s precision, %s)\n"),
+                          nk_optimizer_to_string (m->in->optimizer),
+                          nk_precision_to_string (m->in->precision),
+                          _nk_plan_zero_text (m->in->zero_stage));
+  summary_row (m->s, _("bytes/param"), m->o->bytes_text ? m->o->bytes_text : "—",
+               m->o->formulas[NK_PLAN_V_BYTES_PER_PARAM]);
+  summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, bytes_text (v[NK_PLAN_V_MEM_PARAMS]));
+  summary_value (m, _("grads"), NK_PLAN_V_MEM_GRADS, bytes_text (v[NK_PLAN_V_MEM_GRADS]));
+  summary_value (m, _("optimizer state"), NK_PLAN_V_MEM_OPT, bytes_text (v[NK_PLAN_V_MEM_OPT]));
+  summary_value (m, _("activations"), NK_PLAN_V_MEM_ACT, bytes_text (v[NK_PLAN_V_MEM_ACT]));
+  summary_value (m, _("total"), NK_PLAN_V_MEM_TOTAL, bytes_text (v[NK_PLAN_V_MEM_TOTAL]));
+  summary_value (m, _("per GPU"), NK_PLAN_V_MEM_PER_GPU, bytes_text (v[NK_PLAN_V_MEM_PER_GPU]));
+  summary_value (m, _("HBM per GPU"), NK_PLAN_V_HBM, bytes_text (v[NK_PLAN_V_HBM]));
+  summary_row (m->s, _("fits"), known ? (m->o->result.fits ? _("yes") : _("no")) : "—",
+               m->o->formulas[NK_PLAN_V_FITS]);
+}
+
+static void
+summary_largest (const Summary *m)
+{
+  g_string_append_c (m->s, '\n');
+  g_string_append (m->s, _("Largest model that fits\n"));
+  summary_value (m, _("largest params"), NK_PLAN_V_LARGEST,
+                 sci_unit (m->v[NK_PLAN_V_LARGEST], "params"));
+  for (int stage = 0; stage <= 3; stage++)
+    {
+      g_autofree char *label = g_strdup_printf (_("at ZeRO-%d"), stage);
+      g_autofree char *n = sci_unit (nk_plan_largest_params_for_stage (m->plan, stage), "params");
+
+      summary_row (m->s, label, n,
+                   stage == m->in->zero_stage ? _("← the assumption of this answer") : NULL);
+    }
+}
+
+static void
+summary_deadline (const Summary *m)
+{
+  g_autofree char *label = g_strdup_printf (_("GPUs for %g days"), m->in->in[NK_PLAN_IN_DEADLINE]);
+
+  g_string_append_c (m->s, '\n');
+  summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, sci_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
+}
+
+static void
+summary_sizing (const Summary *m)
+{
+  const double *v = m->v;
+
+  g_string_append_c (m->s, '\n');
+  g_string_append (m->s, _("Transformer sizing (OpenAI table, Kaplan et al. 2020)\n"));
+  summary_value (m, _("params"), NK_PLAN_V_SIZED_PARAMS, sci_unit (v[NK_PLAN_V_SIZED_PARAMS], "params"));
+  if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
+    summary_value (m, _("embeddings"), NK_PLAN_V_SIZED_EMBED, sci_unit (v[NK_PLAN_V_SIZED_EMBED], "params"));
+  if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
+    summary_value (m, _("forward/token"), NK_PLAN_V_SIZED_FWD, sci_unit (v[NK_PLAN_V_SIZED_FWD], "FLOPs"));
+}
+
+static void
+summary_activations (const Summary *m)
+{
+  const double *v = m->v;
+
+  g_string_append_c (m->s, '\n');
+  g_string_append (m->s, _("Activation estimates (whole batch)\n"));
+  summary_value (m, _("linear model"), NK_PLAN_V_ACT_LINEAR, bytes_text (v[NK_PLAN_V_ACT_LINEAR]));
+  if (!isfinite (v[NK_PLAN_V_ACT_TRANSFORMER]))
+    return;
+  summary_value (m, _("transformer"), NK_PLAN_V_ACT_TRANSFORMER, bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER]));
+  summary_value (m, _("checkpointed"), NK_PLAN_V_ACT_TRANSFORMER_CKPT,
+                 bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]));
+}
+
+/**
+ * nk_plan_format_summary:
+ * @self: a plan
+ * @flags: the optional parts, as for nk_plan_build_json()
+ *
+ * The plan for people: aligned rows with units, each followed by its formula with
+ * the numbers in it. `napkin-cli plan` prints it; the page copies it to the
+ * clipboard.
+ *
+ * Returns: (transfer full): the text, ending in a newline
+ */
+char *
+nk_plan_format_summary (NkPlan          *self,
+                        NkPlanJsonFlags  flags)
+{
+  Summary m;
+
+  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+
+  m.s = g_string_new (NULL);
+  m.plan = self;
+  m.in = _nk_plan_get_inputs (self);
+  m.o = _nk_plan_get_outputs (self);
+  m.v = m.o->result.values;
+
+  if (!(flags & NK_PLAN_JSON_NO_COMPUTE))
+    summary_compute (&m, flags);
+  summary_memory (&m);
+  if (flags & NK_PLAN_JSON_LARGEST)
+    summary_largest (&m);
+  if (flags & NK_PLAN_JSON_DEADLINE)
+    summary_deadline (&m);
+  if (isfinite (m.v[NK_PLAN_V_SIZED_PARAMS]))
+    summary_sizing (&m);
+  if (isfinite (m.v[NK_PLAN_V_ACT_TRANSFORMER]) || isfinite (m.v[NK_PLAN_V_ACT_LINEAR]))
+    summary_activations (&m);
+  return g_string_free (m.s, FALSE);
+}
