@@ -472,6 +472,109 @@ test_pause_stop_async (void)
   g_main_loop_unref (d.loop);
 }
 
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the default context until @t leaves RUNNING/PAUSED, or 30 s pass. */
+static NkTrainerState
+wait_for_end (NkTrainer *t)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (30, set_flag, &timed_out);
+
+  while (!timed_out && (nk_trainer_get_state (t) == NK_TRAINER_STATE_RUNNING
+                        || nk_trainer_get_state (t) == NK_TRAINER_STATE_PAUSED))
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout);
+  return nk_trainer_get_state (t);
+}
+
+static void
+on_step_stop_at_3 (NkTrainer            *trainer,
+                   const NkTrainMetrics *m,
+                   gpointer              data)
+{
+  if (m->step >= 3)
+    nk_trainer_stop (trainer);
+}
+
+/* A run started without a callback (nobody calls start_finish) still ends in
+ * FINISHED, STOPPED or FAILED: the oracle is the run_sync twin's state for the
+ * same config, and the error message for the failure. */
+static void
+test_start_without_callback (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainConfig) diverging = small_config ();
+  g_autoptr(NkTrainConfig) endless = small_config ();
+  g_autoptr(NkTrainer) finished = NULL;
+  g_autoptr(NkTrainer) failed = NULL;
+  g_autoptr(NkTrainer) stopped = NULL;
+
+  c->steps = 5;
+  finished = nk_trainer_new (c);
+  nk_trainer_start (finished, NULL, NULL, NULL);
+  g_assert_cmpint (wait_for_end (finished), ==, NK_TRAINER_STATE_FINISHED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (finished), ==, 5);
+
+  diverging->optimizer = NK_OPTIMIZER_SGD;
+  diverging->lr = 1e3;
+  diverging->steps = 200;
+  failed = nk_trainer_new (diverging);
+  nk_trainer_start (failed, NULL, NULL, NULL);
+  g_assert_cmpint (wait_for_end (failed), ==, NK_TRAINER_STATE_FAILED);
+  {
+    g_autofree char *message = NULL;
+
+    g_object_get (failed, "error-message", &message, NULL);
+    g_assert_nonnull (strstr (message, "diverged"));
+  }
+
+  endless->steps = 10000000;
+  stopped = nk_trainer_new (endless);
+  g_signal_connect (stopped, "step", G_CALLBACK (on_step_stop_at_3), NULL);
+  nk_trainer_start (stopped, NULL, NULL, NULL);
+  g_assert_cmpint (wait_for_end (stopped), ==, NK_TRAINER_STATE_STOPPED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (stopped), <, endless->steps);
+}
+
+static void
+on_step_cancel_at_3 (NkTrainer            *trainer,
+                     const NkTrainMetrics *m,
+                     GCancellable         *cancellable)
+{
+  if (m->step >= 3)
+    g_cancellable_cancel (cancellable);
+}
+
+/* The cancellable stops the run like nk_trainer_stop() (the header's promise and
+ * what run_sync does): STOPPED, and start_finish() says TRUE. */
+static void
+test_cancel_async (void)
+{
+  g_autoptr(NkTrainConfig) c = small_config ();
+  g_autoptr(NkTrainer) t = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  AsyncData d = { 0, };
+
+  c->steps = 10000000;
+  t = nk_trainer_new (c);
+  d.loop = g_main_loop_new (NULL, FALSE);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_cancel_at_3), cancellable);
+  nk_trainer_start (t, cancellable, on_done, &d);
+  g_main_loop_run (d.loop);
+  g_assert_true (d.done);
+  g_assert_true (d.ok);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_STOPPED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (t), <, c->steps);
+  g_main_loop_unref (d.loop);
+}
+
 static void
 test_diverges (void)
 {
@@ -1048,6 +1151,8 @@ main (int    argc,
   g_test_add_func ("/engine/trainer/stop-sync", test_stop_sync);
   g_test_add_func ("/engine/trainer/pause-stop-async", test_pause_stop_async);
   g_test_add_func ("/engine/trainer/diverges", test_diverges);
+  g_test_add_func ("/engine/trainer/start-without-callback", test_start_without_callback);
+  g_test_add_func ("/engine/trainer/cancel-async", test_cancel_async);
   g_test_add_func ("/engine/trainer/bad-config", test_bad_config);
   g_test_add_func ("/engine/trainer/tiny-lm-learns", test_tiny_lm_learns);
   g_test_add_func ("/engine/trainer/bf16-mixed", test_bf16_mixed);

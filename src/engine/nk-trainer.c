@@ -623,6 +623,27 @@ worker (GTask        *task,
     g_task_return_error (task, error);
 }
 
+/* The worker's task ends here, on the caller's context, whether or not the caller
+ * passed a callback or calls nk_trainer_start_finish(): the state leaves RUNNING
+ * either way. The caller's task then returns the same result. */
+static void
+on_worker_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  gboolean ok;
+
+  ok = g_task_propagate_boolean (G_TASK (result), &error);
+  /* The last step's idle may still be queued behind this callback: deliver it now. */
+  finish_state (NK_TRAINER (source), ok, error);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
 void
 nk_trainer_start (NkTrainer           *self,
                   GCancellable        *cancellable,
@@ -630,12 +651,14 @@ nk_trainer_start (NkTrainer           *self,
                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) worker_task = NULL;
   GError *error = NULL;
 
   g_return_if_fail (NK_IS_TRAINER (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, nk_trainer_start);
+  g_task_set_check_cancellable (task, FALSE);
   if (!claim (self, &error))
     {
       g_task_return_error (task, error);
@@ -644,7 +667,13 @@ nk_trainer_start (NkTrainer           *self,
   self->context = g_main_context_ref_thread_default ();
   set_state (self, g_atomic_int_get (&self->pause_requested)
                    ? NK_TRAINER_STATE_PAUSED : NK_TRAINER_STATE_RUNNING);
-  g_task_run_in_thread (task, worker);
+  worker_task = g_task_new (self, cancellable, on_worker_done, g_steal_pointer (&task));
+  /* A cancelled run ends between two steps like a stopped one (as under
+   * nk_trainer_run_sync()), not with "Operation was cancelled". */
+  g_task_set_check_cancellable (worker_task, FALSE);
+  g_task_set_source_tag (worker_task, worker);
+  g_task_set_name (worker_task, "[napkin] training run");
+  g_task_run_in_thread (worker_task, worker);
 }
 
 gboolean
@@ -652,18 +681,10 @@ nk_trainer_start_finish (NkTrainer     *self,
                          GAsyncResult  *result,
                          GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  gboolean ok;
-
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == nk_trainer_start, FALSE);
 
-  ok = g_task_propagate_boolean (G_TASK (result), &local_error);
-  /* The last step's idle may still be queued behind this callback: deliver it now. */
-  if (!g_error_matches (local_error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_BUSY))
-    finish_state (self, ok, local_error);
-  if (!ok)
-    g_propagate_error (error, g_steal_pointer (&local_error));
-  return ok;
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 void

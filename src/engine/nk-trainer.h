@@ -84,10 +84,13 @@ const NkTrainConfig *nk_trainer_get_config  (NkTrainer       *self);
  * nk_trainer_start:
  * @self: an idle trainer
  * @cancellable: (nullable): stops the run like nk_trainer_stop()
- * @callback: called on the caller's main context when the run ends
+ * @callback: (nullable): called on the caller's main context when the run ends
  * @user_data: for @callback
  *
- * Runs the whole run on a worker thread.
+ * Runs the whole run on a worker thread. When it ends, the trainer delivers its
+ * last step and sets its state (FINISHED, STOPPED or FAILED) on the caller's main
+ * context first, then calls @callback: the state ends the same whether or not
+ * there is a callback that calls nk_trainer_start_finish().
  */
 void            nk_trainer_start            (NkTrainer           *self,
                                              GCancellable        *cancellable,
@@ -164,10 +167,15 @@ void            nk_trainer_set_histogram_source (NkTrainer       *self,
 gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
                                               NkTrainHistogram   *out);
 
-/* The model (for tests and --save, when the run is not running). (transfer none) */
+/* These three are set once by the thread that runs the steps, before the first
+ * step, and read under the trainer's mutex: any thread may call them at any time.
+ * (transfer none): the model, %NULL until built; its values change while the run
+ * runs, so read them (tests, --save) only when it is not running. */
 NkModel        *nk_trainer_get_model        (NkTrainer           *self);
+/* 0 until the model is built. */
 guint64         nk_trainer_get_n_parameters (NkTrainer           *self);
-/* Returns: (transfer none): the device's name ("cpu", "cuda:0") once started */
+/* Returns: (transfer none): the device's name ("cpu", "cuda:0") once the run has
+ * found its device, the config's device before */
 const char     *nk_trainer_get_device_name  (NkTrainer           *self);
 
 /* Writes the model's state_dict (PyTorch names) as safetensors, atomically. */
