@@ -5,8 +5,10 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 #include <glib/gstdio.h>
@@ -694,6 +696,168 @@ test_other_run (void)
   remove_dir (dir);
 }
 
+/* The comparison a resume makes. Oracle: the differing members listed by hand for
+ * configs written by hand. */
+static void
+test_config_changes (void)
+{
+  static const char base[] =
+    "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+    "\"seed\":0,\"precision\":\"fp32\"}";
+  static const struct {
+    const char *requested;
+    const char *expected;    /* the names, joined by spaces */
+  } cases[] = {
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0,\"precision\":\"fp32\"}", "" },
+    /* more (or fewer) steps: how far to run, not which run */
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":500,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0,\"precision\":\"fp32\"}", "" },
+    /* member order does not matter */
+    { "{\"precision\":\"fp32\",\"seed\":0,\"optimizer\":\"adamw\",\"lr\":0.01,\"steps\":20,"
+      "\"dim\":8,\"model\":\"cruncher\"}", "" },
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.5,\"optimizer\":\"sgd\","
+      "\"seed\":7,\"precision\":\"fp32\"}", "lr optimizer seed" },
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0,\"precision\":\"fp16\"}", "precision" },
+    { "{\"model\":\"tiny-lm\",\"dim\":16,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0,\"precision\":\"fp32\"}", "model dim" },
+    /* a data file on one side only */
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0,\"precision\":\"fp32\",\"inputs\":\"x.npy\"}", "inputs" },
+    { "{\"model\":\"cruncher\",\"dim\":8,\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\","
+      "\"seed\":0}", "precision" },
+    { "not json", "config" },
+    { NULL, "config" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) names = nk_checkpoint_config_changes (base, cases[i].requested);
+      g_autofree char *joined = g_strjoinv (" ", names);
+
+      g_test_message ("case %u: %s", i, cases[i].requested);
+      g_assert_cmpstr (joined, ==, cases[i].expected);
+    }
+  {
+    g_auto(GStrv) names = nk_checkpoint_config_changes (NULL, NULL);
+
+    g_assert_cmpuint (g_strv_length (names), ==, 0);
+  }
+}
+
+static void
+test_check_resume (void)
+{
+  static const char saved[] =
+    "{\"model\":\"cruncher\",\"steps\":20,\"lr\":0.01,\"optimizer\":\"adamw\",\"seed\":0}";
+  static const char changed[] =
+    "{\"model\":\"cruncher\",\"steps\":20,\"lr\":0.5,\"optimizer\":\"sgd\",\"seed\":7}";
+  g_autoptr(NkCheckpoint) ck = nk_checkpoint_new ();
+  g_autoptr(GError) error = NULL;
+
+  nk_checkpoint_set_step (ck, 20);
+  nk_checkpoint_set_config (ck, saved);
+
+  /* exactly at the end: nothing left to do, which is no error */
+  g_assert_true (nk_checkpoint_check_resume (ck, saved, 20, &error));
+  g_assert_no_error (error);
+  g_assert_true (nk_checkpoint_check_resume (ck, saved, 30, &error));
+  g_assert_no_error (error);
+
+  /* fewer steps than it holds: refused with both numbers */
+  g_assert_false (nk_checkpoint_check_resume (ck, saved, 10, &error));
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_STEPS);
+  g_assert_nonnull (strstr (error->message, "holds 20 steps"));
+  g_assert_nonnull (strstr (error->message, "the 10 asked for"));
+  g_clear_error (&error);
+
+  /* another configuration: every field named with both values */
+  g_assert_false (nk_checkpoint_check_resume (ck, changed, 30, &error));
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CONFIG_CHANGED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "lr (0.01 → 0.5)"));
+  g_assert_nonnull (strstr (error->message, "optimizer (adamw → sgd)"));
+  g_assert_nonnull (strstr (error->message, "seed (0 → 7)"));
+  g_assert_nonnull (strstr (error->message, "--steps"));
+  g_assert_null (strchr (error->message, '\n'));
+}
+
+/* The loss a checkpoint records reads back as the same double. */
+static void
+test_loss (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  static const double losses[] = { 32.801288604736328, 1e-300, 0.1, NAN, INFINITY };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (losses); i++)
+    {
+      g_autoptr(NkCheckpoint) ck = make_checkpoint (i + 1, NULL);
+      g_autoptr(NkCheckpoint) back = NULL;
+      g_autofree char *path = NULL;
+
+      nk_checkpoint_set_loss (ck, losses[i]);
+      g_assert_true (nk_checkpoint_save (ck, dir, 0, &path, &error));
+      g_assert_no_error (error);
+      back = nk_checkpoint_load (path, &error);
+      g_assert_no_error (error);
+      if (isnan (losses[i]))
+        g_assert_true (isnan (nk_checkpoint_get_loss (back)));
+      else
+        g_assert_true (nk_checkpoint_get_loss (back) == losses[i]);
+    }
+  {
+    g_autoptr(NkCheckpoint) ck = make_checkpoint (1, NULL);
+
+    g_assert_true (isnan (nk_checkpoint_get_loss (ck)));   /* not recorded */
+  }
+  remove_dir (dir);
+}
+
+/* One writer per folder: a second lock on the same folder fails, naming this
+ * process (flock locks belong to the open file, so one process is enough). */
+static void
+test_lock (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *sub = g_build_filename (dir, "run", NULL);
+  g_autofree char *pid = g_strdup_printf ("in use by process %d;", (int) getpid ());
+  g_autofree char *file = g_build_filename (dir, "a-file", NULL);
+  g_autofree char *under_file = g_build_filename (file, "ck", NULL);
+  g_autoptr(GError) error = NULL;
+  NkCheckpointLock *first, *second;
+
+  first = nk_checkpoint_lock (sub, &error);          /* creates the folder */
+  g_assert_no_error (error);
+  g_assert_nonnull (first);
+  g_assert_true (g_file_test (sub, G_FILE_TEST_IS_DIR));
+
+  second = nk_checkpoint_lock (sub, &error);
+  g_assert_null (second);
+  g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_LOCKED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, sub));
+  g_assert_nonnull (strstr (error->message, pid));
+  g_clear_error (&error);
+
+  nk_checkpoint_unlock (first);
+  second = nk_checkpoint_lock (sub, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (second);
+  nk_checkpoint_unlock (second);
+
+  /* a folder that cannot exist fails before any work, naming it */
+  g_assert_true (g_file_set_contents (file, "x", -1, NULL));
+  g_assert_null (nk_checkpoint_lock (under_file, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR);
+  g_assert_nonnull (strstr (error->message, under_file));
+  g_clear_error (&error);
+
+  remove_dir (sub);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -709,6 +873,10 @@ main (int   argc,
   g_test_add_func ("/engine/checkpoint/metadata-tamper", test_metadata_tamper);
   g_test_add_func ("/engine/checkpoint/other-run", test_other_run);
   g_test_add_func ("/engine/checkpoint/tensors", test_tensors);
+  g_test_add_func ("/engine/checkpoint/config-changes", test_config_changes);
+  g_test_add_func ("/engine/checkpoint/check-resume", test_check_resume);
+  g_test_add_func ("/engine/checkpoint/loss", test_loss);
+  g_test_add_func ("/engine/checkpoint/lock", test_lock);
 
   return g_test_run ();
 }

@@ -400,6 +400,103 @@ test_default_text (void)
     g_assert_cmpuint (nk_token_stream_get_token (ts, i), ==, (guint8) p[i]);
 }
 
+/* A bad token deep in a large file is refused when the file is opened, naming the
+ * file, the index and the value. Oracle: the file is built by hand with one token
+ * out of range at a known index. */
+static void
+test_token_vocab (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "tokens.bin", NULL);
+  const guint64 n = 200000, bad_at = 150000;
+  g_autofree guint16 *tokens = g_new (guint16, n);
+  g_autoptr(NkTokenStream) ts = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint64 i = 0; i < n; i++)
+    tokens[i] = GUINT16_TO_LE ((guint16) (i % 256));
+  tokens[bad_at] = GUINT16_TO_LE (9999);
+  g_assert_true (g_file_set_contents (path, (const char *) tokens, n * 2, NULL));
+
+  ts = nk_token_stream_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (nk_token_stream_check_vocab (ts, 10000, &error));
+  g_assert_no_error (error);
+  g_assert_false (nk_token_stream_check_vocab (ts, 256, &error));
+  g_assert_error (error, NK_DATA_ERROR, NK_DATA_ERROR_TOKENS);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, "token 150000 "));
+  g_assert_nonnull (strstr (error->message, "is 9999"));
+  g_assert_nonnull (strstr (error->message, "256"));
+  g_clear_error (&error);
+
+  /* not a regular file: said so, for every reader of token files */
+  {
+    const char *not_files[] = { "/dev/null", dir };
+
+    for (guint i = 0; i < G_N_ELEMENTS (not_files); i++)
+      {
+        g_autoptr(NkTokenStream) t = nk_token_stream_new_from_file (not_files[i], &error);
+
+        g_assert_null (t);
+        g_assert_error (error, NK_DATA_ERROR, NK_DATA_ERROR_IO);
+        g_assert_nonnull (strstr (error->message, "is not a regular file"));
+        g_assert_nonnull (strstr (error->message, not_files[i]));
+        g_clear_error (&error);
+      }
+  }
+  g_unlink (path);
+  remove_dir (dir);
+}
+
+/* A NaN or infinity in X or Y is refused when the arrays are opened, with its place. */
+static void
+test_array_nonfinite (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *xp = g_build_filename (dir, "X.npy", NULL);
+  g_autofree char *yp = g_build_filename (dir, "Y.npy", NULL);
+  float x[6 * 3], y[6];
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    x[i] = (float) i;
+  for (guint i = 0; i < G_N_ELEMENTS (y); i++)
+    y[i] = (float) -i;
+
+  x[3 * 3 + 1] = NAN;                                   /* row 3, column 1 */
+  g_assert_true (nk_npy_save (xp, NK_NPY_F4, 2, (gint64[]) { 6, 3 }, x, &error));
+  g_assert_true (nk_npy_save (yp, NK_NPY_F4, 1, (gint64[]) { 6 }, y, &error));
+  {
+    g_autoptr(NkArrayDataset) ds = nk_array_dataset_new (xp, yp, 2, &error);
+
+    g_assert_null (ds);
+    g_assert_error (error, NK_DATA_ERROR, NK_DATA_ERROR_VALUES);
+    g_test_message ("%s", error->message);
+    g_assert_true (g_str_has_prefix (error->message, xp));
+    g_assert_nonnull (strstr (error->message, "row 3, column 1 is nan"));
+    g_clear_error (&error);
+  }
+
+  x[3 * 3 + 1] = 0.5f;
+  y[5] = -INFINITY;
+  g_assert_true (nk_npy_save (xp, NK_NPY_F4, 2, (gint64[]) { 6, 3 }, x, &error));
+  g_assert_true (nk_npy_save (yp, NK_NPY_F4, 1, (gint64[]) { 6 }, y, &error));
+  {
+    g_autoptr(NkArrayDataset) ds = nk_array_dataset_new (xp, yp, 2, &error);
+
+    g_assert_null (ds);
+    g_assert_error (error, NK_DATA_ERROR, NK_DATA_ERROR_VALUES);
+    g_assert_true (g_str_has_prefix (error->message, yp));
+    g_assert_nonnull (strstr (error->message, "element 5 is -inf"));
+    g_clear_error (&error);
+  }
+  g_unlink (xp);
+  g_unlink (yp);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,6 +508,8 @@ main (int   argc,
   g_test_add_func ("/engine/data/arrays/errors", test_array_errors);
   g_test_add_func ("/engine/data/tokens/windows", test_token_streams);
   g_test_add_func ("/engine/data/tokens/default-text", test_default_text);
+  g_test_add_func ("/engine/data/tokens/vocab", test_token_vocab);
+  g_test_add_func ("/engine/data/arrays/nonfinite", test_array_nonfinite);
 
   return g_test_run ();
 }

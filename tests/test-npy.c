@@ -339,7 +339,25 @@ test_file_errors (void)
   b = nk_npy_array_load (path, &error);
   g_assert_null (b);
   g_assert_error (error, NK_NPY_ERROR, NK_NPY_ERROR_BAD_MAGIC);
+  g_clear_error (&error);
   remove_temp (path);
+
+  /* A folder or a device is refused by name, not by what mmap() says of it
+   * ("No such device", "Invalid argument"). */
+  {
+    const char *not_files[] = { ".", "/dev/null" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (not_files); i++)
+      {
+        g_autoptr(NkNpyArray) c = nk_npy_array_load (not_files[i], &error);
+        g_autofree char *expected = g_strdup_printf ("“%s” is not a regular file", not_files[i]);
+
+        g_assert_null (c);
+        g_assert_error (error, NK_NPY_ERROR, NK_NPY_ERROR_IO);
+        g_assert_nonnull (strstr (error->message, expected));
+        g_clear_error (&error);
+      }
+  }
 }
 
 static void

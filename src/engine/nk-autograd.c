@@ -820,11 +820,19 @@ nk_ag_cross_entropy (NkTensor  *logits,
       double m, lse;
       gint64 t;
 
-      if (!read_index (targets, i, &t) || t < 0 || t >= v)
+      if (!read_index (targets, i, &t))
         {
           g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                       _("Target %" PRId64 " is not a class index below %" PRId64 "."),
-                       i, v);
+                       _("Cross-entropy targets must be integer class indices, not %s."),
+                       nk_dtype_info (targets->dtype)->name);
+          return NULL;
+        }
+      if (t < 0 || t >= v)
+        {
+          /* The value is what is wrong; the row says where to look. */
+          g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                       _("Target %" PRId64 " (row %" PRId64 ") is not a class index "
+                         "below %" PRId64 "."), t, i, v);
           return NULL;
         }
       row_logsumexp (logits, i, v, &m, &lse);
@@ -870,7 +878,7 @@ nk_ag_embedding (NkTensor  *weight,
     return NULL;
   for (gint64 i = 0; i < n; i++)
     {
-      gint64 t;
+      gint64 t = -1;
 
       if (!read_index (index, i, &t) || t < 0 || t >= vocab)
         {

@@ -7,13 +7,18 @@
 
 #include <inttypes.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "nk-checkpoint.h"
+#include "nk-file-util.h"
 #include "nk-file-util-private.h"
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"
@@ -25,6 +30,7 @@ G_DEFINE_QUARK (nk-checkpoint-error-quark, nk_checkpoint_error)
 #define KEY_RNG      "rng"
 #define KEY_CONFIG   "config"
 #define KEY_CHECKSUM "checksum"
+#define KEY_LOSS     "loss"
 #define CHECKSUM_PREFIX "sha256:"
 #define CHECKSUM_DIGITS 64
 #define CHECKSUM_PLACEHOLDER "0000000000000000000000000000000000000000000000000000000000000000"
@@ -169,6 +175,40 @@ nk_checkpoint_get_metadata (NkCheckpoint *ck,
   g_return_val_if_fail (key != NULL, NULL);
 
   return g_hash_table_lookup (ck->metadata, key);
+}
+
+void
+nk_checkpoint_set_loss (NkCheckpoint *ck,
+                        double        loss)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_if_fail (ck != NULL);
+
+  /* g_ascii_dtostr gives the shortest text that reads back to the same double. */
+  if (isnan (loss))
+    g_strlcpy (buf, "nan", sizeof buf);
+  else if (isinf (loss))
+    g_strlcpy (buf, loss > 0 ? "inf" : "-inf", sizeof buf);
+  else
+    g_ascii_dtostr (buf, sizeof buf, loss);
+  nk_checkpoint_set_metadata (ck, KEY_LOSS, buf);
+}
+
+double
+nk_checkpoint_get_loss (NkCheckpoint *ck)
+{
+  const char *text;
+  char *end = NULL;
+  double v;
+
+  g_return_val_if_fail (ck != NULL, NAN);
+
+  text = nk_checkpoint_get_metadata (ck, KEY_LOSS);
+  if (text == NULL)
+    return NAN;
+  v = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' ? v : NAN;
 }
 
 static void
@@ -614,56 +654,158 @@ add_members (GHashTable *seen,
       g_ptr_array_add (order, l->data);
 }
 
-/* NULL when @theirs and @ours are the same run; else "dim 32, lr 0.1 where this run
- * has dim 64, lr 0.01" for the error message. */
-static char *
-config_differences (const char *theirs,
-                    const char *ours)
+/* One member that differs: its name and both values as text. */
+typedef struct {
+  char *name;
+  char *theirs;
+  char *ours;
+} Change;
+
+static void
+change_free (gpointer data)
+{
+  Change *c = data;
+
+  g_free (c->name);
+  g_free (c->theirs);
+  g_free (c->ours);
+  g_free (c);
+}
+
+static Change *
+change_new (const char *name,
+            char       *theirs,
+            char       *ours)
+{
+  Change *c = g_new0 (Change, 1);
+
+  c->name = g_strdup (name);
+  c->theirs = theirs;
+  c->ours = ours;
+  return c;
+}
+
+/* The members of two configs that differ (but for config_ignored), in the order they
+ * appear in @theirs, then @ours. Text that is not a JSON object differs as a whole,
+ * as the member "config", unless both texts are equal. */
+static GPtrArray *
+config_changes (const char *theirs,
+                const char *ours)
 {
   g_autoptr(JsonParser) pa = json_parser_new ();
   g_autoptr(JsonParser) pb = json_parser_new ();
   g_autoptr(GHashTable) seen = NULL;
   g_autoptr(GPtrArray) order = NULL;
-  g_autoptr(GString) a_text = NULL;
-  g_autoptr(GString) b_text = NULL;
+  GPtrArray *changes = g_ptr_array_new_with_free_func (change_free);
   JsonObject *a, *b;
 
   if (theirs == NULL && ours == NULL)
-    return NULL;
+    return changes;
   a = config_object (pa, theirs);
   b = config_object (pb, ours);
   if (a == NULL || b == NULL)
     {
-      if (g_strcmp0 (theirs, ours) == 0)
-        return NULL;
-      return g_strdup_printf (_("config %s where this run has %s"),
-                              theirs ? theirs : _("none"), ours ? ours : _("none"));
+      if (g_strcmp0 (theirs, ours) != 0)
+        g_ptr_array_add (changes, change_new ("config", g_strdup (theirs ? theirs : _("none")),
+                                              g_strdup (ours ? ours : _("none"))));
+      return changes;
     }
 
   seen = g_hash_table_new (g_str_hash, g_str_equal);
   order = g_ptr_array_new ();
   add_members (seen, order, a);
   add_members (seen, order, b);
-  a_text = g_string_new (NULL);
-  b_text = g_string_new (NULL);
   for (guint i = 0; i < order->len; i++)
     {
       const char *m = order->pdata[i];
       JsonNode *na = json_object_get_member (a, m);
       JsonNode *nb = json_object_get_member (b, m);
-      g_autofree char *ta = NULL;
-      g_autofree char *tb = NULL;
 
       if (na != NULL && nb != NULL && json_node_equal (na, nb))
         continue;
-      ta = member_text (a, m);
-      tb = member_text (b, m);
-      g_string_append_printf (a_text, "%s%s %s", a_text->len ? ", " : "", m, ta);
-      g_string_append_printf (b_text, "%s%s %s", b_text->len ? ", " : "", m, tb);
+      g_ptr_array_add (changes, change_new (m, member_text (a, m), member_text (b, m)));
     }
-  if (a_text->len == 0)
+  return changes;
+}
+
+/* NULL when @theirs and @ours are the same run; else "dim 32, lr 0.1 where this run
+ * has dim 64, lr 0.01" for the error message. */
+static char *
+config_differences (const char *theirs,
+                    const char *ours)
+{
+  g_autoptr(GPtrArray) changes = config_changes (theirs, ours);
+  g_autoptr(GString) a_text = NULL;
+  g_autoptr(GString) b_text = NULL;
+
+  if (changes->len == 0)
     return NULL;
+  a_text = g_string_new (NULL);
+  b_text = g_string_new (NULL);
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const Change *c = changes->pdata[i];
+
+      g_string_append_printf (a_text, "%s%s %s", i ? ", " : "", c->name, c->theirs);
+      g_string_append_printf (b_text, "%s%s %s", i ? ", " : "", c->name, c->ours);
+    }
   return g_strdup_printf (_("%s where this run has %s"), a_text->str, b_text->str);
+}
+
+char **
+nk_checkpoint_config_changes (const char *saved,
+                              const char *requested)
+{
+  g_autoptr(GPtrArray) changes = config_changes (saved, requested);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  char **names;
+
+  for (guint i = 0; i < changes->len; i++)
+    g_strv_builder_add (builder, ((const Change *) changes->pdata[i])->name);
+  names = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return names;
+}
+
+gboolean
+nk_checkpoint_check_resume (NkCheckpoint  *ck,
+                            const char    *config_json,
+                            guint64        steps,
+                            GError       **error)
+{
+  g_autoptr(GPtrArray) changes = NULL;
+  const char *name;
+
+  g_return_val_if_fail (ck != NULL, FALSE);
+
+  name = display_name (ck);
+  changes = config_changes (ck->config, config_json);
+  if (changes->len > 0)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+
+      for (guint i = 0; i < changes->len; i++)
+        {
+          const Change *c = changes->pdata[i];
+
+          g_string_append_printf (list, "%s%s (%s → %s)", i ? ", " : "",
+                                  c->name, c->theirs, c->ours);
+        }
+      g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_CONFIG_CHANGED,
+                   _("Cannot resume from %s: this run changes %s; resuming may change "
+                     "only --steps, so give the checkpoint’s settings again or start a "
+                     "new run in another folder."), name, list->str);
+      return FALSE;
+    }
+  if (ck->step > steps)
+    {
+      g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_STEPS,
+                   _("Cannot resume from %s: it holds %" PRIu64 " steps, more than the "
+                     "%" PRIu64 " asked for, and a run cannot go back; ask for --steps %"
+                     PRIu64 " or more."), name, ck->step, steps, ck->step);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -1031,4 +1173,102 @@ nk_checkpoint_find_latest_intact (const char  *dir,
   if (out_skipped)
     *out_skipped = g_steal_pointer (&skipped);
   return result;
+}
+
+/* ---- one writer per folder -------------------------------------------------------- */
+
+struct _NkCheckpointLock
+{
+  int   fd;
+  char *dir;
+};
+
+/* The process id the holder wrote into the lock file, or 0 when it cannot be read
+ * (the holder may be between truncating and writing it). */
+static gint64
+read_holder (int fd)
+{
+  char buf[32] = { 0 };
+  ssize_t n = pread (fd, buf, sizeof buf - 1, 0);
+  gint64 pid;
+
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  g_strstrip (buf);
+  if (!g_ascii_string_to_signed (buf, 10, 1, G_MAXINT32, &pid, NULL))
+    return 0;
+  return pid;
+}
+
+NkCheckpointLock *
+nk_checkpoint_lock (const char  *dir,
+                    GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *pid_text = NULL;
+  NkCheckpointLock *lock;
+  int fd, errsv;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  /* Creates the folder, and fails now rather than at the first checkpoint when no
+   * file can be written there. */
+  if (!nk_file_check_writable_dir (dir, error))
+    return NULL;
+
+  path = g_build_filename (dir, NK_CHECKPOINT_LOCK_NAME, NULL);
+  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not open the lock file “%s”: %s"), path, g_strerror (errsv));
+      return NULL;
+    }
+  /* flock() locks belong to the open file, so two runs in one process exclude each
+   * other too, and the kernel drops the lock when a killed run's descriptor closes:
+   * a stale lock file never blocks anyone. */
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      gint64 holder;
+
+      errsv = errno;
+      holder = errsv == EWOULDBLOCK ? read_holder (fd) : 0;
+      close (fd);
+      if (errsv != EWOULDBLOCK)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                     _("Could not lock the checkpoint folder “%s”: %s"), dir, g_strerror (errsv));
+      else if (holder > 0)
+        g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_LOCKED,
+                     _("Checkpoint folder “%s” is in use by process %" PRId64 "; wait for "
+                       "that run to end or choose another folder."), dir, holder);
+      else
+        g_set_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_LOCKED,
+                     _("Checkpoint folder “%s” is in use by another process; wait for "
+                       "that run to end or choose another folder."), dir);
+      return NULL;
+    }
+
+  pid_text = g_strdup_printf ("%d\n", (int) getpid ());
+  if (ftruncate (fd, 0) != 0
+      || pwrite (fd, pid_text, strlen (pid_text), 0) != (ssize_t) strlen (pid_text))
+    g_debug ("Could not record the process id in %s: %s", path, g_strerror (errno));
+
+  lock = g_new0 (NkCheckpointLock, 1);
+  lock->fd = fd;
+  lock->dir = g_strdup (dir);
+  return lock;
+}
+
+void
+nk_checkpoint_unlock (NkCheckpointLock *lock)
+{
+  if (lock == NULL)
+    return;
+  /* The file stays: removing it would let a third run lock a new file while a second
+   * still waits on the old one. Closing releases the lock. */
+  close (lock->fd);
+  g_free (lock->dir);
+  g_free (lock);
 }

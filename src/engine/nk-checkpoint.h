@@ -62,6 +62,10 @@ G_BEGIN_DECLS
  * @NK_CHECKPOINT_ERROR_NOT_FOUND: no (intact) checkpoint in the directory
  * @NK_CHECKPOINT_ERROR_OTHER_RUN: the directory holds checkpoints of another run,
  *   which a save must not replace or delete
+ * @NK_CHECKPOINT_ERROR_CONFIG_CHANGED: a resume asks for another configuration than
+ *   the checkpoint's (nk_checkpoint_check_resume())
+ * @NK_CHECKPOINT_ERROR_STEPS: a resume asks for fewer steps than the checkpoint holds
+ * @NK_CHECKPOINT_ERROR_LOCKED: another run is writing to the folder
  *
  * Structural problems come as %NK_SAFETENSORS_ERROR, I/O as %NK_SAFETENSORS_ERROR_IO
  * or %G_FILE_ERROR.
@@ -71,6 +75,9 @@ typedef enum {
   NK_CHECKPOINT_ERROR_CHECKSUM,
   NK_CHECKPOINT_ERROR_NOT_FOUND,
   NK_CHECKPOINT_ERROR_OTHER_RUN,
+  NK_CHECKPOINT_ERROR_CONFIG_CHANGED,
+  NK_CHECKPOINT_ERROR_STEPS,
+  NK_CHECKPOINT_ERROR_LOCKED,
 } NkCheckpointError;
 
 GQuark nk_checkpoint_error_quark (void);
@@ -109,6 +116,13 @@ void            nk_checkpoint_set_config      (NkCheckpoint  *ck,
                                                const char    *config_json);
 /* Returns: (transfer none) (nullable): the config text, or %NULL if none */
 const char     *nk_checkpoint_get_config      (NkCheckpoint  *ck);
+
+/* The loss of the step the checkpoint holds the run after, as metadata "loss" (the
+ * shortest decimal that reads back to the same double; "nan", "inf"): a run resumed
+ * with nothing left to do reports it as its final loss. NAN when not recorded. */
+void            nk_checkpoint_set_loss        (NkCheckpoint  *ck,
+                                               double         loss);
+double          nk_checkpoint_get_loss        (NkCheckpoint  *ck);
 
 /* Extra "__metadata__" strings (keys other than the reserved ones above). */
 void            nk_checkpoint_set_metadata    (NkCheckpoint  *ck,
@@ -210,6 +224,43 @@ gboolean        nk_checkpoint_same_run        (const char    *config_a,
                                                const char    *config_b);
 
 /**
+ * nk_checkpoint_config_changes:
+ * @saved: (nullable): the config a checkpoint recorded (JSON object text)
+ * @requested: (nullable): the config of the run about to resume from it
+ *
+ * The comparison a resume makes, as a pure function: which members differ. "steps"
+ * is the one member that may change (how far to run, not which run; a smaller value
+ * than the checkpoint's step is refused by nk_checkpoint_check_resume()); every other
+ * member — model, sizes, optimizer, lr, seed, precision, init, data files — must be
+ * equal, and a member present on one side only differs. Text that is not a JSON object
+ * differs as a whole, reported as "config".
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the differing member names in
+ *   the order of @saved, then @requested; empty when the configs are the same run
+ */
+char          **nk_checkpoint_config_changes  (const char    *saved,
+                                               const char    *requested);
+
+/**
+ * nk_checkpoint_check_resume:
+ * @ck: the checkpoint a run is about to resume from
+ * @config_json: the run's config (nk_train_config_to_json())
+ * @steps: the steps the run is asked to reach
+ * @error: return location for a #GError: %NK_CHECKPOINT_ERROR_CONFIG_CHANGED naming
+ *   every differing member with both values ("optimizer (adamw → sgd), lr (0.01 →
+ *   0.5)"), or %NK_CHECKPOINT_ERROR_STEPS when @ck holds more than @steps steps
+ *
+ * What a resume checks before it loads anything: the same run, and not past its end.
+ * A checkpoint holding exactly @steps steps passes: the run has nothing left to do.
+ *
+ * Returns: %TRUE if the run may resume from @ck
+ */
+gboolean        nk_checkpoint_check_resume    (NkCheckpoint  *ck,
+                                               const char    *config_json,
+                                               guint64        steps,
+                                               GError       **error);
+
+/**
  * nk_checkpoint_check_dir:
  * @dir: a checkpoint directory (missing is fine)
  * @config_json: (nullable): the config of the run about to write there
@@ -301,6 +352,33 @@ NkCheckpoint   *nk_checkpoint_find_latest_intact (const char  *dir,
 
 /* The path a loaded checkpoint came from, %NULL for one built in memory. */
 const char     *nk_checkpoint_get_path        (NkCheckpoint  *ck);
+
+/* ---- one writer per folder ------------------------------------------------------ */
+
+/* The lock file in a checkpoint folder; it holds the locking process's id. */
+#define NK_CHECKPOINT_LOCK_NAME ".napkin-lock"
+
+typedef struct _NkCheckpointLock NkCheckpointLock;
+
+/**
+ * nk_checkpoint_lock:
+ * @dir: a checkpoint folder (created, with parents, if missing)
+ * @error: return location for a #GError: %NK_CHECKPOINT_ERROR_LOCKED, "Checkpoint
+ *   folder “DIR” is in use by process N; …", when another run holds it; a
+ *   %G_FILE_ERROR naming @dir when no file can be created there
+ *
+ * Takes an exclusive flock() on DIR/.napkin-lock for as long as the run writes there,
+ * so two runs never interleave their saves and clean-ups in one folder. The kernel
+ * drops the lock when the process dies, so a killed run leaves nothing to clean up.
+ * Taking it also proves, before step 1, that the folder can be written.
+ *
+ * Returns: (transfer full) (nullable): the lock, released by nk_checkpoint_unlock()
+ */
+NkCheckpointLock *nk_checkpoint_lock          (const char    *dir,
+                                               GError       **error);
+void            nk_checkpoint_unlock          (NkCheckpointLock *lock);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkCheckpointLock, nk_checkpoint_unlock)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkCheckpoint, nk_checkpoint_unref)
 

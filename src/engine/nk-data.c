@@ -6,12 +6,14 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
 #include "nk-data.h"
+#include "nk-file-util.h"
 #include "nk-tensor.h"
 
 G_DEFINE_QUARK (nk-data-error-quark, nk_data_error)
@@ -127,6 +129,50 @@ aligned_floats (NkNpyArray  *array,
   return *copy;
 }
 
+/* The first NaN or infinity in @values as "row R, column C", or FALSE if none:
+ * training on one would report a diverged loss, blaming the learning rate. */
+static gboolean
+find_nonfinite (const float *values,
+                guint64      n_rows,
+                guint64      n_cols,
+                guint64     *out_row,
+                guint64     *out_col)
+{
+  guint64 n = n_rows * n_cols;
+
+  for (guint64 i = 0; i < n; i++)
+    if (!isfinite (values[i]))
+      {
+        *out_row = i / n_cols;
+        *out_col = i % n_cols;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+check_finite (NkNpyArray   *array,
+              const float  *values,
+              guint64       n_rows,
+              guint64       n_cols,
+              GError      **error)
+{
+  guint64 row, col;
+
+  if (!find_nonfinite (values, n_rows, n_cols, &row, &col))
+    return TRUE;
+  if (n_cols == 1)
+    g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_VALUES,
+                 _("%s: element %" PRIu64 " is %g; training data must be finite."),
+                 nk_npy_array_get_name (array), row, (double) values[row]);
+  else
+    g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_VALUES,
+                 _("%s: row %" PRIu64 ", column %" PRIu64 " is %g; training data must "
+                   "be finite."), nk_npy_array_get_name (array), row, col,
+                 (double) values[row * n_cols + col]);
+  return FALSE;
+}
+
 NkArrayDataset *
 nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
                                   NkNpyArray  *targets,
@@ -195,6 +241,12 @@ nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
   ds->batch = batch;
   ds->x = aligned_floats (inputs, &ds->x_copy);
   ds->y = aligned_floats (targets, &ds->y_copy);
+  if (!check_finite (inputs, ds->x, n, ds->dim, error)
+      || !check_finite (targets, ds->y, n, 1, error))
+    {
+      nk_array_dataset_free (ds);
+      return NULL;
+    }
   return ds;
 }
 
@@ -333,6 +385,7 @@ typedef enum {
 struct _NkTokenStream
 {
   GBytes       *bytes;     /* holds the memory (a mapped file's, or the text's) */
+  char         *name;      /* the file, for messages */
   NkNpyArray   *array;     /* when the stream came from a .npy */
   const guint8 *base;
   guint64       length;
@@ -380,6 +433,11 @@ nk_token_stream_new_from_file (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  if (!nk_file_check_regular (path, &local))
+    {
+      g_set_error_literal (error, NK_DATA_ERROR, NK_DATA_ERROR_IO, local->message);
+      return NULL;
+    }
   mapped = g_mapped_file_new (path, FALSE, &local);
   if (mapped == NULL)
     {
@@ -389,6 +447,7 @@ nk_token_stream_new_from_file (const char  *path,
     }
 
   ts = g_new0 (NkTokenStream, 1);
+  ts->name = g_strdup (path);
   ts->bytes = g_mapped_file_get_bytes (mapped);
   data = g_bytes_get_data (ts->bytes, &size);
 
@@ -475,6 +534,7 @@ nk_token_stream_new_from_text (GBytes *bytes)
   g_return_val_if_fail (bytes != NULL, NULL);
 
   ts = g_new0 (NkTokenStream, 1);
+  ts->name = g_strdup (_("the text"));
   ts->bytes = g_bytes_ref (bytes);
   ts->base = g_bytes_get_data (bytes, &size);
   ts->length = size;
@@ -509,6 +569,7 @@ nk_token_stream_free (NkTokenStream *ts)
     return;
   g_clear_pointer (&ts->array, nk_npy_array_unref);
   g_clear_pointer (&ts->bytes, g_bytes_unref);
+  g_free (ts->name);
   g_free (ts);
 }
 
@@ -524,6 +585,30 @@ nk_token_stream_get_vocab_size (NkTokenStream *ts)
 {
   g_return_val_if_fail (ts != NULL, 0);
   return ts->vocab;
+}
+
+gboolean
+nk_token_stream_check_vocab (NkTokenStream  *ts,
+                             guint           vocab,
+                             GError        **error)
+{
+  g_return_val_if_fail (ts != NULL, FALSE);
+
+  /* Only the first bad token is named; a file of 10^8 tokens scans in well under a
+   * second from the page cache, which is nothing beside the run it would have broken. */
+  for (guint64 i = 0; i < ts->length; i++)
+    {
+      guint32 token = read_token (ts, i);
+
+      if (token >= vocab)
+        {
+          g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_TOKENS,
+                       _("%s: token %" PRIu64 " (counting from 0) is %u, outside the "
+                         "model’s vocabulary of %u."), ts->name, i, token, vocab);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 guint32

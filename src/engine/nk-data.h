@@ -42,7 +42,8 @@ G_BEGIN_DECLS
  * @NK_DATA_ERROR_BATCH: the batch size does not divide the rows, or exceeds the stream
  * @NK_DATA_ERROR_TOKENS: a token stream that is empty, of odd byte length, or holds a
  *   token outside [0, vocab)
- * @NK_DATA_ERROR_IO: a file cannot be read
+ * @NK_DATA_ERROR_IO: a file cannot be read (missing, not a regular file, unreadable)
+ * @NK_DATA_ERROR_VALUES: inputs or targets holding a NaN or an infinity
  *
  * Malformed .npy files are reported as %NK_NPY_ERROR.
  */
@@ -51,6 +52,7 @@ typedef enum {
   NK_DATA_ERROR_BATCH,
   NK_DATA_ERROR_TOKENS,
   NK_DATA_ERROR_IO,
+  NK_DATA_ERROR_VALUES,
 } NkDataError;
 
 GQuark nk_data_error_quark (void);
@@ -103,9 +105,12 @@ typedef struct _NkArrayDataset NkArrayDataset;
  * @targets_path: Y.npy, float32 [N] or [N, 1]
  * @batch: B, which must divide N
  * @error: return location for a #GError (%NK_NPY_ERROR for a bad file,
- *   %NK_DATA_ERROR_SHAPE for mismatched arrays, %NK_DATA_ERROR_BATCH when N % B != 0)
+ *   %NK_DATA_ERROR_SHAPE for mismatched arrays, %NK_DATA_ERROR_BATCH when N % B != 0,
+ *   %NK_DATA_ERROR_VALUES naming the file, row and column of a NaN or infinity)
  *
- * Maps both files (no copy) and checks them.
+ * Maps both files (no copy) and checks them, every value included: one pass over
+ * the data when it is opened, so a bad row fails now rather than at the step that
+ * reads it.
  *
  * Returns: (transfer full) (nullable): the dataset
  */
@@ -202,6 +207,21 @@ void          nk_token_stream_free       (NkTokenStream *ts);
 
 guint64       nk_token_stream_get_length (NkTokenStream *ts);
 guint         nk_token_stream_get_vocab_size (NkTokenStream *ts);
+/**
+ * nk_token_stream_check_vocab:
+ * @ts: a stream
+ * @vocab: the model's vocabulary size
+ * @error: return location for a #GError (%NK_DATA_ERROR_TOKENS naming the file, the
+ *   index of the first token ≥ @vocab and its value)
+ *
+ * Scans the whole stream once, so a bad token deep in a large file is refused when the
+ * file is opened, not at the step that happens to sample it.
+ *
+ * Returns: %TRUE if every token is below @vocab
+ */
+gboolean      nk_token_stream_check_vocab (NkTokenStream *ts,
+                                           guint          vocab,
+                                           GError       **error);
 /* Returns: token @index (< length) */
 guint32       nk_token_stream_get_token  (NkTokenStream *ts,
                                           guint64        index);

@@ -5,9 +5,14 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "nk-init.h"
+
+G_DEFINE_QUARK (nk-init-error-quark, nk_init_error)
 
 static gboolean
 on_host (NkTensor *tensor)
@@ -102,4 +107,56 @@ const char *
 nk_init_kind_to_string (NkInitKind kind)
 {
   return kind == NK_INIT_NORMAL ? "normal" : "trunc-normal";
+}
+
+/* The index of the first element of @t that is a NaN or an infinity, or -1. */
+static gint64
+first_nonfinite (const NkSafetensorsTensor *t)
+{
+  const NkDTypeInfo *info = nk_dtype_info (t->dtype);
+  gsize item = info->element_size;
+  const guint8 *p = t->data;
+
+  for (guint64 i = 0; i < t->numel; i++, p += item)
+    {
+      guint64 bits = 0;
+      NkDTypeDecoded d;
+
+      /* safetensors is little-endian, as every host this runs on. */
+      memcpy (&bits, p, MIN (item, sizeof bits));
+      if (t->dtype == NK_DTYPE_F32)
+        {
+          float v;
+
+          memcpy (&v, p, sizeof v);
+          if (!isfinite (v))
+            return (gint64) i;
+        }
+      else if (nk_dtype_decode (t->dtype, bits, &d)
+               && (d.klass == NK_DTYPE_CLASS_NAN || d.klass == NK_DTYPE_CLASS_INF))
+        return (gint64) i;
+    }
+  return -1;
+}
+
+gboolean
+nk_init_check_finite (NkSafetensors  *st,
+                      GError        **error)
+{
+  g_return_val_if_fail (st != NULL, FALSE);
+
+  for (guint i = 0; i < nk_safetensors_get_n_tensors (st); i++)
+    {
+      const NkSafetensorsTensor *t = nk_safetensors_get_tensor_info (st, i);
+      gint64 bad;
+
+      if (!nk_dtype_is_float (t->dtype) || (bad = first_nonfinite (t)) < 0)
+        continue;
+      g_set_error (error, NK_INIT_ERROR, NK_INIT_ERROR_NONFINITE,
+                   _("%s: tensor “%s” holds a NaN or an infinity at index %" PRId64
+                     " (counting from 0, row-major); starting weights must be finite."),
+                   nk_safetensors_get_name (st), t->name, bad);
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -14,9 +14,22 @@
 #include <glib-object.h>
 
 #include "nk-rng.h"
+#include "nk-safetensors.h"
 #include "nk-tensor.h"
 
 G_BEGIN_DECLS
+
+#define NK_INIT_ERROR (nk_init_error_quark ())
+
+/**
+ * NkInitError:
+ * @NK_INIT_ERROR_NONFINITE: starting weights that hold a NaN or an infinity
+ */
+typedef enum {
+  NK_INIT_ERROR_NONFINITE,
+} NkInitError;
+
+GQuark nk_init_error_quark (void);
 
 /**
  * NkInitKind:
@@ -65,5 +78,20 @@ gboolean    nk_init_param_        (NkTensor   *tensor,
                                    gint64      fan_in);
 
 const char *nk_init_kind_to_string (NkInitKind kind);
+
+/**
+ * nk_init_check_finite:
+ * @st: a state_dict a run is about to start from (--init)
+ * @error: return location for a #GError (%NK_INIT_ERROR_NONFINITE naming the file,
+ *   the tensor and the flat index of its first NaN or infinity)
+ *
+ * Starting weights that are not finite make the first loss NaN, which would be
+ * reported as a divergence and blamed on the learning rate; this says what is wrong.
+ * Only floating-point tensors are read.
+ *
+ * Returns: %TRUE if every floating-point value in @st is finite
+ */
+gboolean    nk_init_check_finite  (NkSafetensors *st,
+                                   GError       **error);
 
 G_END_DECLS

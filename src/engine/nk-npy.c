@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "nk-file-util.h"
 #include "nk-file-util-private.h"
 #include "nk-npy.h"
 #include "nk-safetensors.h"
@@ -438,8 +439,14 @@ map_file (const char  *path,
 {
   GMappedFile *mapped;
   int fd;
+  g_autoptr(GError) local = NULL;
   int errsv;
 
+  if (!nk_file_check_regular (path, &local))
+    {
+      g_set_error_literal (error, NK_NPY_ERROR, NK_NPY_ERROR_IO, local->message);
+      return NULL;
+    }
   fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-file-util.h"
 #include "nk-file-util-private.h"
 #include "nk-safetensors.h"
 #include "nk-safetensors-private.h"
@@ -566,7 +567,8 @@ nk_safetensors_load (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  mapped = g_mapped_file_new (path, FALSE, &local);
+  if (nk_file_check_regular (path, &local))
+    mapped = g_mapped_file_new (path, FALSE, &local);
   if (mapped == NULL)
     {
       g_set_error_literal (error, NK_SAFETENSORS_ERROR, NK_SAFETENSORS_ERROR_IO,

@@ -45,6 +45,7 @@ typedef struct {
   guint64             good_steps;
   guint64             skipped_steps;
   gboolean            histogram_taken;
+  double              last_loss;   /* of the step the run is after (NAN: none yet) */
 } Run;
 
 static void
@@ -156,7 +157,8 @@ setup_data (Run      *run,
   if (c->text_file != NULL)
     {
       run->tokens = nk_token_stream_new_from_file (c->text_file, error);
-      if (run->tokens == NULL)
+      if (run->tokens == NULL
+          || !nk_token_stream_check_vocab (run->tokens, NK_TRAIN_LM_VOCAB, error))
         return FALSE;
     }
   else
@@ -227,6 +229,7 @@ save_checkpoint (Run      *run,
   nk_checkpoint_set_step (ck, step);
   nk_checkpoint_set_rng (ck, rng);
   nk_checkpoint_set_config (ck, config_json);
+  nk_checkpoint_set_loss (ck, run->last_loss);
   nk_checkpoint_set_metadata (ck, "loss_scale", g_ascii_dtostr (buf, sizeof buf, run->loss_scale));
   g_snprintf (buf, sizeof buf, "%" PRIu64, run->good_steps);
   nk_checkpoint_set_metadata (ck, "good_steps", buf);
@@ -268,7 +271,14 @@ resume (Run      *run,
   ck = nk_checkpoint_find_latest_intact (c->resume_dir, NULL, error);
   if (ck == NULL)
     return FALSE;
+  {
+    g_autofree char *config_json = nk_train_config_to_json (c);
+
+    if (!nk_checkpoint_check_resume (ck, config_json, c->steps, error))
+      return FALSE;
+  }
   step = nk_checkpoint_get_step (ck);
+  run->last_loss = nk_checkpoint_get_loss (ck);
   if (!nk_model_load_checkpoint (run->model, ck, error)
       || !nk_optim_load_state (run->optim, ck, step, error))
     {
@@ -578,7 +588,8 @@ build_model (const NkTrainConfig  *c,
     {
       g_autoptr(NkSafetensors) st = nk_safetensors_load (c->init_file, error);
 
-      if (st == NULL || !nk_model_load_state_dict (model, st, error))
+      if (st == NULL || !nk_init_check_finite (st, error)
+          || !nk_model_load_state_dict (model, st, error))
         goto fail;
     }
   return model;
@@ -601,6 +612,7 @@ setup_run (Run      *run,
   guint n_params;
 
   run->data_key = c->seed ^ G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  run->last_loss = NAN;
   run->loss_scale = c->precision == NK_PRECISION_FP16_MIXED ? c->loss_scale_init : 1.0;
 
   run->model = build_model (c, error);
@@ -646,6 +658,7 @@ run_steps (Run           *run,
         break;
       if (!run_step (run, step, &m, error))
         return FALSE;
+      run->last_loss = m.loss;
 
       checkpoint = c->checkpoint_dir != NULL
                    && ((c->checkpoint_every > 0 && m.step % c->checkpoint_every == 0)
@@ -700,6 +713,7 @@ _nk_train_loop_run (NkTrainer     *self,
                     GError       **error)
 {
   const NkTrainConfig *c = nk_trainer_get_config (self);
+  g_autoptr(NkCheckpointLock) lock = NULL;
   Run run = { 0, };
   ThreadDefaults saved;
   NkDevice *device;
@@ -707,6 +721,11 @@ _nk_train_loop_run (NkTrainer     *self,
   gboolean ok;
 
   if (!check_before_start (c, error))
+    return FALSE;
+  /* One writer per folder, held to the end; taking it also proves before step 1
+   * that the folder can be written. */
+  if (c->checkpoint_dir != NULL
+      && (lock = nk_checkpoint_lock (c->checkpoint_dir, error)) == NULL)
     return FALSE;
   device = nk_device_lookup (c->device != NULL ? c->device : "cpu", error);
   if (device == NULL)
