@@ -328,6 +328,163 @@ test_german (void)
   g_assert_nonnull (strstr (err, "--gpu ist erforderlich"));
 }
 
+/* Issue 14, bugs found by trying the CLI as a new user would. Each case failed
+ * on the code before the fix. */
+
+/* "0.0 days" for a run of minutes; 22 digits of days for an absurd one. Oracle:
+ * 6 × 1.25e8 × 2.5e9 / (989.5e12 × 0.5 × 8 × 86400) days = 7.9 minutes. */
+static void
+test_bug_time_text (void)
+{
+  g_auto(Run) short_run = { 0 };
+  g_auto(Run) huge = { 0 };
+  g_autoptr(GRegex) digits = g_regex_new ("[0-9]{10}", 0, 0, NULL);
+
+  run_cli (&short_run, "plan", "--params", "125M", "--tokens", "2.5B", "--gpu", "h100-sxm",
+           "--gpus", "8", "--mfu", "0.5", NULL);
+  if (short_run.out == NULL)
+    return;
+  g_assert_cmpint (short_run.status, ==, 0);
+  g_assert_null (strstr (short_run.out, "0.0 days"));
+  g_assert_nonnull (strstr (short_run.out, "7.9 min"));
+
+  run_cli (&huge, "plan", "--params", "1e30", "--tokens", "1T", "--gpu", "h100-sxm",
+           "--gpus", "8", "--mfu", "0.5", NULL);
+  g_assert_cmpint (huge.status, ==, 0);
+  g_assert_false (g_regex_match (digits, huge.out, 0, NULL));
+  g_assert_nonnull (strstr (huge.out, "1.755e22 days"));
+}
+
+/* Each error names the flag that caused it. */
+static void
+test_bug_error_flags (void)
+{
+  static const struct { const char *flag, *value, *blamed; } cases[] = {
+    { "--mfu", "1e-305", "--mfu" },   /* was --gpus */
+    { "--heads", "1e300", "--heads" },   /* was --batch */
+    { "--seq", "1e200", "--seq" },   /* was --batch */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autofree char *expected = g_strdup_printf ("napkin-cli: %s:", cases[i].blamed);
+
+      run_cli (&run, Q1, "--batch", "8", "--seq", "2048", "--layers", "32", "--d-model", "4096",
+               "--heads", "32", "--activations", "transformer", cases[i].flag, cases[i].value, NULL);
+      if (run.out == NULL)
+        return;
+      g_test_message ("%s %s: %s", cases[i].flag, cases[i].value, run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, expected));
+    }
+}
+
+/* Without --dtype, a GPU with no bf16 peak is planned in its fastest dense
+ * format, which the plan says; a GPU with no peak at all is refused under --gpu,
+ * never under the --dtype nobody typed. Oracle: the V100 datasheet's 125 TFLOP/s
+ * fp16 tensor-core peak. */
+static void
+test_bug_default_dtype (void)
+{
+  g_auto(Run) v100 = { 0 };
+  g_auto(Run) cpu = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  run_cli (&v100, "plan", "--params", "7B", "--tokens", "1T", "--gpu", "v100", "--gpus", "8",
+           "--mfu", "0.5", "--json", NULL);
+  if (v100.out == NULL)
+    return;
+  g_assert_cmpint (v100.status, ==, 0);
+  o = parse_line (v100.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "peak_flops_per_gpu"), ==, 125e12);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "assumptions"),
+                                                  "dtype"), ==, "fp16");
+  g_assert_nonnull (strstr (v100.err, "fp16"));
+
+  run_cli (&cpu, "plan", "--params", "7B", "--tokens", "1T", "--gpu", "cpu", "--gpus", "1",
+           "--mfu", "0.5", NULL);
+  g_assert_cmpint (cpu.status, ==, 2);
+  g_assert_true (g_str_has_prefix (cpu.err, "napkin-cli: --gpu:"));
+  g_assert_null (strstr (cpu.err, "--dtype:"));
+}
+
+/* --checkpointing means nothing to the linear model: refused, not echoed back
+ * as "checkpointing": true. */
+static void
+test_bug_checkpointing_linear (void)
+{
+  g_auto(Run) run = { 0 };
+  g_auto(Run) transformer = { 0 };
+
+  run_cli (&run, Q1, "--batch", "8", "--seq", "8", "--layers", "2", "--d-model", "8",
+           "--checkpointing", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--checkpointing"));
+  g_assert_null (strstr (run.out, "\"checkpointing\":true"));
+
+  run_cli (&transformer, Q1, "--batch", "8", "--seq", "8", "--layers", "2", "--d-model", "8",
+           "--heads", "2", "--activations", "transformer", "--checkpointing", "--json", NULL);
+  g_assert_cmpint (transformer.status, ==, 0);
+}
+
+/* A deadline no GPU count meets is unsatisfiable (exit 1 with a sentence), never
+ * "nan" with exit 0. */
+static void
+test_bug_deadline_unsatisfiable (void)
+{
+  static const char *deadlines[] = { "0", "1e-300" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (deadlines); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonObject) o = NULL;
+
+      run_cli (&run, Q1, "--deadline", deadlines[i], "--json", NULL);
+      if (run.out == NULL)
+        return;
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_null (strstr (run.out, "nan"));
+      o = parse_line (run.out);
+      g_assert_nonnull (strstr (json_object_get_string_member (o, "error"), "--deadline"));
+    }
+}
+
+/* The deadline answer in whole nodes and checked against memory:
+ * ⌈1638 / 8⌉ = 205 nodes; 70B in fp32 with AdamW replicated never fits 80 GB. */
+static void
+test_bug_deadline_nodes (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, Q1, "--deadline", "90", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "1638 GPUs"));
+  g_assert_nonnull (strstr (run.out, "205 nodes"));
+  g_assert_nonnull (strstr (run.out, "does not fit"));
+}
+
+/* 2M GPUs under ZeRO-3 never returned (largest_params stepped by ±1 past 2^53);
+ * on the old code this test hangs until meson's timeout. Oracle: 80e9 / (16 / 2e6). */
+static void
+test_bug_search_terminates (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  run_cli (&run, "plan", "--params", "70B", "--tokens", "15T", "--gpu", "h100-sxm",
+           "--gpus", "2M", "--mfu", "0.5", "--zero", "3", "--largest", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  g_assert_cmpfloat (json_object_get_double_member (o, "largest_params"), ==, 1e16);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -343,6 +500,13 @@ main (int    argc,
   g_test_add_func ("/cli/plan/bad-usage", test_bad_usage);
   g_test_add_func ("/cli/gpus/json", test_gpus);
   g_test_add_func ("/cli/plan/german", test_german);
+  g_test_add_func ("/cli/plan/bugs/time-text", test_bug_time_text);
+  g_test_add_func ("/cli/plan/bugs/error-flags", test_bug_error_flags);
+  g_test_add_func ("/cli/plan/bugs/default-dtype", test_bug_default_dtype);
+  g_test_add_func ("/cli/plan/bugs/checkpointing-linear", test_bug_checkpointing_linear);
+  g_test_add_func ("/cli/plan/bugs/deadline-unsatisfiable", test_bug_deadline_unsatisfiable);
+  g_test_add_func ("/cli/plan/bugs/deadline-nodes", test_bug_deadline_nodes);
+  g_test_add_func ("/cli/plan/bugs/search-terminates", test_bug_search_terminates);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-plan-compute.h"
 #include "nk-plan.h"
 
 #define OUT(plan, name) nk_plan_get_output ((plan), (name))
@@ -667,6 +668,212 @@ test_enum_strings (void)
   g_assert_false (nk_plan_dtype_is_supported (NK_PEAK_FP64));
 }
 
+/* The pure computation on a plain struct (what search loops call) gives the
+ * object's numbers bit for bit, and reports problems as codes. Oracle for the
+ * numbers: the lecture's 143.9 days. */
+static void
+test_compute_pure (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  NkPlanInputs in = { .gpu = "h100-sxm", .dtype = NK_PEAK_BF16, .optimizer = NK_OPTIMIZER_ADAMW,
+                      .precision = NK_PRECISION_FP32, .zero_stage = 0,
+                      .activation_model = NK_ACTIVATION_MODEL_LINEAR };
+  NkPlanResult r;
+
+  in.in[NK_PLAN_IN_PARAMS] = 70e9;
+  in.in[NK_PLAN_IN_TOKENS] = 15e12;
+  in.in[NK_PLAN_IN_GPUS] = 1024;
+  in.in[NK_PLAN_IN_MFU] = 0.5;
+  nk_plan_compute (&in, &r);
+  g_assert_true (r.valid);
+  g_assert_cmpuint (r.n_problems, ==, 0);
+  g_assert_cmpfloat_with_epsilon (r.values[NK_PLAN_V_DAYS], 143.9, 0.05);
+  for (guint i = 0; i < NK_PLAN_N_VALUES; i++)
+    {
+      double object = nk_plan_get_output (plan, nk_plan_value_name (i));
+
+      g_test_message ("%s", nk_plan_value_name (i));
+      g_assert_true (object == r.values[i] || (isnan (object) && isnan (r.values[i])));
+    }
+
+  in.in[NK_PLAN_IN_MFU] = 2;
+  in.missing[NK_PLAN_IN_TOKENS] = TRUE;
+  nk_plan_compute (&in, &r);
+  g_assert_false (r.valid);
+  g_assert_cmpuint (r.n_problems, ==, 2);
+  g_assert_cmpint (r.problems[0].kind, ==, NK_PLAN_PROBLEM_NO_VALUE);
+  g_assert_cmpstr (r.problems[0].input, ==, "tokens");
+  g_assert_cmpint (r.problems[1].kind, ==, NK_PLAN_PROBLEM_RANGE);
+  g_assert_cmpstr (r.problems[1].input, ==, "mfu");
+  g_assert_true (isnan (r.values[NK_PLAN_V_DAYS]));
+}
+
+/* Issue 14: largest_params() stepped by ±1, which stops changing n past 2^53, so
+ * 2M GPUs under ZeRO-3 never returned. Run in a subprocess with a time limit so
+ * the old code fails instead of hanging. Oracle: 80e9 B / (16 B / 2e6) = 1e16
+ * parameters, checked on the forward formula at the answer and the next double. */
+static void
+test_search_terminates (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(NkPlan) plan = nk_plan_new ();
+      double n, per;
+
+      g_object_set (plan, "gpus", 2e6, "zero-stage", 3, NULL);
+      n = OUT (plan, "largest-params");
+      g_assert_cmpfloat (n, ==, 1e16);
+      per = 16.0 / 2e6;
+      g_assert_cmpfloat (n * per, <=, 80e9);
+      g_assert_cmpfloat (nextafter (n, INFINITY) * per, >, 80e9);
+
+      /* 1e15 GPUs: 5e24 parameters, far past 2^53. */
+      nk_plan_set_gpus (plan, 1e15);
+      n = OUT (plan, "largest-params");
+      g_assert_cmpfloat_with_epsilon (n / 5e24, 1, 1e-12);
+      g_assert_cmpfloat (n * (16.0 / 1e15), <=, 80e9);
+
+      /* 1e300 GPUs: the answer is beyond a double; refused, not a hang. */
+      nk_plan_set_gpus (plan, 1e300);
+      g_assert_false (nk_plan_get_valid (plan));
+      g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "gpus");
+      g_assert_true (isnan (OUT (plan, "largest-params")));
+      g_assert_true (isnan (nk_plan_largest_params_for_stage (plan, 3)));
+
+      /* The deadline search too: a tiny MFU asks for ~1e15 GPUs. */
+      g_object_set (plan, "gpus", 8.0, "mfu", 1e-8, "deadline-days", 10.0, NULL);
+      n = OUT (plan, "gpus-for-deadline");
+      g_assert_true (n >= 1 && n == floor (n));
+      nk_plan_set_gpus (plan, n);
+      g_assert_cmpfloat (OUT (plan, "days"), <=, 10.0);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* The number inside a formula's "= N days", as a double. */
+static double
+days_in_formula (const char *text,
+                 char      **number_text)
+{
+  const char *eq = strrchr (text, '=');
+  const char *end;
+
+  g_assert_nonnull (eq);
+  end = strstr (eq, " days");
+  g_assert_nonnull (end);
+  *number_text = g_strndup (eq + 2, end - (eq + 2));
+  return g_ascii_strtod (*number_text, NULL);
+}
+
+/* Issue 14: the days formula went through a 32-byte buffer (--mfu 1e-300 printed
+ * a number 10^271 too small), said "0.0 days" for short runs and printed 22
+ * digits for huge ones. Oracle: 6·N·D / (peak · mfu · gpus · 86400) in the test. */
+static void
+test_days_formula (void)
+{
+  static const struct { double params, tokens, gpus, mfu; } cases[] = {
+    { 70e9, 15e12, 1024, 1e-300 }, { 125e6, 2.5e9, 8, 0.5 }, { 1e30, 1e12, 8, 0.5 },
+    { 70e9, 15e12, 1024, 0.5 },
+  };
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double days = 6.0 * cases[i].params * cases[i].tokens
+                    / (989.5e12 * cases[i].mfu * cases[i].gpus * 86400.0);
+      g_autofree char *number = NULL;
+      double shown;
+
+      g_object_set (plan, "params", cases[i].params, "tokens", cases[i].tokens,
+                    "gpus", cases[i].gpus, "mfu", cases[i].mfu, NULL);
+      g_assert_true (nk_plan_get_valid (plan));
+      shown = days_in_formula (nk_plan_get_formula (plan, "days"), &number);
+      g_test_message ("%s", number);
+      /* One decimal where it says something, else four significant digits. */
+      g_assert_cmpfloat (fabs (shown - days), <=, days >= 0.05 && days < 1e6 ? 0.05 : days * 1e-3);
+      g_assert_cmpuint (strlen (number), <=, 9);
+      g_assert_nonnull (g_str_has_prefix (nk_plan_get_formula (plan, "gpu-hours"), number) ? "" : NULL);
+    }
+}
+
+/* Issue 14: an overflow named a fixed input (--mfu 1e-305 blamed the GPU count,
+ * huge heads or seq blamed the batch). The input whose size caused it is named. */
+static void
+test_overflow_blame (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  nk_plan_set_mfu (plan, 1e-305);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "mfu");
+  nk_plan_set_mfu (plan, 0.5);
+  g_assert_true (nk_plan_get_valid (plan));
+
+  g_object_set (plan, "batch", 8.0, "seq", 2048.0, "layers", 32.0, "d-model", 4096.0,
+                "heads", 1e300, "activation-model", NK_ACTIVATION_MODEL_TRANSFORMER, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "heads");
+  g_object_set (plan, "heads", 32.0, "seq", 1e200, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "seq");
+  g_object_set (plan, "seq", 2048.0, "batch", 1e300, NULL);
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "batch");
+  g_object_set (plan, "batch", 8.0, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+}
+
+/* Issue 14: the transformer estimate was 16-bit whatever the precision. In fp32
+ * the same tensors take 4 bytes and the dropout masks 1 byte; by hand from the
+ * paper's per-tensor list (11sbh + 5as²b attention, 19sbh MLP, 4sbh norms, of
+ * which sbh, sbh and as²b are masks): 16·4 + 2 = 66 sbh and 2·4 + 1 = 9 as²b.
+ * s 2048, b 8, h 4096, a 32, L 32: sbh = 67108864; 66 + 9·32·2048/4096 = 210;
+ * × 32 layers = 450971566080 B; checkpointed 4·sbh·32 + 67108864·210. */
+static void
+test_transformer_precision (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "batch", 8.0, "seq", 2048.0, "layers", 32.0, "d-model", 4096.0,
+                "heads", 32.0, "gpus", 8.0, "activation-model", NK_ACTIVATION_MODEL_TRANSFORMER,
+                "precision", NK_PRECISION_FP32, NULL);
+  g_assert_cmpfloat (OUT (plan, "activations-transformer"), ==, 450971566080.0);
+  g_assert_cmpfloat (OUT (plan, "activations-transformer-checkpointed"), ==,
+                     8589934592.0 + 14092861440.0);
+  g_assert_nonnull (strstr (nk_plan_get_formula (plan, "activations-transformer"), "32-bit"));
+  /* Mixed precision keeps the paper's 16-bit numbers. */
+  nk_plan_set_precision (plan, NK_PRECISION_FP16_MIXED);
+  g_assert_cmpfloat (OUT (plan, "activations-transformer"), ==, 244813135872.0);
+}
+
+/* Issue 14: "--deadline 90" answered 1638 GPUs, neither whole nodes nor checked
+ * against memory. The summary now says both. Oracles: ⌈1638 / 8⌉ = 205 nodes;
+ * 70e9 × 16 B replicated (ZeRO-0) never fits 80 GB; under ZeRO-3 at 8 GPUs
+ * (deadline 20000 days) 1.4e11 B per GPU does not fit, ⌈70e9 · 16 / 80e9⌉ = 14
+ * GPUs do. */
+static void
+test_deadline_memory (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autofree char *zero0 = NULL;
+  g_autofree char *zero3 = NULL;
+
+  nk_plan_set_deadline_days (plan, 90);
+  g_assert_cmpfloat (OUT (plan, "gpus-for-deadline"), ==, 1638);
+  zero0 = nk_plan_format_summary (plan, NK_PLAN_JSON_DEADLINE);
+  g_assert_nonnull (strstr (zero0, "205 nodes = 1640 GPUs"));
+  g_assert_nonnull (strstr (zero0, "does not fit (the deadline counts compute only)"));
+  g_assert_nonnull (strstr (zero0, "no GPU count fits"));
+
+  g_object_set (plan, "zero-stage", 3, "deadline-days", 20000.0, NULL);
+  g_assert_cmpfloat (OUT (plan, "gpus-for-deadline"), ==, 8);
+  zero3 = nk_plan_format_summary (plan, NK_PLAN_JSON_DEADLINE);
+  g_assert_nonnull (strstr (zero3, "1 nodes = 8 GPUs"));
+  g_assert_nonnull (strstr (zero3, "1.4e11 B per GPU > 8.0e10 B HBM"));
+  g_assert_nonnull (strstr (zero3, "fits from           14 GPUs"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -685,6 +892,12 @@ main (int    argc,
   g_test_add_func ("/engine/plan/errors/input-text", test_input_text);
   g_test_add_func ("/engine/plan/getters", test_getters);
   g_test_add_func ("/engine/plan/enums/strings", test_enum_strings);
+  g_test_add_func ("/engine/plan/compute/pure", test_compute_pure);
+  g_test_add_func ("/engine/plan/bugs/search-terminates", test_search_terminates);
+  g_test_add_func ("/engine/plan/bugs/days-formula", test_days_formula);
+  g_test_add_func ("/engine/plan/bugs/overflow-blame", test_overflow_blame);
+  g_test_add_func ("/engine/plan/bugs/transformer-precision", test_transformer_precision);
+  g_test_add_func ("/engine/plan/bugs/deadline-memory", test_deadline_memory);
 
   return g_test_run ();
 }

@@ -37,80 +37,92 @@ flag_for_input (const char *input)
   return input;
 }
 
-typedef struct {
+enum { N_PARAMS, N_TOKENS, N_GPUS, N_MFU, N_BATCH, N_SEQ, N_LAYERS, N_D_MODEL,
+       N_HEADS, N_D_FF, N_VOCAB, N_PRICE, N_DEADLINE, N_NUMBERS };
+
+static const struct {
   const char *flag;
   const char *property;
-  char       *text;
-} NumberFlag;
+} number_flags[N_NUMBERS] = {
+  [N_PARAMS] = { "--params", "params" },
+  [N_TOKENS] = { "--tokens", "tokens" },
+  [N_GPUS] = { "--gpus", "gpus" },
+  [N_MFU] = { "--mfu", "mfu" },
+  [N_BATCH] = { "--batch", "batch" },
+  [N_SEQ] = { "--seq", "seq" },
+  [N_LAYERS] = { "--layers", "layers" },
+  [N_D_MODEL] = { "--d-model", "d-model" },
+  [N_HEADS] = { "--heads", "heads" },
+  [N_D_FF] = { "--d-ff", "d-ff" },
+  [N_VOCAB] = { "--vocab", "vocab" },
+  [N_PRICE] = { "--price", "price" },
+  [N_DEADLINE] = { "--deadline", "deadline-days" },
+};
 
-int
-nk_cli_plan_main (int    argc,
-                  char **argv)
+/* The command line as typed, then as parsed. */
+typedef struct {
+  char              *numbers[N_NUMBERS];
+  double             values[N_NUMBERS];
+  char              *gpu;
+  char              *dtype_name;
+  char              *optimizer_name;
+  char              *precision_name;
+  char              *zero_text;
+  char              *activations_name;
+  gboolean           sparse, largest, checkpointing, json;
+  NkPeakDtype        dtype;
+  NkOptimizer        optimizer;
+  NkPrecision        precision;
+  NkActivationModel  activations;
+  int                zero;
+} PlanArgs;
+
+static void
+plan_args_clear (PlanArgs *args)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(NkPlan) plan = NULL;
-  g_autofree char *gpu = NULL;
-  g_autofree char *dtype_name = NULL;
-  g_autofree char *optimizer_name = NULL;
-  g_autofree char *precision_name = NULL;
-  g_autofree char *zero_text = NULL;
-  g_autofree char *activations_name = NULL;
-  gboolean sparse = FALSE, largest = FALSE, checkpointing = FALSE;
-  gboolean json = nk_cli_wants_json (argc, argv);
-  gboolean want_json = FALSE;
-  NumberFlag numbers[] = {
-    { "--params", "params", NULL },
-    { "--tokens", "tokens", NULL },
-    { "--gpus", "gpus", NULL },
-    { "--mfu", "mfu", NULL },
-    { "--batch", "batch", NULL },
-    { "--seq", "seq", NULL },
-    { "--layers", "layers", NULL },
-    { "--d-model", "d-model", NULL },
-    { "--heads", "heads", NULL },
-    { "--d-ff", "d-ff", NULL },
-    { "--vocab", "vocab", NULL },
-    { "--price", "price", NULL },
-    { "--deadline", "deadline-days", NULL },
-  };
-  enum { N_PARAMS, N_TOKENS, N_GPUS, N_MFU, N_BATCH, N_SEQ, N_LAYERS, N_D_MODEL,
-         N_HEADS, N_D_FF, N_VOCAB, N_PRICE, N_DEADLINE };
+  for (guint i = 0; i < N_NUMBERS; i++)
+    g_free (args->numbers[i]);
+  g_free (args->gpu);
+  g_free (args->dtype_name);
+  g_free (args->optimizer_name);
+  g_free (args->precision_name);
+  g_free (args->zero_text);
+  g_free (args->activations_name);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PlanArgs, plan_args_clear)
+
+static GOptionContext *
+plan_context (PlanArgs *a)
+{
   const GOptionEntry entries[] = {
-    { "params", 0, 0, G_OPTION_ARG_STRING, &numbers[N_PARAMS].text, N_("Parameters (70B, 7e10)"), "N" },
-    { "tokens", 0, 0, G_OPTION_ARG_STRING, &numbers[N_TOKENS].text, N_("Training tokens (15T)"), "N" },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, N_("GPU id from “napkin-cli gpus” (h100-sxm)"), "ID" },
-    { "gpus", 0, 0, G_OPTION_ARG_STRING, &numbers[N_GPUS].text, N_("Number of GPUs"), "N" },
-    { "mfu", 0, 0, G_OPTION_ARG_STRING, &numbers[N_MFU].text, N_("Model FLOPs utilization, in (0, 1]"), "F" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &dtype_name, N_("Peak to use: fp32, tf32, bf16 (default), fp16, fp8"), "D" },
-    { "sparse", 0, 0, G_OPTION_ARG_NONE, &sparse, N_("Use the datasheet’s 2:4-sparsity peak instead of the dense one"), NULL },
-    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer_name, N_("sgd, momentum, adagrad, rmsprop, adam, adamw (default)"), "NAME" },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision_name, N_("fp32 (default) or mixed"), "P" },
-    { "zero", 0, 0, G_OPTION_ARG_STRING, &zero_text, N_("ZeRO stage 0 (default), 1, 2 or 3"), "0|1|2|3" },
-    { "batch", 0, 0, G_OPTION_ARG_STRING, &numbers[N_BATCH].text, N_("Global batch in sequences (for activations)"), "B" },
-    { "seq", 0, 0, G_OPTION_ARG_STRING, &numbers[N_SEQ].text, N_("Sequence length (for activations and sizing)"), "S" },
-    { "layers", 0, 0, G_OPTION_ARG_STRING, &numbers[N_LAYERS].text, N_("Layers (for activations and sizing)"), "L" },
-    { "d-model", 0, 0, G_OPTION_ARG_STRING, &numbers[N_D_MODEL].text, N_("Hidden size (for activations and sizing)"), "D" },
-    { "heads", 0, 0, G_OPTION_ARG_STRING, &numbers[N_HEADS].text, N_("Attention heads (transformer activations)"), "A" },
-    { "d-ff", 0, 0, G_OPTION_ARG_STRING, &numbers[N_D_FF].text, N_("Feed-forward width for sizing (default 4 × d-model)"), "F" },
-    { "vocab", 0, 0, G_OPTION_ARG_STRING, &numbers[N_VOCAB].text, N_("Vocabulary size for sizing"), "V" },
-    { "activations", 0, 0, G_OPTION_ARG_STRING, &activations_name, N_("Activation model: linear (default, the lecture’s B·S·D·L) or transformer"), "MODEL" },
-    { "checkpointing", 0, 0, G_OPTION_ARG_NONE, &checkpointing, N_("Full activation checkpointing (transformer model)"), NULL },
-    { "price", 0, 0, G_OPTION_ARG_STRING, &numbers[N_PRICE].text, N_("Price in USD per GPU-hour"), "USD_PER_GPU_HOUR" },
-    { "deadline", 0, 0, G_OPTION_ARG_STRING, &numbers[N_DEADLINE].text, N_("Also answer: fewest GPUs to finish within DAYS"), "DAYS" },
-    { "largest", 0, 0, G_OPTION_ARG_NONE, &largest, N_("Answer: the most parameters whose memory fits the GPUs"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &want_json, N_("One JSON object per line"), NULL },
+    { "params", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_PARAMS], N_("Parameters (70B, 7e10)"), "N" },
+    { "tokens", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_TOKENS], N_("Training tokens (15T)"), "N" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &a->gpu, N_("GPU id from “napkin-cli gpus” (h100-sxm)"), "ID" },
+    { "gpus", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_GPUS], N_("Number of GPUs"), "N" },
+    { "mfu", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_MFU], N_("Model FLOPs utilization, in (0, 1]"), "F" },
+    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype_name, N_("Peak to use: fp32, tf32, bf16 (default), fp16, fp8"), "D" },
+    { "sparse", 0, 0, G_OPTION_ARG_NONE, &a->sparse, N_("Use the datasheet’s 2:4-sparsity peak instead of the dense one"), NULL },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &a->optimizer_name, N_("sgd, momentum, adagrad, rmsprop, adam, adamw (default)"), "NAME" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &a->precision_name, N_("fp32 (default) or mixed"), "P" },
+    { "zero", 0, 0, G_OPTION_ARG_STRING, &a->zero_text, N_("ZeRO stage 0 (default), 1, 2 or 3"), "0|1|2|3" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_BATCH], N_("Global batch in sequences (for activations)"), "B" },
+    { "seq", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_SEQ], N_("Sequence length (for activations and sizing)"), "S" },
+    { "layers", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_LAYERS], N_("Layers (for activations and sizing)"), "L" },
+    { "d-model", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_D_MODEL], N_("Hidden size (for activations and sizing)"), "D" },
+    { "heads", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_HEADS], N_("Attention heads (transformer activations)"), "A" },
+    { "d-ff", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_D_FF], N_("Feed-forward width for sizing (default 4 × d-model)"), "F" },
+    { "vocab", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_VOCAB], N_("Vocabulary size for sizing"), "V" },
+    { "activations", 0, 0, G_OPTION_ARG_STRING, &a->activations_name, N_("Activation model: linear (default, the lecture’s B·S·D·L) or transformer"), "MODEL" },
+    { "checkpointing", 0, 0, G_OPTION_ARG_NONE, &a->checkpointing, N_("Full activation checkpointing (transformer model)"), NULL },
+    { "price", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_PRICE], N_("Price in USD per GPU-hour"), "USD_PER_GPU_HOUR" },
+    { "deadline", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_DEADLINE], N_("Also answer: fewest GPUs to finish within DAYS"), "DAYS" },
+    { "largest", 0, 0, G_OPTION_ARG_NONE, &a->largest, N_("Answer: the most parameters whose memory fits the GPUs"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("One JSON object per line"), NULL },
     { NULL }
   };
-  NkPlanJsonFlags flags = NK_PLAN_JSON_NONE;
-  gboolean have_compute;
-  int exit_code;
-  NkPeakDtype dtype = NK_PEAK_BF16;
-  NkOptimizer optimizer = NK_OPTIMIZER_ADAMW;
-  NkPrecision precision = NK_PRECISION_FP32;
-  NkActivationModel activations = NK_ACTIVATION_MODEL_LINEAR;
-  int zero = 0;
+  GOptionContext *context = g_option_context_new (_("— time, cost and memory of a training run"));
 
-  context = g_option_context_new (_("— time, cost and memory of a training run"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
@@ -120,112 +132,177 @@ nk_cli_plan_main (int    argc,
       "state, then gradients, then parameters are divided over --gpus.\n"
       "A plan whose memory does not fit is still printed (fits: false, exit 0);\n"
       "--largest exits 1 when not even one parameter fits."));
-  if (!nk_cli_parse_options (context, &argc, &argv, json, &exit_code))
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
-        g_free (numbers[i].text);
-      return exit_code;
-    }
-  json = json || want_json;
+  return context;
+}
 
-  plan = nk_plan_new ();
-  exit_code = NK_EXIT_OK;
+#define FAIL(args, ...) nk_cli_fail ((args)->json, NK_EXIT_USAGE, __VA_ARGS__)
 
-#define FAIL(...) G_STMT_START { exit_code = nk_cli_fail (json, NK_EXIT_USAGE, __VA_ARGS__); goto out; } G_STMT_END
-
+/* The flags a question cannot do without; returns an exit code, or -1. */
+static int
+check_required (const PlanArgs *a,
+                int             argc,
+                char          **argv)
+{
   if (argc > 1)
-    FAIL (_("“%s” is not an option of plan (run napkin-cli plan --help)"), argv[1]);
-  if (gpu == NULL)
-    FAIL ("%s", _("--gpu is required (see napkin-cli gpus)"));
-  if (numbers[N_GPUS].text == NULL)
-    FAIL ("%s", _("--gpus is required"));
-  if (!largest)
-    {
-      if (numbers[N_PARAMS].text == NULL)
-        FAIL ("%s", _("--params is required (or ask --largest)"));
-      if (numbers[N_TOKENS].text == NULL)
-        FAIL ("%s", _("--tokens is required (or ask --largest)"));
-      if (numbers[N_MFU].text == NULL)
-        FAIL ("%s", _("--mfu is required (0.5 is a good guess for a well-tuned run)"));
-    }
+    return FAIL (a, _("“%s” is not an option of plan (run napkin-cli plan --help)"), argv[1]);
+  if (a->gpu == NULL)
+    return FAIL (a, "%s", _("--gpu is required (see napkin-cli gpus)"));
+  if (a->numbers[N_GPUS] == NULL)
+    return FAIL (a, "%s", _("--gpus is required"));
+  if (a->largest)
+    return -1;
+  if (a->numbers[N_PARAMS] == NULL)
+    return FAIL (a, "%s", _("--params is required (or ask --largest)"));
+  if (a->numbers[N_TOKENS] == NULL)
+    return FAIL (a, "%s", _("--tokens is required (or ask --largest)"));
+  if (a->numbers[N_MFU] == NULL)
+    return FAIL (a, "%s", _("--mfu is required (0.5 is a good guess for a well-tuned run)"));
+  return -1;
+}
 
-  if (dtype_name != NULL
-      && (!nk_peak_dtype_from_string (dtype_name, &dtype) || !nk_plan_dtype_is_supported (dtype)))
-    FAIL (_("--dtype: “%s” is not one of fp32, tf32, bf16, fp16, fp8"), dtype_name);
-  if (optimizer_name != NULL && !nk_optimizer_from_string (optimizer_name, &optimizer))
-    FAIL (_("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw"),
-          optimizer_name);
-  if (precision_name != NULL && !nk_precision_from_string (precision_name, &precision))
-    FAIL (_("--precision: “%s” is not one of fp32, mixed"), precision_name);
-  if (activations_name != NULL && !nk_activation_model_from_string (activations_name, &activations))
-    FAIL (_("--activations: “%s” is not one of linear, transformer"), activations_name);
-  if (zero_text != NULL)
+/* The named choices; returns an exit code, or -1. */
+static int
+parse_choices (PlanArgs *a)
+{
+  if (a->dtype_name != NULL
+      && (!nk_peak_dtype_from_string (a->dtype_name, &a->dtype) || !nk_plan_dtype_is_supported (a->dtype)))
+    return FAIL (a, _("--dtype: “%s” is not one of fp32, tf32, bf16, fp16, fp8"), a->dtype_name);
+  if (a->optimizer_name != NULL && !nk_optimizer_from_string (a->optimizer_name, &a->optimizer))
+    return FAIL (a, _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw"),
+                 a->optimizer_name);
+  if (a->precision_name != NULL && !nk_precision_from_string (a->precision_name, &a->precision))
+    return FAIL (a, _("--precision: “%s” is not one of fp32, mixed"), a->precision_name);
+  if (a->activations_name != NULL
+      && !nk_activation_model_from_string (a->activations_name, &a->activations))
+    return FAIL (a, _("--activations: “%s” is not one of linear, transformer"), a->activations_name);
+  /* The linear model keeps every activation; checkpointing would be ignored. */
+  if (a->checkpointing && a->activations != NK_ACTIVATION_MODEL_TRANSFORMER)
+    return FAIL (a, "%s", _("--checkpointing applies to the transformer activation estimate "
+                            "(add --activations transformer); the linear model keeps every activation"));
+  if (a->zero_text != NULL)
     {
-      if (strlen (zero_text) != 1 || zero_text[0] < '0' || zero_text[0] > '3')
-        FAIL (_("--zero: “%s” is not one of 0, 1, 2, 3"), zero_text);
-      zero = zero_text[0] - '0';
+      if (strlen (a->zero_text) != 1 || a->zero_text[0] < '0' || a->zero_text[0] > '3')
+        return FAIL (a, _("--zero: “%s” is not one of 0, 1, 2, 3"), a->zero_text);
+      a->zero = a->zero_text[0] - '0';
     }
+  return -1;
+}
 
-  g_object_freeze_notify (G_OBJECT (plan));
-  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+/* Without --dtype the plan uses bf16, or the GPU's fastest dense training format
+ * where the table has no bf16 peak (V100: fp16), and says so; returns an exit
+ * code, or -1. */
+static int
+choose_dtype (PlanArgs *a)
+{
+  static const NkPeakDtype candidates[] = { NK_PEAK_BF16, NK_PEAK_FP16, NK_PEAK_TF32, NK_PEAK_FP32 };
+  const NkGpu *gpu = nk_gpus_lookup (a->gpu);
+  double best = NAN;
+
+  if (a->dtype_name != NULL || gpu == NULL || isfinite (nk_gpu_get_peak (gpu, NK_PEAK_BF16, a->sparse)))
+    return -1;
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      double peak = nk_gpu_get_peak (gpu, candidates[i], a->sparse);
+
+      if (isfinite (peak) && !(peak <= best))
+        {
+          best = peak;
+          a->dtype = candidates[i];
+        }
+    }
+  if (!isfinite (best))
+    return FAIL (a, _("--gpu: the GPU table lists no %s peak for %s in fp32, tf32, bf16 or fp16; "
+                      "choose another GPU"), a->sparse ? _("2:4-sparse") : _("dense"), gpu->name);
+  g_printerr (_("napkin-cli: %s has no bf16 peak in the GPU table; planning with %s, its fastest "
+                "(give --dtype to choose)\n"), gpu->name, nk_peak_dtype_to_string (a->dtype));
+  return -1;
+}
+
+/* Numbers as typed ("70B"); returns an exit code, or -1. */
+static int
+parse_numbers (PlanArgs *a)
+{
+  for (guint i = 0; i < N_NUMBERS; i++)
     {
       g_autoptr(GError) error = NULL;
-      double value;
 
-      if (numbers[i].text == NULL)
-        continue;
-      if (!nk_cli_parse_number (numbers[i].flag, numbers[i].text, &value, &error))
-        {
-          g_object_thaw_notify (G_OBJECT (plan));
-          FAIL ("%s", error->message);
-        }
-      g_object_set (plan, numbers[i].property, value, NULL);
+      if (a->numbers[i] != NULL
+          && !nk_cli_parse_number (number_flags[i].flag, a->numbers[i], &a->values[i], &error))
+        return FAIL (a, "%s", error->message);
     }
+  /* "0 days" is the plan's "not asked"; typed, it is a deadline nothing meets. */
+  if (a->numbers[N_DEADLINE] != NULL && a->values[N_DEADLINE] == 0)
+    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "%s",
+                        _("--deadline: no number of GPUs trains in 0 days"));
+  return -1;
+}
+
+static void
+apply (NkPlan         *plan,
+       const PlanArgs *a)
+{
+  g_object_freeze_notify (G_OBJECT (plan));
+  for (guint i = 0; i < N_NUMBERS; i++)
+    if (a->numbers[i] != NULL)
+      g_object_set (plan, number_flags[i].property, a->values[i], NULL);
   g_object_set (plan,
-                "gpu", gpu,
-                "dtype", dtype,
-                "sparse", sparse,
-                "optimizer", optimizer,
-                "precision", precision,
-                "zero-stage", zero,
-                "activation-model", activations,
-                "checkpointing", checkpointing,
+                "gpu", a->gpu,
+                "dtype", a->dtype,
+                "sparse", a->sparse,
+                "optimizer", a->optimizer,
+                "precision", a->precision,
+                "zero-stage", a->zero,
+                "activation-model", a->activations,
+                "checkpointing", a->checkpointing,
                 NULL);
   /* Inputs the question does not need get harmless stand-ins; the fields that
    * would depend on them are left out of the answer. */
-  have_compute = numbers[N_PARAMS].text && numbers[N_TOKENS].text && numbers[N_MFU].text;
-  if (numbers[N_PARAMS].text == NULL)
+  if (a->numbers[N_PARAMS] == NULL)
     nk_plan_set_params (plan, 1);
-  if (numbers[N_TOKENS].text == NULL)
+  if (a->numbers[N_TOKENS] == NULL)
     nk_plan_set_tokens (plan, 1);
-  if (numbers[N_MFU].text == NULL)
+  if (a->numbers[N_MFU] == NULL)
     nk_plan_set_mfu (plan, 0.5);
-  if (numbers[N_PRICE].text == NULL)
+  if (a->numbers[N_PRICE] == NULL)
     nk_plan_set_price (plan, 0);
   g_object_thaw_notify (G_OBJECT (plan));
+}
 
-  if (!nk_plan_get_valid (plan))
-    FAIL ("%s: %s", flag_for_input (nk_plan_get_error_input (plan)), nk_plan_get_error (plan));
+/* An invalid plan is bad input (exit 2) under the flag that set it, except a
+ * deadline too short for any GPU count: that question has no answer (exit 1). */
+static int
+refuse_invalid (NkPlan         *plan,
+                const PlanArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  const char *input;
 
-  if (largest && numbers[N_PARAMS].text == NULL)
-    {
-      double n = nk_plan_get_output (plan, "largest-params");
+  if (nk_plan_check (plan, &error))
+    return -1;
+  input = nk_plan_get_error_input (plan);
+  if (g_strcmp0 (input, "deadline-days") == 0
+      && g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_OVERFLOW))
+    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "%s: %s", flag_for_input (input),
+                        nk_plan_get_error (plan));
+  return FAIL (a, "%s: %s", flag_for_input (input), nk_plan_get_error (plan));
+}
 
-      /* Show the memory of the answer itself, so it visibly fits. */
-      if (n >= 1)
-        nk_plan_set_params (plan, n);
-    }
+static int
+print_plan (NkPlan         *plan,
+            const PlanArgs *a)
+{
+  NkPlanJsonFlags flags = NK_PLAN_JSON_NONE;
 
-  if (!have_compute)
+  if (!(a->numbers[N_PARAMS] && a->numbers[N_TOKENS] && a->numbers[N_MFU]))
     flags |= NK_PLAN_JSON_NO_COMPUTE;
-  if (numbers[N_PRICE].text != NULL)
+  if (a->numbers[N_PRICE] != NULL)
     flags |= NK_PLAN_JSON_COST;
-  if (largest)
+  if (a->largest)
     flags |= NK_PLAN_JSON_LARGEST;
-  if (numbers[N_DEADLINE].text != NULL)
+  if (a->numbers[N_DEADLINE] != NULL)
     flags |= NK_PLAN_JSON_DEADLINE;
 
-  if (json)
+  if (a->json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
 
@@ -239,20 +316,53 @@ nk_cli_plan_main (int    argc,
       fputs (summary, stdout);
     }
 
-  if (largest && !(nk_plan_get_output (plan, "largest-params") >= 1))
+  if (a->largest && !(nk_plan_get_output (plan, "largest-params") >= 1))
     {
       g_autofree char *act = nk_units_format_bytes (nk_plan_get_output (plan, "memory-activations-per-gpu"));
       g_autofree char *hbm = nk_units_format_bytes (nk_plan_get_output (plan, "hbm-per-gpu"));
 
       /* The plan above shows why; the error line still ends the JSON output. */
-      exit_code = nk_cli_fail (json, NK_EXIT_UNSATISFIABLE,
-                               _("--largest: not even one parameter fits: activations take %s "
-                                 "of the %s per GPU (lower --batch or --seq)"), act, hbm);
+      return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE,
+                          _("--largest: not even one parameter fits: activations take %s "
+                            "of the %s per GPU (lower --batch or --seq)"), act, hbm);
     }
+  return NK_EXIT_OK;
+}
 
-#undef FAIL
-out:
-  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
-    g_free (numbers[i].text);
-  return exit_code;
+int
+nk_cli_plan_main (int    argc,
+                  char **argv)
+{
+  g_auto(PlanArgs) args = { .dtype = NK_PEAK_BF16, .optimizer = NK_OPTIMIZER_ADAMW,
+                            .precision = NK_PRECISION_FP32,
+                            .activations = NK_ACTIVATION_MODEL_LINEAR };
+  g_autoptr(GOptionContext) context = plan_context (&args);
+  g_autoptr(NkPlan) plan = NULL;
+  gboolean json = nk_cli_wants_json (argc, argv);
+  int exit_code;
+
+  if (!nk_cli_parse_options (context, &argc, &argv, json, &exit_code))
+    return exit_code;
+  args.json = args.json || json;
+
+  if ((exit_code = check_required (&args, argc, argv)) >= 0
+      || (exit_code = parse_choices (&args)) >= 0
+      || (exit_code = choose_dtype (&args)) >= 0
+      || (exit_code = parse_numbers (&args)) >= 0)
+    return exit_code;
+
+  plan = nk_plan_new ();
+  apply (plan, &args);
+  if ((exit_code = refuse_invalid (plan, &args)) >= 0)
+    return exit_code;
+
+  if (args.largest && args.numbers[N_PARAMS] == NULL)
+    {
+      double n = nk_plan_get_output (plan, "largest-params");
+
+      /* Show the memory of the answer itself, so it visibly fits. */
+      if (n >= 1)
+        nk_plan_set_params (plan, n);
+    }
+  return print_plan (plan, &args);
 }

@@ -162,6 +162,41 @@ checked (NkPlanResult *r,
   return NAN;
 }
 
+/* One factor of a product that can overflow: @power is its exponent in the
+ * product (negative for a divisor). */
+typedef struct {
+  NkPlanInput input;
+  double      power;
+} Factor;
+
+/* The input that pushed a product out of range: the factor with the largest
+ * magnitude in the product, so "--mfu 1e-305" is blamed for the days it makes,
+ * not the GPU count. Ties go to the first. */
+static const char *
+culprit (const NkPlanInputs *in,
+         const Factor       *factors,
+         guint               n_factors)
+{
+  guint best = 0;
+  double best_size = -INFINITY;
+
+  for (guint i = 0; i < n_factors; i++)
+    {
+      double size = factors[i].power * log (fabs (in->in[factors[i].input]));
+
+      if (size > best_size)
+        {
+          best = i;
+          best_size = size;
+        }
+    }
+  return input_names[factors[best].input];
+}
+
+#define CULPRIT(in, ...) \
+  culprit ((in), (const Factor[]) { __VA_ARGS__ }, \
+           sizeof ((const Factor[]) { __VA_ARGS__ }) / sizeof (Factor))
+
 /* ---------------------------------------------------------------- validation */
 
 static void
@@ -246,7 +281,8 @@ compute_time (const NkPlanInputs *in,
   if (ok->params && ok->tokens)
     {
       v[NK_PLAN_V_TOTAL_FLOPS] = checked (r, 6.0 * in->in[NK_PLAN_IN_PARAMS] * in->in[NK_PLAN_IN_TOKENS],
-                                          "params", NK_PLAN_V_TOTAL_FLOPS);
+                                          CULPRIT (in, { NK_PLAN_IN_PARAMS, 1 }, { NK_PLAN_IN_TOKENS, 1 }),
+                                          NK_PLAN_V_TOTAL_FLOPS);
       r->has[NK_PLAN_V_TOTAL_FLOPS] = TRUE;
     }
   if (ok->peak && ok->mfu && ok->gpus)
@@ -260,15 +296,58 @@ compute_time (const NkPlanInputs *in,
 
   v[NK_PLAN_V_DAYS] = checked (r, days_with_gpus (v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK],
                                                   in->in[NK_PLAN_IN_MFU], gpus),
-                               "tokens", NK_PLAN_V_DAYS);
-  v[NK_PLAN_V_GPU_HOURS] = checked (r, v[NK_PLAN_V_DAYS] * 24.0 * gpus, "gpus", NK_PLAN_V_GPU_HOURS);
+                               CULPRIT (in, { NK_PLAN_IN_PARAMS, 1 }, { NK_PLAN_IN_TOKENS, 1 },
+                                        { NK_PLAN_IN_MFU, -1 }, { NK_PLAN_IN_GPUS, -1 }),
+                               NK_PLAN_V_DAYS);
+  /* GPU-hours do not depend on the GPU count: it cancels. */
+  v[NK_PLAN_V_GPU_HOURS] = checked (r, v[NK_PLAN_V_DAYS] * 24.0 * gpus,
+                                    CULPRIT (in, { NK_PLAN_IN_PARAMS, 1 }, { NK_PLAN_IN_TOKENS, 1 },
+                                             { NK_PLAN_IN_MFU, -1 }),
+                                    NK_PLAN_V_GPU_HOURS);
   r->has[NK_PLAN_V_DAYS] = r->has[NK_PLAN_V_GPU_HOURS] = TRUE;
   if (ok->price)
     {
-      v[NK_PLAN_V_COST] = checked (r, v[NK_PLAN_V_GPU_HOURS] * in->in[NK_PLAN_IN_PRICE], "price",
+      v[NK_PLAN_V_COST] = checked (r, v[NK_PLAN_V_GPU_HOURS] * in->in[NK_PLAN_IN_PRICE],
+                                   CULPRIT (in, { NK_PLAN_IN_PARAMS, 1 }, { NK_PLAN_IN_TOKENS, 1 },
+                                            { NK_PLAN_IN_MFU, -1 }, { NK_PLAN_IN_PRICE, 1 }),
                                    NK_PLAN_V_COST);
       r->has[NK_PLAN_V_COST] = TRUE;
     }
+}
+
+/* The fewest GPUs whose days meet @deadline on the forward formula, by
+ * bisection from the closed form's @guess: every step halves a bounded range,
+ * so the search ends even where stepping by one GPU would stall (past 2^53). */
+static double
+fewest_meeting (double total,
+                double peak,
+                double mfu,
+                double deadline,
+                double guess)
+{
+  double lo = 0, hi = guess;   /* lo does not meet the deadline, hi does */
+
+  while (days_with_gpus (total, peak, mfu, hi) > deadline)
+    {
+      lo = hi;
+      hi *= 2;
+      if (hi > 1e16)
+        return NAN;
+    }
+  if (hi > 2 && days_with_gpus (total, peak, mfu, hi - 2) > deadline)
+    lo = MAX (lo, hi - 2);   /* the closed form is right within a GPU or two */
+  while (hi - lo > 1)
+    {
+      double mid = floor (lo + (hi - lo) / 2);
+
+      if (mid <= lo || mid >= hi)
+        break;
+      if (days_with_gpus (total, peak, mfu, mid) <= deadline)
+        hi = mid;
+      else
+        lo = mid;
+    }
+  return hi;
 }
 
 /* The fewest GPUs whose days meet the deadline, settled on the forward formula. */
@@ -290,11 +369,12 @@ compute_deadline (const NkPlanInputs *in,
       fail (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
       return;
     }
-  n = MAX (n, 1);
-  while (n > 1 && days_with_gpus (total, peak, mfu, n - 1) <= deadline)
-    n -= 1;
-  while (days_with_gpus (total, peak, mfu, n) > deadline)
-    n += 1;
+  n = fewest_meeting (total, peak, mfu, deadline, MAX (n, 1));
+  if (!isfinite (n))
+    {
+      fail (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
+      return;
+    }
   v[NK_PLAN_V_GPUS_DEADLINE] = n;
   r->has[NK_PLAN_V_GPUS_DEADLINE] = TRUE;
 }
@@ -328,15 +408,23 @@ compute_activation_estimates (const NkPlanInputs *in,
   double b = in->in[NK_PLAN_IN_BATCH], s = in->in[NK_PLAN_IN_SEQ];
   double L = in->in[NK_PLAN_IN_LAYERS], h = in->in[NK_PLAN_IN_D_MODEL];
   double a = in->in[NK_PLAN_IN_HEADS];
+  double p = r->act_bytes;
+  const char *blame;
   double per_layer;
 
-  v[NK_PLAN_V_ACT_LINEAR] = checked (r, b * s * h * L * r->act_bytes, "batch", NK_PLAN_V_ACT_LINEAR);
+  blame = CULPRIT (in, { NK_PLAN_IN_BATCH, 1 }, { NK_PLAN_IN_SEQ, 1 }, { NK_PLAN_IN_D_MODEL, 1 },
+                   { NK_PLAN_IN_LAYERS, 1 });
+  v[NK_PLAN_V_ACT_LINEAR] = checked (r, b * s * h * L * p, blame, NK_PLAN_V_ACT_LINEAR);
   r->has[NK_PLAN_V_ACT_LINEAR] = TRUE;
   if (a <= 0)
     return;
-  per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
-  v[NK_PLAN_V_ACT_TRANSFORMER] = checked (r, L * per_layer, "batch", NK_PLAN_V_ACT_TRANSFORMER);
-  v[NK_PLAN_V_ACT_TRANSFORMER_CKPT] = checked (r, 2.0 * s * b * h * L + per_layer, "batch",
+  /* Korthikanti et al.'s 34 and 5 count 2-byte values and 1-byte dropout masks:
+   * 16 values and 2 masks per s·b·h, 2 values and 1 mask per a·s²·b. */
+  per_layer = s * b * h * ((16 * p + 2) + (2 * p + 1) * a * s / h);
+  blame = CULPRIT (in, { NK_PLAN_IN_BATCH, 1 }, { NK_PLAN_IN_SEQ, 2 }, { NK_PLAN_IN_D_MODEL, 1 },
+                   { NK_PLAN_IN_LAYERS, 1 }, { NK_PLAN_IN_HEADS, 1 });
+  v[NK_PLAN_V_ACT_TRANSFORMER] = checked (r, L * per_layer, blame, NK_PLAN_V_ACT_TRANSFORMER);
+  v[NK_PLAN_V_ACT_TRANSFORMER_CKPT] = checked (r, p * s * b * h * L + per_layer, blame,
                                                NK_PLAN_V_ACT_TRANSFORMER_CKPT);
   r->has[NK_PLAN_V_ACT_TRANSFORMER] = r->has[NK_PLAN_V_ACT_TRANSFORMER_CKPT] = TRUE;
 }
@@ -446,19 +534,38 @@ largest_params (const double *v,
                 double        act_per_gpu)
 {
   double per = nk_plan_bytes_per_param_per_gpu (v, stage, gpus);
-  double n;
+  double lo = 0, hi;   /* lo fits, hi does not */
 
   if (!isfinite (per) || !isfinite (hbm) || !isfinite (act_per_gpu) || per <= 0)
     return NAN;
-  n = floor ((hbm - act_per_gpu) / per);
-  if (n <= 0)
+  if (floor ((hbm - act_per_gpu) / per) <= 0)
     return 0;
-  /* Division and floor can land one off either way; settle on the forward test. */
-  while (n > 0 && n * per + act_per_gpu > hbm)
-    n -= 1;
-  while ((n + 1) * per + act_per_gpu <= hbm)
-    n += 1;
-  return n;
+  /* Division and floor can land one off either way; settle on the forward test,
+   * by bisection: stepping by one stalls once the answer passes 2^53. */
+  hi = floor ((hbm - act_per_gpu) / per) + 1;
+  if (!isfinite (hi))
+    return INFINITY;
+  while (hi * per + act_per_gpu <= hbm)
+    {
+      lo = hi;
+      hi *= 2;
+      if (!isfinite (hi * per))
+        return INFINITY;
+    }
+  if (hi > 2 && (hi - 2) * per + act_per_gpu <= hbm)
+    lo = MAX (lo, hi - 2);
+  while (hi - lo > 1)
+    {
+      double mid = floor (lo + (hi - lo) / 2);
+
+      if (mid <= lo || mid >= hi)
+        break;
+      if (mid * per + act_per_gpu <= hbm)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
 }
 
 /**
@@ -477,8 +584,32 @@ nk_plan_compute_largest_params (const NkPlanResult *result,
                                 double              gpus)
 {
   const double *v = result->values;
+  double n = largest_params (v, stage, gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT_GPU]);
 
-  return largest_params (v, stage, gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT_GPU]);
+  return isfinite (n) ? n : NAN;
+}
+
+/**
+ * nk_plan_compute_memory_per_gpu:
+ * @inputs: the plan's inputs
+ * @result: a computed plan
+ * @gpus: a GPU count
+ *
+ * The forward model of #NkPlan:memory-per-gpu at another GPU count, for the
+ * searches: the same sum in the same order, so they agree to the last bit.
+ *
+ * Returns: bytes per GPU, NAN when the memory is not known
+ */
+double
+nk_plan_compute_memory_per_gpu (const NkPlanInputs *inputs,
+                                const NkPlanResult *result,
+                                double              gpus)
+{
+  const double *v = result->values;
+  int z = inputs->zero_stage;
+
+  return shard (v[NK_PLAN_V_MEM_PARAMS], z, 3, gpus) + shard (v[NK_PLAN_V_MEM_GRADS], z, 2, gpus)
+         + shard (v[NK_PLAN_V_MEM_OPT], z, 1, gpus) + v[NK_PLAN_V_MEM_ACT] / gpus;
 }
 
 /* What each GPU holds under the ZeRO stage; activations split by data parallelism. */
@@ -503,16 +634,61 @@ compute_per_gpu (const NkPlanInputs *in,
       v[NK_PLAN_V_MEM_PARAMS_GPU] = shard (v[NK_PLAN_V_MEM_PARAMS], z, 3, gpus);
       v[NK_PLAN_V_MEM_GRADS_GPU] = shard (v[NK_PLAN_V_MEM_GRADS], z, 2, gpus);
       v[NK_PLAN_V_MEM_OPT_GPU] = shard (v[NK_PLAN_V_MEM_OPT], z, 1, gpus);
-      v[NK_PLAN_V_MEM_PER_GPU] = v[NK_PLAN_V_MEM_PARAMS_GPU] + v[NK_PLAN_V_MEM_GRADS_GPU]
-                                 + v[NK_PLAN_V_MEM_OPT_GPU] + v[NK_PLAN_V_MEM_ACT_GPU];
+      v[NK_PLAN_V_MEM_PER_GPU] = nk_plan_compute_memory_per_gpu (in, r, gpus);
       r->has[NK_PLAN_V_MEM_PARAMS_GPU] = r->has[NK_PLAN_V_MEM_GRADS_GPU] = TRUE;
       r->has[NK_PLAN_V_MEM_OPT_GPU] = r->has[NK_PLAN_V_MEM_PER_GPU] = TRUE;
     }
   if (isfinite (v[NK_PLAN_V_HBM]))
     {
-      v[NK_PLAN_V_LARGEST] = nk_plan_compute_largest_params (r, z, gpus);
+      v[NK_PLAN_V_LARGEST] = checked (r, largest_params (v, z, gpus, v[NK_PLAN_V_HBM],
+                                                         v[NK_PLAN_V_MEM_ACT_GPU]),
+                                      "gpus", NK_PLAN_V_LARGEST);
       r->has[NK_PLAN_V_LARGEST] = isfinite (v[NK_PLAN_V_LARGEST]);
     }
+}
+
+/* The fewest GPUs whose memory fits, by bisection (memory per GPU only falls as
+ * GPUs are added); NAN when even 2^53 GPUs do not make it fit, as under ZeRO-0
+ * with more state than one GPU holds. */
+static double
+fewest_gpus_that_fit (const NkPlanInputs *in,
+                      const NkPlanResult *r)
+{
+  double hbm = r->values[NK_PLAN_V_HBM];
+  double lo = 0, hi = 9007199254740992.0;   /* lo does not fit, hi does */
+
+  if (!(nk_plan_compute_memory_per_gpu (in, r, hi) <= hbm))
+    return NAN;
+  while (hi - lo > 1)
+    {
+      double mid = floor (lo + (hi - lo) / 2);
+
+      if (nk_plan_compute_memory_per_gpu (in, r, mid) <= hbm)
+        hi = mid;
+      else
+        lo = mid;
+    }
+  return hi;
+}
+
+/* The deadline answer counts compute only; say what its memory would be, on
+ * whole nodes. */
+static void
+compute_deadline_memory (const NkPlanInputs *in,
+                         NkPlanResult       *r)
+{
+  double n = r->values[NK_PLAN_V_GPUS_DEADLINE];
+
+  r->deadline_nodes = r->deadline_memory_per_gpu = r->fewest_gpus_that_fit = NAN;
+  if (!isfinite (n))
+    return;
+  r->deadline_nodes = ceil (n / NK_PLAN_GPUS_PER_NODE);
+  if (!isfinite (r->values[NK_PLAN_V_MEM_PER_GPU]) || !isfinite (r->values[NK_PLAN_V_HBM]))
+    return;
+  r->deadline_memory_per_gpu =
+    nk_plan_compute_memory_per_gpu (in, r, r->deadline_nodes * NK_PLAN_GPUS_PER_NODE);
+  r->deadline_fits = r->deadline_memory_per_gpu <= r->values[NK_PLAN_V_HBM];
+  r->fewest_gpus_that_fit = fewest_gpus_that_fit (in, r);
 }
 
 /* ---------------------------------------------------------------- sizing */
@@ -533,13 +709,17 @@ compute_sizing (const NkPlanInputs *in,
   if (!ok->d_model || !ok->layers || !ok->d_ff || d <= 0 || L <= 0)
     return;
   d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : 4 * d;
-  v[NK_PLAN_V_SIZED_PARAMS] = checked (r, 2.0 * d * L * (2.0 * d_attn + d_ff), "d-model",
+  v[NK_PLAN_V_SIZED_PARAMS] = checked (r, 2.0 * d * L * (2.0 * d_attn + d_ff),
+                                       CULPRIT (in, { NK_PLAN_IN_D_MODEL, 2 }, { NK_PLAN_IN_LAYERS, 1 },
+                                                { NK_PLAN_IN_D_FF, 1 }),
                                        NK_PLAN_V_SIZED_PARAMS);
   r->has[NK_PLAN_V_SIZED_PARAMS] = TRUE;
   if (!ok->seq || n_ctx <= 0)
     return;
   v[NK_PLAN_V_SIZED_FWD] = checked (r, 2.0 * v[NK_PLAN_V_SIZED_PARAMS] + 2.0 * L * n_ctx * d_attn,
-                                    "seq", NK_PLAN_V_SIZED_FWD);
+                                    CULPRIT (in, { NK_PLAN_IN_SEQ, 1 }, { NK_PLAN_IN_LAYERS, 1 },
+                                             { NK_PLAN_IN_D_MODEL, 2 }),
+                                    NK_PLAN_V_SIZED_FWD);
   r->has[NK_PLAN_V_SIZED_FWD] = TRUE;
   if (ok->vocab && x[NK_PLAN_IN_VOCAB] > 0)
     {
@@ -583,5 +763,6 @@ nk_plan_compute (const NkPlanInputs *inputs,
                  && result->values[NK_PLAN_V_MEM_PER_GPU] <= result->values[NK_PLAN_V_HBM];
   result->has[NK_PLAN_V_FITS] = isfinite (result->values[NK_PLAN_V_MEM_PER_GPU])
                                 && isfinite (result->values[NK_PLAN_V_HBM]);
+  compute_deadline_memory (inputs, result);
   compute_sizing (inputs, result, &ok);
 }

@@ -112,6 +112,10 @@ typedef struct {
   int                which;
 } NkPlanProblem;
 
+/* A node of the GPU table's data-centre parts (HGX/DGX) holds 8 GPUs; the deadline
+ * answer is rounded up to whole nodes of this size. */
+#define NK_PLAN_GPUS_PER_NODE 8
+
 /* The numeric inputs plus every other input a problem can be about. */
 #define NK_PLAN_MAX_PROBLEMS (NK_PLAN_N_INPUTS + 8)
 
@@ -143,6 +147,13 @@ typedef struct {
   int                act_source;
   /* Bytes per stored activation value: 4 in fp32, 2 in mixed precision. */
   double             act_bytes;
+  /* The deadline answer checked against memory, which it does not consider: its
+   * GPU count rounded up to whole nodes, each GPU's memory there, and the fewest
+   * GPUs whose memory fits at all (NAN when none does). NAN when not asked. */
+  double             deadline_nodes;
+  double             deadline_memory_per_gpu;
+  gboolean           deadline_fits;
+  double             fewest_gpus_that_fit;
   /* The first problem of each input, in the order found; problems[0] is the plan's
    * error. */
   NkPlanProblem      problems[NK_PLAN_MAX_PROBLEMS];
@@ -159,6 +170,9 @@ double      nk_plan_bytes_per_param_per_gpu (const double       *values,
                                              double              gpus);
 double      nk_plan_compute_largest_params  (const NkPlanResult *result,
                                              int                 stage,
+                                             double              gpus);
+double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
+                                             const NkPlanResult *result,
                                              double              gpus);
 
 G_END_DECLS

@@ -100,12 +100,15 @@ formula (const char *format,
   return g_string_free (s, FALSE);
 }
 
-/* Days as the lecture writes them, "143.9". */
+/* Days as the lecture writes them, "143.9"; with four significant digits where
+ * one decimal would say "0.0" or print twenty digits (0.005483, 1.755e22). */
 static char *
 days_number (double days)
 {
   if (!isfinite (days))
     return g_strdup ("—");
+  if (days < 0.05 || days >= 1e6)
+    return num (days);
   return g_strdup_printf ("%.1f", days);
 }
 
@@ -212,22 +215,18 @@ report_bytes (const Report *p)
   return formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
 }
 
+/* Korthikanti et al. count 2-byte activations; in fp32 the same tensors take 4
+ * bytes each and the dropout masks stay 1 byte: s·b·h·(66 + 9·a·s/h). */
 static void
-report_activations (const Report *p)
+report_transformer (const Report *p)
 {
   const double *x = p->x, *v = p->v;
   double b = x[NK_PLAN_IN_BATCH], s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
-  double h = x[NK_PLAN_IN_D_MODEL], a = x[NK_PLAN_IN_HEADS];
+  double h = x[NK_PLAN_IN_D_MODEL], a = x[NK_PLAN_IN_HEADS], q = p->r->act_bytes;
+  double per_layer = s * b * h * ((16 * q + 2) + (2 * q + 1) * a * s / h);
 
-  if (p->r->has[NK_PLAN_V_ACT_LINEAR])
-    p->f[NK_PLAN_V_ACT_LINEAR] =
-      formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
-                 "(the lecture's deep linear model)"),
-               b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
-  if (p->r->has[NK_PLAN_V_ACT_TRANSFORMER])
+  if (q == 2)
     {
-      double per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
-
       p->f[NK_PLAN_V_ACT_TRANSFORMER] =
         formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
                    "(Korthikanti et al. 2022, eq. 1, 16-bit activations)"),
@@ -236,7 +235,33 @@ report_activations (const Report *p)
         formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
                    "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
                  s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
+      return;
     }
+  p->f[NK_PLAN_V_ACT_TRANSFORMER] =
+    formula (_("layers %N × s %N × b %N × h %N × (66 + 9 × a %N × s %N / h %N) B = %N B "
+               "(Korthikanti et al. 2022, eq. 1 with 32-bit activations: 16 × 4 + 2 and 2 × 4 + 1, "
+               "dropout masks 1 byte)"),
+             L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
+  p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
+    formula (_("4 × s %N × b %N × h %N × layers %N B (checkpointed fp32 layer inputs) + %N B "
+               "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
+             s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
+}
+
+static void
+report_activations (const Report *p)
+{
+  const double *x = p->x, *v = p->v;
+  double b = x[NK_PLAN_IN_BATCH], s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
+  double h = x[NK_PLAN_IN_D_MODEL];
+
+  if (p->r->has[NK_PLAN_V_ACT_LINEAR])
+    p->f[NK_PLAN_V_ACT_LINEAR] =
+      formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
+                 "(the lecture's deep linear model)"),
+               b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
+  if (p->r->has[NK_PLAN_V_ACT_TRANSFORMER])
+    report_transformer (p);
   if (!p->r->has[NK_PLAN_V_MEM_ACT])
     return;
   if (p->r->act_source < 0)
@@ -399,6 +424,7 @@ overflow_subject (NkPlanValue which)
     case NK_PLAN_V_MEM_TOTAL: return _("memory total");
     case NK_PLAN_V_SIZED_PARAMS: return _("parameter count");
     case NK_PLAN_V_SIZED_FWD: return _("forward FLOPs per token");
+    case NK_PLAN_V_LARGEST: return _("largest parameter count");
     default: return _("activation memory");
     }
 }
@@ -672,6 +698,23 @@ sci_unit (double      value,
   return g_strdup_printf ("%s %s", n, unit);
 }
 
+/* Days as the lecture gives them; under a day, hours or minutes ("7.9 min", not
+ * "0.0 days"); past a million days, without twenty digits. */
+static char *
+time_text (double days)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (days))
+    return g_strdup ("—");
+  if (days < 1)
+    return nk_units_format_duration (days * 86400.0);
+  if (days < 1e6)
+    return g_strdup_printf (_("%.1f days"), days);
+  n = num (days);
+  return g_strdup_printf (_("%s days"), n);
+}
+
 static void
 summary_compute (const Summary   *m,
                  NkPlanJsonFlags  flags)
@@ -686,9 +729,7 @@ summary_compute (const Summary   *m,
   summary_value (m, _("peak per GPU"), NK_PLAN_V_PEAK, nk_units_format_rate (v[NK_PLAN_V_PEAK]));
   summary_value (m, _("FLOPs per day"), NK_PLAN_V_FLOPS_PER_DAY,
                  sci_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
-  summary_value (m, _("time"), NK_PLAN_V_DAYS,
-                 isfinite (v[NK_PLAN_V_DAYS]) ? g_strdup_printf (_("%.1f days"), v[NK_PLAN_V_DAYS])
-                                              : g_strdup ("—"));
+  summary_value (m, _("time"), NK_PLAN_V_DAYS, time_text (v[NK_PLAN_V_DAYS]));
   summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, sci_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
   if (flags & NK_PLAN_JSON_COST)
     summary_value (m, _("cost"), NK_PLAN_V_COST, sci_unit (v[NK_PLAN_V_COST], "USD"));
@@ -735,6 +776,40 @@ summary_largest (const Summary *m)
     }
 }
 
+/* The deadline answer counts compute only: show it on whole nodes, and whether its
+ * memory fits there. */
+static void
+summary_deadline_memory (const Summary *m)
+{
+  const NkPlanResult *r = &m->o->result;
+  double nodes = r->deadline_nodes, gpus = nodes * NK_PLAN_GPUS_PER_NODE;
+  g_autofree char *nodes_text = formula (_("%N nodes"), nodes);
+  g_autofree char *nodes_formula =
+    formula (_("⌈%N GPUs / %N per node⌉ = %N nodes = %N GPUs"), m->v[NK_PLAN_V_GPUS_DEADLINE],
+             (double) NK_PLAN_GPUS_PER_NODE, nodes, gpus);
+  g_autofree char *fits_formula = NULL;
+  g_autofree char *memory_text = NULL;
+
+  summary_row (m->s, _("whole nodes"), nodes_text, nodes_formula);
+  if (!isfinite (r->deadline_memory_per_gpu))
+    return;
+  fits_formula = formula (r->deadline_fits
+                          ? _("%s at %N GPUs: %N B per GPU ≤ %N B HBM: fits")
+                          : _("%s at %N GPUs: %N B per GPU > %N B HBM: does not fit (the deadline counts compute only)"),
+                          _nk_plan_zero_text (m->in->zero_stage), gpus, r->deadline_memory_per_gpu,
+                          m->v[NK_PLAN_V_HBM]);
+  memory_text = bytes_text (r->deadline_memory_per_gpu);
+  summary_row (m->s, _("memory there"), memory_text, fits_formula);
+  if (r->deadline_fits)
+    return;
+  if (isfinite (r->fewest_gpus_that_fit))
+    summary_row (m->s, _("fits from"), sci_unit (r->fewest_gpus_that_fit, "GPUs"),
+                 _("the fewest GPUs whose memory fits under this ZeRO stage"));
+  else
+    summary_row (m->s, _("fits from"), "—",
+                 _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));
+}
+
 static void
 summary_deadline (const Summary *m)
 {
@@ -742,6 +817,8 @@ summary_deadline (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, sci_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
+  if (isfinite (m->o->result.deadline_nodes))
+    summary_deadline_memory (m);
 }
 
 static void

@@ -36,10 +36,12 @@
  *   linear (the lecture's deep linear model): batch · seq · d_model · layers values,
  *     4 bytes each (fp32) or 2 (mixed); use seq 1 for the lecture's B·D·L.
  *   transformer (Korthikanti et al. 2022, "Reducing Activation Recomputation in
- *     Large Transformer Models", eq. 1, 16-bit activations, no tensor parallelism):
- *     s·b·h·(34 + 5·a·s/h) bytes per layer, times layers;
- *     with full activation checkpointing: 2·s·b·h bytes per layer (the layer
- *     inputs) plus one layer's full set while it is recomputed.
+ *     Large Transformer Models", eq. 1, no tensor parallelism): in mixed precision
+ *     (2-byte activations) s·b·h·(34 + 5·a·s/h) bytes per layer, times layers;
+ *     in fp32 the same tensors take 4 bytes and the dropout masks stay 1 byte:
+ *     s·b·h·(66 + 9·a·s/h). With full activation checkpointing: the layer inputs
+ *     (2 or 4 · s·b·h bytes per layer) plus one layer's full set while it is
+ *     recomputed.
  *
  * Transformer sizing (OpenAI table, Kaplan et al. 2020, seed 002), embeddings
  * excluded:  N = 2 · d_model · n_layer · (2 · d_attn + d_ff),
@@ -100,7 +102,9 @@
  *   "fits" boolean (memory-per-gpu <= hbm-per-gpu);
  *   "activations-linear", "activations-transformer",
  *   "activations-transformer-checkpointed"  doubles (bytes, whole batch);
- *   "largest-params" double (whole parameters), "gpus-for-deadline" double;
+ *   "largest-params" double (whole parameters), "gpus-for-deadline" double (the
+ *   fewest GPUs whose compute meets the deadline; the summary adds whole nodes
+ *   and whether the memory fits there);
  *   "sized-params", "sized-embedding-params", "sized-forward-flops-per-token" doubles.
  */
 #pragma once
