@@ -48,6 +48,7 @@
 #include "nk-model.h"
 #include "nk-train-config.h"
 #include "nk-train-histogram.h"
+#include "nk-train-history.h"
 #include "nk-train-metrics.h"
 
 G_BEGIN_DECLS
