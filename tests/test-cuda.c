@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "nk-device.h"
+#include "nk-device-probe.h"
 #include "nk-ops.h"
 #include "nk-tensor.h"
 #include "nk-trainer.h"
@@ -76,6 +77,79 @@ test_auto_falls_back (void)
     g_assert_true (device == nk_device_get_cpu ());
   else
     g_assert_cmpint (nk_device_get_kind (device), ==, NK_DEVICE_CUDA);
+}
+
+typedef struct {
+  guint     n_done;
+  gboolean  usable[2];
+  char     *text[2];
+  GError   *error[2];
+} ProbeAnswers;
+
+static void
+probe_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  ProbeAnswers *answers = user_data;
+  guint i = answers->n_done++;
+
+  answers->usable[i] = nk_device_probe_cuda_finish (result, &answers->text[i],
+                                                    &answers->error[i]);
+}
+
+/* The async probe gives the answer the synchronous lookup gives (the oracle), to a
+ * caller that joins the running probe and to one that comes after it ended; the
+ * cached answer is the same, and waiting for an ended probe returns. */
+static void
+test_probe (void)
+{
+  ProbeAnswers answers = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cached_text = NULL;
+  g_autofree char *expected = NULL;
+  gboolean cached_usable = FALSE;
+  NkDevice *cuda;
+
+  nk_device_probe_cuda_async (NULL, probe_done, &answers);
+  nk_device_probe_cuda_async (NULL, probe_done, &answers);
+  nk_device_wait_for_probe ();
+  while (answers.n_done < 2)
+    g_main_context_iteration (NULL, TRUE);
+
+  cuda = nk_device_lookup ("cuda", &error);
+  expected = cuda != NULL ? nk_device_describe (cuda) : g_strdup (error->message);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (answers.usable[i], ==, cuda != NULL);
+      if (cuda != NULL)
+        {
+          g_assert_no_error (answers.error[i]);
+          g_assert_cmpstr (answers.text[i], ==, expected);
+        }
+      else
+        {
+          g_assert_error (answers.error[i], NK_DEVICE_ERROR, NK_DEVICE_ERROR_NOT_FOUND);
+          g_assert_cmpstr (answers.error[i]->message, ==, expected);
+          g_assert_null (answers.text[i]);
+        }
+      g_clear_pointer (&answers.text[i], g_free);
+      g_clear_error (&answers.error[i]);
+    }
+  g_assert_true (nk_device_get_cached_cuda_probe (&cached_usable, &cached_text));
+  g_assert_cmpint (cached_usable, ==, cuda != NULL);
+  g_assert_cmpstr (cached_text, ==, expected);
+
+  /* After the end: answered from the cache, in a later main-loop iteration. */
+  answers.n_done = 1;
+  nk_device_probe_cuda_async (NULL, probe_done, &answers);
+  g_assert_cmpuint (answers.n_done, ==, 1);
+  while (answers.n_done < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (answers.usable[1], ==, cuda != NULL);
+  g_clear_pointer (&answers.text[1], g_free);
+  g_clear_error (&answers.error[1]);
+  nk_device_wait_for_probe ();
 }
 
 /* Fills a CPU tensor with values of mixed sign and size from a fixed recurrence. */
@@ -267,6 +341,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/gpu/cuda/probe", test_probe);
   g_test_add_func ("/gpu/cuda/discovery-reason", test_discovery_reason);
   g_test_add_func ("/gpu/cuda/auto-falls-back", test_auto_falls_back);
   g_test_add_func ("/gpu/cuda/matmul/f32", test_matmul_f32);
