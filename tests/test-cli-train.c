@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -438,6 +439,377 @@ test_matches_pytorch (void)
     }
 }
 
+/* ---- issue 11: resume states, one writer, outputs and inputs checked up front ---- */
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names in @dir, sorted, joined by spaces. */
+static char *
+list_names (const char *dir)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+/* Runs "train" with @common followed by the NULL-terminated @extra. */
+static int
+run_train (const char *const *common,
+           guint              n_common,
+           const char *const *extra,
+           char             **out,
+           char             **err)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+
+  for (guint i = 0; i < n_common; i++)
+    g_ptr_array_add (args, (gpointer) common[i]);
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  return run_cli ((const char *const *) args->pdata, out, err);
+}
+
+/* The last line of JSON-lines output. */
+static JsonObject *
+last_object (const char *out)
+{
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  guint n = g_strv_length (lines);
+
+  while (n > 0 && lines[n - 1][0] == '\0')
+    n--;
+  g_assert_cmpuint (n, >, 0);
+  return parse_line (lines[n - 1]);
+}
+
+static guint
+count_step_lines (const char *out)
+{
+  guint n = 0;
+
+  for (const char *p = out; (p = strstr (p, "{\"step\":")) != NULL; p++)
+    n++;
+  return n;
+}
+
+/* A run killed after its last checkpoint but before "done" (here: one that finished)
+ * resumes to nothing left to do and reports the checkpoint's true loss; one asked for
+ * fewer steps than the checkpoint holds is refused and saves nothing. Oracle: the
+ * final loss the uninterrupted run printed. */
+static void
+test_resume_at_end (void)
+{
+  g_autofree char *ckdir = g_build_filename (tmpdir, "ck-end", NULL);
+  g_autofree char *save = g_build_filename (tmpdir, "end.safetensors", NULL);
+  const char *common[] = { "--dim", "8", "--layers", "1", "--seed", "5", "--json-lines" };
+  g_autofree char *out = NULL, *err = NULL;
+  double final_loss;
+
+  {
+    const char *extra[] = { "--steps", "8", "--checkpoint-dir", ckdir, "--checkpoint-every",
+                            "4", NULL };
+    g_autoptr(JsonObject) done = NULL;
+
+    g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), extra, &out, NULL), ==, 0);
+    done = last_object (out);
+    final_loss = json_object_get_double_member (done, "final_loss");
+    g_assert_true (isfinite (final_loss));
+    g_clear_pointer (&out, g_free);
+  }
+  {
+    const char *extra[] = { "--steps", "8", "--resume", ckdir, NULL };
+    g_autoptr(JsonObject) done = NULL;
+
+    g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), extra, &out, NULL), ==, 0);
+    g_assert_cmpuint (count_step_lines (out), ==, 0);
+    done = last_object (out);
+    g_assert_cmpint (json_object_get_int_member (done, "steps"), ==, 8);
+    /* before: "final_loss": "nan" */
+    g_assert_true (JSON_NODE_HOLDS_VALUE (json_object_get_member (done, "final_loss")));
+    g_assert_cmpfloat (json_object_get_double_member (done, "final_loss"), ==, final_loss);
+    g_clear_pointer (&out, g_free);
+  }
+  {
+    const char *extra[] = { "--steps", "6", "--resume", ckdir, "--save", save, NULL };
+
+    /* before: exit 0, and the 8-step model saved as the 6-step one */
+    g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), extra, &out, &err), ==, 1);
+    g_test_message ("%s", err);
+    g_assert_nonnull (strstr (err, "holds 8 steps"));
+    g_assert_nonnull (strstr (err, "--steps 8"));
+    g_assert_false (g_file_test (save, G_FILE_TEST_EXISTS));
+  }
+}
+
+/* Resuming with another configuration is refused, naming each changed field; only
+ * what --help calls safe (more steps) is allowed. */
+static void
+test_resume_config (void)
+{
+  g_autofree char *ckdir = g_build_filename (tmpdir, "ck-config", NULL);
+  const char *common[] = { "--dim", "8", "--layers", "1", "--json-lines" };
+  const char *first[] = { "--steps", "6", "--lr", "0.01", "--optimizer", "adamw", "--seed", "0",
+                          "--checkpoint-dir", ckdir, "--checkpoint-every", "3", NULL };
+  static const struct {
+    const char *args[7];
+    const char *fields[3];
+  } changes[] = {
+    { { "--optimizer", "sgd", "--lr", "0.5", "--seed", "7", NULL },
+      { "optimizer (adamw → sgd)", "lr (0.01 → 0.5)", "seed (0 → 7)" } },
+    { { "--lr", "0.01", "--optimizer", "adamw", "--precision", "fp16", NULL },
+      { "precision (fp32 → fp16", NULL, NULL } },
+    { { "--lr", "0.01", "--optimizer", "adamw", "--dim", "16", NULL },
+      { "dim (8 → 16)", NULL, NULL } },
+  };
+  g_autofree char *names_before = NULL;
+
+  g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), first, NULL, NULL), ==, 0);
+  names_before = list_names (ckdir);
+
+  for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
+    {
+      g_autoptr(GPtrArray) extra = g_ptr_array_new ();
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *names_after = NULL;
+
+      g_ptr_array_add (extra, (gpointer) "--steps");
+      g_ptr_array_add (extra, (gpointer) "12");
+      g_ptr_array_add (extra, (gpointer) "--resume");
+      g_ptr_array_add (extra, ckdir);
+      for (guint j = 0; changes[i].args[j] != NULL; j++)
+        g_ptr_array_add (extra, (gpointer) changes[i].args[j]);
+      g_ptr_array_add (extra, NULL);
+      /* before: exit 0, continuing silently from the AdamW weights */
+      g_assert_cmpint (run_train (common, G_N_ELEMENTS (common),
+                                  (const char *const *) extra->pdata, &out, &err), ==, 1);
+      g_test_message ("%s", err);
+      for (guint j = 0; j < G_N_ELEMENTS (changes[i].fields) && changes[i].fields[j]; j++)
+        g_assert_nonnull (strstr (err, changes[i].fields[j]));
+      g_assert_cmpuint (count_step_lines (out), ==, 0);
+      names_after = list_names (ckdir);
+      g_assert_cmpstr (names_after, ==, names_before);
+    }
+
+  /* More steps is safe. */
+  {
+    const char *more[] = { "--steps", "9", "--lr", "0.01", "--optimizer", "adamw", "--seed", "0",
+                           "--resume", ckdir, NULL };
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), more, &out, NULL), ==, 0);
+    g_assert_cmpuint (count_step_lines (out), ==, 3);
+  }
+}
+
+/* A second run on a folder another run is writing to is refused, naming the process.
+ * Before: both ran, and one died when the other's clean-up deleted its temp file. */
+static void
+test_one_writer (void)
+{
+  g_autofree char *ckdir = g_build_filename (tmpdir, "ck-shared", NULL);
+  g_autofree char *pid_text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { cli (), "train", "--dim", "8", "--layers", "1", "--steps", "1000000",
+                         "--checkpoint-dir", ckdir, "--checkpoint-every", "50", "--json-lines",
+                         NULL };
+  const char *second[] = { "--dim", "8", "--layers", "1", "--steps", "100", "--checkpoint-dir",
+                           ckdir, "--json-lines", NULL };
+  GPid pid;
+  int out_fd, status;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                           NULL, &out_fd, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read_until_step (out_fd, 1), >=, 1);
+
+  g_assert_cmpint (run_cli (second, &out, &err), ==, 1);
+  pid_text = g_strdup_printf ("is in use by process %d", (int) pid);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, pid_text));
+  g_assert_nonnull (strstr (err, ckdir));
+  g_assert_cmpuint (count_step_lines (out), ==, 0);
+
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (out_fd);
+  g_spawn_close_pid (pid);
+
+  /* The dead run's lock went with it: the folder is free again (the resume may
+   * still be refused for holding more steps than 1, but not for being in use). */
+  {
+    const char *third[] = { "--dim", "8", "--layers", "1", "--steps", "1", "--resume", ckdir,
+                            "--json-lines", NULL };
+    g_autofree char *e = NULL;
+
+    run_cli (third, NULL, &e);
+    g_test_message ("%s", e);
+    g_assert_null (strstr (e, "in use"));
+  }
+}
+
+/* Every output location is checked before step 1: a bad --save or checkpoint folder
+ * fails at once, having trained nothing (before: after all 2,000 steps). */
+static void
+test_outputs_first (void)
+{
+  g_autofree char *file = g_build_filename (tmpdir, "plain-file", NULL);
+  g_autofree char *under_file = g_build_filename (file, "ck", NULL);
+  g_autofree char *save_under_file = g_build_filename (file, "x.safetensors", NULL);
+  const char *common[] = { "--dim", "8", "--layers", "1", "--steps", "2000", "--json-lines" };
+  const struct {
+    const char *args[5];
+    const char *needle;
+  } cases[] = {
+    { { "--save", "/nonexistent/dir/x.safetensors", NULL }, "/nonexistent/dir" },
+    { { "--save", save_under_file, NULL }, save_under_file },
+    { { "--save", tmpdir, NULL }, "it is a folder" },
+    { { "--checkpoint-dir", under_file, NULL }, under_file },
+    { { "--resume", under_file, NULL }, under_file },
+  };
+
+  g_assert_true (g_file_set_contents (file, "x", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), cases[i].args, &out, &err), ==, 1);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i].needle));
+      g_assert_cmpuint (count_step_lines (out), ==, 0);
+    }
+}
+
+/* Writes a Cruncher state_dict (D 4, one layer) as safetensors by hand, with one
+ * NaN at layers.0.weight[5]: the oracle is the format's definition. */
+static void
+write_nan_state_dict (const char *path)
+{
+  static const char header[] =
+    "{\"layers.0.weight\":{\"dtype\":\"F32\",\"shape\":[4,4],\"data_offsets\":[0,64]},"
+    "\"layers.0.bias\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[64,80]},"
+    "\"final.weight\":{\"dtype\":\"F32\",\"shape\":[1,4],\"data_offsets\":[80,96]},"
+    "\"final.bias\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[96,100]}}";
+  g_autoptr(GByteArray) file = g_byte_array_new ();
+  guint64 n = GUINT64_TO_LE (sizeof header - 1);
+  float values[25];
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = 0.125f * (float) i;
+  values[5] = NAN;
+  g_byte_array_append (file, (const guint8 *) &n, 8);
+  g_byte_array_append (file, (const guint8 *) header, sizeof header - 1);
+  g_byte_array_append (file, (const guint8 *) values, sizeof values);
+  g_assert_true (g_file_set_contents (path, (const char *) file->data, file->len, NULL));
+}
+
+/* Inputs are validated when opened, naming file and place: a bad token deep in a
+ * token file, NaN in X.npy or in --init, and paths that are not regular files. */
+static void
+test_inputs_on_open (void)
+{
+  g_autofree char *tokens = g_build_filename (tmpdir, "tokens.bin", NULL);
+  g_autofree char *xnan = g_build_filename (tmpdir, "xnan.npy", NULL);
+  g_autofree char *y = g_build_filename (tmpdir, "y8.npy", NULL);
+  g_autofree char *init = g_build_filename (tmpdir, "nan-init.safetensors", NULL);
+  g_autoptr(GError) error = NULL;
+  const guint64 n = 200000;
+  g_autofree guint16 *t = g_new (guint16, n);
+  float xs[8 * 4], ys[8] = { 0 };
+
+  for (guint64 i = 0; i < n; i++)
+    t[i] = GUINT16_TO_LE ((guint16) (i % 200));
+  t[150000] = GUINT16_TO_LE (9999);
+  g_assert_true (g_file_set_contents (tokens, (const char *) t, n * 2, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    xs[i] = (float) i;
+  xs[2 * 4 + 3] = INFINITY;
+  g_assert_true (nk_npy_save (xnan, NK_NPY_F4, 2, (const gint64[]) { 8, 4 }, xs, &error));
+  g_assert_true (nk_npy_save (y, NK_NPY_F4, 1, (const gint64[]) { 8 }, ys, &error));
+  g_assert_no_error (error);
+  write_nan_state_dict (init);
+
+  {
+    /* before: accepted, then "Token 9999 is outside the vocabulary of 256" at some step */
+    const char *a[] = { "--model", "tiny-lm", "--dim", "8", "--layers", "1", "--steps", "5000",
+                        "--text", tokens, "--json-lines", NULL };
+    expect_failure (a, 1, "token 150000 ");
+    expect_failure (a, 1, "tokens.bin");
+  }
+  {
+    /* before: "The loss became NaN at step 1 … try a smaller --lr" */
+    const char *a[] = { "--dim", "4", "--layers", "1", "--batch", "4", "--steps", "3",
+                        "--inputs", xnan, "--targets", y, NULL };
+    expect_failure (a, 1, "row 2, column 3 is inf");
+  }
+  {
+    const char *a[] = { "--dim", "4", "--layers", "1", "--steps", "3", "--init", init, NULL };
+    expect_failure (a, 1, "tensor “layers.0.weight” holds a NaN or an infinity at index 5");
+  }
+  {
+    /* before: "Failed to map …: mmap() failed" / "No such device" */
+    const char *a[] = { "--model", "tiny-lm", "--steps", "1", "--text", "/dev/null", NULL };
+    const char *b[] = { "--steps", "1", "--inputs", ".", "--targets", y, NULL };
+    const char *c[] = { "--steps", "1", "--init", tmpdir, NULL };
+
+    expect_failure (a, 1, "“/dev/null” is not a regular file");
+    expect_failure (b, 1, "“.” is not a regular file");
+    expect_failure (c, 1, "is not a regular file");
+  }
+}
+
+/* One range per numeric option, stated once for every value outside it; a misspelt
+ * device is bad input (2) naming the string, not the driver's "no CUDA device" (1). */
+static void
+test_ranges_and_devices (void)
+{
+  static const struct {
+    const char *flag;
+    const char *range;
+    const char *bad[4];
+  } ranges[] = {
+    { "--steps", "from 1 to 9223372036854775807", { "-1", "0", "2.5", NULL } },
+    { "--dim", "from 1 to 65536", { "-1", "0", "65537", NULL } },
+    { "--batch", "from 1 to 4294967295", { "-1", "0", "4294967296", NULL } },
+    { "--layers", "from 0 to 4096", { "-1", "4097", NULL, NULL } },
+    { "--context", "from 1 to 1048576", { "-1", "0", NULL, NULL } },
+    { "--checkpoint-keep", "from 0 to 4294967295", { "-1", "0.5", NULL, NULL } },
+  };
+  static const char *const devices[] = { "cuda:abc", "cuda:", "cuda:-5", "cuda:1x", "gpu" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (ranges[i].bad) && ranges[i].bad[j]; j++)
+      {
+        const char *a[] = { ranges[i].flag, ranges[i].bad[j], "--json-lines", NULL };
+        g_autofree char *expected = g_strdup_printf ("%s must be a whole number %s, not “%s”.",
+                                                     ranges[i].flag, ranges[i].range,
+                                                     ranges[i].bad[j]);
+
+        expect_failure (a, 2, expected);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
+    {
+      const char *a[] = { "--steps", "1", "--device", devices[i], "--json-lines", NULL };
+      g_autofree char *expected = g_strdup_printf ("“%s” is not a device name", devices[i]);
+
+      expect_failure (a, 2, expected);
+    }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -469,6 +841,12 @@ main (int    argc,
   g_test_add_func ("/cli/train/kill-and-resume", test_kill_and_resume);
   g_test_add_func ("/cli/train/bad-inputs", test_bad_inputs);
   g_test_add_func ("/cli/train/matches-pytorch", test_matches_pytorch);
+  g_test_add_func ("/cli/train/resume-at-end", test_resume_at_end);
+  g_test_add_func ("/cli/train/resume-config", test_resume_config);
+  g_test_add_func ("/cli/train/one-writer", test_one_writer);
+  g_test_add_func ("/cli/train/outputs-first", test_outputs_first);
+  g_test_add_func ("/cli/train/inputs-on-open", test_inputs_on_open);
+  g_test_add_func ("/cli/train/ranges-and-devices", test_ranges_and_devices);
   g_test_add_func ("/cli/devices/cpu-peak", test_devices);
   g_test_add_func ("/cli/bench/matmul", test_bench_matmul);
 

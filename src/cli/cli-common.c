@@ -35,6 +35,14 @@ nk_cli_fail (gboolean    json,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* Whatever bytes an input held, the sentence and its JSON stay valid UTF-8. */
+  if (!g_utf8_validate (message, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (message, -1);
+
+      g_free (message);
+      message = valid;
+    }
 
   fprintf (stderr, "napkin-cli: %s\n", message);
   if (json)
@@ -104,6 +112,19 @@ nk_cli_parse_options (GOptionContext   *context,
 
   if (!g_option_context_parse (context, argc, argv, &error))
     {
+      /* GOption's conversion error ("Invalid byte sequence in conversion input")
+       * does not say which argument: find it. */
+      if (error->domain == G_CONVERT_ERROR)
+        for (int i = 1; i < *argc; i++)
+          if (!g_utf8_validate ((*argv)[i], -1, NULL))
+            {
+              g_autofree char *quoted = nk_cli_quote ((*argv)[i]);
+
+              *exit_code = nk_cli_fail (json, NK_EXIT_USAGE,
+                                        _("The argument %s is not valid UTF-8 text."),
+                                        quoted);
+              return FALSE;
+            }
       *exit_code = nk_cli_fail_error (json, NK_EXIT_USAGE, error);
       return FALSE;
     }
@@ -158,4 +179,106 @@ nk_cli_wants_json (int    argc,
         return TRUE;
     }
   return FALSE;
+}
+
+/**
+ * nk_cli_check_device_name:
+ * @flag: the flag, "--device"
+ * @text: the name as given
+ * @error: a sentence naming @text
+ *
+ * The spelling of a device name, before any driver is asked: cpu, auto, cuda, or
+ * cuda:N with N a decimal GPU index. A misspelt name is bad input (exit 2); only a
+ * well-formed name the machine lacks is exit 1, with the driver's reason.
+ *
+ * Returns: %TRUE if @text is spelt as a device name
+ */
+gboolean
+nk_cli_check_device_name (const char  *flag,
+                          const char  *text,
+                          GError     **error)
+{
+  guint64 index;
+
+  if (g_str_equal (text, "cpu") || g_str_equal (text, "auto") || g_str_equal (text, "cuda"))
+    return TRUE;
+  /* g_ascii_string_to_unsigned refuses signs, spaces and an empty string. */
+  if (g_str_has_prefix (text, "cuda:")
+      && g_ascii_string_to_unsigned (text + 5, 10, 0, G_MAXINT32, &index, NULL))
+    return TRUE;
+  {
+    g_autofree char *quoted = nk_cli_quote (text);
+
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 _("%s: %s is not a device name (cpu, cuda, cuda:N with N a GPU index "
+                   "from 0, or auto)."), flag, quoted);
+  }
+  return FALSE;
+}
+
+/* Characters of an input a message shows before cutting it. */
+#define QUOTE_MAX_CHARS 64
+
+/**
+ * nk_cli_quote_len:
+ * @text: an input as given: any bytes
+ * @len: its length in bytes, or -1 when NUL-terminated
+ *
+ * What a message shows of an input: in “quotes”, on one line, valid UTF-8 whatever
+ * the bytes (so the `{"error"}` JSON stays valid JSON), and cut after 64 characters.
+ * A control character or NUL is shown as a C escape (\n, \t, \0, \x1b), a byte that
+ * is not UTF-8 as \xHH, and a cut input ends in "…" and its full size.
+ *
+ * Returns: (transfer full): the quoted text
+ */
+char *
+nk_cli_quote_len (const char *text,
+                  gssize      len)
+{
+  GString *out = g_string_new ("“");
+  gsize n = len < 0 ? strlen (text) : (gsize) len;
+  const char *p = text, *end = text + n;
+  guint shown = 0;
+
+  while (p < end && shown < QUOTE_MAX_CHARS)
+    {
+      gunichar c = *p == '\0' ? 0 : g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guint8) *p);
+          p++;
+        }
+      else
+        {
+          if (c == '\n')
+            g_string_append (out, "\\n");
+          else if (c == '\t')
+            g_string_append (out, "\\t");
+          else if (c == 0)
+            g_string_append (out, "\\0");   /* a NUL: g_utf8_next_char steps one byte */
+          else if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\x%02x", c);
+          else
+            g_string_append_unichar (out, c);
+          p = g_utf8_next_char (p);
+        }
+      shown++;
+    }
+  g_string_append (out, "”");
+  if (p < end)
+    g_string_append_printf (out, _("… (%zu bytes in all)"), n);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * nk_cli_quote:
+ * @text: a NUL-terminated input
+ *
+ * Returns: (transfer full): nk_cli_quote_len (@text, -1)
+ */
+char *
+nk_cli_quote (const char *text)
+{
+  return nk_cli_quote_len (text, -1);
 }

@@ -36,6 +36,12 @@ gboolean nk_cli_parse_number    (const char  *flag,
                                  GError     **error);
 gboolean nk_cli_wants_json      (int          argc,
                                  char       **argv);
+char    *nk_cli_quote           (const char  *text);
+char    *nk_cli_quote_len       (const char  *text,
+                                 gssize       len);
+gboolean nk_cli_check_device_name (const char *flag,
+                                 const char  *text,
+                                 GError     **error);
 
 /* One entry point per command, each in its own cli-COMMAND.c. */
 int nk_cli_format_main  (int argc, char **argv);

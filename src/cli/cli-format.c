@@ -172,6 +172,24 @@ expand_suffix (const char *text)
   return g_strdup_printf ("%se%" PRId64, mantissa, exponent + shift);
 }
 
+/* @error's sentence with the input in it shown by nk_cli_quote_len(): the parser
+ * quotes the item as given, so a newline would split the line, a 100 KB item would
+ * be echoed whole, and bytes that are not UTF-8 would break the {"error"} JSON. */
+static char *
+quoted_failure (const char   *text,
+                gssize        len,
+                const GError *error)
+{
+  g_autofree char *raw = g_strdup_printf ("“%s”", text);
+  g_autofree char *quoted = nk_cli_quote_len (text, len);
+  const char *at = strstr (error->message, raw);
+
+  if (at == NULL)
+    return g_strdup_printf ("%s: %s", quoted, error->message);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - error->message), error->message,
+                          quoted, at + strlen (raw));
+}
+
 /* Fills @row from @text, or names @text in @error. */
 static gboolean
 row_fill (const Formatter *fmt,
@@ -380,13 +398,19 @@ run_stdin (Formatter *fmt)
       line_number++;
       while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
         line[--len] = '\0';
-      if (!row_fill (fmt, line, &rows[n_rows], &error))
+      /* A NUL would end the item early ("1\0009" read as "1"): refuse the line. */
+      if (memchr (line, '\0', len) != NULL)
+        g_set_error_literal (&error, G_CONVERT_ERROR, G_CONVERT_ERROR_ILLEGAL_SEQUENCE,
+                             _("it holds a NUL byte; items are text, one per line"));
+      if (error != NULL || !row_fill (fmt, line, &rows[n_rows], &error))
         {
+          g_autofree char *message = quoted_failure (line, len, error);
+
           emit (fmt, rows, n_rows);
           fflush (stdout);
           status = nk_cli_fail (fmt->json, NK_EXIT_USAGE,
                                 /* Translators: "line 3: “abc” is not a number…" */
-                                _("line %" PRIu64 ": %s"), line_number, error->message);
+                                _("line %" PRIu64 ": %s"), line_number, message);
           break;
         }
       if (++n_rows == BLOCK_LINES)
@@ -508,7 +532,9 @@ nk_cli_format_main (int    argc,
           }
         if (!row_fill (&fmt, text, &rows[i], &error))
           {
-            status = nk_cli_fail (json, NK_EXIT_USAGE, "%s", error->message);
+            g_autofree char *message = quoted_failure (text, -1, error);
+
+            status = nk_cli_fail (json, NK_EXIT_USAGE, "%s", message);
             break;
           }
       }

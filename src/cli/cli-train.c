@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "nk-checkpoint.h"
 #include "nk-device.h"
+#include "nk-file-util.h"
 #include "nk-json.h"
 #include "nk-trainer.h"
 #include "nk-units.h"
@@ -55,9 +57,12 @@ on_step (NkTrainer            *trainer,
   fflush (stdout);
 }
 
+/* Every whole-number option has one range, stated the same way for every value
+ * outside it (-1, 0, 2.5 or 1e30 alike). */
 static gboolean
 parse_count (const char  *flag,
              const char  *text,
+             guint64      min,
              guint64      max,
              guint64     *out,
              GError     **error)
@@ -68,15 +73,28 @@ parse_count (const char  *flag,
     return TRUE;
   if (!nk_cli_parse_number (flag, text, &v, error))
     return FALSE;
-  if (!(v >= 0) || v != floor (v) || v > (double) max)
+  /* 2^64 and above do not convert; (double) max may round up past max. */
+  if (!(v >= (double) min) || v != floor (v) || v >= 18446744073709551616.0
+      || (guint64) v > max)
     {
+      g_autofree char *quoted = nk_cli_quote (text);
+
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%s must be a whole number from 0 to %" PRIu64 ", not “%s”."),
-                   flag, max, text);
+                   _("%s must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s."),
+                   flag, min, max, quoted);
       return FALSE;
     }
   *out = (guint64) v;
   return TRUE;
+}
+
+/* The loss a run resumed with nothing left to do ends on: its checkpoint's. */
+static double
+resumed_final_loss (const char *dir)
+{
+  g_autoptr(NkCheckpoint) ck = nk_checkpoint_find_latest_intact (dir, NULL, NULL);
+
+  return ck != NULL ? nk_checkpoint_get_loss (ck) : NAN;
 }
 
 int
@@ -120,7 +138,8 @@ nk_cli_train_main (int    argc,
     { "checkpoint-dir", 0, 0, G_OPTION_ARG_FILENAME, &ckdir, N_("Write checkpoints here"), "DIR" },
     { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &ckevery, N_("A checkpoint every N steps"), "N" },
     { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
-    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume, N_("Continue from the newest intact checkpoint in DIR"), "DIR" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume,
+      N_("Continue from the newest intact checkpoint in DIR (same settings; see below)"), "DIR" },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &save, N_("Save the final state_dict (safetensors)"), "FILE" },
     { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, N_("One JSON object per step"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("The same as --json-lines"), NULL },
@@ -133,6 +152,15 @@ nk_cli_train_main (int    argc,
 
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("Train the lecture’s Cruncher (or a tiny byte-level LM) and account for every step."));
+  g_option_context_set_description (context,
+    _("Resuming: --resume DIR refuses a run whose settings differ from the checkpoint’s, "
+      "naming them. Safe to change: --steps (to at least the checkpoint’s step; equal "
+      "means nothing is left to do), --device, --checkpoint-every, --checkpoint-keep, "
+      "--save and the output format. Everything else (model, sizes, optimizer, lr, "
+      "seed, precision, init and data files) must be given as before.\n"
+      "One run at a time writes to a checkpoint folder; a second is refused, naming "
+      "the process that holds it. Every input file is validated when opened, and "
+      "every output location is checked before step 1."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!nk_cli_parse_options (context, &argc, &argv, wants_json, &exit_code))
     return exit_code;
@@ -165,22 +193,26 @@ nk_cli_train_main (int    argc,
       config->device = g_strdup (device);
     }
 
-#define COUNT(flag, text, max, field) \
+#define COUNT(flag, text, min, max, field) \
   G_STMT_START { \
     v = config->field; \
-    if (!parse_count (flag, text, max, &v, &error)) \
+    if (!parse_count (flag, text, min, max, &v, &error)) \
       return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error); \
     config->field = v; \
   } G_STMT_END
-  COUNT ("--dim", dim, 65536, dim);
-  COUNT ("--layers", layers, 4096, layers);
-  COUNT ("--batch", batch, G_MAXUINT32, batch);
-  COUNT ("--steps", steps, G_MAXINT64, steps);
-  COUNT ("--seed", seed, G_MAXUINT64 / 2, seed);
-  COUNT ("--context", context_len, 1 << 20, context);
-  COUNT ("--checkpoint-every", ckevery, G_MAXINT64, checkpoint_every);
-  COUNT ("--checkpoint-keep", ckkeep, G_MAXUINT32, checkpoint_keep);
+  /* The ranges nk_train_config_validate() enforces, so no value meets two messages. */
+  COUNT ("--dim", dim, 1, 65536, dim);
+  COUNT ("--layers", layers, 0, 4096, layers);
+  COUNT ("--batch", batch, 1, G_MAXUINT32, batch);
+  COUNT ("--steps", steps, 1, G_MAXINT64, steps);
+  COUNT ("--seed", seed, 0, G_MAXUINT64 / 2, seed);
+  COUNT ("--context", context_len, 1, 1 << 20, context);
+  COUNT ("--checkpoint-every", ckevery, 0, G_MAXINT64, checkpoint_every);
+  COUNT ("--checkpoint-keep", ckkeep, 0, G_MAXUINT32, checkpoint_keep);
 #undef COUNT
+
+  if (device != NULL && !nk_cli_check_device_name ("--device", device, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
 
   if (lr != NULL && !nk_cli_parse_number ("--lr", lr, &config->lr, &error))
     return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
@@ -199,6 +231,11 @@ nk_cli_train_main (int    argc,
 
   if (!nk_train_config_validate (config, &error))
     return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+  /* Before step 1, not after the last: a run must not train for an hour and then lose
+   * its weights to a typo. (The checkpoint folder is locked, and so checked, by the
+   * trainer before its first step.) */
+  if (save != NULL && !nk_file_check_writable (save, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
 
   trainer = nk_trainer_new (config);
   printer.every = MAX (config->steps / 20, 1);
@@ -236,14 +273,19 @@ nk_cli_train_main (int    argc,
   if (save != NULL && !nk_trainer_save (trainer, save, &error))
     return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
 
+  /* Resumed with nothing left to do: the run ends where its checkpoint does. */
+  if (printer.last_step == 0)
+    {
+      printer.last_step = nk_trainer_get_start_step (trainer);
+      if (config->resume_dir != NULL && printer.last_step > 0)
+        printer.last_loss = resumed_final_loss (config->resume_dir);
+    }
+
   if (printer.json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
 
-      nk_train_done_build_json (nk_trainer_get_steps_done (trainer) > 0
-                                ? nk_trainer_get_steps_done (trainer)
-                                : nk_trainer_get_start_step (trainer),
-                                printer.last_loss, b);
+      nk_train_done_build_json (printer.last_step, printer.last_loss, b);
       nk_cli_print_json (b);
     }
   else

@@ -108,10 +108,17 @@ nk_file_check_writable (const char  *path,
       return FALSE;
     }
   dir = g_path_get_dirname (path);
-  if (g_stat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+  if (g_stat (dir, &st) != 0)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+      errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    _("Cannot write “%s”: the folder “%s” does not exist."), path, dir);
+      return FALSE;
+    }
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                   _("Cannot write “%s”: “%s” is a file, not a folder."), path, dir);
       return FALSE;
     }
   if ((errsv = try_create_in (dir)) != 0)
