@@ -494,11 +494,17 @@ wait_for_end (NkTrainer *t)
   return nk_trainer_get_state (t);
 }
 
+/* While the worker runs: what it set before its first step reads back on the main
+ * thread (under the trainer's mutex), against the config's closed form. */
 static void
 on_step_stop_at_3 (NkTrainer            *trainer,
                    const NkTrainMetrics *m,
                    gpointer              data)
 {
+  g_assert_cmpuint (nk_trainer_get_n_parameters (trainer), ==,
+                    nk_train_config_count_parameters (nk_trainer_get_config (trainer)));
+  g_assert_nonnull (nk_trainer_get_model (trainer));
+  g_assert_cmpstr (nk_trainer_get_device_name (trainer), ==, "cpu");
   if (m->step >= 3)
     nk_trainer_stop (trainer);
 }

@@ -74,6 +74,58 @@ nk_train_gemm_rate_peek (const char  *device,
   return found;
 }
 
+/* A random N × N operand on @device. Random: BLAS takes no shortcut on zeros, but
+ * nothing should look like it. */
+static NkTensor *
+random_operand (NkDevice  *device,
+                NkRng     *rng,
+                GError   **error)
+{
+  const gint64 n = NK_TRAIN_GEMM_RATE_SIZE;
+  g_autoptr(NkTensor) host = NULL;
+  g_autoptr(NkTensor) operand = NULL;
+
+  host = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (n, n),
+                             NK_BUCKET_OTHER, FALSE, error);
+  if (host == NULL)
+    return NULL;
+  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (host), n * n, 0.0, 1.0);
+  if (device == nk_device_get_cpu ())
+    return g_steal_pointer (&host);
+  operand = nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error);
+  if (operand == NULL || !nk_tensor_copy_ (operand, host, error))
+    return NULL;
+  return g_steal_pointer (&operand);
+}
+
+/* Two warm-ups, then the median of seven; on the calling thread's default device. */
+static double
+time_matmuls (NkDevice      *device,
+              NkTensor      *c,
+              NkTensor      *a,
+              NkTensor      *b,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  const double n = NK_TRAIN_GEMM_RATE_SIZE;
+  double times[7];
+
+  for (int r = -2; r < (int) G_N_ELEMENTS (times); r++)
+    {
+      double t0;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NAN;
+      t0 = now_seconds ();
+      if (!nk_matmul_out (c, a, b, 1.0, 0.0, error) || !nk_device_synchronize (device, error))
+        return NAN;
+      if (r >= 0)
+        times[r] = now_seconds () - t0;
+    }
+  qsort (times, G_N_ELEMENTS (times), sizeof (double), compare_double);
+  return 2.0 * n * n * n / times[G_N_ELEMENTS (times) / 2];
+}
+
 static double
 measure_gemm (const char    *device_name,
               GCancellable  *cancellable,
@@ -82,65 +134,23 @@ measure_gemm (const char    *device_name,
   const gint64 n = NK_TRAIN_GEMM_RATE_SIZE;
   NkDevice *previous = nk_device_get_default ();
   NkDevice *device;
-  g_autoptr(NkRng) rng = NULL;
-  g_autoptr(NkTensor) a_host = NULL;
-  g_autoptr(NkTensor) b_host = NULL;
+  g_autoptr(NkRng) rng = nk_rng_new (1);
   g_autoptr(NkTensor) a = NULL;
   g_autoptr(NkTensor) b = NULL;
   g_autoptr(NkTensor) c = NULL;
-  double times[7];
   double rate = NAN;
 
   device = nk_device_lookup (device_name, error);
   if (device == NULL)
     return NAN;
 
-  /* Random operands: BLAS takes no shortcut on zeros, but nothing should look like it. */
-  rng = nk_rng_new (1);
-  a_host = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (n, n),
-                               NK_BUCKET_OTHER, FALSE, error);
-  b_host = a_host != NULL
-           ? nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_F32, NK_SHAPE (n, n),
-                                 NK_BUCKET_OTHER, FALSE, error) : NULL;
-  if (b_host == NULL)
-    return NAN;
-  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (a_host), n * n, 0.0, 1.0);
-  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (b_host), n * n, 0.0, 1.0);
-
   nk_device_set_default (device);
-  if (device == nk_device_get_cpu ())
-    {
-      a = nk_tensor_ref (a_host);
-      b = nk_tensor_ref (b_host);
-    }
-  else
-    {
-      a = nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error);
-      b = a != NULL ? nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error)
-                    : NULL;
-      if (b == NULL || !nk_tensor_copy_ (a, a_host, error) || !nk_tensor_copy_ (b, b_host, error))
-        goto out;
-    }
-  c = nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error);
-  if (c == NULL)
-    goto out;
-
-  for (int r = -2; r < (int) G_N_ELEMENTS (times); r++)
-    {
-      double t0;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-      t0 = now_seconds ();
-      if (!nk_matmul_out (c, a, b, 1.0, 0.0, error) || !nk_device_synchronize (device, error))
-        goto out;
-      if (r >= 0)
-        times[r] = now_seconds () - t0;
-    }
-  qsort (times, G_N_ELEMENTS (times), sizeof (double), compare_double);
-  rate = 2.0 * (double) n * (double) n * (double) n / times[G_N_ELEMENTS (times) / 2];
-
-out:
+  a = random_operand (device, rng, error);
+  b = a != NULL ? random_operand (device, rng, error) : NULL;
+  c = b != NULL ? nk_tensor_new_full (device, NK_DTYPE_F32, NK_SHAPE (n, n), NK_BUCKET_OTHER, FALSE, error)
+                : NULL;
+  if (c != NULL)
+    rate = time_matmuls (device, c, a, b, cancellable, error);
   nk_device_set_default (previous);
   return rate;
 }
