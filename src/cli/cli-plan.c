@@ -188,6 +188,15 @@ parse_choices (PlanArgs *a)
   return -1;
 }
 
+static gboolean
+has_dense_peak (const NkGpu *gpu)
+{
+  for (int d = 0; d < NK_PEAK_N_DTYPES; d++)
+    if (nk_plan_dtype_is_supported (d) && isfinite (nk_gpu_get_peak (gpu, d, FALSE)))
+      return TRUE;
+  return FALSE;
+}
+
 /* Without --dtype the plan uses bf16, or the GPU's fastest dense training format
  * where the table has no bf16 peak (V100: fp16), and says so; returns an exit
  * code, or -1. */
@@ -210,9 +219,12 @@ choose_dtype (PlanArgs *a)
           a->dtype = candidates[i];
         }
     }
+  if (!isfinite (best) && a->sparse && has_dense_peak (gpu))
+    return FAIL (a, _("--sparse: the GPU table lists no 2:4-sparse peak for %s in fp32, tf32, bf16 "
+                      "or fp16; leave out --sparse"), gpu->name);
   if (!isfinite (best))
-    return FAIL (a, _("--gpu: the GPU table lists no %s peak for %s in fp32, tf32, bf16 or fp16; "
-                      "choose another GPU"), a->sparse ? _("2:4-sparse") : _("dense"), gpu->name);
+    return FAIL (a, _("--gpu: the GPU table lists no dense peak for %s in fp32, tf32, bf16 or fp16; "
+                      "choose another GPU"), gpu->name);
   g_printerr (_("napkin-cli: %s has no bf16 peak in the GPU table; planning with %s, its fastest "
                 "(give --dtype to choose)\n"), gpu->name, nk_peak_dtype_to_string (a->dtype));
   return -1;
