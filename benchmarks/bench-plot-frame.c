@@ -43,12 +43,15 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint steps = argc > 1 ? (guint) atoi (argv[1]) : 1000000;
+  guint n_steps = argc > 1 ? (guint) atoi (argv[1]) : 1000000;
   guint frames = argc > 2 ? (guint) atoi (argv[2]) : 30;
   NapkinLossPlot *loss;
   NapkinMemoryPlot *memory;
   NapkinThroughputPlot *throughput;
+  g_autoptr(NapkinSeries) steps = napkin_series_new ();
   g_autoptr(NapkinSeries) other = napkin_series_new ();
+  g_autoptr(NapkinSeries) rate = NULL;
+  NapkinSeries *buckets[NAPKIN_MEMORY_PLOT_N_BUCKETS];
   g_autoptr(GRand) rand = g_rand_new_with_seed (1);
   NapkinPlotStyle style;
   cairo_surface_t *loss_surface, *small_surface;
@@ -68,18 +71,27 @@ main (int   argc,
   memory = g_object_ref_sink (NAPKIN_MEMORY_PLOT (napkin_memory_plot_new ()));
   throughput = g_object_ref_sink (NAPKIN_THROUGHPUT_PLOT (napkin_throughput_plot_new ()));
 
+  /* The series as a run keeps them: the loss owns the steps, the others share them. */
+  rate = napkin_series_new_sharing_x (steps);
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    buckets[b] = napkin_series_new_sharing_x (steps);
+  napkin_loss_plot_set_series (loss, steps);
+  napkin_memory_plot_set_series (memory, buckets);
+  napkin_throughput_plot_set_series (throughput, rate);
+
   t0 = g_get_monotonic_time ();
-  for (guint i = 1; i <= steps; i++)
+  for (guint i = 1; i <= n_steps; i++)
     {
       double noise = g_rand_double_range (rand, 0.5, 1.5);
       double bytes[NAPKIN_MEMORY_PLOT_N_BUCKETS] = { 33e3, 33e3, 66e3, 4e3 + (i % 7) * 100, 300 };
 
-      napkin_loss_plot_append (loss, i, 1e5 / sqrt (i) * noise);
+      napkin_series_append (steps, i, 1e5 / sqrt (i) * noise);
       napkin_series_append (other, i, 3e5 / sqrt (i) * noise);
-      napkin_memory_plot_append (memory, i, bytes);
-      napkin_throughput_plot_append (throughput, i, 1e9 * noise);
+      for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+        napkin_series_append (buckets[b], i, bytes[b]);
+      napkin_series_append (rate, i, 1e9 * noise);
     }
-  g_print ("filled %u steps × 9 series in %.0f ms\n", steps, (g_get_monotonic_time () - t0) / 1e3);
+  g_print ("filled %u steps × 8 series in %.0f ms\n", n_steps, (g_get_monotonic_time () - t0) / 1e3);
   napkin_loss_plot_set_compare (loss, other, "Run 1 · lr 0.01");
   napkin_loss_plot_set_smoothing (loss, 0.9);
   {
@@ -92,7 +104,7 @@ main (int   argc,
   napkin_throughput_plot_set_mfu (throughput, 0.004);
   napkin_throughput_plot_set_split (throughput, 1e-4, 2e-4, 0.5e-4);
 
-  napkin_plot_style_init_default (&style, FALSE);
+  napkin_plot_style_init_for_widget (&style, GTK_WIDGET (loss));
   loss_surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 840, 250);
   small_surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 230);
 
@@ -103,8 +115,8 @@ main (int   argc,
 
     t0 = g_get_monotonic_time ();
     cairo_move_to (cr, 0, 0);
-    for (guint i = 0; i < steps; i++)
-      cairo_line_to (cr, 840.0 * i / steps, 250 - napkin_series_get_y (series, i) / 1e5 * 250);
+    for (guint i = 0; i < n_steps; i++)
+      cairo_line_to (cr, 840.0 * i / n_steps, 250 - napkin_series_get_y (series, i) / 1e5 * 250);
     cairo_stroke (cr);
     cairo_surface_flush (loss_surface);
     reference_ms = (g_get_monotonic_time () - t0) / 1e3;
@@ -145,7 +157,7 @@ main (int   argc,
            median (parts[0], frames), median (parts[1], frames), median (parts[2], frames));
 
   g_print ("three plots, %u steps each (loss + compared run + smoothing, 5 memory buckets, "
-           "throughput): %.2f ms per frame (median of %u; target < 8 ms)\n", steps, frame_ms, frames);
+           "throughput): %.2f ms per frame (median of %u; target < 8 ms)\n", n_steps, frame_ms, frames);
   g_print ("reference, the loss series alone drawn with one vertex per step: %.1f ms (%.0f× slower)\n",
            reference_ms, reference_ms / frame_ms);
 
@@ -157,5 +169,7 @@ main (int   argc,
   g_object_unref (loss);
   g_object_unref (memory);
   g_object_unref (throughput);
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    g_object_unref (buckets[b]);
   return 0;
 }

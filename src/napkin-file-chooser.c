@@ -9,23 +9,38 @@
 
 #include "napkin-file-chooser.h"
 
+/* What one question carries from the asking to the answer. */
+typedef struct {
+  GtkWidget        *owner;
+  NapkinFileChosen  chosen;
+  gpointer          user_data;
+  GDestroyNotify    destroy;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  if (request->destroy != NULL)
+    request->destroy (request->user_data);
+  g_object_unref (request->owner);
+  g_free (request);
+}
+
 static void
 on_chooser_response (GtkNativeDialog *dialog,
                      int              response,
-                     GtkWidget       *owner)
+                     Request         *request)
 {
-  NapkinFileChosen chosen = g_object_get_data (G_OBJECT (dialog), "napkin-chosen");
-
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (file != NULL)
-        chosen (owner, file);
+        request->chosen (request->owner, file, request->user_data);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
-  g_object_unref (owner);
+  request_free (request);
 }
 
 /**
@@ -36,7 +51,9 @@ on_chooser_response (GtkNativeDialog *dialog,
  * @accept: the label of the accept button, with a mnemonic
  * @suggested_name: (nullable): the file name offered when saving
  * @filter: (nullable): the one filter the dialog offers
- * @chosen: called with @owner and the accepted file
+ * @chosen: called with @owner, the accepted file and @user_data
+ * @user_data: for @chosen
+ * @destroy: (nullable): frees @user_data once the person has answered
  *
  * Shows a modal native file chooser over @owner's window and keeps @owner alive
  * until the person answers.
@@ -48,10 +65,13 @@ napkin_choose_file (GtkWidget            *owner,
                     const char           *accept,
                     const char           *suggested_name,
                     GtkFileFilter        *filter,
-                    NapkinFileChosen      chosen)
+                    NapkinFileChosen      chosen,
+                    gpointer              user_data,
+                    GDestroyNotify        destroy)
 {
   GtkRoot *root;
   GtkFileChooserNative *dialog;
+  Request *request;
 
   g_return_if_fail (GTK_IS_WIDGET (owner));
   g_return_if_fail (chosen != NULL);
@@ -65,7 +85,11 @@ napkin_choose_file (GtkWidget            *owner,
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested_name);
   if (filter != NULL)
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_set_data (G_OBJECT (dialog), "napkin-chosen", chosen);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_chooser_response), g_object_ref (owner));
+  request = g_new0 (Request, 1);
+  request->owner = g_object_ref (owner);
+  request->chosen = chosen;
+  request->user_data = user_data;
+  request->destroy = destroy;
+  g_signal_connect (dialog, "response", G_CALLBACK (on_chooser_response), request);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }

@@ -13,11 +13,13 @@ G_BEGIN_DECLS
  * NapkinFileChosen:
  * @owner: the widget that asked
  * @file: the file the person accepted
+ * @user_data: what napkin_choose_file() was given
  *
  * Called once the person accepts a file; not called when they cancel.
  */
 typedef void (*NapkinFileChosen) (GtkWidget *owner,
-                                  GFile     *file);
+                                  GFile     *file,
+                                  gpointer   user_data);
 
 void napkin_choose_file (GtkWidget            *owner,
                          const char           *title,
@@ -25,6 +27,8 @@ void napkin_choose_file (GtkWidget            *owner,
                          const char           *accept,
                          const char           *suggested_name,
                          GtkFileFilter        *filter,
-                         NapkinFileChosen      chosen);
+                         NapkinFileChosen      chosen,
+                         gpointer              user_data,
+                         GDestroyNotify        destroy);
 
 G_END_DECLS

@@ -19,7 +19,7 @@
 
 #include "nk-checkpoint.h"
 #include "nk-units.h"
-#include "napkin-training-page.h"
+#include "napkin-training-page-private.h"
 #include "nk-blas.h"
 
 /* Bounds the waits so a broken page fails instead of hanging; not a timing test. */
@@ -200,7 +200,7 @@ test_run_to_completion (void)
   g_assert_nonnull (strstr (summary, "finished"));
   g_assert_nonnull (strstr (napkin_training_page_get_label_text (page, "progress"), "Step 30 of 30"));
 
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* Spawns the CLI on the same config and returns its JSON objects. */
@@ -349,7 +349,7 @@ test_exports (void)
   g_remove (csv);
   g_remove (jsonl);
   g_rmdir (dir);
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 static void
@@ -392,7 +392,7 @@ test_pause_resume_stop (void)
                     ==, nk_trainer_get_steps_done (trainer));
   assert_plots_match_history (page, trainer);
 
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ faults */
@@ -422,7 +422,7 @@ test_form_errors (void)
   g_assert_cmpuint (config->steps, ==, 5);
   g_assert_cmpuint (config->dim, ==, 8);
 
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* A diverging run stops with the trainer's message and keeps what was plotted. */
@@ -443,7 +443,7 @@ test_diverged_run (void)
   assert_plots_match_history (page, trainer);
   g_assert_cmpuint (napkin_series_get_length (napkin_loss_plot_get_series (napkin_training_page_get_loss_plot (page))),
                     >, 0);
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* A text file that does not exist fails the run with a sentence naming it. */
@@ -460,7 +460,7 @@ test_bad_text_file (void)
   g_assert_cmpint (nk_trainer_get_state (napkin_training_page_get_trainer (page, 0)), ==,
                    NK_TRAINER_STATE_FAILED);
   g_assert_nonnull (strstr (napkin_training_page_get_label_text (page, "status"), "napkin-tokens.txt"));
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* The lecture's comparison: lr 0.01 against lr 0.1 on the same axes. */
@@ -492,7 +492,7 @@ test_compare_runs (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-run", "u", 0));
   g_assert_true (napkin_training_page_get_shown_trainer (page) == napkin_training_page_get_trainer (page, 0));
   assert_plots_match_history (page, napkin_training_page_get_trainer (page, 0));
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ prediction */
@@ -523,7 +523,7 @@ test_prediction_time (void)
   expected = nk_units_format_duration (6.0 * (8 * 8 * 2 + 8 * 2 + 8 + 1) * 4 / rate);
   g_assert_cmpstr (napkin_training_page_get_label_text (page, "time"), ==, expected);
   g_assert_cmpstr (napkin_training_page_get_label_text (page, "params"), ==, "153");
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ checkpoints */
@@ -651,7 +651,7 @@ test_checkpoint_and_resume (void)
   g_free (written.path);
   memset (&written, 0, sizeof written);
   remove_dir (dir);
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ closing */
@@ -733,7 +733,7 @@ test_close_during_run (void)
   g_free (written.path);
   memset (&written, 0, sizeof written);
   remove_dir (dir);
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ mixed precision */
@@ -810,7 +810,7 @@ test_fp16_run (void)
   g_assert_cmpuint (h.total, ==, 8);
   export_and_check (page, "scale");
   export_and_check (page, "histogram");
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 static gboolean
@@ -852,7 +852,7 @@ test_histogram_choice (void)
   g_assert_cmpuint (h->zeros + h->nonfinite + h->overflow[NK_TRAIN_HISTOGRAM_F16], ==, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.stop", NULL));
   wait_until (run_done, page, 0);
-  g_object_unref (page);
+  g_assert_finalize_object (page);
 }
 
 /* ------------------------------------------------------------ layout */
@@ -887,7 +887,7 @@ test_narrow_window (void)
       g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (page)), <=, widths[i]);
       g_assert_true (adw_leaflet_get_folded (napkin_training_page_get_leaflet (page)) == (widths[i] < 900));
       gtk_window_destroy (GTK_WINDOW (window));
-      g_object_unref (page);
+      g_assert_finalize_object (page);
     }
 }
 

@@ -990,7 +990,8 @@ napkin_planner_page_export (NapkinPlannerPage  *self,
 
 static void
 export_chosen (GtkWidget *widget,
-               GFile     *file)
+               GFile     *file,
+               gpointer   user_data)
 {
   NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
   g_autofree char *path = g_file_get_path (file);
@@ -1022,7 +1023,7 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_add_mime_type (filter, "application/json");
   gtk_file_filter_add_suffix (filter, "json");
   napkin_choose_file (widget, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                      "plan.json", filter, export_chosen);
+                      "plan.json", filter, export_chosen, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ layout */

@@ -3,8 +3,8 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The plot keeps every loss it is given (a #NapkinSeries) and draws it decimated
- * per pixel column. Smoothing is presentation only: an exponential moving average
+ * The plot is bound to a run's loss series (#NapkinLossPlot:series) and draws it
+ * decimated per pixel column, redrawing when the series changes. Smoothing is presentation only: an exponential moving average
  * (debiased, as TensorBoard's) drawn on top of the raw line, which stays visible
  * underneath, so smoothing never hides a point. A second run (the lecture's
  * "lr 0.01 vs 0.1") can share the axes.
@@ -17,8 +17,9 @@
 #include "napkin-loss-plot.h"
 
 typedef struct {
-  NapkinSeries *raw;
-  NapkinSeries *smooth;
+  NapkinSeries *raw;       /* the bound model */
+  NapkinSeries *smooth;    /* derived from it, the plot's own */
+  gulong        changed_id;
   double        ema;
   double        weight;   /* 1 - smoothing^t, for the debiasing */
 } Line;
@@ -39,6 +40,8 @@ G_DEFINE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN_TYPE_PLOT)
 
 enum {
   PROP_0,
+  PROP_SERIES,
+  PROP_COMPARE,
   PROP_LOG_SCALE,
   PROP_SMOOTHING,
   N_PROPS
@@ -47,19 +50,13 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void
-line_init (Line *line)
-{
-  line->raw = napkin_series_new ();
-  line->smooth = napkin_series_new ();
-  line->ema = 0;
-  line->weight = 0;
-}
-
-static void
 line_clear (Line *line)
 {
-  g_clear_pointer (&line->raw, napkin_series_unref);
-  g_clear_pointer (&line->smooth, napkin_series_unref);
+  if (line->raw != NULL)
+    g_clear_signal_handler (&line->changed_id, line->raw);
+  g_clear_object (&line->raw);
+  g_clear_object (&line->smooth);
+  line->ema = line->weight = 0;
 }
 
 static void
@@ -84,6 +81,8 @@ line_resmooth (Line   *line,
 {
   guint n = napkin_series_get_length (line->raw);
 
+  if (line->smooth == NULL)
+    return;
   napkin_series_clear (line->smooth);
   line->ema = line->weight = 0;
   for (guint i = 0; i < n; i++)
@@ -97,7 +96,7 @@ update_accessible (NapkinLossPlot *self)
   double step, loss;
   g_autofree char *text = NULL;
 
-  if (napkin_series_get_last (self->line.raw, &step, &loss))
+  if (self->line.raw != NULL && napkin_series_get_last (self->line.raw, &step, &loss))
     text = g_strdup_printf (_("Loss plot: %u steps, last loss %.6g at step %.0f"),
                             napkin_series_get_length (self->line.raw), loss, step);
   else
@@ -118,20 +117,22 @@ draw (NapkinPlot            *plot,
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1, a, b;
   gboolean have_compare = self->compare.raw != NULL && napkin_series_get_length (self->compare.raw) > 0;
+  gboolean have_line = self->line.raw != NULL && napkin_series_get_length (self->line.raw) > 0;
   const char *labels[2];
   NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_ORANGE };
   g_autofree char *y_label = NULL;
   double legend_h;
 
-  if (napkin_series_get_length (self->line.raw) == 0 && !have_compare)
+  if (!have_line && !have_compare)
     {
       napkin_plot_draw_empty (style, cr, width, height, _("The loss appears here once a run starts"));
       return;
     }
 
-  if (napkin_series_get_y_bounds (self->line.raw, &a, &b))
+  if (have_line && napkin_series_get_y_bounds (self->line.raw, &a, &b))
     lo = MIN (lo, a), hi = MAX (hi, b);
-  napkin_series_get_last (self->line.raw, &xmax, NULL);
+  if (have_line)
+    napkin_series_get_last (self->line.raw, &xmax, NULL);
   if (have_compare)
     {
       double cx;
@@ -168,13 +169,14 @@ draw (NapkinPlot            *plot,
       if (smooth)
         napkin_plot_draw_series (style, cr, &frame, self->compare.smooth, NAPKIN_PLOT_ORANGE, 1, 2);
     }
-  if (self->smoothing > 0)
+  if (have_line && self->smoothing > 0)
     {
       napkin_plot_draw_series (style, cr, &frame, self->line.raw, NAPKIN_PLOT_BLUE, 0.35, 1.5);
       napkin_plot_draw_series (style, cr, &frame, self->line.smooth, NAPKIN_PLOT_BLUE, 1, 2);
     }
-  else
+  else if (have_line)
     napkin_plot_draw_series (style, cr, &frame, self->line.raw, NAPKIN_PLOT_BLUE, 1, 1.5);
+  napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
@@ -195,6 +197,12 @@ napkin_loss_plot_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_SERIES:
+      g_value_set_object (value, self->line.raw);
+      break;
+    case PROP_COMPARE:
+      g_value_set_object (value, self->compare.raw);
+      break;
     case PROP_LOG_SCALE:
       g_value_set_boolean (value, self->log_scale);
       break;
@@ -216,6 +224,12 @@ napkin_loss_plot_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_SERIES:
+      napkin_loss_plot_set_series (self, g_value_get_object (value));
+      break;
+    case PROP_COMPARE:
+      napkin_loss_plot_set_compare (self, g_value_get_object (value), self->compare_label);
+      break;
     case PROP_LOG_SCALE:
       napkin_loss_plot_set_log_scale (self, g_value_get_boolean (value));
       break;
@@ -228,12 +242,21 @@ napkin_loss_plot_set_property (GObject      *object,
 }
 
 static void
-napkin_loss_plot_finalize (GObject *object)
+napkin_loss_plot_dispose (GObject *object)
 {
   NapkinLossPlot *self = NAPKIN_LOSS_PLOT (object);
 
   line_clear (&self->line);
   line_clear (&self->compare);
+
+  G_OBJECT_CLASS (napkin_loss_plot_parent_class)->dispose (object);
+}
+
+static void
+napkin_loss_plot_finalize (GObject *object)
+{
+  NapkinLossPlot *self = NAPKIN_LOSS_PLOT (object);
+
   g_free (self->label);
   g_free (self->compare_label);
 
@@ -247,10 +270,27 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
+  object_class->dispose = napkin_loss_plot_dispose;
   object_class->finalize = napkin_loss_plot_finalize;
   object_class->get_property = napkin_loss_plot_get_property;
   object_class->set_property = napkin_loss_plot_set_property;
 
+  /**
+   * NapkinLossPlot:series: (nullable)
+   *
+   * The run's (step, loss) points, drawn in blue.
+   */
+  properties[PROP_SERIES] =
+    g_param_spec_object ("series", NULL, NULL, NAPKIN_TYPE_SERIES,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NapkinLossPlot:compare: (nullable)
+   *
+   * Another run's points on the same axes, in orange.
+   */
+  properties[PROP_COMPARE] =
+    g_param_spec_object ("compare", NULL, NULL, NAPKIN_TYPE_SERIES,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_LOG_SCALE] =
     g_param_spec_boolean ("log-scale", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -269,7 +309,6 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
 static void
 napkin_loss_plot_init (NapkinLossPlot *self)
 {
-  line_init (&self->line);
   update_accessible (self);
 }
 
@@ -279,35 +318,61 @@ napkin_loss_plot_new (void)
   return g_object_new (NAPKIN_TYPE_LOSS_PLOT, NULL);
 }
 
-/**
- * napkin_loss_plot_append:
- * @self: a loss plot
- * @step: the step (x), not less than the last one
- * @loss: its loss; NaN or infinite values are kept and leave a gap
- *
- * Adds one point of this run.
- */
-void
-napkin_loss_plot_append (NapkinLossPlot *self,
-                         double          step,
-                         double          loss)
+/* The raw series changed: extend the smoothed line, or redo it when points went. */
+static void
+on_line_changed (NapkinSeries   *series,
+                 guint           position,
+                 guint           removed,
+                 guint           added,
+                 NapkinLossPlot *self)
 {
-  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  Line *line = series == self->line.raw ? &self->line : &self->compare;
 
-  napkin_series_append (self->line.raw, step, loss);
-  line_smooth_one (&self->line, self->smoothing, step, loss);
+  if (removed > 0 || position != napkin_series_get_length (line->smooth))
+    line_resmooth (line, self->smoothing);
+  else
+    for (guint i = position; i < position + added; i++)
+      line_smooth_one (line, self->smoothing, napkin_series_get_x (series, i),
+                       napkin_series_get_y (series, i));
+  if (line == &self->line)
+    update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* Forgets this run's points (the compared run stays). */
+static void
+line_bind (NapkinLossPlot *self,
+           Line           *line,
+           NapkinSeries   *series)
+{
+  line_clear (line);
+  if (series == NULL)
+    return;
+  line->raw = g_object_ref (series);
+  line->smooth = napkin_series_new ();
+  line_resmooth (line, self->smoothing);
+  line->changed_id = g_signal_connect (series, "changed", G_CALLBACK (on_line_changed), self);
+}
+
+/**
+ * napkin_loss_plot_set_series:
+ * @self: a loss plot
+ * @series: (nullable): the run's (step, loss) points
+ *
+ * Binds the plot to @series: it draws what the series holds and redraws when it
+ * changes. The series is shared, not copied.
+ */
 void
-napkin_loss_plot_clear (NapkinLossPlot *self)
+napkin_loss_plot_set_series (NapkinLossPlot *self,
+                             NapkinSeries   *series)
 {
   g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  g_return_if_fail (series == NULL || NAPKIN_IS_SERIES (series));
 
-  napkin_series_clear (self->line.raw);
-  line_resmooth (&self->line, self->smoothing);
+  if (self->line.raw == series)
+    return;
+  line_bind (self, &self->line, series);
   update_accessible (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERIES]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -315,7 +380,7 @@ napkin_loss_plot_clear (NapkinLossPlot *self)
  * napkin_loss_plot_get_series:
  * @self: a loss plot
  *
- * Returns: (transfer none): every (step, loss) point of this run
+ * Returns: (transfer none) (nullable): the bound (step, loss) points
  */
 NapkinSeries *
 napkin_loss_plot_get_series (NapkinLossPlot *self)
@@ -328,7 +393,7 @@ napkin_loss_plot_get_series (NapkinLossPlot *self)
  * napkin_loss_plot_get_smoothed:
  * @self: a loss plot
  *
- * Returns: (transfer none): the smoothed line drawn over the raw one
+ * Returns: (transfer none) (nullable): the smoothed line drawn over the raw one
  */
 NapkinSeries *
 napkin_loss_plot_get_smoothed (NapkinLossPlot *self)
@@ -355,24 +420,26 @@ napkin_loss_plot_set_label (NapkinLossPlot *self,
  * @series: (nullable): another run's (step, loss) points, or %NULL for none
  * @label: (nullable): its legend text
  *
- * Draws another run on the same axes. The series is shared, not copied.
+ * Draws another run on the same axes, bound as #NapkinLossPlot:series is.
  */
 void
 napkin_loss_plot_set_compare (NapkinLossPlot *self,
                               NapkinSeries   *series,
                               const char     *label)
 {
-  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  g_autofree char *new_label = g_strdup (label);
+  gboolean changed;
 
-  line_clear (&self->compare);
-  g_clear_pointer (&self->compare_label, g_free);
-  if (series != NULL)
-    {
-      self->compare.raw = napkin_series_ref (series);
-      self->compare.smooth = napkin_series_new ();
-      line_resmooth (&self->compare, self->smoothing);
-      self->compare_label = g_strdup (label);
-    }
+  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  g_return_if_fail (series == NULL || NAPKIN_IS_SERIES (series));
+
+  changed = self->compare.raw != series;
+  if (changed)
+    line_bind (self, &self->compare, series);
+  g_free (self->compare_label);
+  self->compare_label = series != NULL ? g_steal_pointer (&new_label) : NULL;
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -432,7 +499,8 @@ napkin_loss_plot_set_smoothing (NapkinLossPlot *self,
   if (self->smoothing == smoothing)
     return;
   self->smoothing = smoothing;
-  line_resmooth (&self->line, smoothing);
+  if (self->line.raw != NULL)
+    line_resmooth (&self->line, smoothing);
   if (self->compare.raw != NULL)
     line_resmooth (&self->compare, smoothing);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SMOOTHING]);

@@ -17,10 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN, LOSS_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_loss_plot_new            (void);
-void          napkin_loss_plot_append         (NapkinLossPlot *self,
-                                               double          step,
-                                               double          loss);
-void          napkin_loss_plot_clear          (NapkinLossPlot *self);
+void          napkin_loss_plot_set_series     (NapkinLossPlot *self,
+                                               NapkinSeries   *series);
 NapkinSeries *napkin_loss_plot_get_series     (NapkinLossPlot *self);
 NapkinSeries *napkin_loss_plot_get_smoothed   (NapkinLossPlot *self);
 void          napkin_loss_plot_set_label      (NapkinLossPlot *self,

@@ -93,7 +93,7 @@ draw (NapkinPlot            *plot,
   NapkinMemoryPlot *self = NAPKIN_MEMORY_PLOT (plot);
   double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
-  guint n = napkin_series_get_length (self->series[0]);
+  guint n = self->series[0] != NULL ? napkin_series_get_length (self->series[0]) : 0;
   double top = 0, predicted_top = 0, xmax = 1;
   gboolean capacity_on_scale;
   const char *labels[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2];
@@ -214,6 +214,7 @@ draw (NapkinPlot            *plot,
   }
   if (capacity_on_scale)
     napkin_plot_draw_hline (style, cr, &frame, self->capacity, NAPKIN_PLOT_RED, TRUE);
+  napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
@@ -234,14 +235,14 @@ draw (NapkinPlot            *plot,
 }
 
 static void
-napkin_memory_plot_finalize (GObject *object)
+napkin_memory_plot_dispose (GObject *object)
 {
   NapkinMemoryPlot *self = NAPKIN_MEMORY_PLOT (object);
 
   for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
-    g_clear_pointer (&self->series[b], napkin_series_unref);
+    napkin_plot_bind_series (NAPKIN_PLOT (self), &self->series[b], NULL);
 
-  G_OBJECT_CLASS (napkin_memory_plot_parent_class)->finalize (object);
+  G_OBJECT_CLASS (napkin_memory_plot_parent_class)->dispose (object);
 }
 
 static void
@@ -251,7 +252,7 @@ napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
-  object_class->finalize = napkin_memory_plot_finalize;
+  object_class->dispose = napkin_memory_plot_dispose;
   gtk_widget_class_set_css_name (widget_class, "napkin-memory-plot");
   plot_class->draw = draw;
   plot_class->min_height = 180;
@@ -262,8 +263,6 @@ napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
 static void
 napkin_memory_plot_init (NapkinMemoryPlot *self)
 {
-  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
-    self->series[b] = napkin_series_new ();
   for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
     self->predicted[p] = NAN;
   self->capacity = NAN;
@@ -278,36 +277,21 @@ napkin_memory_plot_new (void)
 }
 
 /**
- * napkin_memory_plot_append:
+ * napkin_memory_plot_set_series:
  * @self: a memory plot
- * @step: the step
- * @bytes: (array fixed-size=5): live bytes of params, grads, optimizer,
- *   activations and data after the step
+ * @series: (array fixed-size=5) (nullable): (step, bytes) of params, grads,
+ *   optimizer, activations and data, of equal lengths, or %NULL for none
  *
- * Adds one step's measurement.
+ * Binds the plot to a run's five bucket series; it redraws when they change.
  */
 void
-napkin_memory_plot_append (NapkinMemoryPlot *self,
-                           double            step,
-                           const double     *bytes)
+napkin_memory_plot_set_series (NapkinMemoryPlot    *self,
+                               NapkinSeries *const *series)
 {
   g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
 
   for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
-    napkin_series_append (self->series[b], step, bytes[b]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-napkin_memory_plot_clear (NapkinMemoryPlot *self)
-{
-  g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
-
-  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
-    napkin_series_clear (self->series[b]);
-  for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
-    self->predicted[p] = NAN;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+    napkin_plot_bind_series (NAPKIN_PLOT (self), &self->series[b], series != NULL ? series[b] : NULL);
 }
 
 /**
@@ -315,7 +299,7 @@ napkin_memory_plot_clear (NapkinMemoryPlot *self)
  * @self: a memory plot
  * @bucket: 0 params, 1 grads, 2 optimizer, 3 activations, 4 data
  *
- * Returns: (transfer none): every (step, bytes) point of the bucket
+ * Returns: (transfer none) (nullable): the bound (step, bytes) points of the bucket
  */
 NapkinSeries *
 napkin_memory_plot_get_series (NapkinMemoryPlot *self,

@@ -22,10 +22,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (NapkinMemoryPlot, napkin_memory_plot, NAPKIN, MEMORY_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_memory_plot_new           (void);
-void          napkin_memory_plot_append        (NapkinMemoryPlot *self,
-                                                double            step,
-                                                const double     *bytes);
-void          napkin_memory_plot_clear         (NapkinMemoryPlot *self);
+void          napkin_memory_plot_set_series    (NapkinMemoryPlot    *self,
+                                                NapkinSeries *const *series);
 NapkinSeries *napkin_memory_plot_get_series    (NapkinMemoryPlot *self,
                                                 guint             bucket);
 void          napkin_memory_plot_set_predicted (NapkinMemoryPlot *self,

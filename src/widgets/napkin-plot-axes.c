@@ -8,6 +8,8 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include <adwaita.h>
+
 #include "nk-units.h"
 #include "napkin-plot-axes.h"
 
@@ -15,29 +17,44 @@
 #define AXIS_PAD       8.0
 #define MAX_COLUMNS    8192
 
-/* Adwaita palette: the darker tone reads on light backgrounds, the lighter on dark
- * ones; the first four match the planner's memory chart so buckets keep their hue
- * from page to page. */
+/* libadwaita's named palette colours: the darker tone reads on light backgrounds,
+ * the lighter on dark ones; the first four match the planner's memory chart so
+ * buckets keep their hue from page to page. */
 static const struct {
-  GdkRGBA light;
-  GdkRGBA dark;
-} palette[NAPKIN_PLOT_N_COLORS] = {
-  [NAPKIN_PLOT_BLUE]   = { { 0.208, 0.518, 0.894, 1 }, { 0.384, 0.627, 0.918, 1 } },
-  [NAPKIN_PLOT_GREEN]  = { { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
-  [NAPKIN_PLOT_YELLOW] = { { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
-  [NAPKIN_PLOT_PURPLE] = { { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
-  [NAPKIN_PLOT_ORANGE] = { { 0.902, 0.380, 0.000, 1 }, { 1.000, 0.639, 0.282, 1 } },
-  [NAPKIN_PLOT_RED]    = { { 0.878, 0.106, 0.141, 1 }, { 0.965, 0.380, 0.318, 1 } },
-  [NAPKIN_PLOT_BROWN]  = { { 0.596, 0.416, 0.267, 1 }, { 0.710, 0.514, 0.353, 1 } },
+  const char *light;
+  const char *dark;
+} palette_names[NAPKIN_PLOT_N_COLORS] = {
+  [NAPKIN_PLOT_BLUE]   = { "blue_3",   "blue_2" },
+  [NAPKIN_PLOT_GREEN]  = { "green_5",  "green_2" },
+  [NAPKIN_PLOT_YELLOW] = { "yellow_5", "yellow_2" },
+  [NAPKIN_PLOT_PURPLE] = { "purple_3", "purple_2" },
+  [NAPKIN_PLOT_ORANGE] = { "orange_5", "orange_2" },
+  [NAPKIN_PLOT_RED]    = { "red_3",    "red_2" },
+  [NAPKIN_PLOT_BROWN]  = { "brown_3",  "brown_2" },
 };
+
+/* @over composited onto the opaque @under. */
+static GdkRGBA
+composite (const GdkRGBA *over,
+           const GdkRGBA *under)
+{
+  GdkRGBA out = {
+    over->red * over->alpha + under->red * (1 - over->alpha),
+    over->green * over->alpha + under->green * (1 - over->alpha),
+    over->blue * over->alpha + under->blue * (1 - over->alpha),
+    1,
+  };
+
+  return out;
+}
 
 /**
  * napkin_plot_style_init_for_widget:
  * @style: (out caller-allocates): the style to fill
  * @widget: the plot widget
  *
- * Takes the widget's foreground colour and font; the style is dark exactly when
- * the foreground is light.
+ * Takes the widget's foreground colour, font and palette from its style context,
+ * and whether the style is dark from #AdwStyleManager.
  */
 void
 napkin_plot_style_init_for_widget (NapkinPlotStyle *style,
@@ -45,31 +62,24 @@ napkin_plot_style_init_for_widget (NapkinPlotStyle *style,
 {
   GtkStyleContext *context = gtk_widget_get_style_context (widget);
   PangoContext *pango = gtk_widget_get_pango_context (widget);
+  GdkRGBA window_bg;
 
   gtk_style_context_get_color (context, &style->fg);
-  style->dark = (0.299 * style->fg.red + 0.587 * style->fg.green + 0.114 * style->fg.blue) > 0.5;
+  style->dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   /* Dark cards are translucent white over the window (libadwaita's card_bg_color),
    * which painted opaque would be a white box: take the colour they look. */
-  if (!gtk_style_context_lookup_color (context, "card_bg_color", &style->bg) || style->bg.alpha < 0.99)
-    gdk_rgba_parse (&style->bg, style->dark ? "#363636" : "#ffffff");
+  if (!gtk_style_context_lookup_color (context, "window_bg_color", &window_bg))
+    window_bg = (GdkRGBA) { 0, 0, 0, 0 };
+  if (!gtk_style_context_lookup_color (context, "card_bg_color", &style->bg))
+    style->bg = window_bg;
+  if (style->bg.alpha < 0.99 && window_bg.alpha > 0.99)
+    style->bg = composite (&style->bg, &window_bg);
+  for (guint c = 0; c < NAPKIN_PLOT_N_COLORS; c++)
+    if (!gtk_style_context_lookup_color (context,
+                                         style->dark ? palette_names[c].dark : palette_names[c].light,
+                                         &style->palette[c]))
+      style->palette[c] = style->fg;
   style->font = pango_font_description_copy (pango_context_get_font_description (pango));
-}
-
-/**
- * napkin_plot_style_init_default:
- * @style: (out caller-allocates): the style to fill
- * @dark: whether to use the dark palette
- *
- * Adwaita's colours and the default UI font, for drawing without a widget.
- */
-void
-napkin_plot_style_init_default (NapkinPlotStyle *style,
-                                gboolean         dark)
-{
-  style->dark = dark;
-  gdk_rgba_parse (&style->fg, dark ? "#ffffff" : "rgba(0,0,0,0.8)");
-  gdk_rgba_parse (&style->bg, dark ? "#303030" : "#ffffff");
-  style->font = pango_font_description_from_string ("Cantarell 11");
 }
 
 void
@@ -84,7 +94,7 @@ napkin_plot_style_set_color (const NapkinPlotStyle *style,
                              NapkinPlotColor        color,
                              double                 alpha)
 {
-  const GdkRGBA *c = style->dark ? &palette[color].dark : &palette[color].light;
+  const GdkRGBA *c = &style->palette[color];
 
   cairo_set_source_rgba (cr, c->red, c->green, c->blue, alpha);
 }

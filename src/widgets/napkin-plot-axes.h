@@ -6,7 +6,8 @@
  * The plots draw with Cairo into whatever surface they are given: a widget's
  * snapshot (gtk_snapshot_append_cairo), a PNG or SVG export, or a benchmark's
  * image surface. So nothing here needs a widget: a #NapkinPlotStyle carries the
- * foreground, whether the style is dark, the font, and the palette.
+ * foreground, whether the style is dark, the font, and the palette, all taken
+ * from a widget's style once per drawing.
  */
 #pragma once
 
@@ -19,7 +20,7 @@ G_BEGIN_DECLS
 /**
  * NapkinPlotColor:
  *
- * libadwaita's palette, one tone for light and one for dark styles, in the order
+ * libadwaita's named palette colours, one tone for light and one for dark styles, in the order
  * the plots use them (the memory buckets use the first five, as the planner's chart).
  */
 typedef enum {
@@ -38,6 +39,7 @@ typedef struct {
   GdkRGBA               bg;
   gboolean              dark;
   PangoFontDescription *font;
+  GdkRGBA               palette[NAPKIN_PLOT_N_COLORS];
 } NapkinPlotStyle;
 
 typedef struct {
@@ -58,8 +60,6 @@ typedef char *(*NapkinPlotFormatFunc) (double value);
 
 void     napkin_plot_style_init_for_widget (NapkinPlotStyle       *style,
                                             GtkWidget             *widget);
-void     napkin_plot_style_init_default    (NapkinPlotStyle       *style,
-                                            gboolean               dark);
 void     napkin_plot_style_clear           (NapkinPlotStyle       *style);
 void     napkin_plot_style_set_color       (const NapkinPlotStyle *style,
                                             cairo_t               *cr,

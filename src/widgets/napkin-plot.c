@@ -9,11 +9,14 @@
 #include <glib/gi18n.h>
 
 #include "napkin-plot.h"
+#include "napkin-plot-private.h"
 
 #define MIN_WIDTH 240
 
 typedef struct {
-  double hover_x;   /* widget pixels, < 0 when the pointer is away */
+  double          hover_x;   /* widget pixels, < 0 when the pointer is away */
+  NapkinPlotFrame frame;     /* of the last drawing, for the tests */
+  gboolean        have_frame;
 } NapkinPlotPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (NapkinPlot, napkin_plot, GTK_TYPE_WIDGET)
@@ -119,6 +122,62 @@ napkin_plot_get_hover_x (NapkinPlot *self)
 }
 
 /**
+ * napkin_plot_bind_series:
+ * @self: a plot
+ * @slot: where the plot keeps the series (a reference)
+ * @series: (nullable): the model to show, or %NULL
+ *
+ * Points @slot at @series and redraws the plot whenever @series changes (and
+ * once now), as sysprof's XY layers follow their series.
+ *
+ * Returns: whether @slot changed
+ */
+gboolean
+napkin_plot_bind_series (NapkinPlot    *self,
+                         NapkinSeries **slot,
+                         NapkinSeries  *series)
+{
+  g_return_val_if_fail (NAPKIN_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (series == NULL || NAPKIN_IS_SERIES (series), FALSE);
+
+  if (*slot == series)
+    return FALSE;
+  if (*slot != NULL)
+    g_signal_handlers_disconnect_by_func (*slot, gtk_widget_queue_draw, self);
+  g_set_object (slot, series);
+  if (series != NULL)
+    g_signal_connect_swapped (series, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+/* A plot's draw function says where its data went. */
+void
+napkin_plot_set_frame (NapkinPlot            *self,
+                       const NapkinPlotFrame *frame)
+{
+  NapkinPlotPrivate *priv;
+
+  g_return_if_fail (NAPKIN_IS_PLOT (self));
+  priv = napkin_plot_get_instance_private (self);
+  priv->frame = *frame;
+  priv->have_frame = TRUE;
+}
+
+/* Returns: whether the last drawing placed a frame (an empty plot does not). */
+gboolean
+_napkin_plot_get_frame (NapkinPlot      *self,
+                        NapkinPlotFrame *out_frame)
+{
+  NapkinPlotPrivate *priv;
+
+  g_return_val_if_fail (NAPKIN_IS_PLOT (self), FALSE);
+  priv = napkin_plot_get_instance_private (self);
+  *out_frame = priv->frame;
+  return priv->have_frame;
+}
+
+/**
  * napkin_plot_draw:
  * @self: a plot
  * @cr: the target, its origin at the plot's top left
@@ -136,7 +195,11 @@ napkin_plot_draw (NapkinPlot            *self,
                   int                    height,
                   const NapkinPlotStyle *style)
 {
+  NapkinPlotPrivate *priv;
+
   g_return_if_fail (NAPKIN_IS_PLOT (self));
+  priv = napkin_plot_get_instance_private (self);
+  priv->have_frame = FALSE;
   NAPKIN_PLOT_GET_CLASS (self)->draw (self, cr, width, height, style);
 }
 
@@ -148,8 +211,8 @@ napkin_plot_draw (NapkinPlot            *self,
  * @height: pixels or points
  * @error: return location for a #GError
  *
- * Writes the plot as it is, without a hover readout, on an opaque light background
- * to a PNG image or an SVG file.
+ * Writes the plot as it is, in the widget's colours and font but without a hover
+ * readout, on the opaque background of a card, to a PNG image or an SVG file.
  *
  * Returns: %TRUE if the file was written
  */
@@ -171,13 +234,13 @@ napkin_plot_save (NapkinPlot  *self,
   g_return_val_if_fail (NAPKIN_IS_PLOT (self), FALSE);
   priv = napkin_plot_get_instance_private (self);
 
-  napkin_plot_style_init_default (&style, FALSE);
+  napkin_plot_style_init_for_widget (&style, GTK_WIDGET (self));
   if (svg)
     surface = cairo_svg_surface_create (path, width, height);
   else
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  gdk_cairo_set_source_rgba (cr, &style.bg);
   cairo_paint (cr);
   cairo_translate (cr, 12, 12);
   saved = priv->hover_x;

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A plot only draws: NapkinPlot gives it a snapshot, the pointer's position for
- * a hover readout, its size request, and PNG/SVG export. The drawing itself takes
+ * a hover readout, its size request, PNG/SVG export, and the binding to the
+ * #NapkinSeries models it shows (a redraw on each #NapkinSeries::changed). The drawing itself takes
  * any Cairo context, so a benchmark or an export can call it without a widget.
  */
 #pragma once
@@ -47,6 +48,13 @@ void     napkin_plot_draw        (NapkinPlot            *self,
                                   int                    height,
                                   const NapkinPlotStyle *style);
 double   napkin_plot_get_hover_x (NapkinPlot  *self);
+
+/* For the plots themselves: binding a series model, and the frame last drawn. */
+gboolean napkin_plot_bind_series (NapkinPlot    *self,
+                                  NapkinSeries **slot,
+                                  NapkinSeries  *series);
+void     napkin_plot_set_frame   (NapkinPlot            *self,
+                                  const NapkinPlotFrame *frame);
 gboolean napkin_plot_save        (NapkinPlot  *self,
                                   const char  *path,
                                   int          width,

@@ -22,7 +22,6 @@ struct _NapkinScalePlot
 
   NapkinSeries *scale;
   NapkinSeries *skipped;     /* one point per skipped step: (step, skipped so far) */
-  guint64       skipped_so_far;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN_TYPE_PLOT)
@@ -55,10 +54,11 @@ draw (NapkinPlot            *plot,
   const NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_RED };
   g_autofree char *skipped_label = NULL;
   const char *labels[2];
-  double legend_h;
+  double legend_h, last_skipped = 0;
+  guint64 skipped_so_far;
   guint n_columns;
 
-  if (napkin_series_get_length (self->scale) == 0)
+  if (self->scale == NULL || napkin_series_get_length (self->scale) == 0)
     {
       napkin_plot_draw_empty (style, cr, width, height,
                               _("An fp16 run’s loss scale appears here"));
@@ -66,11 +66,14 @@ draw (NapkinPlot            *plot,
     }
   napkin_series_get_y_bounds (self->scale, &lo, &hi);
   napkin_series_get_last (self->scale, &xmax, NULL);
+  if (self->skipped != NULL)
+    napkin_series_get_last (self->skipped, NULL, &last_skipped);
+  skipped_so_far = (guint64) last_skipped;
 
   skipped_label = g_strdup_printf (g_dngettext (NULL, "Skipped step (%" PRIu64 " so far)",
                                                 "Skipped steps (%" PRIu64 " so far)",
-                                                self->skipped_so_far),
-                                   self->skipped_so_far);
+                                                skipped_so_far),
+                                   skipped_so_far);
   labels[0] = _("Loss scale");
   labels[1] = skipped_label;
   legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL, 2);
@@ -83,7 +86,7 @@ draw (NapkinPlot            *plot,
 
   /* A tick in every pixel column that holds a skipped step. */
   n_columns = (guint) MAX (1, frame.width);
-  if (napkin_series_get_length (self->skipped) > 0)
+  if (self->skipped != NULL && napkin_series_get_length (self->skipped) > 0)
     {
       g_autofree double *mins = g_new (double, n_columns);
       g_autofree double *maxs = g_new (double, n_columns);
@@ -102,6 +105,7 @@ draw (NapkinPlot            *plot,
           }
       cairo_stroke (cr);
     }
+  napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
@@ -117,14 +121,13 @@ draw (NapkinPlot            *plot,
 }
 
 static void
-napkin_scale_plot_finalize (GObject *object)
+napkin_scale_plot_dispose (GObject *object)
 {
   NapkinScalePlot *self = NAPKIN_SCALE_PLOT (object);
 
-  g_clear_pointer (&self->scale, napkin_series_unref);
-  g_clear_pointer (&self->skipped, napkin_series_unref);
+  napkin_scale_plot_set_series (self, NULL, NULL);
 
-  G_OBJECT_CLASS (napkin_scale_plot_parent_class)->finalize (object);
+  G_OBJECT_CLASS (napkin_scale_plot_parent_class)->dispose (object);
 }
 
 static void
@@ -134,7 +137,7 @@ napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
-  object_class->finalize = napkin_scale_plot_finalize;
+  object_class->dispose = napkin_scale_plot_dispose;
   gtk_widget_class_set_css_name (widget_class, "napkin-scale-plot");
   plot_class->draw = draw;
   plot_class->min_height = 160;
@@ -145,8 +148,6 @@ napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
 static void
 napkin_scale_plot_init (NapkinScalePlot *self)
 {
-  self->scale = napkin_series_new ();
-  self->skipped = napkin_series_new ();
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("The fp16 loss scale and the skipped steps over time"), -1);
 }
@@ -158,43 +159,28 @@ napkin_scale_plot_new (void)
 }
 
 /**
- * napkin_scale_plot_append:
+ * napkin_scale_plot_set_series:
  * @self: a scale plot
- * @step: the step
- * @loss_scale: the scale the step ran with
- * @skipped: whether the step was skipped
- * @skipped_so_far: the trainer's count of skipped steps, this one included
+ * @scale: (nullable): a run's (step, loss scale) points
+ * @skipped: (nullable): one (step, skipped steps so far) point per skipped step
+ *
+ * Binds the plot to an fp16 run's series; it redraws when they change.
  */
 void
-napkin_scale_plot_append (NapkinScalePlot *self,
-                          double           step,
-                          double           loss_scale,
-                          gboolean         skipped,
-                          guint64          skipped_so_far)
+napkin_scale_plot_set_series (NapkinScalePlot *self,
+                              NapkinSeries    *scale,
+                              NapkinSeries    *skipped)
 {
   g_return_if_fail (NAPKIN_IS_SCALE_PLOT (self));
-  napkin_series_append (self->scale, step, loss_scale);
-  if (skipped)
-    napkin_series_append (self->skipped, step, (double) skipped_so_far);
-  self->skipped_so_far = skipped_so_far;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-napkin_scale_plot_clear (NapkinScalePlot *self)
-{
-  g_return_if_fail (NAPKIN_IS_SCALE_PLOT (self));
-  napkin_series_clear (self->scale);
-  napkin_series_clear (self->skipped);
-  self->skipped_so_far = 0;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_bind_series (NAPKIN_PLOT (self), &self->scale, scale);
+  napkin_plot_bind_series (NAPKIN_PLOT (self), &self->skipped, skipped);
 }
 
 /**
  * napkin_scale_plot_get_series:
  * @self: a scale plot
  *
- * Returns: (transfer none): every (step, loss scale) point
+ * Returns: (transfer none) (nullable): the bound (step, loss scale) points
  */
 NapkinSeries *
 napkin_scale_plot_get_series (NapkinScalePlot *self)
@@ -207,7 +193,7 @@ napkin_scale_plot_get_series (NapkinScalePlot *self)
  * napkin_scale_plot_get_skipped:
  * @self: a scale plot
  *
- * Returns: (transfer none): one (step, skipped so far) point per skipped step
+ * Returns: (transfer none) (nullable): one (step, skipped so far) point per skipped step
  */
 NapkinSeries *
 napkin_scale_plot_get_skipped (NapkinScalePlot *self)

@@ -17,12 +17,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (NapkinScalePlot, napkin_scale_plot, NAPKIN, SCALE_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_scale_plot_new         (void);
-void          napkin_scale_plot_append      (NapkinScalePlot       *self,
-                                             double                 step,
-                                             double                 loss_scale,
-                                             gboolean               skipped,
-                                             guint64                skipped_so_far);
-void          napkin_scale_plot_clear       (NapkinScalePlot       *self);
+void          napkin_scale_plot_set_series  (NapkinScalePlot       *self,
+                                             NapkinSeries          *scale,
+                                             NapkinSeries          *skipped);
 NapkinSeries *napkin_scale_plot_get_series  (NapkinScalePlot       *self);
 NapkinSeries *napkin_scale_plot_get_skipped (NapkinScalePlot       *self);
 

@@ -20,8 +20,12 @@ typedef struct {
 
 struct _NapkinSeries
 {
-  gatomicrefcount  ref_count;
+  GObject          parent_instance;
+
+  /* Shared with the leader (and its other followers) when the steps are stored once;
+   * then it may be longer than y, and y's length is the series'. */
   GArray          *x;
+  gboolean         owns_x;
   GArray          *y;
   /* levels[k] holds one Extent per block of 16^(k+1) points; the last block of a
    * level may be incomplete and is then never used whole by a query. */
@@ -29,7 +33,14 @@ struct _NapkinSeries
   guint            n_levels;
 };
 
-G_DEFINE_BOXED_TYPE (NapkinSeries, napkin_series, napkin_series_ref, napkin_series_unref)
+G_DEFINE_FINAL_TYPE (NapkinSeries, napkin_series, G_TYPE_OBJECT)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static inline void
 extent_add (Extent *e,
@@ -55,51 +66,82 @@ extent_merge (Extent       *e,
     e->max = o->max;
 }
 
-/**
- * napkin_series_new:
- *
- * Returns: (transfer full): an empty series
- */
-NapkinSeries *
-napkin_series_new (void)
+static void
+napkin_series_finalize (GObject *object)
 {
-  NapkinSeries *self = g_new0 (NapkinSeries, 1);
+  NapkinSeries *self = NAPKIN_SERIES (object);
 
-  g_atomic_ref_count_init (&self->ref_count);
-  self->x = g_array_new (FALSE, FALSE, sizeof (double));
-  self->y = g_array_new (FALSE, FALSE, sizeof (double));
-  return self;
-}
-
-/**
- * napkin_series_ref:
- * @self: a series
- *
- * Returns: (transfer full): @self
- */
-NapkinSeries *
-napkin_series_ref (NapkinSeries *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_atomic_ref_count_inc (&self->ref_count);
-  return self;
-}
-
-/**
- * napkin_series_unref:
- * @self: (transfer full): a series
- */
-void
-napkin_series_unref (NapkinSeries *self)
-{
-  g_return_if_fail (self != NULL);
-  if (!g_atomic_ref_count_dec (&self->ref_count))
-    return;
   g_array_unref (self->x);
   g_array_unref (self->y);
   for (guint k = 0; k < self->n_levels; k++)
     g_array_unref (self->levels[k]);
-  g_free (self);
+
+  G_OBJECT_CLASS (napkin_series_parent_class)->finalize (object);
+}
+
+static void
+napkin_series_class_init (NapkinSeriesClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = napkin_series_finalize;
+
+  /**
+   * NapkinSeries::changed:
+   * @self: the series
+   * @position: the first index that changed
+   * @removed: points removed there
+   * @added: points added there
+   *
+   * Emitted after every change, as #GListModel::items-changed: an append is
+   * (length − 1, 0, 1), a clear is (0, length, 0).
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
+}
+
+static void
+napkin_series_init (NapkinSeries *self)
+{
+  self->y = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+/**
+ * napkin_series_new:
+ *
+ * Returns: (transfer full): an empty series with its own x column
+ */
+NapkinSeries *
+napkin_series_new (void)
+{
+  NapkinSeries *self = g_object_new (NAPKIN_TYPE_SERIES, NULL);
+
+  self->x = g_array_new (FALSE, FALSE, sizeof (double));
+  self->owns_x = TRUE;
+  return self;
+}
+
+/**
+ * napkin_series_new_sharing_x:
+ * @leader: a series with its own x column
+ *
+ * A series that reads its x values from @leader's column instead of storing
+ * them again: the run's series all step through the same steps. Append a point
+ * to @leader first, then the same x to each follower. A follower is never
+ * cleared on its own; clear the leader and every follower together.
+ *
+ * Returns: (transfer full): an empty follower of @leader
+ */
+NapkinSeries *
+napkin_series_new_sharing_x (NapkinSeries *leader)
+{
+  NapkinSeries *self;
+
+  g_return_val_if_fail (NAPKIN_IS_SERIES (leader) && leader->owns_x, NULL);
+  self = g_object_new (NAPKIN_TYPE_SERIES, NULL);
+  self->x = g_array_ref (leader->x);
+  return self;
 }
 
 /**
@@ -117,10 +159,13 @@ napkin_series_append (NapkinSeries *self,
 {
   guint index;
 
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (NAPKIN_IS_SERIES (self));
 
-  index = self->x->len;
-  g_array_append_val (self->x, x);
+  index = self->y->len;
+  if (self->owns_x)
+    g_array_append_val (self->x, x);
+  else
+    g_return_if_fail (index < self->x->len && g_array_index (self->x, double, index) == x);
   g_array_append_val (self->y, y);
 
   for (guint k = 0; k < MAX_LEVELS; k++)
@@ -156,6 +201,7 @@ napkin_series_append (NapkinSeries *self,
         }
       extent_add (&g_array_index (self->levels[k], Extent, block), y);
     }
+  g_signal_emit (self, signals[CHANGED], 0, index, 0, 1);
 }
 
 /**
@@ -167,26 +213,67 @@ napkin_series_append (NapkinSeries *self,
 void
 napkin_series_clear (NapkinSeries *self)
 {
-  g_return_if_fail (self != NULL);
-  g_array_set_size (self->x, 0);
+  guint removed;
+
+  g_return_if_fail (NAPKIN_IS_SERIES (self));
+  removed = self->y->len;
+  if (self->owns_x)
+    g_array_set_size (self->x, 0);
   g_array_set_size (self->y, 0);
   for (guint k = 0; k < self->n_levels; k++)
     g_clear_pointer (&self->levels[k], g_array_unref);
   self->n_levels = 0;
+  if (removed > 0)
+    g_signal_emit (self, signals[CHANGED], 0, 0, removed, 0);
 }
 
 guint
 napkin_series_get_length (NapkinSeries *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
-  return self->x->len;
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), 0);
+  return self->y->len;
+}
+
+/* GArray grows to the next power of two bytes: what it reserved is what it costs. */
+static gsize
+reserved (GArray *array)
+{
+  gsize used = (gsize) array->len * g_array_get_element_size (array);
+  gsize size = 16;
+
+  while (size < used)
+    size <<= 1;
+  return size;
+}
+
+/**
+ * napkin_series_get_memory_size:
+ * @self: a series
+ *
+ * What the series holds in memory, for the page's accounting: the arrays'
+ * allocated capacity (y, the pyramid, and x when it is the series' own).
+ *
+ * Returns: bytes
+ */
+gsize
+napkin_series_get_memory_size (NapkinSeries *self)
+{
+  gsize bytes;
+
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), 0);
+  bytes = sizeof *self + reserved (self->y);
+  if (self->owns_x)
+    bytes += reserved (self->x);
+  for (guint k = 0; k < self->n_levels; k++)
+    bytes += reserved (self->levels[k]);
+  return bytes;
 }
 
 double
 napkin_series_get_x (NapkinSeries *self,
                      guint         index)
 {
-  g_return_val_if_fail (self != NULL && index < self->x->len, NAN);
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self) && index < self->y->len, NAN);
   return g_array_index (self->x, double, index);
 }
 
@@ -194,7 +281,7 @@ double
 napkin_series_get_y (NapkinSeries *self,
                      guint         index)
 {
-  g_return_val_if_fail (self != NULL && index < self->y->len, NAN);
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self) && index < self->y->len, NAN);
   return g_array_index (self->y, double, index);
 }
 
@@ -213,8 +300,8 @@ napkin_series_get_last (NapkinSeries *self,
 {
   guint n;
 
-  g_return_val_if_fail (self != NULL, FALSE);
-  n = self->x->len;
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), FALSE);
+  n = self->y->len;
   if (n == 0)
     return FALSE;
   if (out_x != NULL)
@@ -238,9 +325,9 @@ napkin_series_lower_bound (NapkinSeries *self,
   const double *xs;
   guint lo = 0, hi;
 
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), 0);
   xs = (const double *) (gpointer) self->x->data;
-  hi = self->x->len;
+  hi = self->y->len;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -278,7 +365,7 @@ napkin_series_range_minmax (NapkinSeries *self,
   guint i;
   int k;
 
-  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), FALSE);
   end = MIN (end, self->y->len);
   if (begin >= end)
     {
@@ -389,7 +476,7 @@ napkin_series_decimate (NapkinSeries *self,
   const double *xs;
   guint begin, last, filled = 0;
 
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (NAPKIN_IS_SERIES (self), 0);
   g_return_val_if_fail (n_columns > 0 && x1 > x0, 0);
 
   for (guint c = 0; c < n_columns; c++)
@@ -399,7 +486,7 @@ napkin_series_decimate (NapkinSeries *self,
   begin = napkin_series_lower_bound (self, x0);
   /* one past the last point with x <= x1 */
   {
-    guint lo = begin, hi = self->x->len;
+    guint lo = begin, hi = self->y->len;
 
     while (lo < hi)
       {

@@ -10,6 +10,11 @@
  * maxima (blocks of 16, 256, 4096, ... points) that each append updates in
  * O(levels). Non-finite y values are kept but never count as a minimum or
  * maximum, so a NaN loss leaves a gap rather than a spike.
+ *
+ * A series is the model a plot is bound to, as sysprof's XY layers are bound to
+ * theirs: every change emits #NapkinSeries::changed and the plots that show it
+ * redraw; nothing pushes points into a widget. Series of one run can share their
+ * x column (napkin_series_new_sharing_x()): the steps are then stored once.
  */
 #pragma once
 
@@ -19,18 +24,17 @@ G_BEGIN_DECLS
 
 #define NAPKIN_TYPE_SERIES (napkin_series_get_type ())
 
-typedef struct _NapkinSeries NapkinSeries;
+G_DECLARE_FINAL_TYPE (NapkinSeries, napkin_series, NAPKIN, SERIES, GObject)
 
-GType         napkin_series_get_type     (void) G_GNUC_CONST;
 NapkinSeries *napkin_series_new          (void);
-NapkinSeries *napkin_series_ref          (NapkinSeries *self);
-void          napkin_series_unref        (NapkinSeries *self);
+NapkinSeries *napkin_series_new_sharing_x (NapkinSeries *leader);
 
 void          napkin_series_append       (NapkinSeries *self,
                                           double        x,
                                           double        y);
 void          napkin_series_clear        (NapkinSeries *self);
 guint         napkin_series_get_length   (NapkinSeries *self);
+gsize         napkin_series_get_memory_size (NapkinSeries *self);
 double        napkin_series_get_x        (NapkinSeries *self,
                                           guint         index);
 double        napkin_series_get_y        (NapkinSeries *self,
@@ -57,7 +61,5 @@ guint         napkin_series_decimate     (NapkinSeries *self,
                                           guint         n_columns,
                                           double       *out_min,
                                           double       *out_max);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (NapkinSeries, napkin_series_unref)
 
 G_END_DECLS

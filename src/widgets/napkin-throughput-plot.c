@@ -92,7 +92,7 @@ draw (NapkinPlot            *plot,
   guint n_labels = 0;
   double legend_h, split_h;
 
-  if (napkin_series_get_length (self->series) == 0)
+  if (self->series == NULL || napkin_series_get_length (self->series) == 0)
     {
       napkin_plot_draw_empty (style, cr, width, height,
                               _("Measured FLOP/s appear here once a run starts"));
@@ -136,6 +136,7 @@ draw (NapkinPlot            *plot,
                          napkin_plot_format_rate);
   napkin_plot_draw_hline (style, cr, &frame, self->peak, NAPKIN_PLOT_RED, TRUE);
   napkin_plot_draw_series (style, cr, &frame, self->series, NAPKIN_PLOT_GREEN, 1, 1.5);
+  napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
     {
@@ -151,11 +152,20 @@ draw (NapkinPlot            *plot,
 }
 
 static void
+napkin_throughput_plot_dispose (GObject *object)
+{
+  NapkinThroughputPlot *self = NAPKIN_THROUGHPUT_PLOT (object);
+
+  napkin_plot_bind_series (NAPKIN_PLOT (self), &self->series, NULL);
+
+  G_OBJECT_CLASS (napkin_throughput_plot_parent_class)->dispose (object);
+}
+
+static void
 napkin_throughput_plot_finalize (GObject *object)
 {
   NapkinThroughputPlot *self = NAPKIN_THROUGHPUT_PLOT (object);
 
-  g_clear_pointer (&self->series, napkin_series_unref);
   g_free (self->dtype);
 
   G_OBJECT_CLASS (napkin_throughput_plot_parent_class)->finalize (object);
@@ -168,6 +178,7 @@ napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   NapkinPlotClass *plot_class = NAPKIN_PLOT_CLASS (klass);
 
+  object_class->dispose = napkin_throughput_plot_dispose;
   object_class->finalize = napkin_throughput_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-throughput-plot");
   plot_class->draw = draw;
@@ -179,7 +190,6 @@ napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
 static void
 napkin_throughput_plot_init (NapkinThroughputPlot *self)
 {
-  self->series = napkin_series_new ();
   self->peak = NAN;
   self->mfu = NAN;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -192,32 +202,26 @@ napkin_throughput_plot_new (void)
   return g_object_new (NAPKIN_TYPE_THROUGHPUT_PLOT, NULL);
 }
 
-/* Adds one step's measured FLOP/s. */
+/**
+ * napkin_throughput_plot_set_series:
+ * @self: a throughput plot
+ * @series: (nullable): a run's (step, FLOP/s) points
+ *
+ * Binds the plot to @series; it redraws when the series changes.
+ */
 void
-napkin_throughput_plot_append (NapkinThroughputPlot *self,
-                               double                step,
-                               double                flops_per_s)
+napkin_throughput_plot_set_series (NapkinThroughputPlot *self,
+                                   NapkinSeries         *series)
 {
   g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
-  napkin_series_append (self->series, step, flops_per_s);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-napkin_throughput_plot_clear (NapkinThroughputPlot *self)
-{
-  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
-  napkin_series_clear (self->series);
-  self->mfu = NAN;
-  self->split[0] = self->split[1] = self->split[2] = 0;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_bind_series (NAPKIN_PLOT (self), &self->series, series);
 }
 
 /**
  * napkin_throughput_plot_get_series:
  * @self: a throughput plot
  *
- * Returns: (transfer none): every (step, FLOP/s) point
+ * Returns: (transfer none) (nullable): the bound (step, FLOP/s) points
  */
 NapkinSeries *
 napkin_throughput_plot_get_series (NapkinThroughputPlot *self)

@@ -17,10 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (NapkinThroughputPlot, napkin_throughput_plot, NAPKIN, THROUGHPUT_PLOT, NapkinPlot)
 
 GtkWidget    *napkin_throughput_plot_new        (void);
-void          napkin_throughput_plot_append     (NapkinThroughputPlot *self,
-                                                 double                step,
-                                                 double                flops_per_s);
-void          napkin_throughput_plot_clear      (NapkinThroughputPlot *self);
+void          napkin_throughput_plot_set_series (NapkinThroughputPlot *self,
+                                                 NapkinSeries         *series);
 NapkinSeries *napkin_throughput_plot_get_series (NapkinThroughputPlot *self);
 void          napkin_throughput_plot_set_peak   (NapkinThroughputPlot *self,
                                                  double                peak,

@@ -1,0 +1,542 @@
+/* napkin-run.c: one training run the Training page started, and its history
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "napkin-run.h"
+
+/* The memory plot's buckets, in NapkinRunSeries order from PARAMS. */
+static const NkBucket series_buckets[] = {
+  NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER, NK_BUCKET_ACTIVATIONS, NK_BUCKET_DATA,
+};
+
+struct _NapkinRun
+{
+  GObject         parent_instance;
+
+  NkTrainer      *trainer;
+  guint           index;
+  char           *name;
+  NkTrainerState  state;
+  guint64         last_step;
+  double          last_loss;
+  NkTrainMetrics  latest;
+  gboolean        have_latest;
+  char           *error;
+  guint64         checkpoint_step;
+  gint64          started_us;
+  gint64          ended_us;
+  gboolean        shown;
+  NapkinSeries   *series[NAPKIN_RUN_N_SERIES];
+};
+
+G_DEFINE_FINAL_TYPE (NapkinRun, napkin_run, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TRAINER,
+  PROP_INDEX,
+  PROP_NAME,
+  PROP_STATE,
+  PROP_LAST_STEP,
+  PROP_ERROR,
+  PROP_CHECKPOINT_STEP,
+  PROP_SHOWN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------ following the trainer */
+
+static void
+add_step (NapkinRun            *self,
+          const NkTrainMetrics *m)
+{
+  double x = (double) m->step;
+
+  self->last_step = m->step;
+  self->last_loss = m->loss;
+  self->latest = *m;
+  self->have_latest = TRUE;
+  /* The loss series owns the x column: it goes first. */
+  napkin_series_append (self->series[NAPKIN_RUN_SERIES_LOSS], x, m->loss);
+  for (guint b = 0; b < G_N_ELEMENTS (series_buckets); b++)
+    napkin_series_append (self->series[NAPKIN_RUN_SERIES_PARAMS + b], x,
+                          (double) m->memory[series_buckets[b]]);
+  napkin_series_append (self->series[NAPKIN_RUN_SERIES_THROUGHPUT], x, m->flops_per_s);
+  napkin_series_append (self->series[NAPKIN_RUN_SERIES_SCALE], x, m->loss_scale);
+  if (m->skipped)
+    napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
+}
+
+/* Brings the run up to the trainer's latest step, copying from the trainer only
+ * the steps that the coalesced ::step skipped. */
+static void
+catch_up (NapkinRun            *self,
+          const NkTrainMetrics *latest)
+{
+  guint64 before = self->last_step;
+
+  if (latest != NULL && latest->step == self->last_step + 1)
+    add_step (self, latest);
+  else if (latest == NULL || latest->step > self->last_step)
+    {
+      g_autoptr(GArray) missing = nk_trainer_get_history_range (self->trainer, self->last_step + 1);
+
+      for (guint i = 0; i < missing->len; i++)
+        add_step (self, &g_array_index (missing, NkTrainMetrics, i));
+    }
+  if (self->last_step != before)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STEP]);
+}
+
+static void
+on_trainer_step (NkTrainer            *trainer,
+                 const NkTrainMetrics *m,
+                 NapkinRun            *self)
+{
+  catch_up (self, m);
+}
+
+static void
+on_trainer_state (NkTrainer  *trainer,
+                  GParamSpec *pspec,
+                  NapkinRun  *self)
+{
+  NkTrainerState state = nk_trainer_get_state (trainer);
+
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+on_checkpoint_written (NkTrainer  *trainer,
+                       guint64     step,
+                       const char *path,
+                       NapkinRun  *self)
+{
+  self->checkpoint_step = step;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKPOINT_STEP]);
+}
+
+static void
+set_trainer (NapkinRun *self,
+             NkTrainer *trainer)
+{
+  self->trainer = g_object_ref (trainer);
+  self->state = nk_trainer_get_state (trainer);
+  g_signal_connect_object (trainer, "step", G_CALLBACK (on_trainer_step), self, 0);
+  g_signal_connect_object (trainer, "notify::state", G_CALLBACK (on_trainer_state), self, 0);
+  g_signal_connect_object (trainer, "checkpoint-written", G_CALLBACK (on_checkpoint_written), self, 0);
+}
+
+/* ------------------------------------------------------------ GObject */
+
+static void
+napkin_run_dispose (GObject *object)
+{
+  NapkinRun *self = NAPKIN_RUN (object);
+
+  /* A run still going is stopped; its thread ends on its own. */
+  if (napkin_run_is_live (self))
+    {
+      nk_trainer_stop (self->trainer);
+      nk_trainer_resume (self->trainer);
+    }
+  g_clear_object (&self->trainer);
+
+  G_OBJECT_CLASS (napkin_run_parent_class)->dispose (object);
+}
+
+static void
+napkin_run_finalize (GObject *object)
+{
+  NapkinRun *self = NAPKIN_RUN (object);
+
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    g_clear_object (&self->series[i]);
+  g_free (self->name);
+  g_free (self->error);
+
+  G_OBJECT_CLASS (napkin_run_parent_class)->finalize (object);
+}
+
+static void
+napkin_run_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  NapkinRun *self = NAPKIN_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRAINER:
+      g_value_set_object (value, self->trainer);
+      break;
+    case PROP_INDEX:
+      g_value_set_uint (value, self->index);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_LAST_STEP:
+      g_value_set_uint64 (value, self->last_step);
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+    case PROP_CHECKPOINT_STEP:
+      g_value_set_uint64 (value, self->checkpoint_step);
+      break;
+    case PROP_SHOWN:
+      g_value_set_boolean (value, self->shown);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_run_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  NapkinRun *self = NAPKIN_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRAINER:
+      set_trainer (self, g_value_get_object (value));
+      break;
+    case PROP_INDEX:
+      self->index = g_value_get_uint (value);
+      self->name = g_strdup_printf (_("Run %u"), self->index + 1);
+      break;
+    case PROP_SHOWN:
+      napkin_run_set_shown (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_run_class_init (NapkinRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = napkin_run_dispose;
+  object_class->finalize = napkin_run_finalize;
+  object_class->get_property = napkin_run_get_property;
+  object_class->set_property = napkin_run_set_property;
+
+  properties[PROP_TRAINER] =
+    g_param_spec_object ("trainer", NULL, NULL, NK_TYPE_TRAINER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_INDEX] =
+    g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, NK_TYPE_TRAINER_STATE, NK_TRAINER_STATE_IDLE, ro);
+  properties[PROP_LAST_STEP] = g_param_spec_uint64 ("last-step", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, ro);
+  properties[PROP_CHECKPOINT_STEP] =
+    g_param_spec_uint64 ("checkpoint-step", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  /**
+   * NapkinRun:shown:
+   *
+   * Whether the page's run view shows this run (its row says so).
+   */
+  properties[PROP_SHOWN] =
+    g_param_spec_boolean ("shown", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+napkin_run_init (NapkinRun *self)
+{
+  NapkinSeries *steps = napkin_series_new ();
+
+  self->last_loss = NAN;
+  self->series[NAPKIN_RUN_SERIES_LOSS] = steps;
+  for (guint i = NAPKIN_RUN_SERIES_LOSS + 1; i < NAPKIN_RUN_SERIES_SKIPPED; i++)
+    self->series[i] = napkin_series_new_sharing_x (steps);
+  /* Sparse: its steps are its own. */
+  self->series[NAPKIN_RUN_SERIES_SKIPPED] = napkin_series_new ();
+}
+
+/**
+ * napkin_run_new:
+ * @trainer: the run's trainer, not started yet
+ * @index: the run's number on the page, from 0 ("Run 1")
+ *
+ * Returns: (transfer full): a run following @trainer
+ */
+NapkinRun *
+napkin_run_new (NkTrainer *trainer,
+                guint      index)
+{
+  g_return_val_if_fail (NK_IS_TRAINER (trainer), NULL);
+  return g_object_new (NAPKIN_TYPE_RUN, "trainer", trainer, "index", index, NULL);
+}
+
+/* ------------------------------------------------------------ running */
+
+static void
+on_trainer_done (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  NapkinRun *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  self->ended_us = g_get_monotonic_time ();
+  /* Whatever the last idle did not deliver. */
+  catch_up (self, NULL);
+  on_trainer_state (self->trainer, NULL, self);
+  if (!nk_trainer_start_finish (self->trainer, result, &error))
+    {
+      g_free (self->error);
+      self->error = g_strdup (error->message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+      g_task_return_error (task, g_steal_pointer (&error));
+    }
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * napkin_run_start:
+ * @self: a run whose trainer has not started
+ * @callback: called on the main context when the run has ended
+ * @user_data: for @callback
+ *
+ * Starts the trainer on its worker thread; the run follows it from here on.
+ */
+void
+napkin_run_start (NapkinRun           *self,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (NAPKIN_IS_RUN (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, napkin_run_start);
+  self->started_us = g_get_monotonic_time ();
+  nk_trainer_start (self->trainer, NULL, on_trainer_done, task);
+  on_trainer_state (self->trainer, NULL, self);
+}
+
+/* Returns: %TRUE if the run finished or was stopped; %FALSE with the trainer's error */
+gboolean
+napkin_run_start_finish (NapkinRun     *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------ getters */
+
+NkTrainer *
+napkin_run_get_trainer (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->trainer;
+}
+
+const NkTrainConfig *
+napkin_run_get_config (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return nk_trainer_get_config (self->trainer);
+}
+
+guint
+napkin_run_get_index (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  return self->index;
+}
+
+const char *
+napkin_run_get_name (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->name;
+}
+
+NkTrainerState
+napkin_run_get_state (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NK_TRAINER_STATE_IDLE);
+  return self->state;
+}
+
+/* Returns: whether the run is running or paused */
+gboolean
+napkin_run_is_live (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  if (self->trainer == NULL)
+    return FALSE;
+  return self->state == NK_TRAINER_STATE_RUNNING || self->state == NK_TRAINER_STATE_PAUSED;
+}
+
+guint64
+napkin_run_get_last_step (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  return self->last_step;
+}
+
+/* Returns: the latest step's loss (the final loss once the run has ended), NAN before */
+double
+napkin_run_get_last_loss (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NAN);
+  return self->last_loss;
+}
+
+/* Returns: (nullable): the latest step's metrics, %NULL before the first step */
+const NkTrainMetrics *
+napkin_run_get_latest (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->have_latest ? &self->latest : NULL;
+}
+
+/* Returns: (nullable): why the run failed */
+const char *
+napkin_run_get_error (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->error;
+}
+
+/* Returns: the step of the last checkpoint written, 0 for none */
+guint64
+napkin_run_get_checkpoint_step (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  return self->checkpoint_step;
+}
+
+/* Returns: seconds since the run started, up to its end */
+double
+napkin_run_get_elapsed (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  if (self->started_us == 0)
+    return 0;
+  return ((self->ended_us != 0 ? self->ended_us : g_get_monotonic_time ()) - self->started_us) / 1e6;
+}
+
+gboolean
+napkin_run_get_shown (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  return self->shown;
+}
+
+void
+napkin_run_set_shown (NapkinRun *self,
+                      gboolean   shown)
+{
+  g_return_if_fail (NAPKIN_IS_RUN (self));
+  shown = !!shown;
+  if (self->shown == shown)
+    return;
+  self->shown = shown;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN]);
+}
+
+/**
+ * napkin_run_get_series:
+ * @self: a run
+ * @which: which series
+ *
+ * Returns: (transfer none): the series, every step the run has reported
+ */
+NapkinSeries *
+napkin_run_get_series (NapkinRun       *self,
+                       NapkinRunSeries  which)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  g_return_val_if_fail (which < NAPKIN_RUN_N_SERIES, NULL);
+  return self->series[which];
+}
+
+/**
+ * napkin_run_get_memory_size:
+ * @self: a run
+ *
+ * What the page keeps of this run: the run itself and its series (the trainer's
+ * own record of the steps is the engine's, not counted here).
+ *
+ * Returns: bytes
+ */
+gsize
+napkin_run_get_memory_size (NapkinRun *self)
+{
+  gsize bytes;
+
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  bytes = sizeof *self;
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    bytes += napkin_series_get_memory_size (self->series[i]);
+  return bytes;
+}
+
+/* ------------------------------------------------------------ text */
+
+/**
+ * napkin_run_describe_config:
+ * @config: a run's config
+ *
+ * Returns: (transfer full): one line naming the model and the settings
+ */
+char *
+napkin_run_describe_config (const NkTrainConfig *c)
+{
+  g_autofree char *model = NULL;
+
+  if (c->model == NK_MODEL_CRUNCHER)
+    model = g_strdup_printf (_("Cruncher D %u · L %u"), c->dim, c->layers);
+  else
+    model = g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), c->dim, c->layers, c->context);
+  return g_strdup_printf (_("%s · batch %u · %" PRIu64 " steps · lr %g · %s · %s · %s"),
+                          model, c->batch, c->steps, c->lr,
+                          nk_optimizer_to_string (c->optimizer),
+                          nk_precision_to_string (c->precision), c->device);
+}
+
+/* Returns: (transfer full): a loss as the page writes it (six digits; NaN, ±∞) */
+char *
+napkin_run_format_loss (double loss)
+{
+  if (!isfinite (loss))
+    return g_strdup (isnan (loss) ? "NaN" : loss > 0 ? "∞" : "−∞");
+  return g_strdup_printf ("%.6g", loss);
+}

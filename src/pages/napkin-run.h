@@ -1,0 +1,88 @@
+/* napkin-run.h: one training run the Training page started, and its history
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A #NapkinRun wraps the #NkTrainer of one run for the page: its name, state,
+ * latest step, error and last checkpoint as properties, and its history as the
+ * series the plots are bound to — kept once, here: the plots share these series,
+ * and showing the run again rebinds them instead of copying anything.
+ *
+ * The run follows its trainer's coalesced ::step on the main thread and, when
+ * several steps were done since the last one, copies only the missing ones from
+ * the trainer (nk_trainer_get_history_range()), so every step is in the series.
+ * The series share one x column (the steps), stored once.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nk-trainer.h"
+#include "napkin-series.h"
+
+G_BEGIN_DECLS
+
+/**
+ * NapkinRunSeries:
+ * @NAPKIN_RUN_SERIES_LOSS: (step, loss)
+ * @NAPKIN_RUN_SERIES_PARAMS: (step, live bytes) of the params bucket
+ * @NAPKIN_RUN_SERIES_GRADS: of the grads bucket
+ * @NAPKIN_RUN_SERIES_OPTIMIZER: of the optimizer bucket
+ * @NAPKIN_RUN_SERIES_ACTIVATIONS: of the activations bucket
+ * @NAPKIN_RUN_SERIES_DATA: of the data bucket
+ * @NAPKIN_RUN_SERIES_THROUGHPUT: (step, measured FLOP/s)
+ * @NAPKIN_RUN_SERIES_SCALE: (step, loss scale)
+ * @NAPKIN_RUN_SERIES_SKIPPED: one (step, skipped so far) per skipped fp16 step
+ *
+ * The series of a run; the five memory buckets are consecutive, in the memory
+ * plot's order.
+ */
+typedef enum {
+  NAPKIN_RUN_SERIES_LOSS,
+  NAPKIN_RUN_SERIES_PARAMS,
+  NAPKIN_RUN_SERIES_GRADS,
+  NAPKIN_RUN_SERIES_OPTIMIZER,
+  NAPKIN_RUN_SERIES_ACTIVATIONS,
+  NAPKIN_RUN_SERIES_DATA,
+  NAPKIN_RUN_SERIES_THROUGHPUT,
+  NAPKIN_RUN_SERIES_SCALE,
+  NAPKIN_RUN_SERIES_SKIPPED,
+  NAPKIN_RUN_N_SERIES
+} NapkinRunSeries;
+
+#define NAPKIN_TYPE_RUN (napkin_run_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinRun, napkin_run, NAPKIN, RUN, GObject)
+
+NapkinRun            *napkin_run_new                 (NkTrainer           *trainer,
+                                                      guint                index);
+NkTrainer            *napkin_run_get_trainer         (NapkinRun           *self);
+const NkTrainConfig  *napkin_run_get_config          (NapkinRun           *self);
+guint                 napkin_run_get_index           (NapkinRun           *self);
+const char           *napkin_run_get_name            (NapkinRun           *self);
+NkTrainerState        napkin_run_get_state           (NapkinRun           *self);
+gboolean              napkin_run_is_live             (NapkinRun           *self);
+guint64               napkin_run_get_last_step       (NapkinRun           *self);
+double                napkin_run_get_last_loss       (NapkinRun           *self);
+const NkTrainMetrics *napkin_run_get_latest          (NapkinRun           *self);
+const char           *napkin_run_get_error           (NapkinRun           *self);
+guint64               napkin_run_get_checkpoint_step (NapkinRun           *self);
+double                napkin_run_get_elapsed         (NapkinRun           *self);
+gboolean              napkin_run_get_shown           (NapkinRun           *self);
+void                  napkin_run_set_shown           (NapkinRun           *self,
+                                                      gboolean             shown);
+NapkinSeries         *napkin_run_get_series          (NapkinRun           *self,
+                                                      NapkinRunSeries      which);
+gsize                 napkin_run_get_memory_size     (NapkinRun           *self);
+
+void                  napkin_run_start               (NapkinRun           *self,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean              napkin_run_start_finish        (NapkinRun           *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+char                 *napkin_run_describe_config     (const NkTrainConfig *config);
+char                 *napkin_run_format_loss         (double               loss);
+
+G_END_DECLS

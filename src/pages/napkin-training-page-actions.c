@@ -1,0 +1,372 @@
+/* napkin-training-page-actions.c: the Training page's actions: start, pause, stop, open, export
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every action of the page is `training.*`, installed on the page's class, so the
+ * buttons, the menu, the shortcuts and the tests all go through the same doors.
+ * Actions that take a file take a path as their parameter; an empty path asks
+ * with a file chooser.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "napkin-file-chooser.h"
+#include "napkin-training-page-private.h"
+
+#define EXPORT_WIDTH  960
+#define EXPORT_HEIGHT 420
+
+static NapkinRun *
+shown_run (NapkinTrainingPage *self)
+{
+  return napkin_run_view_get_run (self->run_view);
+}
+
+/* Actions called with a path (tests, scripts) take the chooser's road. */
+static void
+use_path (NapkinTrainingPage *self,
+          const char         *path,
+          NapkinFileChosen    chosen,
+          gpointer            user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  chosen (GTK_WIDGET (self), file, user_data);
+}
+
+/* The file choosers hand over a GFile; the page works with local paths. */
+static char *
+local_path_of (NapkinTrainingPage *self,
+               GFile              *file)
+{
+  char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    _napkin_training_page_show_toast (self, _("Only files on this computer can be used"));
+  return path;
+}
+
+/* ------------------------------------------------------------ running */
+
+static void
+start_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) config = NULL;
+
+  if (self->active != NULL)
+    return;
+  config = napkin_run_form_dup_config (self->form, &error);
+  if (config == NULL)
+    {
+      _napkin_training_page_show_toast (self, error->message);
+      return;
+    }
+  _napkin_training_page_start_run (self, config);
+}
+
+static void
+resume_dir_chosen (GtkWidget *widget,
+                   GFile     *file,
+                   gpointer   user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autofree char *path = local_path_of (self, file);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) config = NULL;
+
+  if (path == NULL || self->active != NULL)
+    return;
+  config = napkin_run_form_dup_config (self->form, &error);
+  if (config == NULL)
+    {
+      _napkin_training_page_show_toast (self, error->message);
+      return;
+    }
+  g_free (config->resume_dir);
+  config->resume_dir = g_strdup (path);
+  /* As napkin-cli: a resumed run keeps writing checkpoints where it reads them. */
+  if (config->checkpoint_dir == NULL)
+    config->checkpoint_dir = g_strdup (path);
+  _napkin_training_page_start_run (self, config);
+}
+
+static void
+resume_from_checkpoint_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  const char *path = g_variant_get_string (parameter, NULL);
+
+  if (*path != '\0')
+    use_path (self, path, resume_dir_chosen, NULL);
+  else
+    napkin_choose_file (widget, _("Resume from a Checkpoint Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                        _("_Resume"), NULL, NULL, resume_dir_chosen, NULL, NULL);
+}
+
+static void
+pause_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  if (self->active == NULL)
+    return;
+  nk_trainer_pause (napkin_run_get_trainer (self->active));
+  _napkin_training_page_update_actions (self);
+}
+
+static void
+resume_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  if (self->active == NULL)
+    return;
+  nk_trainer_resume (napkin_run_get_trainer (self->active));
+  _napkin_training_page_update_actions (self);
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  if (self->active == NULL)
+    return;
+  nk_trainer_stop (napkin_run_get_trainer (self->active));
+}
+
+static void
+checkpoint_now_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+
+  if (self->active == NULL || napkin_run_get_config (self->active)->checkpoint_dir == NULL)
+    return;
+  nk_trainer_checkpoint_now (napkin_run_get_trainer (self->active));
+}
+
+/* ------------------------------------------------------------ runs */
+
+static void
+open_run_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  NapkinRun *run = _napkin_training_page_get_run (self, g_variant_get_uint32 (parameter));
+
+  if (run != NULL)
+    _napkin_training_page_show_run (self, run);
+}
+
+/* Parameter: a run's index, or -1 for none. */
+static void
+compare_run_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  int index = g_variant_get_int32 (parameter);
+
+  napkin_run_view_set_compare (self->run_view,
+                               index >= 0 ? _napkin_training_page_get_run (self, (guint) index) : NULL);
+}
+
+/* ------------------------------------------------------------ exports */
+
+/* The engine writes the files; the page hands it the run's steps. */
+static char *
+metrics_csv (NkTrainer *trainer)
+{
+  g_autoptr(GArray) history = nk_trainer_get_history (trainer);
+
+  return nk_train_metrics_to_csv ((const NkTrainMetrics *) (gpointer) history->data, history->len,
+                                  nk_trainer_get_device_name (trainer));
+}
+
+/* One object per step with napkin-cli train --json-lines' fields, then its "done". */
+static char *
+metrics_jsonl (NkTrainer *trainer)
+{
+  g_autoptr(GArray) history = nk_trainer_get_history (trainer);
+
+  return nk_train_metrics_to_json_lines ((const NkTrainMetrics *) (gpointer) history->data, history->len,
+                                         nk_trainer_get_device_name (trainer));
+}
+
+static void
+save_metrics (GtkWidget *widget,
+              GFile     *file,
+              gpointer   user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  char *(*format) (NkTrainer *) = user_data;
+  g_autofree char *path = local_path_of (self, file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  if (path == NULL || shown_run (self) == NULL)
+    return;
+  contents = format (napkin_run_get_trainer (shown_run (self)));
+  name = g_filename_display_basename (path);
+  if (g_file_set_contents_full (path, contents, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
+    title = g_strdup_printf (_("Saved “%s”"), name);
+  else
+    title = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
+  _napkin_training_page_show_toast (self, title);
+}
+
+static void
+export_metrics (NapkinTrainingPage  *self,
+                GVariant            *parameter,
+                const char          *title,
+                const char          *suffix,
+                char              *(*format) (NkTrainer *))
+{
+  const char *path = g_variant_get_string (parameter, NULL);
+  NapkinRun *run = shown_run (self);
+  g_autofree char *lower = g_ascii_strdown (run != NULL ? napkin_run_get_name (run) : "run", -1);
+  g_autofree char *name = NULL;
+
+  g_strdelimit (lower, " ", '-');
+  name = g_strconcat (lower, suffix, NULL);
+  if (*path != '\0')
+    use_path (self, path, save_metrics, format);
+  else
+    napkin_choose_file (GTK_WIDGET (self), title, GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                        name, NULL, save_metrics, format, NULL);
+}
+
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  export_metrics (NAPKIN_TRAINING_PAGE (widget), parameter, _("Export Metrics as CSV"), ".csv",
+                  metrics_csv);
+}
+
+static void
+export_jsonl_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  export_metrics (NAPKIN_TRAINING_PAGE (widget), parameter, _("Export Metrics as JSON Lines"),
+                  ".jsonl", metrics_jsonl);
+}
+
+/* @user_data: the plot's kind */
+static void
+plot_chosen (GtkWidget *widget,
+             GFile     *file,
+             gpointer   user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  NapkinPlot *plot = napkin_run_view_get_plot (self->run_view, user_data);
+  g_autofree char *path = local_path_of (self, file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  if (path == NULL || plot == NULL)
+    return;
+  name = g_filename_display_basename (path);
+  if (napkin_plot_save (plot, path, EXPORT_WIDTH, EXPORT_HEIGHT, &error))
+    title = g_strdup_printf (_("Saved “%s”"), name);
+  else
+    title = g_strdup (error->message);
+  _napkin_training_page_show_toast (self, title);
+}
+
+/* Parameter "KIND:PATH" with KIND loss, memory, throughput, scale or histogram; an
+ * empty PATH asks. */
+static void
+export_plot_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  const char *target = g_variant_get_string (parameter, NULL);
+  const char *colon = strchr (target, ':');
+  g_autofree char *kind = colon != NULL ? g_strndup (target, colon - target) : g_strdup (target);
+  const char *path = colon != NULL ? colon + 1 : "";
+  g_autofree char *name = NULL;
+  g_autoptr(GtkFileFilter) filter = NULL;
+
+  if (napkin_run_view_get_plot (self->run_view, kind) == NULL)
+    return;
+  if (*path != '\0')
+    {
+      use_path (self, path, plot_chosen, kind);
+      return;
+    }
+  name = g_strconcat (kind, ".png", NULL);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("PNG image or SVG drawing"));
+  gtk_file_filter_add_suffix (filter, "png");
+  gtk_file_filter_add_suffix (filter, "svg");
+  napkin_choose_file (widget, _("Export Plot"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), name,
+                      filter, plot_chosen, g_steal_pointer (&kind), g_free);
+}
+
+/* ------------------------------------------------------------ folding */
+
+static void
+show_form_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  adw_leaflet_set_visible_child_name (NAPKIN_TRAINING_PAGE (widget)->leaflet, "form");
+}
+
+static void
+show_run_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  adw_leaflet_set_visible_child_name (NAPKIN_TRAINING_PAGE (widget)->leaflet, "run");
+}
+
+/* Installs the page's actions and their shortcuts on its class. */
+void
+_napkin_training_page_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "training.start", NULL, start_action);
+  gtk_widget_class_install_action (widget_class, "training.pause", NULL, pause_action);
+  gtk_widget_class_install_action (widget_class, "training.resume", NULL, resume_action);
+  gtk_widget_class_install_action (widget_class, "training.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "training.checkpoint-now", NULL, checkpoint_now_action);
+  gtk_widget_class_install_action (widget_class, "training.resume-from-checkpoint", "s",
+                                   resume_from_checkpoint_action);
+  gtk_widget_class_install_action (widget_class, "training.export-csv", "s", export_csv_action);
+  gtk_widget_class_install_action (widget_class, "training.export-jsonl", "s", export_jsonl_action);
+  gtk_widget_class_install_action (widget_class, "training.export-plot", "s", export_plot_action);
+  gtk_widget_class_install_action (widget_class, "training.open-run", "u", open_run_action);
+  gtk_widget_class_install_action (widget_class, "training.compare-run", "i", compare_run_action);
+  gtk_widget_class_install_action (widget_class, "training.show-form", NULL, show_form_action);
+  gtk_widget_class_install_action (widget_class, "training.show-run", NULL, show_run_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
+                                       "training.checkpoint-now", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "training.export-csv", "s", "");
+}

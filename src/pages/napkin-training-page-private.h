@@ -1,0 +1,76 @@
+/* napkin-training-page-private.h: what the Training page's files share, and its test hooks
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "napkin-run.h"
+#include "napkin-run-form.h"
+#include "napkin-run-view.h"
+#include "napkin-training-page.h"
+
+G_BEGIN_DECLS
+
+struct _NapkinTrainingPage
+{
+  GtkWidget            parent_instance;
+
+  GSettings           *settings;
+  GListStore          *runs;            /* of NapkinRun, newest first */
+  NapkinRun           *active;          /* running or paused, or NULL; in runs */
+  GtkWindow           *closing_window;  /* to close once the active run has ended */
+
+  AdwLeaflet          *leaflet;
+  GtkWidget           *settings_button;
+  GtkWidget           *form_header;
+  GtkWidget           *form_scroller;
+  NapkinRunForm       *form;
+  NapkinRunView       *run_view;
+  GtkLabel            *run_title;
+  GtkLabel            *run_subtitle;
+  GtkListBox          *runs_list;
+  AdwPreferencesGroup *runs_group;
+};
+
+/* napkin-training-page.c */
+void       _napkin_training_page_show_toast     (NapkinTrainingPage  *self,
+                                                 const char          *title);
+void       _napkin_training_page_update_actions (NapkinTrainingPage  *self);
+NapkinRun *_napkin_training_page_get_run        (NapkinTrainingPage  *self,
+                                                 guint                index);
+void       _napkin_training_page_show_run       (NapkinTrainingPage  *self,
+                                                 NapkinRun           *run);
+void       _napkin_training_page_start_run      (NapkinTrainingPage  *self,
+                                                 NkTrainConfig       *config);
+
+/* napkin-training-page-actions.c */
+void       _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class);
+
+/* Test hooks: the form's inputs, the plots and the runs, as the tests drive them. */
+GtkWidget            *napkin_training_page_get_input           (NapkinTrainingPage *self,
+                                                                const char         *name);
+void                  napkin_training_page_set_checkpoint_dir  (NapkinTrainingPage *self,
+                                                                const char         *path);
+void                  napkin_training_page_set_text_file       (NapkinTrainingPage *self,
+                                                                const char         *path);
+NkTrainConfig        *napkin_training_page_dup_config          (NapkinTrainingPage *self,
+                                                                GError            **error);
+const char           *napkin_training_page_get_form_error      (NapkinTrainingPage *self);
+NapkinLossPlot       *napkin_training_page_get_loss_plot       (NapkinTrainingPage *self);
+NapkinMemoryPlot     *napkin_training_page_get_memory_plot     (NapkinTrainingPage *self);
+NapkinThroughputPlot *napkin_training_page_get_throughput_plot (NapkinTrainingPage *self);
+NapkinScalePlot      *napkin_training_page_get_scale_plot      (NapkinTrainingPage *self);
+NapkinHistogramPlot  *napkin_training_page_get_histogram_plot  (NapkinTrainingPage *self);
+AdwLeaflet           *napkin_training_page_get_leaflet         (NapkinTrainingPage *self);
+guint                 napkin_training_page_get_n_runs          (NapkinTrainingPage *self);
+NkTrainer            *napkin_training_page_get_trainer         (NapkinTrainingPage *self,
+                                                                guint               index);
+NkTrainer            *napkin_training_page_get_shown_trainer   (NapkinTrainingPage *self);
+char                 *napkin_training_page_dup_run_summary     (NapkinTrainingPage *self,
+                                                                guint               index);
+const char           *napkin_training_page_get_label_text      (NapkinTrainingPage *self,
+                                                                const char         *name);
+gsize                 napkin_training_page_get_memory_size     (NapkinTrainingPage *self);
+
+G_END_DECLS

@@ -1,0 +1,692 @@
+/* napkin-run-form.c: the Training page's run settings, as one NkTrainConfig
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The form's inputs make one #NkTrainConfig, its #NapkinRunForm:config property
+ * (%NULL while an input is wrong). Each change validates the whole config with
+ * the engine's nk_train_config_validate(), marks the row at fault and shows the
+ * error inline, one sentence, in #NapkinRunForm:error. The inputs are kept in
+ * typed GSettings keys bound with g_settings_bind()
+ * (napkin_run_form_bind_settings()); the CUDA switch is not kept, since whether a
+ * device is there is known afresh each time.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "nk-units.h"
+#include "napkin-file-chooser.h"
+#include "napkin-run-form.h"
+
+/* The worker histograms the chosen tensor this often (and at the first and last
+ * step, and when the choice changes). */
+#define HISTOGRAM_EVERY 10
+
+/* The combo rows' choices, in their rows' order, by the names the settings keep. */
+typedef struct {
+  const char *const *names;
+  guint              n;
+} Choices;
+
+static const char *const model_names[] = { "cruncher", "tiny-lm" };
+static const char *const optimizer_names[] = { "sgd", "momentum", "adagrad", "rmsprop", "adam", "adamw" };
+static const char *const precision_names[] = { "fp32", "bf16-mixed", "fp16" };
+static const Choices model_choices = { model_names, G_N_ELEMENTS (model_names) };
+static const Choices optimizer_choices = { optimizer_names, G_N_ELEMENTS (optimizer_names) };
+static const Choices precision_choices = { precision_names, G_N_ELEMENTS (precision_names) };
+
+struct _NapkinRunForm
+{
+  GtkWidget      parent_instance;
+
+  NkTrainConfig *config;
+  char          *error;
+  char          *text_file;
+  char          *checkpoint_dir;
+  gboolean       cuda_usable;
+  GSettings     *settings;
+
+  AdwComboRow   *model_row;
+  GtkSpinButton *dim_spin;
+  GtkSpinButton *layers_spin;
+  AdwActionRow  *context_row;
+  GtkSpinButton *context_spin;
+  AdwActionRow  *text_row;
+  GtkSpinButton *batch_spin;
+  GtkSpinButton *steps_spin;
+  AdwEntryRow   *lr_row;
+  AdwComboRow   *optimizer_row;
+  AdwComboRow   *precision_row;
+  GtkSpinButton *seed_spin;
+  AdwActionRow  *cuda_row;
+  GtkSwitch     *cuda_switch;
+  AdwActionRow  *checkpoint_dir_row;
+  GtkSpinButton *checkpoint_every_spin;
+  GtkLabel      *form_error;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinRunForm, napkin_run_form, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_CONFIG,
+  PROP_ERROR,
+  PROP_TEXT_FILE,
+  PROP_CHECKPOINT_DIR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+show_toast (GtkWidget  *widget,
+            const char *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+}
+
+/* ------------------------------------------------------------ the config */
+
+static const char *
+choice (AdwComboRow   *row,
+        const Choices *choices)
+{
+  return choices->names[MIN (adw_combo_row_get_selected (row), choices->n - 1)];
+}
+
+static gboolean
+parse_lr (NapkinRunForm  *self,
+          double         *out_lr,
+          GError        **error)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->lr_row));
+  g_autoptr(GError) local_error = NULL;
+
+  if (!nk_units_parse (text, out_lr, &local_error))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The learning rate “%s” is not a number: %s"), text, local_error->message);
+      return FALSE;
+    }
+  if (!(*out_lr > 0) || !isfinite (*out_lr))
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The learning rate must be a positive number, not “%s”."), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The config the form describes, or NULL with one sentence naming the bad input
+ * (and *out_bad set to the row to mark). */
+static NkTrainConfig *
+build_config (NapkinRunForm  *self,
+              GtkWidget     **out_bad,
+              GError        **error)
+{
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+
+  *out_bad = NULL;
+  nk_model_kind_from_string (choice (self->model_row, &model_choices), &c->model);
+  c->dim = (guint) gtk_spin_button_get_value_as_int (self->dim_spin);
+  c->layers = (guint) gtk_spin_button_get_value_as_int (self->layers_spin);
+  c->context = (guint) gtk_spin_button_get_value_as_int (self->context_spin);
+  c->batch = (guint) gtk_spin_button_get_value_as_int (self->batch_spin);
+  c->steps = (guint64) gtk_spin_button_get_value (self->steps_spin);
+  nk_optimizer_from_string (choice (self->optimizer_row, &optimizer_choices), &c->optimizer);
+  nk_precision_from_string (choice (self->precision_row, &precision_choices), &c->precision);
+  c->seed = (guint64) gtk_spin_button_get_value (self->seed_spin);
+  g_free (c->device);
+  c->device = g_strdup (gtk_switch_get_active (self->cuda_switch) ? "cuda" : "cpu");
+  c->checkpoint_every = (guint64) gtk_spin_button_get_value (self->checkpoint_every_spin);
+  c->checkpoint_dir = g_strdup (self->checkpoint_dir);
+  if (c->model == NK_MODEL_TINY_LM)
+    c->text_file = g_strdup (self->text_file);
+  /* The page keeps every step: exports and re-opened runs need all of them. */
+  c->history_limit = 0;
+  c->histogram_every = HISTOGRAM_EVERY;
+
+  if (!parse_lr (self, &c->lr, error))
+    {
+      *out_bad = GTK_WIDGET (self->lr_row);
+      return NULL;
+    }
+  if (gtk_switch_get_active (self->cuda_switch) && !self->cuda_usable)
+    {
+      *out_bad = GTK_WIDGET (self->cuda_row);
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("There is no usable CUDA device: %s"),
+                   adw_action_row_get_subtitle (self->cuda_row));
+      return NULL;
+    }
+  if (!nk_train_config_validate (c, error))
+    return NULL;
+  return g_steal_pointer (&c);
+}
+
+static void
+mark_row (GtkWidget *row,
+          gboolean   bad)
+{
+  if (bad)
+    gtk_widget_add_css_class (row, "error");
+  else
+    gtk_widget_remove_css_class (row, "error");
+}
+
+static void
+validate (NapkinRunForm *self)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *bad = NULL;
+  gboolean lm = adw_combo_row_get_selected (self->model_row) == 1;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->context_row), lm);
+  gtk_widget_set_visible (GTK_WIDGET (self->text_row), lm);
+
+  g_clear_pointer (&self->config, nk_train_config_free);
+  self->config = build_config (self, &bad, &error);
+  mark_row (GTK_WIDGET (self->lr_row), bad == GTK_WIDGET (self->lr_row));
+  mark_row (GTK_WIDGET (self->cuda_row), bad == GTK_WIDGET (self->cuda_row));
+  g_clear_pointer (&self->error, g_free);
+  if (error != NULL)
+    self->error = g_strdup (error->message);
+  gtk_label_set_label (self->form_error, self->error != NULL ? self->error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->form_error), self->error != NULL);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
+}
+
+/* ------------------------------------------------------------ paths */
+
+static gboolean
+set_path (NapkinRunForm  *self,
+          char          **field,
+          AdwActionRow   *row,
+          const char     *path,
+          const char     *none_text)
+{
+  g_autofree char *display = NULL;
+
+  if (path != NULL && *path == '\0')
+    path = NULL;
+  display = path != NULL ? g_filename_display_name (path) : NULL;
+  adw_action_row_set_subtitle (row, display != NULL ? display : none_text);
+  if (g_strcmp0 (*field, path) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (path);
+  validate (self);
+  return TRUE;
+}
+
+/**
+ * napkin_run_form_set_text_file:
+ * @self: a run form
+ * @path: (nullable): text or tokens for the tiny LM, or %NULL (or "") for the bundled text
+ */
+void
+napkin_run_form_set_text_file (NapkinRunForm *self,
+                               const char    *path)
+{
+  g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
+  if (set_path (self, &self->text_file, self->text_row, path, _("The bundled text")))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT_FILE]);
+}
+
+/**
+ * napkin_run_form_set_checkpoint_dir:
+ * @self: a run form
+ * @path: (nullable): a folder, or %NULL (or "") for no checkpoints
+ */
+void
+napkin_run_form_set_checkpoint_dir (NapkinRunForm *self,
+                                    const char    *path)
+{
+  g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
+  if (set_path (self, &self->checkpoint_dir, self->checkpoint_dir_row, path, _("None: no checkpoints")))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHECKPOINT_DIR]);
+}
+
+const char *
+napkin_run_form_get_text_file (NapkinRunForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+  return self->text_file;
+}
+
+const char *
+napkin_run_form_get_checkpoint_dir (NapkinRunForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+  return self->checkpoint_dir;
+}
+
+static void
+path_chosen (GtkWidget *widget,
+             GFile     *file,
+             gpointer   user_data)
+{
+  NapkinRunForm *self = NAPKIN_RUN_FORM (widget);
+  GParamSpec *pspec = user_data;
+  g_autofree char *path = g_file_get_path (file);
+
+  /* The file choosers hand over a GFile; runs work with local paths. */
+  if (path == NULL)
+    show_toast (widget, _("Only files on this computer can be used"));
+  else
+    g_object_set (self, g_param_spec_get_name (pspec), path, NULL);
+}
+
+static void
+choose_text_file_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Text or tokens (.txt, .npy, .bin)"));
+  gtk_file_filter_add_mime_type (filter, "text/plain");
+  gtk_file_filter_add_suffix (filter, "npy");
+  gtk_file_filter_add_suffix (filter, "bin");
+  gtk_file_filter_add_suffix (filter, "txt");
+  napkin_choose_file (widget, _("Choose Text or Tokens"), GTK_FILE_CHOOSER_ACTION_OPEN,
+                      _("_Open"), NULL, filter, path_chosen, properties[PROP_TEXT_FILE], NULL);
+}
+
+static void
+choose_checkpoint_dir_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *parameter)
+{
+  napkin_choose_file (widget, _("Choose a Checkpoint Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                      _("_Select"), NULL, NULL, path_chosen, properties[PROP_CHECKPOINT_DIR], NULL);
+}
+
+static void
+clear_text_file_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  napkin_run_form_set_text_file (NAPKIN_RUN_FORM (widget), NULL);
+}
+
+static void
+clear_checkpoint_dir_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  napkin_run_form_set_checkpoint_dir (NAPKIN_RUN_FORM (widget), NULL);
+}
+
+/* ------------------------------------------------------------ settings */
+
+static gboolean
+choice_from_setting (GValue   *value,
+                     GVariant *variant,
+                     gpointer  user_data)
+{
+  const Choices *choices = user_data;
+  const char *name = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; i < choices->n; i++)
+    if (g_str_equal (choices->names[i], name))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+choice_to_setting (const GValue       *value,
+                   const GVariantType *expected_type,
+                   gpointer            user_data)
+{
+  const Choices *choices = user_data;
+  guint i = g_value_get_uint (value);
+
+  return i < choices->n ? g_variant_new_string (choices->names[i]) : NULL;
+}
+
+/* No path is kept as "". */
+static GVariant *
+path_to_setting (const GValue       *value,
+                 const GVariantType *expected_type,
+                 gpointer            user_data)
+{
+  const char *path = g_value_get_string (value);
+
+  return g_variant_new_string (path != NULL ? path : "");
+}
+
+/**
+ * napkin_run_form_bind_settings:
+ * @self: a run form
+ * @settings: (nullable): settings with the `training-*` keys, or %NULL to unbind
+ *
+ * Restores the form from @settings and keeps each input there as it changes.
+ */
+void
+napkin_run_form_bind_settings (NapkinRunForm *self,
+                               GSettings     *settings)
+{
+  static const struct { const char *key; gsize offset; } spins[] = {
+    { "training-dim", G_STRUCT_OFFSET (NapkinRunForm, dim_spin) },
+    { "training-layers", G_STRUCT_OFFSET (NapkinRunForm, layers_spin) },
+    { "training-context", G_STRUCT_OFFSET (NapkinRunForm, context_spin) },
+    { "training-batch", G_STRUCT_OFFSET (NapkinRunForm, batch_spin) },
+    { "training-steps", G_STRUCT_OFFSET (NapkinRunForm, steps_spin) },
+    { "training-seed", G_STRUCT_OFFSET (NapkinRunForm, seed_spin) },
+    { "training-checkpoint-every", G_STRUCT_OFFSET (NapkinRunForm, checkpoint_every_spin) },
+  };
+  static const struct { const char *key; gsize offset; const Choices *choices; } combos[] = {
+    { "training-model", G_STRUCT_OFFSET (NapkinRunForm, model_row), &model_choices },
+    { "training-optimizer", G_STRUCT_OFFSET (NapkinRunForm, optimizer_row), &optimizer_choices },
+    { "training-precision", G_STRUCT_OFFSET (NapkinRunForm, precision_row), &precision_choices },
+  };
+
+  g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+        g_settings_unbind (G_STRUCT_MEMBER (gpointer, self, spins[i].offset), "value");
+      for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
+        g_settings_unbind (G_STRUCT_MEMBER (gpointer, self, combos[i].offset), "selected");
+      g_settings_unbind (self->lr_row, "text");
+      g_settings_unbind (self, "text-file");
+      g_settings_unbind (self, "checkpoint-dir");
+    }
+  if (!g_set_object (&self->settings, settings) || settings == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+    g_settings_bind (settings, spins[i].key, G_STRUCT_MEMBER (gpointer, self, spins[i].offset),
+                     "value", G_SETTINGS_BIND_DEFAULT);
+  for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
+    g_settings_bind_with_mapping (settings, combos[i].key,
+                                  G_STRUCT_MEMBER (gpointer, self, combos[i].offset), "selected",
+                                  G_SETTINGS_BIND_DEFAULT, choice_from_setting, choice_to_setting,
+                                  (gpointer) combos[i].choices, NULL);
+  g_settings_bind (settings, "training-lr", self->lr_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "training-text-file", self, "text-file",
+                                G_SETTINGS_BIND_DEFAULT, NULL, path_to_setting, NULL, NULL);
+  g_settings_bind_with_mapping (settings, "training-checkpoint-dir", self, "checkpoint-dir",
+                                G_SETTINGS_BIND_DEFAULT, NULL, path_to_setting, NULL, NULL);
+}
+
+/* ------------------------------------------------------------ CUDA */
+
+/**
+ * napkin_run_form_set_cuda:
+ * @self: a run form
+ * @usable: whether a CUDA device can run
+ * @description: (nullable): the device, or why there is none
+ *
+ * Says what the CUDA probe found; the switch only turns on where a device is.
+ */
+void
+napkin_run_form_set_cuda (NapkinRunForm *self,
+                          gboolean       usable,
+                          const char    *description)
+{
+  g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
+
+  self->cuda_usable = usable;
+  adw_action_row_set_subtitle (self->cuda_row, description != NULL ? description : "");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->cuda_switch), usable);
+  if (!usable)
+    gtk_switch_set_active (self->cuda_switch, FALSE);
+  validate (self);
+}
+
+/* ------------------------------------------------------------ GObject */
+
+static void
+napkin_run_form_dispose (GObject *object)
+{
+  NapkinRunForm *self = NAPKIN_RUN_FORM (object);
+  GtkWidget *child;
+
+  napkin_run_form_bind_settings (self, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_RUN_FORM);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (napkin_run_form_parent_class)->dispose (object);
+}
+
+static void
+napkin_run_form_finalize (GObject *object)
+{
+  NapkinRunForm *self = NAPKIN_RUN_FORM (object);
+
+  g_clear_pointer (&self->config, nk_train_config_free);
+  g_free (self->error);
+  g_free (self->text_file);
+  g_free (self->checkpoint_dir);
+
+  G_OBJECT_CLASS (napkin_run_form_parent_class)->finalize (object);
+}
+
+static void
+napkin_run_form_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  NapkinRunForm *self = NAPKIN_RUN_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONFIG:
+      g_value_set_boxed (value, self->config);
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
+      break;
+    case PROP_TEXT_FILE:
+      g_value_set_string (value, self->text_file);
+      break;
+    case PROP_CHECKPOINT_DIR:
+      g_value_set_string (value, self->checkpoint_dir);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_run_form_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  NapkinRunForm *self = NAPKIN_RUN_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_TEXT_FILE:
+      napkin_run_form_set_text_file (self, g_value_get_string (value));
+      break;
+    case PROP_CHECKPOINT_DIR:
+      napkin_run_form_set_checkpoint_dir (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_run_form_class_init (NapkinRunFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = napkin_run_form_dispose;
+  object_class->finalize = napkin_run_form_finalize;
+  object_class->get_property = napkin_run_form_get_property;
+  object_class->set_property = napkin_run_form_set_property;
+
+  /**
+   * NapkinRunForm:config: (nullable)
+   *
+   * The run the form describes, %NULL while an input is wrong.
+   */
+  properties[PROP_CONFIG] =
+    g_param_spec_boxed ("config", NULL, NULL, NK_TYPE_TRAIN_CONFIG,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NapkinRunForm:error: (nullable)
+   *
+   * What is wrong with the inputs, one sentence, as the form shows it.
+   */
+  properties[PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TEXT_FILE] =
+    g_param_spec_string ("text-file", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CHECKPOINT_DIR] =
+    g_param_spec_string ("checkpoint-dir", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/napkinml/Napkin/ui/napkin-run-form.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, NapkinRunForm, name)
+  CHILD (model_row);
+  CHILD (dim_spin);
+  CHILD (layers_spin);
+  CHILD (context_row);
+  CHILD (context_spin);
+  CHILD (text_row);
+  CHILD (batch_spin);
+  CHILD (steps_spin);
+  CHILD (lr_row);
+  CHILD (optimizer_row);
+  CHILD (precision_row);
+  CHILD (seed_spin);
+  CHILD (cuda_row);
+  CHILD (cuda_switch);
+  CHILD (checkpoint_dir_row);
+  CHILD (checkpoint_every_spin);
+  CHILD (form_error);
+#undef CHILD
+
+  gtk_widget_class_install_action (widget_class, "run-form.choose-text-file", NULL, choose_text_file_action);
+  gtk_widget_class_install_action (widget_class, "run-form.clear-text-file", NULL, clear_text_file_action);
+  gtk_widget_class_install_action (widget_class, "run-form.choose-checkpoint-dir", NULL,
+                                   choose_checkpoint_dir_action);
+  gtk_widget_class_install_action (widget_class, "run-form.clear-checkpoint-dir", NULL,
+                                   clear_checkpoint_dir_action);
+}
+
+static void
+napkin_run_form_init (NapkinRunForm *self)
+{
+  GtkSpinButton *spins[7];
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The lecture's defaults: AdamW, as the planner. */
+  adw_combo_row_set_selected (self->optimizer_row, G_N_ELEMENTS (optimizer_names) - 1);
+
+  spins[0] = self->dim_spin;
+  spins[1] = self->layers_spin;
+  spins[2] = self->context_spin;
+  spins[3] = self->batch_spin;
+  spins[4] = self->steps_spin;
+  spins[5] = self->seed_spin;
+  spins[6] = self->checkpoint_every_spin;
+  for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+    g_signal_connect_swapped (spins[i], "value-changed", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->lr_row, "changed", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->model_row, "notify::selected", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->optimizer_row, "notify::selected", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->precision_row, "notify::selected", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->cuda_switch, "notify::active", G_CALLBACK (validate), self);
+  validate (self);
+}
+
+GtkWidget *
+napkin_run_form_new (void)
+{
+  return g_object_new (NAPKIN_TYPE_RUN_FORM, NULL);
+}
+
+/* Returns: (transfer none) (nullable): the config, %NULL while an input is wrong */
+const NkTrainConfig *
+napkin_run_form_get_config (NapkinRunForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+  return self->config;
+}
+
+/**
+ * napkin_run_form_dup_config:
+ * @self: a run form
+ * @error: return location for the form's error
+ *
+ * Returns: (transfer full) (nullable): a copy of the config a Start would run
+ */
+NkTrainConfig *
+napkin_run_form_dup_config (NapkinRunForm  *self,
+                            GError        **error)
+{
+  GtkWidget *bad;
+
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+  return build_config (self, &bad, error);
+}
+
+/* Returns: (nullable): the inline error the form shows */
+const char *
+napkin_run_form_get_error (NapkinRunForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+  return self->error;
+}
+
+/**
+ * napkin_run_form_get_input:
+ * @self: a run form
+ * @name: dim, layers, context, batch, steps, seed, checkpoint-every (spin buttons),
+ *   lr (an entry row), model, optimizer, precision (combo rows) or cuda (a switch)
+ *
+ * Returns: (transfer none) (nullable): the input widget
+ */
+GtkWidget *
+napkin_run_form_get_input (NapkinRunForm *self,
+                           const char    *name)
+{
+  static const struct { const char *name; gsize offset; } inputs[] = {
+    { "dim", G_STRUCT_OFFSET (NapkinRunForm, dim_spin) },
+    { "layers", G_STRUCT_OFFSET (NapkinRunForm, layers_spin) },
+    { "context", G_STRUCT_OFFSET (NapkinRunForm, context_spin) },
+    { "batch", G_STRUCT_OFFSET (NapkinRunForm, batch_spin) },
+    { "steps", G_STRUCT_OFFSET (NapkinRunForm, steps_spin) },
+    { "seed", G_STRUCT_OFFSET (NapkinRunForm, seed_spin) },
+    { "checkpoint-every", G_STRUCT_OFFSET (NapkinRunForm, checkpoint_every_spin) },
+    { "lr", G_STRUCT_OFFSET (NapkinRunForm, lr_row) },
+    { "model", G_STRUCT_OFFSET (NapkinRunForm, model_row) },
+    { "optimizer", G_STRUCT_OFFSET (NapkinRunForm, optimizer_row) },
+    { "precision", G_STRUCT_OFFSET (NapkinRunForm, precision_row) },
+    { "cuda", G_STRUCT_OFFSET (NapkinRunForm, cuda_switch) },
+  };
+
+  g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (g_str_equal (name, inputs[i].name))
+      return G_STRUCT_MEMBER (GtkWidget *, self, inputs[i].offset);
+  return NULL;
+}
