@@ -344,6 +344,122 @@ test_human_aligned (void)
   g_assert_true (g_str_has_prefix (lines[4] + (class_col - lines[0]), "subnormal"));
 }
 
+/* As run_cli(), with any bytes on stdin and in the arguments, and the output kept as
+ * bytes (it must be checked for UTF-8, not assumed to be). */
+static void
+run_cli_bytes (const char         *input,
+               gsize               input_len,
+               Run                *run,
+               const char *const  *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GBytes) in = g_bytes_new (input, input_len);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GBytes) err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("NAPKIN_CLI");
+
+  g_ptr_array_add (args, (gpointer) (cli ? cli : "napkin-cli"));
+  g_ptr_array_add (args, (gpointer) "format");
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) argv[i]);
+  g_ptr_array_add (args, NULL);
+  process = g_subprocess_newv ((const char *const *) args->pdata,
+                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate (process, in, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (process);
+  /* (an empty GBytes may have NULL data) */
+  run->out = g_strndup (g_bytes_get_size (out) ? g_bytes_get_data (out, NULL) : "",
+                        g_bytes_get_size (out));
+  run->err = g_strndup (g_bytes_get_size (err) ? g_bytes_get_data (err, NULL) : "",
+                        g_bytes_get_size (err));
+  g_assert_cmpuint (strlen (run->out), ==, g_bytes_get_size (out));
+  g_assert_cmpuint (strlen (run->err), ==, g_bytes_get_size (err));
+}
+
+/* A failure as CLI.md has it: exit 2, one valid-UTF-8 line on stderr, and with
+ * --json one valid JSON {"error"} object on stdout. */
+static void
+check_one_line_failure (const Run  *run,
+                        const char *needle)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const char *nl;
+
+  g_test_message ("stderr: %s", run->err);
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_true (g_utf8_validate (run->err, -1, NULL));
+  nl = strchr (run->err, '\n');
+  g_assert_nonnull (nl);
+  g_assert_cmpstr (nl + 1, ==, "");
+  g_assert_nonnull (strstr (run->err, needle));
+  g_assert_true (g_utf8_validate (run->out, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, run->out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "error"));
+}
+
+/* Hostile bytes on stdin and in arguments (issue 11). Before: "1\0009" was read as
+ * "1" (exit 0); 0xFF went raw into the JSON; an invalid argument was "Invalid byte
+ * sequence in conversion input"; a newline split the message in two; a 100 KB item
+ * was echoed whole. */
+static void
+test_hostile_input (void)
+{
+  {
+    g_auto(Run) run = { 0 };
+    const char *argv[] = { "--dtype", "f16", "--json", NULL };
+
+    run_cli_bytes ("1\0009\n", 4, &run, argv);
+    check_one_line_failure (&run, "“1\\09”: it holds a NUL byte");
+  }
+  {
+    g_auto(Run) run = { 0 };
+    const char *argv[] = { "--dtype", "f16", "--json", NULL };
+
+    run_cli_bytes ("0.5\n\xff\n", 6, &run, argv);
+    g_assert_nonnull (strstr (run.out, "\"input\":\"0.5\""));
+    {
+      /* the good line's object, then the error object */
+      const char *first_end = strchr (run.out, '\n');
+      Run rest = { run.status, (char *) (first_end ? first_end + 1 : ""), run.err };
+
+      check_one_line_failure (&rest, "line 2: “\\xff” is not a number");
+    }
+  }
+  {
+    g_auto(Run) run = { 0 };
+    const char *argv[] = { "--dtype", "f16", "--json", "a\xff" "b", NULL };
+
+    run_cli_bytes ("", 0, &run, argv);
+    check_one_line_failure (&run, "“a\\xffb” is not valid UTF-8");
+  }
+  {
+    g_auto(Run) run = { 0 };
+    const char *argv[] = { "--dtype", "f16", "--json", "1\n2", NULL };
+
+    run_cli_bytes ("", 0, &run, argv);
+    check_one_line_failure (&run, "“1\\n2” is not a number");
+  }
+  {
+    g_auto(Run) run = { 0 };
+    g_autofree char *big = g_strnfill (100000, '7');
+    const char *argv[] = { "--dtype", "f16", "--json", NULL, NULL };
+
+    big[50] = 'x';
+    argv[3] = big;
+    run_cli_bytes ("", 0, &run, argv);
+    check_one_line_failure (&run, "… (100000 bytes in all) is not a number");
+    g_assert_cmpuint (strlen (run.err), <, 400);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -358,6 +474,7 @@ main (int   argc,
   g_test_add_func ("/cli/format/stdin", test_stdin);
   g_test_add_func ("/cli/format/stdin-bad-line", test_stdin_bad_line);
   g_test_add_func ("/cli/format/human-aligned", test_human_aligned);
+  g_test_add_func ("/cli/format/hostile-input", test_hostile_input);
 
   return g_test_run ();
 }
