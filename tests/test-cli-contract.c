@@ -167,6 +167,11 @@ static const Case cases[] = {
     { "error:s" } },
   { "format/bad/stdin", { "format", "--dtype", "e4m3", "--json" }, "1\nxyz\n", 2, "xyz",
     { VALUE_ITEM, "error:s" } },
+  /* Hostile input is quoted: the output stays UTF-8 (communicate_utf8 checks) and one line. */
+  { "format/bad/stdin-not-utf8", { "format", "--dtype", "e4m3", "--json" }, "\xff\n", 2,
+    "“\\xff”", { "error:s" } },
+  { "format/bad/newline", { "format", "--dtype", "e4m3", "--json", "1\n2" }, NULL, 2,
+    "“1\\n2”", { "error:s" } },
   { "format/help", { "format", "--help" }, NULL, 0, NULL, { NULL },
     { "--dtype", "--saturate", "--json", "ITEM", "e4m3fn", "bfloat16" } },
 
@@ -285,6 +290,16 @@ static const Case cases[] = {
   { "train/bad/number", { TRAIN, "--dim", "abc" }, NULL, 2, "--dim", { "error:s" } },
   { "train/bad/optimizer", { TRAIN, "--optimizer", "lion" }, NULL, 2, "lion", { "error:s" } },
   { "train/bad/device", { TRAIN, "--device", "tpu" }, NULL, 2, "tpu", { "error:s" } },
+  { "train/bad/device-index", { TRAIN, "--device", "cuda:abc" }, NULL, 2, "cuda:abc",
+    { "error:s" } },
+  { "train/bad/steps-zero", { TRAIN, "--steps", "0" }, NULL, 2, "from 1 to", { "error:s" } },
+  { "train/bad/steps-negative", { TRAIN, "--steps", "-1" }, NULL, 2, "from 1 to",
+    { "error:s" } },
+  { "train/bad/not-a-file", { TRAIN, "--inputs", "@/", "--targets", "@/y.npy" }, NULL, 1,
+    "is not a regular file", { "error:s" } },
+  /* An output location that cannot be written fails before step 1: no step lines. */
+  { "train/bad/save-dir", { TRAIN, "--save", "/nonexistent/dir/x.safetensors" }, NULL, 1,
+    "/nonexistent/dir", { "error:s" } },
   { "train/help", { "train", "--help" }, NULL, 0, NULL, { NULL },
     { "--model", "--dim", "--layers", "--batch", "--steps", "--lr", "--optimizer", "--seed",
       "--device", "--precision", "--init", "--inputs", "--targets", "--checkpoint-dir",
