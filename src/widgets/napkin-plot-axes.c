@@ -500,7 +500,7 @@ napkin_plot_draw_series (const NapkinPlotStyle *style,
 
       napkin_series_decimate (series, frame->x0, frame->x1, columns, mins, maxs);
       /* Each run of columns with points becomes one filled band: its top edge
-       * through the maxima, its bottom edge back through the minima, widened by
+       * along the maxima, its bottom edge back along the minima, widened by
        * half a line so a flat stretch still shows as a line. One fill is far
        * cheaper than stroking a zig-zag through every min and max. */
       while (c < columns)
@@ -514,24 +514,26 @@ napkin_plot_draw_series (const NapkinPlotStyle *style,
           first = c;
           while (c < columns && !isnan (mins[c]) && !(frame->log_y && maxs[c] <= 0))
             c++;
+          /* Flat across each column: a spike of one point covers its whole
+           * column to its tip, where a vertex at the column's centre would
+           * taper to nothing. */
           for (guint k = first; k < c; k++)
             {
-              double px = frame->left + (k + 0.5) * col_w;
               double py = napkin_plot_frame_y_to_px (frame, maxs[k]) - half;
 
               if (k == first)
-                cairo_move_to (cr, px - half, py);
-              cairo_line_to (cr, px, py);
+                cairo_move_to (cr, frame->left + k * col_w - half, py);
+              else
+                cairo_line_to (cr, frame->left + k * col_w, py);
+              cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
             }
           for (guint k = c; k-- > first; )
             {
-              double px = frame->left + (k + 0.5) * col_w;
               double py = napkin_plot_frame_y_to_px (frame, frame->log_y ? MAX (mins[k], frame->y0 * 1e-3)
                                                                           : mins[k]) + half;
 
-              cairo_line_to (cr, px, py);
-              if (k == first)
-                cairo_line_to (cr, px - half, py);
+              cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
+              cairo_line_to (cr, frame->left + k * col_w - (k == first ? half : 0), py);
             }
           cairo_close_path (cr);
         }
