@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "nk-device-probe.h"
+
 #include "napkin-application.h"
 #include "napkin-training-page.h"
 #include "napkin-window.h"
@@ -166,6 +168,8 @@ napkin_application_startup (GApplication *app)
 static void
 napkin_application_shutdown (GApplication *app)
 {
+  /* The CUDA runtime's exit handlers crash while a probe thread is still inside it. */
+  nk_device_wait_for_probe ();
   napkin_training_page_finish_probe ();
 
   G_APPLICATION_CLASS (napkin_application_parent_class)->shutdown (app);

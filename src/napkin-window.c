@@ -7,10 +7,8 @@
 
 #include <glib/gi18n.h>
 
-#include "napkin-formats-page.h"
-#include "napkin-planner-page.h"
-#include "napkin-strides-page.h"
-#include "napkin-training-page.h"
+#include "napkin-page.h"
+#include "napkin-pages.h"
 #include "napkin-window.h"
 
 struct _NapkinWindow
@@ -20,7 +18,6 @@ struct _NapkinWindow
   GSettings            *settings;
 
   AdwViewStack         *stack;
-  AdwToastOverlay      *toast_overlay;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinWindow, napkin_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -46,17 +43,20 @@ static gboolean
 napkin_window_close_request (GtkWindow *window)
 {
   NapkinWindow *self = NAPKIN_WINDOW (window);
-  GtkWidget *training = adw_view_stack_get_child_by_name (self->stack, "training");
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
 
-  /* Saved first: when the page closes the window after its run ends, it destroys it,
-   * which skips this handler. */
+  /* Saved first: a busy page that agrees to close later destroys the window, which
+   * skips this handler. */
   napkin_window_save_state (self);
-  if (training != NULL && napkin_training_page_is_running (NAPKIN_TRAINING_PAGE (training)))
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
     {
-      /* The page asks; on "Stop and Close" it checkpoints if the run has a folder,
-       * stops, and destroys the window once the run has ended. */
-      napkin_training_page_confirm_close (NAPKIN_TRAINING_PAGE (training), window);
-      return TRUE;
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      GtkWidget *child = adw_view_stack_page_get_child (page);
+
+      /* A busy page asks the person itself and closes the window when it is done. */
+      if (NAPKIN_IS_PAGE (child) && napkin_page_get_busy (NAPKIN_PAGE (child))
+          && napkin_page_close_request (NAPKIN_PAGE (child), window))
+        return TRUE;
     }
   return GTK_WINDOW_CLASS (napkin_window_parent_class)->close_request (window);
 }
@@ -117,15 +117,11 @@ napkin_window_class_init (NapkinWindowClass *klass)
   window_class->close_request = napkin_window_close_request;
 
   /* The pages the template names. */
-  g_type_ensure (NAPKIN_TYPE_PLANNER_PAGE);
-  g_type_ensure (NAPKIN_TYPE_FORMATS_PAGE);
-  g_type_ensure (NAPKIN_TYPE_STRIDES_PAGE);
-  g_type_ensure (NAPKIN_TYPE_TRAINING_PAGE);
+  napkin_pages_ensure_types ();
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NapkinWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, NapkinWindow, toast_overlay);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
@@ -181,20 +177,4 @@ napkin_window_get_page (NapkinWindow *self)
   g_return_val_if_fail (NAPKIN_IS_WINDOW (self), NULL);
 
   return adw_view_stack_get_visible_child_name (self->stack);
-}
-
-/**
- * napkin_window_add_toast:
- * @self: a window
- * @toast: (transfer full): a toast
- *
- * Shows @toast over the pages.
- */
-void
-napkin_window_add_toast (NapkinWindow *self,
-                         AdwToast     *toast)
-{
-  g_return_if_fail (NAPKIN_IS_WINDOW (self));
-
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }

@@ -19,7 +19,5 @@ NapkinWindow *napkin_window_new        (NapkinApplication *application);
 void          napkin_window_set_page   (NapkinWindow      *self,
                                         const char        *name);
 const char   *napkin_window_get_page   (NapkinWindow      *self);
-void          napkin_window_add_toast  (NapkinWindow      *self,
-                                        AdwToast          *toast);
 
 G_END_DECLS

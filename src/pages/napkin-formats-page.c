@@ -25,6 +25,7 @@
 
 #include "napkin-bit-row.h"
 #include "napkin-format-card.h"
+#include "napkin-page.h"
 #include "napkin-formats-page.h"
 #include "napkin-range-chart.h"
 #include "nk-dtype.h"
@@ -69,12 +70,15 @@ enum {
   PROP_VALUE_TEXT,
   PROP_SATURATE,
   PROP_SETTINGS,
-  N_PROPS
+  N_PROPS,
+  PROP_BUSY = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (NapkinFormatsPage, napkin_formats_page, GTK_TYPE_WIDGET)
+/* Never busy: what it shows is kept in settings as it changes. */
+G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinFormatsPage, napkin_formats_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (NAPKIN_TYPE_PAGE, NULL))
 
 static int
 row_of_name (const char *name)
@@ -673,6 +677,9 @@ napkin_formats_page_get_property (GObject    *object,
     case PROP_SETTINGS:
       g_value_set_object (value, self->settings);
       break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, FALSE);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -740,6 +747,7 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_RANGE_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,

@@ -22,8 +22,8 @@
 
 #include "napkin-file-chooser.h"
 #include "napkin-memory-chart.h"
+#include "napkin-page.h"
 #include "napkin-planner-page.h"
-#include "napkin-window.h"
 
 /* At least this wide, the form and the results sit side by side. */
 #define WIDE_LAYOUT_MIN_WIDTH 720
@@ -112,12 +112,15 @@ struct _NapkinPlannerPage
   GtkLabel            *memory_formula;
 };
 
-G_DEFINE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET)
+/* Never busy: what it shows is kept in settings as it changes. */
+G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (NAPKIN_TYPE_PAGE, NULL))
 
 enum {
   PROP_0,
   PROP_SETTINGS,
-  N_PROPS
+  N_PROPS,
+  PROP_BUSY = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -834,10 +837,7 @@ static void
 show_toast (NapkinPlannerPage *self,
             const char        *title)
 {
-  GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), NAPKIN_TYPE_WINDOW);
-
-  if (window != NULL)
-    napkin_window_add_toast (NAPKIN_WINDOW (window), adw_toast_new (title));
+  napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
 }
 
 static void
@@ -1145,6 +1145,9 @@ napkin_planner_page_get_property (GObject    *object,
     case PROP_SETTINGS:
       g_value_set_object (value, self->settings);
       break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, FALSE);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1189,6 +1192,7 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_MEMORY_CHART);
 

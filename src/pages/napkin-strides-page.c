@@ -19,6 +19,7 @@
 
 #include "napkin-storage-diagram.h"
 #include "napkin-storage-diagram-model.h"
+#include "napkin-page.h"
 #include "napkin-strides-page.h"
 
 /* At least this wide, the program sits beside the diagram. */
@@ -112,13 +113,16 @@ struct _NapkinStridesPage
   GtkWidget                 *lesson_rows[G_N_ELEMENTS (lessons)];
 };
 
-G_DEFINE_FINAL_TYPE (NapkinStridesPage, napkin_strides_page, GTK_TYPE_WIDGET)
+/* Never busy: what it shows is kept in settings as it changes. */
+G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinStridesPage, napkin_strides_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (NAPKIN_TYPE_PAGE, NULL))
 
 enum {
   PROP_0,
   PROP_PROGRAM_TEXT,
   PROP_SETTINGS,
-  N_PROPS
+  N_PROPS,
+  PROP_BUSY = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -626,6 +630,9 @@ napkin_strides_page_get_property (GObject    *object,
     case PROP_SETTINGS:
       g_value_set_object (value, self->settings);
       break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, FALSE);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -686,6 +693,7 @@ napkin_strides_page_class_init (NapkinStridesPageClass *klass)
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_STORAGE_DIAGRAM);
 
