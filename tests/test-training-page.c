@@ -129,7 +129,8 @@ start (NapkinTrainingPage *page)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.start", NULL));
 }
 
-/* Every step of the history is in every plot, value for value. */
+/* Every step the run did is in every plot, and the steps the trainer's hand-over
+ * ring still holds (its last 10000) are there value for value. */
 static void
 assert_plots_match_history (NapkinTrainingPage *page,
                             NkTrainer          *trainer)
@@ -140,18 +141,23 @@ assert_plots_match_history (NapkinTrainingPage *page,
   NapkinMemoryPlot *memory = napkin_training_page_get_memory_plot (page);
   const NkBucket buckets[] = { NK_BUCKET_PARAMS, NK_BUCKET_GRADS, NK_BUCKET_OPTIMIZER,
                                NK_BUCKET_ACTIVATIONS, NK_BUCKET_DATA };
+  guint64 first = nk_trainer_get_start_step (trainer) + 1;
+  guint64 done = nk_trainer_get_steps_done (trainer);
 
-  g_assert_cmpuint (napkin_series_get_length (loss), ==, history->len);
-  g_assert_cmpuint (napkin_series_get_length (rate), ==, history->len);
+  g_assert_cmpuint (napkin_series_get_length (loss), ==, done - first + 1);
+  g_assert_cmpuint (napkin_series_get_length (rate), ==, done - first + 1);
+  g_assert_cmpuint (history->len, >, 0);
+  g_assert_cmpuint (g_array_index (history, NkTrainMetrics, history->len - 1).step, ==, done);
   for (guint i = 0; i < history->len; i++)
     {
       const NkTrainMetrics *m = &g_array_index (history, NkTrainMetrics, i);
+      guint k = (guint) (m->step - first);
 
-      g_assert_cmpfloat (napkin_series_get_x (loss, i), ==, (double) m->step);
-      g_assert_cmpfloat (napkin_series_get_y (loss, i), ==, m->loss);
-      g_assert_cmpfloat (napkin_series_get_y (rate, i), ==, m->flops_per_s);
+      g_assert_cmpfloat (napkin_series_get_x (loss, k), ==, (double) m->step);
+      g_assert_cmpfloat (napkin_series_get_y (loss, k), ==, m->loss);
+      g_assert_cmpfloat (napkin_series_get_y (rate, k), ==, m->flops_per_s);
       for (guint b = 0; b < G_N_ELEMENTS (buckets); b++)
-        g_assert_cmpfloat (napkin_series_get_y (napkin_memory_plot_get_series (memory, b), i),
+        g_assert_cmpfloat (napkin_series_get_y (napkin_memory_plot_get_series (memory, b), k),
                            ==, (double) m->memory[buckets[b]]);
     }
 }
@@ -348,6 +354,48 @@ test_exports (void)
 
   g_remove (csv);
   g_remove (jsonl);
+  g_rmdir (dir);
+  g_assert_finalize_object (page);
+}
+
+/* A run longer than the trainer's hand-over ring (10000 steps) is kept whole by
+ * the page, once: every step in the plots and in the export. Oracle: the steps
+ * asked for, numbered 1..N, and the ring's own copy of the last 10000. */
+static void
+test_long_run_kept (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  g_autofree char *dir = g_dir_make_tmp ("napkin-training-long-XXXXXX", NULL);
+  g_autofree char *csv = tmp_path (dir, "run.csv");
+  g_autoptr(GArray) ring = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  const guint steps = 12000;
+
+  small_cruncher (page, steps);
+  start (page);
+  wait_until (run_done, page, 0);
+  ring = nk_trainer_get_history (napkin_training_page_get_trainer (page, 0));
+  g_assert_cmpuint (ring->len, ==, 10000);
+  assert_plots_match_history (page, napkin_training_page_get_trainer (page, 0));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.export-csv", "s", csv));
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, steps + 2);
+  for (guint i = 0; i < steps; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i + 1], ",", 3);
+
+      g_assert_cmpuint (g_ascii_strtoull (cells[0], NULL, 10), ==, i + 1);
+      if (i >= steps - ring->len)
+        g_assert_cmpfloat (g_ascii_strtod (cells[1], NULL), ==,
+                           g_array_index (ring, NkTrainMetrics, i - (steps - ring->len)).loss);
+    }
+  g_test_message ("the page keeps %.1f bytes per step",
+                  (double) napkin_training_page_get_memory_size (page) / steps);
+
+  g_remove (csv);
   g_rmdir (dir);
   g_assert_finalize_object (page);
 }
@@ -903,6 +951,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/training/run-to-completion", test_run_to_completion);
   g_test_add_func ("/ui/training/exports", test_exports);
+  g_test_add_func ("/ui/training/long-run-kept", test_long_run_kept);
   g_test_add_func ("/ui/training/pause-resume-stop", test_pause_resume_stop);
   g_test_add_func ("/ui/training/form-errors", test_form_errors);
   g_test_add_func ("/ui/training/diverged", test_diverged_run);

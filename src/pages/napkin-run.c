@@ -33,6 +33,7 @@ struct _NapkinRun
   gint64          started_us;
   gint64          ended_us;
   gboolean        shown;
+  NkTrainHistory *history;
   NapkinSeries   *series[NAPKIN_RUN_N_SERIES];
 };
 
@@ -85,11 +86,16 @@ catch_up (NapkinRun            *self,
   guint64 before = self->last_step;
 
   if (latest != NULL && latest->step == self->last_step + 1)
-    add_step (self, latest);
+    {
+      nk_train_history_append (self->history, latest);
+      add_step (self, latest);
+    }
   else if (latest == NULL || latest->step > self->last_step)
     {
       g_autoptr(GArray) missing = nk_trainer_get_history_range (self->trainer, self->last_step + 1);
 
+      nk_train_history_append_steps (self->history, (const NkTrainMetrics *) (gpointer) missing->data,
+                                     missing->len);
       for (guint i = 0; i < missing->len; i++)
         add_step (self, &g_array_index (missing, NkTrainMetrics, i));
     }
@@ -164,6 +170,7 @@ napkin_run_finalize (GObject *object)
 
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     g_clear_object (&self->series[i]);
+  g_clear_pointer (&self->history, nk_train_history_free);
   g_free (self->name);
   g_free (self->error);
 
@@ -275,6 +282,7 @@ napkin_run_init (NapkinRun *self)
   NapkinSeries *steps = napkin_series_new ();
 
   self->last_loss = NAN;
+  self->history = nk_train_history_new ();
   self->series[NAPKIN_RUN_SERIES_LOSS] = steps;
   for (guint i = NAPKIN_RUN_SERIES_LOSS + 1; i < NAPKIN_RUN_SERIES_SKIPPED; i++)
     self->series[i] = napkin_series_new_sharing_x (steps);
@@ -489,11 +497,25 @@ napkin_run_get_series (NapkinRun       *self,
 }
 
 /**
+ * napkin_run_get_history:
+ * @self: a run
+ *
+ * Returns: (transfer none): every step the run has reported, every field, the
+ *   one full record of the run (exports write it)
+ */
+NkTrainHistory *
+napkin_run_get_history (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->history;
+}
+
+/**
  * napkin_run_get_memory_size:
  * @self: a run
  *
- * What the page keeps of this run: the run itself and its series (the trainer's
- * own record of the steps is the engine's, not counted here).
+ * What the page keeps of this run: its full history and the series the plots
+ * draw (the trainer's bounded hand-over ring is the engine's, not counted here).
  *
  * Returns: bytes
  */
@@ -503,7 +525,7 @@ napkin_run_get_memory_size (NapkinRun *self)
   gsize bytes;
 
   g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
-  bytes = sizeof *self;
+  bytes = sizeof *self + nk_train_history_get_memory_size (self->history);
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     bytes += napkin_series_get_memory_size (self->series[i]);
   return bytes;

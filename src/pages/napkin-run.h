@@ -4,9 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A #NapkinRun wraps the #NkTrainer of one run for the page: its name, state,
- * latest step, error and last checkpoint as properties, and its history as the
- * series the plots are bound to — kept once, here: the plots share these series,
- * and showing the run again rebinds them instead of copying anything.
+ * latest step, error and last checkpoint as properties, and its history, kept
+ * here once: every field of every step in one #NkTrainHistory (what exports
+ * write), and the plotted columns as the series the plots are bound to. The
+ * plots share these series, and showing the run again rebinds them instead of
+ * copying anything; the trainer's own ring is only a bounded hand-over buffer.
  *
  * The run follows its trainer's coalesced ::step on the main thread and, when
  * several steps were done since the last one, copies only the missing ones from
@@ -73,6 +75,7 @@ void                  napkin_run_set_shown           (NapkinRun           *self,
                                                       gboolean             shown);
 NapkinSeries         *napkin_run_get_series          (NapkinRun           *self,
                                                       NapkinRunSeries      which);
+NkTrainHistory       *napkin_run_get_history         (NapkinRun           *self);
 gsize                 napkin_run_get_memory_size     (NapkinRun           *self);
 
 void                  napkin_run_start               (NapkinRun           *self,

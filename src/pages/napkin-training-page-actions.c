@@ -191,24 +191,20 @@ compare_run_action (GtkWidget  *widget,
 
 /* ------------------------------------------------------------ exports */
 
-/* The engine writes the files; the page hands it the run's steps. */
+/* The engine writes the files, from the run's one full history. */
 static char *
-metrics_csv (NkTrainer *trainer)
+metrics_csv (NapkinRun *run)
 {
-  g_autoptr(GArray) history = nk_trainer_get_history (trainer);
-
-  return nk_train_metrics_to_csv ((const NkTrainMetrics *) (gpointer) history->data, history->len,
-                                  nk_trainer_get_device_name (trainer));
+  return nk_train_history_to_csv (napkin_run_get_history (run),
+                                  nk_trainer_get_device_name (napkin_run_get_trainer (run)));
 }
 
 /* One object per step with napkin-cli train --json-lines' fields, then its "done". */
 static char *
-metrics_jsonl (NkTrainer *trainer)
+metrics_jsonl (NapkinRun *run)
 {
-  g_autoptr(GArray) history = nk_trainer_get_history (trainer);
-
-  return nk_train_metrics_to_json_lines ((const NkTrainMetrics *) (gpointer) history->data, history->len,
-                                         nk_trainer_get_device_name (trainer));
+  return nk_train_history_to_json_lines (napkin_run_get_history (run),
+                                         nk_trainer_get_device_name (napkin_run_get_trainer (run)));
 }
 
 static void
@@ -217,7 +213,7 @@ save_metrics (GtkWidget *widget,
               gpointer   user_data)
 {
   NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
-  char *(*format) (NkTrainer *) = user_data;
+  char *(*format) (NapkinRun *) = user_data;
   g_autofree char *path = local_path_of (self, file);
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
@@ -226,7 +222,7 @@ save_metrics (GtkWidget *widget,
 
   if (path == NULL || shown_run (self) == NULL)
     return;
-  contents = format (napkin_run_get_trainer (shown_run (self)));
+  contents = format (shown_run (self));
   name = g_filename_display_basename (path);
   if (g_file_set_contents_full (path, contents, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
     title = g_strdup_printf (_("Saved “%s”"), name);
@@ -240,7 +236,7 @@ export_metrics (NapkinTrainingPage  *self,
                 GVariant            *parameter,
                 const char          *title,
                 const char          *suffix,
-                char              *(*format) (NkTrainer *))
+                char              *(*format) (NapkinRun *))
 {
   const char *path = g_variant_get_string (parameter, NULL);
   NapkinRun *run = shown_run (self);

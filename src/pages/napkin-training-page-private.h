@@ -20,6 +20,7 @@ struct _NapkinTrainingPage
   GListStore          *runs;            /* of NapkinRun, newest first */
   NapkinRun           *active;          /* running or paused, or NULL; in runs */
   GtkWindow           *closing_window;  /* to close once the active run has ended */
+  GCancellable        *probe_cancellable;
 
   AdwLeaflet          *leaflet;
   GtkWidget           *settings_button;

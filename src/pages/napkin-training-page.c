@@ -16,7 +16,7 @@
 
 #include <glib/gi18n.h>
 
-#include "nk-device.h"
+#include "nk-device-probe.h"
 #include "napkin-run-row.h"
 #include "napkin-training-page-private.h"
 
@@ -114,98 +114,49 @@ napkin_training_page_set_settings (NapkinTrainingPage *self,
 
 /* ------------------------------------------------------------ CUDA probe */
 
-/* Looking for CUDA loads a module and asks the driver: off the main thread,
- * once per process. */
-static GMutex probe_mutex;
-static GCond probe_cond;
-static gboolean probe_started;
-static gboolean probe_done;
-static gboolean probe_usable;
-static char *probe_text;
-
-static void
-probe_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  g_autoptr(GError) error = NULL;
-  NkDevice *device = nk_device_lookup ("cuda", &error);
-  char *text = device != NULL ? nk_device_describe (device) : g_strdup (error->message);
-
-  g_mutex_lock (&probe_mutex);
-  probe_usable = device != NULL;
-  g_free (probe_text);
-  probe_text = text;
-  probe_done = TRUE;
-  g_cond_broadcast (&probe_cond);
-  g_mutex_unlock (&probe_mutex);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-apply_probe (NapkinTrainingPage *self)
-{
-  g_autofree char *text = NULL;
-  gboolean usable;
-
-  g_mutex_lock (&probe_mutex);
-  usable = probe_usable;
-  text = g_strdup (probe_text);
-  g_mutex_unlock (&probe_mutex);
-  napkin_run_form_set_cuda (self->form, usable, text);
-}
-
 static void
 probe_done_cb (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  GWeakRef *ref = user_data;
-  g_autoptr(NapkinTrainingPage) self = g_weak_ref_get (ref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *description = NULL;
+  gboolean usable = nk_device_probe_cuda_finish (result, &description, &error);
+  NapkinTrainingPage *self;
 
-  g_weak_ref_clear (ref);
-  g_free (ref);
-  if (self != NULL)
-    apply_probe (self);
+  /* The callback always runs: after a cancel, the page is gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = NAPKIN_TRAINING_PAGE (user_data);
+  napkin_run_form_set_cuda (self->form, usable, usable ? description : error->message);
 }
 
+/* The engine looks for CUDA once per process, off the main thread. */
 static void
 start_probe (NapkinTrainingPage *self)
 {
-  gboolean done;
+  gboolean usable;
+  g_autofree char *text = NULL;
 
-  g_mutex_lock (&probe_mutex);
-  done = probe_done;
-  probe_started = TRUE;
-  g_mutex_unlock (&probe_mutex);
-  if (done)
-    apply_probe (self);
+  if (nk_device_get_cached_cuda_probe (&usable, &text))
+    napkin_run_form_set_cuda (self->form, usable, text);
   else
     {
-      GWeakRef *ref = g_new0 (GWeakRef, 1);
-      g_autoptr(GTask) task = NULL;
-
-      g_weak_ref_init (ref, self);
-      task = g_task_new (NULL, NULL, probe_done_cb, ref);
-      g_task_set_name (task, "[napkin] CUDA probe");
-      g_task_run_in_thread (task, probe_thread);
+      self->probe_cancellable = g_cancellable_new ();
+      nk_device_probe_cuda_async (self->probe_cancellable, probe_done_cb, self);
     }
 }
 
 /**
  * napkin_training_page_finish_probe:
  *
- * Waits for a CUDA probe still running. The application calls it before it exits:
- * the CUDA runtime's exit handlers crash while another thread is still inside it.
+ * Waits for the engine's CUDA probe (nk_device_wait_for_probe()); kept until the
+ * application calls that itself.
  */
 void
 napkin_training_page_finish_probe (void)
 {
-  g_mutex_lock (&probe_mutex);
-  while (probe_started && !probe_done)
-    g_cond_wait (&probe_cond, &probe_mutex);
-  g_mutex_unlock (&probe_mutex);
+  nk_device_wait_for_probe ();
 }
 
 /* ------------------------------------------------------------ runs */
@@ -408,6 +359,9 @@ napkin_training_page_dispose (GObject *object)
   GtkWidget *child;
 
   self->active = NULL;
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+  g_clear_object (&self->probe_cancellable);
   if (self->runs_list != NULL)
     gtk_list_box_bind_model (self->runs_list, NULL, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_TRAINING_PAGE);

@@ -147,8 +147,8 @@ build_config (NapkinRunForm  *self,
   c->checkpoint_dir = g_strdup (self->checkpoint_dir);
   if (c->model == NK_MODEL_TINY_LM)
     c->text_file = g_strdup (self->text_file);
-  /* The page keeps every step: exports and re-opened runs need all of them. */
-  c->history_limit = 0;
+  /* The trainer's ring is only a hand-over buffer (its default size): each run
+   * keeps its whole history itself (NapkinRun). */
   c->histogram_every = HISTOGRAM_EVERY;
 
   if (!parse_lr (self, &c->lr, error))
