@@ -67,8 +67,11 @@ GQuark nk_trainer_error_quark (void);
  * @checkpoint_every: write one every N steps (0: only at the end and on request)
  * @checkpoint_keep: how many to keep (0: all)
  * @resume_dir: (nullable): continue from the newest intact checkpoint there
- * @history_limit: most steps kept in the history (0: all); when full, each new step
- *   replaces the oldest (a ring buffer: O(1) per step however long the run)
+ * @history_limit: most steps kept in the trainer's history (0: all); when full, each
+ *   new step replaces the oldest (a ring buffer: O(1) per step however long the run).
+ *   The ring hands steps over to listeners (nk_trainer_get_history_range()) at
+ *   sizeof (#NkTrainMetrics), 256 bytes, a step; a listener that keeps a whole run
+ *   keeps it in an #NkTrainHistory (about 40 bytes a step) and leaves this bounded.
  * @loss_scale_init: fp16's first loss scale (default 65536, GradScaler's); not part of
  *   the config's JSON, since a resumed run takes its scale from the checkpoint
  * @histogram_every: compute a #NkTrainHistogram of the chosen tensor every N steps on
