@@ -617,23 +617,6 @@ card_focus_enter_cb (GtkEventControllerFocus *controller,
 }
 
 static void
-load_css (void)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (loaded || display == NULL)
-    return;
-  loaded = TRUE;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider,
-                                       "/io/github/napkinml/Napkin/ui/napkin-formats-page.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
-static void
 napkin_formats_page_dispose (GObject *object)
 {
   NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (object);
@@ -791,8 +774,6 @@ napkin_formats_page_init (NapkinFormatsPage *self)
                                                           gtk_callback_action_new (focus_value_cb,
                                                                                    NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
-  load_css ();
-
   self->error_row = -1;
   for (guint i = 0; i < N_ROWS; i++)
     {

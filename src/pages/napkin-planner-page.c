@@ -1101,22 +1101,6 @@ napkin_planner_page_size_allocate (GtkWidget *widget,
 /* ------------------------------------------------------------ GObject */
 
 static void
-load_css (void)
-{
-  static gboolean loaded;
-  GdkDisplay *display = gdk_display_get_default ();
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded || display == NULL)
-    return;
-  loaded = TRUE;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/io/github/napkinml/Napkin/ui/napkin-planner-page.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
-static void
 napkin_planner_page_dispose (GObject *object)
 {
   NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (object);
@@ -1287,7 +1271,6 @@ napkin_planner_page_init (NapkinPlannerPage *self)
   const GPtrArray *gpus = nk_gpus_get_all ();
   g_autoptr(GtkStringList) gpu_names = gtk_string_list_new (NULL);
 
-  load_css ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->plan = nk_plan_new ();

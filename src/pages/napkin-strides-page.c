@@ -545,22 +545,6 @@ napkin_strides_page_size_allocate (GtkWidget *widget,
 /* ------------------------------------------------------------ GObject */
 
 static void
-load_css (void)
-{
-  static gboolean loaded;
-  GdkDisplay *display = gdk_display_get_default ();
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded || display == NULL)
-    return;
-  loaded = TRUE;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/io/github/napkinml/Napkin/ui/napkin-strides-page.css");
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
-static void
 update_error_colour (NapkinStridesPage *self)
 {
   GdkRGBA error;
@@ -734,7 +718,6 @@ napkin_strides_page_init (NapkinStridesPage *self)
 {
   GtkTextBuffer *buffer;
 
-  load_css ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->program = nk_program_new ();

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "nk-units.h"
@@ -44,19 +45,36 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Adwaita palette tones: the darker one reads on a light background, the lighter
- * one on a dark background; the four hues stay apart for colour-blind readers
- * because they also differ in lightness. */
+/* libadwaita's named palette colours, the same as the training plots' (napkin-plot-axes.c):
+ * the darker tone reads on a light background, the lighter one on a dark background;
+ * the four hues stay apart for colour-blind readers because they also differ in
+ * lightness. The RGBA values are those colours, for a theme that lacks the names. */
 static const struct {
   const char *name;
+  const char *light_name;
+  const char *dark_name;
   GdkRGBA     light;
   GdkRGBA     dark;
 } buckets[NAPKIN_MEMORY_N_BUCKETS] = {
-  { N_("Parameters"),      { 0.208, 0.518, 0.894, 1 }, { 0.384, 0.627, 0.918, 1 } },
-  { N_("Gradients"),       { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
-  { N_("Optimizer state"), { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
-  { N_("Activations"),     { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
+  { N_("Parameters"),      "blue_3",   "blue_2",   { 0.208, 0.518, 0.894, 1 }, { 0.384, 0.627, 0.918, 1 } },
+  { N_("Gradients"),       "green_5",  "green_2",  { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
+  { N_("Optimizer state"), "yellow_5", "yellow_2", { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
+  { N_("Activations"),     "purple_3", "purple_2", { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
 };
+
+/* Each bucket's colour from the style context, in the tone for a dark or light style
+ * as AdwStyleManager says. */
+static void
+lookup_bucket_colors (GtkStyleContext *style,
+                      GdkRGBA          colors[NAPKIN_MEMORY_N_BUCKETS])
+{
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    if (!gtk_style_context_lookup_color (style, dark ? buckets[i].dark_name : buckets[i].light_name,
+                                         &colors[i]))
+      colors[i] = dark ? buckets[i].dark : buckets[i].light;
+}
 
 static gboolean
 same_double (double a,
@@ -170,8 +188,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
   double total = total_bytes (self);
-  GdkRGBA fg, error;
-  gboolean dark;
+  GdkRGBA fg, error, colors[NAPKIN_MEMORY_N_BUCKETS];
   cairo_t *cr;
   double legend_top, plot_top, plot_bottom, plot_h, ymax;
   int legend_cols, legend_rows, text_w, text_h;
@@ -187,8 +204,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   gtk_style_context_get_color (style, &fg);
   if (!gtk_style_context_lookup_color (style, "error_color", &error))
     gdk_rgba_parse (&error, "#e01b24");
-  /* The foreground is light exactly when the style is dark. */
-  dark = (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue) > 0.5;
+  lookup_bucket_colors (style, colors);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
@@ -211,7 +227,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
       g_autoptr(PangoLayout) bytes = make_layout (widget, value, TRUE, TRUE);
       int name_w;
 
-      gdk_cairo_set_source_rgba (cr, dark ? &buckets[i].dark : &buckets[i].light);
+      gdk_cairo_set_source_rgba (cr, &colors[i]);
       cairo_rectangle (cr, x, y + (text_h - 10) / 2.0, 10, 10);
       cairo_fill (cr);
 
@@ -245,8 +261,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
                                FALSE, TRUE);
         pango_layout_get_pixel_size (verdict, &text_w, NULL);
         if (self->fits)
-          gdk_cairo_set_source_rgba (cr, dark ? &buckets[NAPKIN_MEMORY_GRADS].dark
-                                              : &buckets[NAPKIN_MEMORY_GRADS].light);
+          gdk_cairo_set_source_rgba (cr, &colors[NAPKIN_MEMORY_GRADS]);
         else
           gdk_cairo_set_source_rgba (cr, &error);
         show_layout (cr, verdict, width - text_w, 0);
@@ -339,7 +354,7 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
 
           if (!(h > 0))
             continue;
-          gdk_cairo_set_source_rgba (cr, dark ? &buckets[i].dark : &buckets[i].light);
+          gdk_cairo_set_source_rgba (cr, &colors[i]);
           cairo_rectangle (cr, x, y - h, bar_w, MAX (h - 1, 0.5));
           cairo_fill (cr);
           y -= h;
