@@ -9,15 +9,23 @@
  * (the target is under 8 ms). The reference, measured in the same run, draws the
  * loss series the naive way, one path vertex per step.
  *
+ * With --memory, it runs a real Cruncher run of STEPS steps (D 8, L 2, B 4) the
+ * way the Training page does, through a #NapkinRun, and prints what the page
+ * keeps of it: bytes per step by the run's own accounting, and the growth of
+ * the process's resident set over the run (no display needed).
+ *
  *   xvfb-run -a build/benchmarks/bench-plot-frame [STEPS] [FRAMES]
+ *   build/benchmarks/bench-plot-frame --memory [STEPS]
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <adwaita.h>
 
+#include "napkin-run.h"
 #include "napkin-loss-plot.h"
 #include "napkin-memory-plot.h"
 #include "napkin-throughput-plot.h"
@@ -37,6 +45,68 @@ median (double *v,
 {
   qsort (v, n, sizeof *v, cmp_double);
   return v[n / 2];
+}
+
+/* Resident bytes, from /proc/self/statm. */
+static double
+resident_bytes (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
+    return NAN;
+  fields = g_strsplit (text, " ", -1);
+  return g_ascii_strtod (fields[1], NULL) * sysconf (_SC_PAGESIZE);
+}
+
+static void
+on_run_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!napkin_run_start_finish (NAPKIN_RUN (source), result, &error))
+    g_printerr ("the run failed: %s\n", error->message);
+  *(gboolean *) user_data = TRUE;
+}
+
+static int
+bench_memory (guint64 steps)
+{
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(NapkinRun) run = NULL;
+  gboolean done = FALSE;
+  double rss0, rss1, kept;
+  gint64 t0;
+
+  config->dim = 8;
+  config->layers = 2;
+  config->batch = 4;
+  config->steps = steps;
+  config->seed = 3;
+  trainer = nk_trainer_new (config);
+  run = napkin_run_new (trainer, 0);
+  rss0 = resident_bytes ();
+  t0 = g_get_monotonic_time ();
+  napkin_run_start (run, on_run_done, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  rss1 = resident_bytes ();
+  kept = (double) napkin_run_get_memory_size (run);
+  g_print ("%" G_GUINT64_FORMAT " Cruncher steps in %.1f s; the page keeps %.1f MB: %.1f bytes per step "
+           "(history %.1f, plotted series %.1f)\n",
+           napkin_run_get_last_step (run), (g_get_monotonic_time () - t0) / 1e6, kept / 1e6,
+           kept / (double) steps,
+           (double) nk_train_history_get_memory_size (napkin_run_get_history (run)) / (double) steps,
+           (kept - (double) nk_train_history_get_memory_size (napkin_run_get_history (run))) / (double) steps);
+  g_print ("resident set grew by %.1f MB over the run: %.1f bytes per step "
+           "(the trainer's 10000-step ring: %.1f MB of it)\n",
+           (rss1 - rss0) / 1e6, (rss1 - rss0) / (double) steps,
+           10000.0 * sizeof (NkTrainMetrics) / 1e6);
+  return 0;
 }
 
 int
@@ -60,6 +130,8 @@ main (int   argc,
   double reference_ms, frame_ms;
   gint64 t0;
 
+  if (argc > 1 && g_str_equal (argv[1], "--memory"))
+    return bench_memory (argc > 2 ? g_ascii_strtoull (argv[2], NULL, 10) : 1000000);
   if (!gtk_init_check ())
     {
       g_printerr ("bench-plot-frame needs a display: run it under xvfb-run -a\n");

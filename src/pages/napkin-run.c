@@ -72,7 +72,9 @@ add_step (NapkinRun            *self,
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_PARAMS + b], x,
                           (double) m->memory[series_buckets[b]]);
   napkin_series_append (self->series[NAPKIN_RUN_SERIES_THROUGHPUT], x, m->flops_per_s);
-  napkin_series_append (self->series[NAPKIN_RUN_SERIES_SCALE], x, m->loss_scale);
+  /* Only fp16 scales its loss: the others' scale series stays empty. */
+  if (nk_trainer_get_config (self->trainer)->precision == NK_PRECISION_FP16_MIXED)
+    napkin_series_append (self->series[NAPKIN_RUN_SERIES_SCALE], x, m->loss_scale);
   if (m->skipped)
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
 }

@@ -33,7 +33,7 @@ G_BEGIN_DECLS
  * @NAPKIN_RUN_SERIES_ACTIVATIONS: of the activations bucket
  * @NAPKIN_RUN_SERIES_DATA: of the data bucket
  * @NAPKIN_RUN_SERIES_THROUGHPUT: (step, measured FLOP/s)
- * @NAPKIN_RUN_SERIES_SCALE: (step, loss scale)
+ * @NAPKIN_RUN_SERIES_SCALE: (step, loss scale) of an fp16 run (empty otherwise)
  * @NAPKIN_RUN_SERIES_SKIPPED: one (step, skipped so far) per skipped fp16 step
  *
  * The series of a run; the five memory buckets are consecutive, in the memory
