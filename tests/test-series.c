@@ -191,6 +191,86 @@ test_clear (void)
   check_against_brute_force (series, 0, 299, 50);
 }
 
+typedef struct {
+  guint n;
+  guint position;
+  guint removed;
+  guint added;
+} Changes;
+
+static void
+on_changed (NapkinSeries *series,
+            guint         position,
+            guint         removed,
+            guint         added,
+            Changes      *c)
+{
+  c->n++;
+  c->position = position;
+  c->removed = removed;
+  c->added = added;
+}
+
+/* A series tells its plots what changed, as GListModel::items-changed does; an
+ * update says many appends once. Oracle: the lengths before and after. */
+static void
+test_changed (void)
+{
+  g_autoptr(NapkinSeries) series = napkin_series_new ();
+  Changes c = { 0 };
+
+  g_signal_connect (series, "changed", G_CALLBACK (on_changed), &c);
+  napkin_series_append (series, 1, 1);
+  g_assert_cmpuint (c.n, ==, 1);
+  g_assert_cmpuint (c.position, ==, 0);
+  g_assert_cmpuint (c.added, ==, 1);
+
+  napkin_series_begin_update (series);
+  for (guint i = 2; i <= 40; i++)
+    napkin_series_append (series, i, i);
+  g_assert_cmpuint (c.n, ==, 1);
+  napkin_series_end_update (series);
+  g_assert_cmpuint (c.n, ==, 2);
+  g_assert_cmpuint (c.position, ==, 1);
+  g_assert_cmpuint (c.removed, ==, 0);
+  g_assert_cmpuint (c.added, ==, 39);
+
+  napkin_series_clear (series);
+  g_assert_cmpuint (c.n, ==, 3);
+  g_assert_cmpuint (c.position, ==, 0);
+  g_assert_cmpuint (c.removed, ==, 40);
+  g_assert_cmpuint (c.added, ==, 0);
+}
+
+/* Followers read the leader's x column: same x, their own y and extremes, and
+ * fewer bytes than a series with its own column. */
+static void
+test_sharing_x (void)
+{
+  g_autoptr(NapkinSeries) leader = napkin_series_new ();
+  g_autoptr(NapkinSeries) follower = napkin_series_new_sharing_x (leader);
+  g_autoptr(NapkinSeries) alone = napkin_series_new ();
+  double lo, hi;
+
+  for (guint i = 0; i < 5000; i++)
+    {
+      napkin_series_append (leader, 10 + 2 * i, i);
+      napkin_series_append (follower, 10 + 2 * i, -(double) i);
+      napkin_series_append (alone, 10 + 2 * i, -(double) i);
+    }
+  g_assert_cmpuint (napkin_series_get_length (follower), ==, 5000);
+  for (guint i = 0; i < 5000; i += 7)
+    {
+      g_assert_cmpfloat (napkin_series_get_x (follower, i), ==, 10 + 2 * i);
+      g_assert_cmpfloat (napkin_series_get_y (follower, i), ==, -(double) i);
+    }
+  g_assert_true (napkin_series_get_y_bounds (follower, &lo, &hi));
+  g_assert_cmpfloat (lo, ==, -4999);
+  g_assert_cmpfloat (hi, ==, 0);
+  g_assert_cmpuint (napkin_series_lower_bound (follower, 21), ==, 6);
+  g_assert_cmpuint (napkin_series_get_memory_size (follower), <, napkin_series_get_memory_size (alone));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -202,6 +282,8 @@ main (int   argc,
   g_test_add_func ("/widgets/series/non-finite", test_non_finite);
   g_test_add_func ("/widgets/series/range-minmax", test_range_minmax_all_ranges);
   g_test_add_func ("/widgets/series/clear", test_clear);
+  g_test_add_func ("/widgets/series/changed", test_changed);
+  g_test_add_func ("/widgets/series/sharing-x", test_sharing_x);
 
   return g_test_run ();
 }

@@ -87,6 +87,8 @@ catch_up (NapkinRun            *self,
 {
   guint64 before = self->last_step;
 
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_begin_update (self->series[i]);
   if (latest != NULL && latest->step == self->last_step + 1)
     {
       nk_train_history_append (self->history, latest);
@@ -101,6 +103,8 @@ catch_up (NapkinRun            *self,
       for (guint i = 0; i < missing->len; i++)
         add_step (self, &g_array_index (missing, NkTrainMetrics, i));
     }
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_end_update (self->series[i]);
   if (self->last_step != before)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STEP]);
 }

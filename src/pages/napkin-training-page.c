@@ -17,18 +17,23 @@
 #include <glib/gi18n.h>
 
 #include "nk-device-probe.h"
+#include "napkin-page.h"
 #include "napkin-run-row.h"
 #include "napkin-training-page-private.h"
 
 enum {
   PROP_0,
   PROP_SETTINGS,
-  N_PROPS
+  N_PROPS,
+  PROP_BUSY = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (NapkinTrainingPage, napkin_training_page, GTK_TYPE_WIDGET)
+static void page_iface_init (NapkinPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinTrainingPage, napkin_training_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (NAPKIN_TYPE_PAGE, page_iface_init))
 
 /* ------------------------------------------------------------ helpers */
 
@@ -37,10 +42,7 @@ void
 _napkin_training_page_show_toast (NapkinTrainingPage *self,
                                   const char         *title)
 {
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+  napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
 }
 
 /* Returns: (transfer none) (nullable): the run numbered @index, from 0 */
@@ -218,6 +220,7 @@ on_run_finished (GObject      *source,
     }
   if (self->active == run)
     self->active = NULL;
+  g_object_notify (G_OBJECT (self), "busy");
   gtk_widget_set_sensitive (self->form_scroller, TRUE);
   on_form_config (self);
   close_pending_window (self);
@@ -236,6 +239,14 @@ on_checkpoint_written (NkTrainer          *trainer,
   _napkin_training_page_show_toast (self, title);
 }
 
+/* Whether the page is busy (NapkinPage:busy) follows the active run's state. */
+static void
+on_run_state (NapkinTrainingPage *self)
+{
+  _napkin_training_page_update_actions (self);
+  g_object_notify (G_OBJECT (self), "busy");
+}
+
 /* Starts a run of @config, shows it, and lists it first. */
 void
 _napkin_training_page_start_run (NapkinTrainingPage *self,
@@ -245,8 +256,7 @@ _napkin_training_page_start_run (NapkinTrainingPage *self,
   g_autoptr(NapkinRun) run = napkin_run_new (trainer, g_list_model_get_n_items (G_LIST_MODEL (self->runs)));
 
   g_signal_connect_object (trainer, "checkpoint-written", G_CALLBACK (on_checkpoint_written), self, 0);
-  g_signal_connect_object (run, "notify::state", G_CALLBACK (_napkin_training_page_update_actions),
-                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (run, "notify::state", G_CALLBACK (on_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (run, "notify::last-step", G_CALLBACK (_napkin_training_page_update_actions),
                            self, G_CONNECT_SWAPPED);
   g_list_store_insert (self->runs, 0, run);
@@ -256,6 +266,7 @@ _napkin_training_page_start_run (NapkinTrainingPage *self,
   gtk_widget_set_sensitive (self->form_scroller, FALSE);
   napkin_run_start (run, on_run_finished, g_object_ref (self));
   _napkin_training_page_update_actions (self);
+  g_object_notify (G_OBJECT (self), "busy");
 }
 
 static GtkWidget *
@@ -350,6 +361,21 @@ napkin_training_page_confirm_close (NapkinTrainingPage *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* NapkinPageInterface.close_request: the window closes once the person has said. */
+static gboolean
+close_request (NapkinPage *page,
+               GtkWindow  *window)
+{
+  napkin_training_page_confirm_close (NAPKIN_TRAINING_PAGE (page), window);
+  return TRUE;
+}
+
+static void
+page_iface_init (NapkinPageInterface *iface)
+{
+  iface->close_request = close_request;
+}
+
 /* ------------------------------------------------------------ GObject */
 
 static void
@@ -388,6 +414,9 @@ napkin_training_page_get_property (GObject    *object,
     {
     case PROP_SETTINGS:
       g_value_set_object (value, self->settings);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, napkin_training_page_is_running (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -431,6 +460,7 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_RUN_FORM);
   g_type_ensure (NAPKIN_TYPE_RUN_VIEW);

@@ -18,6 +18,7 @@
 
 #include "nk-units.h"
 #include "napkin-file-chooser.h"
+#include "napkin-page.h"
 #include "napkin-run-form.h"
 
 /* The worker histograms the chosen tensor this often (and at the first and last
@@ -79,16 +80,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-static void
-show_toast (GtkWidget  *widget,
-            const char *title)
-{
-  GtkWidget *overlay = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
-}
 
 /* ------------------------------------------------------------ the config */
 
@@ -279,7 +270,7 @@ path_chosen (GtkWidget *widget,
 
   /* The file choosers hand over a GFile; runs work with local paths. */
   if (path == NULL)
-    show_toast (widget, _("Only files on this computer can be used"));
+    napkin_page_add_toast (widget, adw_toast_new (_("Only files on this computer can be used")));
   else
     g_object_set (self, g_param_spec_get_name (pspec), path, NULL);
 }

@@ -31,6 +31,8 @@ struct _NapkinSeries
    * level may be incomplete and is then never used whole by a query. */
   GArray          *levels[MAX_LEVELS];
   guint            n_levels;
+  /* Between begin_update and end_update: where the appends began, or G_MAXUINT. */
+  guint            pending_from;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinSeries, napkin_series, G_TYPE_OBJECT)
@@ -105,6 +107,7 @@ static void
 napkin_series_init (NapkinSeries *self)
 {
   self->y = g_array_new (FALSE, FALSE, sizeof (double));
+  self->pending_from = G_MAXUINT;
 }
 
 /**
@@ -201,7 +204,37 @@ napkin_series_append (NapkinSeries *self,
         }
       extent_add (&g_array_index (self->levels[k], Extent, block), y);
     }
-  g_signal_emit (self, signals[CHANGED], 0, index, 0, 1);
+  if (self->pending_from == G_MAXUINT)
+    g_signal_emit (self, signals[CHANGED], 0, index, 0, 1);
+}
+
+/**
+ * napkin_series_begin_update:
+ * @self: a series
+ *
+ * Holds back #NapkinSeries::changed for the appends that follow, until
+ * napkin_series_end_update() says them all at once: a run that catches up on
+ * many steps redraws its plots once.
+ */
+void
+napkin_series_begin_update (NapkinSeries *self)
+{
+  g_return_if_fail (NAPKIN_IS_SERIES (self));
+  g_return_if_fail (self->pending_from == G_MAXUINT);
+  self->pending_from = self->y->len;
+}
+
+void
+napkin_series_end_update (NapkinSeries *self)
+{
+  guint from;
+
+  g_return_if_fail (NAPKIN_IS_SERIES (self));
+  g_return_if_fail (self->pending_from != G_MAXUINT);
+  from = self->pending_from;
+  self->pending_from = G_MAXUINT;
+  if (self->y->len > from)
+    g_signal_emit (self, signals[CHANGED], 0, from, 0, self->y->len - from);
 }
 
 /**
