@@ -443,6 +443,52 @@ test_pause_resume_stop (void)
   g_assert_finalize_object (page);
 }
 
+/* ------------------------------------------------------------ settings */
+
+/* The form is kept in typed settings keys: a new page on the same settings shows
+ * what the last one was given, and the keys hold the typed values. Oracle: the
+ * values set, read back through GSettings and through a second page. */
+static void
+test_settings_kept (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.napkinml.Napkin");
+  NapkinTrainingPage *page = new_page ();
+  g_autoptr(NkTrainConfig) config = NULL;
+  g_autofree char *lr = NULL;
+  g_autofree char *optimizer = NULL;
+
+  napkin_training_page_set_settings (page, settings);
+  small_cruncher (page, 77);
+  set_lr (page, "3e-3");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_training_page_get_input (page, "optimizer")), 1);
+  napkin_training_page_set_checkpoint_dir (page, "/tmp/napkin-kept");
+  g_assert_cmpint (g_settings_get_int (settings, "training-steps"), ==, 77);
+  g_assert_cmpint (g_settings_get_int (settings, "training-dim"), ==, 8);
+  lr = g_settings_get_string (settings, "training-lr");
+  g_assert_cmpstr (lr, ==, "3e-3");
+  optimizer = g_settings_get_string (settings, "training-optimizer");
+  g_assert_cmpstr (optimizer, ==, "momentum");
+  g_assert_finalize_object (page);
+
+  page = new_page ();
+  napkin_training_page_set_settings (page, settings);
+  config = napkin_training_page_dup_config (page, NULL);
+  g_assert_nonnull (config);
+  g_assert_cmpuint (config->steps, ==, 77);
+  g_assert_cmpuint (config->dim, ==, 8);
+  g_assert_cmpuint (config->seed, ==, 3);
+  g_assert_cmpfloat (config->lr, ==, 3e-3);
+  g_assert_cmpint (config->optimizer, ==, NK_OPTIMIZER_MOMENTUM);
+  g_assert_cmpstr (config->checkpoint_dir, ==, "/tmp/napkin-kept");
+  /* no checkpoints again: kept as the empty string */
+  napkin_training_page_set_checkpoint_dir (page, NULL);
+  g_clear_pointer (&lr, g_free);
+  lr = g_settings_get_string (settings, "training-checkpoint-dir");
+  g_assert_cmpstr (lr, ==, "");
+  g_assert_finalize_object (page);
+  g_settings_reset (settings, "training-steps");
+}
+
 /* ------------------------------------------------------------ faults */
 
 static void
@@ -954,6 +1000,7 @@ main (int   argc,
   g_test_add_func ("/ui/training/long-run-kept", test_long_run_kept);
   g_test_add_func ("/ui/training/pause-resume-stop", test_pause_resume_stop);
   g_test_add_func ("/ui/training/form-errors", test_form_errors);
+  g_test_add_func ("/ui/training/settings-kept", test_settings_kept);
   g_test_add_func ("/ui/training/diverged", test_diverged_run);
   g_test_add_func ("/ui/training/bad-text-file", test_bad_text_file);
   g_test_add_func ("/ui/training/compare", test_compare_runs);

@@ -48,7 +48,10 @@ void       _napkin_training_page_start_run      (NapkinTrainingPage  *self,
 /* napkin-training-page-actions.c */
 void       _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class);
 
-/* Test hooks: the form's inputs, the plots and the runs, as the tests drive them. */
+/* Test hooks: closing, the form's inputs, the plots and the runs, as the tests drive them. */
+gboolean              napkin_training_page_is_running          (NapkinTrainingPage *self);
+void                  napkin_training_page_confirm_close       (NapkinTrainingPage *self,
+                                                                GtkWindow          *window);
 GtkWidget            *napkin_training_page_get_input           (NapkinTrainingPage *self,
                                                                 const char         *name);
 void                  napkin_training_page_set_checkpoint_dir  (NapkinTrainingPage *self,

@@ -16,10 +16,6 @@ G_DECLARE_FINAL_TYPE (NapkinTrainingPage, napkin_training_page, NAPKIN, TRAINING
 GtkWidget *napkin_training_page_new           (void);
 void       napkin_training_page_set_settings  (NapkinTrainingPage *self,
                                                GSettings          *settings);
-
-gboolean   napkin_training_page_is_running    (NapkinTrainingPage *self);
-void       napkin_training_page_confirm_close (NapkinTrainingPage *self,
-                                               GtkWindow          *window);
 void       napkin_training_page_finish_probe  (void);
 
 G_END_DECLS
