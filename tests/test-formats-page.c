@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "napkin-formats-page.h"
+#include "napkin-formats-page-private.h"
 #include "napkin-range-chart.h"
 
 typedef struct {
@@ -52,7 +52,7 @@ assert_field (NapkinFormatsPage *page,
               const char        *field,
               const char        *expected)
 {
-  g_autofree char *shown = napkin_formats_page_dup_row_field (page, dtype, field);
+  g_autofree char *shown = _napkin_formats_page_dup_row_field (page, dtype, field);
 
   g_assert_cmpstr (shown, ==, expected);
 }
@@ -62,7 +62,7 @@ field_is_empty (NapkinFormatsPage *page,
                 const char        *dtype,
                 const char        *field)
 {
-  g_autofree char *shown = napkin_formats_page_dup_row_field (page, dtype, field);
+  g_autofree char *shown = _napkin_formats_page_dup_row_field (page, dtype, field);
 
   return shown == NULL || *shown == '\0';
 }
@@ -74,7 +74,7 @@ test_lecture_example (Fixture       *fixture,
   NapkinFormatsPage *page = fixture->page;
 
   g_object_set (page, "value-text", "1e-8", NULL);
-  g_assert_null (napkin_formats_page_get_error (page));
+  g_assert_null (_napkin_formats_page_get_error (page));
 
   /* f16: gone. */
   assert_field (page, "f16", "hex", "0x0000");
@@ -91,15 +91,15 @@ test_lecture_example (Fixture       *fixture,
   assert_field (page, "bf16", "exact", "0.00000001001171767711639404296875");
   g_assert_true (field_is_empty (page, "bf16", "note"));
   {
-    g_autofree char *formula = napkin_formats_page_dup_row_field (page, "bf16", "formula");
-    g_autofree char *value = napkin_formats_page_dup_row_field (page, "bf16", "value");
+    g_autofree char *formula = _napkin_formats_page_dup_row_field (page, "bf16", "formula");
+    g_autofree char *value = _napkin_formats_page_dup_row_field (page, "bf16", "value");
 
     g_assert_true (g_str_has_prefix (formula, "(−1)^0 × 1.0101100₂ × 2^(100 − 127)"));
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (value, NULL), ldexp (43, -32), 1e-11);
   }
   /* The rounding error is 1e-8 minus 43 × 2^-32, about -1.17e-11. */
   {
-    g_autofree char *abs_error = napkin_formats_page_dup_row_field (page, "bf16", "abs-error");
+    g_autofree char *abs_error = _napkin_formats_page_dup_row_field (page, "bf16", "abs-error");
 
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (abs_error, NULL), 1e-8 - ldexp (43, -32),
                                     1e-13);
@@ -216,41 +216,41 @@ test_bad_input (Fixture       *fixture,
   const char *error;
 
   g_object_set (page, "value-text", "1.5", NULL);
-  g_assert_null (napkin_formats_page_get_error (page));
+  g_assert_null (_napkin_formats_page_get_error (page));
 
   g_object_set (page, "value-text", "one point five", NULL);
-  error = napkin_formats_page_get_error (page);
+  error = _napkin_formats_page_get_error (page);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "one point five"));
   assert_all_dashes (page);
   assert_field (page, "f16", "bits", "· ····· ··········");
 
   g_object_set (page, "value-text", "", NULL);
-  g_assert_nonnull (napkin_formats_page_get_error (page));
+  g_assert_nonnull (_napkin_formats_page_get_error (page));
   assert_all_dashes (page);
 
   /* A good value clears the error. */
   g_object_set (page, "value-text", "2", NULL);
-  g_assert_null (napkin_formats_page_get_error (page));
+  g_assert_null (_napkin_formats_page_get_error (page));
   assert_field (page, "f16", "hex", "0x4000");
 
   /* Nine bits do not fit e4m3. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
                                              "e4m3", "0x1ff"));
-  error = napkin_formats_page_get_error (page);
+  error = _napkin_formats_page_get_error (page);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "0x1ff"));
   assert_all_dashes (page);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.set-bits", "(ss)",
                                              "e4m3", "zz"));
-  g_assert_nonnull (napkin_formats_page_get_error (page));
+  g_assert_nonnull (_napkin_formats_page_get_error (page));
   assert_all_dashes (page);
 
   /* Jumping is a way out. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "formats.jump", "(ss)",
                                              "e4m3", "one"));
-  g_assert_null (napkin_formats_page_get_error (page));
+  g_assert_null (_napkin_formats_page_get_error (page));
   assert_field (page, "e4m3", "hex", "0x38");
   assert_field (page, "f32", "value", "1");
 }
@@ -268,12 +268,12 @@ test_notes (Fixture       *fixture,
   /* f16 keeps inf; e4m3 has no inf, so inf becomes NaN (0x7f) */
   g_assert_true (field_is_empty (page, "f16", "note"));
   assert_field (page, "e4m3", "hex", "0x7f");
-  e4m3_note = napkin_formats_page_dup_row_field (page, "e4m3", "note");
+  e4m3_note = _napkin_formats_page_dup_row_field (page, "e4m3", "note");
   g_assert_nonnull (strstr (e4m3_note, "NaN"));
 
   napkin_formats_page_set_saturate (page, TRUE);
   assert_field (page, "e4m3", "hex", "0x7e");
-  saturated_note = napkin_formats_page_dup_row_field (page, "e4m3", "note");
+  saturated_note = _napkin_formats_page_dup_row_field (page, "e4m3", "note");
   g_assert_nonnull (strstr (saturated_note, "448"));
   g_assert_false (field_is_empty (page, "e5m2", "overflow"));
 
@@ -289,20 +289,20 @@ test_notes (Fixture       *fixture,
   g_object_set (page, "value-text", "7.450580596923828e-8", NULL);
   assert_field (page, "f16", "hex", "0x0001");
   assert_field (page, "f16", "class", "subnormal");
-  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  f16_note = _napkin_formats_page_dup_row_field (page, "f16", "note");
   g_assert_nonnull (strstr (f16_note, "Subnormal"));
 
   /* 2^-25, exactly half of f16's smallest subnormal: a tie, and zero is even */
   g_clear_pointer (&f16_note, g_free);
   g_object_set (page, "value-text", "2.98023223876953125e-8", NULL);
   assert_field (page, "f16", "hex", "0x0000");
-  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  f16_note = _napkin_formats_page_dup_row_field (page, "f16", "note");
   g_assert_nonnull (strstr (f16_note, "exactly half"));
   /* a little less is less than half */
   g_clear_pointer (&f16_note, g_free);
   g_object_set (page, "value-text", "2.9e-8", NULL);
   assert_field (page, "f16", "hex", "0x0000");
-  f16_note = napkin_formats_page_dup_row_field (page, "f16", "note");
+  f16_note = _napkin_formats_page_dup_row_field (page, "f16", "note");
   g_assert_nonnull (strstr (f16_note, "less than half"));
 
   /* epsilon of e4m3 is 2^-3: biased exponent 4, fraction 0 */

@@ -13,7 +13,7 @@
 
 #include "napkin-application.h"
 #include "napkin-memory-chart.h"
-#include "napkin-planner-page.h"
+#include "napkin-planner-page-private.h"
 
 /* Seeds: H100 SXM dense bf16 peak (the datasheet's 1979 TFLOP/s is 2:4-sparse)
  * and its 80 GB of HBM as the datasheet counts them. */
@@ -34,7 +34,7 @@ type (NapkinPlannerPage *page,
       const char        *input,
       const char        *text)
 {
-  GtkEditable *editable = napkin_planner_page_get_entry (page, input);
+  GtkEditable *editable = _napkin_planner_page_get_entry (page, input);
 
   g_assert_nonnull (editable);
   gtk_editable_set_text (editable, text);
@@ -44,7 +44,7 @@ static gboolean
 row_has_error (NapkinPlannerPage *page,
                const char        *input)
 {
-  GtkWidget *row = napkin_planner_page_get_input_row (page, input);
+  GtkWidget *row = _napkin_planner_page_get_input_row (page, input);
 
   g_assert_nonnull (row);
   return gtk_widget_has_css_class (row, "error");
@@ -67,7 +67,7 @@ static gboolean
 shows_non_finite (NapkinPlannerPage *page,
                   char             **out_texts)
 {
-  g_autofree char *texts = napkin_planner_page_dup_output_texts (page);
+  g_autofree char *texts = _napkin_planner_page_dup_output_texts (page);
   g_autoptr(GRegex) quoted = g_regex_new ("“[^”]*”", 0, 0, NULL);
   g_autoptr(GRegex) bad = g_regex_new ("\\b(nan|-?inf|infinity)\\b", G_REGEX_CASELESS, 0, NULL);
   g_autofree char *unquoted = g_regex_replace_literal (quoted, texts, -1, 0, "", 0, NULL);
@@ -86,16 +86,16 @@ test_worked_example (void)
 
   /* Start away from the defaults so the typing is what sets the answer. */
   type (page, "params", "1");
-  napkin_planner_page_set_gpu (page, "a100-sxm-80");
+  _napkin_planner_page_set_gpu (page, "a100-sxm-80");
 
   type (page, "params", "70B");
   type (page, "tokens", "15T");
   type (page, "gpus", "1024");
   type (page, "mfu", "0.5");
-  napkin_planner_page_set_gpu (page, "h100-sxm");
+  _napkin_planner_page_set_gpu (page, "h100-sxm");
 
   g_assert_cmpstr (expected, ==, "143.9 days");
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, expected);
   g_assert_cmpstr (nk_plan_get_gpu (napkin_planner_page_get_plan (page)), ==, "h100-sxm");
   g_assert_cmpfloat_with_epsilon (nk_plan_get_params (napkin_planner_page_get_plan (page)),
                                   70e9, 1e-3);
@@ -103,7 +103,7 @@ test_worked_example (void)
 
   /* Typing "7e10" is the same number. */
   type (page, "params", "7e10");
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, expected);
 
   /* Decades read as years (Julian, 365.25 days), not "10278.5 days". */
   {
@@ -112,9 +112,9 @@ test_worked_example (void)
 
     type (page, "params", "5T");
     g_assert_cmpfloat (days, >, 2 * 365.25);
-    g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, years);
+    g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, years);
     type (page, "params", "70B");
-    g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
+    g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, expected);
   }
 
   /* The 2:4-sparse peak would halve the time: the page must not use it by default. */
@@ -132,12 +132,12 @@ test_preset_time (void)
   type (page, "params", "13B");
   type (page, "gpus", "64");
   type (page, "mfu", "0.3");
-  napkin_planner_page_set_gpu (page, "v100");
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), !=, expected);
+  _napkin_planner_page_set_gpu (page, "v100");
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), !=, expected);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "time"));
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected);
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "70B");
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, expected);
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "params")), ==, "70B");
 
   g_assert_finalize_object (page);
 }
@@ -157,12 +157,12 @@ test_preset_largest (void)
   g_assert_cmpint (nk_plan_get_zero_stage (plan), ==, 3);
   g_assert_cmpfloat_with_epsilon (nk_plan_get_params (plan), sharded, 1.0);
   g_assert_cmpfloat_with_epsilon (sharded, 4.0e10, 1.0);
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "40B");
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "params")), ==, "40B");
   g_assert_true (nk_plan_get_fits (plan));
   g_assert_cmpfloat_with_epsilon (nk_plan_largest_params_for_stage (plan, 0), replicated, 1.0);
 
   /* The page says which assumption the answer rests on: both answers are shown. */
-  texts = napkin_planner_page_dup_output_texts (page);
+  texts = _napkin_planner_page_dup_output_texts (page);
   g_assert_nonnull (strstr (texts, "4.0e10"));
   g_assert_nonnull (strstr (texts, "5.0e9"));
   g_assert_nonnull (strstr (texts, "4 + 4 + 8 = 16"));
@@ -177,13 +177,13 @@ test_bad_params (void)
 
   type (page, "params", "abc");
   g_assert_true (row_has_error (page, "params"));
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "—");
   g_assert_false (shows_non_finite (page, NULL));
 
   /* Fixing the row clears the error and brings the answer back. */
   type (page, "params", "70B");
   g_assert_false (row_has_error (page, "params"));
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "143.9 days");
 
   g_assert_finalize_object (page);
 }
@@ -232,7 +232,7 @@ test_bad_sweep (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      GtkEditable *editable = napkin_planner_page_get_entry (page, cases[i].input);
+      GtkEditable *editable = _napkin_planner_page_get_entry (page, cases[i].input);
       g_autofree char *good = g_strdup (gtk_editable_get_text (editable));
       g_autofree char *texts = NULL;
 
@@ -242,9 +242,9 @@ test_bad_sweep (void)
       if (shows_non_finite (page, &texts))
         g_error ("%s = “%s” shows a non-finite number:\n%s", cases[i].input, cases[i].text, texts);
       if (cases[i].hides_days)
-        g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+        g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "—");
       else
-        g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+        g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "143.9 days");
 
       /* The activation and deadline rows need all their partners to matter;
        * give them partners so the bad value is really used. */
@@ -262,15 +262,15 @@ test_bad_sweep (void)
 
       type (page, cases[i].input, good);
       g_assert_false (row_has_error (page, cases[i].input));
-      g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "143.9 days");
+      g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "143.9 days");
     }
 
   /* A dtype the GPU has no peak for: the V100 has no fp8 tensor cores. */
-  napkin_planner_page_set_gpu (page, "v100");
-  adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_planner_page_get_input_row (page, "dtype")), 4);
+  _napkin_planner_page_set_gpu (page, "v100");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_planner_page_get_input_row (page, "dtype")), 4);
   g_assert_cmpint (nk_plan_get_dtype (napkin_planner_page_get_plan (page)), ==, NK_PEAK_FP8);
   g_assert_true (row_has_error (page, "dtype"));
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, "—");
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "—");
   g_assert_false (shows_non_finite (page, NULL));
 
   g_assert_finalize_object (page);
@@ -286,7 +286,7 @@ test_fewest_gpus (void)
 
   type (page, "deadline-days", "30");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.fewest-gpus", NULL));
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "gpus")), ==, expected);
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "gpus")), ==, expected);
   /* The answer meets the deadline, one GPU fewer would not. */
   g_assert_cmpfloat (nk_plan_get_output (napkin_planner_page_get_plan (page), "days"), <=, 30.0);
   g_assert_cmpfloat (6.0 * 70e9 * 15e12 / (per_gpu_day * (needed - 1)), >, 30.0);
@@ -320,7 +320,7 @@ test_architecture (void)
 
   /* Nothing to size yet: "Use" changes nothing. */
   gtk_widget_activate_action (GTK_WIDGET (page), "planner.use-architecture", NULL);
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "70B");
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "params")), ==, "70B");
 
   type (page, "d-model", "768");
   type (page, "layers", "12");
@@ -332,16 +332,16 @@ test_architecture (void)
   g_assert_cmpfloat (nk_plan_get_sized_forward_flops_per_token (plan), ==, forward);
 
   /* The formula is shown with the person's numbers in it. */
-  texts = napkin_planner_page_dup_output_texts (page);
+  texts = _napkin_planner_page_dup_output_texts (page);
   g_assert_nonnull (strstr (texts, "d_model 768 × n_layer 12 × (2 × d_attn 768 + d_ff 3072)"));
   g_assert_nonnull (strstr (texts, "n_ctx 1024"));
   g_assert_nonnull (strstr (texts, "n_vocab 50257"));
 
   /* "Use" fills in the exact count, and the time follows it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "planner.use-architecture", NULL));
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, n_text);
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "params")), ==, n_text);
   g_assert_cmpfloat (nk_plan_get_params (plan), ==, n);
-  g_assert_cmpstr (napkin_planner_page_get_days_text (page), ==, expected_time);
+  g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, expected_time);
 
   /* A bad d_ff is marked, and the size is not guessed with 4 · d_model. */
   type (page, "d-ff", "abc");
@@ -378,7 +378,7 @@ test_zero_stage_chart (void)
 {
   NapkinPlannerPage *page = new_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
-  GtkWidget *zero_row = napkin_planner_page_get_input_row (page, "zero-stage");
+  GtkWidget *zero_row = _napkin_planner_page_get_input_row (page, "zero-stage");
   NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (find_descendant (GTK_WIDGET (page),
                                                                    NAPKIN_TYPE_MEMORY_CHART));
 
@@ -410,29 +410,60 @@ test_zero_stage_chart (void)
   g_assert_finalize_object (page);
 }
 
+/* Resets every key of the Planner's. */
+static void
+reset_planner_keys (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (g_str_has_prefix (keys[i], "planner-"))
+      g_settings_reset (settings, keys[i]);
+}
+
 static void
 test_settings_kept (void)
 {
   g_autoptr(GSettings) settings = napkin_settings_new ();
+  g_autoptr(GSettings) reread = napkin_settings_new ();
   NapkinPlannerPage *page;
 
   g_assert_nonnull (settings);
-  g_settings_reset (settings, "planner-state");
+  reset_planner_keys (settings);
 
   page = new_page ();
   napkin_planner_page_set_settings (page, settings);
   type (page, "params", "13B");
-  napkin_planner_page_set_gpu (page, "a100-sxm-80");
-  g_assert_finalize_object (page);   /* saves what is pending */
+  _napkin_planner_page_set_gpu (page, "a100-sxm-80");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_planner_page_get_input_row (page, "dtype")), 4);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_planner_page_get_input_row (page, "zero-stage")), 3);
+
+  /* Each input is its own typed key, written as it changes (read back through a
+   * second settings object, not the page). */
+  g_assert_cmpstr (g_settings_get_string (reread, "planner-params"), ==, "13B");
+  g_assert_cmpstr (g_settings_get_string (reread, "planner-gpu"), ==, "a100-sxm-80");
+  g_assert_cmpstr (g_settings_get_string (reread, "planner-dtype"), ==, "fp8");
+  g_assert_cmpuint (g_settings_get_uint (reread, "planner-zero-stage"), ==, 3);
+  g_assert_cmpstr (g_settings_get_string (reread, "planner-tokens"), ==, "15T");
+  g_assert_finalize_object (page);
 
   page = new_page ();
   napkin_planner_page_set_settings (page, settings);
-  g_assert_cmpstr (gtk_editable_get_text (napkin_planner_page_get_entry (page, "params")), ==, "13B");
+  g_assert_cmpstr (gtk_editable_get_text (_napkin_planner_page_get_entry (page, "params")), ==, "13B");
   g_assert_cmpstr (nk_plan_get_gpu (napkin_planner_page_get_plan (page)), ==, "a100-sxm-80");
+  g_assert_cmpint (nk_plan_get_dtype (napkin_planner_page_get_plan (page)), ==, NK_PEAK_FP8);
+  g_assert_cmpint (nk_plan_get_zero_stage (napkin_planner_page_get_plan (page)), ==, 3);
   g_assert_cmpfloat_with_epsilon (nk_plan_get_params (napkin_planner_page_get_plan (page)), 13e9, 1e-3);
+
+  /* A key changed elsewhere shows in the form. */
+  g_settings_set_string (reread, "planner-tokens", "2T");
+  g_assert_cmpfloat_with_epsilon (nk_plan_get_tokens (napkin_planner_page_get_plan (page)), 2e12, 1e-3);
   g_assert_finalize_object (page);
 
-  g_settings_reset (settings, "planner-state");
+  reset_planner_keys (settings);
 }
 
 static void
@@ -461,7 +492,7 @@ test_export_matches_cli (void)
   dir = g_dir_make_tmp ("napkin-planner-XXXXXX", &error);
   g_assert_no_error (error);
   path = g_build_filename (dir, "plan.json", NULL);
-  g_assert_true (napkin_planner_page_export (page, path, &error));
+  g_assert_true (_napkin_planner_page_export (page, path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &exported, NULL, &error));
 

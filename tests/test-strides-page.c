@@ -11,7 +11,7 @@
 
 #include "nk-dtype.h"
 #include "napkin-application.h"
-#include "napkin-strides-page.h"
+#include "napkin-strides-page-private.h"
 #include "napkin-storage-diagram-model.h"
 
 static NapkinStridesPage *
@@ -28,7 +28,7 @@ load_lesson (NapkinStridesPage *page,
              const char        *id)
 {
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.lesson", "s", id));
-  g_assert_cmpstr (napkin_strides_page_get_lesson (page), ==, id);
+  g_assert_cmpstr (_napkin_strides_page_get_lesson (page), ==, id);
 }
 
 /* The highlighted cells must be exactly @expected (any order, no repeats). */
@@ -75,7 +75,7 @@ test_default (void)
   double value;
 
   g_assert_cmpstr (napkin_strides_page_get_program_text (page), ==, "x = arange(16).view(4, 4)");
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   g_assert_cmpuint (napkin_storage_diagram_model_get_n_storages (model), ==, 1);
   g_assert_cmpint (napkin_storage_diagram_model_get_storage_numel (model, 0), ==, 16);
   g_assert_cmpuint (napkin_storage_diagram_model_get_storage_nbytes (model, 0), ==, 16 * 4);
@@ -98,7 +98,7 @@ test_row (void)
   gint64 expected[4];
 
   load_lesson (page, "row");
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (napkin_strides_page_get_model (page)), ==, "y");
   /* x[1, j] = 0 + 1·4 + j·1 */
   for (int j = 0; j < 4; j++)
@@ -192,7 +192,7 @@ test_transpose_steps (void)
           g_assert_cmpint (to - from, ==, k % 4 == 0 ? -11 : 4);
         }
     }
-  g_assert_true (g_str_has_prefix (napkin_strides_page_get_formula_text (page), "step 16 of 16 · jump +4 · y[3, 3] → 15"));
+  g_assert_true (g_str_has_prefix (_napkin_strides_page_get_formula_text (page), "step 16 of 16 · jump +4 · y[3, 3] → 15"));
 
   /* past the end the walk stops */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
@@ -208,7 +208,7 @@ test_transpose_view_error (void)
   const char *error;
 
   load_lesson (page, "transpose-view");
-  error = napkin_strides_page_get_error_text (page);
+  error = _napkin_strides_page_get_error_text (page);
   g_assert_nonnull (error);
   /* PyTorch's sentence, at `view` in the third statement "z = y.view(16)" */
   g_assert_nonnull (strstr (error, "view size is not compatible with input tensor's size and stride"));
@@ -230,7 +230,7 @@ check_copy_lesson (const char *lesson)
   gint64 all[16];
 
   load_lesson (page, lesson);
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "z");
 
   /* a second strip: 16 elements × 4 bytes (f32) */
@@ -301,7 +301,7 @@ test_write_through (void)
   double value;
 
   load_lesson (page, "write");
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   x = napkin_storage_diagram_model_find_tensor (model, "x");
   g_assert_cmpint (x, >=, 0);
   g_assert_cmpuint (napkin_storage_diagram_model_get_tensor_storage (model, x), ==, 0);
@@ -325,7 +325,7 @@ test_rearrange (void)
   gint64 all[16];
 
   load_lesson (page, "rearrange");
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "h");
   h = napkin_storage_diagram_model_get_tensor (model, selected (page));
   g_assert_cmpint (h->ndim, ==, 3);
@@ -375,12 +375,12 @@ test_hover_formula (void)
   napkin_storage_diagram_model_set_hover (model, 0, 1 * 4 + 2);
   g_assert_true (napkin_storage_diagram_model_get_focus (model, NULL, NULL, &cell));
   g_assert_cmpint (cell, ==, 6);
-  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==, "x[1, 2] → 6 = 0 + 1·4 + 2·1");
+  g_assert_cmpstr (_napkin_strides_page_get_formula_text (page), ==, "x[1, 2] → 6 = 0 + 1·4 + 2·1");
 
   /* the transpose reads x[2, 1] there */
   napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)\ny = x.t()");
   napkin_storage_diagram_model_set_hover (model, 1, 2 * 4 + 1);
-  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==, "y[2, 1] → 6 = 0 + 2·1 + 1·4");
+  g_assert_cmpstr (_napkin_strides_page_get_formula_text (page), ==, "y[2, 1] → 6 = 0 + 2·1 + 1·4");
   napkin_storage_diagram_model_set_hover (model, -1, -1);
   g_assert_false (napkin_storage_diagram_model_get_focus (model, NULL, NULL, NULL));
   g_assert_finalize_object (page);
@@ -411,7 +411,7 @@ test_hover_cell (void)
   x_readers = napkin_storage_diagram_model_dup_cell_readers (model, x, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (x_readers[0], ==, 2);
-  g_assert_cmpstr (napkin_strides_page_get_formula_text (page), ==,
+  g_assert_cmpstr (_napkin_strides_page_get_formula_text (page), ==,
                    "storage of x, cell 2 ← x[2], y[0, 2], y[1, 2], y[2, 2]");
 
   /* pointing at an element ends pointing at the cell */
@@ -459,7 +459,7 @@ test_large (void)
   gint64 n = 0;
 
   napkin_strides_page_set_program_text (page, "x = arange(800).view(40, 20)\ny = x.t()");
-  g_assert_null (napkin_strides_page_get_error_text (page));
+  g_assert_null (_napkin_strides_page_get_error_text (page));
   g_assert_cmpint (napkin_storage_diagram_model_get_storage_numel (model, 0), ==, 800);
   g_assert_cmpint (napkin_storage_diagram_model_get_storage_n_drawn (model, 0), ==, 512);
   values = napkin_storage_diagram_model_get_tensor_values (model, 0, &n);
@@ -551,7 +551,7 @@ test_bad_input (void)
       napkin_strides_page_set_program_text (page, programs[i]);
       if (i < 5)
         {
-          g_assert_nonnull (napkin_strides_page_get_error_text (page));
+          g_assert_nonnull (_napkin_strides_page_get_error_text (page));
           g_assert_cmpuint (napkin_storage_diagram_model_get_n_tensors (model), ==, 1);
           g_assert_cmpstr (napkin_storage_diagram_model_get_selected_name (model), ==, "x");
         }
@@ -559,13 +559,13 @@ test_bad_input (void)
   napkin_strides_page_set_program_text (page, programs[4]);
   /* the comment and separators are skipped: the failure is at `view` on line 4,
    * ";; y = x.t().view(16)", whose "v" is its 14th character */
-  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 4, column 14: "));
+  g_assert_true (g_str_has_prefix (_napkin_strides_page_get_error_text (page), "Line 4, column 14: "));
   /* a syntax error in a statement spread over lines: "$" is on line 3, after 11 spaces and "8 " */
   napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)\ny = x.view(2,\n           8 $ 1)");
-  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 3, column 14: "));
+  g_assert_true (g_str_has_prefix (_napkin_strides_page_get_error_text (page), "Line 3, column 14: "));
   /* a line after a multi-byte character counts characters, not bytes */
   napkin_strides_page_set_program_text (page, "x = arange(16).view(4, 4)  # 4×4\ny = x[7]");
-  g_assert_true (g_str_has_prefix (napkin_strides_page_get_error_text (page), "Line 2, column "));
+  g_assert_true (g_str_has_prefix (_napkin_strides_page_get_error_text (page), "Line 2, column "));
   g_assert_finalize_object (page);
 }
 

@@ -26,7 +26,7 @@
 #include "napkin-bit-row.h"
 #include "napkin-format-card.h"
 #include "napkin-page.h"
-#include "napkin-formats-page.h"
+#include "napkin-formats-page-private.h"
 #include "napkin-range-chart.h"
 #include "nk-dtype.h"
 
@@ -912,13 +912,13 @@ napkin_formats_page_set_saturate (NapkinFormatsPage *self,
 }
 
 /**
- * napkin_formats_page_get_error:
+ * _napkin_formats_page_get_error:
  * @self: the page
  *
  * Returns: (nullable): the sentence shown for bad input, %NULL when the input is good
  */
 const char *
-napkin_formats_page_get_error (NapkinFormatsPage *self)
+_napkin_formats_page_get_error (NapkinFormatsPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_FORMATS_PAGE (self), NULL);
 
@@ -926,7 +926,7 @@ napkin_formats_page_get_error (NapkinFormatsPage *self)
 }
 
 /**
- * napkin_formats_page_dup_row_field:
+ * _napkin_formats_page_dup_row_field:
  * @self: the page
  * @dtype_name: a format name, e.g. "bf16"
  * @field: see napkin_format_card_dup_field()
@@ -934,9 +934,9 @@ napkin_formats_page_get_error (NapkinFormatsPage *self)
  * Returns: (transfer full): what the row of @dtype_name shows in @field
  */
 char *
-napkin_formats_page_dup_row_field (NapkinFormatsPage *self,
-                                   const char        *dtype_name,
-                                   const char        *field)
+_napkin_formats_page_dup_row_field (NapkinFormatsPage *self,
+                                    const char        *dtype_name,
+                                    const char        *field)
 {
   int row;
 

@@ -22,9 +22,5 @@ void        napkin_formats_page_set_saturate   (NapkinFormatsPage *self,
                                                 gboolean           saturate);
 void        napkin_formats_page_set_settings   (NapkinFormatsPage *self,
                                                 GSettings         *settings);
-const char *napkin_formats_page_get_error      (NapkinFormatsPage *self);
-char       *napkin_formats_page_dup_row_field  (NapkinFormatsPage *self,
-                                                const char        *dtype_name,
-                                                const char        *field);
 
 G_END_DECLS

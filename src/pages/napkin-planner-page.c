@@ -23,11 +23,10 @@
 #include "napkin-file-chooser.h"
 #include "napkin-memory-chart.h"
 #include "napkin-page.h"
-#include "napkin-planner-page.h"
+#include "napkin-planner-page-private.h"
 
 /* At least this wide, the form and the results sit side by side. */
 #define WIDE_LAYOUT_MIN_WIDTH 720
-#define SAVE_DELAY_MS         400
 
 /* A thin no-break space groups digits the SI way, in every language. */
 #define DIGIT_GROUP "\u202f"
@@ -47,8 +46,6 @@ struct _NapkinPlannerPage
 
   NkPlan              *plan;
   GSettings           *settings;
-  guint                save_source;
-  gboolean             loading;
 
   /* layout */
   GtkWidget           *form_scroller;
@@ -126,7 +123,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 /* The numeric inputs typed into entry rows, in the order of the form. The name
- * is both the NkPlan input and the key in the planner-state setting; the plan
+ * is both the NkPlan input and, after "planner-", its settings key; the plan
  * knows which may be left empty. */
 typedef struct {
   const char *name;
@@ -587,58 +584,143 @@ on_plan_revision (NapkinPlannerPage *self)
 
 /* ------------------------------------------------------------ settings */
 
-static void
-save_now (NapkinPlannerPage *self)
+/* Each input has its own typed key, bound with g_settings_bind: an entry's text to
+ * "planner-NAME", a list's position to the nick of what it shows, a switch to a
+ * boolean. GSettings writes as the form changes and sets the form when a key
+ * changes, so there is nothing to save by hand. */
+
+static const char *
+gpu_nick (guint i)
 {
-  GVariantBuilder builder;
-  guint i;
+  const GPtrArray *gpus = nk_gpus_get_all ();
 
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  if (self->settings == NULL)
-    return;
+  return i < gpus->len ? ((const NkGpu *) g_ptr_array_index (gpus, i))->id : NULL;
+}
 
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-  for (i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
-    g_variant_builder_add (&builder, "{ss}", entry_inputs[i].name,
-                           gtk_editable_get_text (GTK_EDITABLE (row_at (self, entry_inputs[i].row_offset))));
-  g_variant_builder_add (&builder, "{ss}", "gpu", nk_plan_get_gpu (self->plan));
-  g_variant_builder_add (&builder, "{ss}", "dtype", nk_peak_dtype_to_string (nk_plan_get_dtype (self->plan)));
-  g_variant_builder_add (&builder, "{ss}", "sparse", nk_plan_get_sparse (self->plan) ? "true" : "false");
-  g_variant_builder_add (&builder, "{ss}", "optimizer", nk_optimizer_to_string (nk_plan_get_optimizer (self->plan)));
-  g_variant_builder_add (&builder, "{ss}", "precision", nk_precision_to_string (nk_plan_get_precision (self->plan)));
-  {
-    g_autofree char *stage = g_strdup_printf ("%d", nk_plan_get_zero_stage (self->plan));
+static const char *
+dtype_nick (guint i)
+{
+  return i < G_N_ELEMENTS (dtype_items) ? nk_peak_dtype_to_string (dtype_items[i]) : NULL;
+}
 
-    g_variant_builder_add (&builder, "{ss}", "zero-stage", stage);
-    g_variant_builder_add (&builder, "{ss}", "activation-model",
-                           nk_activation_model_to_string (nk_plan_get_activation_model (self->plan)));
-    g_variant_builder_add (&builder, "{ss}", "checkpointing",
-                           nk_plan_get_checkpointing (self->plan) ? "true" : "false");
-  }
-  g_settings_set_value (self->settings, "planner-state", g_variant_builder_end (&builder));
+static const char *
+optimizer_nick (guint i)
+{
+  return i <= NK_OPTIMIZER_ADAMW ? nk_optimizer_to_string (i) : NULL;
+}
+
+/* The row offers fp32 and bf16-mixed. */
+static const char *
+precision_nick (guint i)
+{
+  return i <= NK_PRECISION_BF16_MIXED ? nk_precision_to_string (i) : NULL;
+}
+
+static const char *
+activation_model_nick (guint i)
+{
+  return i <= NK_ACTIVATION_MODEL_TRANSFORMER ? nk_activation_model_to_string (i) : NULL;
+}
+
+typedef struct {
+  const char  *key;
+  gsize        row_offset;
+  const char *(*nick) (guint position);
+} ChoiceKey;
+
+static const ChoiceKey choice_keys[] = {
+  { "planner-gpu",              G_STRUCT_OFFSET (NapkinPlannerPage, gpu_row),              gpu_nick },
+  { "planner-dtype",            G_STRUCT_OFFSET (NapkinPlannerPage, dtype_row),            dtype_nick },
+  { "planner-optimizer",        G_STRUCT_OFFSET (NapkinPlannerPage, optimizer_row),        optimizer_nick },
+  { "planner-precision",        G_STRUCT_OFFSET (NapkinPlannerPage, precision_row),        precision_nick },
+  { "planner-activation-model", G_STRUCT_OFFSET (NapkinPlannerPage, activation_model_row), activation_model_nick },
+};
+
+/* A nick from the settings → the position of the row's item. */
+static gboolean
+choice_get_mapping (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  const ChoiceKey *choice = user_data;
+  const char *text = g_variant_get_string (variant, NULL);
+  const char *nick;
+
+  for (guint i = 0; (nick = choice->nick (i)) != NULL; i++)
+    if (g_str_equal (nick, text))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The row's position → its nick; nothing is written while no item is selected. */
+static GVariant *
+choice_set_mapping (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
+{
+  const ChoiceKey *choice = user_data;
+  const char *nick = choice->nick (g_value_get_uint (value));
+
+  return nick != NULL ? g_variant_new_string (nick) : NULL;
+}
+
+static GVariant *
+zero_stage_set_mapping (const GValue       *value,
+                        const GVariantType *expected_type,
+                        gpointer            user_data)
+{
+  guint stage = g_value_get_uint (value);
+
+  return stage <= 3 ? g_variant_new_uint32 (stage) : NULL;
 }
 
 static gboolean
-save_timeout (gpointer user_data)
+zero_stage_get_mapping (GValue   *value,
+                        GVariant *variant,
+                        gpointer  user_data)
 {
-  NapkinPlannerPage *self = user_data;
-
-  self->save_source = 0;
-  save_now (self);
-  return G_SOURCE_REMOVE;
+  g_value_set_uint (value, g_variant_get_uint32 (variant));
+  return TRUE;
 }
 
 static void
-queue_save (NapkinPlannerPage *self)
+bind_settings (NapkinPlannerPage *self)
 {
-  if (self->settings == NULL || self->loading)
-    return;
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  self->save_source = g_timeout_add (SAVE_DELAY_MS, save_timeout, self);
+  for (guint i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    {
+      g_autofree char *key = g_strconcat ("planner-", entry_inputs[i].name, NULL);
+
+      g_settings_bind (self->settings, key, row_at (self, entry_inputs[i].row_offset), "text",
+                       G_SETTINGS_BIND_DEFAULT);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (choice_keys); i++)
+    g_settings_bind_with_mapping (self->settings, choice_keys[i].key,
+                                  row_at (self, choice_keys[i].row_offset), "selected",
+                                  G_SETTINGS_BIND_DEFAULT, choice_get_mapping, choice_set_mapping,
+                                  (gpointer) &choice_keys[i], NULL);
+  g_settings_bind_with_mapping (self->settings, "planner-zero-stage", self->zero_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, zero_stage_get_mapping,
+                                zero_stage_set_mapping, NULL, NULL);
+  g_settings_bind (self->settings, "planner-sparse", self->sparse_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "planner-checkpointing", self->checkpointing_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
 }
 
-static void select_gpu (NapkinPlannerPage *self,
-                        const char        *gpu_id);
+static void
+unbind_settings (NapkinPlannerPage *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (entry_inputs); i++)
+    g_settings_unbind (row_at (self, entry_inputs[i].row_offset), "text");
+  for (guint i = 0; i < G_N_ELEMENTS (choice_keys); i++)
+    g_settings_unbind (row_at (self, choice_keys[i].row_offset), "selected");
+  g_settings_unbind (self->zero_row, "selected");
+  g_settings_unbind (self->sparse_switch, "active");
+  g_settings_unbind (self->checkpointing_switch, "active");
+}
 
 static void
 set_entry_text (NapkinPlannerPage *self,
@@ -651,74 +733,10 @@ set_entry_text (NapkinPlannerPage *self,
   gtk_editable_set_text (GTK_EDITABLE (row_at (self, entry->row_offset)), text);
 }
 
-static void
-load_state (NapkinPlannerPage *self)
-{
-  g_autoptr(GVariant) state = NULL;
-  GVariantIter iter;
-  const char *key, *value;
-
-  if (self->settings == NULL)
-    return;
-
-  self->loading = TRUE;
-  state = g_settings_get_value (self->settings, "planner-state");
-  g_variant_iter_init (&iter, state);
-  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
-    {
-      if (find_entry_input (key) != NULL)
-        set_entry_text (self, key, value);
-      else if (g_str_equal (key, "gpu"))
-        select_gpu (self, value);
-      else if (g_str_equal (key, "dtype"))
-        {
-          NkPeakDtype dtype;
-
-          if (nk_peak_dtype_from_string (value, &dtype))
-            for (guint i = 0; i < G_N_ELEMENTS (dtype_items); i++)
-              if (dtype_items[i] == dtype)
-                adw_combo_row_set_selected (self->dtype_row, i);
-        }
-      else if (g_str_equal (key, "sparse"))
-        gtk_switch_set_active (self->sparse_switch, g_str_equal (value, "true"));
-      else if (g_str_equal (key, "optimizer"))
-        {
-          NkOptimizer optimizer;
-
-          if (nk_optimizer_from_string (value, &optimizer))
-            adw_combo_row_set_selected (self->optimizer_row, optimizer);
-        }
-      else if (g_str_equal (key, "precision"))
-        {
-          NkPrecision precision;
-
-          if (nk_precision_from_string (value, &precision))
-            adw_combo_row_set_selected (self->precision_row, precision);
-        }
-      else if (g_str_equal (key, "zero-stage"))
-        {
-          guint64 stage;
-
-          if (g_ascii_string_to_unsigned (value, 10, 0, 3, &stage, NULL))
-            adw_combo_row_set_selected (self->zero_row, stage);
-        }
-      else if (g_str_equal (key, "activation-model"))
-        {
-          NkActivationModel model;
-
-          if (nk_activation_model_from_string (value, &model))
-            adw_combo_row_set_selected (self->activation_model_row, model);
-        }
-      else if (g_str_equal (key, "checkpointing"))
-        gtk_switch_set_active (self->checkpointing_switch, g_str_equal (value, "true"));
-    }
-  self->loading = FALSE;
-}
-
 /**
  * napkin_planner_page_set_settings:
  * @self: a planner page
- * @settings: (nullable): settings with the `planner-state` key, or %NULL to keep
+ * @settings: (nullable): settings with the `planner-*` keys, or %NULL to keep
  *   nothing
  *
  * Restores the form from @settings and keeps it there as it changes. The window
@@ -734,10 +752,11 @@ napkin_planner_page_set_settings (NapkinPlannerPage *self,
 
   if (self->settings == settings)
     return;
-  if (self->save_source != 0)
-    save_now (self);
+  if (self->settings != NULL)
+    unbind_settings (self);
   g_set_object (&self->settings, settings);
-  load_state (self);
+  if (self->settings != NULL)
+    bind_settings (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
 
@@ -758,7 +777,6 @@ on_entry_changed (GtkEditable       *editable,
     take_label (self->tokens_value, nk_units_format_sci (nk_plan_get_tokens (self->plan), 1));
 
   update_errors (self);
-  queue_save (self);
 }
 
 static void
@@ -769,7 +787,6 @@ on_gpu_selected (NapkinPlannerPage *self)
 
   if (i < gpus->len)
     nk_plan_set_gpu (self->plan, ((const NkGpu *) g_ptr_array_index (gpus, i))->id);
-  queue_save (self);
 }
 
 static void
@@ -828,7 +845,6 @@ on_choice_changed (NapkinPlannerPage *self)
   adw_preferences_group_set_description (self->memory_group, _(stage_texts[MIN (stage, 3)]));
 
   update_errors (self);
-  queue_save (self);
 }
 
 /* ------------------------------------------------------------ actions */
@@ -957,7 +973,7 @@ copy_summary_action (GtkWidget  *widget,
 }
 
 /**
- * napkin_planner_page_export:
+ * _napkin_planner_page_export:
  * @self: a planner page
  * @path: a file name
  * @error: a sentence naming @path when it cannot be written
@@ -969,9 +985,9 @@ copy_summary_action (GtkWidget  *widget,
  * Returns: %TRUE when the file was written
  */
 gboolean
-napkin_planner_page_export (NapkinPlannerPage  *self,
-                            const char         *path,
-                            GError            **error)
+_napkin_planner_page_export (NapkinPlannerPage  *self,
+                             const char         *path,
+                             GError            **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *line = NULL;
@@ -998,7 +1014,7 @@ export_chosen (GtkWidget *widget,
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
 
-  if (path == NULL || !napkin_planner_page_export (self, path, &error))
+  if (path == NULL || !_napkin_planner_page_export (self, path, &error))
     {
       message = g_strdup_printf (_("Could not save the plan: %s"),
                                  error ? error->message : _("the file has no local path"));
@@ -1105,8 +1121,7 @@ napkin_planner_page_dispose (GObject *object)
 {
   NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (object);
 
-  if (self->save_source != 0)
-    save_now (self);
+  napkin_planner_page_set_settings (self, NULL);
   if (self->plan != NULL)
     g_signal_handlers_disconnect_by_data (self->plan, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_PLANNER_PAGE);
@@ -1170,7 +1185,7 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   /**
    * NapkinPlannerPage:settings:
    *
-   * The settings that keep the form, with the `planner-state` key.
+   * The settings that keep the form, with the `planner-*` keys.
    */
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
@@ -1338,7 +1353,7 @@ napkin_planner_page_get_plan (NapkinPlannerPage *self)
 }
 
 /**
- * napkin_planner_page_get_entry:
+ * _napkin_planner_page_get_entry:
  * @self: a planner page
  * @input: an input typed as text: params, tokens, layers, d-model, d-ff, vocab,
  *   seq, gpus, mfu, price, batch, heads or deadline-days
@@ -1346,8 +1361,8 @@ napkin_planner_page_get_plan (NapkinPlannerPage *self)
  * Returns: (transfer none) (nullable): the row's editable, %NULL for other names
  */
 GtkEditable *
-napkin_planner_page_get_entry (NapkinPlannerPage *self,
-                               const char        *input)
+_napkin_planner_page_get_entry (NapkinPlannerPage *self,
+                                const char        *input)
 {
   const EntryInput *entry;
 
@@ -1358,7 +1373,7 @@ napkin_planner_page_get_entry (NapkinPlannerPage *self,
 }
 
 /**
- * napkin_planner_page_get_input_row:
+ * _napkin_planner_page_get_input_row:
  * @self: a planner page
  * @input: an NkPlan input property name (an entry's name, or gpu, dtype, sparse,
  *   zero-stage, activation-model)
@@ -1366,8 +1381,8 @@ napkin_planner_page_get_entry (NapkinPlannerPage *self,
  * Returns: (transfer none) (nullable): the row showing @input and its error state
  */
 GtkWidget *
-napkin_planner_page_get_input_row (NapkinPlannerPage *self,
-                                   const char        *input)
+_napkin_planner_page_get_input_row (NapkinPlannerPage *self,
+                                    const char        *input)
 {
   const EntryInput *entry;
 
@@ -1383,13 +1398,13 @@ napkin_planner_page_get_input_row (NapkinPlannerPage *self,
 }
 
 /**
- * napkin_planner_page_get_days_text:
+ * _napkin_planner_page_get_days_text:
  * @self: a planner page
  *
  * Returns: the large training-time label as shown, e.g. "143.9 days" or "—"
  */
 const char *
-napkin_planner_page_get_days_text (NapkinPlannerPage *self)
+_napkin_planner_page_get_days_text (NapkinPlannerPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), NULL);
 
@@ -1397,7 +1412,7 @@ napkin_planner_page_get_days_text (NapkinPlannerPage *self)
 }
 
 /**
- * napkin_planner_page_dup_output_texts:
+ * _napkin_planner_page_dup_output_texts:
  * @self: a planner page
  *
  * Every text the page shows for the plan's results, one per line, so tests can
@@ -1406,7 +1421,7 @@ napkin_planner_page_get_days_text (NapkinPlannerPage *self)
  * Returns: (transfer full): the texts
  */
 char *
-napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
+_napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
 {
   GtkLabel *labels[] = {
     self->days_label, self->headline_caption, self->headline_error, self->days_value,
@@ -1434,15 +1449,15 @@ napkin_planner_page_dup_output_texts (NapkinPlannerPage *self)
 }
 
 /**
- * napkin_planner_page_set_gpu:
+ * _napkin_planner_page_set_gpu:
  * @self: a planner page
  * @gpu_id: a GPU table id, e.g. "h100-sxm"
  *
  * Chooses @gpu_id in the GPU row, as a person would; unknown ids change nothing.
  */
 void
-napkin_planner_page_set_gpu (NapkinPlannerPage *self,
-                             const char        *gpu_id)
+_napkin_planner_page_set_gpu (NapkinPlannerPage *self,
+                              const char        *gpu_id)
 {
   g_return_if_fail (NAPKIN_IS_PLANNER_PAGE (self));
 

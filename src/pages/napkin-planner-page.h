@@ -17,18 +17,7 @@ G_DECLARE_FINAL_TYPE (NapkinPlannerPage, napkin_planner_page, NAPKIN, PLANNER_PA
 
 GtkWidget   *napkin_planner_page_new            (void);
 NkPlan      *napkin_planner_page_get_plan       (NapkinPlannerPage *self);
-GtkEditable *napkin_planner_page_get_entry      (NapkinPlannerPage *self,
-                                                 const char        *input);
-GtkWidget   *napkin_planner_page_get_input_row  (NapkinPlannerPage *self,
-                                                 const char        *input);
-const char  *napkin_planner_page_get_days_text  (NapkinPlannerPage *self);
-char        *napkin_planner_page_dup_output_texts (NapkinPlannerPage *self);
-void         napkin_planner_page_set_gpu        (NapkinPlannerPage *self,
-                                                 const char        *gpu_id);
 void         napkin_planner_page_set_settings   (NapkinPlannerPage *self,
                                                  GSettings         *settings);
-gboolean     napkin_planner_page_export         (NapkinPlannerPage *self,
-                                                 const char        *path,
-                                                 GError           **error);
 
 G_END_DECLS

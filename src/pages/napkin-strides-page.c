@@ -20,12 +20,11 @@
 #include "napkin-storage-diagram.h"
 #include "napkin-storage-diagram-model.h"
 #include "napkin-page.h"
-#include "napkin-strides-page.h"
+#include "napkin-strides-page-private.h"
 
 /* At least this wide, the program sits beside the diagram. */
 #define WIDE_LAYOUT_MIN_WIDTH 760
 #define RUN_DELAY_MS          150
-#define SAVE_DELAY_MS         400
 #define DEFAULT_PROGRAM       "x = arange(16).view(4, 4)"
 
 typedef struct {
@@ -87,8 +86,6 @@ struct _NapkinStridesPage
   char                      *text;          /* the buffer's text, kept for the getter */
   const Lesson              *lesson;        /* the lesson the text still is, or NULL */
   guint                      run_source;
-  guint                      save_source;
-  gboolean                   loading;
 
   GtkTextTag                *error_tag;       /* underlines the failure */
   GtkWidget                 *error_box;       /* the row under the editor */
@@ -288,32 +285,36 @@ run_timeout (gpointer user_data)
 
 /* ------------------------------------------------------------ settings */
 
-static void
-apply_saved_dtype (NapkinStridesPage *self)
-{
-  g_autofree char *name = g_settings_get_string (self->settings, "strides-dtype");
-  NkDType dtype;
-
-  if (nk_dtype_from_name (name, &dtype, NULL))
-    napkin_strides_page_set_dtype (self, dtype);
-}
-
-static void
-save_now (NapkinStridesPage *self)
-{
-  g_clear_handle_id (&self->save_source, g_source_remove);
-  if (self->settings != NULL)
-    g_settings_set_string (self->settings, "strides-program", self->text);
-}
+/* The program is bound to `strides-program` through the #NapkinStridesPage:program-text
+ * property, the dropdown to `strides-dtype` through these mappings (a format's CLI
+ * name ↔ its position). GSettings writes as they change. */
 
 static gboolean
-save_timeout (gpointer user_data)
+dtype_get_mapping (GValue   *value,
+                   GVariant *variant,
+                   gpointer  user_data)
 {
-  NapkinStridesPage *self = user_data;
+  const char *name = g_variant_get_string (variant, NULL);
 
-  self->save_source = 0;
-  save_now (self);
-  return G_SOURCE_REMOVE;
+  for (guint i = 0; i < G_N_ELEMENTS (dtype_items); i++)
+    if (g_str_equal (nk_dtype_info (dtype_items[i])->cli_name, name))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GVariant *
+dtype_set_mapping (const GValue       *value,
+                   const GVariantType *expected_type,
+                   gpointer            user_data)
+{
+  guint i = g_value_get_uint (value);
+
+  return i < G_N_ELEMENTS (dtype_items)
+         ? g_variant_new_string (nk_dtype_info (dtype_items[i])->cli_name)
+         : NULL;
 }
 
 /**
@@ -335,17 +336,20 @@ napkin_strides_page_set_settings (NapkinStridesPage *self,
 
   if (self->settings == settings)
     return;
-  if (self->save_source != 0)
-    save_now (self);
-  g_set_object (&self->settings, settings);
   if (self->settings != NULL)
     {
-      g_autofree char *text = g_settings_get_string (self->settings, "strides-program");
-
-      self->loading = TRUE;
-      apply_saved_dtype (self);
-      napkin_strides_page_set_program_text (self, text);
-      self->loading = FALSE;
+      g_settings_unbind (self->dtype_dropdown, "selected");
+      g_settings_unbind (self, "program-text");
+    }
+  g_set_object (&self->settings, settings);
+  /* The format first, so the program runs once in it. */
+  if (self->settings != NULL)
+    {
+      g_settings_bind_with_mapping (self->settings, "strides-dtype", self->dtype_dropdown,
+                                    "selected", G_SETTINGS_BIND_DEFAULT, dtype_get_mapping,
+                                    dtype_set_mapping, NULL, NULL);
+      g_settings_bind (self->settings, "strides-program", self, "program-text",
+                       G_SETTINGS_BIND_DEFAULT);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
 }
@@ -445,11 +449,6 @@ on_buffer_changed (GtkTextBuffer     *buffer,
 
   g_clear_handle_id (&self->run_source, g_source_remove);
   self->run_source = g_timeout_add (RUN_DELAY_MS, run_timeout, self);
-  if (self->settings != NULL && !self->loading)
-    {
-      g_clear_handle_id (&self->save_source, g_source_remove);
-      self->save_source = g_timeout_add (SAVE_DELAY_MS, save_timeout, self);
-    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRAM_TEXT]);
 }
 
@@ -461,8 +460,6 @@ on_dtype_selected (NapkinStridesPage *self)
   if (i >= G_N_ELEMENTS (dtype_items) || nk_program_get_dtype (self->program) == dtype_items[i])
     return;
   nk_program_set_dtype (self->program, dtype_items[i]);
-  if (self->settings != NULL && !self->loading)
-    g_settings_set_string (self->settings, "strides-dtype", nk_dtype_info (dtype_items[i])->cli_name);
   run_now (self);
 }
 
@@ -571,8 +568,7 @@ napkin_strides_page_dispose (GObject *object)
 {
   NapkinStridesPage *self = NAPKIN_STRIDES_PAGE (object);
 
-  if (self->save_source != 0)
-    save_now (self);
+  napkin_strides_page_set_settings (self, NULL);
   g_clear_handle_id (&self->run_source, g_source_remove);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
@@ -871,14 +867,14 @@ napkin_strides_page_get_model (NapkinStridesPage *self)
 }
 
 /**
- * napkin_strides_page_get_error_text:
+ * _napkin_strides_page_get_error_text:
  * @self: a strides page
  *
  * Returns: (nullable): the error shown under the failing statement ("Line 3,
  *   column 7: ..."), %NULL when the program ran
  */
 const char *
-napkin_strides_page_get_error_text (NapkinStridesPage *self)
+_napkin_strides_page_get_error_text (NapkinStridesPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
 
@@ -888,27 +884,27 @@ napkin_strides_page_get_error_text (NapkinStridesPage *self)
 }
 
 /**
- * napkin_strides_page_get_formula_text:
+ * _napkin_strides_page_get_formula_text:
  * @self: a strides page
  *
  * Returns: the address line above the diagram, e.g. "x[1, 2] → 6 = 0 + 1·4 + 2·1"
  */
 const char *
-napkin_strides_page_get_formula_text (NapkinStridesPage *self)
+_napkin_strides_page_get_formula_text (NapkinStridesPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
   return gtk_label_get_label (self->formula_label);
 }
 
 /**
- * napkin_strides_page_get_lesson:
+ * _napkin_strides_page_get_lesson:
  * @self: a strides page
  *
  * Returns: (nullable): the id of the lesson the editor still shows, %NULL once the
  *   program was edited
  */
 const char *
-napkin_strides_page_get_lesson (NapkinStridesPage *self)
+_napkin_strides_page_get_lesson (NapkinStridesPage *self)
 {
   g_return_val_if_fail (NAPKIN_IS_STRIDES_PAGE (self), NULL);
   return self->lesson ? self->lesson->id : NULL;

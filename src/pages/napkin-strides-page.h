@@ -25,9 +25,6 @@ void                       napkin_strides_page_set_dtype        (NapkinStridesPa
                                                                  NkDType            dtype);
 NkProgram                 *napkin_strides_page_get_program      (NapkinStridesPage *self);
 NapkinStorageDiagramModel *napkin_strides_page_get_model        (NapkinStridesPage *self);
-const char                *napkin_strides_page_get_error_text   (NapkinStridesPage *self);
-const char                *napkin_strides_page_get_formula_text (NapkinStridesPage *self);
-const char                *napkin_strides_page_get_lesson       (NapkinStridesPage *self);
 void                       napkin_strides_page_set_settings     (NapkinStridesPage *self,
                                                                  GSettings         *settings);
 
