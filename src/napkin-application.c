@@ -10,7 +10,6 @@
 #include "nk-device-probe.h"
 
 #include "napkin-application.h"
-#include "napkin-training-page.h"
 #include "napkin-window.h"
 
 struct _NapkinApplication
@@ -170,7 +169,6 @@ napkin_application_shutdown (GApplication *app)
 {
   /* The CUDA runtime's exit handlers crash while a probe thread is still inside it. */
   nk_device_wait_for_probe ();
-  napkin_training_page_finish_probe ();
 
   G_APPLICATION_CLASS (napkin_application_parent_class)->shutdown (app);
 }
