@@ -23,7 +23,10 @@
  *
  * Every tensor a program makes is capped at %NK_PROGRAM_MAX_NUMEL elements, and
  * all it allocates together at %NK_PROGRAM_MAX_TOTAL_NUMEL, so that a typo such
- * as arange(1e12) is an error rather than an out-of-memory kill.
+ * as arange(1e12) is an error rather than an out-of-memory kill; the elements its
+ * ops read and write together are capped at %NK_PROGRAM_MAX_TOTAL_WORK (views
+ * cost nothing), so that a long program of cheap-looking statements ends in
+ * seconds rather than hours.
  */
 #pragma once
 
@@ -40,6 +43,8 @@ G_BEGIN_DECLS
 #define NK_PROGRAM_MAX_TOTAL_NUMEL (G_GINT64_CONSTANT (1) << 25)
 /* The most multiply-adds one matmul or einsum may do. */
 #define NK_PROGRAM_MAX_WORK        (G_GINT64_CONSTANT (1) << 28)
+/* The most elements one program's ops may read and write in all (1 Gi). */
+#define NK_PROGRAM_MAX_TOTAL_WORK  (G_GINT64_CONSTANT (1) << 30)
 
 #define NK_PROGRAM_ERROR (nk_program_error_quark ())
 
