@@ -6,10 +6,60 @@
 #include "config.h"
 
 #include "napkin-application.h"
+#include "napkin-page.h"
 #include "napkin-window.h"
 
 /* One application for the whole test program, as in the app itself. */
 static NapkinApplication *app;
+
+/* A page that says it is busy, for the window's close check. */
+#define TEST_TYPE_BUSY_PAGE (test_busy_page_get_type ())
+G_DECLARE_FINAL_TYPE (TestBusyPage, test_busy_page, TEST, BUSY_PAGE, GtkWidget)
+
+struct _TestBusyPage
+{
+  GtkWidget parent_instance;
+  gboolean  busy;
+  guint     n_close_requests;
+};
+
+static gboolean
+test_busy_page_close_request (NapkinPage *page,
+                              GtkWindow  *window)
+{
+  TEST_BUSY_PAGE (page)->n_close_requests++;
+  return TRUE;
+}
+
+static void
+test_busy_page_iface_init (NapkinPageInterface *iface)
+{
+  iface->close_request = test_busy_page_close_request;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestBusyPage, test_busy_page, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (NAPKIN_TYPE_PAGE, test_busy_page_iface_init))
+
+static void
+test_busy_page_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  g_value_set_boolean (value, TEST_BUSY_PAGE (object)->busy);
+}
+
+static void
+test_busy_page_class_init (TestBusyPageClass *klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = test_busy_page_get_property;
+  g_object_class_override_property (G_OBJECT_CLASS (klass), 1, "busy");
+}
+
+static void
+test_busy_page_init (TestBusyPage *self)
+{
+}
 
 static GtkWidget *
 find_descendant (GtkWidget *widget,
@@ -78,6 +128,45 @@ test_window_pages (void)
   g_assert_finalize_object (window);
 }
 
+/* The window asks a busy page before closing and stays open when the page says so;
+ * the pages it ships are NapkinPages and idle at rest. */
+static void
+test_window_busy_page (void)
+{
+  NapkinWindow *window = napkin_window_new (app);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (stack);
+  TestBusyPage *busy;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      GtkWidget *child = adw_view_stack_page_get_child (page);
+
+      g_assert_true (NAPKIN_IS_PAGE (child));
+      g_assert_false (napkin_page_get_busy (NAPKIN_PAGE (child)));
+    }
+
+  busy = g_object_new (TEST_TYPE_BUSY_PAGE, NULL);
+  busy->busy = TRUE;
+  adw_view_stack_add_named (stack, GTK_WIDGET (busy), "busy");
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  /* Only a realized window closes. */
+  gtk_window_present (GTK_WINDOW (window));
+
+  gtk_window_close (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_nonnull (window);
+  g_assert_cmpuint (busy->n_close_requests, ==, 1);
+
+  busy->busy = FALSE;
+  gtk_window_close (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_null (window);
+}
+
 static void
 test_settings_kept (void)
 {
@@ -101,9 +190,12 @@ test_settings_kept (void)
   }
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 750);
+  /* The application owns the window: closing it must finalize it, no page busy. */
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  g_assert_null (window);
 
   /* A fresh settings object reads what the window stored on close. */
   {
@@ -130,6 +222,7 @@ main (int    argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/ui/window/pages", test_window_pages);
+  g_test_add_func ("/ui/window/busy-page", test_window_busy_page);
   g_test_add_func ("/ui/window/settings-kept", test_settings_kept);
 
   status = g_test_run ();
