@@ -354,7 +354,7 @@ update_errors (NapkinPlannerPage *self)
 /* ------------------------------------------------------------ outputs */
 
 static void
-update_outputs (NapkinPlannerPage *self)
+update_time_outputs (NapkinPlannerPage *self)
 {
   NkPlan *plan = self->plan;
   double days = nk_plan_get_days (plan);
@@ -455,6 +455,14 @@ update_outputs (NapkinPlannerPage *self)
 
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->optimizer_row), subtitle);
   }
+}
+
+static void
+update_memory_outputs (NapkinPlannerPage *self)
+{
+  NkPlan *plan = self->plan;
+  double hbm = nk_plan_get_hbm_per_gpu (plan);
+  double gpus = nk_plan_get_gpus (plan);
 
   /* Memory. The chart's C setters take NAN ("no estimate"), which GObject
    * property bindings refuse; so do the plan's getters. */
@@ -499,6 +507,12 @@ update_outputs (NapkinPlannerPage *self)
         set_formula (self, self->memory_formula, "memory-per-gpu");
     }
   }
+}
+
+static void
+update_inverse_outputs (NapkinPlannerPage *self)
+{
+  NkPlan *plan = self->plan;
 
   /* The inverse questions, and which assumption the first rests on. */
   {
@@ -535,6 +549,12 @@ update_outputs (NapkinPlannerPage *self)
       set_label (self->deadline_label, _("Enter a deadline to see how many GPUs it takes."));
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.fewest-gpus", isfinite (needed));
   }
+}
+
+static void
+update_architecture_outputs (NapkinPlannerPage *self)
+{
+  NkPlan *plan = self->plan;
 
   /* The architecture's size, with each formula and its numbers. */
   {
@@ -572,7 +592,15 @@ update_outputs (NapkinPlannerPage *self)
     adw_expander_row_set_subtitle (self->sized_row, subtitle);
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.use-architecture", isfinite (sized));
   }
+}
 
+static void
+update_outputs (NapkinPlannerPage *self)
+{
+  update_time_outputs (self);
+  update_memory_outputs (self);
+  update_inverse_outputs (self);
+  update_architecture_outputs (self);
   update_errors (self);
 }
 
