@@ -179,234 +179,272 @@ rounded_top_rect (cairo_t *cr,
   cairo_close_path (cr);
 }
 
+/* What one frame draws with: the colours of the current style and the plot's box. */
+typedef struct {
+  NapkinMemoryChart *self;
+  GtkWidget         *widget;
+  cairo_t           *cr;
+  GdkRGBA            fg;
+  GdkRGBA            error;
+  GdkRGBA            colors[NAPKIN_MEMORY_N_BUCKETS];
+  double             width;
+  double             plot_top;
+  double             plot_bottom;
+  double             plot_h;
+  double             plot_w;
+  double             ymax;
+} Paint;
+
+/* Legend: one entry per bucket with its bytes, in one row when there is room.
+ * Returns where its first row starts. */
+static double
+draw_legend (Paint  *p,
+             double  height)
+{
+  int legend_cols = p->width >= 560 ? 4 : 2;
+  int legend_rows = NAPKIN_MEMORY_N_BUCKETS / legend_cols;
+  g_autoptr(PangoLayout) probe = make_layout (p->widget, "Hg", TRUE, FALSE);
+  double legend_top;
+  int text_h;
+
+  pango_layout_get_pixel_size (probe, NULL, &text_h);
+  legend_top = height - legend_rows * (text_h + 6);
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    {
+      double col_w = p->width / legend_cols;
+      double x = (i % legend_cols) * col_w;
+      double y = legend_top + (i / legend_cols) * (text_h + 6);
+      g_autofree char *value = nk_units_format_bytes (p->self->bytes[i]);
+      g_autoptr(PangoLayout) name = make_layout (p->widget, _(buckets[i].name), TRUE, FALSE);
+      g_autoptr(PangoLayout) bytes = make_layout (p->widget, value, TRUE, TRUE);
+      int name_w;
+
+      gdk_cairo_set_source_rgba (p->cr, &p->colors[i]);
+      cairo_rectangle (p->cr, x, y + (text_h - 10) / 2.0, 10, 10);
+      cairo_fill (p->cr);
+
+      gdk_cairo_set_source_rgba (p->cr, &p->fg);
+      pango_layout_get_pixel_size (name, &name_w, NULL);
+      show_layout (p->cr, name, x + 16, y);
+      show_layout (p->cr, bytes, x + 16 + name_w + 6, y);
+    }
+  return legend_top;
+}
+
+/* Header: the per-GPU total against the HBM, and the verdict. Returns its height. */
+static int
+draw_header (Paint  *p,
+             double  total)
+{
+  NapkinMemoryChart *self = p->self;
+  g_autofree char *total_text = nk_units_format_bytes (total);
+  g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
+  g_autofree char *header = NULL;
+  g_autoptr(PangoLayout) header_layout = NULL;
+  int text_w, text_h;
+
+  if (has_estimate (self))
+    header = g_strdup_printf (_("%s per GPU of %s HBM"), total_text, hbm_text);
+  else
+    header = g_strdup (_("No estimate: check the highlighted input"));
+  header_layout = make_layout (p->widget, header, FALSE, FALSE);
+  pango_layout_set_width (header_layout, (int) (p->width * 0.7) * PANGO_SCALE);
+  pango_layout_set_ellipsize (header_layout, PANGO_ELLIPSIZE_END);
+  gdk_cairo_set_source_rgba (p->cr, &p->fg);
+  show_layout (p->cr, header_layout, 0, 0);
+
+  if (has_estimate (self))
+    {
+      g_autoptr(PangoLayout) verdict = make_layout (p->widget,
+                                                    self->fits ? _("Fits") : _("Does not fit"),
+                                                    FALSE, TRUE);
+
+      pango_layout_get_pixel_size (verdict, &text_w, NULL);
+      gdk_cairo_set_source_rgba (p->cr, self->fits ? &p->colors[NAPKIN_MEMORY_GRADS] : &p->error);
+      show_layout (p->cr, verdict, p->width - text_w, 0);
+    }
+  pango_layout_get_pixel_size (header_layout, NULL, &text_h);
+  return text_h;
+}
+
+/* One slot: a GPU's stacked bar with its label, or the ellipsis between the first
+ * GPUs and the last. */
+static void
+draw_bar (Paint    *p,
+          double    total,
+          guint     slot,
+          guint     n_slots,
+          guint     n_gpus,
+          gboolean  short_labels)
+{
+  NapkinMemoryChart *self = p->self;
+  cairo_t *cr = p->cr;
+  double slot_w = p->plot_w / n_slots;
+  double bar_w = MIN (slot_w * 0.62, 72);
+  double x = slot * slot_w + (slot_w - bar_w) / 2;
+  double y = p->plot_bottom;
+  gboolean ellipsis = n_gpus > MAX_BARS && slot == n_slots - 2;
+  guint gpu_index = (n_gpus > MAX_BARS && slot == n_slots - 1) ? n_gpus - 1 : slot;
+  g_autofree char *label = NULL;
+  g_autoptr(PangoLayout) label_layout = NULL;
+  double bar_h = total / p->ymax * p->plot_h;
+  int text_w;
+
+  if (ellipsis)
+    label = g_strdup ("…");
+  else if (short_labels)
+    label = g_strdup_printf ("%u", gpu_index);
+  else
+    label = g_strdup_printf (_("GPU %u"), gpu_index);
+  label_layout = make_layout (p->widget, label, TRUE, FALSE);
+  pango_layout_get_pixel_size (label_layout, &text_w, NULL);
+  if (text_w <= slot_w || ellipsis)
+    {
+      cairo_save (cr);
+      gdk_cairo_set_source_rgba (cr, &p->fg);
+      cairo_push_group (cr);
+      show_layout (cr, label_layout, slot * slot_w + (slot_w - text_w) / 2, p->plot_bottom + 6);
+      cairo_pop_group_to_source (cr);
+      cairo_paint_with_alpha (cr, 0.7);
+      cairo_restore (cr);
+    }
+  if (ellipsis)
+    return;
+
+  /* Clip to the bar's rounded outline and stack the buckets inside it, with
+   * a hairline gap between them. */
+  cairo_save (cr);
+  rounded_top_rect (cr, x, p->plot_bottom - bar_h, bar_w, bar_h, 4);
+  cairo_clip (cr);
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    {
+      double h = self->bytes[i] / p->ymax * p->plot_h;
+
+      if (!(h > 0))
+        continue;
+      gdk_cairo_set_source_rgba (cr, &p->colors[i]);
+      cairo_rectangle (cr, x, y - h, bar_w, MAX (h - 1, 0.5));
+      cairo_fill (cr);
+      y -= h;
+    }
+  cairo_restore (cr);
+
+  if (!self->fits)
+    {
+      gdk_cairo_set_source_rgba (cr, &p->error);
+      cairo_set_line_width (cr, 2);
+      rounded_top_rect (cr, x - 1, p->plot_bottom - bar_h - 1, bar_w + 2, bar_h + 1, 5);
+      cairo_stroke (cr);
+    }
+}
+
+/* Bars: every GPU holds the same under data parallelism, so past MAX_BARS the
+ * chart shows the first ones, an ellipsis and the last. */
+static void
+draw_bars (Paint  *p,
+           double  total)
+{
+  double gpus = p->self->gpus;
+  guint n_gpus = (guint) CLAMP (isfinite (gpus) ? gpus : 1, 1, G_MAXUINT);
+  guint n_bars = MIN (n_gpus, MAX_BARS);
+  guint n_slots = n_bars + (n_gpus > MAX_BARS ? 1 : 0);
+  g_autofree char *widest = g_strdup_printf (_("GPU %u"), n_gpus - 1);
+  g_autoptr(PangoLayout) probe = make_layout (p->widget, widest, TRUE, FALSE);
+  int text_w;
+
+  /* "GPU 1023" where it fits under its bar, the bare index where it does not. */
+  pango_layout_get_pixel_size (probe, &text_w, NULL);
+  for (guint slot = 0; slot < n_slots; slot++)
+    draw_bar (p, total, slot, n_slots, n_gpus, text_w > p->plot_w / n_slots - 4);
+}
+
+/* The baseline and the HBM line over the bars; the HBM line's label sits in a
+ * gutter at the right end of the line, where no bar can cover it. */
+static void
+draw_lines (Paint       *p,
+            PangoLayout *hbm_layout)
+{
+  cairo_t *cr = p->cr;
+  double y = floor (p->plot_bottom - p->self->hbm / p->ymax * p->plot_h) + 0.5;
+  static const double dash[] = { 6, 4 };
+  int hbm_w, hbm_h;
+
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, p->fg.red, p->fg.green, p->fg.blue, 0.25);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, 0, floor (p->plot_bottom) + 0.5);
+  cairo_line_to (cr, p->plot_w, floor (p->plot_bottom) + 0.5);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  if (p->self->fits)
+    cairo_set_source_rgba (cr, p->fg.red, p->fg.green, p->fg.blue, 0.8);
+  else
+    gdk_cairo_set_source_rgba (cr, &p->error);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_move_to (cr, 0, y);
+  cairo_line_to (cr, p->plot_w + 4, y);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+
+  pango_layout_get_pixel_size (hbm_layout, &hbm_w, &hbm_h);
+  show_layout (cr, hbm_layout, p->width - hbm_w,
+               CLAMP (y - hbm_h / 2.0, p->plot_top - hbm_h / 2.0, p->plot_bottom - hbm_h));
+}
+
 static void
 napkin_memory_chart_snapshot (GtkWidget   *widget,
                               GtkSnapshot *snapshot)
 {
   NapkinMemoryChart *self = NAPKIN_MEMORY_CHART (widget);
   GtkStyleContext *style = gtk_widget_get_style_context (widget);
-  double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
   double total = total_bytes (self);
-  GdkRGBA fg, error, colors[NAPKIN_MEMORY_N_BUCKETS];
-  cairo_t *cr;
-  double legend_top, plot_top, plot_bottom, plot_h, ymax;
-  int legend_cols, legend_rows, text_w, text_h;
-  guint n_bars, n_slots, n_gpus;
-  g_autoptr(PangoLayout) hbm_layout = NULL;
-  int hbm_w = 0, hbm_h = 0;
-  double plot_w = width;
-  gboolean short_labels = FALSE;
+  Paint p = { .self = self, .widget = widget, .width = gtk_widget_get_width (widget) };
+  g_autoptr(PangoLayout) label_probe = NULL;
+  double legend_top;
+  int label_h;
 
-  if (width <= 0 || height <= 0)
+  if (p.width <= 0 || height <= 0)
     return;
 
-  gtk_style_context_get_color (style, &fg);
-  if (!gtk_style_context_lookup_color (style, "error_color", &error))
-    gdk_rgba_parse (&error, "#e01b24");
-  lookup_bucket_colors (style, colors);
+  gtk_style_context_get_color (style, &p.fg);
+  if (!gtk_style_context_lookup_color (style, "error_color", &p.error))
+    gdk_rgba_parse (&p.error, "#e01b24");
+  lookup_bucket_colors (style, p.colors);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  p.cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, p.width, height));
+  legend_top = draw_legend (&p, height);
+  p.plot_top = draw_header (&p, total) + 18;
+  label_probe = make_layout (widget, "GPU 0", TRUE, FALSE);
+  pango_layout_get_pixel_size (label_probe, NULL, &label_h);
+  p.plot_bottom = legend_top - 12 - label_h - 6;
+  p.plot_h = p.plot_bottom - p.plot_top;
+  p.plot_w = p.width;
+  p.ymax = MAX (total, self->hbm) * 1.08;
 
-  /* Legend: one entry per bucket with its bytes, in one row when there is room. */
-  legend_cols = width >= 560 ? 4 : 2;
-  legend_rows = NAPKIN_MEMORY_N_BUCKETS / legend_cols;
-  {
-    g_autoptr(PangoLayout) probe = make_layout (widget, "Hg", TRUE, FALSE);
-
-    pango_layout_get_pixel_size (probe, NULL, &text_h);
-  }
-  legend_top = height - legend_rows * (text_h + 6);
-  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
-    {
-      double col_w = width / legend_cols;
-      double x = (i % legend_cols) * col_w;
-      double y = legend_top + (i / legend_cols) * (text_h + 6);
-      g_autofree char *value = nk_units_format_bytes (self->bytes[i]);
-      g_autoptr(PangoLayout) name = make_layout (widget, _(buckets[i].name), TRUE, FALSE);
-      g_autoptr(PangoLayout) bytes = make_layout (widget, value, TRUE, TRUE);
-      int name_w;
-
-      gdk_cairo_set_source_rgba (cr, &colors[i]);
-      cairo_rectangle (cr, x, y + (text_h - 10) / 2.0, 10, 10);
-      cairo_fill (cr);
-
-      gdk_cairo_set_source_rgba (cr, &fg);
-      pango_layout_get_pixel_size (name, &name_w, NULL);
-      show_layout (cr, name, x + 16, y);
-      show_layout (cr, bytes, x + 16 + name_w + 6, y);
-    }
-
-  /* Header: the per-GPU total against the HBM, and the verdict. */
-  {
-    g_autofree char *total_text = nk_units_format_bytes (total);
-    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
-    g_autofree char *header = NULL;
-    g_autoptr(PangoLayout) header_layout = NULL;
-    g_autoptr(PangoLayout) verdict = NULL;
-
-    if (has_estimate (self))
-      header = g_strdup_printf (_("%s per GPU of %s HBM"), total_text, hbm_text);
-    else
-      header = g_strdup (_("No estimate: check the highlighted input"));
-    header_layout = make_layout (widget, header, FALSE, FALSE);
-    pango_layout_set_width (header_layout, (int) (width * 0.7) * PANGO_SCALE);
-    pango_layout_set_ellipsize (header_layout, PANGO_ELLIPSIZE_END);
-    gdk_cairo_set_source_rgba (cr, &fg);
-    show_layout (cr, header_layout, 0, 0);
-
-    if (has_estimate (self))
-      {
-        verdict = make_layout (widget, self->fits ? _("Fits") : _("Does not fit"),
-                               FALSE, TRUE);
-        pango_layout_get_pixel_size (verdict, &text_w, NULL);
-        if (self->fits)
-          gdk_cairo_set_source_rgba (cr, &colors[NAPKIN_MEMORY_GRADS]);
-        else
-          gdk_cairo_set_source_rgba (cr, &error);
-        show_layout (cr, verdict, width - text_w, 0);
-      }
-    pango_layout_get_pixel_size (header_layout, NULL, &text_h);
-  }
-
-  plot_top = text_h + 18;
-  {
-    g_autoptr(PangoLayout) probe = make_layout (widget, "GPU 0", TRUE, FALSE);
-    int label_h;
-
-    pango_layout_get_pixel_size (probe, NULL, &label_h);
-    plot_bottom = legend_top - 12 - label_h - 6;
-  }
-  plot_h = plot_bottom - plot_top;
-
-  if (!has_estimate (self) || plot_h < 20)
-    goto out;
-
-  ymax = MAX (total, self->hbm) * 1.08;
-  if (!(ymax > 0))
-    goto out;
-
-  /* The HBM line's label sits in a gutter at the right end of the line, where
-   * no bar can cover it. */
-  {
-    g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
-    g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
-
-    hbm_layout = make_layout (widget, hbm_label, TRUE, TRUE);
-    pango_layout_get_pixel_size (hbm_layout, &hbm_w, &hbm_h);
-    plot_w = MAX (width - hbm_w - 12, width / 2);
-  }
-
-  /* Bars: every GPU holds the same under data parallelism, so past MAX_BARS the
-   * chart shows the first ones, an ellipsis and the last. */
-  n_gpus = (guint) CLAMP (isfinite (self->gpus) ? self->gpus : 1, 1, G_MAXUINT);
-  n_bars = MIN (n_gpus, MAX_BARS);
-  n_slots = n_bars + (n_gpus > MAX_BARS ? 1 : 0);
-  /* "GPU 1023" where it fits under its bar, the bare index where it does not. */
-  {
-    g_autofree char *widest = g_strdup_printf (_("GPU %u"), n_gpus - 1);
-    g_autoptr(PangoLayout) probe = make_layout (widget, widest, TRUE, FALSE);
-
-    pango_layout_get_pixel_size (probe, &text_w, NULL);
-    short_labels = text_w > plot_w / n_slots - 4;
-  }
-  for (guint slot = 0; slot < n_slots; slot++)
-    {
-      double slot_w = plot_w / n_slots;
-      double bar_w = MIN (slot_w * 0.62, 72);
-      double x = slot * slot_w + (slot_w - bar_w) / 2;
-      double y = plot_bottom;
-      gboolean ellipsis = n_gpus > MAX_BARS && slot == n_slots - 2;
-      guint gpu_index = (n_gpus > MAX_BARS && slot == n_slots - 1) ? n_gpus - 1 : slot;
-      g_autofree char *label = NULL;
-      g_autoptr(PangoLayout) label_layout = NULL;
-      double bar_h = total / ymax * plot_h;
-
-      if (ellipsis)
-        label = g_strdup ("…");
-      else if (short_labels)
-        label = g_strdup_printf ("%u", gpu_index);
-      else
-        label = g_strdup_printf (_("GPU %u"), gpu_index);
-      label_layout = make_layout (widget, label, TRUE, FALSE);
-      pango_layout_get_pixel_size (label_layout, &text_w, NULL);
-      if (text_w <= slot_w || ellipsis)
-        {
-          cairo_save (cr);
-          gdk_cairo_set_source_rgba (cr, &fg);
-          cairo_push_group (cr);
-          show_layout (cr, label_layout, slot * slot_w + (slot_w - text_w) / 2, plot_bottom + 6);
-          cairo_pop_group_to_source (cr);
-          cairo_paint_with_alpha (cr, 0.7);
-          cairo_restore (cr);
-        }
-      if (ellipsis)
-        continue;
-
-      /* Clip to the bar's rounded outline and stack the buckets inside it, with
-       * a hairline gap between them. */
-      cairo_save (cr);
-      rounded_top_rect (cr, x, plot_bottom - bar_h, bar_w, bar_h, 4);
-      cairo_clip (cr);
-      for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
-        {
-          double h = self->bytes[i] / ymax * plot_h;
-
-          if (!(h > 0))
-            continue;
-          gdk_cairo_set_source_rgba (cr, &colors[i]);
-          cairo_rectangle (cr, x, y - h, bar_w, MAX (h - 1, 0.5));
-          cairo_fill (cr);
-          y -= h;
-        }
-      cairo_restore (cr);
-
-      if (!self->fits)
-        {
-          gdk_cairo_set_source_rgba (cr, &error);
-          cairo_set_line_width (cr, 2);
-          rounded_top_rect (cr, x - 1, plot_bottom - bar_h - 1, bar_w + 2, bar_h + 1, 5);
-          cairo_stroke (cr);
-        }
-    }
-
-  /* The baseline and the HBM line over the bars. */
-  cairo_save (cr);
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, 0, floor (plot_bottom) + 0.5);
-  cairo_line_to (cr, plot_w, floor (plot_bottom) + 0.5);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-  {
-    double y = floor (plot_bottom - self->hbm / ymax * plot_h) + 0.5;
-    static const double dash[] = { 6, 4 };
-
-    if (self->fits)
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.8);
-    else
-      gdk_cairo_set_source_rgba (cr, &error);
-    cairo_set_line_width (cr, 1.5);
-    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-    cairo_move_to (cr, 0, y);
-    cairo_line_to (cr, plot_w + 4, y);
-    cairo_stroke (cr);
-    cairo_set_dash (cr, NULL, 0, 0);
-
-    show_layout (cr, hbm_layout, width - hbm_w,
-                 CLAMP (y - hbm_h / 2.0, plot_top - hbm_h / 2.0, plot_bottom - hbm_h));
-  }
-
-out:
   if (!has_estimate (self))
     {
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25);
-      cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, 0, floor (plot_bottom) + 0.5);
-      cairo_line_to (cr, width, floor (plot_bottom) + 0.5);
-      cairo_stroke (cr);
+      cairo_set_source_rgba (p.cr, p.fg.red, p.fg.green, p.fg.blue, 0.25);
+      cairo_set_line_width (p.cr, 1);
+      cairo_move_to (p.cr, 0, floor (p.plot_bottom) + 0.5);
+      cairo_line_to (p.cr, p.width, floor (p.plot_bottom) + 0.5);
+      cairo_stroke (p.cr);
     }
-  cairo_destroy (cr);
+  else if (p.plot_h >= 20 && p.ymax > 0)
+    {
+      g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
+      g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
+      g_autoptr(PangoLayout) hbm_layout = make_layout (widget, hbm_label, TRUE, TRUE);
+      int hbm_w;
+
+      pango_layout_get_pixel_size (hbm_layout, &hbm_w, NULL);
+      p.plot_w = MAX (p.width - hbm_w - 12, p.width / 2);
+      draw_bars (&p, total);
+      draw_lines (&p, hbm_layout);
+    }
+  cairo_destroy (p.cr);
 }
 
 static void
