@@ -564,6 +564,182 @@ test_copied (void)
   g_assert_false (nk_tensor_same_storage (tensor_of (program, "d"), tensor_of (program, "x")));
 }
 
+/* ---- hardening (issue 11) ------------------------------------------------------- */
+
+static char *
+repeat (const char *head,
+        const char *unit,
+        guint       n,
+        const char *tail)
+{
+  GString *out = g_string_new (head);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (out, unit);
+  g_string_append (out, tail);
+  return g_string_free (out, FALSE);
+}
+
+/* A chain is as long as the program, not as deep as its nesting: 1 + 1 + … with
+ * 300 terms is 300 (oracle: counting), an even number of .T or of signs is the
+ * identity and an odd one reverses (closed form). Nesting is still capped. */
+static void
+test_chains (void)
+{
+  g_autofree char *sum = repeat ("x = 1", " + 1", 299, "");
+  g_autofree char *long_sum = repeat ("x = 1", " + 1", 20000, "");
+  g_autofree char *transposes = repeat ("x = zeros(2, 3)\ny = x", ".T", 260, "");
+  g_autofree char *odd_transposes = repeat ("x = zeros(2, 3)\ny = x", ".T", 261, "");
+  g_autofree char *signs = repeat ("x = ", "-", 100, "1");
+  g_autofree char *odd_signs = repeat ("x = ", "- ", 301, "1");
+  g_autofree char *methods = repeat ("x = arange(6).view(2, 3)\ny = x", ".t().contiguous()", 101, "");
+  g_autofree char *calls_ok = repeat ("x = ", "(", 60, "1");
+  g_autofree char *calls_ok_closed = repeat (calls_ok, ")", 60, "");
+  g_autofree char *deep_sum = repeat ("x = ", "1 + (", 70, "1");
+  g_autoptr(NkProgram) program = NULL;
+
+  program = run_ok (sum);
+  g_assert_cmpint (nk_program_value_get_int (nk_program_lookup (program, "x")), ==, 300);
+  g_clear_object (&program);
+  program = run_ok (long_sum);
+  g_assert_cmpint (nk_program_value_get_int (nk_program_lookup (program, "x")), ==, 20001);
+  g_clear_object (&program);
+  program = run_ok (transposes);
+  assert_layout (tensor_of (program, "y"), 2, LAYOUT (2, 3), LAYOUT (3, 1), 0);
+  g_clear_object (&program);
+  program = run_ok (odd_transposes);
+  assert_layout (tensor_of (program, "y"), 2, LAYOUT (3, 2), LAYOUT (1, 3), 0);
+  g_clear_object (&program);
+  program = run_ok (signs);
+  g_assert_cmpint (nk_program_value_get_int (nk_program_lookup (program, "x")), ==, 1);
+  g_clear_object (&program);
+  program = run_ok (odd_signs);
+  g_assert_cmpint (nk_program_value_get_int (nk_program_lookup (program, "x")), ==, -1);
+  g_clear_object (&program);
+  /* 101 transposes of a 2×3, each made contiguous: a 3×2 holding x.t() */
+  program = run_ok (methods);
+  assert_layout (tensor_of (program, "y"), 2, LAYOUT (3, 2), LAYOUT (2, 1), 0);
+  assert_values (tensor_of (program, "y"), VALUES (0, 3, 1, 4, 2, 5));
+  g_clear_object (&program);
+  program = run_ok (calls_ok_closed);
+  g_assert_cmpint (nk_program_value_get_int (nk_program_lookup (program, "x")), ==, 1);
+  g_clear_object (&program);
+  /* real nesting: the 64th "(" opens level 65; the error is at the token after
+   * it, the "1" at column 4 + 5 × 64 + 1 = 325 */
+  assert_fails (deep_sum, NK_PROGRAM_ERROR_SYNTAX, 1, 325, "nested more than 64 levels");
+}
+
+/* A whole number past 2^53 is refused naming the limit, not as "not an integer",
+ * and printed whole (4611686018427387904 = 2^62). */
+static void
+test_huge_sizes (void)
+{
+  assert_fails ("x = arange(4); x.view(4611686018427387904, 0)", NK_PROGRAM_ERROR_TYPE, 2, 8,
+                "a size must be an integer from -2^53 to 2^53 (9007199254740992), not "
+                "4611686018427387904");
+  assert_fails ("x = arange(4); x[9007199254740994]", NK_PROGRAM_ERROR_TYPE, 2, 3, "2^53");
+  assert_fails ("x = arange(4); x.view(2.5)", NK_PROGRAM_ERROR_TYPE, 2, 8,
+                "a size must be an integer, not 2.5");
+  /* 2^53 itself is an integer: too large a size, said as such */
+  assert_fails ("x = arange(4); x.view(9007199254740992)", NK_PROGRAM_ERROR_LIMIT, 2, 3,
+                "elements a program may make");
+}
+
+/* arange's sign cases against PyTorch 1.13 (torch.arange run on each, by hand):
+ * bounds the step walks away from are refused with PyTorch's sentence. */
+static void
+test_arange_signs (void)
+{
+  static const struct {
+    const char *program;
+    int         n;             /* -1: refused */
+    double      values[4];
+  } cases[] = {
+    { "arange(-1)", -1 },
+    { "arange(-0.5)", -1 },
+    { "arange(3, 1)", -1 },
+    { "arange(1, 3, -1)", -1 },
+    { "arange(0)", 0 },
+    { "arange(5, 5)", 0 },
+    { "arange(5, 5, -1)", 0 },
+    { "arange(0.5)", 1, { 0 } },
+    { "arange(3, 1, -1)", 2, { 3, 2 } },
+    { "arange(-3, -1)", 2, { -3, -2 } },
+    { "arange(-1, -3, -1)", 2, { -1, -2 } },
+    { "arange(2.5, 1, -0.5)", 3, { 2.5, 2, 1.5 } },
+    { "arange(1, 0, -0.3)", 4, { 1, 0.7, 0.4, 0.1 } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(NkProgram) program = nk_program_new ();
+      g_autoptr(GError) error = NULL;
+
+      nk_program_set_dtype (program, NK_DTYPE_F64);
+      if (cases[i].n < 0)
+        {
+          assert_fails (cases[i].program, NK_PROGRAM_ERROR_TYPE, 1, 1,
+                        "upper bound and larger bound inconsistent with step sign");
+          continue;
+        }
+      g_assert_true (nk_program_run (program, cases[i].program, &error));
+      g_assert_no_error (error);
+      assert_values (tensor_of (program, NULL), cases[i].n, cases[i].values);
+    }
+  assert_fails ("arange(0, 1, 0)", NK_PROGRAM_ERROR_TYPE, 1, 1, "step must be nonzero");
+}
+
+/* The work budget: each sum of an expanded 4 Mi-element view reads 2^22 elements and
+ * writes 1, after a = ones(1) wrote 1; 1 + k (2^22 + 1) ≤ 2^30 holds for k ≤ 255,
+ * so the 256th sum (statement 257) is refused, well before 300. */
+static void
+test_work_budget (void)
+{
+  g_autoptr(GString) source = g_string_new ("a = ones(1).expand(4194304)");
+
+  for (int i = 0; i < 300; i++)
+    g_string_append_printf (source, "; b%d = a.sum()", i);
+  assert_fails (source->str, NK_PROGRAM_ERROR_LIMIT, 257, 10, "1073741824 elements in all");
+  g_assert_cmpint (NK_PROGRAM_MAX_TOTAL_WORK, ==, G_GINT64_CONSTANT (1) << 30);
+}
+
+/* The builtins are tables sorted for bsearch; every method the CLI's help names
+ * has an entry, and every entry is found by its own name. */
+static void
+test_builtin_tables (void)
+{
+  static const char *const documented[] = {
+    "view", "reshape", "transpose", "t", "permute", "contiguous", "narrow", "select",
+    "expand", "unsqueeze", "squeeze", "flatten", "clone", "triu", "tril", "sum", "mean",
+    "is_contiguous", "stride", "size", "storage_offset", "numel", "dim", "item",
+  };
+  static const char *const functions[] = {
+    "arange", "zeros", "ones", "tensor", "rearrange", "reduce", "einsum", "same_storage",
+  };
+  const NkBuiltin *tables[2];
+  guint n[2];
+
+  tables[0] = _nk_program_methods (&n[0]);
+  tables[1] = _nk_program_functions (&n[1]);
+  g_assert_cmpuint (n[0], ==, G_N_ELEMENTS (documented));
+  g_assert_cmpuint (n[1], ==, G_N_ELEMENTS (functions));
+  for (guint t = 0; t < 2; t++)
+    for (guint i = 0; i < n[t]; i++)
+      {
+        if (i > 0)
+          g_assert_cmpint (strcmp (tables[t][i - 1].name, tables[t][i].name), <, 0);
+        g_assert_true (_nk_program_find_builtin (tables[t], n[t], tables[t][i].name) == &tables[t][i]);
+        g_assert_cmpuint (tables[t][i].min_args, <=, tables[t][i].max_args);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (documented); i++)
+    g_assert_nonnull (_nk_program_find_builtin (tables[0], n[0], documented[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    g_assert_nonnull (_nk_program_find_builtin (tables[1], n[1], functions[i]));
+  g_assert_null (_nk_program_find_builtin (tables[0], n[0], "frob"));
+  g_assert_null (_nk_program_find_builtin (tables[0], n[0], ""));
+  g_assert_null (_nk_program_find_builtin (tables[1], n[1], "zzz"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -587,6 +763,11 @@ main (int    argc,
   g_test_add_func ("/engine/program/error-offset/syntax", test_error_offset_syntax);
   g_test_add_func ("/engine/program/error-offset/runtime", test_error_offset_runtime);
   g_test_add_func ("/engine/program/eval/copied", test_copied);
+  g_test_add_func ("/engine/program/eval/chains", test_chains);
+  g_test_add_func ("/engine/program/eval/huge-sizes", test_huge_sizes);
+  g_test_add_func ("/engine/program/eval/arange-signs", test_arange_signs);
+  g_test_add_func ("/engine/program/eval/work-budget", test_work_budget);
+  g_test_add_func ("/engine/program/builtins/tables", test_builtin_tables);
 
   return g_test_run ();
 }
