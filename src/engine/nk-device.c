@@ -145,6 +145,8 @@ load_cuda_module (void)
   g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
   g_autoptr(GString) reasons = g_string_new (NULL);
   const char *env = g_getenv ("NAPKIN_MODULE_DIR");
+  /* Tests (only) select another build of the module by its path: src/gpu/emu's. */
+  const char *module_path = g_getenv ("NAPKIN_CUDA_MODULE");
 
   if (cuda_module_tried)
     return;
@@ -156,14 +158,21 @@ load_cuda_module (void)
       return;
     }
 
-  if (env != NULL && *env != '\0')
-    g_ptr_array_add (dirs, (gpointer) env);
-  g_ptr_array_add (dirs, (gpointer) NK_BUILD_MODULEDIR);
-  g_ptr_array_add (dirs, (gpointer) NK_MODULEDIR);
+  if (module_path != NULL && *module_path != '\0')
+    g_ptr_array_add (dirs, NULL);
+  else
+    {
+      if (env != NULL && *env != '\0')
+        g_ptr_array_add (dirs, (gpointer) env);
+      g_ptr_array_add (dirs, (gpointer) NK_BUILD_MODULEDIR);
+      g_ptr_array_add (dirs, (gpointer) NK_MODULEDIR);
+    }
 
   for (guint i = 0; i < dirs->len; i++)
     {
-      g_autofree char *path = g_module_build_path (g_ptr_array_index (dirs, i), "napkin-cuda");
+      g_autofree char *path = g_ptr_array_index (dirs, i) == NULL
+                              ? g_strdup (module_path)
+                              : g_module_build_path (g_ptr_array_index (dirs, i), "napkin-cuda");
       g_autoptr(GError) local_error = NULL;
       NkDeviceModuleInit init = NULL;
       GModule *module;

@@ -384,7 +384,10 @@ cuda_fill (gpointer        backend,
   NkCudaBackend *self = backend;
   NkCudaElem elem;
 
-  if (!elem_of (dtype, &elem))
+  /* nk-storage zero-fills new storage of any dtype as bytes of fp8 0.0. */
+  if ((dtype == NK_DTYPE_E4M3 || dtype == NK_DTYPE_E5M2) && value == 0.0)
+    elem = NK_CUDA_U8;
+  else if (!elem_of (dtype, &elem))
     return unsupported (dtype, error);
   if (it->numel == 0)
     return TRUE;

@@ -16,6 +16,15 @@
 
 #define NK_THREADS 256
 
+/* nvcc's launch syntax, or the host emulation's launcher when this file is compiled
+ * as C++ against src/gpu/emu (the test build; see src/gpu/emu/README.md). */
+#ifdef __CUDACC__
+# define NK_LAUNCH(kernel, grid, block, shared, stream) kernel<<<grid, block, shared, stream>>>
+#else
+# define NK_LAUNCH(kernel, grid, block, shared, stream) \
+  nk_emu_launch (kernel, grid, block, shared, stream, #kernel)
+#endif
+
 static unsigned int
 nk_blocks_for (int64_t n)
 {
@@ -38,6 +47,7 @@ nk_load (NkCudaElem type, const void *base, int64_t i)
     case NK_CUDA_I64: return (double) ((const int64_t *) base)[i];
     case NK_CUDA_I32: return ((const int32_t *) base)[i];
     case NK_CUDA_U16: return ((const uint16_t *) base)[i];
+    case NK_CUDA_U8: return ((const uint8_t *) base)[i];
     }
   return 0.0;
 }
@@ -55,6 +65,7 @@ nk_store (NkCudaElem type, void *base, int64_t i, double v)
     case NK_CUDA_I64: ((int64_t *) base)[i] = (int64_t) v; break;
     case NK_CUDA_I32: ((int32_t *) base)[i] = (int32_t) v; break;
     case NK_CUDA_U16: ((uint16_t *) base)[i] = (uint16_t) v; break;
+    case NK_CUDA_U8: ((uint8_t *) base)[i] = (uint8_t) v; break;
     }
 }
 
@@ -179,7 +190,7 @@ extern "C" int
 nk_cuda_launch_cast (void *stream, const NkIter *it, NkCudaElem out_type, void *out,
                      NkCudaElem in_type, const void *in)
 {
-  nk_cast_kernel<<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+  NK_LAUNCH (nk_cast_kernel, nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream) (
     *it, out_type, out, in_type, in);
   return (int) cudaGetLastError ();
 }
@@ -187,7 +198,7 @@ nk_cuda_launch_cast (void *stream, const NkIter *it, NkCudaElem out_type, void *
 extern "C" int
 nk_cuda_launch_fill (void *stream, const NkIter *it, NkCudaElem type, void *out, double value)
 {
-  nk_fill_kernel<<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+  NK_LAUNCH (nk_fill_kernel, nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream) (
     *it, type, out, value);
   return (int) cudaGetLastError ();
 }
@@ -197,10 +208,12 @@ nk_cuda_launch_unary (void *stream, int op, const NkIter *it, int is_f64, void *
                       const void *a)
 {
   if (is_f64)
-    nk_unary_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_unary_kernel<double>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (double *) out, (const double *) a);
   else
-    nk_unary_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_unary_kernel<float>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (float *) out, (const float *) a);
   return (int) cudaGetLastError ();
 }
@@ -210,10 +223,12 @@ nk_cuda_launch_binary (void *stream, int op, const NkIter *it, int is_f64, void 
                        const void *a, const void *b, double scalar, int scalar_first)
 {
   if (is_f64)
-    nk_binary_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_binary_kernel<double>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (double *) out, (const double *) a, (const double *) b, scalar, scalar_first);
   else
-    nk_binary_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_binary_kernel<float>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (float *) out, (const float *) a, (const float *) b, scalar, scalar_first);
   return (int) cudaGetLastError ();
 }
@@ -226,10 +241,12 @@ nk_cuda_launch_reduce (void *stream, int op, const NkReduceIter *it, int is_f64,
   for (int d = 0; d < it->ndim - it->nreduce; d++)
     nout *= it->shape[d];
   if (is_f64)
-    nk_reduce_kernel<double><<<nk_blocks_for (nout), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_reduce_kernel<double>, nk_blocks_for (nout), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (double *) out, (const double *) in);
   else
-    nk_reduce_kernel<float><<<nk_blocks_for (nout), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_reduce_kernel<float>, nk_blocks_for (nout), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       op, *it, (float *) out, (const float *) in);
   return (int) cudaGetLastError ();
 }
@@ -239,10 +256,12 @@ nk_cuda_launch_triangle (void *stream, int upper, int64_t diagonal, const NkIter
                          int is_f64, void *out, const void *in)
 {
   if (is_f64)
-    nk_triangle_kernel<double><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_triangle_kernel<double>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       upper, diagonal, *it, (double *) out, (const double *) in);
   else
-    nk_triangle_kernel<float><<<nk_blocks_for (it->numel), NK_THREADS, 0, (cudaStream_t) stream>>> (
+    NK_LAUNCH (nk_triangle_kernel<float>, nk_blocks_for (it->numel), NK_THREADS, 0,
+               (cudaStream_t) stream) (
       upper, diagonal, *it, (float *) out, (const float *) in);
   return (int) cudaGetLastError ();
 }
@@ -251,7 +270,7 @@ extern "C" int
 nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, float *param,
                           const float *grad, float *state1, float *state2)
 {
-  nk_optimizer_kernel<<<nk_blocks_for (n), NK_THREADS, 0, (cudaStream_t) stream>>> (
+  NK_LAUNCH (nk_optimizer_kernel, nk_blocks_for (n), NK_THREADS, 0, (cudaStream_t) stream) (
     *step, n, param, grad, state1, state2);
   return (int) cudaGetLastError ();
 }

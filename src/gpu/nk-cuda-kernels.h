@@ -27,6 +27,7 @@ typedef enum {
   NK_CUDA_I64,
   NK_CUDA_I32,
   NK_CUDA_U16,
+  NK_CUDA_U8,     /* bytes: how the engine zero-fills any storage (as fp8 0.0) */
 } NkCudaElem;
 
 int nk_cuda_launch_cast     (void *stream, const NkIter *it, NkCudaElem out_type, void *out,
