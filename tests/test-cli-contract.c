@@ -199,6 +199,16 @@ static const Case cases[] = {
     { "tensor", "--json", "--all", "x = arange(6).view(2, 3); y = x[:, 1]" }, NULL, 0, NULL,
     { TENSOR_FIELDS " name=x", TENSOR_FIELDS " name=y offset=1 stride.0=3 storage.numel=6" } },
   { "tensor/bad/usage", { "tensor", "--json" }, NULL, 2, "program", { "error:s" } },
+  /* A program is text: bytes that are not UTF-8 are bad input, from stdin too. */
+  { "tensor/bad/not-utf8", { "tensor", "--json", "x = \"\xff\"" }, NULL, 2, "UTF-8",
+    { "error:s" } },
+  { "tensor/bad/stdin-not-utf8", { "tensor", "--json", "-" }, "x = \"\xff\"\n", 2, "UTF-8",
+    { "error:s" } },
+  /* A program starting with "-" is the program, not an option; "-" is stdin. */
+  { "tensor/leading-minus", { "tensor", "--json", "-arange(3)" }, NULL, 0, NULL,
+    { TENSOR_FIELDS " values.2=-2" } },
+  { "tensor/stdin", { "tensor", "--json", "-" }, "x = arange(3)\nx[1:]\n", 0, NULL,
+    { TENSOR_FIELDS " offset=1 values.0=1" } },
   { "tensor/help", { "tensor", "--help" }, NULL, 0, NULL, { NULL },
     { "--json", "--all", "rearrange", "einsum", "same_storage" } },
 

@@ -5,7 +5,9 @@
  */
 #include "config.h"
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -56,6 +58,43 @@ run_cli (Run *run,
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   run->status = WEXITSTATUS (wait_status);
+  run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
+  return TRUE;
+}
+
+/* Runs napkin-cli with @input on its standard input. */
+static gboolean
+run_cli_stdin (Run         *run,
+               const char  *input,
+               gsize        input_len,
+               const char  *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GBytes) in = g_bytes_new (input, input_len);
+  g_autoptr(GBytes) out = NULL, err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("NAPKIN_CLI");
+
+  if (cli == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
+      return FALSE;
+    }
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate (process, in, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+  run->out = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  run->err = g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
   run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
   return TRUE;
 }
@@ -290,11 +329,160 @@ test_human (void)
   g_assert_nonnull (strstr (run.out, "[[ 0,  4,  8, 12],\n"));
 }
 
+/* A program starting with "-" is the program (issue 11), given alone or after "--":
+ * -arange(3) is 0, -1, -2 (negation by hand). */
+static void
+test_leading_minus (void)
+{
+  const char *forms[][4] = {
+    { "tensor", "--json", "-arange(3)", NULL },
+    { "tensor", "--json", "--", "-arange(3)" },
+    { "tensor", "-arange(3)", "--json", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonObject) o = NULL;
+
+      if (!run_cli (&run, forms[i][0], forms[i][1], forms[i][2], forms[i][3], NULL))
+        return;
+      g_assert_cmpint (run.status, ==, 0);
+      o = parse_line (run.lines[0]);
+      assert_values (o, DOUBLES (-0.0, -1, -2));
+    }
+  {
+    /* options stay options: an unknown long one is still bad usage */
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tensor", "--frob", "-arange(3)", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+  }
+}
+
+/* `tensor -` reads the program from standard input, so one longer than a command
+ * line holds (128 KiB for one argument) runs: 30,000 increments of x make 30000. */
+static void
+test_stdin (void)
+{
+  static const char *const args[] = { "tensor", "--json", "-", NULL };
+  g_autoptr(GString) program = g_string_new ("x = 0\n");
+  g_auto(Run) run = { 0 };
+
+  for (int i = 0; i < 30000; i++)
+    g_string_append (program, "x = x + 1\n");
+  g_string_append (program, "x");
+  g_assert_cmpuint (program->len, >, 128 * 1024);
+  if (!run_cli_stdin (&run, program->str, program->len, args))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.lines[0], ==, "{\"value\":30000}");
+}
+
+/* Bytes that are not text are bad input (exit 2) with one sentence, from an
+ * argument and from standard input alike; the JSON error stays valid UTF-8. */
+static void
+test_not_text (void)
+{
+  static const char *const args[] = { "tensor", "--json", "-", NULL };
+  {
+    g_auto(Run) run = { 0 };
+    g_autoptr(JsonObject) o = NULL;
+    g_auto(GStrv) err_lines = NULL;
+
+    if (!run_cli (&run, "tensor", "--json", "x = \"\xff\"", NULL))
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    o = parse_line (run.lines[0]);
+    g_assert_nonnull (strstr (json_object_get_string_member (o, "error"), "not valid UTF-8"));
+    g_assert_nonnull (strstr (run.err, "offset 5"));
+    err_lines = g_strsplit (g_strchomp (run.err), "\n", -1);
+    g_assert_cmpuint (g_strv_length (err_lines), ==, 1);
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    if (!run_cli_stdin (&run, "x = 1\0y", 7, args))
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "NUL byte at offset 5"));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    if (!run_cli_stdin (&run, "x = '\xc3'", 7, args))
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "not valid UTF-8"));
+  }
+}
+
+/* --all --json over aliases of a 4 Mi-element view (issue 11: 50 aliases printed
+ * 318 MB): the first tensor is whole, the run's budget of 4194304 values is then
+ * spent, and the others hold their first and last 3 values with "values_elided".
+ * Oracle for the summary: b is arange(20000), so its ends are 0 1 2 and
+ * 19997 19998 19999, and 20000 − 6 = 19994 were left out. */
+static void
+test_all_bounded (void)
+{
+  g_autoptr(GString) program = g_string_new ("a = ones(4194304); b = arange(20000)");
+  g_auto(Run) run = { 0 };
+  gsize total = 0;
+
+  for (int i = 0; i < 50; i++)
+    g_string_append_printf (program, "; c%d = a", i);
+  if (!run_cli (&run, "tensor", "--json", "--all", program->str, NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (g_strv_length (run.lines), ==, 52);
+  g_assert_nonnull (strstr (run.lines[0], "\"numel\":4194304"));
+  g_assert_null (strstr (run.lines[0], "values_elided"));
+  for (guint i = 1; i < 52; i++)
+    {
+      g_autoptr(JsonObject) o = parse_line (run.lines[i]);
+      JsonObject *elided = json_object_get_object_member (o, "values_elided");
+      gint64 numel = json_object_get_int_member (o, "numel");
+
+      g_assert_nonnull (elided);
+      g_assert_cmpint (json_object_get_int_member (elided, "start"), ==, 3);
+      g_assert_cmpint (json_object_get_int_member (elided, "count"), ==, numel - 6);
+      if (i == 1)
+        assert_values (o, DOUBLES (0, 1, 2, 19997, 19998, 19999));
+      else
+        assert_values (o, DOUBLES (1, 1, 1, 1, 1, 1));
+      total += strlen (run.lines[i]);
+    }
+  /* the 51 summaries together are a few kilobytes, not 51 × 16 MB */
+  g_assert_cmpuint (total, <, 51 * 400);
+}
+
+/* For people, a tensor of more than 1000 elements is summarised as PyTorch's
+ * print does (threshold 1000, edgeitems 3): torch.arange(4096).view(64, 64). */
+static void
+test_human_summary (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!run_cli (&run, "tensor", "arange(4096).view(64, 64)", NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out,
+                            "  [[   0,    1,    2,  ...,   61,   62,   63],\n"
+                            "   [  64,   65,   66,  ...,  125,  126,  127],\n"
+                            "   [ 128,  129,  130,  ...,  189,  190,  191],\n"
+                            "   ...,\n"
+                            "   [3904, 3905, 3906,  ..., 3965, 3966, 3967],\n"));
+  g_assert_nonnull (strstr (run.out, "[4032, 4033, 4034,  ..., 4093, 4094, 4095]]"));
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* A napkin-cli that exits without reading its standard input fails a test with
+   * EPIPE, instead of killing the test runner. */
+  signal (SIGPIPE, SIG_IGN);
 
   g_test_add_func ("/cli/tensor/view-of-transpose", test_view_of_transpose);
   g_test_add_func ("/cli/tensor/fields", test_fields);
@@ -303,6 +491,11 @@ main (int    argc,
   g_test_add_func ("/cli/tensor/errors", test_errors);
   g_test_add_func ("/cli/tensor/dtype", test_dtype);
   g_test_add_func ("/cli/tensor/human", test_human);
+  g_test_add_func ("/cli/tensor/leading-minus", test_leading_minus);
+  g_test_add_func ("/cli/tensor/stdin", test_stdin);
+  g_test_add_func ("/cli/tensor/not-text", test_not_text);
+  g_test_add_func ("/cli/tensor/all-bounded", test_all_bounded);
+  g_test_add_func ("/cli/tensor/human-summary", test_human_summary);
 
   return g_test_run ();
 }

@@ -16,8 +16,18 @@
 #include "nk-program.h"
 #include "nk-units.h"
 
-/* More elements than this are not drawn as a grid for people (--json has them all). */
-#define MAX_GRID_ELEMENTS 1024
+/* PyTorch's print options: a tensor of more elements than this is summarised,
+ * showing EDGE_ITEMS at each end (of each dim for people, of the flattened
+ * values in JSON) around a "...". */
+#define SUMMARY_THRESHOLD 1000
+#define EDGE_ITEMS        3
+/* The values --json prints whole in one run: the largest tensor a program may
+ * make, so the last statement's value is always whole. Past it (--all over many
+ * aliases of a big tensor) each tensor's values are summarised and say so. */
+#define JSON_VALUE_BUDGET NK_PROGRAM_MAX_NUMEL
+/* The longest program `tensor -` reads from standard input (8× what a command
+ * line holds); its parse tree stays within tens of megabytes. */
+#define MAX_STDIN_PROGRAM (1 << 20)
 
 static void
 add_int_array (JsonBuilder  *builder,
@@ -38,15 +48,72 @@ storage_numel (NkTensor *t)
   return nk_storage_get_nbytes (t->storage) / MAX (1, nk_tensor_element_size (t));
 }
 
+/* Element @flat of @t in logical row-major order, read on its own. */
+static double
+element_at (NkTensor *t,
+            gint64    flat)
+{
+  gint64 index[NK_MAX_DIMS];
+  double d = NAN;
+
+  for (int k = t->ndim - 1; k >= 0; k--)
+    {
+      index[k] = flat % t->shape[k];
+      flat /= t->shape[k];
+    }
+  nk_tensor_get_item (t, index, &d, NULL);
+  return d;
+}
+
+/* "values": every element while @budget lasts; otherwise the first and last
+ * EDGE_ITEMS, with "values_elided": {"start", "count"} naming the ones left out. */
+static void
+add_values_json (JsonBuilder *builder,
+                 NkTensor    *t,
+                 gint64      *budget)
+{
+  gint64 numel = nk_tensor_numel (t);
+
+  json_builder_set_member_name (builder, "values");
+  json_builder_begin_array (builder);
+  if (numel <= *budget)
+    {
+      gsize n = 0;
+      g_autofree double *values = nk_tensor_to_doubles (t, &n);
+
+      for (gsize i = 0; i < n; i++)
+        nk_json_add_double (builder, values[i]);
+      json_builder_end_array (builder);
+      *budget -= numel;
+      return;
+    }
+  if (numel <= 2 * EDGE_ITEMS)
+    {
+      for (gint64 i = 0; i < numel; i++)
+        nk_json_add_double (builder, element_at (t, i));
+      json_builder_end_array (builder);
+      return;
+    }
+  for (gint64 i = 0; i < EDGE_ITEMS; i++)
+    nk_json_add_double (builder, element_at (t, i));
+  for (gint64 i = numel - EDGE_ITEMS; i < numel; i++)
+    nk_json_add_double (builder, element_at (t, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "values_elided");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "start");
+  json_builder_add_int_value (builder, EDGE_ITEMS);
+  json_builder_set_member_name (builder, "count");
+  json_builder_add_int_value (builder, numel - 2 * EDGE_ITEMS);
+  json_builder_end_object (builder);
+}
+
 static void
 print_tensor_json (const char *name,
-                   NkTensor   *t)
+                   NkTensor   *t,
+                   gint64     *budget)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree double *values = NULL;
-  gsize n = 0;
-
-  values = nk_tensor_to_doubles (t, &n);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "name");
@@ -73,11 +140,7 @@ print_tensor_json (const char *name,
   json_builder_set_member_name (builder, "numel");
   json_builder_add_int_value (builder, storage_numel (t));
   json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "values");
-  json_builder_begin_array (builder);
-  for (gsize i = 0; i < n; i++)
-    nk_json_add_double (builder, values[i]);
-  json_builder_end_array (builder);
+  add_values_json (builder, t, budget);
   json_builder_end_object (builder);
   nk_cli_print_json (builder);
 }
@@ -138,40 +201,102 @@ format_element (double d)
   }
 }
 
-/* Nested brackets as PyTorch prints them, columns right-aligned. */
+/* The grid of a tensor for people: read in one walk (cells), printed in a
+ * second with the widest cell's width. */
+typedef struct {
+  NkTensor  *t;
+  gboolean   summarise;
+  GPtrArray *cells;      /* char *, in the order of the walk */
+  guint      next;
+  int        width;
+  GString   *out;        /* NULL while reading */
+  int        indent;
+} Grid;
+
+/* Between two items of @dim: ", " in a row; a new line (and a blank one between
+ * the 2-D slices of a 3-D or 4-D tensor) otherwise. */
 static void
-append_grid (GString  *out,
-             NkTensor *t,
-             char    **cells,
-             int       width,
-             int       dim,
-             gsize    *at,
-             int       indent)
+grid_separator (Grid *g,
+                int   dim)
 {
-  if (dim == t->ndim)
+  g_string_append_c (g->out, ',');
+  if (dim == g->t->ndim - 1)
     {
-      g_string_append_printf (out, "%*s", width, cells[(*at)++]);
+      g_string_append_c (g->out, ' ');
       return;
     }
-  g_string_append_c (out, '[');
-  for (gint64 i = 0; i < t->shape[dim]; i++)
+  for (int b = dim; b < g->t->ndim - 2; b++)
+    g_string_append_c (g->out, '\n');
+  g_string_append_printf (g->out, "\n%*s", g->indent + dim + 1, "");
+}
+
+static void
+grid_leaf (Grid   *g,
+           gint64 *index)
+{
+  char *cell;
+  double d = NAN;
+
+  if (g->out != NULL)
     {
-      if (i > 0)
-        {
-          g_string_append_c (out, ',');
-          if (dim == t->ndim - 1)
-            g_string_append_c (out, ' ');
-          else
-            {
-              /* A blank line between the 2-D slices of a 3-D or 4-D tensor */
-              for (int b = dim; b < t->ndim - 2; b++)
-                g_string_append_c (out, '\n');
-              g_string_append_printf (out, "\n%*s", indent + dim + 1, "");
-            }
-        }
-      append_grid (out, t, cells, width, dim + 1, at, indent);
+      g_string_append_printf (g->out, "%*s", g->width, (char *) g_ptr_array_index (g->cells, g->next++));
+      return;
     }
-  g_string_append_c (out, ']');
+  nk_tensor_get_item (g->t, index, &d, NULL);
+  cell = format_element (d);
+  g->width = MAX (g->width, (int) strlen (cell));
+  g_ptr_array_add (g->cells, cell);
+}
+
+/* Nested brackets as PyTorch prints them; a summarised dim shows its first and
+ * last EDGE_ITEMS around "...". */
+static void
+grid_walk (Grid   *g,
+           int     dim,
+           gint64 *index)
+{
+  gint64 size;
+
+  if (dim == g->t->ndim)
+    {
+      grid_leaf (g, index);
+      return;
+    }
+  size = g->t->shape[dim];
+  if (g->out != NULL)
+    g_string_append_c (g->out, '[');
+  for (gint64 i = 0; i < size; i++)
+    {
+      if (g->summarise && size > 2 * EDGE_ITEMS && i == EDGE_ITEMS)
+        {
+          if (g->out != NULL)
+            {
+              grid_separator (g, dim);
+              g_string_append_printf (g->out, "%*s", dim == g->t->ndim - 1 ? g->width : 0, "...");
+            }
+          i = size - EDGE_ITEMS;
+        }
+      if (g->out != NULL && i > 0)
+        grid_separator (g, dim);
+      index[dim] = i;
+      grid_walk (g, dim + 1, index);
+    }
+  if (g->out != NULL)
+    g_string_append_c (g->out, ']');
+}
+
+static void
+print_grid (NkTensor *t)
+{
+  gint64 index[NK_MAX_DIMS] = { 0 };
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) out = g_string_new ("  ");
+  Grid g = { t, nk_tensor_numel (t) > SUMMARY_THRESHOLD, cells, 0, 1, NULL, 2 };
+
+  grid_walk (&g, 0, index);
+  g.out = out;
+  grid_walk (&g, 0, index);
+  printf ("%s\n", out->str);
 }
 
 static void
@@ -197,27 +322,7 @@ print_tensor_human (const char *name,
   if (shares_with != NULL)
     printf (_(" (shared with %s)"), shares_with);
   printf ("\n");
-
-  if (numel > MAX_GRID_ELEMENTS)
-    {
-      printf (_("  (%" PRId64 " values; --json prints them all)\n"), numel);
-      return;
-    }
-  {
-    gsize n = 0, at = 0;
-    g_autofree double *values = nk_tensor_to_doubles (t, &n);
-    g_auto(GStrv) cells = g_new0 (char *, n + 1);
-    g_autoptr(GString) out = g_string_new ("  ");
-    int width = 1;
-
-    for (gsize i = 0; i < n; i++)
-      {
-        cells[i] = format_element (values[i]);
-        width = MAX (width, (int) strlen (cells[i]));
-      }
-    append_grid (out, t, cells, width, 0, &at, 2);
-    printf ("%s\n", out->str);
-  }
+  print_grid (t);
 }
 
 static void
@@ -270,6 +375,205 @@ statement_text (NkProgram *program,
   return g_strndup (source + start, end - start);
 }
 
+/* A program starting with "-" (-arange(3), -x) is the program, not an option:
+ * the command has no short options but -h. "-" alone is standard input. */
+static gboolean
+looks_like_program (const char *arg)
+{
+  return arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' &&
+         strcmp (arg, "-h") != 0 && strcmp (arg, "-?") != 0;
+}
+
+/* `tensor -`: the program from standard input, so that one longer than a
+ * command line holds can be given. */
+static char *
+read_stdin_program (gsize   *len,
+                    GError **error)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  char buf[65536];
+  size_t n;
+
+  while ((n = fread (buf, 1, sizeof buf, stdin)) > 0)
+    {
+      g_string_append_len (text, buf, n);
+      if (text->len > MAX_STDIN_PROGRAM)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("the program on standard input is longer than %d bytes"), MAX_STDIN_PROGRAM);
+          return NULL;
+        }
+    }
+  if (ferror (stdin))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _("could not read the program from standard input"));
+      return NULL;
+    }
+  *len = text->len;
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The program as text the language can read: no NUL inside, valid UTF-8. */
+static gboolean
+check_program_text (const char  *text,
+                    gsize        len,
+                    GError     **error)
+{
+  const char *nul = memchr (text, '\0', len);
+  const char *end;
+
+  if (nul != NULL)
+    {
+      g_set_error (error, G_CONVERT_ERROR, G_CONVERT_ERROR_ILLEGAL_SEQUENCE,
+                   _("the program holds a NUL byte at offset %zu; a program is text"),
+                   (gsize) (nul - text));
+      return FALSE;
+    }
+  if (!g_utf8_validate (text, len, &end))
+    {
+      g_set_error (error, G_CONVERT_ERROR, G_CONVERT_ERROR_ILLEGAL_SEQUENCE,
+                   _("the program is not valid UTF-8 text: byte 0x%02x at offset %zu starts no "
+                     "character"), (guchar) *end, (gsize) (end - text));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+print_all (NkProgram *program,
+           gboolean   json)
+{
+  gint64 budget = JSON_VALUE_BUDGET;
+
+  for (guint i = 0; i < nk_program_get_n_names (program); i++)
+    {
+      NkProgramValue *value = nk_program_get_name_value (program, i);
+      const char *name = nk_program_get_name (program, i);
+
+      if (nk_program_value_get_kind (value) != NK_PROGRAM_VALUE_TENSOR)
+        continue;
+      if (json)
+        print_tensor_json (name, nk_program_value_get_tensor (value), &budget);
+      else
+        {
+          if (i > 0)
+            printf ("\n");
+          print_value_human (name, value, nk_program_get_name_shares_with (program, i));
+        }
+    }
+}
+
+static void
+print_last (NkProgram *program,
+            gboolean   json)
+{
+  NkProgramValue *value = nk_program_get_last_value (program);
+  const char *name = nk_program_get_last_name (program);
+  guint last = nk_program_get_n_statements (program);
+  gint64 budget = JSON_VALUE_BUDGET;
+
+  if (value == NULL)
+    return;   /* an empty program */
+  if (json && nk_program_value_get_kind (value) == NK_PROGRAM_VALUE_TENSOR)
+    print_tensor_json (name, nk_program_value_get_tensor (value), &budget);
+  else if (json)
+    print_value_json (value);
+  else
+    {
+      g_autofree char *label = name ? g_strdup (name) : statement_text (program, last - 1);
+
+      print_value_human (label, value, NULL);
+    }
+}
+
+static const char description[] = N_(
+  "Statements are separated by “;” or new lines. Constructors: arange(n), zeros(…),\n"
+  "ones(…), tensor([[…]]). Methods: view reshape transpose t permute contiguous narrow\n"
+  "select expand unsqueeze squeeze flatten clone triu sum mean is_contiguous stride\n"
+  "size storage_offset; attributes T, shape. Indexing: x[1, -1], x[::2, 1:3], x[..., None].\n"
+  "Operators: @ + - * /. Assignment: y = x[0]; y[0] = 100 (writes through the view).\n"
+  "einops: rearrange(x, \"b (h d) -> b h d\", h=2), reduce(x, \"b s h -> b s\", \"sum\"),\n"
+  "einsum(x, y, \"b s h, b t h -> b s t\"); same_storage(a, b).\n"
+  "\n"
+  "A program starting with “-” is a program, not an option (tensor '-arange(3)' and\n"
+  "tensor -- '-arange(3)' both work); “-” reads the program from standard input.\n"
+  "\n"
+  "Prints the last statement's value (every named tensor with --all). Like PyTorch's\n"
+  "print, a tensor of more than 1000 elements is shown as its first and last 3 per\n"
+  "dim around “...”. With --json every value is printed until one run has printed\n"
+  "4194304; past that a tensor's \"values\" hold its first and last 3 and\n"
+  "\"values_elided\": {\"start\", \"count\"} says which were left out. A program may\n"
+  "read and write at most 2^30 elements in all.\n"
+  "\n"
+  "Exit status: 0 when the program ran; 1 when a statement fails — a syntax error as\n"
+  "well as an invalid view — with the statement and column in the message (and\n"
+  "{\"error\", \"statement\", \"column\"} with --json); 2 for bad usage (an unknown\n"
+  "option or dtype, no program, more than one argument, a program that is not UTF-8\n"
+  "text).");
+
+/* The dtype named by --dtype, or f32. */
+static gboolean
+parse_dtype (const char  *name,
+             NkDType     *dtype,
+             GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *dtype = NK_DTYPE_F32;
+  if (name == NULL)
+    return TRUE;
+  if (!nk_dtype_from_name (name, dtype, &local_error))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--dtype: %s", local_error->message);
+      return FALSE;
+    }
+  if (!nk_dtype_info (*dtype)->is_storage || !nk_dtype_is_float (*dtype))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--dtype: tensors of a program are stored as f32, f16, bf16, e4m3, "
+                     "e5m2 or f64, not “%s”"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The command line after options: the program's text (from the argument, or from
+ * standard input for "-"), checked to be text. */
+static int
+take_program (gboolean    json,
+              char      **remaining,
+              char      **out_source)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = NULL;
+  guint n = remaining ? g_strv_length (remaining) : 0;
+  gsize len;
+
+  if (n == 0)
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("give the program as one argument, e.g. napkin-cli tensor 'x = arange(16).view(4, 4)'"));
+  if (n > 1)
+    {
+      g_autofree char *quoted = nk_cli_quote (remaining[1]);
+
+      return nk_cli_fail (json, NK_EXIT_USAGE,
+                          _("give the program as one quoted argument (got %u arguments; %s is extra)"),
+                          n, quoted);
+    }
+  if (strcmp (remaining[0], "-") == 0)
+    source = read_stdin_program (&len, &error);
+  else
+    {
+      source = g_strdup (remaining[0]);
+      len = strlen (source);
+    }
+  if (source == NULL || !check_program_text (source, len, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
+  *out_source = g_steal_pointer (&source);
+  return NK_EXIT_OK;
+}
+
 int
 nk_cli_tensor_main (int    argc,
                     char **argv)
@@ -277,103 +581,71 @@ nk_cli_tensor_main (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(NkProgram) program = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean json = nk_cli_wants_json (argc, argv);
-  gboolean want_json = FALSE, all = FALSE;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GPtrArray) originals = g_ptr_array_new ();
+  g_auto(GStrv) remaining = NULL;
   g_autofree char *dtype_name = NULL;
-  NkDType dtype = NK_DTYPE_F32;
+  g_autofree char *source = NULL;
+  gboolean json = nk_cli_wants_json (argc, argv);
+  gboolean want_json = FALSE, all = FALSE, after_dashes = FALSE;
+  NkDType dtype;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &want_json, N_("One JSON object per result"), NULL },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all,
       N_("Every named tensor, not only the last statement’s value"), NULL },
     { "dtype", 0, 0, G_OPTION_ARG_STRING, &dtype_name,
       N_("Store tensors as f32 (default), f16, bf16, e4m3, e5m2 or f64"), N_("D") },
+    /* Bytes as given (no conversion from the locale): the program is checked
+     * for UTF-8 here, with a sentence that names it. */
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &remaining, NULL, N_("'PROGRAM'|-") },
     { NULL }
   };
-  int exit_code;
+  char **parse_argv;
+  int parse_argc, exit_code;
 
-  context = g_option_context_new (_("'PROGRAM' — run a small PyTorch-flavoured tensor program"));
+  /* GOption would read "-arange(3)" as an option: hand it over as a placeholder
+   * that does not start with '-', and put the program back after parsing. */
+  for (int i = 0; i < argc; i++)
+    {
+      if (i > 0 && !after_dashes && looks_like_program (argv[i]))
+        {
+          g_ptr_array_add (args, (gpointer) "\001");
+          g_ptr_array_add (originals, argv[i]);
+          continue;
+        }
+      after_dashes |= i > 0 && strcmp (argv[i], "--") == 0;
+      g_ptr_array_add (args, argv[i]);
+    }
+  g_ptr_array_add (args, NULL);
+  parse_argc = (int) args->len - 1;
+  parse_argv = (char **) args->pdata;
+
+  context = g_option_context_new (_("— run a small PyTorch-flavoured tensor program"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
-    _("Statements are separated by “;” or new lines. Constructors: arange(n), zeros(…),\n"
-      "ones(…), tensor([[…]]). Methods: view reshape transpose t permute contiguous narrow\n"
-      "select expand unsqueeze squeeze flatten clone triu sum mean is_contiguous stride\n"
-      "size storage_offset; attributes T, shape. Indexing: x[1, -1], x[::2, 1:3], x[..., None].\n"
-      "Operators: @ + - * /. Assignment: y = x[0]; y[0] = 100 (writes through the view).\n"
-      "einops: rearrange(x, \"b (h d) -> b h d\", h=2), reduce(x, \"b s h -> b s\", \"sum\"),\n"
-      "einsum(x, y, \"b s h, b t h -> b s t\"); same_storage(a, b).\n"
-      "\n"
-      "Prints the last statement's value (every named tensor with --all). Exit status:\n"
-      "0 when the program ran; 1 when a statement fails — a syntax error as well as an\n"
-      "invalid view — with the statement and column in the message (and\n"
-      "{\"error\", \"statement\", \"column\"} with --json); 2 for bad usage (an unknown\n"
-      "option or dtype, no program, more than one argument)."));
-  if (!nk_cli_parse_options (context, &argc, &argv, json, &exit_code))
+  g_option_context_set_description (context, _(description));
+  if (!nk_cli_parse_options (context, &parse_argc, &parse_argv, json, &exit_code))
     return exit_code;
   json = json || want_json;
+  for (guint i = 0, k = 0; remaining != NULL && remaining[i] != NULL; i++)
+    if (strcmp (remaining[i], "\001") == 0 && k < originals->len)
+      {
+        g_free (remaining[i]);
+        remaining[i] = g_strdup (g_ptr_array_index (originals, k++));
+      }
 
-  if (argc < 2)
-    return nk_cli_fail (json, NK_EXIT_USAGE,
-                        _("give the program as one argument, e.g. napkin-cli tensor 'x = arange(16).view(4, 4)'"));
-  if (argc > 2)
-    return nk_cli_fail (json, NK_EXIT_USAGE,
-                        _("give the program as one quoted argument (got %d arguments; “%s” is extra)"),
-                        argc - 1, argv[2]);
-  if (dtype_name != NULL)
-    {
-      g_autoptr(GError) dtype_error = NULL;
-
-      if (!nk_dtype_from_name (dtype_name, &dtype, &dtype_error))
-        return nk_cli_fail (json, NK_EXIT_USAGE, "--dtype: %s", dtype_error->message);
-      if (!nk_dtype_info (dtype)->is_storage || !nk_dtype_is_float (dtype))
-        return nk_cli_fail (json, NK_EXIT_USAGE,
-                            _("--dtype: tensors of a program are stored as f32, f16, bf16, e4m3, "
-                              "e5m2 or f64, not “%s”"), dtype_name);
-    }
+  if (!parse_dtype (dtype_name, &dtype, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
+  if ((exit_code = take_program (json, remaining, &source)) != NK_EXIT_OK)
+    return exit_code;
 
   program = nk_program_new ();
   nk_program_set_dtype (program, dtype);
-  if (!nk_program_run (program, argv[1], &error))
+  if (!nk_program_run (program, source, &error))
     return fail_program (json, program, error);
-
   if (all)
-    {
-      for (guint i = 0; i < nk_program_get_n_names (program); i++)
-        {
-          NkProgramValue *value = nk_program_get_name_value (program, i);
-          const char *name = nk_program_get_name (program, i);
-
-          if (nk_program_value_get_kind (value) != NK_PROGRAM_VALUE_TENSOR)
-            continue;
-          if (json)
-            print_tensor_json (name, nk_program_value_get_tensor (value));
-          else
-            {
-              if (i > 0)
-                printf ("\n");
-              print_value_human (name, value, nk_program_get_name_shares_with (program, i));
-            }
-        }
-      return NK_EXIT_OK;
-    }
-
-  {
-    NkProgramValue *value = nk_program_get_last_value (program);
-    const char *name = nk_program_get_last_name (program);
-    guint last = nk_program_get_n_statements (program);
-
-    if (value == NULL)
-      return NK_EXIT_OK;   /* an empty program */
-    if (json && nk_program_value_get_kind (value) == NK_PROGRAM_VALUE_TENSOR)
-      print_tensor_json (name, nk_program_value_get_tensor (value));
-    else if (json)
-      print_value_json (value);
-    else
-      {
-        g_autofree char *label = name ? g_strdup (name) : statement_text (program, last - 1);
-
-        print_value_human (label, value, NULL);
-      }
-  }
+    print_all (program, json);
+  else
+    print_last (program, json);
   return NK_EXIT_OK;
 }
