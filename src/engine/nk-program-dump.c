@@ -9,6 +9,53 @@
 
 #include "nk-program-private.h"
 
+static void dump_node (GString *out,
+                       NkNode  *node);
+
+/* Nodes with items: (call f a b), (.m x a b), ([] x i j), (tuple a b), (list a b) */
+static void
+dump_items (GString *out,
+            NkNode  *node)
+{
+  if (node->kind == NK_NODE_CALL)
+    g_string_append_printf (out, "(call %s", node->text);
+  else if (node->kind == NK_NODE_METHOD)
+    {
+      g_string_append_printf (out, "(.%s ", node->text);
+      dump_node (out, node->a);
+    }
+  else if (node->kind == NK_NODE_INDEX)
+    {
+      g_string_append (out, "([] ");
+      dump_node (out, node->a);
+    }
+  else
+    g_string_append (out, node->kind == NK_NODE_TUPLE ? "(tuple" : "(list");
+  for (guint i = 0; i < node->items->len; i++)
+    {
+      g_string_append_c (out, ' ');
+      dump_node (out, g_ptr_array_index (node->items, i));
+    }
+  g_string_append_c (out, ')');
+}
+
+static void
+dump_number (GString *out,
+             NkNode  *node)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (node->is_int)
+    {
+      g_string_append_printf (out, "%.0f", node->number);
+      return;
+    }
+  g_string_append (out, g_ascii_dtostr (buf, sizeof buf, node->number));
+  if (strpbrk (buf, ".eEn") == NULL)
+    g_string_append (out, ".0");
+}
+
+/* One node as an S-expression: operators and calls first, "_" for what is absent. */
 static void
 dump_node (GString *out,
            NkNode  *node)
@@ -21,15 +68,7 @@ dump_node (GString *out,
   switch (node->kind)
     {
     case NK_NODE_NUMBER:
-      if (node->is_int)
-        g_string_append_printf (out, "%.0f", node->number);
-      else
-        {
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
-          g_string_append (out, g_ascii_dtostr (buf, sizeof buf, node->number));
-          if (strpbrk (buf, ".eEn") == NULL)
-            g_string_append (out, ".0");
-        }
+      dump_number (out, node);
       break;
     case NK_NODE_STRING: g_string_append_printf (out, "\"%s\"", node->text); break;
     case NK_NODE_NAME: g_string_append (out, node->text); break;
@@ -81,26 +120,7 @@ dump_node (GString *out,
     case NK_NODE_INDEX:
     case NK_NODE_TUPLE:
     case NK_NODE_LIST:
-      if (node->kind == NK_NODE_CALL)
-        g_string_append_printf (out, "(call %s", node->text);
-      else if (node->kind == NK_NODE_METHOD)
-        {
-          g_string_append_printf (out, "(.%s ", node->text);
-          dump_node (out, node->a);
-        }
-      else if (node->kind == NK_NODE_INDEX)
-        {
-          g_string_append (out, "([] ");
-          dump_node (out, node->a);
-        }
-      else
-        g_string_append (out, node->kind == NK_NODE_TUPLE ? "(tuple" : "(list");
-      for (guint i = 0; i < node->items->len; i++)
-        {
-          g_string_append_c (out, ' ');
-          dump_node (out, g_ptr_array_index (node->items, i));
-        }
-      g_string_append_c (out, ')');
+      dump_items (out, node);
       break;
     default:
       g_assert_not_reached ();
