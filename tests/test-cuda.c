@@ -16,6 +16,7 @@
 
 #include "nk-device.h"
 #include "nk-device-probe.h"
+#include "nk-kernels.h"
 #include "nk-ops.h"
 #include "nk-tensor.h"
 #include "nk-trainer.h"
@@ -265,6 +266,247 @@ test_elementwise (void)
     }
 }
 
+/* A CPU tensor's copy on @cuda. */
+static NkTensor *
+on (NkDevice *cuda,
+    NkTensor *t)
+{
+  g_autoptr(GError) error = NULL;
+  NkTensor *out = nk_tensor_to_device (t, cuda, &error);
+
+  g_assert_no_error (error);
+  return out;
+}
+
+static void
+test_matmul_f16_f64 (void)
+{
+  check_matmul (NK_DTYPE_F16, FALSE, 2e-3);
+  check_matmul (NK_DTYPE_F16, TRUE, 2e-3);
+  check_matmul (NK_DTYPE_F64, FALSE, 1e-12);
+  check_matmul (NK_DTYPE_F64, TRUE, 1e-12);
+}
+
+/* A batch (one strided-batched cuBLAS call), a transposed view as the first operand,
+ * and out = alpha·a@b + beta·out into an existing result. */
+static void
+test_matmul_batched (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(NkTensor) a2 = NULL, b2 = NULL, a = NULL, b = NULL, ga = NULL, gb = NULL;
+  g_autoptr(NkTensor) cpu = NULL, gpu = NULL, at = NULL, gat = NULL, cpu_t = NULL, gpu_t = NULL;
+  g_autoptr(NkTensor) out = NULL, gout = NULL;
+
+  if (cuda == NULL)
+    return;
+  a2 = pseudo_random (NK_DTYPE_F32, 4 * 33, 17, 5);
+  b2 = pseudo_random (NK_DTYPE_F32, 4 * 17, 9, 6);
+  a = nk_tensor_view (a2, 3, (gint64[]) { 4, 33, 17 }, &error);
+  g_assert_no_error (error);
+  b = nk_tensor_view (b2, 3, (gint64[]) { 4, 17, 9 }, &error);
+  g_assert_no_error (error);
+  ga = on (cuda, a);
+  gb = on (cuda, b);
+  cpu = nk_matmul (a, b, &error);
+  g_assert_no_error (error);
+  gpu = nk_matmul (ga, gb, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, 1e-5);
+
+  /* (17×33)ᵀ @ (17×9): the transposed view goes to cuBLAS as op T, no copy. */
+  at = pseudo_random (NK_DTYPE_F32, 17, 33, 7);
+  gat = on (cuda, at);
+  g_clear_pointer (&a, nk_tensor_unref);
+  g_clear_pointer (&ga, nk_tensor_unref);
+  a = nk_tensor_t (at, &error);
+  ga = nk_tensor_t (gat, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&b, nk_tensor_unref);
+  g_clear_pointer (&gb, nk_tensor_unref);
+  b = pseudo_random (NK_DTYPE_F32, 17, 9, 8);
+  gb = on (cuda, b);
+  cpu_t = nk_matmul (a, b, &error);
+  g_assert_no_error (error);
+  gpu_t = nk_matmul (ga, gb, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (max_rel_diff (gpu_t, cpu_t), <, 1e-5);
+
+  out = pseudo_random (NK_DTYPE_F32, 33, 9, 9);
+  gout = on (cuda, out);
+  g_assert_true (nk_matmul_out (out, a, b, 0.5, 2.0, &error));
+  g_assert_no_error (error);
+  g_assert_true (nk_matmul_out (gout, ga, gb, 0.5, 2.0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (max_rel_diff (gout, out), <, 1e-5);
+}
+
+/* Every binary op, with a broadcast operand and with a scalar on either side. */
+static void
+test_binary (void)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(NkTensor) a = NULL, b2 = NULL, b = NULL, ga = NULL, gb = NULL;
+
+  if (cuda == NULL)
+    return;
+  a = pseudo_random (NK_DTYPE_F32, 64, 33, 10);
+  b2 = pseudo_random (NK_DTYPE_F32, 1, 33, 11);
+  b = nk_tensor_view (b2, 1, (gint64[]) { 33 }, &error);
+  g_assert_no_error (error);
+  ga = on (cuda, a);
+  gb = on (cuda, b);
+  for (int op = 0; op < NK_N_BINARY_OPS; op++)
+    for (int form = 0; form < 3; form++)
+      {
+        g_autoptr(NkTensor) cpu = NULL, gpu = NULL;
+
+        cpu = form == 0 ? nk_binary (op, a, b, &error)
+                        : nk_binary_scalar (op, a, 0.75, form == 2, &error);
+        g_assert_no_error (error);
+        gpu = form == 0 ? nk_binary (op, ga, gb, &error)
+                        : nk_binary_scalar (op, ga, 0.75, form == 2, &error);
+        g_assert_no_error (error);
+        /* pow of a negative base is NaN on both sides. */
+        if (op != NK_BINARY_POW)
+          g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, 1e-5);
+      }
+}
+
+/* Sums, means, maxima and minima over each set of dims, in f32 and f64. */
+static void
+test_reductions (void)
+{
+  static const int dim_sets[][2] = { { 0, -1 }, { 1, -1 }, { 0, 1 } };
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+
+  if (cuda == NULL)
+    return;
+  for (int f64 = 0; f64 < 2; f64++)
+    {
+      g_autoptr(NkTensor) a = pseudo_random (f64 ? NK_DTYPE_F64 : NK_DTYPE_F32, 70, 45, 12);
+      g_autoptr(NkTensor) ga = on (cuda, a);
+
+      for (int op = 0; op < NK_N_REDUCE_OPS; op++)
+        for (guint s = 0; s < G_N_ELEMENTS (dim_sets); s++)
+          {
+            int ndims = dim_sets[s][1] < 0 ? 1 : 2;
+            g_autoptr(NkTensor) cpu = nk_reduce (op, a, ndims, dim_sets[s], s == 1, &error);
+            g_autoptr(NkTensor) gpu = NULL;
+
+            g_assert_no_error (error);
+            gpu = nk_reduce (op, ga, ndims, dim_sets[s], s == 1, &error);
+            g_assert_no_error (error);
+            g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, f64 ? 1e-12 : 1e-6);
+          }
+      {
+        g_autoptr(NkTensor) cpu = nk_softmax (a, 1, &error);
+        g_autoptr(NkTensor) gpu = nk_softmax (ga, 1, &error);
+
+        g_assert_no_error (error);
+        g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, 1e-6);
+      }
+    }
+}
+
+/* Casts between every stored dtype round the same way as the CPU's (exactly), and
+ * triu/tril keep the same triangles. */
+static void
+test_casts_and_triangles (void)
+{
+  static const NkDType chain[] = { NK_DTYPE_BF16, NK_DTYPE_F16, NK_DTYPE_F64, NK_DTYPE_INT32,
+                                   NK_DTYPE_INT64, NK_DTYPE_F32 };
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autoptr(NkTensor) cpu = NULL, gpu = NULL;
+
+  if (cuda == NULL)
+    return;
+  cpu = pseudo_random (NK_DTYPE_F64, 31, 29, 13);
+  {
+    g_autoptr(NkTensor) scaled = nk_mul_scalar (cpu, 3000.0, &error);
+
+    g_assert_no_error (error);
+    g_clear_pointer (&cpu, nk_tensor_unref);
+    cpu = g_steal_pointer (&scaled);
+  }
+  gpu = on (cuda, cpu);
+  for (guint i = 0; i < G_N_ELEMENTS (chain); i++)
+    {
+      NkTensor *c = nk_cast (cpu, chain[i], &error);
+      NkTensor *g = nk_cast (gpu, chain[i], &error);
+
+      g_assert_no_error (error);
+      nk_tensor_unref (cpu);
+      nk_tensor_unref (gpu);
+      cpu = c;
+      gpu = g;
+      g_assert_cmpfloat (max_rel_diff (gpu, cpu), ==, 0.0);
+    }
+  for (gint64 diagonal = -2; diagonal <= 3; diagonal++)
+    {
+      g_autoptr(NkTensor) cu = nk_triu (cpu, diagonal, &error);
+      g_autoptr(NkTensor) gu = nk_triu (gpu, diagonal, &error);
+      g_autoptr(NkTensor) cl = nk_tril (cpu, diagonal, &error);
+      g_autoptr(NkTensor) gl = nk_tril (gpu, diagonal, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpfloat (max_rel_diff (gu, cu), ==, 0.0);
+      g_assert_cmpfloat (max_rel_diff (gl, cl), ==, 0.0);
+    }
+}
+
+/* Three steps of every update rule: parameters and both states as the CPU's. */
+static void
+test_optimizer_kernels (void)
+{
+  static const NkOptimKind kinds[] = { NK_OPTIM_SGD, NK_OPTIM_ADAGRAD, NK_OPTIM_RMSPROP,
+                                       NK_OPTIM_ADAM, NK_OPTIM_ADAMW };
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+
+  if (cuda == NULL)
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      NkOptimStep step = { .kind = kinds[k], .lr = 0.01f, .momentum = 0.9f, .alpha = 0.99f,
+                           .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                           .weight_decay = 0.01f };
+      NkTensor *cpu[4], *gpu[4];
+
+      for (int t = 0; t < 4; t++)
+        {
+          cpu[t] = pseudo_random (NK_DTYPE_F32, 37, 41, 20 + t);
+          if (t >= 2)
+            {
+              /* States that stay valid: squared averages are not negative. */
+              NkTensor *sq = nk_binary (NK_BINARY_MUL, cpu[t], cpu[t], &error);
+              g_assert_no_error (error);
+              nk_tensor_unref (cpu[t]);
+              cpu[t] = sq;
+            }
+          gpu[t] = on (cuda, cpu[t]);
+        }
+      for (step.step = 1; step.step <= 3; step.step++)
+        {
+          nk_optim_step_prepare (&step);
+          g_assert_true (nk_optimizer_step_ (&step, cpu[0], cpu[1], cpu[2], cpu[3], &error));
+          g_assert_no_error (error);
+          g_assert_true (nk_optimizer_step_ (&step, gpu[0], gpu[1], gpu[2], gpu[3], &error));
+          g_assert_no_error (error);
+        }
+      for (int t = 0; t < 4; t++)
+        {
+          if (t != 1)
+            g_assert_cmpfloat (max_rel_diff (gpu[t], cpu[t]), <, 1e-6);
+          nk_tensor_unref (cpu[t]);
+          nk_tensor_unref (gpu[t]);
+        }
+    }
+}
+
 static void
 test_memory_balanced (void)
 {
@@ -346,7 +588,13 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/auto-falls-back", test_auto_falls_back);
   g_test_add_func ("/gpu/cuda/matmul/f32", test_matmul_f32);
   g_test_add_func ("/gpu/cuda/matmul/bf16", test_matmul_bf16);
+  g_test_add_func ("/gpu/cuda/matmul/f16-f64", test_matmul_f16_f64);
+  g_test_add_func ("/gpu/cuda/matmul/batched-transposed-out", test_matmul_batched);
   g_test_add_func ("/gpu/cuda/elementwise", test_elementwise);
+  g_test_add_func ("/gpu/cuda/binary", test_binary);
+  g_test_add_func ("/gpu/cuda/reductions", test_reductions);
+  g_test_add_func ("/gpu/cuda/casts-triangles", test_casts_and_triangles);
+  g_test_add_func ("/gpu/cuda/optimizer", test_optimizer_kernels);
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
   g_test_add_func ("/gpu/cuda/training-step", test_training_step);
 

@@ -200,6 +200,17 @@ inline float __expf (float x) { return std::exp (x); }
 inline float __logf (float x) { return std::log (x); }
 inline float __fdividef (float x, float y) { return x / y; }
 template <typename T> inline T __ldg (const T *p) { return *p; }
+/* CUDA's device max/min overloads. */
+inline int max (int a, int b) { return a > b ? a : b; }
+inline int min (int a, int b) { return a < b ? a : b; }
+inline unsigned int max (unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline unsigned int min (unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline long long max (long long a, long long b) { return a > b ? a : b; }
+inline long long min (long long a, long long b) { return a < b ? a : b; }
+inline float max (float a, float b) { return std::fmax (a, b); }
+inline float min (float a, float b) { return std::fmin (a, b); }
+inline double max (double a, double b) { return std::fmax (a, b); }
+inline double min (double a, double b) { return std::fmin (a, b); }
 /* One block runs at a time per OS thread and its fibers never preempt each other. */
 template <typename T> inline T atomicAdd (T *p, T v) { T old = *p; *p = old + v; return old; }
 template <typename T> inline T atomicMax (T *p, T v) { T old = *p; *p = old > v ? old : v; return old; }
