@@ -123,6 +123,20 @@ nk_emu_fault (cudaError_t  error,
   last_error = sticky_error;
 }
 
+/* Counts a call that makes the host wait for the device; NAPKIN_CUDA_EMU_TRACE=1 names
+ * each on stderr, to find the waits inside a step. */
+void
+nk_emu_host_wait (const char *call)
+{
+  static int trace = -1;
+
+  if (trace < 0)
+    trace = g_strcmp0 (g_getenv ("NAPKIN_CUDA_EMU_TRACE"), "1") == 0;
+  stats.host_waits++;
+  if (trace)
+    fprintf (stderr, "nk-cuda-emu: host waits in %s\n", call);
+}
+
 NK_EMU_EXPORT const char *
 cudaGetErrorString (cudaError_t error)
 {

@@ -194,7 +194,7 @@ remove_block (void     *ptr,
     return pinned ? cudaErrorInvalidValue : cudaErrorInvalidDevicePointer;
   /* cudaFree and cudaFreeHost wait for the device, as CUDA's do. */
   nk_emu_drain_all ();
-  nk_emu_stats ()->host_waits++;
+  nk_emu_host_wait ("cudaFree/cudaFreeHost");
   if (pinned)
     nk_emu_stats ()->pinned_bytes -= block->size;
   else
@@ -360,7 +360,7 @@ copy_locked (void                *dst,
   nk_emu_enqueue (stream, run_transfer, t, free_transfer);
   if (sync || dst_space == NK_EMU_HOST)
     {
-      nk_emu_stats ()->host_waits++;
+      nk_emu_host_wait (sync ? "cudaMemcpy" : "cudaMemcpyAsync into pageable memory");
       return sync ? nk_emu_drain_all () : nk_emu_drain (stream);
     }
   return cudaSuccess;
@@ -418,7 +418,7 @@ memset_locked (void         *ptr,
   nk_emu_enqueue (stream, run_transfer, t, free_transfer);
   if (sync)
     {
-      nk_emu_stats ()->host_waits++;
+      nk_emu_host_wait ("cudaMemset");
       return nk_emu_drain_all ();
     }
   return cudaSuccess;

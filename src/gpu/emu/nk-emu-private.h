@@ -44,6 +44,7 @@ void         nk_emu_unlock       (void);
 cudaError_t  nk_emu_set_error    (cudaError_t error);
 cudaError_t  nk_emu_sticky_error (void);
 void         nk_emu_fault        (cudaError_t error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+void         nk_emu_host_wait    (const char *call);
 
 /* nk-emu-memory.c */
 typedef enum { NK_EMU_HOST, NK_EMU_PINNED, NK_EMU_DEVICE } NkEmuSpace;

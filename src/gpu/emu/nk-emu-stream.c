@@ -189,7 +189,7 @@ cudaStreamSynchronize (cudaStream_t handle)
   nk_emu_lock ();
   if ((stream = nk_emu_stream_get (handle, &error)) != NULL)
     {
-      nk_emu_stats ()->host_waits++;
+      nk_emu_host_wait ("cudaStreamSynchronize");
       error = nk_emu_drain (stream);
     }
   error = nk_emu_set_error (error);
@@ -217,7 +217,7 @@ cudaDeviceSynchronize (void)
   cudaError_t error;
 
   nk_emu_lock ();
-  nk_emu_stats ()->host_waits++;
+  nk_emu_host_wait ("cudaDeviceSynchronize");
   error = nk_emu_set_error (nk_emu_drain_all ());
   nk_emu_unlock ();
   return error;
@@ -359,7 +359,7 @@ cudaEventSynchronize (cudaEvent_t event)
     error = cudaErrorInvalidResourceHandle;
   else if (event->reached < event->recorded)
     {
-      nk_emu_stats ()->host_waits++;
+      nk_emu_host_wait ("cudaEventSynchronize");
       drain_to_event (event);
       error = nk_emu_sticky_error ();
     }
