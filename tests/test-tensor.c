@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "nk-ops.h"
 #include "nk-tensor.h"
 
 /* x = arange(n) as f32, then viewed as (r, c). */
@@ -532,6 +533,173 @@ test_overflow (void)
   }
 }
 
+/* Zero-size shapes through every op that infers a size or steps (issue 11: x.view(-1, 0)
+ * on an empty x divided by a zero product, SIGFPE). Oracle: PyTorch 1.13's answers,
+ * run by hand (shape and strides, or its error text). */
+enum { OP_VIEW, OP_RESHAPE, OP_UNFLATTEN };
+
+typedef struct {
+  int           op;
+  int           in_ndim;
+  gint64        in_shape[3];
+  int           ndim;
+  gint64        shape[4];
+  int           out_ndim;         /* when it works */
+  gint64        out_shape[4];
+  gint64        out_stride[4];
+  const char   *message;          /* when it fails */
+} ZeroCase;
+
+#define AMBIGUOUS(s) "cannot reshape tensor of 0 elements into shape " s " because the " \
+                     "unspecified dimension size -1 can be any value and is ambiguous"
+
+static const ZeroCase zero_cases[] = {
+  { OP_VIEW,      1, { 0 },    2, { -1, 0 },     0, { 0 }, { 0 }, AMBIGUOUS ("[-1, 0]") },
+  { OP_RESHAPE,   1, { 0 },    2, { -1, 0 },     0, { 0 }, { 0 }, AMBIGUOUS ("[-1, 0]") },
+  { OP_RESHAPE,   2, { 2, 0 }, 2, { 0, -1 },     0, { 0 }, { 0 }, AMBIGUOUS ("[0, -1]") },
+  { OP_VIEW,      1, { 0 },    3, { 0, -1, 5 },  0, { 0 }, { 0 }, AMBIGUOUS ("[0, -1, 5]") },
+  { OP_VIEW,      1, { 0 },    3, { -1, 0, 1 },  0, { 0 }, { 0 }, AMBIGUOUS ("[-1, 0, 1]") },
+  { OP_VIEW,      1, { 3 },    2, { -1, 0 },     0, { 0 }, { 0 },
+    "shape '[-1, 0]' is invalid for input of size 3" },
+  { OP_VIEW,      1, { 0 },    2, { -1, 5 },     2, { 0, 5 }, { 5, 1 }, NULL },
+  { OP_VIEW,      1, { 0 },    1, { -1 },        1, { 0 }, { 1 }, NULL },
+  { OP_VIEW,      2, { 0, 3 }, 2, { 3, 0 },      2, { 3, 0 }, { 1, 1 }, NULL },
+  { OP_RESHAPE,   2, { 2, 0 }, 2, { -1, 7 },     2, { 0, 7 }, { 7, 1 }, NULL },
+  { OP_UNFLATTEN, 1, { 0 },    2, { -1, 0 },     0, { 0 }, { 0 }, AMBIGUOUS ("[-1, 0]") },
+  { OP_UNFLATTEN, 1, { 0 },    2, { 0, -1 },     0, { 0 }, { 0 }, AMBIGUOUS ("[0, -1]") },
+  { OP_UNFLATTEN, 1, { 0 },    2, { -1, 5 },     2, { 0, 5 }, { 5, 1 }, NULL },
+  { OP_UNFLATTEN, 2, { 0, 3 }, 2, { 0, 0 },      3, { 0, 0, 3 }, { 3, 3, 1 }, NULL },
+  { OP_UNFLATTEN, 2, { 4, 0 }, 2, { 2, -1 },     3, { 2, 2, 0 }, { 2, 1, 1 }, NULL },
+  { OP_UNFLATTEN, 1, { 3 },    2, { -1, 0 },     0, { 0 }, { 0 },
+    "unflatten: Provided sizes [-1, 0] don't multiply up to the size of dim 0 (3) in the "
+    "input tensor" },
+};
+
+static void
+test_zero_size_infer (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (zero_cases); i++)
+    {
+      const ZeroCase *c = &zero_cases[i];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NkTensor) x = nk_tensor_zeros (NK_DTYPE_F32, c->in_ndim, c->in_shape, &error);
+      g_autoptr(NkTensor) y = NULL;
+
+      g_assert_no_error (error);
+      g_test_message ("case %" G_GSIZE_FORMAT, i);
+      switch (c->op)
+        {
+        case OP_VIEW: y = nk_tensor_view (x, c->ndim, c->shape, &error); break;
+        case OP_RESHAPE: y = nk_tensor_reshape (x, c->ndim, c->shape, &error); break;
+        case OP_UNFLATTEN: y = nk_tensor_unflatten (x, 0, c->ndim, c->shape, &error); break;
+        default: g_assert_not_reached ();
+        }
+      if (c->message != NULL)
+        {
+          g_assert_null (y);
+          g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+          g_assert_cmpstr (error->message, ==, c->message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpint (y->ndim, ==, c->out_ndim);
+      for (int d = 0; d < y->ndim; d++)
+        {
+          g_assert_cmpint (y->shape[d], ==, c->out_shape[d]);
+          g_assert_cmpint (y->stride[d], ==, c->out_stride[d]);
+        }
+    }
+}
+
+/* Slices, narrows, diagonals and as_strided of size-0 dims (PyTorch's layouts), and
+ * steps too large to add to a size: NumPy and Python's len(range(0, 4, 2**63 - 1))
+ * say 1 (PyTorch 1.13's own arithmetic overflows there and says 0). */
+static void
+test_zero_size_steps (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) e = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3, 0), &error);
+  g_autoptr(NkTensor) w = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0, 4), &error);
+  g_autoptr(NkTensor) five = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (5), &error);
+  g_autoptr(NkTensor) x = arange_view (4, 4);
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(NkTensor) s = nk_tensor_slice (e, 0, 0, NK_SLICE_END, 2, &error);
+    g_assert_no_error (error);
+    LAYOUT (s, L (2, 0), L (2, 1), 0);                 /* zeros(3, 0)[::2] */
+  }
+  {
+    g_autoptr(NkTensor) s = nk_tensor_slice (e, 1, 5, NK_SLICE_END, 3, &error);
+    g_assert_no_error (error);
+    LAYOUT (s, L (3, 0), L (1, 3), 0);                 /* zeros(3, 0)[:, 5::3] */
+  }
+  {
+    g_autoptr(NkTensor) n = nk_tensor_narrow (w, 0, 0, 0, &error);
+    g_assert_no_error (error);
+    LAYOUT (n, L (0, 4), L (4, 1), 0);
+  }
+  {
+    g_autoptr(NkTensor) d = nk_tensor_diagonal (w, 2, 0, 1, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (d->ndim, ==, 1);
+    g_assert_cmpint (d->shape[0], ==, 0);
+    g_assert_cmpint (d->stride[0], ==, 5);
+  }
+  {
+    /* Nothing is addressed, so no offset is out of bounds (torch agrees). */
+    g_autoptr(NkTensor) a = nk_tensor_as_strided (five, NK_SHAPE (0, 3), (gint64[]) { 7, 1 },
+                                                  100, &error);
+    g_assert_no_error (error);
+    LAYOUT (a, L (0, 3), L (7, 1), 100);
+  }
+  {
+    g_autoptr(NkTensor) s = nk_tensor_slice (x, 1, 0, NK_SLICE_END, G_MAXINT64, &error);
+    g_assert_no_error (error);
+    LAYOUT (s, L (4, 1), L (4, G_MAXINT64), 0);
+  }
+  {
+    g_autoptr(NkTensor) s = nk_tensor_slice (x, 1, 1, 3, G_MAXINT64 - 1, &error);
+    g_assert_no_error (error);
+    LAYOUT (s, L (4, 1), L (4, 1), 1);
+  }
+}
+
+/* -1 in expand keeps a size and may appear in every existing dim (issue 10), but not
+ * in a new leading one. PyTorch 1.13's layouts and words. */
+static void
+test_expand_keep (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) col = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3, 1), &error);
+  g_autoptr(NkTensor) row = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (1, 3), &error);
+  g_autoptr(NkTensor) empty = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0, 1), &error);
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(NkTensor) t = nk_tensor_expand (col, NK_SHAPE (-1, -1), &error);
+    g_assert_no_error (error);
+    LAYOUT (t, L (3, 1), L (1, 1), 0);
+  }
+  {
+    g_autoptr(NkTensor) t = nk_tensor_expand (row, NK_SHAPE (2, -1, -1), &error);
+    g_assert_no_error (error);
+    LAYOUT (t, L (2, 1, 3), L (0, 3, 1), 0);
+  }
+  {
+    g_autoptr(NkTensor) t = nk_tensor_expand (empty, NK_SHAPE (-1, 4), &error);
+    g_assert_no_error (error);
+    LAYOUT (t, L (0, 4), L (1, 0), 0);
+  }
+  {
+    g_autoptr(NkTensor) t = nk_tensor_expand (row, NK_SHAPE (-1, -1, -1), &error);
+    g_assert_null (t);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+    g_assert_cmpstr (error->message, ==, "The expanded size of the tensor (-1) isn't allowed "
+                     "in a leading, non-existing dimension 0");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -551,6 +719,9 @@ main (int   argc,
   g_test_add_func ("/engine/tensor/dtypes-and-items", test_dtypes_and_items);
   g_test_add_func ("/engine/tensor/storage-numel", test_storage_numel);
   g_test_add_func ("/engine/tensor/overflow", test_overflow);
+  g_test_add_func ("/engine/tensor/zero-size/infer", test_zero_size_infer);
+  g_test_add_func ("/engine/tensor/zero-size/steps", test_zero_size_steps);
+  g_test_add_func ("/engine/tensor/expand-keep", test_expand_keep);
 
   return g_test_run ();
 }

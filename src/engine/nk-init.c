@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nk-init.h"
+#include "nk-ops.h"
 
 G_DEFINE_QUARK (nk-init-error-quark, nk_init_error)
 

@@ -17,6 +17,7 @@
 #include "nk-file-util.h"
 #include "nk-file-util-private.h"
 #include "nk-npy.h"
+#include "nk-ops.h"
 #include "nk-safetensors.h"
 #include "nk-tensor.h"
 

@@ -146,6 +146,47 @@ NkTensor   *nk_cast                (NkTensor        *a,
                                     NkDType          dtype,
                                     GError         **error);
 
+/* ---- copies, and reshapes that may copy ------------------------------------------ */
+
+/* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
+NkTensor   *nk_tensor_contiguous        (NkTensor       *tensor,
+                                         GError        **error);
+/* Always a new storage (contiguous; same dtype, device, default bucket). */
+NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
+                                         GError        **error);
+/**
+ * nk_tensor_copy_:
+ * @dst: destination (any view: written through to its storage)
+ * @src: source, broadcastable to @dst's shape; any dtype (rounded to @dst's like
+ *   PyTorch's copy_), any device (host↔device transfers go through the device)
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean    nk_tensor_copy_             (NkTensor       *dst,
+                                         NkTensor       *src,
+                                         GError        **error);
+/* Writes @value (rounded to the dtype) into every element of the view. */
+gboolean    nk_tensor_fill_             (NkTensor       *tensor,
+                                         double          value,
+                                         GError        **error);
+/* Copies to another device (new storage, same bucket); a ref when already there. */
+NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
+                                         NkDevice       *device,
+                                         GError        **error);
+
+/* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
+NkTensor   *nk_tensor_reshape           (NkTensor       *tensor,
+                                         int             ndim,
+                                         const gint64   *shape,
+                                         GError        **error);
+/* Merges dims start..end (inclusive) into one: a view when possible, else a copy
+ * (PyTorch's flatten is reshape-like). */
+NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
+                                         int             start_dim,
+                                         int             end_dim,
+                                         GError        **error);
+
 /* ---- reductions ------------------------------------------------------------------ */
 
 /**

@@ -18,6 +18,7 @@
 
 #include "nk-file-util.h"
 #include "nk-file-util-private.h"
+#include "nk-ops.h"
 #include "nk-safetensors.h"
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"

@@ -11,9 +11,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "nk-device-private.h"
-#include "nk-ops.h"
-#include "nk-ops-private.h"
 #include "nk-tensor.h"
+#include "nk-tensor-private.h"
 
 G_DEFINE_QUARK (nk-tensor-error-quark, nk_tensor_error)
 
@@ -294,8 +293,22 @@ nk_tensor_full (NkDType        dtype,
                 GError       **error)
 {
   g_autoptr(NkTensor) t = nk_tensor_empty (dtype, ndim, shape, error);
+  NkIter it = { 0 };
+  NkDevice *device;
 
-  if (t == NULL || !nk_tensor_fill_ (t, value, error))
+  if (t == NULL)
+    return NULL;
+  /* A fresh tensor is one dense run: the device fills it without the strided
+   * iterator (nk_tensor_fill_ in nk-ops handles any view). */
+  it.numel = nk_tensor_numel (t);
+  if (it.numel == 0)
+    return g_steal_pointer (&t);
+  it.ndim = 1;
+  it.shape[0] = it.numel;
+  it.stride[0][0] = 1;
+  device = nk_tensor_get_device (t);
+  if (!nk_device_get_ops (device)->fill (nk_device_get_backend (device), &it, dtype,
+                                         nk_storage_get_data (t->storage), value, error))
     return NULL;
   return g_steal_pointer (&t);
 }
@@ -329,31 +342,61 @@ nk_tensor_zeros_like (NkTensor  *like,
                              like->shape, nk_storage_get_default_bucket (), TRUE, error);
 }
 
+/* A contiguous tensor on the default device holding @values (0, 1, ... when %NULL),
+ * each rounded to @dtype. Encoded on the host: in place on the CPU, else in a
+ * staging buffer that one copy moves to the device. */
+static NkTensor *
+new_from_values (NkDType        dtype,
+                 int            ndim,
+                 const gint64  *shape,
+                 const double  *values,
+                 GError       **error)
+{
+  NkDevice *device = nk_device_get_default ();
+  gboolean on_host = nk_device_get_kind (device) == NK_DEVICE_CPU;
+  g_autoptr(NkTensor) t = NULL;
+  g_autofree char *staging = NULL;
+  gint64 numel;
+  gsize es, nbytes;
+  char *data;
+
+  t = nk_tensor_new_full (device, dtype, ndim, shape, nk_storage_get_default_bucket (),
+                          FALSE, error);
+  if (t == NULL)
+    return NULL;
+  numel = nk_tensor_numel (t);
+  es = nk_dtype_element_size (dtype);
+  nbytes = nk_tensor_nbytes (t);
+  if (numel == 0)
+    return g_steal_pointer (&t);
+  data = on_host ? nk_storage_get_data (t->storage) : (staging = g_try_malloc (nbytes));
+  if (data == NULL)
+    {
+      g_autofree char *s = nk_format_shape (ndim, shape);
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_MEMORY,
+                   _("Cannot allocate host memory to fill a tensor of shape %s."), s);
+      return NULL;
+    }
+  for (gint64 i = 0; i < numel; i++)
+    _nk_cpu_store_double (dtype, data + i * es, values != NULL ? values[i] : (double) i);
+  if (!on_host && !nk_device_copy (device, NK_COPY_HOST_TO_DEVICE,
+                                   nk_storage_get_data (t->storage), staging, nbytes, error))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
 NkTensor *
 nk_tensor_arange (NkDType   dtype,
                   gint64    n,
                   GError  **error)
 {
-  g_autoptr(NkTensor) host = NULL;
-  gint64 shape[1] = { n };
-  NkDevice *cpu = nk_device_get_cpu ();
-  char *data;
-  gsize es;
-
   if (n < 0)
     {
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
                    _("arange(%" PRId64 ") needs a non-negative length."), n);
       return NULL;
     }
-  host = nk_tensor_new_full (cpu, dtype, 1, shape, nk_storage_get_default_bucket (), FALSE, error);
-  if (host == NULL)
-    return NULL;
-  data = nk_storage_get_data (host->storage);
-  es = nk_dtype_element_size (dtype);
-  for (gint64 i = 0; i < n; i++)
-    _nk_cpu_store_double (dtype, data + i * es, (double) i);
-  return nk_tensor_to_device (host, nk_device_get_default (), error);
+  return new_from_values (dtype, NK_SHAPE (n), NULL, error);
 }
 
 NkTensor *
@@ -382,21 +425,7 @@ nk_tensor_new_from_doubles (NkDType        dtype,
                             const double  *values,
                             GError       **error)
 {
-  g_autoptr(NkTensor) host = NULL;
-  gint64 numel;
-  char *data;
-  gsize es;
-
-  host = nk_tensor_new_full (nk_device_get_cpu (), dtype, ndim, shape,
-                             nk_storage_get_default_bucket (), FALSE, error);
-  if (host == NULL)
-    return NULL;
-  numel = nk_tensor_numel (host);
-  data = nk_storage_get_data (host->storage);
-  es = nk_dtype_element_size (dtype);
-  for (gint64 i = 0; i < numel; i++)
-    _nk_cpu_store_double (dtype, data + i * es, values[i]);
-  return nk_tensor_to_device (host, nk_device_get_default (), error);
+  return new_from_values (dtype, ndim, shape, values, error);
 }
 
 /* Largest storage index + 1 reached by a layout (strides ≥ 0), or 0 for an empty
@@ -803,7 +832,9 @@ nk_tensor_slice (NkTensor  *tensor,
     stop = MAX (stop + size, 0);
   start = MIN (start, size);
   stop = MIN (stop, size);
-  len = stop > start ? (stop - start + step - 1) / step : 0;
+  /* ceil((stop - start) / step) without adding step to a size, which wraps for
+   * steps near 2^63. */
+  len = stop > start ? (stop - start - 1) / step + 1 : 0;
 
   memcpy (shape, tensor->shape, sizeof shape);
   memcpy (stride, tensor->stride, sizeof stride);
@@ -819,7 +850,69 @@ nk_tensor_slice (NkTensor  *tensor,
                   tensor->offset + start * tensor->stride[d]);
 }
 
-/* Replaces a -1 in @shape by the size that keeps @numel; PyTorch's errors. */
+/* What infer_sizes() found wrong with a list of sizes. */
+typedef enum {
+  SIZES_OK,
+  SIZES_TWO_INFERRED,
+  SIZES_NEGATIVE,
+  SIZES_AMBIGUOUS,
+  SIZES_MISMATCH,
+} SizesCheck;
+
+/* Replaces a -1 in @shape by the size that keeps @numel (PyTorch's infer_size). The
+ * product saturates instead of wrapping, and a -1 beside a 0 is never divided out:
+ * with @numel 0 it could be any size. @bad is the offending size for the errors. */
+static SizesCheck
+infer_sizes (int            ndim,
+             const gint64  *shape,
+             gint64         numel,
+             gint64        *out,
+             gint64        *bad)
+{
+  gint64 prod = 1;
+  int infer = -1;
+
+  for (int d = 0; d < ndim; d++)
+    {
+      out[d] = shape[d];
+      if (shape[d] == -1)
+        {
+          if (infer >= 0)
+            return SIZES_TWO_INFERRED;
+          infer = d;
+        }
+      else if (shape[d] < 0)
+        {
+          *bad = shape[d];
+          return SIZES_NEGATIVE;
+        }
+      else
+        prod = (shape[d] != 0 && prod > G_MAXINT64 / shape[d]) ? G_MAXINT64 : prod * shape[d];
+    }
+
+  if (infer < 0)
+    return numel == prod ? SIZES_OK : SIZES_MISMATCH;
+  if (prod == 0)
+    return numel == 0 ? SIZES_AMBIGUOUS : SIZES_MISMATCH;
+  if (numel % prod != 0)
+    return SIZES_MISMATCH;
+  out[infer] = numel / prod;
+  return SIZES_OK;
+}
+
+static void
+set_ambiguous_error (int            ndim,
+                     const gint64  *shape,
+                     GError       **error)
+{
+  g_autofree char *s = format_list (ndim, shape);
+
+  g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+               _("cannot reshape tensor of 0 elements into shape %s because the unspecified "
+                 "dimension size -1 can be any value and is ambiguous"), s);
+}
+
+/* infer_sizes() with PyTorch's errors for view and reshape. */
 static gboolean
 infer_size (int            ndim,
             const gint64  *shape,
@@ -827,45 +920,32 @@ infer_size (int            ndim,
             gint64        *out,
             GError       **error)
 {
-  gint64 prod = 1;
-  int infer = -1;
+  gint64 bad = 0;
 
-  for (int d = 0; d < ndim; d++)
+  switch (infer_sizes (ndim, shape, numel, out, &bad))
     {
-      if (shape[d] == -1)
-        {
-          if (infer >= 0)
-            {
-              g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                                   _("only one dimension can be inferred"));
-              return FALSE;
-            }
-          infer = d;
-        }
-      else if (shape[d] < 0)
-        {
-          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                       _("invalid shape dimension %" PRId64), shape[d]);
-          return FALSE;
-        }
-      else
-        prod = (shape[d] != 0 && prod > G_MAXINT64 / shape[d]) ? G_MAXINT64 : prod * shape[d];
-      out[d] = shape[d];
-    }
-
-  if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0))
-    {
-      if (infer >= 0)
-        out[infer] = numel / prod;
+    case SIZES_OK:
       return TRUE;
+    case SIZES_TWO_INFERRED:
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                           _("only one dimension can be inferred"));
+      return FALSE;
+    case SIZES_NEGATIVE:
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("invalid shape dimension %" PRId64), bad);
+      return FALSE;
+    case SIZES_AMBIGUOUS:
+      set_ambiguous_error (ndim, shape, error);
+      return FALSE;
+    case SIZES_MISMATCH:
+    default:
+      {
+        g_autofree char *s = format_list (ndim, shape);
+        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                     _("shape '%s' is invalid for input of size %" PRId64), s, numel);
+      }
+      return FALSE;
     }
-
-  {
-    g_autofree char *s = format_list (ndim, shape);
-    g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                 _("shape '%s' is invalid for input of size %" PRId64), s, numel);
-  }
-  return FALSE;
 }
 
 /* PyTorch's computeStride: the strides of @newshape over @t's memory, if every
@@ -940,23 +1020,44 @@ check_ndim (int       ndim,
   return TRUE;
 }
 
+gboolean
+_nk_tensor_try_view (NkTensor      *tensor,
+                     int            ndim,
+                     const gint64  *shape,
+                     gint64        *out_shape,
+                     NkTensor     **out_view,
+                     GError       **error)
+{
+  gint64 newstride[NK_MAX_DIMS];
+  gint64 numel;
+
+  g_return_val_if_fail (tensor != NULL && out_view != NULL, FALSE);
+
+  *out_view = NULL;
+  /* An empty tensor takes any sizes with a 0 in them: their strides must fit. */
+  if (!check_ndim (ndim, error) ||
+      !infer_size (ndim, shape, nk_tensor_numel (tensor), out_shape, error) ||
+      !checked_numel (ndim, out_shape, &numel, error))
+    return FALSE;
+  if (compute_view_strides (tensor, ndim, out_shape, newstride))
+    *out_view = view_of (tensor, ndim, out_shape, newstride, tensor->offset);
+  return TRUE;
+}
+
 NkTensor *
 nk_tensor_view (NkTensor      *tensor,
                 int            ndim,
                 const gint64  *shape,
                 GError       **error)
 {
-  gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
-  gint64 numel;
+  gint64 newshape[NK_MAX_DIMS];
+  NkTensor *view = NULL;
 
   g_return_val_if_fail (tensor != NULL, NULL);
 
-  /* An empty tensor takes any sizes with a 0 in them: their strides must fit. */
-  if (!check_ndim (ndim, error) ||
-      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error) ||
-      !checked_numel (ndim, newshape, &numel, error))
+  if (!_nk_tensor_try_view (tensor, ndim, shape, newshape, &view, error))
     return NULL;
-  if (!compute_view_strides (tensor, ndim, newshape, newstride))
+  if (view == NULL)
     {
       g_autofree char *layout = nk_tensor_format_layout (tensor);
       g_autofree char *want = nk_format_shape (ndim, newshape);
@@ -965,34 +1066,8 @@ nk_tensor_view (NkTensor      *tensor,
                      "least one dimension spans across two contiguous subspaces). Use "
                      ".reshape(...) instead. (input %s; requested shape %s)"),
                    layout, want);
-      return NULL;
     }
-  return view_of (tensor, ndim, newshape, newstride, tensor->offset);
-}
-
-NkTensor *
-nk_tensor_reshape (NkTensor      *tensor,
-                   int            ndim,
-                   const gint64  *shape,
-                   GError       **error)
-{
-  gint64 newshape[NK_MAX_DIMS], newstride[NK_MAX_DIMS];
-  gint64 numel;
-  g_autoptr(NkTensor) copy = NULL;
-
-  g_return_val_if_fail (tensor != NULL, NULL);
-
-  if (!check_ndim (ndim, error) ||
-      !infer_size (ndim, shape, nk_tensor_numel (tensor), newshape, error) ||
-      !checked_numel (ndim, newshape, &numel, error))
-    return NULL;
-  if (compute_view_strides (tensor, ndim, newshape, newstride))
-    return view_of (tensor, ndim, newshape, newstride, tensor->offset);
-
-  copy = nk_tensor_clone (tensor, error);
-  if (copy == NULL)
-    return NULL;
-  return nk_tensor_view (copy, ndim, newshape, error);
+  return view;
 }
 
 NkTensor *
@@ -1229,41 +1304,6 @@ nk_tensor_squeeze_all (NkTensor *tensor)
 }
 
 NkTensor *
-nk_tensor_flatten (NkTensor  *tensor,
-                   int        start_dim,
-                   int        end_dim,
-                   GError   **error)
-{
-  gint64 shape[NK_MAX_DIMS];
-  int s, e, n = 0;
-
-  g_return_val_if_fail (tensor != NULL, NULL);
-
-  if (!_nk_wrap_dim (start_dim, tensor->ndim, &s, error) ||
-      !_nk_wrap_dim (end_dim, tensor->ndim, &e, error))
-    return NULL;
-  if (s > e)
-    {
-      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_INDEX,
-                           _("flatten() has invalid args: start_dim cannot come after end_dim"));
-      return NULL;
-    }
-  if (tensor->ndim == 0)
-    return nk_tensor_reshape (tensor, NK_SHAPE (1), error);
-  if (s == e)
-    return nk_tensor_alias (tensor);
-  for (int i = 0; i < s; i++)
-    shape[n++] = tensor->shape[i];
-  shape[n] = 1;
-  for (int i = s; i <= e; i++)
-    shape[n] *= tensor->shape[i];
-  n++;
-  for (int i = e + 1; i < tensor->ndim; i++)
-    shape[n++] = tensor->shape[i];
-  return nk_tensor_reshape (tensor, n, shape, error);
-}
-
-NkTensor *
 nk_tensor_unflatten (NkTensor      *tensor,
                      int            dim,
                      int            ndim,
@@ -1271,8 +1311,8 @@ nk_tensor_unflatten (NkTensor      *tensor,
                      GError       **error)
 {
   gint64 shape[NK_MAX_DIMS], stride[NK_MAX_DIMS], split[NK_MAX_DIMS];
-  gint64 prod = 1;
-  int d, n = 0, infer = -1;
+  gint64 numel, bad;
+  int d, n;
 
   g_return_val_if_fail (tensor != NULL, NULL);
 
@@ -1286,50 +1326,42 @@ nk_tensor_unflatten (NkTensor      *tensor,
     }
   if (!check_ndim (tensor->ndim - 1 + ndim, error))
     return NULL;
-  for (int i = 0; i < ndim; i++)
+  switch (infer_sizes (ndim, sizes, tensor->shape[d], split, &bad))
     {
-      split[i] = sizes[i];
-      if (sizes[i] == -1 && infer < 0)
-        infer = i;
-      else if (sizes[i] < 0)
-        infer = -2;
-      else
-        prod *= sizes[i];
-    }
-  if (infer >= 0 && prod > 0 && tensor->shape[d] % prod == 0)
-    {
-      split[infer] = tensor->shape[d] / prod;
-      prod = tensor->shape[d];
-    }
-  if (infer == -2 || prod != tensor->shape[d] || (infer >= 0 && prod == 0))
-    {
-      g_autofree char *s = format_list (ndim, sizes);
-      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                   _("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%"
-                     PRId64 ") in the input tensor"), s, d, tensor->shape[d]);
+    case SIZES_OK:
+      break;
+    case SIZES_AMBIGUOUS:
+      set_ambiguous_error (ndim, sizes, error);
+      return NULL;
+    default:
+      {
+        g_autofree char *s = format_list (ndim, sizes);
+        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                     _("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%"
+                       PRId64 ") in the input tensor"), s, d, tensor->shape[d]);
+      }
       return NULL;
     }
 
-  for (int i = 0; i < d; i++, n++)
+  /* Old dims before and after @d keep their strides; the split dims nest inside
+   * @d's stride. */
+  for (int i = 0; i < tensor->ndim; i++)
     {
-      shape[n] = tensor->shape[i];
-      stride[n] = tensor->stride[i];
+      int at = i < d ? i : i + ndim - 1;
+      shape[at] = tensor->shape[i];
+      stride[at] = tensor->stride[i];
     }
-  {
-    gint64 st = tensor->stride[d];
-    for (int i = ndim - 1; i >= 0; i--)
-      {
-        shape[n + i] = split[i];
-        stride[n + i] = st;
-        st *= split[i];
-      }
-    n += ndim;
-  }
-  for (int i = d + 1; i < tensor->ndim; i++, n++)
-    {
-      shape[n] = tensor->shape[i];
-      stride[n] = tensor->stride[i];
-    }
+  memcpy (shape + d, split, ndim * sizeof (gint64));
+  n = tensor->ndim - 1 + ndim;
+  /* Zeros among the split sizes could make the sizes beside them anything: check the
+   * new shape like any other, and give an empty result PyTorch's view strides. */
+  if (!checked_numel (n, shape, &numel, error))
+    return NULL;
+  if (numel == 0 && ndim > 1)
+    contiguous_strides (n, shape, stride);
+  else
+    for (int i = d + ndim - 1; i >= d; i--)
+      stride[i] = i == d + ndim - 1 ? tensor->stride[d] : stride[i + 1] * shape[i + 1];
   return view_of (tensor, n, shape, stride, tensor->offset);
 }
 
@@ -1405,198 +1437,6 @@ nk_tensor_as_strided (NkTensor      *tensor,
   if (!check_in_storage (tensor->storage, tensor->dtype, ndim, shape, stride, offset, error))
     return NULL;
   return view_of (tensor, ndim, shape, stride, offset);
-}
-
-/* ---- copies ---------------------------------------------------------------------- */
-
-NkTensor *
-nk_tensor_clone (NkTensor  *tensor,
-                 GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-
-  g_return_val_if_fail (tensor != NULL, NULL);
-
-  out = nk_tensor_new_full (nk_tensor_get_device (tensor), tensor->dtype, tensor->ndim,
-                            tensor->shape, nk_storage_get_default_bucket (), FALSE, error);
-  if (out == NULL || !nk_tensor_copy_ (out, tensor, error))
-    return NULL;
-  return g_steal_pointer (&out);
-}
-
-NkTensor *
-nk_tensor_contiguous (NkTensor  *tensor,
-                      GError   **error)
-{
-  g_return_val_if_fail (tensor != NULL, NULL);
-
-  if (nk_tensor_is_contiguous (tensor))
-    return nk_tensor_ref (tensor);
-  return nk_tensor_clone (tensor, error);
-}
-
-static gboolean
-check_broadcast_to (NkTensor  *dst,
-                    NkTensor  *src,
-                    GError   **error)
-{
-  int lead = dst->ndim - src->ndim;
-
-  if (lead >= 0)
-    {
-      gboolean ok = TRUE;
-      for (int d = 0; d < src->ndim && ok; d++)
-        ok = src->shape[d] == 1 || src->shape[d] == dst->shape[d + lead];
-      if (ok)
-        return TRUE;
-    }
-  {
-    g_autofree char *a = nk_format_shape (src->ndim, src->shape);
-    g_autofree char *b = nk_format_shape (dst->ndim, dst->shape);
-    g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                 _("A tensor of shape %s cannot be broadcast to shape %s."), a, b);
-  }
-  return FALSE;
-}
-
-static gboolean
-check_no_overlap_write (NkTensor  *dst,
-                        GError   **error)
-{
-  for (int d = 0; d < dst->ndim; d++)
-    if (dst->stride[d] == 0 && dst->shape[d] > 1)
-      {
-        g_autofree char *layout = nk_tensor_format_layout (dst);
-        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
-                     _("unsupported operation: more than one element of the written-to tensor "
-                       "refers to a single memory location. Please clone() the tensor before "
-                       "performing the operation. (%s)"), layout);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-gboolean
-nk_tensor_copy_ (NkTensor  *dst,
-                 NkTensor  *src,
-                 GError   **error)
-{
-  NkDevice *ddev, *sdev;
-  gint64 sstride[NK_MAX_DIMS];
-  const gint64 *strides[2];
-  gint64 offsets[2];
-  NkIter it;
-
-  g_return_val_if_fail (dst != NULL && src != NULL, FALSE);
-
-  if (!check_broadcast_to (dst, src, error) || !check_no_overlap_write (dst, error))
-    return FALSE;
-  /* A source that shares some bytes with @dst without being the same layout would be
-   * read after parts of it were overwritten (PyTorch refuses: "some elements of the
-   * input tensor and the written-to tensor refer to a single memory location").
-   * Copying it first gives the answer the caller meant. */
-  if (_nk_tensor_may_overlap (dst, src) && !_nk_tensor_same_layout (dst, src))
-    {
-      g_autoptr(NkTensor) snapshot = nk_tensor_clone (src, error);
-      if (snapshot == NULL)
-        return FALSE;
-      return nk_tensor_copy_ (dst, snapshot, error);
-    }
-
-  ddev = nk_tensor_get_device (dst);
-  sdev = nk_tensor_get_device (src);
-  if (ddev != sdev)
-    {
-      /* Across devices: make a dense copy in @dst's dtype on @src's device, move
-       * its bytes, then copy on @dst's device into @dst's layout. */
-      g_autoptr(NkTensor) staged = NULL;
-      g_autoptr(NkTensor) landed = NULL;
-      gboolean to_host = nk_device_get_kind (ddev) == NK_DEVICE_CPU;
-      NkDevice *mover = to_host ? sdev : ddev;
-
-      if (nk_device_get_kind (ddev) != NK_DEVICE_CPU && nk_device_get_kind (sdev) != NK_DEVICE_CPU)
-        {
-          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_DEVICE,
-                       _("Cannot copy directly from %s to %s."),
-                       nk_device_get_name (sdev), nk_device_get_name (ddev));
-          return FALSE;
-        }
-      staged = nk_cast (src, dst->dtype, error);
-      if (staged == NULL)
-        return FALSE;
-      if (!nk_tensor_is_contiguous (staged))
-        {
-          NkTensor *c = nk_tensor_clone (staged, error);
-          if (c == NULL)
-            return FALSE;
-          nk_tensor_unref (staged);
-          staged = c;
-        }
-      landed = nk_tensor_new_full (ddev, dst->dtype, staged->ndim, staged->shape,
-                                   nk_storage_get_default_bucket (), FALSE, error);
-      if (landed == NULL)
-        return FALSE;
-      if (!nk_device_copy (mover, to_host ? NK_COPY_DEVICE_TO_HOST : NK_COPY_HOST_TO_DEVICE,
-                           (char *) nk_storage_get_data (landed->storage),
-                           (char *) nk_storage_get_data (staged->storage) +
-                             staged->offset * nk_tensor_element_size (staged),
-                           nk_tensor_nbytes (staged), error))
-        return FALSE;
-      return nk_tensor_copy_ (dst, landed, error);
-    }
-
-  _nk_broadcast_strides (src, dst->ndim, dst->shape, sstride);
-  strides[0] = dst->stride;
-  strides[1] = sstride;
-  offsets[0] = dst->offset;
-  offsets[1] = src->offset;
-  _nk_iter_init (&it, dst->ndim, dst->shape, 2, strides, offsets);
-  if (it.numel == 0)
-    return TRUE;
-  return nk_device_get_ops (ddev)->cast (nk_device_get_backend (ddev), &it,
-                                         dst->dtype, nk_storage_get_data (dst->storage),
-                                         src->dtype, nk_storage_get_data (src->storage), error);
-}
-
-gboolean
-nk_tensor_fill_ (NkTensor  *tensor,
-                 double     value,
-                 GError   **error)
-{
-  NkDevice *device;
-  const gint64 *strides[1];
-  gint64 offsets[1];
-  NkIter it;
-
-  g_return_val_if_fail (tensor != NULL, FALSE);
-
-  device = nk_tensor_get_device (tensor);
-  strides[0] = tensor->stride;
-  offsets[0] = tensor->offset;
-  _nk_iter_init (&it, tensor->ndim, tensor->shape, 1, strides, offsets);
-  if (it.numel == 0)
-    return TRUE;
-  /* Writing one value through stride 0 is harmless, so expanded views may be filled. */
-  return nk_device_get_ops (device)->fill (nk_device_get_backend (device), &it, tensor->dtype,
-                                           nk_storage_get_data (tensor->storage), value, error);
-}
-
-NkTensor *
-nk_tensor_to_device (NkTensor  *tensor,
-                     NkDevice  *device,
-                     GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-
-  g_return_val_if_fail (tensor != NULL && device != NULL, NULL);
-
-  if (nk_tensor_get_device (tensor) == device)
-    return nk_tensor_ref (tensor);
-  out = nk_tensor_new_full (device, tensor->dtype, tensor->ndim, tensor->shape,
-                            nk_storage_get_bucket (tensor->storage), FALSE, error);
-  if (out == NULL || !nk_tensor_copy_ (out, tensor, error))
-    return NULL;
-  return g_steal_pointer (&out);
 }
 
 /* ---- elements -------------------------------------------------------------------- */
@@ -1713,36 +1553,55 @@ double *
 nk_tensor_to_doubles (NkTensor *tensor,
                       gsize    *out_n)
 {
-  g_autoptr(NkTensor) host = NULL;
-  gint64 numel, idx[NK_MAX_DIMS] = { 0 };
+  g_autofree char *staging = NULL;
+  gint64 numel, lo = 0, hi = 0, idx[NK_MAX_DIMS] = { 0 };
+  NkDevice *device;
   double *values;
   const char *base;
   gsize es;
 
   g_return_val_if_fail (tensor != NULL, NULL);
 
-  host = nk_tensor_to_device (tensor, nk_device_get_cpu (), NULL);
-  g_return_val_if_fail (host != NULL, NULL);
-
-  numel = nk_tensor_numel (host);
+  numel = nk_tensor_numel (tensor);
   values = g_new (double, MAX (numel, 1));
-  base = nk_storage_get_data (host->storage);
-  es = nk_tensor_element_size (host);
+  if (out_n)
+    *out_n = (gsize) numel;
+  if (!byte_range (tensor, &lo, &hi))
+    return values;
+
+  /* Off the CPU, bring over the bytes the elements span and read them in place
+   * (bounded by the storage; a strided view may span more than it holds). */
+  device = nk_tensor_get_device (tensor);
+  base = (const char *) nk_storage_get_data (tensor->storage) + lo;
+  if (nk_device_get_kind (device) != NK_DEVICE_CPU)
+    {
+      g_autoptr(GError) error = NULL;
+
+      staging = g_malloc ((gsize) (hi - lo));
+      if (!nk_device_copy (device, NK_COPY_DEVICE_TO_HOST, staging, base, (gsize) (hi - lo),
+                           &error))
+        {
+          g_critical ("Cannot read a tensor back from %s: %s", nk_device_get_name (device),
+                      error->message);
+          g_free (values);
+          return NULL;
+        }
+      base = staging;
+    }
+  es = nk_tensor_element_size (tensor);
   for (gint64 i = 0; i < numel; i++)
     {
-      gint64 pos = host->offset;
-      for (int d = 0; d < host->ndim; d++)
-        pos += idx[d] * host->stride[d];
-      values[i] = _nk_cpu_load_double (host->dtype, base + pos * es);
-      for (int d = host->ndim - 1; d >= 0; d--)
+      gint64 pos = 0;
+      for (int d = 0; d < tensor->ndim; d++)
+        pos += idx[d] * tensor->stride[d];
+      values[i] = _nk_cpu_load_double (tensor->dtype, base + pos * es);
+      for (int d = tensor->ndim - 1; d >= 0; d--)
         {
-          if (++idx[d] < host->shape[d])
+          if (++idx[d] < tensor->shape[d])
             break;
           idx[d] = 0;
         }
     }
-  if (out_n)
-    *out_n = (gsize) numel;
   return values;
 }
 

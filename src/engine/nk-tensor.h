@@ -308,6 +308,9 @@ char       *nk_format_shape             (int             ndim,
 
 /* ---- views (never copy; share the storage) --------------------------------------- */
 
+/* Copies and the reshapes that may copy (nk_tensor_contiguous, _clone, _copy_, _fill_,
+ * _to_device, _reshape, _flatten) are ops: nk-ops.h. */
+
 /* x[index] along @dim: drops the dim. Negative indices count from the end. */
 NkTensor   *nk_tensor_select            (NkTensor       *tensor,
                                          int             dim,
@@ -359,11 +362,6 @@ NkTensor   *nk_tensor_view              (NkTensor       *tensor,
                                          const gint64   *shape,
                                          GError        **error);
 
-/* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
-NkTensor   *nk_tensor_reshape           (NkTensor       *tensor,
-                                         int             ndim,
-                                         const gint64   *shape,
-                                         GError        **error);
 /* Swaps two dims (swaps their sizes and strides). */
 NkTensor   *nk_tensor_transpose         (NkTensor       *tensor,
                                          int             dim0,
@@ -395,12 +393,6 @@ NkTensor   *nk_tensor_squeeze           (NkTensor       *tensor,
                                          GError        **error);
 /* Removes every size-1 dim. */
 NkTensor   *nk_tensor_squeeze_all       (NkTensor       *tensor);
-/* Merges dims start..end (inclusive) into one: a view when possible, else a copy
- * (PyTorch's flatten is reshape-like). */
-NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
-                                         int             start_dim,
-                                         int             end_dim,
-                                         GError        **error);
 /* Splits @dim into @ndim sizes (one may be -1); always a view. */
 NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
                                          int             dim,
@@ -438,35 +430,6 @@ NkTensor   *nk_tensor_as_strided        (NkTensor       *tensor,
                                          GError        **error);
 /* A new NkTensor with the same layout and storage (x.view_as(x)); never fails. */
 NkTensor   *nk_tensor_alias             (NkTensor       *tensor);
-
-/* ---- copies ---------------------------------------------------------------------- */
-
-/* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
-NkTensor   *nk_tensor_contiguous        (NkTensor       *tensor,
-                                         GError        **error);
-/* Always a new storage (contiguous; same dtype, device, default bucket). */
-NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
-                                         GError        **error);
-/**
- * nk_tensor_copy_:
- * @dst: destination (any view: written through to its storage)
- * @src: source, broadcastable to @dst's shape; any dtype (rounded to @dst's like
- *   PyTorch's copy_), any device (host↔device transfers go through the device)
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean    nk_tensor_copy_             (NkTensor       *dst,
-                                         NkTensor       *src,
-                                         GError        **error);
-/* Writes @value (rounded to the dtype) into every element of the view. */
-gboolean    nk_tensor_fill_             (NkTensor       *tensor,
-                                         double          value,
-                                         GError        **error);
-/* Copies to another device (new storage, same bucket); a ref when already there. */
-NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
-                                         NkDevice       *device,
-                                         GError        **error);
 
 /* ---- elements -------------------------------------------------------------------- */
 

@@ -1,7 +1,11 @@
-/* nk-ops-private.h: iteration layouts shared by nk-tensor.c and nk-ops.c
+/* nk-iter-private.h: the strided element iterator: how ops walk up to three operands
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ops describe each operand by its strides over one shared logical shape; these
+ * functions turn that into the NkIter the device kernels walk (nk-kernels.h), and
+ * choose the layouts of fresh outputs.
  */
 #pragma once
 
@@ -32,30 +36,5 @@ void      _nk_broadcast_strides  (NkTensor        *t,
                                   int              ndim,
                                   const gint64    *shape,
                                   gint64          *out_strides);
-
-/* A new tensor over a fresh storage with the given dense strides. */
-NkTensor *_nk_tensor_new_strided (NkDevice        *device,
-                                  NkDType          dtype,
-                                  int              ndim,
-                                  const gint64    *shape,
-                                  const gint64    *stride,
-                                  GError         **error);
-
-/* Whether @a and @b are on one storage and the byte ranges their elements span
- * intersect (cheap and conservative: interleaved layouts that share no element, like
- * x[:, 0] and x[:, 1], still say TRUE). */
-gboolean  _nk_tensor_may_overlap (NkTensor        *a,
-                                  NkTensor        *b);
-
-/* Whether @a and @b address exactly the same elements in the same order (exact
- * aliasing, which elementwise in-place ops allow). */
-gboolean  _nk_tensor_same_layout (NkTensor        *a,
-                                  NkTensor        *b);
-
-/* Normalises a possibly negative dim; sets PyTorch's IndexError text on failure. */
-gboolean  _nk_wrap_dim           (int              dim,
-                                  int              ndim,
-                                  int             *out_dim,
-                                  GError         **error);
 
 G_END_DECLS
