@@ -423,6 +423,79 @@ test_program (void)
   g_assert_cmpuint (nk_program_get_error_column (program), ==, 5);
 }
 
+/* Axes of size 0 (issue 11's class): a known product of 0 is never divided by, and
+ * an empty dimension with such a product is refused because the unknown axis could
+ * be any size (Python's einops dies there with ZeroDivisionError). Oracles: the
+ * shapes PyTorch's reshape gives, sums of nothing are 0 and means NaN. */
+static void
+test_zero_size (void)
+{
+  g_autoptr(NkTensor) empty = make (NK_SHAPE (0));
+  g_autoptr(NkTensor) e30 = make (NK_SHAPE (3, 0));
+  g_autoptr(NkTensor) e03 = make (NK_SHAPE (0, 3));
+  g_autoptr(NkTensor) six = make (NK_SHAPE (6));
+  const char *b[] = { "b" };
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(NkTensor) y = nk_einops_rearrange (empty, "(a b) -> a b", 1, b,
+                                                 (gint64[]) { 2 }, &error);
+    g_assert_no_error (error);
+    assert_shape (y, NK_SHAPE (0, 2));
+  }
+  {
+    g_autoptr(NkTensor) y = nk_einops_rearrange (empty, "(a b) -> a b", 1, b,
+                                                 (gint64[]) { 0 }, &error);
+    g_assert_null (y);
+    g_assert_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY);
+    g_assert_nonnull (strstr (error->message, "could be anything"));
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(NkTensor) y = nk_einops_rearrange (six, "(a b) -> a b", 1, b,
+                                                 (gint64[]) { 0 }, &error);
+    g_assert_null (y);
+    g_assert_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY);
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(NkTensor) y = nk_einops_rearrange (e30, "a (b c) -> a b c", 1, b,
+                                                 (gint64[]) { 2 }, &error);
+    g_autoptr(NkTensor) z = nk_einops_rearrange (e03, "a b -> (b a)", 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    assert_shape (y, NK_SHAPE (3, 2, 0));
+    assert_shape (z, NK_SHAPE (0));
+  }
+  {
+    g_autoptr(NkTensor) s = nk_einops_reduce (e03, "a b -> b", NK_EINOPS_SUM, 0, NULL, NULL,
+                                              &error);
+    g_autoptr(NkTensor) m = nk_einops_reduce (e03, "a b -> b", NK_EINOPS_MEAN, 0, NULL, NULL,
+                                              &error);
+    g_autofree double *sv = NULL, *mv = NULL;
+
+    g_assert_no_error (error);
+    sv = nk_tensor_to_doubles (s, NULL);
+    mv = nk_tensor_to_doubles (m, NULL);
+    for (int i = 0; i < 3; i++)
+      {
+        g_assert_cmpfloat (sv[i], ==, 0.0);
+        g_assert_true (isnan (mv[i]));
+      }
+  }
+  {
+    g_autoptr(NkTensor) x = make (NK_SHAPE (2, 0));
+    NkTensor *ops[] = { x, e03 };
+    g_autoptr(NkTensor) p = nk_einops_einsum (2, ops, "i j, j k -> i k", 0, &error);
+    g_autofree double *v = NULL;
+
+    g_assert_no_error (error);
+    assert_shape (p, NK_SHAPE (2, 3));
+    v = nk_tensor_to_doubles (p, NULL);
+    for (int i = 0; i < 6; i++)
+      g_assert_cmpfloat (v[i], ==, 0.0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -438,6 +511,7 @@ main (int    argc,
   g_test_add_func ("/engine/einops/einsum/diagonal", test_einsum_diagonal);
   g_test_add_func ("/engine/einops/errors", test_errors);
   g_test_add_func ("/engine/einops/program", test_program);
+  g_test_add_func ("/engine/einops/zero-size", test_zero_size);
 
   return g_test_run ();
 }

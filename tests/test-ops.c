@@ -762,6 +762,126 @@ test_integer_mean_refused (void)
   g_assert_nonnull (strstr (error->message, "Got: Long"));
 }
 
+/* Every op on tensors with a size-0 dim (issue 11's class: nothing may divide by an
+ * empty product). Oracle: PyTorch 1.13's shapes, strides and values, run by hand. */
+static void
+test_zero_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) e30 = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (3, 0), &error);
+  g_autoptr(NkTensor) e03 = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0, 3), &error);
+  g_autoptr(NkTensor) e203 = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (2, 0, 3), &error);
+  g_autoptr(NkTensor) row = nk_tensor_ones (NK_DTYPE_F32, NK_SHAPE (3), &error);
+
+  g_assert_no_error (error);
+  /* fill_, copy_ (broadcasting an empty or a full source), clone, contiguous */
+  g_assert_true (nk_tensor_fill_ (e30, 2.0, &error));
+  g_assert_true (nk_tensor_copy_ (e03, row, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(NkTensor) t = nk_tensor_t (e03, &error);
+    g_autoptr(NkTensor) c = nk_tensor_contiguous (t, &error);   /* empty: already contiguous */
+    g_autoptr(NkTensor) k = nk_tensor_clone (t, &error);
+    gsize n = 99;
+    g_autofree double *v = nk_tensor_to_doubles (k, &n);
+
+    g_assert_no_error (error);
+    g_assert_true (c->storage == e03->storage);
+    g_assert_cmpint (c->stride[0], ==, 1);
+    g_assert_cmpint (c->stride[1], ==, 3);
+    g_assert_cmpint (k->shape[0], ==, 3);
+    g_assert_cmpint (k->shape[1], ==, 0);
+    g_assert_cmpuint (n, ==, 0);
+  }
+  /* reshape and flatten of an empty tensor that view() could also take */
+  {
+    g_autoptr(NkTensor) t = nk_tensor_transpose (e203, 0, 2, &error);
+    g_autoptr(NkTensor) r = nk_tensor_reshape (t, NK_SHAPE (3, -1), &error);
+    g_autoptr(NkTensor) f = nk_tensor_flatten (e203, 1, -1, &error);
+    g_autoptr(NkTensor) bad = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (r->shape[0], ==, 3);
+    g_assert_cmpint (r->shape[1], ==, 0);
+    g_assert_cmpint (r->stride[0], ==, 1);
+    g_assert_cmpint (r->stride[1], ==, 1);
+    g_assert_cmpint (f->ndim, ==, 2);
+    g_assert_cmpint (f->shape[1], ==, 0);
+    g_assert_cmpint (f->stride[0], ==, 1);
+    bad = nk_tensor_reshape (t, NK_SHAPE (0, -1), &error);
+    g_assert_null (bad);
+    g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
+    g_assert_true (g_str_has_prefix (error->message, "cannot reshape tensor of 0 elements"));
+    g_clear_error (&error);
+  }
+  /* reductions: sums are 0, means NaN, max refused with PyTorch's words */
+  {
+    g_autoptr(NkTensor) s = nk_sum (e03, 1, (int[]) { 0 }, FALSE, &error);
+    g_autoptr(NkTensor) m = nk_mean (e03, 1, (int[]) { 0 }, FALSE, &error);
+    g_autoptr(NkTensor) all = nk_sum (e30, 0, NULL, FALSE, &error);
+    g_autoptr(NkTensor) mx = NULL;
+    g_autofree double *sv = NULL, *mv = NULL;
+    double a = -1;
+
+    g_assert_no_error (error);
+    sv = nk_tensor_to_doubles (s, NULL);
+    mv = nk_tensor_to_doubles (m, NULL);
+    for (int i = 0; i < 3; i++)
+      {
+        g_assert_cmpfloat (sv[i], ==, 0.0);
+        g_assert_true (isnan (mv[i]));
+      }
+    g_assert_true (nk_tensor_item (all, &a, &error));
+    g_assert_cmpfloat (a, ==, 0.0);
+    mx = nk_reduce (NK_REDUCE_MAX, e30, 1, (int[]) { 1 }, FALSE, &error);
+    g_assert_null (mx);
+    g_assert_cmpstr (error->message, ==, "amax(): Expected reduction dim 1 to have non-zero size.");
+    g_clear_error (&error);
+  }
+  /* softmax over an empty dim is empty, not an error (torch.zeros(3, 0).softmax(1)) */
+  {
+    g_autoptr(NkTensor) p = nk_softmax (e30, 1, &error);
+    g_autoptr(NkTensor) lp = nk_log_softmax (e03, 0, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (nk_tensor_same_shape (p, e30));
+    g_assert_true (nk_tensor_same_shape (lp, e03));
+  }
+  /* matmul with k = 0 is zeros; with m = 0 it is empty */
+  {
+    g_autoptr(NkTensor) a = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (2, 0), &error);
+    g_autoptr(NkTensor) b = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (0, 3), &error);
+    g_autoptr(NkTensor) c = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (3, 2), 5.0, &error);
+    g_autoptr(NkTensor) ab = nk_matmul (a, b, &error);
+    g_autoptr(NkTensor) e = nk_matmul (e03, c, &error);
+    g_autofree double *v = NULL;
+
+    g_assert_no_error (error);
+    v = nk_tensor_to_doubles (ab, NULL);
+    g_assert_cmpint (ab->shape[0], ==, 2);
+    g_assert_cmpint (ab->shape[1], ==, 3);
+    for (int i = 0; i < 6; i++)
+      g_assert_cmpfloat (v[i], ==, 0.0);
+    g_assert_cmpint (e->shape[0], ==, 0);
+    g_assert_cmpint (e->shape[1], ==, 2);
+  }
+  /* index_select with no indices, and of an empty dim */
+  {
+    g_autoptr(NkTensor) none = nk_tensor_zeros (NK_DTYPE_INT64, NK_SHAPE (0), &error);
+    g_autoptr(NkTensor) two = nk_tensor_new_from_doubles (NK_DTYPE_INT64, NK_SHAPE (2),
+                                                          (double[]) { 1, 2 }, &error);
+    g_autoptr(NkTensor) x = nk_tensor_ones (NK_DTYPE_F32, NK_SHAPE (3, 4), &error);
+    g_autoptr(NkTensor) s0 = nk_index_select (x, 0, none, &error);
+    g_autoptr(NkTensor) s1 = nk_index_select (e03, 1, two, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (s0->shape[0], ==, 0);
+    g_assert_cmpint (s0->shape[1], ==, 4);
+    g_assert_cmpint (s1->shape[0], ==, 0);
+    g_assert_cmpint (s1->shape[1], ==, 2);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -784,6 +904,7 @@ main (int   argc,
   g_test_add_func ("/engine/ops/integer-sums", test_integer_sums);
   g_test_add_func ("/engine/ops/sum-lanes", test_sum_lanes);
   g_test_add_func ("/engine/ops/integer-mean-refused", test_integer_mean_refused);
+  g_test_add_func ("/engine/ops/zero-size", test_zero_size);
 
   return g_test_run ();
 }

@@ -454,6 +454,18 @@ rearrange_or_reduce (NkTensor           *x,
 
         if (unknown >= 0)
           {
+            /* Known sizes with a 0 among them leave the unknown axis free when the
+             * dimension is empty (any size times 0 is 0), and fit no other size:
+             * never divide by their product. */
+            if (product == 0 && size == 0)
+              {
+                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                             _("“%s”: dimension %d has size 0 and the known sizes of %s "
+                               "multiply to 0, so the size of “%s” could be anything"),
+                             pattern, dim - 1, text,
+                             (const char *) g_ptr_array_index (item->names, unknown));
+                return NULL;
+              }
             if (product == 0 || size % product != 0)
               {
                 g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,

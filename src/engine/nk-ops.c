@@ -744,6 +744,10 @@ softmax_impl (NkTensor  *a,
 
   if (!_nk_wrap_dim (dim, a->ndim, &d, error))
     return NULL;
+  /* Nothing to normalise, and the max over an empty dim is refused: PyTorch returns
+   * an empty result of the same shape. */
+  if (nk_tensor_numel (a) == 0)
+    return nk_tensor_empty_like (a, error);
   if ((m = nk_reduce (NK_REDUCE_MAX, a, 1, &d, TRUE, error)) == NULL ||
       (s = nk_sub (a, m, error)) == NULL ||
       (e = nk_exp (s, error)) == NULL ||
