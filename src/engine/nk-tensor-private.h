@@ -9,6 +9,42 @@
 
 G_BEGIN_DECLS
 
+/* The one constructor every tensor and view goes through: takes a new ref on
+ * @storage; the layout is the caller's to check. */
+NkTensor *_nk_tensor_alloc       (NkStorage       *storage,
+                                  NkDType          dtype,
+                                  int              ndim,
+                                  const gint64    *shape,
+                                  const gint64    *stride,
+                                  gint64           offset);
+
+/* The number of elements of @shape. Refuses negative sizes, and shapes whose
+ * product, or whose contiguous strides' span Π max(size, 1), overflows a gint64:
+ * every tensor's sizes pass this, so code may multiply them freely. */
+gboolean  _nk_checked_numel      (int              ndim,
+                                  const gint64    *shape,
+                                  gint64          *out_numel,
+                                  GError         **error);
+
+/* Row-major strides of @shape (a size 0 counts as 1, as in PyTorch). */
+void      _nk_contiguous_strides (int              ndim,
+                                  const gint64    *shape,
+                                  gint64          *stride);
+
+/* Refuses negative strides and offsets, and layouts that reach past @storage, with
+ * PyTorch's words (an empty layout reaches nothing). */
+gboolean  _nk_check_in_storage   (NkStorage       *storage,
+                                  NkDType          dtype,
+                                  int              ndim,
+                                  const gint64    *shape,
+                                  const gint64    *stride,
+                                  gint64           offset,
+                                  GError         **error);
+
+/* PyTorch's "[3, 4]" spelling, used where we quote its messages. */
+char     *_nk_format_list        (int              ndim,
+                                  const gint64    *v);
+
 /* A new tensor over a fresh storage with the given dense strides. */
 NkTensor *_nk_tensor_new_strided (NkDevice        *device,
                                   NkDType          dtype,
