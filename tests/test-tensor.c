@@ -697,6 +697,17 @@ test_expand_keep (void)
     g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
     g_assert_cmpstr (error->message, ==, "The expanded size of the tensor (-1) isn't allowed "
                      "in a leading, non-existing dimension 0");
+    g_clear_error (&error);
+  }
+  {
+    /* PyTorch checks from the last dim back: the mismatch in dim 1 is found before
+     * the leading -1 in dim 0. */
+    g_autoptr(NkTensor) c2 = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (2, 1), &error);
+    g_autoptr(NkTensor) t = nk_tensor_expand (c2, NK_SHAPE (-1, 1, -1), &error);
+    g_assert_null (t);
+    g_assert_cmpstr (error->message, ==, "The expanded size of the tensor (1) must match the "
+                     "existing size (2) at non-singleton dimension 1.  Target sizes: [-1, 1, -1].  "
+                     "Tensor sizes: [2, 1]");
   }
 }
 

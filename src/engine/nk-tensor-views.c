@@ -500,48 +500,36 @@ nk_tensor_expand (NkTensor      *tensor,
                    ndim, tensor->ndim, want, have);
       return NULL;
     }
+  /* From the last dim back, as PyTorch's inferExpandGeometry walks, so an error
+   * names the same dim its does. */
   lead = ndim - tensor->ndim;
-  for (int d = 0; d < ndim; d++)
+  for (int d = ndim - 1; d >= 0; d--)
     {
-      if (d < lead)
-        {
-          if (shape[d] < 0)
-            {
-              g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                           _("The expanded size of the tensor (%" PRId64 ") isn't "
-                             "allowed in a leading, non-existing dimension %d"), shape[d], d);
-              return NULL;
-            }
-          newshape[d] = shape[d];
-          newstride[d] = 0;
-          continue;
-        }
-      {
-        gint64 have = tensor->shape[d - lead];
-        gint64 want = shape[d] == -1 ? have : shape[d];
+      gint64 have = d >= lead ? tensor->shape[d - lead] : 1;
+      gint64 want = shape[d];
 
-        if (want == have)
-          {
-            newshape[d] = have;
-            newstride[d] = tensor->stride[d - lead];
-          }
-        else if (have == 1 && want >= 0)
-          {
-            newshape[d] = want;
-            newstride[d] = 0;
-          }
-        else
-          {
-            g_autofree char *ts = _nk_format_list (ndim, shape);
-            g_autofree char *hs = _nk_format_list (tensor->ndim, tensor->shape);
-            g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                         _("The expanded size of the tensor (%" PRId64 ") must match the "
-                           "existing size (%" PRId64 ") at non-singleton dimension %d.  "
-                           "Target sizes: %s.  Tensor sizes: %s"),
-                         want, have, d, ts, hs);
-            return NULL;
-          }
-      }
+      if (d < lead && want < 0)
+        {
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                       _("The expanded size of the tensor (%" PRId64 ") isn't "
+                         "allowed in a leading, non-existing dimension %d"), want, d);
+          return NULL;
+        }
+      if (want == -1)
+        want = have;
+      if (want != have && (have != 1 || want < 0))
+        {
+          g_autofree char *ts = _nk_format_list (ndim, shape);
+          g_autofree char *hs = _nk_format_list (tensor->ndim, tensor->shape);
+          g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                       _("The expanded size of the tensor (%" PRId64 ") must match the "
+                         "existing size (%" PRId64 ") at non-singleton dimension %d.  "
+                         "Target sizes: %s.  Tensor sizes: %s"),
+                       want, have, d, ts, hs);
+          return NULL;
+        }
+      newshape[d] = want;
+      newstride[d] = d >= lead && want == have ? tensor->stride[d - lead] : 0;
     }
   {
     gint64 numel;
