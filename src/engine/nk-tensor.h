@@ -44,7 +44,8 @@
  * (size-1 dims may have any stride, as in PyTorch). view() needs strides it can
  * express without moving data, so x.t().view(16) fails (PyTorch's reason: "view size
  * is not compatible with input tensor's size and stride ...") and
- * x.t().contiguous().view(16) works: contiguous() copies into a new storage.
+ * x.t().contiguous().view(16) works: contiguous() copies into a new storage (copies
+ * are ops, nk-ops.h: the tensor core itself only describes layouts).
  *
  * OWNERSHIP AND ERRORS
  *
@@ -346,7 +347,10 @@ NkTensor   *nk_tensor_slice             (NkTensor       *tensor,
  * nk_tensor_view:
  * @tensor: a tensor
  * @ndim: number of dims of the result
- * @shape: (array length=ndim): sizes; at most one -1 (inferred)
+ * @shape: (array length=ndim): sizes; at most one -1 (inferred; refused beside a 0
+ *   on an empty tensor, where it could be any size: PyTorch's "cannot reshape tensor
+ *   of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be
+ *   any value and is ambiguous")
  * @error: return location for a #GError
  *
  * Same data, new shape, without copying. Works whenever each group of old dims that
@@ -378,7 +382,7 @@ NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
                                          const int      *dims,
                                          GError        **error);
 /* Broadcasts size-1 dims (and new leading dims) to @shape with stride 0; -1 keeps a
- * size. No copy: writing to an expanded tensor writes the shared element. */
+ * size and may appear in every existing dim (not in a new leading one). No copy: writing to an expanded tensor writes the shared element. */
 NkTensor   *nk_tensor_expand            (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
@@ -393,7 +397,7 @@ NkTensor   *nk_tensor_squeeze           (NkTensor       *tensor,
                                          GError        **error);
 /* Removes every size-1 dim. */
 NkTensor   *nk_tensor_squeeze_all       (NkTensor       *tensor);
-/* Splits @dim into @ndim sizes (one may be -1); always a view. */
+/* Splits @dim into @ndim sizes (one may be -1, as in view); always a view. */
 NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
                                          int             dim,
                                          int             ndim,
