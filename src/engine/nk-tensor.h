@@ -382,7 +382,8 @@ NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
                                          const int      *dims,
                                          GError        **error);
 /* Broadcasts size-1 dims (and new leading dims) to @shape with stride 0; -1 keeps a
- * size and may appear in every existing dim (not in a new leading one). No copy: writing to an expanded tensor writes the shared element. */
+ * size and may appear in every existing dim (not in a new leading one). No copy:
+ * writing to an expanded tensor writes the shared element. */
 NkTensor   *nk_tensor_expand            (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
