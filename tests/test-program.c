@@ -703,6 +703,28 @@ test_work_budget (void)
   g_assert_cmpint (NK_PROGRAM_MAX_TOTAL_WORK, ==, G_GINT64_CONSTANT (1) << 30);
 }
 
+/* A lowered budget (the fuzzer's 2^24): 1 + k (2^22 + 1) ≤ 2^24 holds for k ≤ 3, so
+ * the 4th sum (statement 5) is refused, naming the lowered figure. */
+static void
+test_work_budget_lowered (void)
+{
+  g_autoptr(NkProgram) program = nk_program_new ();
+  g_autoptr(GError) error = NULL;
+  const char *source = "a = ones(1).expand(4194304); b = a.sum(); c = a.sum(); "
+                       "d = a.sum(); e = a.sum()";
+
+  nk_program_set_max_work (program, G_GINT64_CONSTANT (1) << 24);
+  g_assert_false (nk_program_run (program, source, &error));
+  g_assert_error (error, NK_PROGRAM_ERROR, NK_PROGRAM_ERROR_LIMIT);
+  g_assert_cmpuint (nk_program_get_error_statement (program), ==, 5);
+  g_assert_nonnull (strstr (error->message, "16777216 elements in all"));
+  /* The budget is per run: the first four statements fit again. */
+  g_clear_error (&error);
+  g_assert_true (nk_program_run (program, "a = ones(1).expand(4194304); b = a.sum(); "
+                                          "c = a.sum(); d = a.sum()", &error));
+  g_assert_no_error (error);
+}
+
 /* The builtins are tables sorted for bsearch; every method the CLI's help names
  * has an entry, and every entry is found by its own name. */
 static void
@@ -767,6 +789,7 @@ main (int    argc,
   g_test_add_func ("/engine/program/eval/huge-sizes", test_huge_sizes);
   g_test_add_func ("/engine/program/eval/arange-signs", test_arange_signs);
   g_test_add_func ("/engine/program/eval/work-budget", test_work_budget);
+  g_test_add_func ("/engine/program/eval/work-budget-lowered", test_work_budget_lowered);
   g_test_add_func ("/engine/program/builtins/tables", test_builtin_tables);
 
   return g_test_run ();

@@ -17,10 +17,19 @@
 
 #include "nk-gpus.h"
 #include "nk-optim.h"
-#include "nk-plan.h"
 #include "nk-precision.h"
 
 G_BEGIN_DECLS
+
+/**
+ * NkActivationModel:
+ * @NK_ACTIVATION_MODEL_LINEAR: the lecture's deep linear model, B·S·D·L values
+ * @NK_ACTIVATION_MODEL_TRANSFORMER: Korthikanti et al. 2022, sbh(34 + 5as/h) per layer
+ */
+typedef enum {
+  NK_ACTIVATION_MODEL_LINEAR,
+  NK_ACTIVATION_MODEL_TRANSFORMER,
+} NkActivationModel;
 
 /* The numeric inputs, in the order of the form (validation follows it, so the
  * first problem names the first row a person would fix). */
@@ -160,6 +169,7 @@ typedef struct {
   guint              n_problems;
 } NkPlanResult;
 
+gboolean    nk_plan_dtype_is_supported      (NkPeakDtype         dtype);
 const char *nk_plan_input_name              (NkPlanInput         input);
 const char *nk_plan_value_name              (NkPlanValue         value);
 

@@ -803,8 +803,12 @@ summary_deadline_memory (const Summary *m)
   if (r->deadline_fits)
     return;
   if (isfinite (r->fewest_gpus_that_fit))
-    summary_row (m->s, _("fits from"), sci_unit (r->fewest_gpus_that_fit, "GPUs"),
-                 _("the fewest GPUs whose memory fits under this ZeRO stage"));
+    {
+      g_autofree char *fewest = sci_unit (r->fewest_gpus_that_fit, "GPUs");
+
+      summary_row (m->s, _("fits from"), fewest,
+                   _("the fewest GPUs whose memory fits under this ZeRO stage"));
+    }
   else
     summary_row (m->s, _("fits from"), "—",
                  _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));

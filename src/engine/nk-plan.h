@@ -115,6 +115,7 @@
 #include "nk-enum-types.h"
 #include "nk-gpus.h"
 #include "nk-optim.h"
+#include "nk-plan-compute.h"
 #include "nk-precision.h"
 
 G_BEGIN_DECLS
@@ -128,16 +129,6 @@ typedef enum {
   NK_PLAN_ERROR_OVERFLOW,
 } NkPlanError;
 
-/**
- * NkActivationModel:
- * @NK_ACTIVATION_MODEL_LINEAR: the lecture's deep linear model, B·S·D·L values
- * @NK_ACTIVATION_MODEL_TRANSFORMER: Korthikanti et al. 2022, sbh(34 + 5as/h) per layer
- */
-typedef enum {
-  NK_ACTIVATION_MODEL_LINEAR,
-  NK_ACTIVATION_MODEL_TRANSFORMER,
-} NkActivationModel;
-
 #define NK_TYPE_PLAN             (nk_plan_get_type ())
 
 G_DECLARE_FINAL_TYPE (NkPlan, nk_plan, NK, PLAN, GObject)
@@ -147,7 +138,6 @@ GQuark       nk_plan_error_quark              (void);
 const char  *nk_activation_model_to_string    (NkActivationModel  model);
 gboolean     nk_activation_model_from_string  (const char        *text,
                                                NkActivationModel *out_model);
-gboolean     nk_plan_dtype_is_supported       (NkPeakDtype        dtype);
 
 NkPlan      *nk_plan_new                      (void);
 

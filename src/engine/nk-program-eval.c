@@ -77,7 +77,7 @@ _nk_eval_fail_with (NkEval *ev,
  * @node: the op, for the error's column
  * @elements: how many elements the op reads or writes
  *
- * Counts an op's elements against %NK_PROGRAM_MAX_TOTAL_WORK. Views cost nothing;
+ * Counts an op's elements against the program's work budget. Views cost nothing;
  * copies, arithmetic and reductions cost what they touch, so that a program of
  * many cheap-looking statements (fifty sums of an expanded 4 Mi-element view)
  * stops with a sentence instead of running for minutes.
@@ -91,11 +91,11 @@ _nk_eval_charge (NkEval *ev,
 {
   NkProgram *self = ev->self;
 
-  if ((double) self->work + elements > (double) NK_PROGRAM_MAX_TOTAL_WORK)
+  if ((double) self->work + elements > (double) self->max_work)
     {
       _nk_eval_fail (ev, node, NK_PROGRAM_ERROR_LIMIT,
                      _("the program would read and write more than %" PRId64 " elements in all, "
-                       "the most one program may do"), NK_PROGRAM_MAX_TOTAL_WORK);
+                       "the most one program may do"), self->max_work);
       return FALSE;
     }
   self->work += (gint64) elements;

@@ -197,7 +197,8 @@ struct _NkProgram
 
   GHashTable *storages;      /* storages counted against the allocation budget */
   gint64      allocated;     /* elements of those storages */
-  gint64      work;          /* elements read and written, against NK_PROGRAM_MAX_TOTAL_WORK */
+  gint64      work;          /* elements read and written, against max_work */
+  gint64      max_work;      /* NK_PROGRAM_MAX_TOTAL_WORK unless set lower */
 };
 
 /* ---- evaluation (nk-program-eval.c) --------------------------------------------- */

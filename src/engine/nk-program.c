@@ -157,6 +157,7 @@ static void
 nk_program_init (NkProgram *self)
 {
   self->dtype = NK_DTYPE_F32;
+  self->max_work = NK_PROGRAM_MAX_TOTAL_WORK;
   nk_program_reset (self);
 }
 
@@ -202,6 +203,25 @@ nk_program_set_dtype (NkProgram *self,
     return;
   self->dtype = dtype;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DTYPE]);
+}
+
+/**
+ * nk_program_set_max_work:
+ * @self: a program
+ * @elements: at least 1, at most %NK_PROGRAM_MAX_TOTAL_WORK
+ *
+ * Lowers the elements the next runs' ops may read and write in all (the default is
+ * %NK_PROGRAM_MAX_TOTAL_WORK). For callers that must answer sooner than a whole
+ * budget takes, such as a fuzzer under AddressSanitizer.
+ */
+void
+nk_program_set_max_work (NkProgram *self,
+                         gint64     elements)
+{
+  g_return_if_fail (NK_IS_PROGRAM (self));
+  g_return_if_fail (elements >= 1 && elements <= NK_PROGRAM_MAX_TOTAL_WORK);
+
+  self->max_work = elements;
 }
 
 /**

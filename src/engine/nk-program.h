@@ -107,6 +107,8 @@ NkProgram      *nk_program_new                    (void);
 NkDType         nk_program_get_dtype              (NkProgram   *self);
 void            nk_program_set_dtype              (NkProgram   *self,
                                                    NkDType      dtype);
+void            nk_program_set_max_work           (NkProgram   *self,
+                                                   gint64       elements);
 const char     *nk_program_get_source             (NkProgram   *self);
 
 gboolean        nk_program_run                    (NkProgram   *self,
