@@ -31,6 +31,33 @@ typedef enum {
   NK_ACTIVATION_MODEL_TRANSFORMER,
 } NkActivationModel;
 
+/**
+ * NkRecompute:
+ * @NK_RECOMPUTE_NONE: every activation kept for the backward pass
+ * @NK_RECOMPUTE_SELECTIVE: Korthikanti et al. 2022's selective recompute: the
+ *   attention-score term (5·a·s/h) is recomputed, not stored
+ * @NK_RECOMPUTE_FULL: only each layer's input is kept (2·s·b·h bytes in 16-bit);
+ *   the whole forward pass runs again in the backward
+ *
+ * Activation recomputation, named as Megatron-LM's --recompute-granularity and
+ * torchtitan's [activation_checkpoint] mode.
+ */
+typedef enum {
+  NK_RECOMPUTE_NONE,
+  NK_RECOMPUTE_SELECTIVE,
+  NK_RECOMPUTE_FULL,
+} NkRecompute;
+
+/**
+ * NkFfn:
+ * @NK_FFN_GELU: two matrices, d → d_ff → d (GPT-2, GPT-3)
+ * @NK_FFN_SWIGLU: three matrices, gate and up d → d_ff, down d_ff → d (Llama)
+ */
+typedef enum {
+  NK_FFN_GELU,
+  NK_FFN_SWIGLU,
+} NkFfn;
+
 /* The numeric inputs, in the order of the form (validation follows it, so the
  * first problem names the first row a person would fix). */
 typedef enum {
