@@ -16,6 +16,7 @@
 #include "nk-device.h"
 #include "nk-file-util.h"
 #include "nk-json.h"
+#include "nk-run-dir.h"
 #include "nk-trainer.h"
 #include "nk-units.h"
 
@@ -26,6 +27,8 @@ typedef struct {
   double   last_loss;
   guint64  last_step;
   const char *device;
+  NkRunWriter *run;   /* --run-dir: metrics.jsonl gets the --json-lines lines */
+  GError      *run_error;
 } Printer;
 
 static void
@@ -36,14 +39,22 @@ on_step (NkTrainer            *trainer,
   p->last_loss = m->loss;
   p->last_step = m->step;
 
-  if (p->json)
+  if (p->json || p->run != NULL)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autofree char *line = NULL;
 
       nk_train_metrics_build_json (m, p->device, b);
-      nk_cli_print_json (b);
+      line = nk_json_to_line (b);
+      if (p->json)
+        printf ("%s\n", line);
+      /* Written before the line is flushed to stdout: whoever sees a step printed
+       * finds it in metrics.jsonl too. */
+      if (p->run != NULL && p->run_error == NULL
+          && !nk_run_writer_append_line (p->run, line, &p->run_error))
+        nk_trainer_stop (trainer);
     }
-  else if (m->step % p->every == 0 || m->step == p->total || m->step == 1)
+  if (!p->json && (m->step % p->every == 0 || m->step == p->total || m->step == 1))
     {
       g_autofree char *rate = nk_units_format_rate (m->flops_per_s);
       g_autofree char *time = nk_units_format_duration (m->seconds);
@@ -110,6 +121,8 @@ nk_cli_train_main (int    argc,
   g_autofree char *precision = NULL, *init = NULL, *inputs = NULL, *targets = NULL;
   g_autofree char *ckdir = NULL, *ckevery = NULL, *ckkeep = NULL, *resume = NULL;
   g_autofree char *save = NULL, *context_len = NULL, *text = NULL, *init_kind = NULL;
+  g_autofree char *run_dir = NULL;
+  g_autoptr(NkRunWriter) run = NULL;
   gboolean json_lines = FALSE, json = FALSE;
   gboolean wants_json = nk_cli_wants_json (argc, argv);
   Printer printer = { 0, };
@@ -141,6 +154,8 @@ nk_cli_train_main (int    argc,
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume,
       N_("Continue from the newest intact checkpoint in DIR (same settings; see below)"), "DIR" },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &save, N_("Save the final state_dict (safetensors)"), "FILE" },
+    { "run-dir", 0, 0, G_OPTION_ARG_FILENAME, &run_dir,
+      N_("Write a run folder the app lists (config, plan, metrics.jsonl, checkpoints)"), "DIR" },
     { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, N_("One JSON object per step"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("The same as --json-lines"), NULL },
     { NULL }
@@ -226,6 +241,9 @@ nk_cli_train_main (int    argc,
   /* Resuming keeps writing checkpoints where it reads them. */
   if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = g_strdup (config->resume_dir);
+  /* A run folder keeps its checkpoints inside. */
+  if (run_dir != NULL && config->checkpoint_dir == NULL)
+    config->checkpoint_dir = nk_run_dir_get_checkpoint_dir (run_dir);
   /* The CLI prints every step; keep only a short history in memory. */
   config->history_limit = 16;
 
@@ -258,6 +276,27 @@ nk_cli_train_main (int    argc,
     printer.device = nk_device_get_name (dev);
   }
 
+  if (run_dir != NULL)
+    {
+      NkTrainPrediction prediction;
+      double rate = NAN;
+      guint64 keep = 0;
+
+      nk_train_gemm_rate_peek (config->device, &rate, NULL);
+      nk_train_config_predict (config, rate, &prediction);
+      /* Resumed into its own folder: the steps after the checkpoint are run again. */
+      if (config->resume_dir != NULL)
+        {
+          g_autoptr(NkCheckpoint) ck = nk_checkpoint_find_latest_intact (config->resume_dir,
+                                                                         NULL, NULL);
+          keep = ck != NULL ? nk_checkpoint_get_step (ck) : 0;
+        }
+      run = nk_run_writer_open (run_dir, config, &prediction, keep, &error);
+      if (run == NULL)
+        return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
+      printer.run = run;
+    }
+
   if (!printer.json)
     printf (_("Training %s: dim %u, %u layers, batch %u, %" PRIu64 " steps, lr %g, %s, %s\n"),
             nk_model_kind_to_string (config->model), config->dim, config->layers,
@@ -266,9 +305,22 @@ nk_cli_train_main (int    argc,
             nk_precision_to_string (config->precision));
 
   if (!nk_trainer_run_sync (trainer, NULL, &error))
-    return nk_cli_fail_error (printer.json,
+    {
+      if (run != NULL)
+        nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer.last_step, printer.last_loss,
+                              error->message, NULL);
+      g_clear_error (&printer.run_error);
+      return nk_cli_fail_error (printer.json,
                               g_error_matches (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG)
                               ? NK_EXIT_USAGE : NK_EXIT_UNSATISFIABLE, error);
+    }
+  if (printer.run_error != NULL)
+    {
+      error = g_steal_pointer (&printer.run_error);
+      nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer.last_step, printer.last_loss,
+                            error->message, NULL);
+      return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
+    }
 
   if (save != NULL && !nk_trainer_save (trainer, save, &error))
     return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
@@ -280,6 +332,12 @@ nk_cli_train_main (int    argc,
       if (config->resume_dir != NULL && printer.last_step > 0)
         printer.last_loss = resumed_final_loss (config->resume_dir);
     }
+
+  if (run != NULL
+      && !nk_run_writer_finish (run, nk_trainer_get_state (trainer) == NK_TRAINER_STATE_STOPPED
+                                     ? NK_RUN_STATUS_STOPPED : NK_RUN_STATUS_FINISHED,
+                                printer.last_step, printer.last_loss, NULL, &error))
+    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
 
   if (printer.json)
     {

@@ -1,0 +1,739 @@
+/* nk-run-dir.c: a training run's folder: its writer, its description, the list of runs
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "nk-checkpoint.h"
+#include "nk-json.h"
+#include "nk-run-dir.h"
+
+#define META_NAME    "meta.json"
+#define CONFIG_NAME  "config.json"
+#define PLAN_NAME    "plan.json"
+#define METRICS_NAME "metrics.jsonl"
+#define CHECKPOINTS_NAME "checkpoints"
+
+G_DEFINE_QUARK (nk-run-dir-error-quark, nk_run_dir_error)
+
+struct _NkRunWriter {
+  char             *dir;
+  NkCheckpointLock *lock;
+  int               fd;
+  char             *name;
+  gint64            created;
+  GString          *buffer;
+};
+
+static const char *status_names[] = {
+  [NK_RUN_STATUS_RUNNING] = "running",
+  [NK_RUN_STATUS_FINISHED] = "finished",
+  [NK_RUN_STATUS_STOPPED] = "stopped",
+  [NK_RUN_STATUS_FAILED] = "failed",
+  [NK_RUN_STATUS_INTERRUPTED] = "interrupted",
+};
+
+const char *
+nk_run_status_to_string (NkRunStatus status)
+{
+  g_return_val_if_fail (status <= NK_RUN_STATUS_INTERRUPTED, NULL);
+  return status_names[status];
+}
+
+char *
+nk_run_dir_default_root (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "napkin", "runs", NULL);
+}
+
+char *
+nk_run_dir_get_checkpoint_dir (const char *dir)
+{
+  return g_build_filename (dir, CHECKPOINTS_NAME, NULL);
+}
+
+char *
+nk_run_dir_new_path (const char  *root,
+                     GError     **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  if (g_mkdir_with_parents (root, 0755) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not create the folder of runs “%s”: %s"), root, g_strerror (errsv));
+      return NULL;
+    }
+  /* mkdir() is the test and the claim in one: two writers never share a folder. */
+  for (guint n = 1; n < 100000; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%u", stamp, n);
+      g_autofree char *path = g_build_filename (root, name, NULL);
+      int errsv;
+
+      if (g_mkdir (path, 0755) == 0)
+        return g_steal_pointer (&path);
+      errsv = errno;
+      if (errsv != EEXIST)
+        {
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                       _("Could not create the run folder “%s”: %s"), path, g_strerror (errsv));
+          return NULL;
+        }
+    }
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+               _("Could not find a free name for a run folder in “%s”."), root);
+  return NULL;
+}
+
+/* ---- files written whole ---------------------------------------------------------- */
+
+static gboolean
+write_json_node (const char   *dir,
+                 const char   *name,
+                 JsonNode     *root,
+                 GError      **error)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = NULL;
+  gsize len;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, &len);
+  return g_file_set_contents_full (path, text, len,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0644, error);
+}
+
+static gboolean
+write_json_file (const char   *dir,
+                 const char   *name,
+                 JsonBuilder  *builder,
+                 GError      **error)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return write_json_node (dir, name, root, error);
+}
+
+static gboolean
+write_meta (const char   *dir,
+            const char   *name,
+            gint64        created,
+            NkRunStatus   status,
+            const char   *message,
+            GError      **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name != NULL ? name : "");
+  json_builder_set_member_name (b, "created");
+  json_builder_add_int_value (b, created);
+  json_builder_set_member_name (b, "status");
+  json_builder_add_string_value (b, nk_run_status_to_string (status));
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_int_value (b, getpid ());
+  if (message != NULL)
+    {
+      json_builder_set_member_name (b, "error");
+      json_builder_add_string_value (b, message);
+    }
+  json_builder_end_object (b);
+  return write_json_file (dir, META_NAME, b, error);
+}
+
+static gboolean
+write_config (const char           *dir,
+              const NkTrainConfig  *config,
+              GError              **error)
+{
+  g_autofree char *base = nk_train_config_to_json (config);
+  g_autoptr(JsonNode) node = json_from_string (base, error);
+  JsonObject *obj;
+
+  if (node == NULL)
+    return FALSE;
+  obj = json_node_get_object (node);
+  /* What resuming needs beyond what tells two runs apart. */
+  json_object_set_string_member (obj, "device", config->device != NULL ? config->device : "cpu");
+  json_object_set_int_member (obj, "checkpoint_every", (gint64) config->checkpoint_every);
+  json_object_set_int_member (obj, "checkpoint_keep", config->checkpoint_keep);
+  if (config->checkpoint_dir != NULL)
+    json_object_set_string_member (obj, "checkpoint_dir", config->checkpoint_dir);
+  return write_json_node (dir, CONFIG_NAME, node, error);
+}
+
+static gboolean
+write_plan (const char               *dir,
+            const NkTrainPrediction  *p,
+            GError                  **error)
+{
+  static const char *memory_names[] = { "params", "grads", "optimizer", "activations" };
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "n_parameters");
+  json_builder_add_int_value (b, (gint64) p->n_parameters);
+  nk_json_add_member_double (b, "tokens_per_step", p->tokens_per_step);
+  nk_json_add_member_double (b, "flops_per_step", p->flops_per_step);
+  nk_json_add_member_double (b, "seconds_per_step", p->seconds_per_step);
+  nk_json_add_member_double (b, "gemm_rate", p->gemm_rate);
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (memory_names); i++)
+    nk_json_add_member_double (b, memory_names[i], p->memory[i]);
+  json_builder_end_object (b);
+  nk_json_add_member_double (b, "memory_total", p->memory_total);
+  json_builder_end_object (b);
+  return write_json_file (dir, PLAN_NAME, b, error);
+}
+
+/* ---- the writer ----------------------------------------------------------------- */
+
+/* A resumed run continues after its checkpoint: the steps the killed run wrote past
+ * it are dropped, so metrics.jsonl says each step once. */
+static gboolean
+truncate_metrics_after (int       fd,
+                        guint64   keep_steps,
+                        GError  **error)
+{
+  g_autoptr(GMappedFile) map = NULL;
+  g_autoptr(GError) local = NULL;
+  const char *data, *p, *end;
+  gsize keep = 0;
+
+  map = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  if (map == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  data = g_mapped_file_get_contents (map);
+  end = data + g_mapped_file_get_length (map);
+  for (p = data; data != NULL && p < end;)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+
+      if (nl == NULL)
+        break;
+      nk_run_metrics_parse (p, nl + 1 - p, h, NULL);
+      if (nk_train_history_get_n (h) != 1
+          || nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, 0) > (double) keep_steps)
+        break;
+      keep = nl + 1 - data;
+      p = nl + 1;
+    }
+  if (ftruncate (fd, (off_t) keep) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not truncate the run’s metrics: %s"), g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The name and creation time a resumed run keeps. */
+static void
+read_existing_meta (const char  *dir,
+                    char       **name,
+                    gint64      *created)
+{
+  g_autoptr(NkRunInfo) info = nk_run_info_read (dir, NULL);
+
+  if (info != NULL)
+    {
+      *name = g_strcmp0 (info->name, info->id) != 0 ? g_strdup (info->name) : NULL;
+      *created = info->created;
+    }
+}
+
+NkRunWriter *
+nk_run_writer_open (const char               *dir,
+                    const NkTrainConfig      *config,
+                    const NkTrainPrediction  *prediction,
+                    guint64                   keep_steps,
+                    GError                  **error)
+{
+  g_autoptr(NkRunWriter) w = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  w = g_new0 (NkRunWriter, 1);
+  w->fd = -1;
+  w->dir = g_strdup (dir);
+  w->buffer = g_string_sized_new (1024);
+  w->created = g_get_real_time () / G_USEC_PER_SEC;
+  w->lock = nk_checkpoint_lock (dir, error);
+  if (w->lock == NULL)
+    return NULL;
+  if (keep_steps > 0)
+    read_existing_meta (dir, &w->name, &w->created);
+
+  path = g_build_filename (dir, METRICS_NAME, NULL);
+  w->fd = g_open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (w->fd < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not open “%s”: %s"), path, g_strerror (errsv));
+      return NULL;
+    }
+  if (!truncate_metrics_after (w->fd, keep_steps, error))
+    return NULL;
+
+  if (!write_meta (dir, w->name, w->created, NK_RUN_STATUS_RUNNING, NULL, error)
+      || !write_config (dir, config, error))
+    return NULL;
+  if (prediction != NULL && !write_plan (dir, prediction, error))
+    return NULL;
+  return g_steal_pointer (&w);
+}
+
+const char *
+nk_run_writer_get_dir (NkRunWriter *writer)
+{
+  g_return_val_if_fail (writer != NULL, NULL);
+  return writer->dir;
+}
+
+static gboolean
+write_all (NkRunWriter  *w,
+           const char   *data,
+           gsize         len,
+           GError      **error)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (w->fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                       _("Could not write the run’s metrics in “%s”: %s"), w->dir,
+                       g_strerror (errsv));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+gboolean
+nk_run_writer_append_line (NkRunWriter  *writer,
+                           const char   *line,
+                           GError      **error)
+{
+  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
+  g_return_val_if_fail (line != NULL, FALSE);
+
+  g_string_assign (writer->buffer, line);
+  g_string_append_c (writer->buffer, '\n');
+  return write_all (writer, writer->buffer->str, writer->buffer->len, error);
+}
+
+gboolean
+nk_run_writer_append (NkRunWriter           *writer,
+                      const NkTrainMetrics  *metrics,
+                      gsize                  n_steps,
+                      const char            *device,
+                      GError               **error)
+{
+  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
+  g_return_val_if_fail (metrics != NULL || n_steps == 0, FALSE);
+
+  g_string_truncate (writer->buffer, 0);
+  for (gsize i = 0; i < n_steps; i++)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autofree char *line = NULL;
+
+      nk_train_metrics_build_json (&metrics[i], device, b);
+      line = nk_json_to_line (b);
+      g_string_append (writer->buffer, line);
+      g_string_append_c (writer->buffer, '\n');
+    }
+  return write_all (writer, writer->buffer->str, writer->buffer->len, error);
+}
+
+gboolean
+nk_run_writer_finish (NkRunWriter  *writer,
+                      NkRunStatus   status,
+                      guint64       steps,
+                      double        final_loss,
+                      const char   *message,
+                      GError      **error)
+{
+  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
+  g_return_val_if_fail (status != NK_RUN_STATUS_RUNNING
+                        && status != NK_RUN_STATUS_INTERRUPTED, FALSE);
+
+  if (status != NK_RUN_STATUS_FAILED)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autofree char *line = NULL;
+
+      nk_train_done_build_json (steps, final_loss, b);
+      line = nk_json_to_line (b);
+      if (!nk_run_writer_append_line (writer, line, error))
+        return FALSE;
+    }
+  if (fsync (writer->fd) != 0)
+    g_debug ("fsync of %s/%s: %s", writer->dir, METRICS_NAME, g_strerror (errno));
+  if (!write_meta (writer->dir, writer->name, writer->created, status, message, error))
+    return FALSE;
+  g_clear_pointer (&writer->lock, nk_checkpoint_unlock);
+  return TRUE;
+}
+
+void
+nk_run_writer_free (NkRunWriter *writer)
+{
+  if (writer == NULL)
+    return;
+  if (writer->fd >= 0)
+    close (writer->fd);
+  g_clear_pointer (&writer->lock, nk_checkpoint_unlock);
+  g_string_free (writer->buffer, TRUE);
+  g_free (writer->name);
+  g_free (writer->dir);
+  g_free (writer);
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+gboolean
+nk_run_dir_is_locked (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, NK_CHECKPOINT_LOCK_NAME, NULL);
+  gboolean locked = FALSE;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return FALSE;
+  /* A new open file description conflicts with the writer's lock even inside the
+   * writer's own process, so the app sees its own live runs as running. */
+  if (flock (fd, LOCK_SH | LOCK_NB) != 0)
+    locked = errno == EWOULDBLOCK;
+  else
+    flock (fd, LOCK_UN);
+  close (fd);
+  return locked;
+}
+
+static gboolean
+status_from_string (const char  *text,
+                    NkRunStatus *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (status_names); i++)
+    if (g_strcmp0 (text, status_names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static JsonObject *
+read_json_object (const char  *dir,
+                  const char  *name,
+                  JsonParser  *parser,
+                  GError     **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  JsonNode *root;
+
+  if (!json_parser_load_from_mapped_file (parser, path, error))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, NK_RUN_DIR_ERROR, NK_RUN_DIR_ERROR_CORRUPT,
+                   _("“%s” is not a JSON object."), path);
+      return NULL;
+    }
+  return json_node_get_object (root);
+}
+
+static void
+read_plan (NkRunInfo *info)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o = read_json_object (info->path, PLAN_NAME, parser, NULL);
+  static const char *memory_names[] = { "params", "grads", "optimizer", "activations" };
+  NkTrainPrediction *p = &info->prediction;
+  JsonObject *mem;
+
+  if (o == NULL)
+    return;
+#define D(name) (json_object_has_member (o, name) \
+                 && json_node_get_value_type (json_object_get_member (o, name)) != G_TYPE_STRING \
+                 ? json_object_get_double_member (o, name) : NAN)
+  p->n_parameters = (guint64) json_object_get_int_member_with_default (o, "n_parameters", 0);
+  p->tokens_per_step = D ("tokens_per_step");
+  p->flops_per_step = D ("flops_per_step");
+  p->seconds_per_step = D ("seconds_per_step");
+  p->gemm_rate = D ("gemm_rate");
+  p->memory_total = D ("memory_total");
+#undef D
+  mem = json_object_get_object_member (o, "memory");
+  for (guint i = 0; mem != NULL && i < G_N_ELEMENTS (memory_names); i++)
+    p->memory[i] = json_object_get_double_member_with_default (mem, memory_names[i], NAN);
+  info->has_plan = TRUE;
+}
+
+static gboolean
+has_checkpoint (const char *dir)
+{
+  g_autofree char *ckdir = nk_run_dir_get_checkpoint_dir (dir);
+  g_autoptr(GDir) d = g_dir_open (ckdir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".safetensors"))
+      return TRUE;
+  return FALSE;
+}
+
+NkRunInfo *
+nk_run_info_read (const char  *dir,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(NkRunInfo) info = g_new0 (NkRunInfo, 1);
+  g_autoptr(GError) local = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *config_text = NULL;
+  JsonObject *meta;
+  const char *name;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  info->path = g_strdup (dir);
+  info->id = g_path_get_basename (dir);
+  meta = read_json_object (dir, META_NAME, parser, &local);
+  if (meta == NULL)
+    {
+      g_set_error (error, NK_RUN_DIR_ERROR, NK_RUN_DIR_ERROR_NOT_A_RUN,
+                   _("“%s” is not a run folder: %s"), dir, local->message);
+      return NULL;
+    }
+  name = json_object_get_string_member_with_default (meta, "name", "");
+  info->name = g_strdup (name != NULL && *name != '\0' ? name : info->id);
+  info->created = json_object_get_int_member_with_default (meta, "created", 0);
+  info->pid = json_object_get_int_member_with_default (meta, "pid", 0);
+  info->error = g_strdup (json_object_get_string_member_with_default (meta, "error", NULL));
+  if (!status_from_string (json_object_get_string_member_with_default (meta, "status", ""),
+                           &info->status))
+    info->status = NK_RUN_STATUS_INTERRUPTED;
+  if (info->status == NK_RUN_STATUS_RUNNING && !nk_run_dir_is_locked (dir))
+    info->status = NK_RUN_STATUS_INTERRUPTED;
+
+  config_path = g_build_filename (dir, CONFIG_NAME, NULL);
+  if (g_file_get_contents (config_path, &config_text, NULL, NULL))
+    info->config = nk_run_config_from_json (config_text, NULL);
+  read_plan (info);
+  info->has_checkpoint = has_checkpoint (dir);
+  return g_steal_pointer (&info);
+}
+
+void
+nk_run_info_free (NkRunInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->path);
+  g_free (info->id);
+  g_free (info->name);
+  g_free (info->error);
+  g_clear_pointer (&info->config, nk_train_config_free);
+  g_free (info);
+}
+
+static int
+compare_newest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const NkRunInfo *x = *(NkRunInfo * const *) a;
+  const NkRunInfo *y = *(NkRunInfo * const *) b;
+
+  if (x->created != y->created)
+    return x->created < y->created ? 1 : -1;
+  /* Ids sort by time too, and break ties within one second by their counter. */
+  return -strcmp (x->id, y->id);
+}
+
+GPtrArray *
+nk_run_dir_list (const char  *root,
+                 GError     **error)
+{
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) nk_run_info_free);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  d = g_dir_open (root, 0, &local);
+  if (d == NULL)
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&runs);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (root, name, NULL);
+      NkRunInfo *info;
+
+      if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+        continue;
+      info = nk_run_info_read (path, NULL);
+      if (info != NULL)
+        g_ptr_array_add (runs, info);
+    }
+  g_ptr_array_sort (runs, compare_newest_first);
+  return g_steal_pointer (&runs);
+}
+
+gboolean
+nk_run_dir_set_name (const char  *dir,
+                     const char  *name,
+                     GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *meta;
+
+  g_return_val_if_fail (dir != NULL && name != NULL, FALSE);
+
+  meta = read_json_object (dir, META_NAME, parser, error);
+  if (meta == NULL)
+    return FALSE;
+  json_object_set_string_member (meta, "name", name);
+  return write_json_node (dir, META_NAME, json_parser_get_root (parser), error);
+}
+
+gboolean
+nk_run_dir_read_metrics (const char        *dir,
+                         NkTrainHistory    *history,
+                         NkRunMetricsInfo  *out_info,
+                         GError           **error)
+{
+  g_autofree char *path = g_build_filename (dir, METRICS_NAME, NULL);
+  g_autoptr(GMappedFile) map = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (dir != NULL && history != NULL, FALSE);
+
+  if (out_info != NULL)
+    memset (out_info, 0, sizeof *out_info);
+  map = g_mapped_file_new (path, FALSE, &local);
+  if (map == NULL)
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  nk_run_metrics_parse (g_mapped_file_get_contents (map), g_mapped_file_get_length (map),
+                        history, out_info);
+  return TRUE;
+}
+
+/* ---- config.json → settings ------------------------------------------------------- */
+
+static char *
+dup_string_member (JsonObject *o,
+                   const char *name)
+{
+  return g_strdup (json_object_get_string_member_with_default (o, name, NULL));
+}
+
+NkTrainConfig *
+nk_run_config_from_json (const char  *json,
+                         GError     **error)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, error);
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+  JsonObject *o;
+  const char *s;
+
+  if (node == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, NK_RUN_DIR_ERROR, NK_RUN_DIR_ERROR_CORRUPT,
+                   _("A run’s config is not a JSON object."));
+      return NULL;
+    }
+  o = json_node_get_object (node);
+  if ((s = json_object_get_string_member_with_default (o, "model", NULL)) != NULL
+      && !nk_model_kind_from_string (s, &c->model))
+    {
+      g_set_error (error, NK_RUN_DIR_ERROR, NK_RUN_DIR_ERROR_CORRUPT,
+                   _("A run’s config names an unknown model “%s”."), s);
+      return NULL;
+    }
+  c->dim = json_object_get_int_member_with_default (o, "dim", c->dim);
+  c->layers = json_object_get_int_member_with_default (o, "layers", c->layers);
+  c->batch = json_object_get_int_member_with_default (o, "batch", c->batch);
+  c->context = json_object_get_int_member_with_default (o, "context", c->context);
+  c->steps = json_object_get_int_member_with_default (o, "steps", c->steps);
+  c->lr = json_object_get_double_member_with_default (o, "lr", c->lr);
+  c->seed = json_object_get_int_member_with_default (o, "seed", c->seed);
+  if ((s = json_object_get_string_member_with_default (o, "optimizer", NULL)) != NULL)
+    nk_optimizer_from_string (s, &c->optimizer);
+  if ((s = json_object_get_string_member_with_default (o, "precision", NULL)) != NULL)
+    nk_precision_from_string (s, &c->precision);
+  if (g_strcmp0 (json_object_get_string_member_with_default (o, "init", NULL),
+                 nk_init_kind_to_string (NK_INIT_NORMAL)) == 0)
+    c->init_kind = NK_INIT_NORMAL;
+  if ((s = json_object_get_string_member_with_default (o, "device", NULL)) != NULL)
+    {
+      g_free (c->device);
+      c->device = g_strdup (s);
+    }
+  c->init_file = dup_string_member (o, "init_file");
+  c->inputs = dup_string_member (o, "inputs");
+  c->targets = dup_string_member (o, "targets");
+  c->text_file = dup_string_member (o, "text");
+  c->checkpoint_dir = dup_string_member (o, "checkpoint_dir");
+  c->checkpoint_every = json_object_get_int_member_with_default (o, "checkpoint_every",
+                                                                 c->checkpoint_every);
+  c->checkpoint_keep = json_object_get_int_member_with_default (o, "checkpoint_keep",
+                                                                c->checkpoint_keep);
+  return g_steal_pointer (&c);
+}

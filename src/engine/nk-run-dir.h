@@ -1,0 +1,264 @@
+/* nk-run-dir.h: a training run's folder on disk: create, append to, list, read back, describe
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run folder outlives the process that wrote it. Its files:
+ *
+ *   meta.json       {"version": 1, "name", "created" (Unix seconds), "status"
+ *                   ("running", "finished", "stopped", "failed"), "pid", "error"}
+ *   config.json     the #NkTrainConfig (nk_train_config_to_json() plus device and
+ *                   checkpoint settings): enough to resume the run
+ *   plan.json       the #NkTrainPrediction the run started with
+ *   metrics.jsonl   exactly `napkin-cli train --json-lines`'s objects, one write()
+ *                   per step, then the closing {"done": ...} line
+ *   checkpoints/    the run's safetensors checkpoints (nk-checkpoint.h)
+ *   .napkin-lock    held with flock() while the run writes (nk_checkpoint_lock())
+ *
+ * A folder whose meta.json says "running" while no process holds its lock was left
+ * by a run that crashed or was killed: it is described as interrupted, with every
+ * step that reached metrics.jsonl. Reading metrics.jsonl back skips, and counts, a
+ * torn last line or any line that is not a step.
+ *
+ * The default home of runs is `$XDG_DATA_HOME/napkin/runs/`; each folder's name is
+ * its id, `YYYYMMDD-HHMMSS-N` in local time, so names sort by time.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nk-train-config.h"
+#include "nk-train-history.h"
+#include "nk-train-metrics.h"
+
+G_BEGIN_DECLS
+
+#define NK_RUN_DIR_ERROR (nk_run_dir_error_quark ())
+
+/**
+ * NkRunDirError:
+ * @NK_RUN_DIR_ERROR_NOT_A_RUN: the folder has no readable meta.json
+ * @NK_RUN_DIR_ERROR_CORRUPT: a file of the run is not what it should be
+ */
+typedef enum {
+  NK_RUN_DIR_ERROR_NOT_A_RUN,
+  NK_RUN_DIR_ERROR_CORRUPT,
+} NkRunDirError;
+
+GQuark nk_run_dir_error_quark (void);
+
+/**
+ * NkRunStatus:
+ * @NK_RUN_STATUS_RUNNING: a live process writes it (it holds the lock)
+ * @NK_RUN_STATUS_FINISHED: all its steps ran
+ * @NK_RUN_STATUS_STOPPED: stopped on request
+ * @NK_RUN_STATUS_FAILED: ended by an error (#NkRunInfo.error)
+ * @NK_RUN_STATUS_INTERRUPTED: says "running" but no process holds its lock
+ */
+typedef enum {
+  NK_RUN_STATUS_RUNNING,
+  NK_RUN_STATUS_FINISHED,
+  NK_RUN_STATUS_STOPPED,
+  NK_RUN_STATUS_FAILED,
+  NK_RUN_STATUS_INTERRUPTED,
+} NkRunStatus;
+
+const char *nk_run_status_to_string (NkRunStatus status);
+
+/* Returns: (transfer full): `$XDG_DATA_HOME/napkin/runs` (not created) */
+char       *nk_run_dir_default_root (void);
+
+/**
+ * nk_run_dir_new_path:
+ * @root: the folder of runs (created, with parents, if missing)
+ * @error: return location for a #GError
+ *
+ * Creates a new, empty run folder under @root named by the local time and a
+ * counter that makes it unique (`20261124-141502-1`).
+ *
+ * Returns: (transfer full) (nullable): its path
+ */
+char       *nk_run_dir_new_path     (const char   *root,
+                                     GError      **error);
+
+/* ---- writing ------------------------------------------------------------------ */
+
+typedef struct _NkRunWriter NkRunWriter;
+
+/**
+ * nk_run_writer_open:
+ * @dir: the run folder (created, with parents, if missing)
+ * @config: the run's settings
+ * @prediction: (nullable): what the run is predicted to cost
+ * @keep_steps: 0 for a new run; a resumed run's start step: metrics.jsonl keeps its
+ *   lines up to that step and the run appends after them
+ * @error: return location for a #GError (%NK_CHECKPOINT_ERROR_LOCKED when a live
+ *   process writes the folder)
+ *
+ * Locks the folder and writes meta.json ("running", this process's id),
+ * config.json and plan.json.
+ *
+ * Returns: (transfer full) (nullable): the writer
+ */
+NkRunWriter *nk_run_writer_open     (const char              *dir,
+                                     const NkTrainConfig     *config,
+                                     const NkTrainPrediction *prediction,
+                                     guint64                  keep_steps,
+                                     GError                 **error);
+/* Returns: (transfer none): the folder */
+const char  *nk_run_writer_get_dir  (NkRunWriter             *writer);
+
+/**
+ * nk_run_writer_append:
+ * @writer: a writer
+ * @metrics: (array length=n_steps): steps, in order
+ * @n_steps: how many
+ * @device: the run's device name
+ * @error: return location for a #GError
+ *
+ * Appends the steps' `--json-lines` objects to metrics.jsonl with one write(), so
+ * a crash loses at most the steps of the write it interrupted.
+ *
+ * Returns: %FALSE when the write failed
+ */
+gboolean     nk_run_writer_append   (NkRunWriter             *writer,
+                                     const NkTrainMetrics    *metrics,
+                                     gsize                    n_steps,
+                                     const char              *device,
+                                     GError                 **error);
+/* Appends one line as it is (a newline is added); for callers that print the same
+ * bytes, such as `napkin-cli train`. */
+gboolean     nk_run_writer_append_line (NkRunWriter          *writer,
+                                        const char           *line,
+                                        GError              **error);
+
+/**
+ * nk_run_writer_finish:
+ * @writer: a writer
+ * @status: FINISHED, STOPPED or FAILED
+ * @steps: the last step done
+ * @final_loss: its loss
+ * @message: (nullable): a FAILED run's error sentence
+ * @error: return location for a #GError
+ *
+ * Appends the closing `{"done": true, ...}` line (not for FAILED), records @status
+ * and releases the lock.
+ */
+gboolean     nk_run_writer_finish   (NkRunWriter             *writer,
+                                     NkRunStatus              status,
+                                     guint64                  steps,
+                                     double                   final_loss,
+                                     const char              *message,
+                                     GError                 **error);
+/* Closes the files and releases the lock; a writer not finished leaves a folder that
+ * reads as interrupted. */
+void         nk_run_writer_free     (NkRunWriter             *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkRunWriter, nk_run_writer_free)
+
+/* ---- reading ------------------------------------------------------------------ */
+
+/**
+ * NkRunInfo:
+ * @path: the folder
+ * @id: its name
+ * @name: the name a person gave it (meta.json), or the id
+ * @created: Unix seconds
+ * @status: as read, with RUNNING turned INTERRUPTED when nobody holds the lock
+ * @pid: the writing process's id (0: unknown)
+ * @error: (nullable): a failed run's error sentence
+ * @config: (nullable): the run's settings, %NULL when config.json is missing or bad
+ * @has_plan: whether @prediction was read from plan.json
+ * @prediction: the prediction
+ * @has_checkpoint: checkpoints/ holds at least one `.safetensors` file
+ *
+ * What a run folder says about its run, without its metrics.
+ */
+typedef struct {
+  char             *path;
+  char             *id;
+  char             *name;
+  gint64            created;
+  NkRunStatus       status;
+  gint64            pid;
+  char             *error;
+  NkTrainConfig    *config;
+  gboolean          has_plan;
+  NkTrainPrediction prediction;
+  gboolean          has_checkpoint;
+} NkRunInfo;
+
+NkRunInfo  *nk_run_info_read        (const char   *dir,
+                                     GError      **error);
+void        nk_run_info_free        (NkRunInfo    *info);
+
+/**
+ * nk_run_dir_list:
+ * @root: the folder of runs
+ * @error: return location for a #GError (none when @root does not exist: no runs)
+ *
+ * Describes every run folder under @root, newest first; folders that are no run
+ * (no meta.json) are left out.
+ *
+ * Returns: (transfer full) (element-type NkRunInfo): the runs
+ */
+GPtrArray  *nk_run_dir_list         (const char   *root,
+                                     GError      **error);
+
+/* Whether a live process holds the folder's lock. */
+gboolean    nk_run_dir_is_locked    (const char   *dir);
+
+/* Renames the run (meta.json's "name"; the folder keeps its id), atomically. */
+gboolean    nk_run_dir_set_name     (const char   *dir,
+                                     const char   *name,
+                                     GError      **error);
+
+/* The checkpoint folder of a run folder. Returns: (transfer full) */
+char       *nk_run_dir_get_checkpoint_dir (const char *dir);
+
+/**
+ * NkRunMetricsInfo:
+ * @bad_lines: lines that were not a step or the closing line (a torn last line
+ *   after a crash is one)
+ * @done: the closing line was read
+ * @device: (nullable): the device the steps name
+ */
+typedef struct {
+  gsize    bad_lines;
+  gboolean done;
+  char    *device;
+} NkRunMetricsInfo;
+
+/**
+ * nk_run_dir_read_metrics:
+ * @dir: a run folder
+ * @history: where the steps go (appended)
+ * @out_info: (out caller-allocates) (optional): what else the file said; free
+ *   @device with g_free()
+ * @error: return location for a #GError (a missing metrics.jsonl is no error)
+ *
+ * Reads metrics.jsonl into @history, every value as written (the JSON carries
+ * every #NkTrainMetrics field but the peaks, the data bucket and skipped_steps,
+ * which read as 0). A million steps read in well under a second
+ * (benchmarks/bench-run-reopen).
+ *
+ * Returns: %FALSE when the file could not be read
+ */
+gboolean    nk_run_dir_read_metrics (const char        *dir,
+                                     NkTrainHistory    *history,
+                                     NkRunMetricsInfo  *out_info,
+                                     GError           **error);
+/* The same, from the bytes of a metrics.jsonl. */
+void        nk_run_metrics_parse    (const char        *data,
+                                     gsize              length,
+                                     NkTrainHistory    *history,
+                                     NkRunMetricsInfo  *out_info);
+
+/* A config.json (or checkpoint config) back into settings; fields it lacks keep
+ * their defaults. Returns: (transfer full) (nullable) */
+NkTrainConfig *nk_run_config_from_json (const char  *json,
+                                        GError     **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkRunInfo, nk_run_info_free)
+
+G_END_DECLS
