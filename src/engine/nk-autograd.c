@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nk-autograd.h"
+#include "nk-autograd-private.h"
 
 G_DEFINE_QUARK (nk-autograd-error-quark, nk_autograd_error)
 
@@ -23,7 +23,7 @@ struct _NkArena
 };
 
 static __thread NkArena *current_arena;
-static __thread guint64 matmul_flops;
+static __thread guint64 flops_by_kind[NK_N_FLOP_KINDS];
 /* F32 means off; BF16/F16 round matmul inputs and outputs (mixed precision). */
 static __thread NkDType autocast_dtype = NK_DTYPE_F32;
 
@@ -165,43 +165,33 @@ nk_autograd_get_autocast (void)
 guint64
 nk_autograd_get_matmul_flops (void)
 {
-  return matmul_flops;
+  return flops_by_kind[NK_FLOP_KIND_LINEAR] + flops_by_kind[NK_FLOP_KIND_ATTENTION];
+}
+
+guint64
+nk_autograd_get_flops (NkFlopKind kind)
+{
+  g_return_val_if_fail (kind < NK_N_FLOP_KINDS, 0);
+  return flops_by_kind[kind];
 }
 
 void
 nk_autograd_reset_matmul_flops (void)
 {
-  matmul_flops = 0;
+  memset (flops_by_kind, 0, sizeof flops_by_kind);
+}
+
+void
+_nk_ag_count_flops (NkFlopKind kind,
+                    guint64    flops,
+                    gboolean   add_to_total)
+{
+  flops_by_kind[kind] += flops;
+  if (add_to_total)
+    nk_flops_add (flops);
 }
 
 /* ---- nodes ----------------------------------------------------------------------- */
-
-typedef enum {
-  OP_MATMUL,
-  OP_LINEAR,
-  OP_BINARY,
-  OP_MUL_SCALAR,
-  OP_UNARY,
-  OP_SUM,
-  OP_MEAN,
-  OP_MSE,
-  OP_CROSS_ENTROPY,
-  OP_EMBEDDING,
-  OP_CAST,
-} NodeOp;
-
-typedef struct {
-  NodeOp    op;
-  int       sub;        /* NkUnaryOp / NkBinaryOp */
-  double    scalar;
-  guint64   seq;
-  NkTensor *in[3];      /* refs, NULL where unused */
-  NkTensor *saved;      /* ref: the output or a difference backward reads */
-  NkTensor *saved2;     /* ref: autocast's rounded weight */
-  NkTensor *out;        /* not a ref: the node lives inside it */
-  NkTensor *grad;       /* ref: d loss / d out, accumulated during backward */
-  guint     mark;
-} Node;
 
 /* Graphs are built and run on one thread, so per-thread counters order them. */
 static __thread guint64 node_seq;
@@ -216,12 +206,13 @@ node_free (gpointer data)
     g_clear_pointer (&node->in[i], nk_tensor_unref);
   g_clear_pointer (&node->saved, nk_tensor_unref);
   g_clear_pointer (&node->saved2, nk_tensor_unref);
+  g_clear_pointer (&node->saved3, nk_tensor_unref);
   g_clear_pointer (&node->grad, nk_tensor_unref);
   g_free (node);
 }
 
-static Node *
-node_of (NkTensor *t)
+Node *
+_nk_ag_node_of (NkTensor *t)
 {
   return t != NULL ? nk_tensor_get_autograd (t) : NULL;
 }
@@ -229,16 +220,16 @@ node_of (NkTensor *t)
 gboolean
 nk_autograd_requires_grad (NkTensor *t)
 {
-  return t != NULL && (t->requires_grad || node_of (t) != NULL);
+  return t != NULL && (t->requires_grad || _nk_ag_node_of (t) != NULL);
 }
 
 /* Attaches a node to @out when any input needs a gradient. */
-static Node *
-record (NkTensor *out,
-        NodeOp    op,
-        NkTensor *a,
-        NkTensor *b,
-        NkTensor *c)
+Node *
+_nk_ag_record (NkTensor *out,
+               NodeOp    op,
+               NkTensor *a,
+               NkTensor *b,
+               NkTensor *c)
 {
   Node *node;
 
@@ -367,12 +358,12 @@ sum_rows_into (NkTensor  *dst,
 }
 
 /* Where the gradient of @t goes, and whether to add (beta 1) or overwrite (beta 0). */
-static NkTensor *
-grad_target (NkTensor  *t,
-             double    *beta,
-             GError   **error)
+NkTensor *
+_nk_ag_grad_target (NkTensor  *t,
+                    double    *beta,
+                    GError   **error)
 {
-  Node *node = node_of (t);
+  Node *node = _nk_ag_node_of (t);
 
   if (node != NULL)
     {
@@ -403,11 +394,11 @@ grad_target (NkTensor  *t,
 
 /* Adds @contrib (possibly of a broadcast shape) to the gradient of @t. @fresh: the
  * buffer is private to the caller, so a first contribution can be adopted as is. */
-static gboolean
-accumulate (NkTensor  *t,
-            NkTensor  *contrib,
-            gboolean   fresh,
-            GError   **error)
+gboolean
+_nk_ag_accumulate (NkTensor  *t,
+                   NkTensor  *contrib,
+                   gboolean   fresh,
+                   GError   **error)
 {
   g_autoptr(NkTensor) reduced = NULL;
   Node *node;
@@ -426,7 +417,7 @@ accumulate (NkTensor  *t,
       fresh = TRUE;
     }
 
-  node = node_of (t);
+  node = _nk_ag_node_of (t);
   if (node != NULL && node->grad == NULL && fresh && contrib->dtype == t->dtype
       && nk_tensor_is_contiguous (contrib))
     {
@@ -434,7 +425,7 @@ accumulate (NkTensor  *t,
       return TRUE;
     }
 
-  target = grad_target (t, &beta, error);
+  target = _nk_ag_grad_target (t, &beta, error);
   if (target == NULL)
     return FALSE;
   if (beta == 0.0)
@@ -444,10 +435,10 @@ accumulate (NkTensor  *t,
 
 /* ---- forward ops ----------------------------------------------------------------- */
 
-static NkTensor *
-take_like (NkTensor  *like,
-           NkBucket   bucket,
-           GError   **error)
+NkTensor *
+_nk_ag_take_like (NkTensor  *like,
+                  NkBucket   bucket,
+                  GError   **error)
 {
   return nk_arena_take (like->dtype, like->ndim, like->shape, bucket, error);
 }
@@ -475,8 +466,8 @@ nk_ag_matmul (NkTensor  *a,
                        NK_SHAPE (a->shape[0], b->shape[1]), NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_matmul_out (out, a, b, 1.0, 0.0, error))
     return NULL;
-  matmul_flops += 2 * (guint64) (a->shape[0] * a->shape[1] * b->shape[1]);
-  record (out, OP_MATMUL, a, b, NULL);
+  flops_by_kind[NK_FLOP_KIND_LINEAR] += 2 * (guint64) (a->shape[0] * a->shape[1] * b->shape[1]);
+  _nk_ag_record (out, OP_MATMUL, a, b, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -536,11 +527,11 @@ nk_ag_linear (NkTensor  *x,
                        NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_matmul_out (out, xc, wt, 1.0, 0.0, error))
     return NULL;
-  matmul_flops += 2 * (guint64) (x->shape[0] * x->shape[1] * weight->shape[0]);
+  flops_by_kind[NK_FLOP_KIND_LINEAR] += 2 * (guint64) (x->shape[0] * x->shape[1] * weight->shape[0]);
   /* In place: the bias backward does not need the pre-bias value. */
   if (bias != NULL && !nk_binary_out (NK_BINARY_ADD, out, out, bias, error))
     return NULL;
-  node = record (out, OP_LINEAR, x, weight, bias);
+  node = _nk_ag_record (out, OP_LINEAR, x, weight, bias);
   if (node != NULL && autocast_dtype != NK_DTYPE_F32)
     {
       node->saved = g_steal_pointer (&xc);
@@ -574,7 +565,7 @@ nk_ag_binary (NkBinaryOp   op,
                        NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_binary_out (op, out, a, b, error))
     return NULL;
-  if (record (out, OP_BINARY, a, b, NULL) != NULL)
+  if (_nk_ag_record (out, OP_BINARY, a, b, NULL) != NULL)
     ((Node *) nk_tensor_get_autograd (out))->sub = op;
   return g_steal_pointer (&out);
 }
@@ -606,10 +597,10 @@ nk_ag_mul_scalar (NkTensor  *a,
   Node *node;
 
   g_return_val_if_fail (a != NULL, NULL);
-  out = take_like (a, NK_BUCKET_ACTIVATIONS, error);
+  out = _nk_ag_take_like (a, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_binary_scalar_out (NK_BINARY_MUL, out, a, s, FALSE, error))
     return NULL;
-  node = record (out, OP_MUL_SCALAR, a, NULL, NULL);
+  node = _nk_ag_record (out, OP_MUL_SCALAR, a, NULL, NULL);
   if (node != NULL)
     node->scalar = s;
   return g_steal_pointer (&out);
@@ -637,10 +628,10 @@ nk_ag_unary (NkUnaryOp   op,
       return NULL;
     }
 
-  out = take_like (a, NK_BUCKET_ACTIVATIONS, error);
+  out = _nk_ag_take_like (a, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_unary_out (op, out, a, error))
     return NULL;
-  node = record (out, OP_UNARY, a, NULL, NULL);
+  node = _nk_ag_record (out, OP_UNARY, a, NULL, NULL);
   if (node != NULL)
     {
       node->sub = op;
@@ -672,7 +663,7 @@ reduce_all (NkTensor  *a,
   out = nk_arena_take (r->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_tensor_copy_ (out, r, error))
     return NULL;
-  record (out, op, a, NULL, NULL);
+  _nk_ag_record (out, op, a, NULL, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -753,7 +744,7 @@ nk_ag_mse_loss (NkTensor  *pred,
         return NULL;
     }
 
-  node = record (out, OP_MSE, pred, NULL, NULL);
+  node = _nk_ag_record (out, OP_MSE, pred, NULL, NULL);
   if (node != NULL)
     node->saved = g_steal_pointer (&diff);
   return g_steal_pointer (&out);
@@ -843,9 +834,9 @@ nk_ag_cross_entropy (NkTensor  *logits,
   out = nk_arena_take (logits->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_tensor_fill_ (out, acc / (double) MAX (n, 1), error))
     return NULL;
-  record (out, OP_CROSS_ENTROPY, logits, NULL, NULL);
-  if (node_of (out) != NULL)
-    node_of (out)->saved = nk_tensor_ref (targets);
+  _nk_ag_record (out, OP_CROSS_ENTROPY, logits, NULL, NULL);
+  if (_nk_ag_node_of (out) != NULL)
+    _nk_ag_node_of (out)->saved = nk_tensor_ref (targets);
   return g_steal_pointer (&out);
 }
 
@@ -890,7 +881,7 @@ nk_ag_embedding (NkTensor  *weight,
       memcpy ((char *) nk_tensor_data (out) + i * dim * item,
               (const char *) nk_tensor_data (weight) + t * dim * item, dim * item);
     }
-  record (out, OP_EMBEDDING, weight, index, NULL);
+  _nk_ag_record (out, OP_EMBEDDING, weight, index, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -905,7 +896,7 @@ nk_ag_cast (NkTensor  *a,
   out = nk_arena_take (dtype, a->ndim, a->shape, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL || !nk_tensor_copy_ (out, a, error))
     return NULL;
-  record (out, OP_CAST, a, NULL, NULL);
+  _nk_ag_record (out, OP_CAST, a, NULL, NULL);
   return g_steal_pointer (&out);
 }
 
@@ -926,24 +917,24 @@ backward_linear (Node    *node,
   if (nk_autograd_requires_grad (x))
     {
       /* dx [B, in] = g [B, out] · W [out, in] */
-      if ((target = grad_target (x, &beta, error)) == NULL
+      if ((target = _nk_ag_grad_target (x, &beta, error)) == NULL
           || !nk_matmul_out (target, g, ws, 1.0, beta, error))
         return FALSE;
-      matmul_flops += 2 * (guint64) (rows * in * out);
+      flops_by_kind[NK_FLOP_KIND_LINEAR] += 2 * (guint64) (rows * in * out);
     }
   if (nk_autograd_requires_grad (w))
     {
       /* dW [out, in] += gᵀ [out, B] · x [B, in] */
       g_autoptr(NkTensor) gt = nk_tensor_t (g, error);
 
-      if (gt == NULL || (target = grad_target (w, &beta, error)) == NULL
+      if (gt == NULL || (target = _nk_ag_grad_target (w, &beta, error)) == NULL
           || !nk_matmul_out (target, gt, xs, 1.0, beta, error))
         return FALSE;
-      matmul_flops += 2 * (guint64) (rows * in * out);
+      flops_by_kind[NK_FLOP_KIND_LINEAR] += 2 * (guint64) (rows * in * out);
     }
   if (b != NULL && nk_autograd_requires_grad (b))
     {
-      if ((target = grad_target (b, &beta, error)) == NULL
+      if ((target = _nk_ag_grad_target (b, &beta, error)) == NULL
           || !sum_rows_into (target, g, beta != 0.0, error))
         return FALSE;
     }
@@ -964,20 +955,20 @@ backward_matmul (Node    *node,
       g_autoptr(NkTensor) bt = nk_tensor_t (b, error);
 
       /* dA [m, k] = g [m, n] · Bᵀ [n, k] */
-      if (bt == NULL || (target = grad_target (a, &beta, error)) == NULL
+      if (bt == NULL || (target = _nk_ag_grad_target (a, &beta, error)) == NULL
           || !nk_matmul_out (target, g, bt, 1.0, beta, error))
         return FALSE;
-      matmul_flops += flops;
+      flops_by_kind[NK_FLOP_KIND_LINEAR] += flops;
     }
   if (nk_autograd_requires_grad (b))
     {
       g_autoptr(NkTensor) at = nk_tensor_t (a, error);
 
       /* dB [k, n] = Aᵀ [k, m] · g [m, n] */
-      if (at == NULL || (target = grad_target (b, &beta, error)) == NULL
+      if (at == NULL || (target = _nk_ag_grad_target (b, &beta, error)) == NULL
           || !nk_matmul_out (target, at, g, 1.0, beta, error))
         return FALSE;
-      matmul_flops += flops;
+      flops_by_kind[NK_FLOP_KIND_LINEAR] += flops;
     }
   return TRUE;
 }
@@ -1005,7 +996,7 @@ backward_binary (Node    *node,
           da = nk_div (g, b, error);
           break;
         }
-      if (da == NULL || !accumulate (a, da, da != g, error))
+      if (da == NULL || !_nk_ag_accumulate (a, da, da != g, error))
         return FALSE;
     }
   if (nk_autograd_requires_grad (b))
@@ -1033,7 +1024,7 @@ backward_binary (Node    *node,
           }
           break;
         }
-      if (db == NULL || !accumulate (b, db, db != g, error))
+      if (db == NULL || !_nk_ag_accumulate (b, db, db != g, error))
         return FALSE;
     }
   return TRUE;
@@ -1049,7 +1040,7 @@ backward_unary (Node    *node,
   if (!nk_autograd_requires_grad (a))
     return TRUE;
 
-  da = take_like (a, NK_BUCKET_OTHER, error);
+  da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
   if (da == NULL)
     return FALSE;
 
@@ -1100,7 +1091,7 @@ backward_unary (Node    *node,
     default:
       g_assert_not_reached ();
     }
-  return accumulate (a, da, TRUE, error);
+  return _nk_ag_accumulate (a, da, TRUE, error);
 }
 
 static gboolean
@@ -1109,6 +1100,8 @@ backward_node (Node    *node,
 {
   NkTensor *a = node->in[0], *g = node->grad;
 
+  if (node->backward != NULL)
+    return node->backward (node, error);
   switch (node->op)
     {
     case OP_LINEAR:
@@ -1122,31 +1115,31 @@ backward_node (Node    *node,
 
     case OP_MUL_SCALAR:
       {
-        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+        g_autoptr(NkTensor) da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
 
         if (da == NULL
             || !nk_binary_scalar_out (NK_BINARY_MUL, da, g, node->scalar, FALSE, error))
           return FALSE;
-        return accumulate (a, da, TRUE, error);
+        return _nk_ag_accumulate (a, da, TRUE, error);
       }
 
     case OP_SUM:
     case OP_MEAN:
       {
-        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+        g_autoptr(NkTensor) da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
         double v = scalar_of (g);
 
         if (node->op == OP_MEAN)
           v /= (double) MAX (nk_tensor_numel (a), 1);
         if (da == NULL || !nk_tensor_fill_ (da, v, error))
           return FALSE;
-        return accumulate (a, da, TRUE, error);
+        return _nk_ag_accumulate (a, da, TRUE, error);
       }
 
     case OP_MSE:
       {
         /* d/dpred mean((pred − t)²) = 2·(pred − t)/n */
-        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+        g_autoptr(NkTensor) da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
         g_autoptr(NkTensor) flat = NULL;
         gint64 n = nk_tensor_numel (a);
 
@@ -1157,13 +1150,13 @@ backward_node (Node    *node,
             || !nk_binary_scalar_out (NK_BINARY_MUL, flat, node->saved,
                                       2.0 * scalar_of (g) / (double) MAX (n, 1), FALSE, error))
           return FALSE;
-        return accumulate (a, da, TRUE, error);
+        return _nk_ag_accumulate (a, da, TRUE, error);
       }
 
     case OP_CROSS_ENTROPY:
       {
         /* d/dlogits = (softmax − onehot(target))·g/N */
-        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+        g_autoptr(NkTensor) da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
         gint64 n = a->shape[0], v = a->shape[1];
         double scale = scalar_of (g) / (double) MAX (n, 1);
 
@@ -1181,16 +1174,16 @@ backward_node (Node    *node,
                      (exp (load (a, i * v + j) - lse) - (j == t ? 1.0 : 0.0)) * scale);
           }
         nk_flops_add (3 * (guint64) (n * v));
-        return accumulate (a, da, TRUE, error);
+        return _nk_ag_accumulate (a, da, TRUE, error);
       }
 
     case OP_CAST:
       {
-        g_autoptr(NkTensor) da = take_like (a, NK_BUCKET_OTHER, error);
+        g_autoptr(NkTensor) da = _nk_ag_take_like (a, NK_BUCKET_OTHER, error);
 
         if (da == NULL || !nk_tensor_copy_ (da, g, error))
           return FALSE;
-        return accumulate (a, da, TRUE, error);
+        return _nk_ag_accumulate (a, da, TRUE, error);
       }
 
     case OP_EMBEDDING:
@@ -1200,7 +1193,7 @@ backward_node (Node    *node,
 
         if (!nk_autograd_requires_grad (a))
           return TRUE;
-        target = grad_target (a, &beta, error);
+        target = _nk_ag_grad_target (a, &beta, error);
         if (target == NULL)
           return FALSE;
         if (beta == 0.0 && !nk_tensor_fill_ (target, 0.0, error))
@@ -1236,7 +1229,7 @@ collect (NkTensor  *t,
   while (stack->len > 0)
     {
       NkTensor *cur = g_ptr_array_steal_index (stack, stack->len - 1);
-      Node *node = node_of (cur);
+      Node *node = _nk_ag_node_of (cur);
 
       if (node == NULL || node->mark == mark)
         continue;
@@ -1288,7 +1281,7 @@ nk_autograd_backward_scaled (NkTensor  *loss,
                    _("Backward needs a one-element loss, not a tensor of shape %s."), s);
       return FALSE;
     }
-  root = node_of (loss);
+  root = _nk_ag_node_of (loss);
   if (root == NULL)
     {
       g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_NO_GRAPH,

@@ -259,9 +259,35 @@ gboolean    nk_autograd_zero_grad        (NkTensor      **params,
                                           guint           n_params,
                                           GError        **error);
 
+/**
+ * NkFlopKind:
+ * @NK_FLOP_KIND_LINEAR: nk_ag_linear() and nk_ag_matmul() (2·m·n·k each product)
+ * @NK_FLOP_KIND_ATTENTION: nk_ag_bmm() (attention scores and values, 2·m·n·k)
+ * @NK_FLOP_KIND_NORM: nk_ag_layer_norm()
+ * @NK_FLOP_KIND_ACTIVATION: nk_ag_gelu()
+ * @NK_FLOP_KIND_SOFTMAX: nk_ag_softmax_causal()
+ * @NK_FLOP_KIND_EMBEDDING: nk_ag_embedding()'s backward (scatter-add)
+ *
+ * Buckets of the FLOPs nk_ag_*() ops count (nk-autograd-nn.h states each op's
+ * convention). What nk_flops_get() counted beyond their sum is "other" (losses,
+ * residual adds, bias gradients, mixed-precision casts).
+ */
+typedef enum {
+  NK_FLOP_KIND_LINEAR,
+  NK_FLOP_KIND_ATTENTION,
+  NK_FLOP_KIND_NORM,
+  NK_FLOP_KIND_ACTIVATION,
+  NK_FLOP_KIND_SOFTMAX,
+  NK_FLOP_KIND_EMBEDDING,
+  NK_N_FLOP_KINDS
+} NkFlopKind;
+
 /* Matmul FLOPs run by nk_ag_*() forward and backward on this thread (a subset of
- * nk_flops_get()). */
+ * nk_flops_get()): %NK_FLOP_KIND_LINEAR + %NK_FLOP_KIND_ATTENTION. */
 guint64     nk_autograd_get_matmul_flops (void);
+/* FLOPs of one kind on this thread since the last reset. */
+guint64     nk_autograd_get_flops        (NkFlopKind      kind);
+/* Resets every kind (not nk_flops_get()'s total). */
 void        nk_autograd_reset_matmul_flops (void);
 
 /* ---- checking -------------------------------------------------------------------- */

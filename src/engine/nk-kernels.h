@@ -508,3 +508,110 @@ nk_kernel_optim_update (const NkOptimStep *st,
       break;
     }
 }
+
+/* ---- rows: LayerNorm and causal softmax ------------------------------------------ */
+
+/* One row of LayerNorm / causal softmax and their backward, in float (f32 storage)
+ * and double (f64). Sums accumulate in double in both, so a device that runs a row
+ * per thread gets the CPU's numbers to rounding. Generated for both types by one
+ * macro so the two cannot drift apart. */
+#define NK_KERNEL_ROWS(T, S)                                                         \
+/* y = (x − mean)·rstd·w + b over @n elements; w, b may be NULL (1 and 0). */        \
+NK_KERNEL_FN void                                                                    \
+nk_kernel_layernorm_row_##S (const T *x, const T *w, const T *b, int64_t n,          \
+                             double eps, T *y, T *mean_out, T *rstd_out)             \
+{                                                                                    \
+  double sum = 0.0, var = 0.0, mean, rstd;                                           \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    sum += (double) x[j];                                                            \
+  mean = n > 0 ? sum / (double) n : 0.0;                                             \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    {                                                                                \
+      double d = (double) x[j] - mean;                                               \
+      var += d * d;                                                                  \
+    }                                                                                \
+  /* PyTorch's biased variance (divided by n). */                                    \
+  rstd = 1.0 / sqrt ((n > 0 ? var / (double) n : 0.0) + eps);                        \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    {                                                                                \
+      double v = ((double) x[j] - mean) * rstd;                                      \
+      if (w != NULL)                                                                 \
+        v *= (double) w[j];                                                          \
+      if (b != NULL)                                                                 \
+        v += (double) b[j];                                                          \
+      y[j] = (T) v;                                                                  \
+    }                                                                                \
+  *mean_out = (T) mean;                                                              \
+  *rstd_out = (T) rstd;                                                              \
+}                                                                                    \
+                                                                                     \
+/* dx of one row (may be NULL), and dw/db added into double accumulators (each may  \
+ * be NULL): dx = rstd·(dŷ − mean(dŷ) − ŷ·mean(dŷ·ŷ)) with dŷ = dy·w. */              \
+NK_KERNEL_FN void                                                                    \
+nk_kernel_layernorm_backward_row_##S (const T *x, const T *w, double mean,           \
+                                      double rstd, const T *dy, int64_t n, T *dx,    \
+                                      double *dw_acc, double *db_acc)                \
+{                                                                                    \
+  double s1 = 0.0, s2 = 0.0;                                                         \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    {                                                                                \
+      double xh = ((double) x[j] - mean) * rstd;                                     \
+      double g = (double) dy[j];                                                     \
+      double dxh = w != NULL ? g * (double) w[j] : g;                                \
+      s1 += dxh;                                                                     \
+      s2 += dxh * xh;                                                                \
+      if (dw_acc != NULL)                                                            \
+        dw_acc[j] += g * xh;                                                         \
+      if (db_acc != NULL)                                                            \
+        db_acc[j] += g;                                                              \
+    }                                                                                \
+  if (dx == NULL || n == 0)                                                          \
+    return;                                                                          \
+  s1 /= (double) n;                                                                  \
+  s2 /= (double) n;                                                                  \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    {                                                                                \
+      double xh = ((double) x[j] - mean) * rstd;                                     \
+      double dxh = w != NULL ? (double) dy[j] * (double) w[j] : (double) dy[j];      \
+      dx[j] = (T) (rstd * (dxh - s1 - xh * s2));                                     \
+    }                                                                                \
+}                                                                                    \
+                                                                                     \
+/* Row @i of a causal softmax over @n columns: y[j] = softmax(scale·x[0..i])[j] for  \
+ * j ≤ i, exactly 0 beyond; x[j > i] is never read. */                               \
+NK_KERNEL_FN void                                                                    \
+nk_kernel_softmax_causal_row_##S (const T *x, int64_t i, int64_t n, double scale,    \
+                                  T *y)                                              \
+{                                                                                    \
+  double m = -INFINITY, sum = 0.0;                                                   \
+  int64_t last = i < n - 1 ? i : n - 1;                                              \
+  for (int64_t j = 0; j <= last; j++)                                                \
+    {                                                                                \
+      double v = scale * (double) x[j];                                              \
+      m = v > m ? v : m;                                                             \
+    }                                                                                \
+  for (int64_t j = 0; j <= last; j++)                                                \
+    sum += exp (scale * (double) x[j] - m);                                          \
+  for (int64_t j = 0; j <= last; j++)                                                \
+    y[j] = (T) (exp (scale * (double) x[j] - m) / sum);                              \
+  for (int64_t j = last + 1; j < n; j++)                                             \
+    y[j] = (T) 0;                                                                    \
+}                                                                                    \
+                                                                                     \
+/* dx = scale·y·(dy − Σ dy·y) on the visible columns, 0 beyond. */                   \
+NK_KERNEL_FN void                                                                    \
+nk_kernel_softmax_causal_backward_row_##S (const T *y, const T *dy, int64_t i,       \
+                                           int64_t n, double scale, T *dx)           \
+{                                                                                    \
+  double dot = 0.0;                                                                  \
+  int64_t last = i < n - 1 ? i : n - 1;                                              \
+  for (int64_t j = 0; j <= last; j++)                                                \
+    dot += (double) dy[j] * (double) y[j];                                           \
+  for (int64_t j = 0; j <= last; j++)                                                \
+    dx[j] = (T) (scale * (double) y[j] * ((double) dy[j] - dot));                    \
+  for (int64_t j = last + 1; j < n; j++)                                             \
+    dx[j] = (T) 0;                                                                   \
+}
+
+NK_KERNEL_ROWS (float, f)
+NK_KERNEL_ROWS (double, d)

@@ -1,0 +1,732 @@
+/* nk-autograd-nn.c: recorded LayerNorm, GELU, causal softmax, attention bmm and views
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "nk-autograd-nn.h"
+#include "nk-autograd-private.h"
+
+/* ---- shared helpers -------------------------------------------------------------- */
+
+typedef enum {
+  VIEW_VIEW,
+  VIEW_TRANSPOSE,
+  VIEW_NARROW,
+} ViewKind;
+
+static gboolean backward_view (Node *node, GError **error);
+
+static Node *
+record_external (NkTensor         *out,
+                 NkAgBackwardFunc  backward,
+                 NkTensor         *a,
+                 NkTensor         *b,
+                 NkTensor         *c)
+{
+  Node *node = _nk_ag_record (out, OP_EXTERNAL, a, b, c);
+
+  if (node != NULL)
+    node->backward = backward;
+  return node;
+}
+
+static gboolean
+is_cpu (NkTensor *t)
+{
+  return nk_device_get_kind (nk_tensor_get_device (t)) == NK_DEVICE_CPU;
+}
+
+/* Applies the view a view node made to @t (a tensor with the view input's shape). */
+static NkTensor *
+apply_view (Node      *node,
+            NkTensor  *t,
+            GError   **error)
+{
+  NkTensor *out = node->out;
+
+  switch ((ViewKind) node->sub)
+    {
+    case VIEW_VIEW:
+      return nk_tensor_view (t, out->ndim, out->shape, error);
+    case VIEW_TRANSPOSE:
+      return nk_tensor_transpose (t, (int) node->iparam[0], (int) node->iparam[1], error);
+    case VIEW_NARROW:
+      return nk_tensor_narrow (t, (int) node->iparam[0], node->iparam[1], node->iparam[2],
+                               error);
+    }
+  g_return_val_if_reached (NULL);
+}
+
+/* Whether the view covers every element of its input (no zero-fill needed). */
+static gboolean
+view_covers_input (Node *node)
+{
+  return nk_tensor_numel (node->out) == nk_tensor_numel (node->in[0]);
+}
+
+/*
+ * Where a product should write the gradient of @t, with the beta to write it with.
+ * For a view whose own gradient has not started, that is the matching view of its
+ * base's gradient (zero-filled first when the view covers only part of it), so the
+ * product writes through the view and no copy back is needed.
+ */
+static NkTensor *
+grad_target_through (NkTensor  *t,
+                     double    *beta,
+                     GError   **error)
+{
+  Node *node = _nk_ag_node_of (t);
+  g_autoptr(NkTensor) base_target = NULL;
+  double base_beta;
+
+  if (node == NULL || node->backward != backward_view || node->grad != NULL
+      || !nk_autograd_requires_grad (node->in[0]))
+    {
+      NkTensor *target = _nk_ag_grad_target (t, beta, error);
+      return target != NULL ? nk_tensor_ref (target) : NULL;
+    }
+
+  base_target = grad_target_through (node->in[0], &base_beta, error);
+  if (base_target == NULL)
+    return NULL;
+  if (base_beta == 0.0 && !view_covers_input (node))
+    {
+      if (!nk_tensor_fill_ (base_target, 0.0, error))
+        return NULL;
+      base_beta = 1.0;
+    }
+  *beta = base_beta;
+  return apply_view (node, base_target, error);
+}
+
+/* ---- views ----------------------------------------------------------------------- */
+
+static gboolean
+backward_view (Node    *node,
+               GError **error)
+{
+  g_autoptr(NkTensor) target = NULL;
+  g_autoptr(NkTensor) region = NULL;
+  NkTensor *x = node->in[0];
+  double beta;
+
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  /* Through the base's own view chain, so a view of a view lands in one place. */
+  target = grad_target_through (x, &beta, error);
+  if (target == NULL)
+    return FALSE;
+  if (beta == 0.0 && !view_covers_input (node))
+    {
+      if (!nk_tensor_fill_ (target, 0.0, error))
+        return FALSE;
+      beta = 1.0;
+    }
+  region = apply_view (node, target, error);
+  if (region == NULL)
+    return FALSE;
+  if (beta == 0.0)
+    return nk_tensor_copy_ (region, node->grad, error);
+  return nk_add_ (region, node->grad, error);
+}
+
+static NkTensor *
+finish_view (NkTensor  *x,
+             NkTensor  *view,
+             ViewKind   kind,
+             gint64     p0,
+             gint64     p1,
+             gint64     p2)
+{
+  Node *node;
+
+  if (view == NULL)
+    return NULL;
+  node = record_external (view, backward_view, x, NULL, NULL);
+  if (node != NULL)
+    {
+      node->sub = kind;
+      node->iparam[0] = p0;
+      node->iparam[1] = p1;
+      node->iparam[2] = p2;
+    }
+  return view;
+}
+
+NkTensor *
+nk_ag_view (NkTensor      *x,
+            int            ndim,
+            const gint64  *shape,
+            GError       **error)
+{
+  g_return_val_if_fail (x != NULL, NULL);
+  return finish_view (x, nk_tensor_view (x, ndim, shape, error), VIEW_VIEW, 0, 0, 0);
+}
+
+NkTensor *
+nk_ag_transpose (NkTensor  *x,
+                 int        dim0,
+                 int        dim1,
+                 GError   **error)
+{
+  g_return_val_if_fail (x != NULL, NULL);
+  return finish_view (x, nk_tensor_transpose (x, dim0, dim1, error), VIEW_TRANSPOSE,
+                      dim0, dim1, 0);
+}
+
+NkTensor *
+nk_ag_narrow (NkTensor  *x,
+              int        dim,
+              gint64     start,
+              gint64     length,
+              GError   **error)
+{
+  g_return_val_if_fail (x != NULL, NULL);
+  if (dim < 0)
+    dim += x->ndim;
+  if (start < 0 && dim >= 0 && dim < x->ndim)
+    start += x->shape[dim];
+  return finish_view (x, nk_tensor_narrow (x, dim, start, length, error), VIEW_NARROW,
+                      dim, start, length);
+}
+
+static gboolean
+backward_copy (Node    *node,
+               GError **error)
+{
+  return _nk_ag_accumulate (node->in[0], node->grad, FALSE, error);
+}
+
+NkTensor *
+nk_ag_contiguous (NkTensor  *x,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (x != NULL, NULL);
+  if (nk_tensor_is_contiguous (x))
+    return nk_tensor_ref (x);
+  out = _nk_ag_take_like (x, NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL || !nk_tensor_copy_ (out, x, error))
+    return NULL;
+  record_external (out, backward_copy, x, NULL, NULL);
+  return g_steal_pointer (&out);
+}
+
+/* ---- batched matmul -------------------------------------------------------------- */
+
+static NkTensor *
+maybe_transposed (NkTensor  *t,
+                  gboolean   transpose,
+                  GError   **error)
+{
+  return transpose ? nk_tensor_transpose (t, -2, -1, error) : nk_tensor_ref (t);
+}
+
+static gboolean
+check_bmm (NkTensor    *a,
+           NkTensor    *b,
+           NkBmmFlags   flags,
+           GError     **error)
+{
+  int nd = a->ndim;
+  gint64 k_a, k_b;
+  gboolean ok = nd >= 2 && b->ndim == nd;
+
+  for (int d = 0; ok && d < nd - 2; d++)
+    ok = a->shape[d] == b->shape[d];
+  if (ok)
+    {
+      k_a = a->shape[(flags & NK_BMM_TRANS_A) ? nd - 2 : nd - 1];
+      k_b = b->shape[(flags & NK_BMM_TRANS_B) ? nd - 1 : nd - 2];
+      ok = k_a == k_b && (!(flags & NK_BMM_MERGE_HEADS) || nd == 4);
+    }
+  if (!ok)
+    {
+      g_autofree char *sa = nk_format_shape (a->ndim, a->shape);
+      g_autofree char *sb = nk_format_shape (b->ndim, b->shape);
+
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("A batched product cannot take operands of shapes %s and %s."), sa, sb);
+    }
+  return ok;
+}
+
+static guint64
+bmm_flops (NkTensor *ae,
+           NkTensor *be)
+{
+  guint64 batch = 1;
+
+  for (int d = 0; d < ae->ndim - 2; d++)
+    batch *= (guint64) ae->shape[d];
+  return 2 * batch * (guint64) ae->shape[ae->ndim - 2] * (guint64) ae->shape[ae->ndim - 1]
+         * (guint64) be->shape[be->ndim - 1];
+}
+
+/* The gradient as the product's [..., m, n] (undoing MERGE_HEADS's layout). */
+static NkTensor *
+bmm_grad_view (Node      *node,
+               GError   **error)
+{
+  g_autoptr(NkTensor) split = NULL;
+
+  if (!(node->sub & NK_BMM_MERGE_HEADS))
+    return nk_tensor_ref (node->grad);
+  split = nk_tensor_view (node->grad, 4, node->iparam, error);
+  return split != NULL ? nk_tensor_transpose (split, 1, 2, error) : NULL;
+}
+
+static gboolean
+backward_bmm (Node    *node,
+              GError **error)
+{
+  NkTensor *a = node->in[0], *b = node->in[1];
+  gboolean ta = (node->sub & NK_BMM_TRANS_A) != 0, tb = (node->sub & NK_BMM_TRANS_B) != 0;
+  g_autoptr(NkTensor) g = bmm_grad_view (node, error);
+  g_autoptr(NkTensor) ae = NULL;
+  g_autoptr(NkTensor) be = NULL;
+  guint64 flops;
+
+  if (g == NULL || (ae = maybe_transposed (a, ta, error)) == NULL
+      || (be = maybe_transposed (b, tb, error)) == NULL)
+    return FALSE;
+  flops = bmm_flops (ae, be);
+
+  if (nk_autograd_requires_grad (a))
+    {
+      /* dA_eff [.., m, k] = g · B_effᵀ, written through A's own layout. */
+      g_autoptr(NkTensor) target = NULL;
+      g_autoptr(NkTensor) dst = NULL;
+      g_autoptr(NkTensor) bt = NULL;
+      double beta;
+
+      if ((target = grad_target_through (a, &beta, error)) == NULL
+          || (dst = maybe_transposed (target, ta, error)) == NULL
+          || (bt = nk_tensor_transpose (be, -2, -1, error)) == NULL
+          || !nk_matmul_out (dst, g, bt, 1.0, beta, error))
+        return FALSE;
+      _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
+    }
+  if (nk_autograd_requires_grad (b))
+    {
+      /* dB_eff [.., k, n] = A_effᵀ · g */
+      g_autoptr(NkTensor) target = NULL;
+      g_autoptr(NkTensor) dst = NULL;
+      g_autoptr(NkTensor) at = NULL;
+      double beta;
+
+      if ((target = grad_target_through (b, &beta, error)) == NULL
+          || (dst = maybe_transposed (target, tb, error)) == NULL
+          || (at = nk_tensor_transpose (ae, -2, -1, error)) == NULL
+          || !nk_matmul_out (dst, at, g, 1.0, beta, error))
+        return FALSE;
+      _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
+    }
+  return TRUE;
+}
+
+/* Rounds an operand to the autocast dtype (a recorded cast), as nk_ag_linear does. */
+static NkTensor *
+autocast_operand (NkTensor  *t,
+                  GError   **error)
+{
+  NkDType dt = nk_autograd_get_autocast ();
+
+  if (dt == NK_DTYPE_F32 || t->dtype == dt)
+    return nk_tensor_ref (t);
+  return nk_ag_cast (t, dt, error);
+}
+
+NkTensor *
+nk_ag_bmm (NkTensor    *a,
+           NkTensor    *b,
+           NkBmmFlags   flags,
+           GError     **error)
+{
+  g_autoptr(NkTensor) ac = NULL;
+  g_autoptr(NkTensor) bc = NULL;
+  g_autoptr(NkTensor) ae = NULL;
+  g_autoptr(NkTensor) be = NULL;
+  g_autoptr(NkTensor) buf = NULL;
+  g_autoptr(NkTensor) dst = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  gint64 shape[NK_MAX_DIMS];
+  int nd;
+  Node *node;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  if (!check_bmm (a, b, flags, error))
+    return NULL;
+  if ((ac = autocast_operand (a, error)) == NULL || (bc = autocast_operand (b, error)) == NULL
+      || (ae = maybe_transposed (ac, flags & NK_BMM_TRANS_A, error)) == NULL
+      || (be = maybe_transposed (bc, flags & NK_BMM_TRANS_B, error)) == NULL)
+    return NULL;
+
+  nd = ae->ndim;
+  memcpy (shape, ae->shape, sizeof (gint64) * nd);
+  shape[nd - 1] = be->shape[nd - 1];
+  if (flags & NK_BMM_MERGE_HEADS)
+    {
+      /* Stored [B, m, H, n]; the gemm writes through its [B, H, m, n] transpose. */
+      gint64 stored[4] = { shape[0], shape[2], shape[1], shape[3] };
+
+      buf = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), 4, stored,
+                           NK_BUCKET_ACTIVATIONS, error);
+      if (buf == NULL || (dst = nk_tensor_transpose (buf, 1, 2, error)) == NULL
+          || !nk_matmul_out (dst, ae, be, 1.0, 0.0, error))
+        return NULL;
+      out = nk_tensor_view (buf, NK_SHAPE (stored[0], stored[1], stored[2] * stored[3]),
+                            error);
+      if (out == NULL)
+        return NULL;
+    }
+  else
+    {
+      out = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), nd, shape,
+                           NK_BUCKET_ACTIVATIONS, error);
+      if (out == NULL || !nk_matmul_out (out, ae, be, 1.0, 0.0, error))
+        return NULL;
+    }
+  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, bmm_flops (ae, be), FALSE);
+
+  node = record_external (out, backward_bmm, ac, bc, NULL);
+  if (node != NULL)
+    {
+      node->sub = flags;
+      /* MERGE_HEADS: the stored [B, m, H, n] shape, to split the gradient. */
+      if (flags & NK_BMM_MERGE_HEADS)
+        {
+          node->iparam[0] = shape[0];
+          node->iparam[1] = shape[2];
+          node->iparam[2] = shape[1];
+          node->iparam[3] = shape[3];
+        }
+    }
+  return g_steal_pointer (&out);
+}
+
+/* ---- GELU ------------------------------------------------------------------------ */
+
+static gboolean
+backward_gelu (Node    *node,
+               GError **error)
+{
+  NkTensor *x = node->in[0];
+  g_autoptr(NkTensor) dx = NULL;
+
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
+  if (dx == NULL || !nk_binary_out (NK_BINARY_GELU_BACKWARD, dx, node->grad, x, error))
+    return FALSE;
+  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
+  return _nk_ag_accumulate (x, dx, TRUE, error);
+}
+
+NkTensor *
+nk_ag_gelu (NkTensor  *x,
+            GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (x != NULL, NULL);
+  out = _nk_ag_take_like (x, NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL || !nk_unary_out (NK_UNARY_GELU, out, x, error))
+    return NULL;
+  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
+  record_external (out, backward_gelu, x, NULL, NULL);
+  return g_steal_pointer (&out);
+}
+
+/* ---- LayerNorm and causal softmax: inputs ---------------------------------------- */
+
+/* @x as the f32/f64 contiguous CPU tensor the row kernels read, recorded (cast to f32
+ * for narrow floats, as autocast runs these ops; a copy for other layouts). */
+static NkTensor *
+row_input (NkTensor    *x,
+           const char  *what,
+           GError     **error)
+{
+  g_autoptr(NkTensor) wide = NULL;
+
+  if (x->ndim < 1)
+    {
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("%s needs a tensor with at least one dimension."), what);
+      return NULL;
+    }
+  if (!is_cpu (x))
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("%s runs on the CPU only."), what);
+      return NULL;
+    }
+  if (x->dtype != NK_DTYPE_F32 && x->dtype != NK_DTYPE_F64)
+    wide = nk_ag_cast (x, NK_DTYPE_F32, error);
+  else
+    wide = nk_tensor_ref (x);
+  if (wide == NULL)
+    return NULL;
+  return nk_ag_contiguous (wide, error);
+}
+
+/* A [C] parameter of @x's dtype as a contiguous tensor, or NULL (no error) if absent. */
+static gboolean
+check_affine (NkTensor  *p,
+              NkTensor  *x,
+              GError   **error)
+{
+  gint64 c = x->shape[x->ndim - 1];
+
+  if (p == NULL)
+    return TRUE;
+  if (p->ndim != 1 || p->shape[0] != c || p->dtype != x->dtype || !is_cpu (p)
+      || !nk_tensor_is_contiguous (p))
+    {
+      g_autofree char *sp = nk_format_shape (p->ndim, p->shape);
+      g_autofree char *sx = nk_format_shape (x->ndim, x->shape);
+
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("LayerNorm of an input %s needs a contiguous weight and bias of shape "
+                     "(%" G_GINT64_FORMAT ",) in the input's dtype, not %s."), sx, c, sp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- LayerNorm ------------------------------------------------------------------- */
+
+#define ROWS_OF(t) (nk_tensor_numel (t) / MAX ((t)->shape[(t)->ndim - 1], 1))
+
+static gboolean
+layernorm_forward_cpu (NkTensor *x,
+                       NkTensor *w,
+                       NkTensor *b,
+                       double    eps,
+                       NkTensor *y,
+                       NkTensor *mean,
+                       NkTensor *rstd)
+{
+  gint64 c = x->shape[x->ndim - 1], rows = ROWS_OF (x);
+
+  for (gint64 r = 0; r < rows; r++)
+    {
+      if (x->dtype == NK_DTYPE_F32)
+        nk_kernel_layernorm_row_f (nk_tensor_data_f32 (x) + r * c,
+                                   w ? nk_tensor_data_f32 (w) : NULL,
+                                   b ? nk_tensor_data_f32 (b) : NULL, c, eps,
+                                   nk_tensor_data_f32 (y) + r * c,
+                                   nk_tensor_data_f32 (mean) + r,
+                                   nk_tensor_data_f32 (rstd) + r);
+      else
+        nk_kernel_layernorm_row_d (nk_tensor_data_f64 (x) + r * c,
+                                   w ? nk_tensor_data_f64 (w) : NULL,
+                                   b ? nk_tensor_data_f64 (b) : NULL, c, eps,
+                                   nk_tensor_data_f64 (y) + r * c,
+                                   nk_tensor_data_f64 (mean) + r,
+                                   nk_tensor_data_f64 (rstd) + r);
+    }
+  return TRUE;
+}
+
+/* Adds (or, with beta 0, writes) the double sums @acc into @p's gradient. */
+static gboolean
+add_param_grad (NkTensor      *p,
+                const double  *acc,
+                GError       **error)
+{
+  g_autoptr(NkTensor) target = NULL;
+  double beta;
+  gint64 c;
+
+  if (p == NULL || !nk_autograd_requires_grad (p))
+    return TRUE;
+  target = grad_target_through (p, &beta, error);
+  if (target == NULL)
+    return FALSE;
+  c = p->shape[0];
+  for (gint64 j = 0; j < c; j++)
+    {
+      gint64 idx[1] = { j };
+      double old = 0.0;
+
+      if (beta != 0.0 && !nk_tensor_get_item (target, idx, &old, error))
+        return FALSE;
+      if (!nk_tensor_set_item (target, idx, old + acc[j], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+backward_layer_norm (Node    *node,
+                     GError **error)
+{
+  NkTensor *x = node->in[0], *w = node->in[1], *b = node->in[2];
+  NkTensor *mean = node->saved, *rstd = node->saved3, *g = node->grad;
+  gint64 c = x->shape[x->ndim - 1], rows = ROWS_OF (x);
+  g_autofree double *dw = NULL, *db = NULL;
+  g_autoptr(NkTensor) dx = NULL;
+  gboolean f32 = x->dtype == NK_DTYPE_F32;
+
+  if (w != NULL && nk_autograd_requires_grad (w))
+    dw = g_new0 (double, c);
+  if (b != NULL && nk_autograd_requires_grad (b))
+    db = g_new0 (double, c);
+  if (nk_autograd_requires_grad (x)
+      && (dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
+    return FALSE;
+
+  for (gint64 r = 0; r < rows; r++)
+    {
+      if (f32)
+        nk_kernel_layernorm_backward_row_f (
+          nk_tensor_data_f32 (x) + r * c, w ? nk_tensor_data_f32 (w) : NULL,
+          nk_tensor_data_f32 (mean)[r], nk_tensor_data_f32 (rstd)[r],
+          nk_tensor_data_f32 (g) + r * c, c, dx ? nk_tensor_data_f32 (dx) + r * c : NULL,
+          dw, db);
+      else
+        nk_kernel_layernorm_backward_row_d (
+          nk_tensor_data_f64 (x) + r * c, w ? nk_tensor_data_f64 (w) : NULL,
+          nk_tensor_data_f64 (mean)[r], nk_tensor_data_f64 (rstd)[r],
+          nk_tensor_data_f64 (g) + r * c, c, dx ? nk_tensor_data_f64 (dx) + r * c : NULL,
+          dw, db);
+    }
+  /* 13 per element: x̂ 2, dx̂ 1, dw 2, db 1, the two row sums 3, dx 4. */
+  _nk_ag_count_flops (NK_FLOP_KIND_NORM, 13 * (guint64) (rows * c), TRUE);
+
+  if (!add_param_grad (w, dw, error) || !add_param_grad (b, db, error))
+    return FALSE;
+  return dx == NULL || _nk_ag_accumulate (x, dx, TRUE, error);
+}
+
+NkTensor *
+nk_ag_layer_norm (NkTensor  *x,
+                  NkTensor  *weight,
+                  NkTensor  *bias,
+                  double     eps,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) xc = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  g_autoptr(NkTensor) mean = NULL;
+  g_autoptr(NkTensor) rstd = NULL;
+  gint64 rows;
+  Node *node;
+
+  g_return_val_if_fail (x != NULL, NULL);
+  if ((xc = row_input (x, "LayerNorm", error)) == NULL
+      || !check_affine (weight, xc, error) || !check_affine (bias, xc, error))
+    return NULL;
+
+  rows = ROWS_OF (xc);
+  out = _nk_ag_take_like (xc, NK_BUCKET_ACTIVATIONS, error);
+  mean = out ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
+  rstd = mean ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
+  if (rstd == NULL)
+    return NULL;
+  layernorm_forward_cpu (xc, weight, bias, eps, out, mean, rstd);
+  _nk_ag_count_flops (NK_FLOP_KIND_NORM, 8 * (guint64) nk_tensor_numel (xc), TRUE);
+
+  node = record_external (out, backward_layer_norm, xc, weight, bias);
+  if (node != NULL)
+    {
+      node->saved = g_steal_pointer (&mean);
+      node->saved3 = g_steal_pointer (&rstd);
+    }
+  return g_steal_pointer (&out);
+}
+
+/* ---- causal softmax -------------------------------------------------------------- */
+
+static guint64
+visible_elements (NkTensor *t)
+{
+  gint64 n = t->shape[t->ndim - 1], rows = ROWS_OF (t), m = t->shape[t->ndim - 2];
+  guint64 per_matrix = 0;
+
+  /* Row i of each [m, n] matrix sees min(i + 1, n) columns. */
+  for (gint64 i = 0; i < m; i++)
+    per_matrix += (guint64) MIN (i + 1, n);
+  return per_matrix * (guint64) (rows / MAX (m, 1));
+}
+
+static gboolean
+backward_softmax_causal (Node    *node,
+                         GError **error)
+{
+  NkTensor *x = node->in[0], *y = node->out, *g = node->grad;
+  g_autoptr(NkTensor) dx = NULL;
+  gint64 n = x->shape[x->ndim - 1], m = x->shape[x->ndim - 2], rows = ROWS_OF (x);
+
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
+  if (dx == NULL)
+    return FALSE;
+  for (gint64 r = 0; r < rows; r++)
+    {
+      if (x->dtype == NK_DTYPE_F32)
+        nk_kernel_softmax_causal_backward_row_f (nk_tensor_data_f32 (y) + r * n,
+                                                 nk_tensor_data_f32 (g) + r * n, r % m, n,
+                                                 node->scalar,
+                                                 nk_tensor_data_f32 (dx) + r * n);
+      else
+        nk_kernel_softmax_causal_backward_row_d (nk_tensor_data_f64 (y) + r * n,
+                                                 nk_tensor_data_f64 (g) + r * n, r % m, n,
+                                                 node->scalar,
+                                                 nk_tensor_data_f64 (dx) + r * n);
+    }
+  _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 5 * visible_elements (x), TRUE);
+  return _nk_ag_accumulate (x, dx, TRUE, error);
+}
+
+NkTensor *
+nk_ag_softmax_causal (NkTensor  *scores,
+                      double     scale,
+                      GError   **error)
+{
+  g_autoptr(NkTensor) xc = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  gint64 n, m, rows;
+  Node *node;
+
+  g_return_val_if_fail (scores != NULL, NULL);
+  if (scores->ndim < 2)
+    {
+      g_set_error_literal (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                           _("A causal softmax needs scores of shape [..., T, T]."));
+      return NULL;
+    }
+  if ((xc = row_input (scores, "A causal softmax", error)) == NULL)
+    return NULL;
+  n = xc->shape[xc->ndim - 1];
+  m = xc->shape[xc->ndim - 2];
+  rows = ROWS_OF (xc);
+  out = _nk_ag_take_like (xc, NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL)
+    return NULL;
+  for (gint64 r = 0; r < rows; r++)
+    {
+      if (xc->dtype == NK_DTYPE_F32)
+        nk_kernel_softmax_causal_row_f (nk_tensor_data_f32 (xc) + r * n, r % m, n, scale,
+                                        nk_tensor_data_f32 (out) + r * n);
+      else
+        nk_kernel_softmax_causal_row_d (nk_tensor_data_f64 (xc) + r * n, r % m, n, scale,
+                                        nk_tensor_data_f64 (out) + r * n);
+    }
+  _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 6 * visible_elements (xc), TRUE);
+
+  node = record_external (out, backward_softmax_causal, xc, NULL, NULL);
+  if (node != NULL)
+    node->scalar = scale;
+  /* Backward reads the output through node->out (a ref would be a cycle). */
+  return g_steal_pointer (&out);
+}
