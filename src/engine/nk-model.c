@@ -8,26 +8,15 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "nk-model.h"
+#include "nk-model-private.h"
 
 G_DEFINE_QUARK (nk-model-error-quark, nk_model_error)
 
-struct _NkModel
-{
-  NkModelKind kind;
-  guint       dim;
-  guint       layers;
-  guint       vocab;
-  NkDType     dtype;
-  GPtrArray  *params;   /* NkTensor*, state_dict order */
-  GPtrArray  *names;    /* char*, NULL-terminated */
-  GArray     *fan_in;   /* gint64 per param; 0 marks an embedding */
-};
 
 const char *
 nk_model_kind_to_string (NkModelKind kind)
 {
-  return kind == NK_MODEL_TINY_LM ? "tiny-lm" : "cruncher";
+  return kind == NK_MODEL_TINY_LM ? "tiny-lm" : kind == NK_MODEL_GPT ? "gpt" : "cruncher";
 }
 
 gboolean
@@ -38,17 +27,19 @@ nk_model_kind_from_string (const char  *text,
     *out_kind = NK_MODEL_CRUNCHER;
   else if (g_strcmp0 (text, "tiny-lm") == 0 || g_strcmp0 (text, "lm") == 0)
     *out_kind = NK_MODEL_TINY_LM;
+  else if (g_strcmp0 (text, "gpt") == 0)
+    *out_kind = NK_MODEL_GPT;
   else
     return FALSE;
   return TRUE;
 }
 
-static NkModel *
-model_new (NkModelKind kind,
-           guint       dim,
-           guint       layers,
-           guint       vocab,
-           NkDType     dtype)
+NkModel *
+_nk_model_new (NkModelKind kind,
+               guint       dim,
+               guint       layers,
+               guint       vocab,
+               NkDType     dtype)
 {
   NkModel *model = g_new0 (NkModel, 1);
 
@@ -75,13 +66,13 @@ nk_model_free (NkModel *model)
 }
 
 /* One parameter (zeros, PARAMS) with its gradient buffer (zeros, GRADS). */
-static gboolean
-add_param (NkModel       *model,
-           const char    *name,
-           int            ndim,
-           const gint64  *shape,
-           gint64         fan_in,
-           GError       **error)
+gboolean
+_nk_model_add_param (NkModel       *model,
+                     const char    *name,
+                     int            ndim,
+                     const gint64  *shape,
+                     gint64         fan_in,
+                     GError       **error)
 {
   g_autoptr(NkTensor) p = nk_tensor_new_full (NULL, model->dtype, ndim, shape,
                                               NK_BUCKET_PARAMS, TRUE, error);
@@ -105,18 +96,18 @@ add_param (NkModel       *model,
   return TRUE;
 }
 
-static gboolean
-add_linear (NkModel     *model,
-            const char  *prefix,
-            gint64       in,
-            gint64       out,
-            GError     **error)
+gboolean
+_nk_model_add_linear (NkModel     *model,
+                      const char  *prefix,
+                      gint64       in,
+                      gint64       out,
+                      GError     **error)
 {
   g_autofree char *w = g_strconcat (prefix, ".weight", NULL);
   g_autofree char *b = g_strconcat (prefix, ".bias", NULL);
 
-  return add_param (model, w, NK_SHAPE (out, in), in, error)
-         && add_param (model, b, NK_SHAPE (out), in, error);
+  return _nk_model_add_param (model, w, NK_SHAPE (out, in), in, error)
+         && _nk_model_add_param (model, b, NK_SHAPE (out), in, error);
 }
 
 static gboolean
@@ -146,15 +137,15 @@ nk_model_new_cruncher (guint     dim,
   if (!check_sizes (dim, layers, error))
     return NULL;
 
-  model = model_new (NK_MODEL_CRUNCHER, dim, layers, 0, dtype);
+  model = _nk_model_new (NK_MODEL_CRUNCHER, dim, layers, 0, dtype);
   for (guint l = 0; l < layers; l++)
     {
       g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
 
-      if (!add_linear (model, prefix, dim, dim, error))
+      if (!_nk_model_add_linear (model, prefix, dim, dim, error))
         return NULL;
     }
-  if (!add_linear (model, "final", dim, 1, error))
+  if (!_nk_model_add_linear (model, "final", dim, 1, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -178,17 +169,17 @@ nk_model_new_tiny_lm (guint     vocab,
       return NULL;
     }
 
-  model = model_new (NK_MODEL_TINY_LM, dim, layers, vocab, dtype);
-  if (!add_param (model, "embedding.weight", NK_SHAPE (vocab, dim), 0, error))
+  model = _nk_model_new (NK_MODEL_TINY_LM, dim, layers, vocab, dtype);
+  if (!_nk_model_add_param (model, "embedding.weight", NK_SHAPE (vocab, dim), 0, error))
     return NULL;
   for (guint l = 0; l < layers; l++)
     {
       g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
 
-      if (!add_linear (model, prefix, dim, dim, error))
+      if (!_nk_model_add_linear (model, prefix, dim, dim, error))
         return NULL;
     }
-  if (!add_linear (model, "head", dim, vocab, error))
+  if (!_nk_model_add_linear (model, "head", dim, vocab, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -215,6 +206,18 @@ guint
 nk_model_get_vocab (NkModel *model)
 {
   return model->vocab;
+}
+
+guint
+nk_model_get_n_head (NkModel *model)
+{
+  return model->n_head;
+}
+
+guint
+nk_model_get_block_size (NkModel *model)
+{
+  return model->block_size;
 }
 
 NkTensor **
@@ -257,6 +260,10 @@ nk_model_init (NkModel     *model,
                NkInitKind   kind,
                GError     **error)
 {
+  /* nanoGPT's _init_weights: its own rule, whatever @kind says. */
+  if (model->kind == NK_MODEL_GPT)
+    return _nk_gpt_init (model, rng, error);
+
   for (guint i = 0; i < model->params->len; i++)
     {
       NkTensor *p = g_ptr_array_index (model->params, i);
@@ -315,6 +322,13 @@ nk_model_activation_bytes (NkModel *model,
 {
   g_return_val_if_fail (model != NULL, 0);
 
+  if (model->kind == NK_MODEL_GPT)
+    {
+      guint64 t = model->block_size;
+
+      return _nk_gpt_activation_bytes (model->vocab, model->dim, model->layers, model->n_head,
+                                       rows / t, t, compute);
+    }
   return nk_model_kind_activation_bytes (model->kind, model->vocab, model->dim, model->layers,
                                          model->dtype, rows, compute);
 }
@@ -369,6 +383,8 @@ nk_model_forward (NkModel   *model,
 
   g_return_val_if_fail (model != NULL && input != NULL, NULL);
 
+  if (model->kind == NK_MODEL_GPT)
+    return _nk_gpt_forward (model, input, error);
   if (model->kind == NK_MODEL_CRUNCHER)
     {
       h = nk_tensor_ref (input);

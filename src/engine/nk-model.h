@@ -50,10 +50,12 @@ GQuark nk_model_error_quark (void);
  * NkModelKind:
  * @NK_MODEL_CRUNCHER: the lecture's deep linear model
  * @NK_MODEL_TINY_LM: a byte-level MLP language model
+ * @NK_MODEL_GPT: nanoGPT's GPT-2-style decoder (nk-gpt.h)
  */
 typedef enum {
   NK_MODEL_CRUNCHER,
   NK_MODEL_TINY_LM,
+  NK_MODEL_GPT,
 } NkModelKind;
 
 const char *nk_model_kind_to_string   (NkModelKind kind);
@@ -97,6 +99,9 @@ NkModelKind nk_model_get_kind          (NkModel      *model);
 guint       nk_model_get_dim           (NkModel      *model);
 guint       nk_model_get_layers        (NkModel      *model);
 guint       nk_model_get_vocab         (NkModel      *model);
+/* GPT: the heads and the block size T (0 for the other models). */
+guint       nk_model_get_n_head        (NkModel      *model);
+guint       nk_model_get_block_size    (NkModel      *model);
 
 /* Parameter tensors in state_dict order. (transfer none) */
 NkTensor  **nk_model_get_params        (NkModel      *model,
@@ -176,8 +181,8 @@ gboolean    nk_model_init              (NkModel      *model,
 /**
  * nk_model_loss:
  * @model: a model
- * @input: Cruncher: x [B, D]; TinyLM: tokens [B, T] (int32)
- * @target: Cruncher: y [B]; TinyLM: next tokens [B, T] (int32)
+ * @input: Cruncher: x [B, D]; TinyLM and GPT: tokens [B, T] (int32)
+ * @target: Cruncher: y [B]; TinyLM and GPT: next tokens [B, T] or [B·T] (int32)
  * @error: return location for a #GError
  *
  * The forward pass through nk_ag_*() ops, recording the graph.
@@ -189,8 +194,8 @@ NkTensor   *nk_model_loss              (NkModel      *model,
                                         NkTensor     *target,
                                         GError      **error);
 
-/* The forward pass: Cruncher x [B, D] → predictions [B, 1]; TinyLM tokens [B, T] →
- * logits [B·T, V]. */
+/* The forward pass: Cruncher x [B, D] → predictions [B, 1]; TinyLM and GPT tokens
+ * [B, T] → logits [B·T, V] (a GPT takes a 1-D [T] as one sequence). */
 NkTensor   *nk_model_forward           (NkModel      *model,
                                         NkTensor     *input,
                                         GError      **error);

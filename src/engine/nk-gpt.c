@@ -1,0 +1,391 @@
+/* nk-gpt.c: nanoGPT's GPT (a GPT-2-style decoder) on nk-autograd's ops
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "nk-autograd-nn.h"
+#include "nk-gpt.h"
+#include "nk-model-private.h"
+#include "nk-ops.h"
+
+/* nanoGPT's _init_weights: std of every weight and embedding. */
+#define GPT_INIT_STD 0.02
+
+/* Per block, in nanoGPT's state_dict order. */
+static const char *const block_params[] = {
+  "ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias",
+  "attn.c_proj.weight", "attn.c_proj.bias", "ln_2.weight", "ln_2.bias",
+  "mlp.c_fc.weight", "mlp.c_fc.bias", "mlp.c_proj.weight", "mlp.c_proj.bias",
+};
+#define N_BLOCK_PARAMS G_N_ELEMENTS (block_params)
+/* Index of the first block's first parameter, after wte and wpe. */
+#define FIRST_BLOCK 2
+
+gboolean
+nk_gpt_check_sizes (guint     vocab,
+                    guint     n_embd,
+                    guint     n_layer,
+                    guint     n_head,
+                    guint     block_size,
+                    GError  **error)
+{
+  if (n_embd == 0 || n_embd > 65536 || n_layer == 0 || n_layer > 4096)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A GPT needs 1 ≤ n_embd ≤ 65536 and 1 to 4096 layers (got n_embd %u, %u layers)."),
+                   n_embd, n_layer);
+      return FALSE;
+    }
+  if (n_head == 0 || n_embd % n_head != 0)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("n_embd %u is not a multiple of %u heads."), n_embd, n_head);
+      return FALSE;
+    }
+  if (block_size == 0 || block_size > 1 << 20)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A block size of %u tokens is not between 1 and 1048576."), block_size);
+      return FALSE;
+    }
+  if (vocab == 0 || vocab > G_MAXINT32)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A vocabulary of %u tokens is not between 1 and 2147483647."), vocab);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+NkModel *
+nk_model_new_gpt (guint     vocab,
+                  guint     n_embd,
+                  guint     n_layer,
+                  guint     n_head,
+                  guint     block_size,
+                  NkDType   dtype,
+                  GError  **error)
+{
+  g_autoptr(NkModel) model = NULL;
+  gint64 d = n_embd;
+
+  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64, NULL);
+  if (!nk_gpt_check_sizes (vocab, n_embd, n_layer, n_head, block_size, error))
+    return NULL;
+
+  model = _nk_model_new (NK_MODEL_GPT, n_embd, n_layer, vocab, dtype);
+  model->n_head = n_head;
+  model->block_size = block_size;
+  if (!_nk_model_add_param (model, "transformer.wte.weight", NK_SHAPE (vocab, d), 0, error)
+      || !_nk_model_add_param (model, "transformer.wpe.weight", NK_SHAPE (block_size, d), 0, error))
+    return NULL;
+  for (guint l = 0; l < n_layer; l++)
+    {
+      g_autofree char *ln_1 = g_strdup_printf ("transformer.h.%u.ln_1", l);
+      g_autofree char *ln_2 = g_strdup_printf ("transformer.h.%u.ln_2", l);
+      g_autofree char *ln_1w = g_strconcat (ln_1, ".weight", NULL);
+      g_autofree char *ln_1b = g_strconcat (ln_1, ".bias", NULL);
+      g_autofree char *ln_2w = g_strconcat (ln_2, ".weight", NULL);
+      g_autofree char *ln_2b = g_strconcat (ln_2, ".bias", NULL);
+      g_autofree char *c_attn = g_strdup_printf ("transformer.h.%u.attn.c_attn", l);
+      g_autofree char *a_proj = g_strdup_printf ("transformer.h.%u.attn.c_proj", l);
+      g_autofree char *c_fc = g_strdup_printf ("transformer.h.%u.mlp.c_fc", l);
+      g_autofree char *m_proj = g_strdup_printf ("transformer.h.%u.mlp.c_proj", l);
+
+      if (!_nk_model_add_param (model, ln_1w, NK_SHAPE (d), d, error)
+          || !_nk_model_add_param (model, ln_1b, NK_SHAPE (d), d, error)
+          || !_nk_model_add_linear (model, c_attn, d, 3 * d, error)
+          || !_nk_model_add_linear (model, a_proj, d, d, error)
+          || !_nk_model_add_param (model, ln_2w, NK_SHAPE (d), d, error)
+          || !_nk_model_add_param (model, ln_2b, NK_SHAPE (d), d, error)
+          || !_nk_model_add_linear (model, c_fc, d, 4 * d, error)
+          || !_nk_model_add_linear (model, m_proj, 4 * d, d, error))
+        return NULL;
+    }
+  if (!_nk_model_add_param (model, "transformer.ln_f.weight", NK_SHAPE (d), d, error)
+      || !_nk_model_add_param (model, "transformer.ln_f.bias", NK_SHAPE (d), d, error))
+    return NULL;
+  return g_steal_pointer (&model);
+}
+
+guint64
+nk_gpt_count_parameters (guint vocab,
+                         guint n_embd,
+                         guint n_layer,
+                         guint block_size)
+{
+  guint64 d = n_embd, l = n_layer;
+
+  return 12 * l * d * d + 13 * l * d + ((guint64) vocab + block_size) * d + 2 * d;
+}
+
+char **
+nk_gpt_param_names (guint n_layer)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  g_ptr_array_add (names, g_strdup ("transformer.wte.weight"));
+  g_ptr_array_add (names, g_strdup ("transformer.wpe.weight"));
+  for (guint l = 0; l < n_layer; l++)
+    for (guint i = 0; i < N_BLOCK_PARAMS; i++)
+      g_ptr_array_add (names, g_strdup_printf ("transformer.h.%u.%s", l, block_params[i]));
+  g_ptr_array_add (names, g_strdup ("transformer.ln_f.weight"));
+  g_ptr_array_add (names, g_strdup ("transformer.ln_f.bias"));
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
+double
+nk_gpt_flops_formula (guint  vocab,
+                      guint  n_embd,
+                      guint  n_layer,
+                      guint  block_size,
+                      double tokens)
+{
+  double d = n_embd, l = n_layer, t = block_size;
+  double n = 12.0 * l * d * d + 13.0 * l * d + (double) vocab * d + 2.0 * d;
+
+  return (6.0 * n + 12.0 * l * t * d) * tokens;
+}
+
+double
+nk_gpt_matmul_flops (guint vocab,
+                     guint n_embd,
+                     guint n_layer,
+                     guint block_size,
+                     guint batch)
+{
+  double d = n_embd, l = n_layer, t = block_size, b = batch;
+
+  return 6.0 * b * t * (12.0 * l * d * d + (double) vocab * d) + 12.0 * l * b * t * t * d;
+}
+
+guint64
+nk_gpt_activation_bytes (guint    vocab,
+                         guint    n_embd,
+                         guint    n_layer,
+                         guint    n_head,
+                         guint64  batch,
+                         guint64  block_size,
+                         NkDType  compute)
+{
+  guint64 c = nk_dtype_element_size (compute);
+  guint64 n = batch * block_size, d = n_embd, h = n_head, t = block_size;
+  guint64 ln = n * d * 4 + 2 * n * 4;
+  guint64 layer, bytes;
+
+  layer = 2 * ln + n * 3 * d * c + batch * h * t * t * (c + 4) + 2 * n * d * c
+          + 2 * n * 4 * d * c + n * d * c + 2 * n * d * 4;
+  bytes = 2 * n * d * 4 + n_layer * layer + ln + n * (guint64) vocab * c + 4;
+  if (compute != NK_DTYPE_F32)
+    bytes += n * (guint64) vocab * 4;
+  return bytes;
+}
+
+guint64
+_nk_gpt_activation_bytes (guint    vocab,
+                          guint    dim,
+                          guint    layers,
+                          guint    n_head,
+                          guint64  batch,
+                          guint64  block,
+                          NkDType  compute)
+{
+  return nk_gpt_activation_bytes (vocab, dim, layers, n_head, batch, block, compute);
+}
+
+gboolean
+_nk_gpt_init (NkModel  *model,
+              NkRng    *rng,
+              GError  **error)
+{
+  double proj_std = GPT_INIT_STD / sqrt (2.0 * model->layers);
+
+  for (guint i = 0; i < model->params->len; i++)
+    {
+      NkTensor *p = g_ptr_array_index (model->params, i);
+      const char *name = g_ptr_array_index (model->names, i);
+      gboolean ok;
+
+      if (g_str_has_suffix (name, ".bias"))
+        ok = nk_tensor_fill_ (p, 0.0, NULL);
+      else if (strstr (name, ".ln_") != NULL)
+        ok = nk_tensor_fill_ (p, 1.0, NULL);
+      else if (g_str_has_suffix (name, "c_proj.weight"))
+        ok = nk_init_normal_ (p, rng, 0.0, proj_std);
+      else
+        ok = nk_init_normal_ (p, rng, 0.0, GPT_INIT_STD);
+      if (!ok)
+        {
+          g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                       _("Cannot initialise %s on this device."), name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ---- forward ----------------------------------------------------------------------- */
+
+static NkTensor *
+P (NkModel *model,
+   guint    layer,
+   guint    which)
+{
+  return g_ptr_array_index (model->params, FIRST_BLOCK + layer * N_BLOCK_PARAMS + which);
+}
+
+/* Causal self-attention of block @l on ln_1's output @h [B·T, d]: c_proj of the heads'
+ * softmax(q·kᵀ/√hd)·v, as nanoGPT's CausalSelfAttention without flash. */
+static NkTensor *
+attention (NkModel   *model,
+           guint      l,
+           NkTensor  *h,
+           gint64     B,
+           gint64     T,
+           GError   **error)
+{
+  gint64 d = model->dim, H = model->n_head, hd = d / H;
+  g_autoptr(NkTensor) qkv = nk_ag_linear (h, P (model, l, 2), P (model, l, 3), error);
+  NkTensor *heads[3] = { NULL, NULL, NULL };
+  g_autoptr(NkTensor) att = NULL;
+  g_autoptr(NkTensor) probs = NULL;
+  g_autoptr(NkTensor) y = NULL;
+  g_autoptr(NkTensor) y2 = NULL;
+  NkTensor *out = NULL;
+
+  if (qkv == NULL)
+    return NULL;
+  for (int s = 0; s < 3; s++)
+    {
+      g_autoptr(NkTensor) part = nk_ag_narrow (qkv, 1, s * d, d, error);
+      g_autoptr(NkTensor) split = part != NULL
+                                  ? nk_ag_view (part, 4, (gint64[]) { B, T, H, hd }, error) : NULL;
+
+      if (split == NULL || (heads[s] = nk_ag_transpose (split, 1, 2, error)) == NULL)
+        goto out;
+    }
+  att = nk_ag_bmm (heads[0], heads[1], NK_BMM_TRANS_B, error);
+  probs = att != NULL ? nk_ag_softmax_causal (att, 1.0 / sqrt ((double) hd), error) : NULL;
+  y = probs != NULL ? nk_ag_bmm (probs, heads[2], NK_BMM_MERGE_HEADS, error) : NULL;
+  y2 = y != NULL ? nk_ag_view (y, 2, (gint64[]) { B * T, d }, error) : NULL;
+  if (y2 != NULL)
+    out = nk_ag_linear (y2, P (model, l, 4), P (model, l, 5), error);
+out:
+  for (int s = 0; s < 3; s++)
+    g_clear_pointer (&heads[s], nk_tensor_unref);
+  return out;
+}
+
+/* c_proj(GELU(c_fc(h))) */
+static NkTensor *
+mlp (NkModel   *model,
+     guint      l,
+     NkTensor  *h,
+     GError   **error)
+{
+  g_autoptr(NkTensor) fc = nk_ag_linear (h, P (model, l, 8), P (model, l, 9), error);
+  g_autoptr(NkTensor) act = fc != NULL ? nk_ag_gelu (fc, error) : NULL;
+
+  return act != NULL ? nk_ag_linear (act, P (model, l, 10), P (model, l, 11), error) : NULL;
+}
+
+/* x + f(ln(x)) for f attention (@attn) or the MLP; a new ref on the sum. */
+static NkTensor *
+residual (NkModel   *model,
+          guint      l,
+          NkTensor  *x,
+          gboolean   attn,
+          gint64     B,
+          gint64     T,
+          GError   **error)
+{
+  guint ln = attn ? 0 : 6;
+  g_autoptr(NkTensor) h = nk_ag_layer_norm (x, P (model, l, ln), P (model, l, ln + 1),
+                                            NK_GPT_LN_EPS, error);
+  g_autoptr(NkTensor) f = NULL;
+
+  if (h == NULL)
+    return NULL;
+  f = attn ? attention (model, l, h, B, T, error) : mlp (model, l, h, error);
+  return f != NULL ? nk_ag_add (x, f, error) : NULL;
+}
+
+/* wte[idx] + wpe[0..T) as [B·T, d] */
+static NkTensor *
+embed (NkModel   *model,
+       NkTensor  *input,
+       gint64     B,
+       gint64     T,
+       GError   **error)
+{
+  gint64 d = model->dim;
+  g_autoptr(NkTensor) flat = nk_tensor_reshape (input, NK_SHAPE (B * T), error);
+  g_autoptr(NkTensor) tok = NULL;
+  g_autoptr(NkTensor) tok3 = NULL;
+  g_autoptr(NkTensor) pos = NULL;
+  g_autoptr(NkTensor) sum = NULL;
+
+  if (flat == NULL)
+    return NULL;
+  tok = nk_ag_embedding (g_ptr_array_index (model->params, 0), flat, error);
+  tok3 = tok != NULL ? nk_ag_view (tok, 3, (gint64[]) { B, T, d }, error) : NULL;
+  pos = tok3 != NULL ? nk_ag_narrow (g_ptr_array_index (model->params, 1), 0, 0, T, error) : NULL;
+  sum = pos != NULL ? nk_ag_add (tok3, pos, error) : NULL;
+  return sum != NULL ? nk_ag_view (sum, 2, (gint64[]) { B * T, d }, error) : NULL;
+}
+
+NkTensor *
+_nk_gpt_forward (NkModel   *model,
+                 NkTensor  *input,
+                 GError   **error)
+{
+  guint last = model->params->len;
+  g_autoptr(NkTensor) x = NULL;
+  g_autoptr(NkTensor) h = NULL;
+  gint64 B, T;
+
+  if (input->ndim == 1)
+    B = 1, T = input->shape[0];
+  else if (input->ndim == 2)
+    B = input->shape[0], T = input->shape[1];
+  else
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("A GPT reads tokens [B, T], not a %d-D tensor."), input->ndim);
+      return NULL;
+    }
+  if (T < 1 || T > model->block_size)
+    {
+      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
+                   _("Cannot forward a sequence of length %" G_GINT64_FORMAT ", block size is only %u."),
+                   T, model->block_size);
+      return NULL;
+    }
+
+  x = embed (model, input, B, T, error);
+  if (x == NULL)
+    return NULL;
+  for (guint l = 0; l < model->layers; l++)
+    for (int attn = 1; attn >= 0; attn--)
+      {
+        NkTensor *next = residual (model, l, x, attn, B, T, error);
+
+        if (next == NULL)
+          return NULL;
+        nk_tensor_unref (x);
+        x = next;
+      }
+  h = nk_ag_layer_norm (x, g_ptr_array_index (model->params, last - 2),
+                        g_ptr_array_index (model->params, last - 1), NK_GPT_LN_EPS, error);
+  if (h == NULL)
+    return NULL;
+  /* The head is tied: logits = ln_f(x)·wteᵀ, no bias. */
+  return nk_ag_linear (h, g_ptr_array_index (model->params, 0), NULL, error);
+}

@@ -1,0 +1,153 @@
+/* nk-gpt.h: nanoGPT's GPT (a GPT-2-style decoder) on nk-autograd's ops
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The model of karpathy/nanoGPT's model.py with dropout 0 and bias=True, parameter for
+ * parameter, under its state_dict names and layouts (V vocab, d = n_embd, T = block
+ * size, L layers, H heads, hd = d/H):
+ *
+ *   transformer.wte.weight            [V, d]   token embedding, also the head (tied)
+ *   transformer.wpe.weight            [T, d]   learned positions
+ *   transformer.h.{i}.ln_1.weight     [d]      .bias [d]
+ *   transformer.h.{i}.attn.c_attn.weight [3d, d]  .bias [3d]   q, k, v in that order
+ *   transformer.h.{i}.attn.c_proj.weight [d, d]   .bias [d]
+ *   transformer.h.{i}.ln_2.weight     [d]      .bias [d]
+ *   transformer.h.{i}.mlp.c_fc.weight [4d, d]  .bias [4d]
+ *   transformer.h.{i}.mlp.c_proj.weight [d, 4d] .bias [d]
+ *   transformer.ln_f.weight           [d]      .bias [d]
+ *   (lm_head.weight is transformer.wte.weight and is not stored)
+ *
+ *   idx [B, T] → wte[idx] + wpe[0..T) → L × (x += attn(ln_1(x)); x += mlp(ln_2(x)))
+ *   → ln_f → x·wteᵀ = logits [B·T, V]
+ *
+ * attn is causal self-attention with H heads, softmax(q·kᵀ/√hd)·v; mlp is
+ * c_proj(GELU(c_fc(x))) with the exact erf GELU; LayerNorm eps 1e-5.
+ *
+ * Parameters: 12·L·d² + 13·L·d + (V + T)·d + 2·d (per block 3d²+3d + d²+d + 4d²+4d
+ * + 4d²+d for the four Linears, 4d for the two LayerNorms; 2d for ln_f).
+ *
+ * Initialisation (nanoGPT's _init_weights): every Linear weight and both embeddings
+ * N(0, 0.02²), the residual projections (attn.c_proj.weight, mlp.c_proj.weight)
+ * N(0, (0.02/√(2L))²), biases 0, LayerNorm weights 1. Draws run in state_dict order.
+ */
+#pragma once
+
+#include "nk-model.h"
+
+G_BEGIN_DECLS
+
+/* LayerNorm's eps in nanoGPT's model.py (F.layer_norm's default). */
+#define NK_GPT_LN_EPS 1e-5
+
+/**
+ * nk_model_new_gpt:
+ * @vocab: V
+ * @n_embd: d, a multiple of @n_head
+ * @n_layer: L
+ * @n_head: H
+ * @block_size: T, the longest context (rows of transformer.wpe.weight)
+ * @dtype: f32 (training) or f64 (gradient checks)
+ * @error: return location for a #GError (%NK_MODEL_ERROR_INVALID)
+ *
+ * Returns: (transfer full) (nullable): the model, parameters zero until initialised
+ */
+NkModel   *nk_model_new_gpt            (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     n_head,
+                                        guint     block_size,
+                                        NkDType   dtype,
+                                        GError  **error);
+
+/* Checks the sizes nk_model_new_gpt() takes, with the sentence it would fail with. */
+gboolean   nk_gpt_check_sizes          (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     n_head,
+                                        guint     block_size,
+                                        GError  **error);
+
+/* The closed form above: 12·L·d² + 13·L·d + (V + T)·d + 2·d. */
+guint64    nk_gpt_count_parameters     (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     block_size);
+
+/* Returns: (transfer full): the state_dict names in order (NULL-terminated) */
+char     **nk_gpt_param_names          (guint     n_layer);
+
+/**
+ * nk_gpt_flops_formula:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @block_size: T (the sequence length a step runs)
+ * @tokens: B·T
+ *
+ * The planner's FLOPs of one training step (forward + backward) as PaLM (appendix B)
+ * and nanoGPT's estimate_mfu() count them: 6·N per token for the weights the step
+ * multiplies with, plus 12·L·T·d per token for attention's q·kᵀ and att·v (2·T·d each
+ * forward per token and layer, ×3 with backward). N is nanoGPT's get_num_params():
+ * every parameter except the position embedding (wpe is gathered, never multiplied;
+ * wte is, as the tied head), i.e. 12·L·d² + 13·L·d + V·d + 2·d.
+ *
+ * Returns: the FLOPs
+ */
+double     nk_gpt_flops_formula        (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     block_size,
+                                        double    tokens);
+
+/**
+ * nk_gpt_matmul_flops:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @block_size: T
+ * @batch: B
+ *
+ * The matmul FLOPs a step of Napkin's GPT runs, as its ops count them (2·m·n·k for
+ * every product, forward and both gradients): the Linears 6·B·T·(12·L·d² + V·d)
+ * (biases are adds, not products) and attention 12·L·B·T²·d (full T×T products; the
+ * causal mask does not halve the gemm).
+ *
+ * Returns: the FLOPs
+ */
+double     nk_gpt_matmul_flops         (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     block_size,
+                                        guint     batch);
+
+/**
+ * nk_gpt_activation_bytes:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @n_head: H
+ * @batch: B
+ * @block_size: T
+ * @compute: %NK_DTYPE_F32, or the autocast dtype (bf16/f16) of a mixed run
+ *
+ * The bytes one fp32 step's forward keeps for backward, tensor by tensor as the
+ * ops allocate them (N = B·T rows, c = @compute's size; LayerNorm and the softmax
+ * return f32): embeddings 2·N·d·4; per layer the two LayerNorms 2·(N·d·4 + 2·N·4),
+ * qkv N·3d·c, scores and probabilities B·H·T²·(c + 4), attention output and c_proj
+ * 2·N·d·c, the MLP 2·N·4d·c + N·d·c, the two residual sums 2·N·d·4; ln_f N·d·4 +
+ * 2·N·4; logits N·V·c (and under autocast their f32 copy, N·V·4); the loss 4.
+ * Korthikanti's 34·s·b·h + 5·a·s²·b counts dropout masks (none here) and 2-byte
+ * activations.
+ *
+ * Returns: the bytes
+ */
+guint64    nk_gpt_activation_bytes     (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     n_head,
+                                        guint64   batch,
+                                        guint64   block_size,
+                                        NkDType   compute);
+
+G_END_DECLS
