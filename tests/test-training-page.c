@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -999,7 +1000,13 @@ main (int   argc,
   /* The CLI this test compares against bit for bit runs on the kernels the app
    * runs on: the same choice here. */
   nk_blas_reexec_if_kernels_weak (argv);
-  gtk_test_init (&argc, &argv, NULL);
+  /* Each test gets its own empty $XDG_DATA_HOME, so the page lists only the runs
+   * (run folders) that test starts. gtk_test_init() passes no options on to
+   * g_test_init(); the rest is what it does. */
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "en_US.UTF-8");
+  gtk_init ();
   adw_init ();
 
   g_test_add_func ("/ui/training/run-to-completion", test_run_to_completion);

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-run.h"
+#include "nk-run-dir.h"
 
 /* The memory plot's buckets, in NapkinRunSeries order from PARAMS. */
 static const NkBucket series_buckets[] = {
@@ -35,6 +36,14 @@ struct _NapkinRun
   gboolean        shown;
   NkTrainHistory *history;
   NapkinSeries   *series[NAPKIN_RUN_N_SERIES];
+
+  /* Its folder on disk (nk-run-dir.h): written while it runs, or read back. */
+  char           *folder;
+  NkRunWriter    *writer;
+  gboolean        from_disk;
+  gboolean        interrupted;
+  gboolean        resumable;
+  double          disk_seconds;   /* a run from disk: the sum of its steps' times */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinRun, napkin_run, G_TYPE_OBJECT)
@@ -79,6 +88,25 @@ add_step (NapkinRun            *self,
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
 }
 
+/* The steps a ::step delivered go to metrics.jsonl in one write(). A folder that
+ * cannot be written any more is let go: the run itself goes on. */
+static void
+write_steps (NapkinRun            *self,
+             const NkTrainMetrics *steps,
+             gsize                 n)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->writer == NULL || n == 0)
+    return;
+  if (!nk_run_writer_append (self->writer, steps, n,
+                             nk_trainer_get_device_name (self->trainer), &error))
+    {
+      g_debug ("Run folder %s: %s", self->folder, error->message);
+      g_clear_pointer (&self->writer, nk_run_writer_free);
+    }
+}
+
 /* Brings the run up to the trainer's latest step, copying from the trainer only
  * the steps that the coalesced ::step skipped. */
 static void
@@ -93,6 +121,7 @@ catch_up (NapkinRun            *self,
     {
       nk_train_history_append (self->history, latest);
       add_step (self, latest);
+      write_steps (self, latest, 1);
     }
   else if (latest == NULL || latest->step > self->last_step)
     {
@@ -102,6 +131,7 @@ catch_up (NapkinRun            *self,
                                      missing->len);
       for (guint i = 0; i < missing->len; i++)
         add_step (self, &g_array_index (missing, NkTrainMetrics, i));
+      write_steps (self, (const NkTrainMetrics *) (gpointer) missing->data, missing->len);
     }
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     napkin_series_end_update (self->series[i]);
@@ -165,6 +195,8 @@ napkin_run_dispose (GObject *object)
       nk_trainer_resume (self->trainer);
     }
   g_clear_object (&self->trainer);
+  /* Left unfinished, the folder reads as interrupted: what it is. */
+  g_clear_pointer (&self->writer, nk_run_writer_free);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->dispose (object);
 }
@@ -179,6 +211,7 @@ napkin_run_finalize (GObject *object)
   g_clear_pointer (&self->history, nk_train_history_free);
   g_free (self->name);
   g_free (self->error);
+  g_free (self->folder);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->finalize (object);
 }
@@ -314,6 +347,23 @@ napkin_run_new (NkTrainer *trainer,
 /* ------------------------------------------------------------ running */
 
 static void
+finish_folder (NapkinRun  *self,
+               const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  NkRunStatus status = self->state == NK_TRAINER_STATE_FINISHED ? NK_RUN_STATUS_FINISHED
+                       : self->state == NK_TRAINER_STATE_FAILED || message != NULL
+                       ? NK_RUN_STATUS_FAILED : NK_RUN_STATUS_STOPPED;
+
+  if (self->writer == NULL)
+    return;
+  if (!nk_run_writer_finish (self->writer, status, self->last_step, self->last_loss, message,
+                             &error))
+    g_debug ("Run folder %s: %s", self->folder, error->message);
+  g_clear_pointer (&self->writer, nk_run_writer_free);
+}
+
+static void
 on_trainer_done (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -328,13 +378,17 @@ on_trainer_done (GObject      *source,
   on_trainer_state (self->trainer, NULL, self);
   if (!nk_trainer_start_finish (self->trainer, result, &error))
     {
+      finish_folder (self, error->message);
       g_free (self->error);
       self->error = g_strdup (error->message);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
       g_task_return_error (task, g_steal_pointer (&error));
     }
   else
-    g_task_return_boolean (task, TRUE);
+    {
+      finish_folder (self, NULL);
+      g_task_return_boolean (task, TRUE);
+    }
 }
 
 /**
@@ -462,6 +516,8 @@ double
 napkin_run_get_elapsed (NapkinRun *self)
 {
   g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
+  if (self->from_disk)
+    return self->disk_seconds;
   if (self->started_us == 0)
     return 0;
   return ((self->ended_us != 0 ? self->ended_us : g_get_monotonic_time ()) - self->started_us) / 1e6;
@@ -567,4 +623,182 @@ napkin_run_format_loss (double loss)
   if (!isfinite (loss))
     return g_strdup (isnan (loss) ? "NaN" : loss > 0 ? "∞" : "−∞");
   return g_strdup_printf ("%.6g", loss);
+}
+
+/* ------------------------------------------------------------ its folder on disk */
+
+/**
+ * napkin_run_write_folder:
+ * @self: a run whose trainer has not started
+ * @folder: the run folder to write (nk-run-dir.h)
+ * @keep_steps: 0, or the step a resumed run continues after (its earlier steps
+ *   stay in the folder's metrics)
+ * @error: return location for a #GError
+ *
+ * From napkin_run_start() on, every step the run delivers is appended to the
+ * folder's metrics.jsonl, and its end is recorded there.
+ *
+ * Returns: %FALSE when the folder cannot be written
+ */
+gboolean
+napkin_run_write_folder (NapkinRun   *self,
+                         const char  *folder,
+                         guint64      keep_steps,
+                         GError     **error)
+{
+  const NkTrainConfig *config;
+  NkTrainPrediction prediction;
+  double rate = NAN;
+
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  g_return_val_if_fail (folder != NULL, FALSE);
+  g_return_val_if_fail (self->writer == NULL, FALSE);
+
+  config = nk_trainer_get_config (self->trainer);
+  nk_train_gemm_rate_peek (config->device, &rate, NULL);
+  nk_train_config_predict (config, rate, &prediction);
+  self->writer = nk_run_writer_open (folder, config, &prediction, keep_steps, error);
+  if (self->writer == NULL)
+    return FALSE;
+  g_free (self->folder);
+  self->folder = g_strdup (folder);
+  return TRUE;
+}
+
+static NkTrainerState
+state_of_status (NkRunStatus status)
+{
+  switch (status)
+    {
+    case NK_RUN_STATUS_FINISHED:
+      return NK_TRAINER_STATE_FINISHED;
+    case NK_RUN_STATUS_FAILED:
+      return NK_TRAINER_STATE_FAILED;
+    case NK_RUN_STATUS_RUNNING:
+    case NK_RUN_STATUS_STOPPED:
+    case NK_RUN_STATUS_INTERRUPTED:
+    default:
+      /* One another process still writes is not this app's to pause or stop. */
+      return NK_TRAINER_STATE_STOPPED;
+    }
+}
+
+/**
+ * napkin_run_new_from_folder:
+ * @info: a run folder's description (nk_run_info_read())
+ * @index: the run's number on the page
+ * @error: return location for a #GError
+ *
+ * A run read back from disk: its series filled from the folder's metrics.jsonl,
+ * nothing retrained. Its trainer is built from the folder's config and never
+ * started, so everything that asks a run for its trainer works unchanged.
+ *
+ * Returns: (transfer full) (nullable): the run
+ */
+NapkinRun *
+napkin_run_new_from_folder (const NkRunInfo  *info,
+                            guint             index,
+                            GError          **error)
+{
+  g_autoptr(NkTrainConfig) config = NULL;
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(NapkinRun) self = NULL;
+  g_autoptr(NkTrainHistory) history = nk_train_history_new ();
+  NkRunMetricsInfo metrics;
+  gsize n;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  if (!nk_run_dir_read_metrics (info->path, history, &metrics, error))
+    return NULL;
+  g_free (metrics.device);
+
+  config = info->config != NULL ? nk_train_config_copy (info->config) : nk_train_config_new ();
+  trainer = nk_trainer_new (config);
+  self = napkin_run_new (trainer, index);
+  g_free (self->name);
+  self->name = g_strdup (info->name);
+  self->folder = g_strdup (info->path);
+  self->from_disk = TRUE;
+  self->state = state_of_status (info->status);
+  self->interrupted = info->status == NK_RUN_STATUS_INTERRUPTED;
+  self->resumable = self->interrupted && info->has_checkpoint;
+  self->error = g_strdup (info->error);
+
+  n = nk_train_history_get_n (history);
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_begin_update (self->series[i]);
+  for (gsize i = 0; i < n; i++)
+    {
+      NkTrainMetrics m;
+
+      nk_train_history_get (history, i, &m);
+      add_step (self, &m);
+      self->disk_seconds += m.seconds;
+    }
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_end_update (self->series[i]);
+  nk_train_history_free (self->history);
+  self->history = g_steal_pointer (&history);
+  return g_steal_pointer (&self);
+}
+
+/* Returns: (nullable): the run's folder on disk */
+const char *
+napkin_run_get_folder (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->folder;
+}
+
+/* Returns: whether the run was read back from disk rather than run by this page */
+gboolean
+napkin_run_is_from_disk (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  return self->from_disk;
+}
+
+/* Returns: whether its folder was left by a run that crashed or was killed */
+gboolean
+napkin_run_is_interrupted (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  return self->interrupted;
+}
+
+/* Returns: whether it is interrupted and has a checkpoint to go on from */
+gboolean
+napkin_run_is_resumable (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  return self->resumable;
+}
+
+/**
+ * napkin_run_rename:
+ * @self: a run
+ * @name: its new name
+ * @error: return location for a #GError
+ *
+ * Renames the run, and its folder's record of its name (the folder keeps its id).
+ *
+ * Returns: %FALSE when the folder could not be written (the name stays)
+ */
+gboolean
+napkin_run_rename (NapkinRun   *self,
+                   const char  *name,
+                   GError     **error)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (g_strcmp0 (self->name, name) == 0)
+    return TRUE;
+  if (self->folder != NULL && !nk_run_dir_set_name (self->folder, name, error))
+    return FALSE;
+  g_free (self->name);
+  self->name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
+  return TRUE;
 }

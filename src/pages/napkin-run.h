@@ -19,6 +19,7 @@
 
 #include <gio/gio.h>
 
+#include "nk-run-dir.h"
 #include "nk-trainer.h"
 #include "napkin-series.h"
 
@@ -83,6 +84,22 @@ void                  napkin_run_start               (NapkinRun           *self,
                                                       gpointer             user_data);
 gboolean              napkin_run_start_finish        (NapkinRun           *self,
                                                       GAsyncResult        *result,
+                                                      GError             **error);
+
+/* Its folder on disk (nk-run-dir.h): written while it runs, or read back. */
+gboolean              napkin_run_write_folder        (NapkinRun           *self,
+                                                      const char          *folder,
+                                                      guint64              keep_steps,
+                                                      GError             **error);
+NapkinRun            *napkin_run_new_from_folder     (const NkRunInfo     *info,
+                                                      guint                index,
+                                                      GError             **error);
+const char           *napkin_run_get_folder          (NapkinRun           *self);
+gboolean              napkin_run_is_from_disk        (NapkinRun           *self);
+gboolean              napkin_run_is_interrupted      (NapkinRun           *self);
+gboolean              napkin_run_is_resumable        (NapkinRun           *self);
+gboolean              napkin_run_rename              (NapkinRun           *self,
+                                                      const char          *name,
                                                       GError             **error);
 
 char                 *napkin_run_describe_config     (const NkTrainConfig *config);

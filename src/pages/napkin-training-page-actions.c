@@ -13,6 +13,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "nk-checkpoint.h"
 #include "napkin-file-chooser.h"
 #include "napkin-training-page-private.h"
 
@@ -189,6 +190,145 @@ compare_run_action (GtkWidget  *widget,
                                index >= 0 ? _napkin_training_page_get_run (self, (guint) index) : NULL);
 }
 
+/* ------------------------------------------------------------ runs on disk */
+
+static void
+rename_response (AdwMessageDialog *dialog,
+                 const char       *response,
+                 gpointer          user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (user_data);
+  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "run-index"));
+
+  if (g_strcmp0 (response, "rename") == 0)
+    gtk_widget_activate_action (GTK_WIDGET (self), "training.rename-run", "(us)", index,
+                                gtk_editable_get_text (entry));
+}
+
+static void
+ask_for_name (NapkinTrainingPage *self,
+              NapkinRun          *run)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                              _("Rename Run"), NULL);
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), napkin_run_get_name (run));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"), "rename", _("_Rename"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "rename",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  g_object_set_data (G_OBJECT (dialog), "run-index",
+                     GUINT_TO_POINTER (napkin_run_get_index (run)));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (rename_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Parameter (index, name); an empty name asks for one. */
+static void
+rename_run_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  NapkinRun *run;
+  guint32 index;
+
+  g_variant_get (parameter, "(us)", &index, &name);
+  run = _napkin_training_page_get_run (self, index);
+  if (run == NULL)
+    return;
+  g_strstrip (name);
+  if (*name == '\0')
+    {
+      ask_for_name (self, run);
+      return;
+    }
+  if (!napkin_run_rename (run, name, &error))
+    {
+      g_autofree char *title = g_strdup_printf (_("Could not rename the run: %s"), error->message);
+
+      _napkin_training_page_show_toast (self, title);
+      return;
+    }
+  if (napkin_run_get_shown (run))
+    _napkin_training_page_show_run (self, run);
+}
+
+/* The run leaves the list only once its folder is in the trash. */
+static void
+trash_run_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  NapkinRun *run = _napkin_training_page_get_run (self, g_variant_get_uint32 (parameter));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *title = NULL;
+  guint position;
+
+  if (run == NULL || napkin_run_is_live (run) || napkin_run_get_folder (run) == NULL)
+    return;
+  file = g_file_new_for_path (napkin_run_get_folder (run));
+  if (!g_file_trash (file, NULL, &error))
+    {
+      title = g_strdup_printf (_("Could not move “%s” to the trash: %s"),
+                               napkin_run_get_name (run), error->message);
+      _napkin_training_page_show_toast (self, title);
+      return;
+    }
+  title = g_strdup_printf (_("“%s” moved to the trash"), napkin_run_get_name (run));
+  if (self->active == run)
+    self->active = NULL;
+  if (g_list_store_find (self->runs, run, &position))
+    g_list_store_remove (self->runs, position);
+  _napkin_training_page_show_toast (self, title);
+}
+
+/* An interrupted run goes on from its newest intact checkpoint, into its own folder. */
+static void
+resume_run_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  NapkinRun *run = _napkin_training_page_get_run (self, g_variant_get_uint32 (parameter));
+  g_autoptr(NkTrainConfig) config = NULL;
+  g_autoptr(NkCheckpoint) ck = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ckdir = NULL;
+  g_autofree char *folder = NULL;
+  guint position;
+
+  if (run == NULL || self->active != NULL || !napkin_run_is_resumable (run))
+    return;
+  folder = g_strdup (napkin_run_get_folder (run));
+  ckdir = nk_run_dir_get_checkpoint_dir (folder);
+  ck = nk_checkpoint_find_latest_intact (ckdir, NULL, &error);
+  if (ck == NULL)
+    {
+      _napkin_training_page_show_toast (self, error->message);
+      return;
+    }
+  config = nk_train_config_copy (napkin_run_get_config (run));
+  g_free (config->resume_dir);
+  config->resume_dir = g_strdup (ckdir);
+  g_free (config->checkpoint_dir);
+  config->checkpoint_dir = g_strdup (ckdir);
+  /* The run that goes on takes the interrupted one's place in the list. */
+  if (g_list_store_find (self->runs, run, &position))
+    g_list_store_remove (self->runs, position);
+  _napkin_training_page_start_run_in (self, config, folder, nk_checkpoint_get_step (ck));
+}
+
 /* ------------------------------------------------------------ exports */
 
 /* The engine writes the files, from the run's one full history. */
@@ -358,6 +498,9 @@ _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "training.export-plot", "s", export_plot_action);
   gtk_widget_class_install_action (widget_class, "training.open-run", "u", open_run_action);
   gtk_widget_class_install_action (widget_class, "training.compare-run", "i", compare_run_action);
+  gtk_widget_class_install_action (widget_class, "training.rename-run", "(us)", rename_run_action);
+  gtk_widget_class_install_action (widget_class, "training.trash-run", "u", trash_run_action);
+  gtk_widget_class_install_action (widget_class, "training.resume-run", "u", resume_run_action);
   gtk_widget_class_install_action (widget_class, "training.show-form", NULL, show_form_action);
   gtk_widget_class_install_action (widget_class, "training.show-run", NULL, show_run_action);
 

@@ -21,6 +21,9 @@ struct _NapkinTrainingPage
   NapkinRun           *active;          /* running or paused, or NULL; in runs */
   GtkWindow           *closing_window;  /* to close once the active run has ended */
   GCancellable        *probe_cancellable;
+  char                *runs_root;       /* where run folders go (nk-run-dir.h) */
+  guint                next_index;      /* the next run's number */
+  char                *last_toast;      /* for the tests */
 
   AdwLeaflet          *leaflet;
   GtkWidget           *settings_button;
@@ -44,6 +47,11 @@ void       _napkin_training_page_show_run       (NapkinTrainingPage  *self,
                                                  NapkinRun           *run);
 void       _napkin_training_page_start_run      (NapkinTrainingPage  *self,
                                                  NkTrainConfig       *config);
+void       _napkin_training_page_start_run_in   (NapkinTrainingPage  *self,
+                                                 NkTrainConfig       *config,
+                                                 const char          *folder,
+                                                 guint64              keep_steps);
+void       _napkin_training_page_load_runs      (NapkinTrainingPage  *self);
 
 /* napkin-training-page-actions.c */
 void       _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class);
@@ -76,5 +84,7 @@ char                 *napkin_training_page_dup_run_summary     (NapkinTrainingPa
 const char           *napkin_training_page_get_label_text      (NapkinTrainingPage *self,
                                                                 const char         *name);
 gsize                 napkin_training_page_get_memory_size     (NapkinTrainingPage *self);
+const char           *napkin_training_page_get_last_toast      (NapkinTrainingPage *self);
+void                  napkin_training_page_reload_runs         (NapkinTrainingPage *self);
 
 G_END_DECLS

@@ -42,6 +42,8 @@ void
 _napkin_training_page_show_toast (NapkinTrainingPage *self,
                                   const char         *title)
 {
+  g_free (self->last_toast);
+  self->last_toast = g_strdup (title);
   napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
 }
 
@@ -51,13 +53,23 @@ _napkin_training_page_get_run (NapkinTrainingPage *self,
                                guint               index)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
-  g_autoptr(NapkinRun) run = NULL;
 
-  /* Newest first: run i is at n - 1 - i. */
-  if (index >= n)
-    return NULL;
-  run = g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1 - index);
-  return run;
+  /* Newest first, so run i is at n - 1 - i until a run is moved to the trash. */
+  if (index < n)
+    {
+      g_autoptr(NapkinRun) run = g_list_model_get_item (G_LIST_MODEL (self->runs), n - 1 - index);
+
+      if (napkin_run_get_index (run) == index)
+        return run;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(NapkinRun) run = g_list_model_get_item (G_LIST_MODEL (self->runs), i);
+
+      if (napkin_run_get_index (run) == index)
+        return run;
+    }
+  return NULL;
 }
 
 void
@@ -252,13 +264,44 @@ void
 _napkin_training_page_start_run (NapkinTrainingPage *self,
                                  NkTrainConfig      *config)
 {
+  _napkin_training_page_start_run_in (self, config, NULL, 0);
+}
+
+/* A new run folder under the runs folder, or @folder for a resumed run. */
+static void
+write_run_folder (NapkinTrainingPage *self,
+                  NapkinRun          *run,
+                  const char         *folder,
+                  guint64             keep_steps)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = folder != NULL ? g_strdup (folder)
+                                         : nk_run_dir_new_path (self->runs_root, &error);
+
+  if (path == NULL || !napkin_run_write_folder (run, path, keep_steps, &error))
+    {
+      g_autofree char *title = g_strdup_printf (_("This run is not saved: %s"), error->message);
+
+      _napkin_training_page_show_toast (self, title);
+    }
+}
+
+/* Starts a run of @config writing to @folder (%NULL: a new run folder), whose
+ * metrics up to @keep_steps stay. */
+void
+_napkin_training_page_start_run_in (NapkinTrainingPage *self,
+                                    NkTrainConfig      *config,
+                                    const char         *folder,
+                                    guint64             keep_steps)
+{
   g_autoptr(NkTrainer) trainer = nk_trainer_new (config);
-  g_autoptr(NapkinRun) run = napkin_run_new (trainer, g_list_model_get_n_items (G_LIST_MODEL (self->runs)));
+  g_autoptr(NapkinRun) run = napkin_run_new (trainer, self->next_index++);
 
   g_signal_connect_object (trainer, "checkpoint-written", G_CALLBACK (on_checkpoint_written), self, 0);
   g_signal_connect_object (run, "notify::state", G_CALLBACK (on_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (run, "notify::last-step", G_CALLBACK (_napkin_training_page_update_actions),
                            self, G_CONNECT_SWAPPED);
+  write_run_folder (self, run, folder, keep_steps);
   g_list_store_insert (self->runs, 0, run);
   self->active = run;
   _napkin_training_page_show_run (self, run);
@@ -398,6 +441,8 @@ napkin_training_page_dispose (GObject *object)
   g_clear_object (&self->runs);
   g_clear_object (&self->settings);
   g_clear_object (&self->closing_window);
+  g_clear_pointer (&self->runs_root, g_free);
+  g_clear_pointer (&self->last_toast, g_free);
 
   G_OBJECT_CLASS (napkin_training_page_parent_class)->dispose (object);
 }
@@ -490,6 +535,8 @@ napkin_training_page_init (NapkinTrainingPage *self)
   gtk_list_box_bind_model (self->runs_list, G_LIST_MODEL (self->runs), create_run_row, NULL, NULL);
   g_signal_connect_object (self->runs, "items-changed", G_CALLBACK (on_runs_changed), self,
                            G_CONNECT_SWAPPED);
+  self->runs_root = nk_run_dir_default_root ();
+  _napkin_training_page_load_runs (self);
   on_runs_changed (self);
   g_signal_connect_object (self->form, "notify::config", G_CALLBACK (on_form_config), self,
                            G_CONNECT_SWAPPED);
@@ -514,6 +561,13 @@ napkin_training_page_init (NapkinTrainingPage *self)
   adw_leaflet_set_visible_child_name (self->leaflet, "run");
 
   on_form_config (self);
+  /* The newest run from disk greets a returning person with where they left off. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->runs)) > 0)
+    {
+      g_autoptr(NapkinRun) newest = g_list_model_get_item (G_LIST_MODEL (self->runs), 0);
+
+      _napkin_training_page_show_run (self, newest);
+    }
   start_probe (self);
 }
 
@@ -644,14 +698,15 @@ char *
 napkin_training_page_dup_run_summary (NapkinTrainingPage *self,
                                       guint               index)
 {
-  guint n;
+  NapkinRun *run;
   GtkListBoxRow *row;
+  guint position;
 
   g_return_val_if_fail (NAPKIN_IS_TRAINING_PAGE (self), NULL);
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->runs));
-  if (index >= n)
+  run = _napkin_training_page_get_run (self, index);
+  if (run == NULL || !g_list_store_find (self->runs, run, &position))
     return NULL;
-  row = gtk_list_box_get_row_at_index (self->runs_list, (int) (n - 1 - index));
+  row = gtk_list_box_get_row_at_index (self->runs_list, (int) position);
   return g_strdup_printf ("%s\n%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
                           adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
 }
@@ -680,4 +735,61 @@ napkin_training_page_get_memory_size (NapkinTrainingPage *self)
       bytes += napkin_run_get_memory_size (run);
     }
   return bytes;
+}
+
+/* ------------------------------------------------------------ runs on disk */
+
+/**
+ * _napkin_training_page_load_runs:
+ * @self: a training page
+ *
+ * Lists every run folder under the runs folder, newest first, each read back
+ * from its metrics (nothing retrained). A folder that cannot be read is left out.
+ */
+void
+_napkin_training_page_load_runs (NapkinTrainingPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) infos = nk_run_dir_list (self->runs_root, &error);
+
+  if (infos == NULL)
+    {
+      g_debug ("Runs folder %s: %s", self->runs_root, error->message);
+      return;
+    }
+  /* Oldest first, each inserted at the top, so the newest ends first. */
+  for (guint i = infos->len; i-- > 0;)
+    {
+      g_autoptr(GError) run_error = NULL;
+      g_autoptr(NapkinRun) run = napkin_run_new_from_folder (g_ptr_array_index (infos, i),
+                                                             self->next_index, &run_error);
+
+      if (run == NULL)
+        {
+          g_debug ("%s", run_error->message);
+          continue;
+        }
+      self->next_index++;
+      g_list_store_insert (self->runs, 0, run);
+    }
+}
+
+/* Test hook: the last toast's title, or %NULL. */
+const char *
+napkin_training_page_get_last_toast (NapkinTrainingPage *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_TRAINING_PAGE (self), NULL);
+  return self->last_toast;
+}
+
+/* Test hook: lists the runs again from disk, as a new start of the app would
+ * (the runs this page started included). */
+void
+napkin_training_page_reload_runs (NapkinTrainingPage *self)
+{
+  g_return_if_fail (NAPKIN_IS_TRAINING_PAGE (self));
+  g_return_if_fail (self->active == NULL);
+  g_list_store_remove_all (self->runs);
+  self->next_index = 0;
+  _napkin_training_page_load_runs (self);
 }

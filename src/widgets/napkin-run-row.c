@@ -5,7 +5,9 @@
  *
  * The row shows a #NapkinRun: its name (and whether it is the one shown), its
  * config, state and final loss, and buttons for the page's training.compare-run
- * and training.open-run actions with the run's index as target. It follows the
+ * and training.open-run actions with the run's index as target, and a menu for
+ * training.rename-run, training.resume-run (an interrupted run with a checkpoint)
+ * and training.trash-run (a run with a folder). It follows the
  * run's properties; the page's list builds rows with gtk_list_box_bind_model().
  */
 #include "config.h"
@@ -22,6 +24,7 @@ struct _NapkinRunRow
   NapkinRun    *run;
   GtkWidget    *compare_button;
   GtkWidget    *open_button;
+  GtkWidget    *menu_button;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinRunRow, napkin_run_row, ADW_TYPE_ACTION_ROW)
@@ -50,12 +53,47 @@ state_text (NkTrainerState state)
 }
 
 static void
+update_menu (NapkinRunRow *self)
+{
+  NapkinRun *run = self->run;
+  g_autoptr(GMenu) menu = g_menu_new ();
+  guint index = napkin_run_get_index (run);
+  g_autoptr(GMenuItem) rename = g_menu_item_new (_("_Rename…"), NULL);
+
+  g_menu_item_set_action_and_target_value (rename, "training.rename-run",
+                                           g_variant_new ("(us)", index, ""));
+  g_menu_append_item (menu, rename);
+  if (napkin_run_is_resumable (run))
+    {
+      g_autoptr(GMenuItem) resume = g_menu_item_new (_("Re_sume"), NULL);
+
+      g_menu_item_set_action_and_target_value (resume, "training.resume-run",
+                                               g_variant_new_uint32 (index));
+      g_menu_append_item (menu, resume);
+    }
+  if (napkin_run_get_folder (run) != NULL && !napkin_run_is_live (run))
+    {
+      g_autoptr(GMenu) section = g_menu_new ();
+      g_autoptr(GMenuItem) trash = g_menu_item_new (_("Move to _Trash"), NULL);
+
+      g_menu_item_set_action_and_target_value (trash, "training.trash-run",
+                                               g_variant_new_uint32 (index));
+      g_menu_append_item (section, trash);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+    }
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), G_MENU_MODEL (menu));
+}
+
+static void
 update (NapkinRunRow *self)
 {
   NapkinRun *run = self->run;
   g_autofree char *config = napkin_run_describe_config (napkin_run_get_config (run));
   g_autofree char *loss = napkin_run_format_loss (napkin_run_get_last_loss (run));
-  const char *state = state_text (napkin_run_get_state (run));
+  const char *state = napkin_run_is_resumable (run)
+                      ? _("interrupted · resumable from its checkpoint")
+                      : napkin_run_is_interrupted (run) ? _("interrupted")
+                      : state_text (napkin_run_get_state (run));
   guint64 steps = napkin_run_get_last_step (run);
   g_autofree char *subtitle = NULL;
   g_autofree char *title = NULL;
@@ -70,6 +108,7 @@ update (NapkinRunRow *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
   gtk_widget_set_sensitive (self->compare_button, !napkin_run_get_shown (run) && steps > 0);
+  update_menu (self);
 }
 
 static void
@@ -84,6 +123,7 @@ set_run (NapkinRunRow *self,
   g_signal_connect_object (run, "notify::state", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (run, "notify::last-step", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (run, "notify::shown", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (run, "notify::name", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   update (self);
 }
 
@@ -152,6 +192,7 @@ napkin_run_row_class_init (NapkinRunRowClass *klass)
                                                "/io/github/napkinml/Napkin/ui/napkin-run-row.ui");
   gtk_widget_class_bind_template_child (widget_class, NapkinRunRow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, NapkinRunRow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinRunRow, menu_button);
 }
 
 static void

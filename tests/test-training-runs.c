@@ -1,0 +1,292 @@
+/* test-training-runs.c: the Training page's runs on disk: listed, reopened, renamed, trashed
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each test has its own empty $XDG_DATA_HOME (G_TEST_OPTION_ISOLATE_DIRS). Oracles:
+ * the steps the test wrote into a folder with the engine's writer (the page must
+ * plot exactly those), meta.json read with json-glib (rename), the folder's
+ * presence on disk and in the trash (delete), and a live run's own history (the
+ * folder the page writes must read back to it).
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "napkin-training-page-private.h"
+
+#define MAX_WAIT_ITERATIONS 600000
+
+static char *
+runs_root (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "napkin", "runs", NULL);
+}
+
+static double
+fake_loss (guint64 step)
+{
+  return 100.0 / (double) step + 0.25 * sin ((double) step);
+}
+
+/* A folder of @steps steps under the runs folder; finished, or left as if killed. */
+static char *
+write_folder (const char *id,
+              guint       steps,
+              gboolean    finish,
+              gboolean    checkpoint)
+{
+  g_autofree char *root = runs_root ();
+  g_autofree char *dir = g_build_filename (root, id, NULL);
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkRunWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+
+  config->dim = 5;
+  config->steps = steps;
+  w = nk_run_writer_open (dir, config, NULL, 0, &error);
+  g_assert_no_error (error);
+  for (guint s = 1; s <= steps; s++)
+    {
+      NkTrainMetrics m = { 0, };
+
+      m.step = s;
+      m.loss = fake_loss (s);
+      m.seconds = 1e-3;
+      m.loss_scale = 1;
+      g_assert_true (nk_run_writer_append (w, &m, 1, "cpu", &error));
+    }
+  if (finish)
+    g_assert_true (nk_run_writer_finish (w, NK_RUN_STATUS_FINISHED, steps, fake_loss (steps),
+                                         NULL, &error));
+  if (checkpoint)
+    {
+      g_autofree char *ckdir = nk_run_dir_get_checkpoint_dir (dir);
+      g_autofree char *ck = g_build_filename (ckdir, "step-00000001.safetensors", NULL);
+
+      g_mkdir_with_parents (ckdir, 0755);
+      g_assert_true (g_file_set_contents (ck, "", 0, NULL));
+    }
+  return g_steal_pointer (&dir);
+}
+
+static NapkinTrainingPage *
+new_page (void)
+{
+  NapkinTrainingPage *page = NAPKIN_TRAINING_PAGE (napkin_training_page_new ());
+
+  g_object_ref_sink (page);
+  return page;
+}
+
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+test_listed_newest_first (void)
+{
+  g_autofree char *a = write_folder ("20261124-100000-1", 30, TRUE, FALSE);
+  g_autofree char *b = write_folder ("20261124-110000-1", 20, TRUE, FALSE);
+  g_autofree char *c = write_folder ("20261124-120000-1", 10, FALSE, TRUE);
+  NapkinTrainingPage *page;
+  NapkinRun *run;
+  NapkinSeries *loss;
+  g_autofree char *summary = NULL;
+
+  page = new_page ();
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 3);
+  /* Run numbers count from the oldest; the list shows the newest first. */
+  run = _napkin_training_page_get_run (page, 0);
+  g_assert_cmpstr (napkin_run_get_folder (run), ==, a);
+  g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_FINISHED);
+  g_assert_false (napkin_run_is_interrupted (run));
+  run = _napkin_training_page_get_run (page, 2);
+  g_assert_cmpstr (napkin_run_get_folder (run), ==, c);
+  g_assert_true (napkin_run_is_interrupted (run));
+  g_assert_true (napkin_run_is_resumable (run));
+  /* The newest is shown at start-up. */
+  g_assert_true (napkin_run_get_shown (run));
+  summary = napkin_training_page_dup_run_summary (page, 2);
+  g_assert_nonnull (strstr (summary, "interrupted"));
+
+  /* Its steps, as written, without retraining. */
+  run = _napkin_training_page_get_run (page, 1);
+  g_assert_cmpstr (napkin_run_get_folder (run), ==, b);
+  loss = napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS);
+  g_assert_cmpuint (napkin_series_get_length (loss), ==, 20);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_assert_cmpfloat (napkin_series_get_x (loss, i), ==, i + 1);
+      g_assert_cmpfloat (napkin_series_get_y (loss, i), ==, fake_loss (i + 1));
+    }
+  g_assert_cmpuint (nk_train_history_get_n (napkin_run_get_history (run)), ==, 20);
+
+  /* Reopen one, compare it with another on the same axes. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-run", "u", 1));
+  g_assert_true (napkin_run_get_shown (_napkin_training_page_get_run (page, 1)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.compare-run", "i", 0));
+  drain ();
+  g_assert_finalize_object (page);
+}
+
+static void
+test_rename (void)
+{
+  g_autofree char *a = write_folder ("20261124-100000-1", 5, TRUE, FALSE);
+  g_autofree char *meta = g_build_filename (a, "meta.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *summary = NULL;
+  NapkinTrainingPage *page = new_page ();
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.rename-run", "(us)",
+                                             0, "  lr sweep, baseline "));
+  g_assert_cmpstr (napkin_run_get_name (_napkin_training_page_get_run (page, 0)), ==,
+                   "lr sweep, baseline");
+  summary = napkin_training_page_dup_run_summary (page, 0);
+  g_assert_true (g_str_has_prefix (summary, "lr sweep, baseline"));
+  /* On disk: the name in meta.json, the folder unchanged. */
+  g_assert_true (json_parser_load_from_file (parser, meta, &error));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
+                                                  "name"), ==, "lr sweep, baseline");
+  g_assert_true (g_file_test (a, G_FILE_TEST_IS_DIR));
+  /* And after a restart. */
+  napkin_training_page_reload_runs (page);
+  g_assert_cmpstr (napkin_run_get_name (_napkin_training_page_get_run (page, 0)), ==,
+                   "lr sweep, baseline");
+  drain ();
+  g_assert_finalize_object (page);
+}
+
+static void
+test_trash (void)
+{
+  g_autofree char *a = write_folder ("20261124-100000-1", 5, TRUE, FALSE);
+  g_autofree char *b = write_folder ("20261124-110000-1", 5, TRUE, FALSE);
+  g_autofree char *gone = NULL;
+  NapkinTrainingPage *page = new_page ();
+  const char *toast;
+
+  /* A folder already gone cannot be trashed: one sentence, and the run stays. */
+  gone = g_strconcat (b, "-elsewhere", NULL);
+  g_assert_cmpint (g_rename (b, gone), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.trash-run", "u", 1));
+  toast = napkin_training_page_get_last_toast (page);
+  g_assert_nonnull (toast);
+  g_assert_true (g_str_has_prefix (toast, "Could not move “20261124-110000-1” to the trash: "));
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 2);
+  g_assert_cmpint (g_rename (gone, b), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.trash-run", "u", 0));
+  toast = napkin_training_page_get_last_toast (page);
+  g_test_message ("trash: %s", toast);
+  if (g_file_test (a, G_FILE_TEST_EXISTS))
+    {
+      /* Some file systems have no trash: then the sentence says why, and the run stays. */
+      g_assert_true (g_str_has_prefix (toast, "Could not move"));
+      g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 2);
+    }
+  else
+    {
+      g_autofree char *trashed = g_build_filename (g_get_user_data_dir (), "Trash", "files",
+                                                   "20261124-100000-1", "meta.json", NULL);
+
+      g_assert_cmpstr (toast, ==, "“20261124-100000-1” moved to the trash");
+      g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 1);
+      g_assert_true (g_file_test (trashed, G_FILE_TEST_EXISTS));
+      /* Runs keep their numbers: run 1 is still there, run 0 is not. */
+      g_assert_null (_napkin_training_page_get_run (page, 0));
+      g_assert_cmpstr (napkin_run_get_folder (_napkin_training_page_get_run (page, 1)), ==, b);
+    }
+  drain ();
+  g_assert_finalize_object (page);
+}
+
+static void
+set_spin (NapkinTrainingPage *page,
+          const char         *name,
+          double              value)
+{
+  GtkWidget *spin = napkin_training_page_get_input (page, name);
+
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+}
+
+/* A run the page starts writes its folder; a restart reads it back as it ran. */
+static void
+test_new_run_writes_folder (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  g_autofree char *root = runs_root ();
+  g_autoptr(GPtrArray) infos = NULL;
+  g_autoptr(GArray) ran = NULL;
+  NkTrainer *trainer;
+  NkRunInfo *info;
+  NapkinRun *run;
+  guint i;
+
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 0);
+  set_spin (page, "dim", 8);
+  set_spin (page, "layers", 1);
+  set_spin (page, "batch", 4);
+  set_spin (page, "steps", 300);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.start", NULL));
+  trainer = napkin_training_page_get_trainer (page, 0);
+  for (i = 0; i < MAX_WAIT_ITERATIONS && napkin_training_page_is_running (page); i++)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (500);
+  drain ();
+  g_assert_cmpint (nk_trainer_get_state (trainer), ==, NK_TRAINER_STATE_FINISHED);
+  ran = nk_trainer_get_history (trainer);
+  g_assert_cmpuint (ran->len, ==, 300);
+
+  infos = nk_run_dir_list (root, NULL);
+  g_assert_cmpuint (infos->len, ==, 1);
+  info = g_ptr_array_index (infos, 0);
+  g_assert_cmpint (info->status, ==, NK_RUN_STATUS_FINISHED);
+  g_assert_cmpuint (info->config->dim, ==, 8);
+  g_assert_true (info->has_plan);
+
+  napkin_training_page_reload_runs (page);
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 1);
+  run = _napkin_training_page_get_run (page, 0);
+  g_assert_true (napkin_run_is_from_disk (run));
+  g_assert_cmpuint (nk_train_history_get_n (napkin_run_get_history (run)), ==, 300);
+  for (i = 0; i < 300; i++)
+    {
+      NkTrainMetrics m;
+
+      nk_train_history_get (napkin_run_get_history (run), i, &m);
+      g_assert_cmpuint (m.step, ==, g_array_index (ran, NkTrainMetrics, i).step);
+      g_assert_cmpfloat (m.loss, ==, g_array_index (ran, NkTrainMetrics, i).loss);
+      g_assert_cmpfloat (m.seconds, ==, g_array_index (ran, NkTrainMetrics, i).seconds);
+    }
+  drain ();
+  g_assert_finalize_object (page);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "en_US.UTF-8");
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/ui/training/runs/listed-newest-first", test_listed_newest_first);
+  g_test_add_func ("/ui/training/runs/rename", test_rename);
+  g_test_add_func ("/ui/training/runs/trash", test_trash);
+  g_test_add_func ("/ui/training/runs/new-run-writes-folder", test_new_run_writes_folder);
+  return g_test_run ();
+}
