@@ -121,7 +121,8 @@ nk_cli_train_main (int    argc,
   g_autofree char *precision = NULL, *init = NULL, *inputs = NULL, *targets = NULL;
   g_autofree char *ckdir = NULL, *ckevery = NULL, *ckkeep = NULL, *resume = NULL;
   g_autofree char *save = NULL, *context_len = NULL, *text = NULL, *init_kind = NULL;
-  g_autofree char *run_dir = NULL;
+  g_autofree char *run_dir = NULL, *n_layer = NULL, *n_head = NULL, *n_embd = NULL;
+  g_autofree char *block_size = NULL, *vocab = NULL, *tokens = NULL, *batches = NULL;
   g_autoptr(NkRunWriter) run = NULL;
   gboolean json_lines = FALSE, json = FALSE;
   gboolean wants_json = nk_cli_wants_json (argc, argv);
@@ -130,7 +131,7 @@ nk_cli_train_main (int    argc,
   int exit_code;
 
   const GOptionEntry entries[] = {
-    { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("cruncher (default) or tiny-lm"), "MODEL" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("cruncher (default), tiny-lm or gpt"), "MODEL" },
     { "dim", 0, 0, G_OPTION_ARG_STRING, &dim, N_("Width D (default 64)"), "D" },
     { "layers", 0, 0, G_OPTION_ARG_STRING, &layers, N_("Hidden layers L (default 2)"), "L" },
     { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_("Batch size B (default 8)"), "B" },
@@ -147,7 +148,17 @@ nk_cli_train_main (int    argc,
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs, N_("Inputs X.npy, float32 [N, D]"), "FILE" },
     { "targets", 0, 0, G_OPTION_ARG_FILENAME, &targets, N_("Targets Y.npy, float32 [N]"), "FILE" },
     { "context", 0, 0, G_OPTION_ARG_STRING, &context_len, N_("tiny-lm: tokens per sequence (default 32)"), "T" },
-    { "text", 0, 0, G_OPTION_ARG_FILENAME, &text, N_("tiny-lm: token file (default: the bundled text)"), "FILE" },
+    { "text", 0, 0, G_OPTION_ARG_FILENAME, &text,
+      N_("tiny-lm, gpt: UTF-8 text read as bytes (default: the bundled text)"), "FILE" },
+    { "tokens", 0, 0, G_OPTION_ARG_FILENAME, &tokens,
+      N_("tiny-lm, gpt: token stream, uint16 .bin or uint16/int32 .npy"), "FILE" },
+    { "batches", 0, 0, G_OPTION_ARG_FILENAME, &batches,
+      N_("gpt: fixed batches, int32/int64 .npy [N, B, T+1]; step t uses batch t mod N"), "FILE" },
+    { "n-layer", 0, 0, G_OPTION_ARG_STRING, &n_layer, N_("gpt: transformer blocks L"), "L" },
+    { "n-head", 0, 0, G_OPTION_ARG_STRING, &n_head, N_("gpt: attention heads H (default 4)"), "H" },
+    { "n-embd", 0, 0, G_OPTION_ARG_STRING, &n_embd, N_("gpt: width d, a multiple of H"), "D" },
+    { "block-size", 0, 0, G_OPTION_ARG_STRING, &block_size, N_("gpt: sequence length T"), "T" },
+    { "vocab", 0, 0, G_OPTION_ARG_STRING, &vocab, N_("gpt: vocabulary size (default 256, bytes)"), "V" },
     { "checkpoint-dir", 0, 0, G_OPTION_ARG_FILENAME, &ckdir, N_("Write checkpoints here"), "DIR" },
     { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &ckevery, N_("A checkpoint every N steps"), "N" },
     { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
@@ -166,7 +177,7 @@ nk_cli_train_main (int    argc,
       wants_json = TRUE;
 
   context = g_option_context_new (NULL);
-  g_option_context_set_summary (context, _("Train the lecture’s Cruncher (or a tiny byte-level LM) and account for every step."));
+  g_option_context_set_summary (context, _("Train the lecture’s Cruncher (or a tiny byte-level LM, or nanoGPT’s GPT) and account for every step."));
   g_option_context_set_description (context,
     _("Resuming: --resume DIR refuses a run whose settings differ from the checkpoint’s, "
       "naming them. Safe to change: --steps (to at least the checkpoint’s step; equal "
@@ -186,7 +197,7 @@ nk_cli_train_main (int    argc,
 
   if (model != NULL && !nk_model_kind_from_string (model, &config->model))
     return nk_cli_fail (printer.json, NK_EXIT_USAGE,
-                        _("--model: “%s” is not a model (cruncher or tiny-lm)."), model);
+                        _("--model: “%s” is not a model (cruncher, tiny-lm or gpt)."), model);
   if (optimizer != NULL && !nk_optimizer_from_string (optimizer, &config->optimizer))
     return nk_cli_fail (printer.json, NK_EXIT_USAGE,
                         _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw."),
@@ -222,6 +233,12 @@ nk_cli_train_main (int    argc,
   COUNT ("--steps", steps, 1, G_MAXINT64, steps);
   COUNT ("--seed", seed, 0, G_MAXUINT64 / 2, seed);
   COUNT ("--context", context_len, 1, 1 << 20, context);
+  /* The GPT's names for the same sizes (nanoGPT's GPTConfig). */
+  COUNT ("--n-layer", n_layer, 1, 4096, layers);
+  COUNT ("--n-embd", n_embd, 1, 65536, dim);
+  COUNT ("--block-size", block_size, 1, 1 << 20, context);
+  COUNT ("--n-head", n_head, 1, 65536, n_head);
+  COUNT ("--vocab", vocab, 1, G_MAXINT32, vocab);
   COUNT ("--checkpoint-every", ckevery, 0, G_MAXINT64, checkpoint_every);
   COUNT ("--checkpoint-keep", ckkeep, 0, G_MAXUINT32, checkpoint_keep);
 #undef COUNT
@@ -236,6 +253,8 @@ nk_cli_train_main (int    argc,
   config->inputs = g_strdup (inputs);
   config->targets = g_strdup (targets);
   config->text_file = g_strdup (text);
+  config->tokens_file = g_strdup (tokens);
+  config->batches_file = g_strdup (batches);
   config->checkpoint_dir = g_strdup (ckdir);
   config->resume_dir = g_strdup (resume);
   /* Resuming keeps writing checkpoints where it reads them. */

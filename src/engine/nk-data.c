@@ -543,6 +543,42 @@ nk_token_stream_new_from_text (GBytes *bytes)
   return ts;
 }
 
+NkTokenStream *
+nk_token_stream_new_from_text_file (const char  *path,
+                                    GError     **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local = NULL;
+  NkTokenStream *ts;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!nk_file_check_regular (path, &local))
+    {
+      g_set_error_literal (error, NK_DATA_ERROR, NK_DATA_ERROR_IO, local->message);
+      return NULL;
+    }
+  mapped = g_mapped_file_new (path, FALSE, &local);
+  if (mapped == NULL)
+    {
+      g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_IO,
+                   _("Could not open the text file: %s"), local->message);
+      return NULL;
+    }
+  bytes = g_mapped_file_get_bytes (mapped);
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      g_set_error (error, NK_DATA_ERROR, NK_DATA_ERROR_TOKENS,
+                   _("%s: the text is empty"), path);
+      return NULL;
+    }
+  ts = nk_token_stream_new_from_text (bytes);
+  g_free (ts->name);
+  ts->name = g_strdup (path);
+  return ts;
+}
+
 GBytes *
 nk_data_get_default_text (void)
 {

@@ -191,6 +191,19 @@ NkTokenStream *nk_token_stream_new_from_file (const char *path,
 NkTokenStream *nk_token_stream_new_from_text (GBytes     *bytes);
 
 /**
+ * nk_token_stream_new_from_text_file:
+ * @path: a text file (UTF-8 or anything else: every byte is a token, vocab 256)
+ * @error: return location for a #GError (%NK_DATA_ERROR_IO, or
+ *   %NK_DATA_ERROR_TOKENS for an empty file)
+ *
+ * Maps the file (no copy); what `--text` reads, whatever its extension.
+ *
+ * Returns: (transfer full) (nullable): the stream
+ */
+NkTokenStream *nk_token_stream_new_from_text_file (const char *path,
+                                                   GError    **error);
+
+/**
  * nk_token_stream_new_default:
  *
  * The engine's bundled default text (data/tiny-text.txt, an original few-KB English
@@ -255,5 +268,38 @@ NkTensor     *nk_token_stream_sample     (NkTokenStream *ts,
                                           GError       **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTokenStream, nk_token_stream_free)
+
+/* ---- fixed batches (--batches) --------------------------------------------------- */
+
+typedef struct _NkBatchFile NkBatchFile;
+
+/**
+ * nk_batch_file_new:
+ * @path: an int32 or int64 .npy [N, B, T+1]
+ * @vocab: the model's vocabulary; every token is checked against it now
+ * @error: return location for a #GError (%NK_NPY_ERROR for a bad file,
+ *   %NK_DATA_ERROR_SHAPE for another dtype or rank, %NK_DATA_ERROR_TOKENS naming the
+ *   file, batch, row and column of the first token outside [0, @vocab))
+ *
+ * Step t (from 0) uses batch t mod N: inputs [:, :T], targets [:, 1:], so a run is
+ * reproducible outside Napkin (the parity check feeds PyTorch the same file).
+ *
+ * Returns: (transfer full) (nullable): the file
+ */
+NkBatchFile  *nk_batch_file_new          (const char   *path,
+                                          guint         vocab,
+                                          GError      **error);
+void          nk_batch_file_free         (NkBatchFile  *bf);
+guint64       nk_batch_file_get_n        (NkBatchFile  *bf);
+guint64       nk_batch_file_get_batch    (NkBatchFile  *bf);
+/* T: the sequence length, one less than the file's last dim */
+guint64       nk_batch_file_get_context  (NkBatchFile  *bf);
+/* Writes step @step's inputs and targets, B·T int32 each, row-major [B, T]. */
+void          nk_batch_file_fill         (NkBatchFile  *bf,
+                                          guint64       step,
+                                          gint32       *x,
+                                          gint32       *y);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkBatchFile, nk_batch_file_free)
 
 G_END_DECLS

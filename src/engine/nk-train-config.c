@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-gpt.h"
 #include "nk-plan.h"
 #include "nk-train-config.h"
 
@@ -37,6 +38,7 @@ nk_train_config_new (void)
   config->checkpoint_keep = 3;
   config->history_limit = 10000;
   config->loss_scale_init = LOSS_SCALE_INIT;
+  config->n_head = 4;
   return config;
 }
 
@@ -50,6 +52,8 @@ nk_train_config_copy (const NkTrainConfig *config)
   copy->inputs = g_strdup (config->inputs);
   copy->targets = g_strdup (config->targets);
   copy->text_file = g_strdup (config->text_file);
+  copy->tokens_file = g_strdup (config->tokens_file);
+  copy->batches_file = g_strdup (config->batches_file);
   copy->checkpoint_dir = g_strdup (config->checkpoint_dir);
   copy->resume_dir = g_strdup (config->resume_dir);
   return copy;
@@ -65,6 +69,8 @@ nk_train_config_free (NkTrainConfig *config)
   g_free (config->inputs);
   g_free (config->targets);
   g_free (config->text_file);
+  g_free (config->tokens_file);
+  g_free (config->batches_file);
   g_free (config->checkpoint_dir);
   g_free (config->resume_dir);
   g_free (config);
@@ -108,11 +114,35 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    _("--steps must be at least 1."));
       return FALSE;
     }
-  if (config->model == NK_MODEL_TINY_LM && config->context == 0)
+  if (config->model != NK_MODEL_CRUNCHER && config->context == 0)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
                    _("The context length must be at least 1 token."));
       return FALSE;
+    }
+  if ((config->text_file != NULL) + (config->tokens_file != NULL)
+      + (config->batches_file != NULL) > 1)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("Give at most one of --text, --tokens and --batches."));
+      return FALSE;
+    }
+  if (config->batches_file != NULL && config->model != NK_MODEL_GPT)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("--batches is for --model gpt."));
+      return FALSE;
+    }
+  if (config->model == NK_MODEL_GPT)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!nk_gpt_check_sizes (nk_train_config_get_vocab (config), config->dim,
+                               config->layers, config->n_head, config->context, &local))
+        {
+          g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG, local->message);
+          return FALSE;
+        }
     }
   if ((config->inputs == NULL) != (config->targets == NULL))
     {
@@ -153,10 +183,17 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_add_int_value (b, config->layers);
   json_builder_set_member_name (b, "batch");
   json_builder_add_int_value (b, config->batch);
-  if (config->model == NK_MODEL_TINY_LM)
+  if (config->model != NK_MODEL_CRUNCHER)
     {
       json_builder_set_member_name (b, "context");
       json_builder_add_int_value (b, config->context);
+    }
+  if (config->model == NK_MODEL_GPT)
+    {
+      json_builder_set_member_name (b, "n_head");
+      json_builder_add_int_value (b, config->n_head);
+      json_builder_set_member_name (b, "vocab");
+      json_builder_add_int_value (b, nk_train_config_get_vocab (config));
     }
   json_builder_set_member_name (b, "steps");
   json_builder_add_int_value (b, (gint64) config->steps);
@@ -176,6 +213,7 @@ nk_train_config_to_json (const NkTrainConfig *config)
     const struct { const char *name; const char *value; } files[] = {
       { "init_file", config->init_file }, { "inputs", config->inputs },
       { "targets", config->targets }, { "text", config->text_file },
+      { "tokens", config->tokens_file }, { "batches", config->batches_file },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (files); i++)
@@ -192,10 +230,20 @@ nk_train_config_to_json (const NkTrainConfig *config)
   return json_generator_to_data (gen, NULL);
 }
 
+guint
+nk_train_config_get_vocab (const NkTrainConfig *config)
+{
+  g_return_val_if_fail (config != NULL, 0);
+  return config->model == NK_MODEL_GPT && config->vocab > 0 ? config->vocab : NK_TRAIN_LM_VOCAB;
+}
+
 guint64
 nk_train_config_count_parameters (const NkTrainConfig *config)
 {
   g_return_val_if_fail (config != NULL, 0);
+  if (config->model == NK_MODEL_GPT)
+    return nk_gpt_count_parameters (nk_train_config_get_vocab (config), config->dim,
+                                    config->layers, config->context);
   return nk_model_kind_count_parameters (config->model, NK_TRAIN_LM_VOCAB, config->dim, config->layers);
 }
 
@@ -203,6 +251,8 @@ char **
 nk_train_config_dup_param_names (const NkTrainConfig *config)
 {
   g_return_val_if_fail (config != NULL, NULL);
+  if (config->model == NK_MODEL_GPT)
+    return nk_gpt_param_names (config->layers);
   return nk_model_kind_param_names (config->model, config->layers);
 }
 
@@ -235,7 +285,7 @@ nk_train_config_predict (const NkTrainConfig *config,
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  seq = config->model == NK_MODEL_TINY_LM ? config->context : 1;
+  seq = config->model != NK_MODEL_CRUNCHER ? config->context : 1;
   out->n_parameters = nk_train_config_count_parameters (config);
   out->tokens_per_step = (double) config->batch * seq;
 
@@ -246,6 +296,11 @@ nk_train_config_predict (const NkTrainConfig *config,
   g_object_set (plan, "batch", (double) config->batch, "seq", seq,
                 "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim, NULL);
   out->flops_per_step = nk_plan_get_output (plan, "total-flops");
+  /* A GPT's step is PaLM's 6·N + 12·L·T·d per token (nk_gpt_flops_formula()). */
+  if (config->model == NK_MODEL_GPT)
+    out->flops_per_step = nk_gpt_flops_formula (nk_train_config_get_vocab (config), config->dim,
+                                                config->layers, config->context,
+                                                out->tokens_per_step);
   /* The master weights, their grads and the optimizer state stay fp32 in every
    * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
    * column is exact for them. Activations are counted per tensor the model keeps
@@ -255,10 +310,16 @@ nk_train_config_predict (const NkTrainConfig *config,
   out->memory[0] = nk_plan_get_output (plan, "memory-params");
   out->memory[1] = nk_plan_get_output (plan, "memory-grads");
   out->memory[2] = nk_plan_get_output (plan, "memory-optimizer");
-  out->memory[3] = (double) nk_model_kind_activation_bytes (config->model, NK_TRAIN_LM_VOCAB, config->dim,
-                                                            config->layers, NK_DTYPE_F32,
-                                                            (guint64) config->batch * (guint64) seq,
-                                                            nk_train_config_compute_dtype (config));
+  if (config->model == NK_MODEL_GPT)
+    out->memory[3] = (double) nk_gpt_activation_bytes (nk_train_config_get_vocab (config),
+                                                       config->dim, config->layers, config->n_head,
+                                                       config->batch, config->context,
+                                                       nk_train_config_compute_dtype (config));
+  else
+    out->memory[3] = (double) nk_model_kind_activation_bytes (config->model, NK_TRAIN_LM_VOCAB, config->dim,
+                                                              config->layers, NK_DTYPE_F32,
+                                                              (guint64) config->batch * (guint64) seq,
+                                                              nk_train_config_compute_dtype (config));
   out->memory_total = out->memory[0] + out->memory[1] + out->memory[2] + out->memory[3];
   out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
   out->seconds_per_step = out->flops_per_step / out->gemm_rate;

@@ -45,11 +45,11 @@ GQuark nk_trainer_error_quark (void);
 
 /**
  * NkTrainConfig:
- * @model: cruncher or tiny-lm
- * @dim: D
- * @layers: L
- * @batch: B (sequences for the LM)
- * @context: T, tokens per sequence (LM only; default 32)
+ * @model: cruncher, tiny-lm or gpt
+ * @dim: D (the GPT's n_embd)
+ * @layers: L (the GPT's n_layer)
+ * @batch: B (sequences for the LMs)
+ * @context: T, tokens per sequence (LMs only; default 32; the GPT's block size)
  * @steps: optimizer steps to run in total (a resumed run continues to this)
  * @lr: learning rate, > 0
  * @optimizer: the rule (default adamw, as `napkin-cli plan`)
@@ -60,7 +60,12 @@ GQuark nk_trainer_error_quark (void);
  * @init_file: (nullable): a safetensors state_dict loaded over the initialisation
  * @inputs: (nullable): X.npy [N, D] (Cruncher)
  * @targets: (nullable): Y.npy [N] (Cruncher)
- * @text_file: (nullable): LM tokens (text bytes, .npy or .bin); %NULL: bundled text
+ * @text_file: (nullable): UTF-8 text read as bytes (vocab 256); %NULL: bundled text
+ * @n_head: the GPT's heads (default 4)
+ * @vocab: the GPT's vocabulary (0: 256 bytes, or what --tokens/--batches need)
+ * @tokens_file: (nullable): LM tokens: a uint16 .bin or uint16/int32 .npy stream
+ * @batches_file: (nullable): GPT batches, int32/int64 .npy [N, B, T+1]; step t uses
+ *   batch t mod N
  * @checkpoint_dir: (nullable): where to write checkpoints; a run that does not resume
  *   from this directory refuses to start when it holds checkpoints of another config
  *   (nk_checkpoint_check_dir()), and saves never replace or prune another run's files
@@ -101,6 +106,10 @@ typedef struct {
   guint             history_limit;
   double            loss_scale_init;
   guint64           histogram_every;
+  guint             n_head;
+  guint             vocab;
+  char             *tokens_file;
+  char             *batches_file;
 } NkTrainConfig;
 
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;
@@ -117,6 +126,9 @@ gboolean       nk_train_config_validate  (const NkTrainConfig *config,
  * optimizer, seed, precision, init, and the init_file/inputs/targets/text paths when
  * set. */
 char          *nk_train_config_to_json   (const NkTrainConfig *config);
+
+/* The vocabulary the config's model has: 256 for bytes, or the GPT's --vocab. */
+guint          nk_train_config_get_vocab (const NkTrainConfig *config);
 
 /* The model the config describes, without building it (nk-model's closed forms). */
 guint64        nk_train_config_count_parameters (const NkTrainConfig *config);

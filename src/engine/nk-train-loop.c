@@ -17,6 +17,7 @@
 #include "nk-autograd.h"
 #include "nk-checkpoint.h"
 #include "nk-data.h"
+#include "nk-gpt.h"
 #include "nk-gpus.h"
 #include "nk-ops.h"
 #include "nk-safetensors.h"
@@ -33,6 +34,7 @@ typedef struct {
   NkArena            *arena;
   NkArrayDataset     *dataset;
   NkTokenStream      *tokens;
+  NkBatchFile        *batches;
   NkTensor           *x_host;   /* DATA, CPU: [B, D] f32, or [B·T] int32 */
   NkTensor           *y_host;   /* DATA, CPU: [B] f32, or [B·T] int32 */
   NkTensor           *x;        /* the same on the run's device (x_host on the CPU) */
@@ -41,6 +43,7 @@ typedef struct {
   guint64             data_key;
   double              peak;
   double              predicted[4];
+  double              flops_formula;
   double              loss_scale;
   guint64             good_steps;
   guint64             skipped_steps;
@@ -55,6 +58,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->arena, nk_arena_free);
   g_clear_pointer (&run->dataset, nk_array_dataset_free);
   g_clear_pointer (&run->tokens, nk_token_stream_free);
+  g_clear_pointer (&run->batches, nk_batch_file_free);
   g_clear_pointer (&run->x, nk_tensor_unref);
   g_clear_pointer (&run->y, nk_tensor_unref);
   g_clear_pointer (&run->x_host, nk_tensor_unref);
@@ -96,6 +100,7 @@ predict_memory (Run *run)
 
   nk_train_config_predict (run->config, NAN, &p);
   memcpy (run->predicted, p.memory, sizeof run->predicted);
+  run->flops_formula = p.flops_per_step;
 }
 
 /* Batches are drawn into host buffers, then copied to the device when it is not the
@@ -110,7 +115,8 @@ setup_buffers (Run      *run,
 {
   NkDevice *cpu = nk_device_get_cpu ();
   gint64 shape_x[2] = { rows, cols };
-  gint64 shape_y[1] = { rows };
+  /* Next-token targets: one per input token. */
+  gint64 shape_y[1] = { dtype == NK_DTYPE_INT32 ? rows * cols : rows };
 
   run->x_host = nk_tensor_new_full (cpu, dtype, ndim_x, shape_x, NK_BUCKET_DATA, TRUE, error);
   if (run->x_host == NULL)
@@ -128,6 +134,28 @@ setup_buffers (Run      *run,
   run->y = run->x != NULL
            ? nk_tensor_new_full (NULL, dtype, 1, shape_y, NK_BUCKET_DATA, TRUE, error) : NULL;
   return run->y != NULL;
+}
+
+/* --batches: the file's B and T must be the run's. */
+static gboolean
+setup_batches (Run      *run,
+               GError  **error)
+{
+  const NkTrainConfig *c = run->config;
+
+  run->batches = nk_batch_file_new (c->batches_file, nk_train_config_get_vocab (c), error);
+  if (run->batches == NULL)
+    return FALSE;
+  if (nk_batch_file_get_batch (run->batches) != c->batch
+      || nk_batch_file_get_context (run->batches) != c->context)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_FAILED,
+                   _("%s holds batches of %" PRIu64 " sequences of %" PRIu64 " tokens, but the run has --batch %u and --block-size %u."),
+                   c->batches_file, nk_batch_file_get_batch (run->batches),
+                   nk_batch_file_get_context (run->batches), c->batch, c->context);
+      return FALSE;
+    }
+  return setup_buffers (run, NK_DTYPE_INT32, 2, c->batch, c->context, error);
 }
 
 static gboolean
@@ -154,21 +182,26 @@ setup_data (Run      *run,
       return setup_buffers (run, NK_DTYPE_F32, 2, c->batch, c->dim, error);
     }
 
-  if (c->text_file != NULL)
-    {
-      run->tokens = nk_token_stream_new_from_file (c->text_file, error);
-      if (run->tokens == NULL
-          || !nk_token_stream_check_vocab (run->tokens, NK_TRAIN_LM_VOCAB, error))
-        return FALSE;
-    }
+  if (c->batches_file != NULL)
+    return setup_batches (run, error);
+  if (c->tokens_file != NULL)
+    run->tokens = nk_token_stream_new_from_file (c->tokens_file, error);
+  else if (c->text_file != NULL)
+    run->tokens = nk_token_stream_new_from_text_file (c->text_file, error);
   else
     run->tokens = nk_token_stream_new_default ();
+  if (run->tokens == NULL
+      || !nk_token_stream_check_vocab (run->tokens, nk_train_config_get_vocab (c), error))
+    return FALSE;
 
   run->window = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT32,
                                     NK_SHAPE (c->batch, c->context + 1),
                                     NK_BUCKET_DATA, TRUE, error);
   if (run->window == NULL)
     return FALSE;
+  /* The GPT reads [B, T]; the tiny LM the same tokens flat. */
+  if (c->model == NK_MODEL_GPT)
+    return setup_buffers (run, NK_DTYPE_INT32, 2, c->batch, c->context, error);
   return setup_buffers (run, NK_DTYPE_INT32, 1, (gint64) c->batch * c->context, 1, error);
 }
 
@@ -189,8 +222,10 @@ fill_batch (Run      *run,
         nk_data_synthetic_fill (rng, c->dim, c->batch, nk_tensor_data_f32 (run->x_host),
                                 nk_tensor_data_f32 (run->y_host));
     }
+  else if (run->batches != NULL)
+    nk_batch_file_fill (run->batches, step, nk_tensor_data (run->x_host),
+                        nk_tensor_data (run->y_host));
   else
-
     {
       gint32 *w = nk_tensor_data (run->window);
       gint32 *x = nk_tensor_data (run->x_host);
@@ -487,6 +522,8 @@ fill_step_metrics (Run             *run,
   m->flops_backward = k->f1 - k->f0;
   m->flops = k->f1;
   m->flops_matmul = nk_autograd_get_matmul_flops ();
+  m->flops_attention = nk_autograd_get_flops (NK_FLOP_KIND_ATTENTION);
+  m->flops_formula = run->flops_formula;
   m->seconds_forward = k->t1 - k->t0;
   m->seconds_backward = k->t2 - k->t1;
   m->seconds_optimizer = k->t3 - k->t2h;
@@ -578,6 +615,9 @@ build_model (const NkTrainConfig  *c,
 
   if (c->model == NK_MODEL_CRUNCHER)
     model = nk_model_new_cruncher (c->dim, c->layers, NK_DTYPE_F32, error);
+  else if (c->model == NK_MODEL_GPT)
+    model = nk_model_new_gpt (nk_train_config_get_vocab (c), c->dim, c->layers, c->n_head,
+                              c->context, NK_DTYPE_F32, error);
   else
     model = nk_model_new_tiny_lm (NK_TRAIN_LM_VOCAB, c->dim, c->layers, NK_DTYPE_F32, error);
   if (model == NULL)

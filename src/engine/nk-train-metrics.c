@@ -28,7 +28,8 @@ add_count (JsonBuilder *b,
  *
  * Adds the step's object: step, loss, flops, seconds, flops_per_s,
  * peak_flops_per_s, mfu, device and memory (CLI.md), then memory_predicted,
- * the forward/backward/matmul FLOPs and seconds, loss_scale and skipped.
+ * the forward/backward/matmul/attention FLOPs, the planner's flops_formula, the
+ * phases' seconds, loss_scale and skipped.
  */
 void
 nk_train_metrics_build_json (const NkTrainMetrics *metrics,
@@ -64,6 +65,8 @@ nk_train_metrics_build_json (const NkTrainMetrics *metrics,
   add_count (b, "flops_forward", m->flops_forward);
   add_count (b, "flops_backward", m->flops_backward);
   add_count (b, "flops_matmul", m->flops_matmul);
+  add_count (b, "flops_attention", m->flops_attention);
+  nk_json_add_member_double (b, "flops_formula", m->flops_formula);
   nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
   nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);
   nk_json_add_member_double (b, "seconds_optimizer", m->seconds_optimizer);

@@ -41,6 +41,9 @@ G_BEGIN_DECLS
  * @skipped: fp16: the step was skipped because a gradient overflowed
  * @skipped_steps: fp16: steps skipped so far in the run, this one included (a resumed
  *   run counts from its checkpoint's count)
+ * @flops_formula: the planner's FLOPs for the step (nk_train_config_predict(): 6·N
+ *   per token, and for a GPT PaLM's 12·L·T·d per token of attention besides)
+ * @flops_attention: of @flops_matmul, attention's batched products (GPT)
  *
  * What each step reports.
  */
@@ -64,6 +67,8 @@ typedef struct {
   double   loss_scale;
   gboolean skipped;
   guint64  skipped_steps;
+  double   flops_formula;
+  guint64  flops_attention;
 } NkTrainMetrics;
 
 /* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the
