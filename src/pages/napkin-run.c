@@ -39,7 +39,8 @@ struct _NapkinRun
 
   /* Its folder on disk (nk-run-dir.h): written while it runs, or read back. */
   char           *folder;
-  NkRunWriter    *writer;
+  GThreadPool    *folder_pool;    /* one thread that writes the folder, in order */
+  gpointer        folder_writer;  /* its FolderWriter, the thread's own until the pool ends */
   gboolean        from_disk;
   gboolean        interrupted;
   gboolean        resumable;
@@ -88,22 +89,151 @@ add_step (NapkinRun            *self,
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
 }
 
-/* The steps a ::step delivered go to metrics.jsonl in one write(). A folder that
- * cannot be written any more is let go: the run itself goes on. */
+/* The run folder is written on a thread of its own: a tiny model does a step in
+ * microseconds, turning a step into its JSON line takes about 12, and the main
+ * thread must keep drawing. The thread takes jobs in order: steps to append (one
+ * write() per ::step delivered), the end of the run, or a flush. */
+typedef enum { JOB_STEPS, JOB_FINISH, JOB_FLUSH } FolderJobKind;
+
+typedef struct {
+  FolderJobKind   kind;
+  GArray         *steps;
+  char           *device;
+  NkRunStatus     status;
+  guint64         last_step;
+  double          last_loss;
+  char           *message;
+  /* JOB_FLUSH: the caller waits for done */
+  GMutex         *mutex;
+  GCond          *cond;
+  gboolean       *done;
+} FolderJob;
+
+typedef struct {
+  NkRunWriter *writer;
+  char        *folder;
+} FolderWriter;
+
+static void
+folder_job_free (FolderJob *job)
+{
+  g_clear_pointer (&job->steps, g_array_unref);
+  g_free (job->device);
+  g_free (job->message);
+  g_free (job);
+}
+
+static void
+folder_job_run (gpointer data,
+                gpointer user_data)
+{
+  FolderJob *job = data;
+  FolderWriter *fw = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
+
+  if (job->kind == JOB_FLUSH)
+    {
+      g_mutex_lock (job->mutex);
+      *job->done = TRUE;
+      g_cond_signal (job->cond);
+      g_mutex_unlock (job->mutex);
+    }
+  else if (fw->writer != NULL && job->kind == JOB_STEPS)
+    ok = nk_run_writer_append (fw->writer, (const NkTrainMetrics *) (gpointer) job->steps->data,
+                               job->steps->len, job->device, &error);
+  else if (fw->writer != NULL)
+    {
+      ok = nk_run_writer_finish (fw->writer, job->status, job->last_step, job->last_loss,
+                                 job->message, &error);
+      g_clear_pointer (&fw->writer, nk_run_writer_free);
+    }
+  /* A folder that cannot be written any more is let go: the run itself goes on. */
+  if (!ok)
+    {
+      g_debug ("Run folder %s: %s", fw->folder, error->message);
+      g_clear_pointer (&fw->writer, nk_run_writer_free);
+    }
+  folder_job_free (job);
+}
+
+static void
+push_folder_job (NapkinRun *self,
+                 FolderJob *job)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_thread_pool_push (self->folder_pool, job, &error))
+    {
+      g_debug ("Run folder %s: %s", self->folder, error->message);
+      folder_job_free (job);
+    }
+}
+
 static void
 write_steps (NapkinRun            *self,
              const NkTrainMetrics *steps,
              gsize                 n)
 {
-  g_autoptr(GError) error = NULL;
+  FolderJob *job;
 
-  if (self->writer == NULL || n == 0)
+  if (self->folder_pool == NULL || n == 0)
     return;
-  if (!nk_run_writer_append (self->writer, steps, n,
-                             nk_trainer_get_device_name (self->trainer), &error))
+  job = g_new0 (FolderJob, 1);
+  job->kind = JOB_STEPS;
+  job->steps = g_array_sized_new (FALSE, FALSE, sizeof (NkTrainMetrics), n);
+  g_array_append_vals (job->steps, steps, n);
+  job->device = g_strdup (nk_trainer_get_device_name (self->trainer));
+  push_folder_job (self, job);
+}
+
+/* Waits until the folder holds everything pushed so far. */
+void
+napkin_run_flush_folder (NapkinRun *self)
+{
+  GMutex mutex;
+  GCond cond;
+  gboolean done = FALSE;
+  FolderJob *job;
+
+  g_return_if_fail (NAPKIN_IS_RUN (self));
+
+  if (self->folder_pool == NULL)
+    return;
+  g_mutex_init (&mutex);
+  g_cond_init (&cond);
+  job = g_new0 (FolderJob, 1);
+  job->kind = JOB_FLUSH;
+  job->mutex = &mutex;
+  job->cond = &cond;
+  job->done = &done;
+  g_mutex_lock (&mutex);
+  if (g_thread_pool_push (self->folder_pool, job, NULL))
+    while (!done)
+      g_cond_wait (&cond, &mutex);
+  else
+    folder_job_free (job);
+  g_mutex_unlock (&mutex);
+  g_mutex_clear (&mutex);
+  g_cond_clear (&cond);
+}
+
+static void
+close_folder (NapkinRun *self)
+{
+  FolderWriter *fw;
+
+  if (self->folder_pool == NULL)
+    return;
+  fw = g_steal_pointer (&self->folder_writer);
+  /* What is queued is written first; left unfinished, the folder reads as
+   * interrupted, which is what it is. */
+  g_thread_pool_free (g_steal_pointer (&self->folder_pool), FALSE, TRUE);
+  if (fw != NULL)
     {
-      g_debug ("Run folder %s: %s", self->folder, error->message);
-      g_clear_pointer (&self->writer, nk_run_writer_free);
+      g_clear_pointer (&fw->writer, nk_run_writer_free);
+      g_free (fw->folder);
+      g_free (fw);
     }
 }
 
@@ -195,8 +325,7 @@ napkin_run_dispose (GObject *object)
       nk_trainer_resume (self->trainer);
     }
   g_clear_object (&self->trainer);
-  /* Left unfinished, the folder reads as interrupted: what it is. */
-  g_clear_pointer (&self->writer, nk_run_writer_free);
+  close_folder (self);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->dispose (object);
 }
@@ -350,17 +479,19 @@ static void
 finish_folder (NapkinRun  *self,
                const char *message)
 {
-  g_autoptr(GError) error = NULL;
-  NkRunStatus status = self->state == NK_TRAINER_STATE_FINISHED ? NK_RUN_STATUS_FINISHED
-                       : self->state == NK_TRAINER_STATE_FAILED || message != NULL
-                       ? NK_RUN_STATUS_FAILED : NK_RUN_STATUS_STOPPED;
+  FolderJob *job;
 
-  if (self->writer == NULL)
+  if (self->folder_pool == NULL)
     return;
-  if (!nk_run_writer_finish (self->writer, status, self->last_step, self->last_loss, message,
-                             &error))
-    g_debug ("Run folder %s: %s", self->folder, error->message);
-  g_clear_pointer (&self->writer, nk_run_writer_free);
+  job = g_new0 (FolderJob, 1);
+  job->kind = JOB_FINISH;
+  job->status = self->state == NK_TRAINER_STATE_FINISHED ? NK_RUN_STATUS_FINISHED
+                : self->state == NK_TRAINER_STATE_FAILED || message != NULL
+                ? NK_RUN_STATUS_FAILED : NK_RUN_STATUS_STOPPED;
+  job->last_step = self->last_step;
+  job->last_loss = self->last_loss;
+  job->message = g_strdup (message);
+  push_folder_job (self, job);
 }
 
 static void
@@ -649,17 +780,24 @@ napkin_run_write_folder (NapkinRun   *self,
   const NkTrainConfig *config;
   NkTrainPrediction prediction;
   double rate = NAN;
+  FolderWriter *fw;
+  NkRunWriter *writer;
 
   g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
   g_return_val_if_fail (folder != NULL, FALSE);
-  g_return_val_if_fail (self->writer == NULL, FALSE);
+  g_return_val_if_fail (self->folder_pool == NULL, FALSE);
 
   config = nk_trainer_get_config (self->trainer);
   nk_train_gemm_rate_peek (config->device, &rate, NULL);
   nk_train_config_predict (config, rate, &prediction);
-  self->writer = nk_run_writer_open (folder, config, &prediction, keep_steps, error);
-  if (self->writer == NULL)
+  writer = nk_run_writer_open (folder, config, &prediction, keep_steps, error);
+  if (writer == NULL)
     return FALSE;
+  fw = g_new0 (FolderWriter, 1);
+  fw->writer = writer;
+  fw->folder = g_strdup (folder);
+  self->folder_pool = g_thread_pool_new (folder_job_run, fw, 1, FALSE, NULL);
+  self->folder_writer = fw;
   g_free (self->folder);
   self->folder = g_strdup (folder);
   return TRUE;

@@ -95,6 +95,7 @@ NapkinRun            *napkin_run_new_from_folder     (const NkRunInfo     *info,
                                                       guint                index,
                                                       GError             **error);
 const char           *napkin_run_get_folder          (NapkinRun           *self);
+void                  napkin_run_flush_folder        (NapkinRun           *self);
 gboolean              napkin_run_is_from_disk        (NapkinRun           *self);
 gboolean              napkin_run_is_interrupted      (NapkinRun           *self);
 gboolean              napkin_run_is_resumable        (NapkinRun           *self);
