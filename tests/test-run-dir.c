@@ -333,6 +333,52 @@ test_list_rename (void)
   rm_rf (root);
 }
 
+/* A resumed run keeps the steps up to its checkpoint and appends after them. */
+static void
+test_resume_keeps_steps (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("test-run-dir-XXXXXX", NULL);
+  g_autofree char *dir = write_run (root, 40, FALSE);
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+  g_autoptr(NkRunWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  NkRunMetricsInfo mi;
+
+  g_assert_true (nk_run_dir_set_name (dir, "kept", &error));
+  w = nk_run_writer_open (dir, config, NULL, 25, &error);
+  g_assert_no_error (error);
+  for (guint s = 26; s <= 30; s++)
+    {
+      NkTrainMetrics m;
+
+      fake_step (s, &m);
+      m.loss = -1.0 * s;
+      g_assert_true (nk_run_writer_append (w, &m, 1, "cpu", &error));
+    }
+  g_assert_true (nk_run_writer_finish (w, NK_RUN_STATUS_STOPPED, 30, -30.0, NULL, &error));
+  g_assert_true (nk_run_dir_read_metrics (dir, h, &mi, &error));
+  g_assert_cmpuint (nk_train_history_get_n (h), ==, 30);
+  g_assert_cmpuint (mi.bad_lines, ==, 0);
+  g_free (mi.device);
+  for (guint s = 1; s <= 30; s++)
+    {
+      NkTrainMetrics want;
+
+      fake_step (s, &want);
+      g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, s - 1), ==, s);
+      g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_LOSS, s - 1), ==,
+                         s <= 25 ? want.loss : -1.0 * s);
+    }
+  {
+    g_autoptr(NkRunInfo) info = nk_run_info_read (dir, &error);
+
+    g_assert_cmpstr (info->name, ==, "kept");
+    g_assert_cmpint (info->status, ==, NK_RUN_STATUS_STOPPED);
+  }
+  rm_rf (root);
+}
+
 /* A writer alive in this process: running; dropped without finishing: interrupted. */
 static void
 test_running_then_interrupted (void)
@@ -431,6 +477,7 @@ main (int    argc,
   g_test_add_func ("/engine/run-dir/numbers-match-strtod", test_numbers_match_strtod);
   g_test_add_func ("/engine/run-dir/any-valid-object", test_any_valid_object);
   g_test_add_func ("/engine/run-dir/list-rename", test_list_rename);
+  g_test_add_func ("/engine/run-dir/resume-keeps-steps", test_resume_keeps_steps);
   g_test_add_func ("/engine/run-dir/running-then-interrupted", test_running_then_interrupted);
   g_test_add_func ("/engine/run-dir/cli-killed", test_cli_killed);
   return g_test_run ();

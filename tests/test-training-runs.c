@@ -280,6 +280,83 @@ test_new_run_writes_folder (void)
   g_assert_finalize_object (page);
 }
 
+/* Done means (issue 15): a run killed with SIGKILL lists as interrupted with every
+ * step it printed, and resumes from its checkpoint into the same folder. */
+static void
+test_killed_run_resumes (void)
+{
+  const char *cli = g_getenv ("NAPKIN_CLI");
+  g_autofree char *root = runs_root ();
+  g_autofree char *dir = g_build_filename (root, "20261124-090000-1", NULL);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+  NapkinTrainingPage *page;
+  NapkinRun *run;
+  NkTrainer *trainer;
+  guint64 seen = 0, start;
+  guint i;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set");
+      return;
+    }
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli, "train", "--dim", "8",
+                           "--layers", "1", "--steps", "100000000", "--checkpoint-every", "100",
+                           "--json-lines", "--run-dir", dir, NULL);
+  g_assert_no_error (error);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  while (seen < 500)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+
+      g_assert_nonnull (line);
+      seen++;
+    }
+  g_subprocess_force_exit (proc);
+  g_assert_true (g_subprocess_wait (proc, NULL, NULL));
+
+  page = new_page ();
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 1);
+  run = _napkin_training_page_get_run (page, 0);
+  g_assert_true (napkin_run_is_interrupted (run));
+  g_assert_true (napkin_run_is_resumable (run));
+  g_assert_cmpuint (napkin_run_get_last_step (run), >=, seen);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.resume-run", "u", 0));
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 1);
+  trainer = napkin_training_page_get_trainer (page, 1);
+  g_assert_nonnull (trainer);
+  for (i = 0; i < MAX_WAIT_ITERATIONS && nk_trainer_get_steps_done (trainer) < 50; i++)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (500);
+  start = nk_trainer_get_start_step (trainer);
+  g_assert_cmpuint (start, >=, 100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.stop", NULL));
+  for (i = 0; i < MAX_WAIT_ITERATIONS && napkin_training_page_is_running (page); i++)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (500);
+  drain ();
+  napkin_run_flush_folder (_napkin_training_page_get_run (page, 1));
+
+  /* One folder, every step once: the killed run's up to its checkpoint, then the
+   * resumed run's. */
+  g_test_message ("last toast: %s", napkin_training_page_get_last_toast (page));
+  g_assert_true (nk_run_dir_read_metrics (dir, h, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (nk_train_history_get_n (h), >, start);
+  for (gsize k = 0; k < nk_train_history_get_n (h); k++)
+    g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, k), ==, k + 1);
+  napkin_training_page_reload_runs (page);
+  run = _napkin_training_page_get_run (page, 0);
+  g_assert_false (napkin_run_is_interrupted (run));
+  g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_STOPPED);
+  drain ();
+  g_assert_finalize_object (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -294,5 +371,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs/rename", test_rename);
   g_test_add_func ("/ui/training/runs/trash", test_trash);
   g_test_add_func ("/ui/training/runs/new-run-writes-folder", test_new_run_writes_folder);
+  g_test_add_func ("/ui/training/runs/killed-run-resumes", test_killed_run_resumes);
   return g_test_run ();
 }

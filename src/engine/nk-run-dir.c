@@ -296,7 +296,8 @@ nk_run_writer_open (const char               *dir,
     read_existing_meta (dir, &w->name, &w->created);
 
   path = g_build_filename (dir, METRICS_NAME, NULL);
-  w->fd = g_open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  /* Read too: a resumed run reads the steps it keeps. */
+  w->fd = g_open (path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (w->fd < 0)
     {
       int errsv = errno;
