@@ -1,0 +1,743 @@
+/* nk-launch.c: launch configs for DeepSpeed, Megatron-LM and torchtitan, checked by the engines' rules
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each rule below is the engine's own, read in its source (not guessed):
+ * - DeepSpeed at v0.16.4-6-g38327e07 (38327e07f6cd): deepspeed/runtime/config.py
+ *   DeepSpeedConfig._batch_assertion, _set_batch_related_parameters and
+ *   __init__ (world_size is the mpu's data-parallel size); DEEPSPEED_OPTIMIZERS and
+ *   deepspeed/runtime/engine.py _configure_basic_optimizer (other names are
+ *   looked up in torch.optim; "Adam" means AdamW unless adam_w_mode is false);
+ *   deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ ("ZeRO-2 and
+ *   ZeRO-3 are incompatible with pipeline parallelism").
+ * - Megatron-LM at core_v0.15.0rc7-2333-gd98e8a64dd (d98e8a64ddf3):
+ *   megatron/training/arguments.py validate_args (world % (tp·pp·cp), layers %
+ *   pp, layers per stage % layers per virtual stage, interleaving needs pp > 1
+ *   with the default p2p overlap, seq % (2·cp), sequence parallelism dropped at
+ *   tp = 1); megatron/core/num_microbatches_calculator.py
+ *   ConstantNumMicroBatchesCalculator (global % (micro·dp));
+ *   megatron/core/transformer/transformer_config.py __post_init__ (heads % tp,
+ *   query groups a multiple or a divisor of tp, full recompute needs a method and
+ *   a layer count); megatron/core/pipeline_parallel/schedules.py
+ *   forward_backward_pipelining_with_interleaving (micro-batches per step a
+ *   multiple of pp, at least pp, with microbatch_group_size_per_vp_stage = pp).
+ * - torchtitan at v0.2.2 (73a0e6979dd1): torchtitan/distributed/parallel_dims.py
+ *   ParallelDims._validate (dp_replicate·dp_shard·cp·tp·pp == world) and
+ *   seq_len_divisor; torchtitan/train.py Trainer.__init__ (global % (local·dp));
+ *   torchtitan/distributed/pipeline_parallel.py pipeline_llm (layers per stage,
+ *   stages per rank) and build_pipeline_schedule (local % microbatch);
+ *   torchtitan/components/optimizer.py build_optimizers (Adam, AdamW);
+ *   torchtitan/config/job_config.py (field names).
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include <json-glib/json-glib.h>
+
+#include "nk-launch.h"
+
+G_DEFINE_QUARK (nk-launch-error-quark, nk_launch_error)
+
+static const struct {
+  const char *name;
+  const char *file_name;
+} engines[NK_LAUNCH_N_ENGINES] = {
+  [NK_LAUNCH_ENGINE_DEEPSPEED] = { "deepspeed", "ds_config.json" },
+  [NK_LAUNCH_ENGINE_MEGATRON] = { "megatron", "pretrain_gpt.sh" },
+  [NK_LAUNCH_ENGINE_TORCHTITAN] = { "torchtitan", "train.toml" },
+};
+
+/**
+ * nk_launch_spec_init:
+ * @spec: the spec to fill
+ *
+ * Sets a one-GPU, one-step, bf16-mixed AdamW spec with no model shape; the
+ * caller fills in the shape and the layout.
+ */
+void
+nk_launch_spec_init (NkLaunchSpec *spec)
+{
+  g_return_if_fail (spec != NULL);
+
+  *spec = (NkLaunchSpec) {
+    .ffn = NK_FFN_GELU,
+    .dp = 1, .tp = 1, .pp = 1, .cp = 1, .virtual_stages = 1,
+    .micro_batch = 1, .global_batch = 1, .grad_accum = 1,
+    .gpus = 1, .gpus_per_node = 8, .nodes = 1,
+    .precision = NK_PRECISION_BF16_MIXED,
+    .fp32_grads = TRUE,
+    .recompute = NK_RECOMPUTE_NONE,
+    .optimizer = NK_OPTIMIZER_ADAMW,
+    .lr = 3e-4,
+    .train_steps = 1,
+  };
+}
+
+const char *
+nk_launch_engine_to_string (NkLaunchEngine engine)
+{
+  g_return_val_if_fail ((guint) engine < NK_LAUNCH_N_ENGINES, NULL);
+  return engines[engine].name;
+}
+
+gboolean
+nk_launch_engine_from_string (const char     *text,
+                              NkLaunchEngine *out_engine)
+{
+  g_return_val_if_fail (out_engine != NULL, FALSE);
+
+  for (guint i = 0; text != NULL && i < NK_LAUNCH_N_ENGINES; i++)
+    if (g_ascii_strcasecmp (text, engines[i].name) == 0)
+      {
+        *out_engine = (NkLaunchEngine) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+nk_launch_engine_file_name (NkLaunchEngine engine)
+{
+  g_return_val_if_fail ((guint) engine < NK_LAUNCH_N_ENGINES, NULL);
+  return engines[engine].file_name;
+}
+
+static guint
+kv_heads_of (const NkLaunchSpec *s)
+{
+  return s->kv_heads == 0 ? s->heads : s->kv_heads;
+}
+
+static guint
+gpus_per_node_used (const NkLaunchSpec *s)
+{
+  return s->nodes > 1 ? s->gpus_per_node : s->gpus;
+}
+
+/* A spec that contradicts itself is refused before any engine's rule: the
+ * products here are what every engine's file is computed from. */
+static gboolean
+check_common (const NkLaunchSpec *s,
+              GError            **error)
+{
+#define REFUSE(...) \
+  G_STMT_START { \
+    g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_INVALID, __VA_ARGS__); \
+    return FALSE; \
+  } G_STMT_END
+
+  if (s->layers == 0 || s->d_model == 0 || s->heads == 0 || s->seq == 0)
+    REFUSE (_("A launch config needs the model's shape: layers, d_model, heads and seq."));
+  if (s->dp == 0 || s->tp == 0 || s->pp == 0 || s->cp == 0 || s->virtual_stages == 0
+      || s->gpus_per_node == 0 || s->micro_batch == 0 || s->grad_accum == 0)
+    REFUSE (_("Parallel degrees, micro-batch and gradient accumulation must be at least 1."));
+  if ((guint64) s->dp * s->tp * s->pp * s->cp != s->gpus)
+    REFUSE (_("DP × TP × PP × CP (%u × %u × %u × %u) must equal the GPUs (%u)."),
+            s->dp, s->tp, s->pp, s->cp, s->gpus);
+  if (s->nodes != (s->gpus + s->gpus_per_node - 1) / s->gpus_per_node
+      || (s->nodes > 1 && s->gpus % s->gpus_per_node != 0))
+    REFUSE (_("%u GPUs are not %u whole nodes of %u GPUs."), s->gpus, s->nodes, s->gpus_per_node);
+  if (s->global_batch != s->micro_batch * s->grad_accum * s->dp)
+    REFUSE (_("The global batch (%" G_GUINT64_FORMAT ") must equal micro-batch × gradient accumulation × DP (%"
+              G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " × %u)."),
+            s->global_batch, s->micro_batch, s->grad_accum, s->dp);
+  if (s->heads % kv_heads_of (s) != 0)
+    REFUSE (_("The attention heads (%u) must be a multiple of the key/value heads (%u)."),
+            s->heads, kv_heads_of (s));
+  /* megatron/training/arguments.py validate_args: kv_channels = hidden / heads */
+  if (s->d_model % s->heads != 0)
+    REFUSE (_("The hidden size (%u) must be a multiple of the attention heads (%u)."), s->d_model, s->heads);
+  if (s->zero_stage > 3)
+    REFUSE (_("The ZeRO stage must be 0, 1, 2 or 3."));
+  if (!(s->lr > 0 && isfinite (s->lr)))
+    REFUSE (_("The learning rate must be a positive finite number."));
+  if (s->train_steps == 0)
+    REFUSE (_("A run needs at least one training step."));
+  if (s->virtual_stages > 1 && s->pp == 1)
+    REFUSE (_("Interleaved virtual stages need pipeline parallelism (PP > 1)."));
+  return TRUE;
+}
+
+static gboolean
+check_deepspeed (const NkLaunchSpec *s,
+                 GError            **error)
+{
+  /* deepspeed/runtime/config.py's world_size is the DP group; the config has no
+   * TP or CP degree (those live in the model code), so they cannot be carried. */
+  if (s->tp > 1 || s->cp > 1 || s->virtual_stages > 1 || s->sequence_parallel)
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("A DeepSpeed config carries data and pipeline parallelism only; export TP, CP, "
+                     "interleaving or sequence parallelism to Megatron-LM."));
+      return FALSE;
+    }
+  /* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ */
+  if (s->pp > 1 && s->zero_stage >= 2)
+    REFUSE (_("DeepSpeed refuses ZeRO-2 and ZeRO-3 with pipeline parallelism (PP = %u)."), s->pp);
+  return TRUE;
+}
+
+static gboolean
+check_megatron (const NkLaunchSpec *s,
+                GError            **error)
+{
+  guint tp = s->tp, kv = kv_heads_of (s);
+
+  if (s->optimizer == NK_OPTIMIZER_ADAGRAD || s->optimizer == NK_OPTIMIZER_RMSPROP)
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("Megatron-LM's --optimizer offers adam and sgd, not %s."),
+                   nk_optimizer_to_string (s->optimizer));
+      return FALSE;
+    }
+  /* transformer_config.py __post_init__ */
+  if (s->heads % tp != 0)
+    REFUSE (_("Megatron-LM needs the attention heads (%u) to be a multiple of TP (%u)."), s->heads, tp);
+  if (kv % tp != 0 && tp % kv != 0)
+    REFUSE (_("Megatron-LM needs the query groups (%u) to be a multiple or a divisor of TP (%u)."), kv, tp);
+  /* arguments.py validate_args */
+  if (s->layers % s->pp != 0)
+    REFUSE (_("Megatron-LM needs the layers (%u) to be a multiple of PP (%u)."), s->layers, s->pp);
+  if (s->virtual_stages > 1 && (s->layers / s->pp) % s->virtual_stages != 0)
+    REFUSE (_("Megatron-LM needs the layers per pipeline stage (%u) to be a multiple of the virtual stages (%u)."),
+            s->layers / s->pp, s->virtual_stages);
+  /* schedules.py forward_backward_pipelining_with_interleaving */
+  if (s->virtual_stages > 1 && s->grad_accum % s->pp != 0)
+    REFUSE (_("Megatron-LM's interleaved schedule needs the micro-batches per step (%" G_GUINT64_FORMAT
+              ") to be a multiple of PP (%u)."), s->grad_accum, s->pp);
+  if (s->cp > 1 && s->seq % (2 * s->cp) != 0)
+    REFUSE (_("Megatron-LM needs the sequence length (%u) to be a multiple of 2 × CP (%u)."), s->seq, 2 * s->cp);
+  /* validate_args turns sequence parallelism off at TP = 1: the run would not be the plan */
+  if (s->sequence_parallel && tp == 1)
+    REFUSE (_("Sequence parallelism needs tensor parallelism (TP > 1); Megatron-LM turns it off at TP = 1."));
+  return TRUE;
+}
+
+static gboolean
+check_torchtitan (const NkLaunchSpec *s,
+                  GError            **error)
+{
+  guint divisor = s->tp * s->cp * 2;
+
+  if (s->ffn != NK_FFN_SWIGLU || s->tied_embeddings || s->optimizer < NK_OPTIMIZER_ADAM
+      || s->precision == NK_PRECISION_FP16_MIXED)
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("torchtitan's llama3 model needs a SwiGLU FFN, untied embeddings, Adam or AdamW, "
+                     "and fp32 or bf16 parameters."));
+      return FALSE;
+    }
+  /* models/llama3/infra/parallelize.py: seq_len % ParallelDims.seq_len_divisor
+   * (tp · 2·cp), asserted whenever the model is parallelized */
+  if (s->seq % divisor != 0)
+    REFUSE (_("torchtitan needs the sequence length (%u) to be a multiple of TP × 2 × CP (%u)."), s->seq, divisor);
+  if (s->heads % s->tp != 0 || kv_heads_of (s) % s->tp != 0)
+    REFUSE (_("torchtitan's tensor parallelism needs the heads (%u) and key/value heads (%u) to be multiples of TP (%u)."),
+            s->heads, kv_heads_of (s), s->tp);
+  /* pipeline_parallel.py pipeline_llm: pp · v stages of layers / (pp · v) layers each */
+  if (s->pp > 1 && s->layers % (s->pp * s->virtual_stages) != 0)
+    REFUSE (_("torchtitan needs the layers (%u) to split evenly into PP × virtual stages (%u)."),
+            s->layers, s->pp * s->virtual_stages);
+  if (s->sequence_parallel && s->tp == 1)
+    REFUSE (_("Sequence parallelism needs tensor parallelism (TP > 1)."));
+  return TRUE;
+#undef REFUSE
+}
+
+/**
+ * nk_launch_check:
+ * @spec: the spec
+ * @engine: the engine whose rules apply
+ * @error: where a broken rule is reported
+ *
+ * Returns: %TRUE when @engine would accept @spec
+ */
+gboolean
+nk_launch_check (const NkLaunchSpec *spec,
+                 NkLaunchEngine      engine,
+                 GError            **error)
+{
+  g_return_val_if_fail (spec != NULL, FALSE);
+  g_return_val_if_fail ((guint) engine < NK_LAUNCH_N_ENGINES, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_common (spec, error))
+    return FALSE;
+  switch (engine)
+    {
+    case NK_LAUNCH_ENGINE_DEEPSPEED:
+      return check_deepspeed (spec, error);
+    case NK_LAUNCH_ENGINE_MEGATRON:
+      return check_megatron (spec, error);
+    case NK_LAUNCH_ENGINE_TORCHTITAN:
+      return check_torchtitan (spec, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+/* The shortest text that reads back as the same double, with a dot. */
+static char *
+format_double (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, fmt, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  return g_strdup (buf);
+}
+
+/* ---- DeepSpeed: ds_config.json ---- */
+
+static void
+add_deepspeed_optimizer (JsonBuilder        *b,
+                         const NkLaunchSpec *s)
+{
+  /* Names DeepSpeed knows (DEEPSPEED_OPTIMIZERS) or finds in torch.optim;
+   * parameters are Napkin's (nk-optim.c) so the run is the planned one. */
+  static const char *const names[] = {
+    [NK_OPTIMIZER_SGD] = "SGD", [NK_OPTIMIZER_MOMENTUM] = "SGD",
+    [NK_OPTIMIZER_ADAGRAD] = "Adagrad", [NK_OPTIMIZER_RMSPROP] = "RMSprop",
+    [NK_OPTIMIZER_ADAM] = "Adam", [NK_OPTIMIZER_ADAMW] = "AdamW",
+  };
+
+  json_builder_set_member_name (b, "optimizer");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, names[s->optimizer]);
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "lr");
+  json_builder_add_double_value (b, s->lr);
+  switch (s->optimizer)
+    {
+    case NK_OPTIMIZER_MOMENTUM:
+      json_builder_set_member_name (b, "momentum");
+      json_builder_add_double_value (b, 0.9);
+      break;
+    case NK_OPTIMIZER_ADAM:
+    case NK_OPTIMIZER_ADAMW:
+      json_builder_set_member_name (b, "betas");
+      json_builder_begin_array (b);
+      json_builder_add_double_value (b, 0.9);
+      json_builder_add_double_value (b, 0.999);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "eps");
+      json_builder_add_double_value (b, 1e-8);
+      json_builder_set_member_name (b, "weight_decay");
+      json_builder_add_double_value (b, s->optimizer == NK_OPTIMIZER_ADAMW ? 0.01 : 0.0);
+      /* engine.py: "Adam" means AdamW unless adam_w_mode is false */
+      if (s->optimizer == NK_OPTIMIZER_ADAM)
+        {
+          json_builder_set_member_name (b, "adam_w_mode");
+          json_builder_add_boolean_value (b, FALSE);
+        }
+      break;
+    default:
+      break;
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_member_int (JsonBuilder *b,
+                const char  *name,
+                gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_member_enabled (JsonBuilder *b,
+                    const char  *name,
+                    gboolean     enabled)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "enabled");
+  json_builder_add_boolean_value (b, enabled);
+  json_builder_end_object (b);
+}
+
+static char *
+write_deepspeed (const NkLaunchSpec *s)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  /* All three given, so _set_batch_related_parameters derives nothing and
+   * _batch_assertion checks train = micro × gas × world (world = DP). */
+  add_member_int (b, "train_batch_size", (gint64) s->global_batch);
+  add_member_int (b, "train_micro_batch_size_per_gpu", (gint64) s->micro_batch);
+  add_member_int (b, "gradient_accumulation_steps", (gint64) s->grad_accum);
+  add_member_int (b, "steps_per_print", 10);
+  json_builder_set_member_name (b, "zero_optimization");
+  json_builder_begin_object (b);
+  add_member_int (b, "stage", s->zero_stage);
+  json_builder_end_object (b);
+  add_member_enabled (b, "bf16", s->precision == NK_PRECISION_BF16_MIXED);
+  add_member_enabled (b, "fp16", s->precision == NK_PRECISION_FP16_MIXED);
+  if (nk_precision_is_mixed (s->precision))
+    {
+      /* config.py get_data_types_params: grad_accum_dtype */
+      json_builder_set_member_name (b, "data_types");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "grad_accum_dtype");
+      json_builder_add_string_value (b, s->fp32_grads ? "fp32"
+                                     : s->precision == NK_PRECISION_BF16_MIXED ? "bf16" : "fp16");
+      json_builder_end_object (b);
+    }
+  add_deepspeed_optimizer (b, s);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  return g_strconcat (text, "\n", NULL);
+}
+
+/* ---- Megatron-LM: a bash script around torchrun pretrain_gpt.py ---- */
+
+static void
+arg (GString    *out,
+     const char *flag,
+     const char *value)
+{
+  if (value != NULL)
+    g_string_append_printf (out, "  %s %s\n", flag, value);
+  else
+    g_string_append_printf (out, "  %s\n", flag);
+}
+
+static void
+arg_uint (GString    *out,
+          const char *flag,
+          guint64     value)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+
+  arg (out, flag, text);
+}
+
+static void
+megatron_optimizer_args (GString            *out,
+                         const NkLaunchSpec *s)
+{
+  g_autofree char *lr = format_double (s->lr);
+
+  if (s->optimizer == NK_OPTIMIZER_SGD || s->optimizer == NK_OPTIMIZER_MOMENTUM)
+    {
+      arg (out, "--optimizer", "sgd");
+      arg (out, "--sgd-momentum", s->optimizer == NK_OPTIMIZER_MOMENTUM ? "0.9" : "0");
+      arg (out, "--weight-decay", "0");
+    }
+  else
+    {
+      /* Megatron's "adam" decouples weight decay (AdamW); at weight decay 0 it
+       * is Napkin's Adam. */
+      arg (out, "--optimizer", "adam");
+      arg (out, "--adam-beta1", "0.9");
+      arg (out, "--adam-beta2", "0.999");
+      arg (out, "--adam-eps", "1e-08");
+      arg (out, "--weight-decay", s->optimizer == NK_OPTIMIZER_ADAMW ? "0.01" : "0");
+    }
+  arg (out, "--lr", lr);
+}
+
+static void
+megatron_model_args (GString            *out,
+                     const NkLaunchSpec *s)
+{
+  arg_uint (out, "--num-layers", s->layers);
+  arg_uint (out, "--hidden-size", s->d_model);
+  arg_uint (out, "--num-attention-heads", s->heads);
+  if (kv_heads_of (s) != s->heads)
+    {
+      arg (out, "--group-query-attention", NULL);
+      arg_uint (out, "--num-query-groups", kv_heads_of (s));
+    }
+  /* arguments.py fills 4·h (GELU) or a rounded 8/3·h (SwiGLU) when absent:
+   * always give the planned size */
+  arg_uint (out, "--ffn-hidden-size", s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model);
+  if (s->ffn == NK_FFN_SWIGLU)
+    arg (out, "--swiglu", NULL);
+  if (!s->tied_embeddings)
+    arg (out, "--untie-embeddings-and-output-weights", NULL);
+  arg_uint (out, "--seq-length", s->seq);
+  arg_uint (out, "--max-position-embeddings", s->seq);
+}
+
+static void
+megatron_layout_args (GString            *out,
+                      const NkLaunchSpec *s)
+{
+  arg_uint (out, "--tensor-model-parallel-size", s->tp);
+  arg_uint (out, "--pipeline-model-parallel-size", s->pp);
+  if (s->virtual_stages > 1)
+    arg_uint (out, "--num-layers-per-virtual-pipeline-stage", s->layers / s->pp / s->virtual_stages);
+  if (s->cp > 1)
+    arg_uint (out, "--context-parallel-size", s->cp);
+  if (s->sequence_parallel)
+    arg (out, "--sequence-parallel", NULL);
+  arg_uint (out, "--micro-batch-size", s->micro_batch);
+  arg_uint (out, "--global-batch-size", s->global_batch);
+  /* ZeRO-1 is the distributed optimizer; ZeRO-2/3 are Megatron-FSDP's sharding
+   * strategies (arguments.py: --data-parallel-sharding-strategy) */
+  if (s->zero_stage >= 1)
+    arg (out, "--use-distributed-optimizer", NULL);
+  if (s->zero_stage >= 2)
+    {
+      arg (out, "--use-megatron-fsdp", NULL);
+      arg (out, "--data-parallel-sharding-strategy",
+           s->zero_stage == 2 ? "optim_grads" : "optim_grads_params");
+    }
+}
+
+static void
+megatron_numerics_args (GString            *out,
+                        const NkLaunchSpec *s)
+{
+  if (s->precision == NK_PRECISION_BF16_MIXED)
+    arg (out, "--bf16", NULL);
+  else if (s->precision == NK_PRECISION_FP16_MIXED)
+    arg (out, "--fp16", NULL);
+  if (nk_precision_is_mixed (s->precision) && s->fp32_grads)
+    arg (out, "--accumulate-allreduce-grads-in-fp32", NULL);
+  if (s->recompute == NK_RECOMPUTE_SELECTIVE)
+    arg (out, "--recompute-granularity", "selective");
+  else if (s->recompute == NK_RECOMPUTE_FULL)
+    {
+      /* transformer_config.py: full needs a method and a layer count; uniform
+       * with 1 keeps each layer's input, as the plan counts */
+      arg (out, "--recompute-granularity", "full");
+      arg (out, "--recompute-method", "uniform");
+      arg (out, "--recompute-num-layers", "1");
+    }
+  if (s->flash_attention)
+    arg (out, "--attention-backend", "flash");
+  arg_uint (out, "--train-iters", s->train_steps);
+}
+
+static char *
+megatron_torchrun (const NkLaunchSpec *s)
+{
+  return g_strdup_printf ("torchrun --nproc_per_node %u --nnodes %u --node_rank \"$NODE_RANK\" "
+                          "--master_addr \"$MASTER_ADDR\" --master_port \"$MASTER_PORT\" "
+                          "pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ${DATA_ARGS:-}",
+                          gpus_per_node_used (s), s->nodes);
+}
+
+static char *
+write_megatron (const NkLaunchSpec *s)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *line = megatron_torchrun (s);
+
+  g_string_append_printf (out,
+                          "#!/bin/bash\n"
+                          "# Megatron-LM launch of the run Napkin planned: %u GPUs (%u node%s of %u), "
+                          "TP %u, PP %u, CP %u, DP %u.\n"
+                          "# Run it from a Megatron-LM checkout on every node with NODE_RANK, MASTER_ADDR\n"
+                          "# and MASTER_PORT set; DATA_ARGS holds the data and tokenizer arguments",
+                          s->gpus, s->nodes, s->nodes == 1 ? "" : "s", gpus_per_node_used (s),
+                          s->tp, s->pp, s->cp, s->dp);
+  if (s->vocab != 0)
+    g_string_append_printf (out, " (planned vocabulary: %u)", s->vocab);
+  g_string_append (out, ".\nset -euo pipefail\n\n"
+                        "NODE_RANK=${NODE_RANK:-0}\n"
+                        "MASTER_ADDR=${MASTER_ADDR:-localhost}\n"
+                        "MASTER_PORT=${MASTER_PORT:-6000}\n\n"
+                        "MEGATRON_ARGS=(\n");
+  megatron_layout_args (out, s);
+  megatron_model_args (out, s);
+  megatron_numerics_args (out, s);
+  megatron_optimizer_args (out, s);
+  g_string_append_printf (out, ")\n\n%s\n", line);
+  return g_string_free (out, FALSE);
+}
+
+/* ---- torchtitan: a TOML job config of the 0.2 releases ---- */
+
+static char *
+torchtitan_command (const NkLaunchSpec *s)
+{
+  if (s->nodes == 1)
+    return g_strdup_printf ("NGPU=%u CONFIG_FILE=./train.toml ./run_train.sh", s->gpus);
+  return g_strdup_printf ("torchrun --nnodes %u --nproc_per_node %u --rdzv_backend c10d "
+                          "--rdzv_endpoint \"$HEAD_NODE:29500\" -m torchtitan.train "
+                          "--job.config_file ./train.toml",
+                          s->nodes, s->gpus_per_node);
+}
+
+static void
+toml_int (GString    *out,
+          const char *key,
+          guint64     value)
+{
+  g_string_append_printf (out, "%s = %" G_GUINT64_FORMAT "\n", key, value);
+}
+
+static void
+toml_str (GString    *out,
+          const char *key,
+          const char *value)
+{
+  g_string_append_printf (out, "%s = \"%s\"\n", key, value);
+}
+
+static void
+torchtitan_header (GString            *out,
+                   const NkLaunchSpec *s)
+{
+  g_autofree char *line = torchtitan_command (s);
+
+  g_string_append_printf (out,
+                          "# torchtitan job config of the run Napkin planned: %u GPUs (%u node%s of %u).\n"
+                          "# Written for the TOML job configs of the torchtitan 0.2 releases (field names\n"
+                          "# of v0.2.2's torchtitan/config/job_config.py). Newer torchtitan takes Python\n"
+                          "# config functions instead of TOML: carry these values over to one.\n"
+                          "# Model: add flavor \"napkin\" to llama3_args in torchtitan/models/llama3/__init__.py:\n"
+                          "#   dim=%u, n_layers=%u, n_heads=%u, n_kv_heads=%u, vocab_size=%u, FFN hidden %u.\n"
+                          "# Launch: %s\n\n",
+                          s->gpus, s->nodes, s->nodes == 1 ? "" : "s", gpus_per_node_used (s),
+                          s->d_model, s->layers, s->heads, kv_heads_of (s), s->vocab,
+                          s->d_ff != 0 ? s->d_ff : 4 * s->d_model, line);
+}
+
+static char *
+write_torchtitan (const NkLaunchSpec *s)
+{
+  static const char *const ac_modes[] = {
+    [NK_RECOMPUTE_NONE] = "none", [NK_RECOMPUTE_SELECTIVE] = "selective", [NK_RECOMPUTE_FULL] = "full",
+  };
+  GString *out = g_string_new (NULL);
+  g_autofree char *lr = format_double (s->lr);
+  /* With pipelining a DP rank's batch is all its micro-batches
+   * (pipeline_parallel.py splits local_batch_size into microbatch_size
+   * pieces); without, train.py accumulates global / (local × dp) steps. */
+  guint64 local = s->pp > 1 ? s->micro_batch * s->grad_accum : s->micro_batch;
+
+  torchtitan_header (out, s);
+  g_string_append (out, "[job]\ndescription = \"napkin plan\"\n\n[model]\n");
+  toml_str (out, "name", "llama3");
+  toml_str (out, "flavor", "napkin");
+  g_string_append (out, "\n[optimizer]\n");
+  toml_str (out, "name", s->optimizer == NK_OPTIMIZER_ADAMW ? "AdamW" : "Adam");
+  g_string_append_printf (out, "lr = %s\neps = 1e-08\nweight_decay = %s\n", lr,
+                          s->optimizer == NK_OPTIMIZER_ADAMW ? "0.01" : "0.0");
+  g_string_append (out, "\n[training]\n");
+  toml_int (out, "local_batch_size", local);
+  toml_int (out, "global_batch_size", s->global_batch);
+  toml_int (out, "seq_len", s->seq);
+  toml_int (out, "steps", s->train_steps);
+  toml_str (out, "mixed_precision_param", s->precision == NK_PRECISION_FP32 ? "float32" : "bfloat16");
+  /* job_config.py: the only reduce dtype is float32 */
+  toml_str (out, "mixed_precision_reduce", "float32");
+  g_string_append (out, "\n[parallelism]\n");
+  /* ZeRO-0 is DDP (replicate); ZeRO-1/2 keep parameters after the forward
+   * (FSDP2 reshard_after_forward "never"); ZeRO-3 is FSDP's full shard. */
+  toml_int (out, "data_parallel_replicate_degree", s->zero_stage == 0 ? s->dp : 1);
+  toml_int (out, "data_parallel_shard_degree", s->zero_stage == 0 ? 1 : s->dp);
+  if (s->zero_stage == 1 || s->zero_stage == 2)
+    toml_str (out, "fsdp_reshard_after_forward", "never");
+  toml_int (out, "tensor_parallel_degree", s->tp);
+  toml_int (out, "pipeline_parallel_degree", s->pp);
+  toml_int (out, "context_parallel_degree", s->cp);
+  toml_int (out, "pipeline_parallel_microbatch_size", s->micro_batch);
+  if (s->pp > 1)
+    toml_str (out, "pipeline_parallel_schedule", s->virtual_stages > 1 ? "Interleaved1F1B" : "1F1B");
+  if (s->virtual_stages > 1)
+    {
+      toml_int (out, "pipeline_parallel_layers_per_stage", s->layers / (s->pp * s->virtual_stages));
+      toml_int (out, "pipeline_parallel_first_stage_less_layers", 0);
+      toml_int (out, "pipeline_parallel_last_stage_less_layers", 0);
+    }
+  g_string_append (out, "\n[activation_checkpoint]\n");
+  toml_str (out, "mode", ac_modes[s->recompute]);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * nk_launch_write:
+ * @spec: the spec
+ * @engine: the engine
+ * @error: where a broken rule is reported
+ *
+ * Writes the engine's launch file for @spec (see nk-launch.h for which).
+ *
+ * Returns: (transfer full) (nullable): the whole file text, or %NULL when
+ *   @engine would refuse @spec
+ */
+char *
+nk_launch_write (const NkLaunchSpec *spec,
+                 NkLaunchEngine      engine,
+                 GError            **error)
+{
+  if (!nk_launch_check (spec, engine, error))
+    return NULL;
+  switch (engine)
+    {
+    case NK_LAUNCH_ENGINE_DEEPSPEED:
+      return write_deepspeed (spec);
+    case NK_LAUNCH_ENGINE_MEGATRON:
+      return write_megatron (spec);
+    case NK_LAUNCH_ENGINE_TORCHTITAN:
+      return write_torchtitan (spec);
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * nk_launch_command:
+ * @spec: the spec
+ * @engine: the engine
+ * @error: where a broken rule is reported
+ *
+ * The line that starts the run with the file nk_launch_write() gives. For
+ * DeepSpeed it is the only place the launcher line lives (JSON has no
+ * comments); train.py must call deepspeed.initialize() with the config, and
+ * with PP > 1 build a PipelineModule of @spec's PP stages.
+ *
+ * Returns: (transfer full) (nullable): the command line, or %NULL when
+ *   @engine would refuse @spec
+ */
+char *
+nk_launch_command (const NkLaunchSpec *spec,
+                   NkLaunchEngine      engine,
+                   GError            **error)
+{
+  if (!nk_launch_check (spec, engine, error))
+    return NULL;
+  switch (engine)
+    {
+    case NK_LAUNCH_ENGINE_DEEPSPEED:
+      return g_strdup_printf ("deepspeed --num_nodes %u --num_gpus %u train.py --deepspeed "
+                              "--deepspeed_config ds_config.json",
+                              spec->nodes, gpus_per_node_used (spec));
+    case NK_LAUNCH_ENGINE_MEGATRON:
+      return megatron_torchrun (spec);
+    case NK_LAUNCH_ENGINE_TORCHTITAN:
+      return torchtitan_command (spec);
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
