@@ -746,7 +746,7 @@ test_inputs_on_open (void)
   {
     /* before: accepted, then "Token 9999 is outside the vocabulary of 256" at some step */
     const char *a[] = { "--model", "tiny-lm", "--dim", "8", "--layers", "1", "--steps", "5000",
-                        "--text", tokens, "--json-lines", NULL };
+                        "--tokens", tokens, "--json-lines", NULL };
     expect_failure (a, 1, "token 150000 ");
     expect_failure (a, 1, "tokens.bin");
   }

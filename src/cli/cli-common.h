@@ -51,5 +51,6 @@ int nk_cli_gpus_main    (int argc, char **argv);
 int nk_cli_train_main   (int argc, char **argv);
 int nk_cli_devices_main (int argc, char **argv);
 int nk_cli_bench_main   (int argc, char **argv);
+int nk_cli_sample_main  (int argc, char **argv);
 
 G_END_DECLS

@@ -28,6 +28,7 @@ static const Command commands[] = {
   { "train",  nk_cli_train_main,  N_("Train the Cruncher or a tiny LM, with FLOPs, MFU and memory per step") },
   { "devices", nk_cli_devices_main, N_("The CPU (with its derived peak FLOP/s) and CUDA devices") },
   { "bench",  nk_cli_bench_main,  N_("Time a matmul and compare its FLOP/s with the peak") },
+  { "sample", nk_cli_sample_main, N_("Continue a prompt with a trained GPT") },
 };
 
 static void

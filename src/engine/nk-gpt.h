@@ -150,4 +150,46 @@ guint64    nk_gpt_activation_bytes     (guint     vocab,
                                         guint64   block_size,
                                         NkDType   compute);
 
+/* ---- loading and sampling (nk-gpt-sample.c) ------------------------------------- */
+
+/**
+ * nk_gpt_load:
+ * @path: a checkpoint folder (its newest intact checkpoint) or a safetensors
+ *   state_dict (`train --save`)
+ * @error: return location for a #GError naming what is missing
+ *
+ * Builds the GPT the file describes: V, d and T from the shapes of
+ * transformer.wte/wpe, L from the blocks present, the heads from the "n_head"
+ * metadata Napkin writes beside a GPT's tensors.
+ *
+ * Returns: (transfer full) (nullable): the f32 model on the CPU
+ */
+NkModel   *nk_gpt_load                 (const char  *path,
+                                        GError     **error);
+
+/**
+ * nk_gpt_generate:
+ * @model: a GPT
+ * @prompt: (array length=n_prompt): token ids, at least one
+ * @n_prompt: their count
+ * @n_new: tokens to add
+ * @temperature: logits are divided by it; 0 picks the most likely token
+ * @top_k: keep only the k most likely tokens (0: all)
+ * @rng: draws one uniform double per sampled token
+ * @error: return location for a #GError
+ *
+ * nanoGPT's generate(): the context cropped to the block size, the last position's
+ * logits / temperature, top-k, softmax, one draw by inverse CDF.
+ *
+ * Returns: (transfer full) (nullable): the @n_new new tokens (guint32)
+ */
+GArray    *nk_gpt_generate             (NkModel       *model,
+                                        const guint32 *prompt,
+                                        gsize          n_prompt,
+                                        guint          n_new,
+                                        double         temperature,
+                                        guint          top_k,
+                                        NkRng         *rng,
+                                        GError       **error);
+
 G_END_DECLS

@@ -524,6 +524,13 @@ nk_model_save_state_dict (NkModel              *model,
                           NkSafetensorsWriter  *writer,
                           GError              **error)
 {
+  /* The one size of a GPT its shapes do not tell (nk_gpt_load()). */
+  if (model->kind == NK_MODEL_GPT)
+    {
+      g_autofree char *heads = g_strdup_printf ("%u", model->n_head);
+
+      nk_safetensors_writer_set_metadata (writer, "n_head", heads);
+    }
   for (guint i = 0; i < model->params->len; i++)
     if (!nk_safetensors_writer_add_tensor (writer, nk_model_get_param_name (model, i),
                                            param (model, i), error))
@@ -544,6 +551,12 @@ nk_model_save_checkpoint (NkModel       *model,
                           NkCheckpoint  *ck,
                           GError       **error)
 {
+  if (model->kind == NK_MODEL_GPT)
+    {
+      g_autofree char *heads = g_strdup_printf ("%u", model->n_head);
+
+      nk_checkpoint_set_metadata (ck, "n_head", heads);
+    }
   for (guint i = 0; i < model->params->len; i++)
     if (!nk_checkpoint_add_tensor (ck, nk_model_get_param_name (model, i),
                                    param (model, i), error))
