@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "nk-autograd-nn.h"
 #include "nk-device.h"
 #include "nk-device-probe.h"
 #include "nk-kernels.h"
@@ -577,6 +578,137 @@ test_training_step (void)
   g_assert_cmpuint (after, ==, before);
 }
 
+/* ---- the GPT's ops: CUDA against the CPU ------------------------------------------ */
+
+enum { GPT_X, GPT_LN_W, GPT_LN_B, GPT_WTE, GPT_ATTN, GPT_N_LEAVES };
+
+/* A pre-LN attention with a GELU on @device in @dtype, from fixed host data:
+ * loss = Σ u ⊙ gelu (attention (LN (x + wte[ids]))). Returns the loss and each
+ * leaf's gradient on the host (doubles, g_free them). */
+static double
+gpt_ops_loss (NkDevice *device,
+              NkDType   dtype,
+              double  **grads)
+{
+  const gint64 B = 2, T = 5, H = 2, hd = 3, d = H * hd, V = 7;
+  static const gint64 ids_v[] = { 1, 3, 3, 0, 6, 3, 1, 1, 2, 5 };
+  g_autoptr(GError) error = NULL;
+  NkDevice *saved = nk_device_get_default ();
+  g_autoptr(NkTensor) ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64,
+                                                NK_SHAPE (B * T), NK_BUCKET_OTHER, FALSE,
+                                                &error);
+  const gint64 shapes[GPT_N_LEAVES][2] = { { B * T, d }, { 1, d }, { 1, d }, { V, d },
+                                           { 3 * d, d } };
+  NkTensor *leaf[GPT_N_LEAVES];
+  NkTensor *parts[3];
+  double loss_value = 0.0;
+
+  memcpy (nk_tensor_data (ids), ids_v, sizeof ids_v);
+  nk_device_set_default (device);
+  for (int i = 0; i < GPT_N_LEAVES; i++)
+    {
+      g_autoptr(NkTensor) host = pseudo_random (dtype, shapes[i][0], shapes[i][1], 20 + i);
+      g_autoptr(NkTensor) flat = shapes[i][0] == 1 ? nk_tensor_view (host, NK_SHAPE (d), &error)
+                                                   : nk_tensor_ref (host);
+
+      leaf[i] = nk_tensor_to_device (flat, device, &error);
+      g_assert_no_error (error);
+      if (leaf[i] == flat)
+        {
+          /* On the CPU to_device returns the same tensor: make it a leaf of its own. */
+          nk_tensor_unref (leaf[i]);
+          leaf[i] = nk_tensor_clone (flat, &error);
+        }
+      nk_tensor_set_requires_grad (leaf[i], TRUE);
+    }
+  {
+    g_autoptr(NkTensor) e = nk_ag_embedding (leaf[GPT_WTE], ids, &error);
+    g_autoptr(NkTensor) x = nk_ag_add (leaf[GPT_X], e, &error);
+    g_autoptr(NkTensor) h = nk_ag_layer_norm (x, leaf[GPT_LN_W], leaf[GPT_LN_B], 1e-5, &error);
+    g_autoptr(NkTensor) qkv = nk_ag_linear (h, leaf[GPT_ATTN], NULL, &error);
+    g_autoptr(NkTensor) att = NULL, p = NULL, y = NULL, a = NULL, u = NULL, uy = NULL;
+    g_autoptr(NkTensor) u3 = NULL;
+    g_autoptr(NkTensor) loss = NULL;
+    g_autoptr(NkTensor) host_u = pseudo_random (dtype, B * T, d, 40);
+
+    g_assert_no_error (error);
+    for (int i = 0; i < 3; i++)
+      {
+        g_autoptr(NkTensor) part = nk_ag_narrow (qkv, 1, i * d, d, &error);
+        g_autoptr(NkTensor) heads = nk_ag_view (part, NK_SHAPE (B, T, H, hd), &error);
+
+        parts[i] = nk_ag_transpose (heads, 1, 2, &error);
+        g_assert_no_error (error);
+      }
+    att = nk_ag_bmm (parts[0], parts[1], NK_BMM_TRANS_B, &error);
+    p = nk_ag_softmax_causal (att, 1.0 / sqrt ((double) hd), &error);
+    y = nk_ag_bmm (p, parts[2], NK_BMM_MERGE_HEADS, &error);
+    a = nk_ag_gelu (y, &error);
+    g_assert_no_error (error);
+    u = nk_tensor_to_device (host_u, device, &error);
+    u3 = nk_tensor_view (u, NK_SHAPE (B, T, d), &error);
+    uy = nk_ag_mul (a, u3, &error);
+    loss = nk_ag_sum (uy, &error);
+    g_assert_no_error (error);
+    g_assert_true (nk_autograd_backward (loss, &error));
+    g_assert_no_error (error);
+    {
+      g_autoptr(NkTensor) lh = nk_tensor_to_device (loss, nk_device_get_cpu (), &error);
+
+      g_assert_true (nk_tensor_item (lh, &loss_value, &error));
+    }
+    for (int i = 0; i < 3; i++)
+      nk_tensor_unref (parts[i]);
+  }
+  for (int i = 0; i < GPT_N_LEAVES; i++)
+    {
+      g_autoptr(NkTensor) g = nk_tensor_to_device (leaf[i]->grad, nk_device_get_cpu (), &error);
+
+      g_assert_no_error (error);
+      grads[i] = nk_tensor_to_doubles (g, NULL);
+      nk_tensor_unref (leaf[i]);
+    }
+  nk_device_set_default (saved);
+  return loss_value;
+}
+
+static void
+test_gpt_ops (void)
+{
+  NkDevice *cuda = cuda_or_skip ();
+  static const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F64 };
+  static const double tolerance[] = { 1e-5, 1e-12 };
+  static const gint64 sizes[GPT_N_LEAVES] = { 60, 6, 6, 42, 108 };
+  guint64 before = 0, after = 0;
+
+  if (cuda == NULL)
+    return;
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &before, NULL);
+  for (guint t = 0; t < G_N_ELEMENTS (dtypes); t++)
+    {
+      double *cpu_g[GPT_N_LEAVES], *gpu_g[GPT_N_LEAVES];
+      double cpu_loss = gpt_ops_loss (nk_device_get_cpu (), dtypes[t], cpu_g);
+      double gpu_loss = gpt_ops_loss (cuda, dtypes[t], gpu_g);
+
+      g_test_message ("%s: loss %.9g (CPU) %.9g (CUDA)", nk_dtype_info (dtypes[t])->name,
+                      cpu_loss, gpu_loss);
+      g_assert_cmpfloat (fabs (cpu_loss - gpu_loss), <=, tolerance[t] * MAX (1.0, fabs (cpu_loss)));
+      for (int i = 0; i < GPT_N_LEAVES; i++)
+        {
+          double scale = 0.0;
+
+          for (gint64 j = 0; j < sizes[i]; j++)
+            scale = MAX (scale, fabs (cpu_g[i][j]));
+          for (gint64 j = 0; j < sizes[i]; j++)
+            g_assert_cmpfloat (fabs (cpu_g[i][j] - gpu_g[i][j]), <=, tolerance[t] * MAX (scale, 1.0));
+          g_free (cpu_g[i]);
+          g_free (gpu_g[i]);
+        }
+    }
+  nk_device_get_bytes (cuda, NK_N_BUCKETS, &after, NULL);
+  g_assert_cmpuint (after, ==, before);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -597,6 +729,7 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/optimizer", test_optimizer_kernels);
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
   g_test_add_func ("/gpu/cuda/training-step", test_training_step);
+  g_test_add_func ("/gpu/cuda/gpt-ops", test_gpt_ops);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 
 #include "nk-autograd-nn.h"
 #include "nk-autograd-private.h"
+#include "nk-storage.h"
 
 /* ---- shared helpers -------------------------------------------------------------- */
 
@@ -445,9 +446,38 @@ nk_ag_gelu (NkTensor  *x,
   return g_steal_pointer (&out);
 }
 
-/* ---- LayerNorm and causal softmax: inputs ---------------------------------------- */
+/* ---- row kernels on the tensors' device ------------------------------------------ */
 
-/* @x as the f32/f64 contiguous CPU tensor the row kernels read, recorded (cast to f32
+static gpointer
+dev_ptr (NkTensor *t)
+{
+  if (t == NULL)
+    return NULL;
+  return (char *) nk_storage_get_data (t->storage)
+         + t->offset * (gint64) nk_tensor_element_size (t);
+}
+
+static gboolean
+run_rows (NkTensor    *like,
+          NkRowsCall  *call,
+          GError     **error)
+{
+  NkDevice *device = nk_tensor_get_device (like);
+  const NkDeviceOps *ops = nk_device_get_ops (device);
+
+  if (ops->rows == NULL)
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("The device %s has no LayerNorm, softmax or embedding kernels."),
+                   nk_device_get_name (device));
+      return FALSE;
+    }
+  return ops->rows (nk_device_get_backend (device), like->dtype, call, error);
+}
+
+#define ROWS_OF(t) (nk_tensor_numel (t) / MAX ((t)->shape[(t)->ndim - 1], 1))
+
+/* @x as the f32/f64 contiguous tensor the row kernels read, recorded (cast to f32
  * for narrow floats, as autocast runs these ops; a copy for other layouts). */
 static NkTensor *
 row_input (NkTensor    *x,
@@ -462,12 +492,6 @@ row_input (NkTensor    *x,
                    _("%s needs a tensor with at least one dimension."), what);
       return NULL;
     }
-  if (!is_cpu (x))
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("%s runs on the CPU only."), what);
-      return NULL;
-    }
   if (x->dtype != NK_DTYPE_F32 && x->dtype != NK_DTYPE_F64)
     wide = nk_ag_cast (x, NK_DTYPE_F32, error);
   else
@@ -477,7 +501,7 @@ row_input (NkTensor    *x,
   return nk_ag_contiguous (wide, error);
 }
 
-/* A [C] parameter of @x's dtype as a contiguous tensor, or NULL (no error) if absent. */
+/* A [C] parameter in @x's dtype, contiguous, on @x's device. */
 static gboolean
 check_affine (NkTensor  *p,
               NkTensor  *x,
@@ -487,15 +511,16 @@ check_affine (NkTensor  *p,
 
   if (p == NULL)
     return TRUE;
-  if (p->ndim != 1 || p->shape[0] != c || p->dtype != x->dtype || !is_cpu (p)
-      || !nk_tensor_is_contiguous (p))
+  if (p->ndim != 1 || p->shape[0] != c || p->dtype != x->dtype
+      || nk_tensor_get_device (p) != nk_tensor_get_device (x) || !nk_tensor_is_contiguous (p))
     {
       g_autofree char *sp = nk_format_shape (p->ndim, p->shape);
       g_autofree char *sx = nk_format_shape (x->ndim, x->shape);
 
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
                    _("LayerNorm of an input %s needs a contiguous weight and bias of shape "
-                     "(%" G_GINT64_FORMAT ",) in the input's dtype, not %s."), sx, c, sp);
+                     "(%" G_GINT64_FORMAT ",) in the input's dtype and device, not %s."),
+                   sx, c, sp);
       return FALSE;
     }
   return TRUE;
@@ -503,108 +528,62 @@ check_affine (NkTensor  *p,
 
 /* ---- LayerNorm ------------------------------------------------------------------- */
 
-#define ROWS_OF(t) (nk_tensor_numel (t) / MAX ((t)->shape[(t)->ndim - 1], 1))
-
+/* The gradients of LayerNorm's weight and bias, written into their grad buffers (or
+ * into temporaries added there when those are not plain contiguous buffers). */
 static gboolean
-layernorm_forward_cpu (NkTensor *x,
-                       NkTensor *w,
-                       NkTensor *b,
-                       double    eps,
-                       NkTensor *y,
-                       NkTensor *mean,
-                       NkTensor *rstd)
+layer_norm_param_grads (Node    *node,
+                        GError **error)
 {
-  gint64 c = x->shape[x->ndim - 1], rows = ROWS_OF (x);
+  NkTensor *x = node->in[0], *w = node->in[1], *b = node->in[2];
+  gboolean want_w = w != NULL && nk_autograd_requires_grad (w);
+  gboolean want_b = b != NULL && nk_autograd_requires_grad (b);
+  g_autoptr(NkTensor) tw = NULL;
+  g_autoptr(NkTensor) tb = NULL;
+  NkRowsCall call = { NK_ROWS_LAYERNORM_PARAMS, ROWS_OF (x), x->shape[x->ndim - 1], 1, 0,
+                      0.0, FALSE, { dev_ptr (x), NULL, dev_ptr (node->saved),
+                                    dev_ptr (node->saved3), dev_ptr (node->grad) },
+                      { NULL } };
 
-  for (gint64 r = 0; r < rows; r++)
-    {
-      if (x->dtype == NK_DTYPE_F32)
-        nk_kernel_layernorm_row_f (nk_tensor_data_f32 (x) + r * c,
-                                   w ? nk_tensor_data_f32 (w) : NULL,
-                                   b ? nk_tensor_data_f32 (b) : NULL, c, eps,
-                                   nk_tensor_data_f32 (y) + r * c,
-                                   nk_tensor_data_f32 (mean) + r,
-                                   nk_tensor_data_f32 (rstd) + r);
-      else
-        nk_kernel_layernorm_row_d (nk_tensor_data_f64 (x) + r * c,
-                                   w ? nk_tensor_data_f64 (w) : NULL,
-                                   b ? nk_tensor_data_f64 (b) : NULL, c, eps,
-                                   nk_tensor_data_f64 (y) + r * c,
-                                   nk_tensor_data_f64 (mean) + r,
-                                   nk_tensor_data_f64 (rstd) + r);
-    }
-  return TRUE;
-}
-
-/* Adds (or, with beta 0, writes) the double sums @acc into @p's gradient. */
-static gboolean
-add_param_grad (NkTensor      *p,
-                const double  *acc,
-                GError       **error)
-{
-  g_autoptr(NkTensor) target = NULL;
-  double beta;
-  gint64 c;
-
-  if (p == NULL || !nk_autograd_requires_grad (p))
+  if (!want_w && !want_b)
     return TRUE;
-  target = grad_target_through (p, &beta, error);
-  if (target == NULL)
+  /* Fresh [C] buffers (cheap), then the usual accumulation: fan-out and
+   * first-contribution rules stay nk-autograd's. */
+  if (want_w && (tw = _nk_ag_take_like (w, NK_BUCKET_OTHER, error)) == NULL)
     return FALSE;
-  c = p->shape[0];
-  for (gint64 j = 0; j < c; j++)
-    {
-      gint64 idx[1] = { j };
-      double old = 0.0;
-
-      if (beta != 0.0 && !nk_tensor_get_item (target, idx, &old, error))
-        return FALSE;
-      if (!nk_tensor_set_item (target, idx, old + acc[j], error))
-        return FALSE;
-    }
-  return TRUE;
+  if (want_b && (tb = _nk_ag_take_like (b, NK_BUCKET_OTHER, error)) == NULL)
+    return FALSE;
+  call.out[0] = dev_ptr (tw);
+  call.out[1] = dev_ptr (tb);
+  if (!run_rows (x, &call, error))
+    return FALSE;
+  return (!want_w || _nk_ag_accumulate (w, tw, TRUE, error))
+         && (!want_b || _nk_ag_accumulate (b, tb, TRUE, error));
 }
 
 static gboolean
 backward_layer_norm (Node    *node,
                      GError **error)
 {
-  NkTensor *x = node->in[0], *w = node->in[1], *b = node->in[2];
-  NkTensor *mean = node->saved, *rstd = node->saved3, *g = node->grad;
+  NkTensor *x = node->in[0], *w = node->in[1];
   gint64 c = x->shape[x->ndim - 1], rows = ROWS_OF (x);
-  g_autofree double *dw = NULL, *db = NULL;
-  g_autoptr(NkTensor) dx = NULL;
-  gboolean f32 = x->dtype == NK_DTYPE_F32;
 
-  if (w != NULL && nk_autograd_requires_grad (w))
-    dw = g_new0 (double, c);
-  if (b != NULL && nk_autograd_requires_grad (b))
-    db = g_new0 (double, c);
-  if (nk_autograd_requires_grad (x)
-      && (dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
-    return FALSE;
-
-  for (gint64 r = 0; r < rows; r++)
-    {
-      if (f32)
-        nk_kernel_layernorm_backward_row_f (
-          nk_tensor_data_f32 (x) + r * c, w ? nk_tensor_data_f32 (w) : NULL,
-          nk_tensor_data_f32 (mean)[r], nk_tensor_data_f32 (rstd)[r],
-          nk_tensor_data_f32 (g) + r * c, c, dx ? nk_tensor_data_f32 (dx) + r * c : NULL,
-          dw, db);
-      else
-        nk_kernel_layernorm_backward_row_d (
-          nk_tensor_data_f64 (x) + r * c, w ? nk_tensor_data_f64 (w) : NULL,
-          nk_tensor_data_f64 (mean)[r], nk_tensor_data_f64 (rstd)[r],
-          nk_tensor_data_f64 (g) + r * c, c, dx ? nk_tensor_data_f64 (dx) + r * c : NULL,
-          dw, db);
-    }
   /* 13 per element: x̂ 2, dx̂ 1, dw 2, db 1, the two row sums 3, dx 4. */
   _nk_ag_count_flops (NK_FLOP_KIND_NORM, 13 * (guint64) (rows * c), TRUE);
-
-  if (!add_param_grad (w, dw, error) || !add_param_grad (b, db, error))
+  if (!layer_norm_param_grads (node, error))
     return FALSE;
-  return dx == NULL || _nk_ag_accumulate (x, dx, TRUE, error);
+  if (nk_autograd_requires_grad (x))
+    {
+      g_autoptr(NkTensor) dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
+      NkRowsCall call = { NK_ROWS_LAYERNORM_DX, rows, c, 1, 0, 0.0, FALSE,
+                          { dev_ptr (x), dev_ptr (w), dev_ptr (node->saved),
+                            dev_ptr (node->saved3), dev_ptr (node->grad) },
+                          { dev_ptr (dx) } };
+
+      if (dx == NULL || !run_rows (x, &call, error))
+        return FALSE;
+      return _nk_ag_accumulate (x, dx, TRUE, error);
+    }
+  return TRUE;
 }
 
 NkTensor *
@@ -632,7 +611,14 @@ nk_ag_layer_norm (NkTensor  *x,
   rstd = mean ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
   if (rstd == NULL)
     return NULL;
-  layernorm_forward_cpu (xc, weight, bias, eps, out, mean, rstd);
+  {
+    NkRowsCall call = { NK_ROWS_LAYERNORM, rows, xc->shape[xc->ndim - 1], 1, 0, eps, FALSE,
+                        { dev_ptr (xc), dev_ptr (weight), dev_ptr (bias) },
+                        { dev_ptr (out), dev_ptr (mean), dev_ptr (rstd) } };
+
+    if (!run_rows (xc, &call, error))
+      return NULL;
+  }
   _nk_ag_count_flops (NK_FLOP_KIND_NORM, 8 * (guint64) nk_tensor_numel (xc), TRUE);
 
   node = record_external (out, backward_layer_norm, xc, weight, bias);
@@ -662,28 +648,24 @@ static gboolean
 backward_softmax_causal (Node    *node,
                          GError **error)
 {
-  NkTensor *x = node->in[0], *y = node->out, *g = node->grad;
+  NkTensor *x = node->in[0];
   g_autoptr(NkTensor) dx = NULL;
-  gint64 n = x->shape[x->ndim - 1], m = x->shape[x->ndim - 2], rows = ROWS_OF (x);
 
   if (!nk_autograd_requires_grad (x))
     return TRUE;
   dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
   if (dx == NULL)
     return FALSE;
-  for (gint64 r = 0; r < rows; r++)
-    {
-      if (x->dtype == NK_DTYPE_F32)
-        nk_kernel_softmax_causal_backward_row_f (nk_tensor_data_f32 (y) + r * n,
-                                                 nk_tensor_data_f32 (g) + r * n, r % m, n,
-                                                 node->scalar,
-                                                 nk_tensor_data_f32 (dx) + r * n);
-      else
-        nk_kernel_softmax_causal_backward_row_d (nk_tensor_data_f64 (y) + r * n,
-                                                 nk_tensor_data_f64 (g) + r * n, r % m, n,
-                                                 node->scalar,
-                                                 nk_tensor_data_f64 (dx) + r * n);
-    }
+  {
+    /* Backward reads the output through node->out (a ref would be a cycle). */
+    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL_BACKWARD, ROWS_OF (x), x->shape[x->ndim - 1],
+                        x->shape[x->ndim - 2], 0, node->scalar, FALSE,
+                        { dev_ptr (node->out), NULL, NULL, NULL, dev_ptr (node->grad) },
+                        { dev_ptr (dx) } };
+
+    if (!run_rows (x, &call, error))
+      return FALSE;
+  }
   _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 5 * visible_elements (x), TRUE);
   return _nk_ag_accumulate (x, dx, TRUE, error);
 }
@@ -695,7 +677,6 @@ nk_ag_softmax_causal (NkTensor  *scores,
 {
   g_autoptr(NkTensor) xc = NULL;
   g_autoptr(NkTensor) out = NULL;
-  gint64 n, m, rows;
   Node *node;
 
   g_return_val_if_fail (scores != NULL, NULL);
@@ -707,26 +688,181 @@ nk_ag_softmax_causal (NkTensor  *scores,
     }
   if ((xc = row_input (scores, "A causal softmax", error)) == NULL)
     return NULL;
-  n = xc->shape[xc->ndim - 1];
-  m = xc->shape[xc->ndim - 2];
-  rows = ROWS_OF (xc);
   out = _nk_ag_take_like (xc, NK_BUCKET_ACTIVATIONS, error);
   if (out == NULL)
     return NULL;
-  for (gint64 r = 0; r < rows; r++)
-    {
-      if (xc->dtype == NK_DTYPE_F32)
-        nk_kernel_softmax_causal_row_f (nk_tensor_data_f32 (xc) + r * n, r % m, n, scale,
-                                        nk_tensor_data_f32 (out) + r * n);
-      else
-        nk_kernel_softmax_causal_row_d (nk_tensor_data_f64 (xc) + r * n, r % m, n, scale,
-                                        nk_tensor_data_f64 (out) + r * n);
-    }
+  {
+    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL, ROWS_OF (xc), xc->shape[xc->ndim - 1],
+                        xc->shape[xc->ndim - 2], 0, scale, FALSE,
+                        { dev_ptr (xc) }, { dev_ptr (out) } };
+
+    if (!run_rows (xc, &call, error))
+      return NULL;
+  }
   _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 6 * visible_elements (xc), TRUE);
 
   node = record_external (out, backward_softmax_causal, xc, NULL, NULL);
   if (node != NULL)
     node->scalar = scale;
-  /* Backward reads the output through node->out (a ref would be a cycle). */
+  return g_steal_pointer (&out);
+}
+
+/* ---- embedding ------------------------------------------------------------------- */
+
+/* The ids of @index (int32, int64 or uint16, [N], on the CPU) as int64, checked
+ * against the vocabulary. */
+static NkTensor *
+embedding_ids (NkTensor  *index,
+               gint64     vocab,
+               GError   **error)
+{
+  g_autoptr(NkTensor) ids = NULL;
+  gint64 n = index->shape[0];
+  gint64 *v;
+
+  if (index->dtype != NK_DTYPE_INT32 && index->dtype != NK_DTYPE_INT64
+      && index->dtype != NK_DTYPE_UINT16)
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("Token ids must be int32, int64 or uint16, not %s."),
+                   nk_dtype_info (index->dtype)->name);
+      return NULL;
+    }
+  ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64, NK_SHAPE (n),
+                            NK_BUCKET_OTHER, FALSE, error);
+  if (ids == NULL || !nk_tensor_copy_ (ids, index, error))
+    return NULL;
+  v = nk_tensor_data (ids);
+  for (gint64 i = 0; i < n; i++)
+    if (v[i] < 0 || v[i] >= vocab)
+      {
+        g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                     _("Token %" G_GINT64_FORMAT " is outside the vocabulary of %"
+                       G_GINT64_FORMAT "."), v[i], vocab);
+        return NULL;
+      }
+  return g_steal_pointer (&ids);
+}
+
+/* Positions grouped by token, each group in position order, and where each token's
+ * group starts ([vocab + 1]): the deterministic scatter's plan, on @device. */
+static gboolean
+scatter_plan (NkTensor   *ids,
+              gint64      vocab,
+              NkDevice   *device,
+              NkTensor  **out_order,
+              NkTensor  **out_starts,
+              GError    **error)
+{
+  gint64 n = ids->shape[0];
+  const gint64 *v = nk_tensor_data (ids);
+  g_autoptr(NkTensor) order = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64,
+                                                  NK_SHAPE (MAX (n, 1)), NK_BUCKET_OTHER,
+                                                  FALSE, error);
+  g_autoptr(NkTensor) starts = order ? nk_tensor_new_full (nk_device_get_cpu (),
+                                                           NK_DTYPE_INT64,
+                                                           NK_SHAPE (vocab + 1),
+                                                           NK_BUCKET_OTHER, TRUE, error)
+                                     : NULL;
+  g_autofree gint64 *fill = NULL;
+  gint64 *o, *st;
+
+  if (starts == NULL)
+    return FALSE;
+  o = nk_tensor_data (order);
+  st = nk_tensor_data (starts);
+  /* A counting sort: stable, so each token's positions stay in order. */
+  for (gint64 i = 0; i < n; i++)
+    st[v[i] + 1]++;
+  for (gint64 t = 0; t < vocab; t++)
+    st[t + 1] += st[t];
+  fill = g_memdup2 (st, sizeof (gint64) * vocab);
+  for (gint64 i = 0; i < n; i++)
+    o[fill[v[i]]++] = i;
+  if ((*out_order = nk_tensor_to_device (order, device, error)) == NULL)
+    return FALSE;
+  if ((*out_starts = nk_tensor_to_device (starts, device, error)) == NULL)
+    {
+      g_clear_pointer (out_order, nk_tensor_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+backward_embedding (Node    *node,
+                    GError **error)
+{
+  NkTensor *w = node->in[0];
+  g_autoptr(NkTensor) order = NULL;
+  g_autoptr(NkTensor) starts = NULL;
+  g_autoptr(NkTensor) target = NULL;
+  double beta;
+
+  if (!nk_autograd_requires_grad (w))
+    return TRUE;
+  if (!scatter_plan (node->saved, w->shape[0], nk_tensor_get_device (w), &order, &starts,
+                     error)
+      || (target = grad_target_through (w, &beta, error)) == NULL)
+    return FALSE;
+  if (!nk_tensor_is_contiguous (target) || target->dtype != w->dtype)
+    {
+      g_set_error_literal (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                           _("An embedding's gradient must be a contiguous table."));
+      return FALSE;
+    }
+  {
+    NkRowsCall call = { NK_ROWS_SCATTER, node->saved->shape[0], w->shape[1], 1, w->shape[0],
+                        0.0, beta != 0.0,
+                        { NULL, NULL, NULL, NULL, dev_ptr (node->grad), dev_ptr (order),
+                          dev_ptr (starts) },
+                        { dev_ptr (target) } };
+
+    if (!run_rows (w, &call, error))
+      return FALSE;
+  }
+  _nk_ag_count_flops (NK_FLOP_KIND_EMBEDDING, (guint64) nk_tensor_numel (node->grad), TRUE);
+  return TRUE;
+}
+
+NkTensor *
+nk_ag_embedding (NkTensor  *weight,
+                 NkTensor  *index,
+                 GError   **error)
+{
+  g_autoptr(NkTensor) ids = NULL;
+  g_autoptr(NkTensor) dev_ids = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  Node *node;
+
+  g_return_val_if_fail (weight != NULL && index != NULL, NULL);
+
+  if (weight->ndim != 2 || index->ndim != 1 || !nk_tensor_is_contiguous (weight)
+      || (weight->dtype != NK_DTYPE_F32 && weight->dtype != NK_DTYPE_F64) || !is_cpu (index))
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids on "
+                     "the CPU."));
+      return NULL;
+    }
+  if ((ids = embedding_ids (index, weight->shape[0], error)) == NULL
+      || (dev_ids = nk_tensor_to_device (ids, nk_tensor_get_device (weight), error)) == NULL)
+    return NULL;
+  out = nk_arena_take (weight->dtype, NK_SHAPE (index->shape[0], weight->shape[1]),
+                       NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL)
+    return NULL;
+  {
+    NkRowsCall call = { NK_ROWS_GATHER, index->shape[0], weight->shape[1], 1,
+                        weight->shape[0], 0.0, FALSE,
+                        { dev_ptr (weight), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
+                        { dev_ptr (out) } };
+
+    if (!run_rows (weight, &call, error))
+      return NULL;
+  }
+  node = record_external (out, backward_embedding, weight, NULL, NULL);
+  if (node != NULL)
+    node->saved = g_steal_pointer (&ids);
   return g_steal_pointer (&out);
 }

@@ -841,51 +841,6 @@ nk_ag_cross_entropy (NkTensor  *logits,
 }
 
 NkTensor *
-nk_ag_embedding (NkTensor  *weight,
-                 NkTensor  *index,
-                 GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-  gint64 n, dim, vocab;
-  gsize item;
-
-  g_return_val_if_fail (weight != NULL && index != NULL, NULL);
-
-  if (weight->ndim != 2 || index->ndim != 1 || !nk_tensor_is_contiguous (weight)
-      || nk_device_get_kind (nk_tensor_get_device (weight)) != NK_DEVICE_CPU
-      || nk_device_get_kind (nk_tensor_get_device (index)) != NK_DEVICE_CPU)
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("An embedding needs a contiguous [V, D] table and [N] indices on the CPU."));
-      return NULL;
-    }
-
-  n = index->shape[0];
-  vocab = weight->shape[0];
-  dim = weight->shape[1];
-  item = nk_tensor_element_size (weight);
-  out = nk_arena_take (weight->dtype, NK_SHAPE (n, dim), NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL)
-    return NULL;
-  for (gint64 i = 0; i < n; i++)
-    {
-      gint64 t = -1;
-
-      if (!read_index (index, i, &t) || t < 0 || t >= vocab)
-        {
-          g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                       _("Token %" PRId64 " is outside the vocabulary of %" PRId64 "."),
-                       t, vocab);
-          return NULL;
-        }
-      memcpy ((char *) nk_tensor_data (out) + i * dim * item,
-              (const char *) nk_tensor_data (weight) + t * dim * item, dim * item);
-    }
-  _nk_ag_record (out, OP_EMBEDDING, weight, index, NULL);
-  return g_steal_pointer (&out);
-}
-
-NkTensor *
 nk_ag_cast (NkTensor  *a,
             NkDType    dtype,
             GError   **error)
@@ -1184,21 +1139,6 @@ backward_node (Node    *node,
         if (da == NULL || !nk_tensor_copy_ (da, g, error))
           return FALSE;
         return _nk_ag_accumulate (a, da, TRUE, error);
-      }
-
-    case OP_EMBEDDING:
-      {
-        NkTensor *target;
-        double beta;
-
-        if (!nk_autograd_requires_grad (a))
-          return TRUE;
-        target = _nk_ag_grad_target (a, &beta, error);
-        if (target == NULL)
-          return FALSE;
-        if (beta == 0.0 && !nk_tensor_fill_ (target, 0.0, error))
-          return FALSE;
-        return nk_index_add_ (target, 0, node->in[1], g, error);
       }
 
     default:

@@ -1151,6 +1151,7 @@ static const NkDeviceOps cpu_ops = {
   .triangle = cpu_triangle,
   .optimizer = cpu_optimizer,
   .gemm = cpu_gemm,
+  .rows = _nk_cpu_rows,
   .synchronize = cpu_synchronize,
   .memory_info = cpu_memory_info,
   .timer_mark = cpu_timer_mark,

@@ -20,4 +20,10 @@ void               _nk_cpu_store_double     (NkDType        dtype,
                                              gpointer       ptr,
                                              double         value);
 
+/* The CPU backend's row kernels (nk-device-cpu-rows.c). */
+gboolean           _nk_cpu_rows             (gpointer           backend,
+                                             NkDType            dtype,
+                                             const NkRowsCall  *call,
+                                             GError           **error);
+
 G_END_DECLS

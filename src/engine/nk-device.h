@@ -112,7 +112,7 @@ typedef enum {
 typedef struct _NkDevice NkDevice;
 
 /* Bump when NkDeviceOps changes layout; modules refuse a mismatch. */
-#define NK_DEVICE_ABI_VERSION 2
+#define NK_DEVICE_ABI_VERSION 3
 
 /**
  * NkDeviceOps:
@@ -138,6 +138,8 @@ typedef struct _NkDevice NkDevice;
  * @gemm: C = alpha·op(first)·op(second) + beta·C per the plan, which the caller has
  *   already made copy-free (no copy_* flag set). f32, f64, and optionally bf16/f16
  *   (@supports_gemm_dtype).
+ * @rows: the row kernels of LayerNorm, causal softmax and embeddings (NkRowsCall in
+ *   nk-kernels.h, over its shared bodies); f32 and f64.
  */
 typedef struct {
   guint abi_version;
@@ -225,6 +227,11 @@ typedef struct {
                                    gconstpointer b,
                                    double beta,
                                    gpointer c,
+                                   GError **error);
+
+  gboolean  (*rows)               (gpointer backend,
+                                   NkDType dtype,
+                                   const NkRowsCall *call,
                                    GError **error);
 
   gboolean  (*synchronize)        (gpointer backend,

@@ -615,3 +615,76 @@ nk_kernel_softmax_causal_backward_row_##S (const T *y, const T *dy, int64_t i,  
 
 NK_KERNEL_ROWS (float, f)
 NK_KERNEL_ROWS (double, d)
+
+/* dw[j], db[j] of LayerNorm summed over @rows in row order (one column per call, so a
+ * device may give each column its own thread; the CPU sums the same order row by row). */
+#define NK_KERNEL_LAYERNORM_PARAMS(T, S)                                             \
+NK_KERNEL_FN void                                                                    \
+nk_kernel_layernorm_params_col_##S (const T *x, const T *mean, const T *rstd,        \
+                                    const T *dy, int64_t rows, int64_t cols,         \
+                                    int64_t j, double *dw, double *db)               \
+{                                                                                    \
+  double sw = 0.0, sb = 0.0;                                                         \
+  for (int64_t r = 0; r < rows; r++)                                                 \
+    {                                                                                \
+      double g = (double) dy[r * cols + j];                                          \
+      sw += g * (((double) x[r * cols + j] - (double) mean[r]) * (double) rstd[r]);  \
+      sb += g;                                                                       \
+    }                                                                                \
+  *dw = sw;                                                                          \
+  *db = sb;                                                                          \
+}                                                                                    \
+                                                                                     \
+/* Element (v, j) of an embedding table's gradient: the rows of dy whose token is v, \
+ * summed in position order (order[starts[v] .. starts[v+1]) lists them), so the    \
+ * scatter-add is deterministic without atomics. */                                  \
+NK_KERNEL_FN double                                                                  \
+nk_kernel_scatter_rows_##S (const T *dy, const int64_t *order, const int64_t *starts,\
+                            int64_t cols, int64_t v, int64_t j)                      \
+{                                                                                    \
+  double acc = 0.0;                                                                  \
+  for (int64_t k = starts[v]; k < starts[v + 1]; k++)                                \
+    acc += (double) dy[order[k] * cols + j];                                         \
+  return acc;                                                                        \
+}
+
+NK_KERNEL_LAYERNORM_PARAMS (float, f)
+NK_KERNEL_LAYERNORM_PARAMS (double, d)
+
+/**
+ * NkRowsOp:
+ * @NK_ROWS_LAYERNORM: in[0] x, in[1] w (or NULL), in[2] b (or NULL); out[0] y,
+ *   out[1] mean, out[2] rstd (one per row); scalar = eps
+ * @NK_ROWS_LAYERNORM_DX: in[0] x, in[1] w (or NULL), in[2] mean, in[3] rstd,
+ *   in[4] dy; out[0] dx
+ * @NK_ROWS_LAYERNORM_PARAMS: in[0] x, in[2] mean, in[3] rstd, in[4] dy; out[0] dw,
+ *   out[1] db (each [cols] or NULL; added to when @accumulate)
+ * @NK_ROWS_SOFTMAX_CAUSAL: in[0] scores; out[0] y; row r is query r % period;
+ *   scalar = scale
+ * @NK_ROWS_SOFTMAX_CAUSAL_BACKWARD: in[0] y, in[4] dy; out[0] dx; as above
+ * @NK_ROWS_GATHER: in[0] table [vocab, cols], in[5] int64 ids [rows] (checked by the
+ *   caller); out[0] [rows, cols]
+ * @NK_ROWS_SCATTER: in[4] dy [rows, cols], in[5] int64 order [rows], in[6] int64
+ *   starts [vocab + 1]; out[0] table gradient [vocab, cols] (added to when @accumulate)
+ *
+ * The row-wise kernels of the GPT's ops; every operand is contiguous, in one dtype
+ * (f32 or f64) except the int64 index arrays.
+ */
+typedef enum {
+  NK_ROWS_LAYERNORM,
+  NK_ROWS_LAYERNORM_DX,
+  NK_ROWS_LAYERNORM_PARAMS,
+  NK_ROWS_SOFTMAX_CAUSAL,
+  NK_ROWS_SOFTMAX_CAUSAL_BACKWARD,
+  NK_ROWS_GATHER,
+  NK_ROWS_SCATTER,
+} NkRowsOp;
+
+typedef struct {
+  int         op;
+  int64_t     rows, cols, period, vocab;
+  double      scalar;
+  int         accumulate;
+  const void *in[7];
+  void       *out[3];
+} NkRowsCall;

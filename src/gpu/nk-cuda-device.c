@@ -482,6 +482,18 @@ cuda_optimizer (gpointer            backend,
   return TRUE;
 }
 
+static gboolean
+cuda_rows (gpointer            backend,
+           NkDType             dtype,
+           const NkRowsCall   *call,
+           GError            **error)
+{
+  NkCudaBackend *self = backend;
+
+  NK_FLOAT_KERNEL (dtype, FALSE,
+                   nk_cuda_launch_rows (self->stream, dtype == NK_DTYPE_F64, call), error);
+}
+
 /* Runs the plan the CPU path runs (nk-gemm-plan.h): same operand order, transposes and
  * leading dimensions, one strided-batched call for a batch. Inputs in bf16/f16 are
  * multiplied with fp32 accumulation; fp32 uses TF32 tensor cores only when asked. */
@@ -678,6 +690,7 @@ static const NkDeviceOps cuda_ops = {
   .triangle = cuda_triangle,
   .optimizer = cuda_optimizer,
   .gemm = cuda_gemm,
+  .rows = cuda_rows,
   .synchronize = cuda_synchronize,
   .memory_info = cuda_memory_info,
   .timer_mark = cuda_timer_mark,

@@ -186,6 +186,69 @@ nk_optimizer_kernel (NkOptimStep step, int64_t n, float *param, const float *gra
                             state2 ? &state2[i] : NULL);
 }
 
+/* The row kernels of LayerNorm, causal softmax and embeddings: a thread per row
+ * (per column for LayerNorm's parameter gradients, per element for the gather and
+ * the scatter), each running the body the CPU runs, in the same order. The scatter
+ * sums a token's rows in position order: deterministic, no atomics. */
+#define NK_DEFINE_ROWS_KERNEL(T, S)                                                  \
+__global__ static void                                                               \
+nk_rows_kernel_##S (NkRowsCall c, int64_t items)                                     \
+{                                                                                    \
+  const T *in0 = (const T *) c.in[0], *in1 = (const T *) c.in[1];                    \
+  const T *in2 = (const T *) c.in[2], *in3 = (const T *) c.in[3];                    \
+  const T *in4 = (const T *) c.in[4];                                                \
+  const int64_t *i5 = (const int64_t *) c.in[5], *i6 = (const int64_t *) c.in[6];    \
+  T *o0 = (T *) c.out[0], *o1 = (T *) c.out[1], *o2 = (T *) c.out[2];                \
+  int64_t n = c.cols;                                                                \
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < items;       \
+       i += (int64_t) gridDim.x * blockDim.x)                                        \
+    switch (c.op)                                                                    \
+      {                                                                              \
+      case NK_ROWS_LAYERNORM:                                                        \
+        nk_kernel_layernorm_row_##S (in0 + i * n, in1, in2, n, c.scalar, o0 + i * n, \
+                                     o1 + i, o2 + i);                                \
+        break;                                                                       \
+      case NK_ROWS_LAYERNORM_DX:                                                     \
+        nk_kernel_layernorm_backward_row_##S (in0 + i * n, in1, in2[i], in3[i],      \
+                                              in4 + i * n, n, o0 + i * n, NULL,      \
+                                              NULL);                                 \
+        break;                                                                       \
+      case NK_ROWS_LAYERNORM_PARAMS:                                                 \
+        {                                                                            \
+          double dw, db;                                                             \
+          nk_kernel_layernorm_params_col_##S (in0, in2, in3, in4, c.rows, n, i,      \
+                                              &dw, &db);                             \
+          if (o0 != NULL)                                                            \
+            o0[i] = (T) ((c.accumulate ? (double) o0[i] : 0.0) + dw);                \
+          if (o1 != NULL)                                                            \
+            o1[i] = (T) ((c.accumulate ? (double) o1[i] : 0.0) + db);                \
+        }                                                                            \
+        break;                                                                       \
+      case NK_ROWS_SOFTMAX_CAUSAL:                                                   \
+        nk_kernel_softmax_causal_row_##S (in0 + i * n, i % c.period, n, c.scalar,    \
+                                          o0 + i * n);                               \
+        break;                                                                       \
+      case NK_ROWS_SOFTMAX_CAUSAL_BACKWARD:                                          \
+        nk_kernel_softmax_causal_backward_row_##S (in0 + i * n, in4 + i * n,         \
+                                                   i % c.period, n, c.scalar,        \
+                                                   o0 + i * n);                      \
+        break;                                                                       \
+      case NK_ROWS_GATHER:                                                           \
+        o0[i] = in0[i5[i / n] * n + i % n];                                          \
+        break;                                                                       \
+      case NK_ROWS_SCATTER:                                                          \
+        {                                                                            \
+          double acc = nk_kernel_scatter_rows_##S (in4, i5, i6, n, i / n, i % n);    \
+          o0[i] = (T) ((c.accumulate ? (double) o0[i] : 0.0) + acc);                 \
+        }                                                                            \
+        break;                                                                       \
+      }                                                                              \
+  (void) o2;                                                                         \
+}
+
+NK_DEFINE_ROWS_KERNEL (float, f)
+NK_DEFINE_ROWS_KERNEL (double, d)
+
 extern "C" int
 nk_cuda_launch_cast (void *stream, const NkIter *it, NkCudaElem out_type, void *out,
                      NkCudaElem in_type, const void *in)
@@ -272,5 +335,28 @@ nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, floa
 {
   NK_LAUNCH (nk_optimizer_kernel, nk_blocks_for (n), NK_THREADS, 0, (cudaStream_t) stream) (
     *step, n, param, grad, state1, state2);
+  return (int) cudaGetLastError ();
+}
+
+extern "C" int
+nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
+{
+  int64_t items;
+
+  switch (call->op)
+    {
+    case NK_ROWS_LAYERNORM_PARAMS: items = call->cols; break;
+    case NK_ROWS_GATHER: items = call->rows * call->cols; break;
+    case NK_ROWS_SCATTER: items = call->vocab * call->cols; break;
+    default: items = call->rows; break;
+    }
+  if (items <= 0)
+    return 0;
+  if (is_f64)
+    NK_LAUNCH (nk_rows_kernel_d, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
+      *call, items);
+  else
+    NK_LAUNCH (nk_rows_kernel_f, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
+      *call, items);
   return (int) cudaGetLastError ();
 }

@@ -44,6 +44,8 @@ int nk_cuda_launch_triangle (void *stream, int upper, int64_t diagonal, const Nk
                              int is_f64, void *out, const void *in);
 int nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, float *param,
                               const float *grad, float *state1, float *state2);
+/* LayerNorm, causal softmax, embedding gather/scatter (NkRowsCall), f32 or f64. */
+int nk_cuda_launch_rows     (void *stream, int is_f64, const NkRowsCall *call);
 
 #ifdef __cplusplus
 }
