@@ -36,8 +36,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include <json-glib/json-glib.h>
-
 #include "nk-launch.h"
 
 G_DEFINE_QUARK (nk-launch-error-quark, nk_launch_error)
@@ -300,117 +298,129 @@ format_double (double value)
 
 /* ---- DeepSpeed: ds_config.json ---- */
 
+/* The JSON is written here rather than by JsonGenerator: json-glib 1.6 (bookworm)
+ * prints doubles with 17 digits and appends ".0" after an exponent ("1e-08.0"),
+ * which is not JSON. The values are numbers, booleans and fixed ASCII names, so
+ * no escaping is needed; the tests read the file back with JsonParser. */
+typedef GPtrArray JsonMembers;
+
 static void
-add_deepspeed_optimizer (JsonBuilder        *b,
-                         const NkLaunchSpec *s)
+member (JsonMembers *members,
+        const char  *name,
+        char        *value)
 {
-  /* Names DeepSpeed knows (DEEPSPEED_OPTIMIZERS) or finds in torch.optim;
-   * parameters are Napkin's (nk-optim.c) so the run is the planned one. */
+  g_ptr_array_add (members, g_strdup_printf ("\"%s\": %s", name, value));
+  g_free (value);
+}
+
+static char *
+json_uint (guint64 value)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+}
+
+static char *
+json_bool (gboolean value)
+{
+  return g_strdup (value ? "true" : "false");
+}
+
+static char *
+json_str (const char *value)
+{
+  return g_strdup_printf ("\"%s\"", value);
+}
+
+/* Consumes @members; nested objects are built with their own @indent. */
+static char *
+json_object (JsonMembers *members,
+             guint        indent)
+{
+  GString *out = g_string_new ("{\n");
+
+  for (guint i = 0; i < members->len; i++)
+    g_string_append_printf (out, "%*s%s%s\n", indent + 2, "", (char *) members->pdata[i],
+                            i + 1 < members->len ? "," : "");
+  g_string_append_printf (out, "%*s}", indent, "");
+  g_ptr_array_unref (members);
+  return g_string_free (out, FALSE);
+}
+
+static JsonMembers *
+json_members (void)
+{
+  return g_ptr_array_new_with_free_func (g_free);
+}
+
+static char *
+json_enabled (gboolean enabled,
+              guint    indent)
+{
+  JsonMembers *m = json_members ();
+
+  member (m, "enabled", json_bool (enabled));
+  return json_object (m, indent);
+}
+
+static char *
+deepspeed_optimizer (const NkLaunchSpec *s)
+{
+  /* Names DeepSpeed knows (config.py DEEPSPEED_OPTIMIZERS) or finds in
+   * torch.optim (engine.py _configure_basic_optimizer); the parameters are
+   * Napkin's (nk-optim.c) so the run is the planned one. */
   static const char *const names[] = {
     [NK_OPTIMIZER_SGD] = "SGD", [NK_OPTIMIZER_MOMENTUM] = "SGD",
     [NK_OPTIMIZER_ADAGRAD] = "Adagrad", [NK_OPTIMIZER_RMSPROP] = "RMSprop",
     [NK_OPTIMIZER_ADAM] = "Adam", [NK_OPTIMIZER_ADAMW] = "AdamW",
   };
+  JsonMembers *opt = json_members ();
+  JsonMembers *params = json_members ();
 
-  json_builder_set_member_name (b, "optimizer");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, names[s->optimizer]);
-  json_builder_set_member_name (b, "params");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "lr");
-  json_builder_add_double_value (b, s->lr);
-  switch (s->optimizer)
+  member (params, "lr", format_double (s->lr));
+  if (s->optimizer == NK_OPTIMIZER_MOMENTUM)
+    member (params, "momentum", g_strdup ("0.9"));
+  if (s->optimizer == NK_OPTIMIZER_ADAM || s->optimizer == NK_OPTIMIZER_ADAMW)
     {
-    case NK_OPTIMIZER_MOMENTUM:
-      json_builder_set_member_name (b, "momentum");
-      json_builder_add_double_value (b, 0.9);
-      break;
-    case NK_OPTIMIZER_ADAM:
-    case NK_OPTIMIZER_ADAMW:
-      json_builder_set_member_name (b, "betas");
-      json_builder_begin_array (b);
-      json_builder_add_double_value (b, 0.9);
-      json_builder_add_double_value (b, 0.999);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "eps");
-      json_builder_add_double_value (b, 1e-8);
-      json_builder_set_member_name (b, "weight_decay");
-      json_builder_add_double_value (b, s->optimizer == NK_OPTIMIZER_ADAMW ? 0.01 : 0.0);
-      /* engine.py: "Adam" means AdamW unless adam_w_mode is false */
-      if (s->optimizer == NK_OPTIMIZER_ADAM)
-        {
-          json_builder_set_member_name (b, "adam_w_mode");
-          json_builder_add_boolean_value (b, FALSE);
-        }
-      break;
-    default:
-      break;
+      member (params, "betas", g_strdup ("[0.9, 0.999]"));
+      member (params, "eps", g_strdup ("1e-08"));
+      member (params, "weight_decay", g_strdup (s->optimizer == NK_OPTIMIZER_ADAMW ? "0.01" : "0"));
     }
-  json_builder_end_object (b);
-  json_builder_end_object (b);
-}
-
-static void
-add_member_int (JsonBuilder *b,
-                const char  *name,
-                gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_member_enabled (JsonBuilder *b,
-                    const char  *name,
-                    gboolean     enabled)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "enabled");
-  json_builder_add_boolean_value (b, enabled);
-  json_builder_end_object (b);
+  /* engine.py: "Adam" means AdamW unless adam_w_mode is false */
+  if (s->optimizer == NK_OPTIMIZER_ADAM)
+    member (params, "adam_w_mode", json_bool (FALSE));
+  member (opt, "type", json_str (names[s->optimizer]));
+  member (opt, "params", json_object (params, 4));
+  return json_object (opt, 2);
 }
 
 static char *
 write_deepspeed (const NkLaunchSpec *s)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  JsonMembers *root = json_members ();
+  JsonMembers *zero = json_members ();
   g_autofree char *text = NULL;
 
-  json_builder_begin_object (b);
   /* All three given, so _set_batch_related_parameters derives nothing and
    * _batch_assertion checks train = micro × gas × world (world = DP). */
-  add_member_int (b, "train_batch_size", (gint64) s->global_batch);
-  add_member_int (b, "train_micro_batch_size_per_gpu", (gint64) s->micro_batch);
-  add_member_int (b, "gradient_accumulation_steps", (gint64) s->grad_accum);
-  add_member_int (b, "steps_per_print", 10);
-  json_builder_set_member_name (b, "zero_optimization");
-  json_builder_begin_object (b);
-  add_member_int (b, "stage", s->zero_stage);
-  json_builder_end_object (b);
-  add_member_enabled (b, "bf16", s->precision == NK_PRECISION_BF16_MIXED);
-  add_member_enabled (b, "fp16", s->precision == NK_PRECISION_FP16_MIXED);
+  member (root, "train_batch_size", json_uint (s->global_batch));
+  member (root, "train_micro_batch_size_per_gpu", json_uint (s->micro_batch));
+  member (root, "gradient_accumulation_steps", json_uint (s->grad_accum));
+  member (root, "steps_per_print", json_uint (10));
+  member (zero, "stage", json_uint (s->zero_stage));
+  member (root, "zero_optimization", json_object (zero, 2));
+  member (root, "bf16", json_enabled (s->precision == NK_PRECISION_BF16_MIXED, 2));
+  member (root, "fp16", json_enabled (s->precision == NK_PRECISION_FP16_MIXED, 2));
   if (nk_precision_is_mixed (s->precision))
     {
       /* config.py get_data_types_params: grad_accum_dtype */
-      json_builder_set_member_name (b, "data_types");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "grad_accum_dtype");
-      json_builder_add_string_value (b, s->fp32_grads ? "fp32"
-                                     : s->precision == NK_PRECISION_BF16_MIXED ? "bf16" : "fp16");
-      json_builder_end_object (b);
-    }
-  add_deepspeed_optimizer (b, s);
-  json_builder_end_object (b);
+      JsonMembers *types = json_members ();
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
+      member (types, "grad_accum_dtype",
+              json_str (s->fp32_grads ? "fp32" : s->precision == NK_PRECISION_BF16_MIXED ? "bf16" : "fp16"));
+      member (root, "data_types", json_object (types, 2));
+    }
+  member (root, "optimizer", deepspeed_optimizer (s));
+  text = json_object (root, 0);
   return g_strconcat (text, "\n", NULL);
 }
 
