@@ -190,11 +190,14 @@ NkTensor   *nk_ag_cross_entropy          (NkTensor       *logits,
 
 /**
  * nk_ag_embedding:
- * @weight: [V, D]
- * @index: [N] token ids (int32, int64 or uint16), CPU
+ * @weight: [V, D], contiguous f32/f64, on any device (the CPU or CUDA)
+ * @index: [N] token ids (int32, int64 or uint16), on the CPU (checked against V)
  * @error: return location for a #GError
  *
- * Rows of @weight (F.embedding). No FLOPs; backward adds rows into weight's gradient.
+ * Rows of @weight (F.embedding). No FLOPs forward. Backward adds rows into weight's
+ * gradient (1 FLOP per element of the output gradient, %NK_FLOP_KIND_EMBEDDING):
+ * each token's rows are summed in position order on every device, deterministic
+ * and without atomics (nk-autograd-nn.c).
  *
  * Returns: (transfer full) (nullable): [N, D]
  */

@@ -590,10 +590,15 @@ nk_kernel_softmax_causal_row_##S (const T *x, int64_t i, int64_t n, double scale
       double v = scale * (double) x[j];                                              \
       m = v > m ? v : m;                                                             \
     }                                                                                \
+  /* e^(v − max) once, kept in y until the sum is known. */                         \
   for (int64_t j = 0; j <= last; j++)                                                \
-    sum += exp (scale * (double) x[j] - m);                                          \
+    {                                                                                \
+      double e = exp (scale * (double) x[j] - m);                                    \
+      y[j] = (T) e;                                                                  \
+      sum += e;                                                                      \
+    }                                                                                \
   for (int64_t j = 0; j <= last; j++)                                                \
-    y[j] = (T) (exp (scale * (double) x[j] - m) / sum);                              \
+    y[j] = (T) ((double) y[j] / sum);                                                \
   for (int64_t j = last + 1; j < n; j++)                                             \
     y[j] = (T) 0;                                                                    \
 }                                                                                    \
