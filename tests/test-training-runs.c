@@ -172,6 +172,7 @@ test_trash (void)
   g_autofree char *a = write_folder ("20261124-100000-1", 5, TRUE, FALSE);
   g_autofree char *b = write_folder ("20261124-110000-1", 5, TRUE, FALSE);
   g_autofree char *gone = NULL;
+  g_autofree char *name_a = NULL, *name_b = NULL, *expected = NULL;
   NapkinTrainingPage *page = new_page ();
   const char *toast;
 
@@ -182,10 +183,15 @@ test_trash (void)
   /* A folder already gone cannot be trashed: one sentence, and the run stays. */
   gone = g_strconcat (b, "-elsewhere", NULL);
   g_assert_cmpint (g_rename (b, gone), ==, 0);
+  name_b = g_strdup (napkin_run_get_name (_napkin_training_page_get_run (page, 1)));
+  name_a = g_strdup (napkin_run_get_name (_napkin_training_page_get_run (page, 0)));
+  /* Unnamed runs are called by when they started. */
+  g_assert_true (g_str_has_prefix (name_a, "Run of "));
+  expected = g_strdup_printf ("Could not move “%s” to the trash: ", name_b);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.trash-run", "u", 1));
   toast = napkin_training_page_get_last_toast (page);
   g_assert_nonnull (toast);
-  g_assert_true (g_str_has_prefix (toast, "Could not move “20261124-110000-1” to the trash: "));
+  g_assert_true (g_str_has_prefix (toast, expected));
   g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 2);
   g_assert_cmpint (g_rename (gone, b), ==, 0);
 
@@ -203,7 +209,9 @@ test_trash (void)
       g_autofree char *trashed = g_build_filename (g_get_user_data_dir (), "Trash", "files",
                                                    "20261124-100000-1", "meta.json", NULL);
 
-      g_assert_cmpstr (toast, ==, "“20261124-100000-1” moved to the trash");
+      g_autofree char *moved = g_strdup_printf ("“%s” moved to the trash", name_a);
+
+      g_assert_cmpstr (toast, ==, moved);
       g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, 1);
       g_assert_true (g_file_test (trashed, G_FILE_TEST_EXISTS));
       /* Runs keep their numbers: run 1 is still there, run 0 is not. */

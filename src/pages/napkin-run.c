@@ -855,7 +855,17 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
   trainer = nk_trainer_new (config);
   self = napkin_run_new (trainer, index);
   g_free (self->name);
-  self->name = g_strdup (info->name);
+  /* Unnamed, a run is called by when it started rather than by its folder's id. */
+  if (g_strcmp0 (info->name, info->id) == 0 && info->created > 0)
+    {
+      g_autoptr(GDateTime) created = g_date_time_new_from_unix_local (info->created);
+      /* Translators: a run's default name; strftime codes as g_date_time_format() */
+      g_autofree char *when = g_date_time_format (created, _("%e %b %Y, %H:%M"));
+
+      self->name = g_strdup_printf (_("Run of %s"), g_strstrip (when));
+    }
+  else
+    self->name = g_strdup (info->name);
   self->folder = g_strdup (info->path);
   self->from_disk = TRUE;
   self->state = state_of_status (info->status);
