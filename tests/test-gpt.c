@@ -501,10 +501,40 @@ test_cli_train_and_sample (void)
   g_assert_cmpfloat (json_object_get_double_member (pred, "params"), ==, 4.0 * N);
   g_assert_cmpfloat (json_object_get_double_member (pred, "optimizer"), ==, 8.0 * N);
   g_assert_cmpint (json_object_get_int_member (o, "flops_attention"), ==, 12 * L * B * T * T * d);
+  /* The device's count of the activations bucket against nk_gpt_activation_bytes(). */
+  g_assert_cmpfloat (json_object_get_double_member (pred, "activations"), ==,
+                     (double) json_object_get_int_member (mem, "activations"));
 
   g_assert_cmpint (run_cli (sample, &out2, &err2), ==, 0);
   s = parse_object (out2);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (s, "tokens")), ==, 5);
+}
+
+/* Under autocast the narrow copies count too (nk-gpt.h's terms), for odd sizes. */
+static void
+test_cli_activations_mixed (void)
+{
+  static const char *const configs[][6] = {
+    { "3", "4", "64", "24", "3", "300" }, { "1", "1", "8", "5", "2", "257" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
+    for (guint p = 0; p < 2; p++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+        g_auto(GStrv) lines = NULL;
+        g_autoptr(JsonObject) o = NULL;
+        const char *train[] = { "train", "--model", "gpt", "--n-layer", configs[i][0], "--n-head", configs[i][1],
+                                "--n-embd", configs[i][2], "--block-size", configs[i][3], "--batch", configs[i][4],
+                                "--vocab", configs[i][5], "--steps", "1", "--precision",
+                                p == 0 ? "fp32" : "bf16-mixed", "--json-lines", NULL };
+
+        g_assert_cmpint (run_cli (train, &out, &err), ==, 0);
+        lines = g_strsplit (out, "\n", -1);
+        o = parse_object (lines[0]);
+        g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory_predicted"), "activations"), ==,
+                           (double) json_object_get_int_member (json_object_get_object_member (o, "memory"), "activations"));
+      }
 }
 
 static void
@@ -544,6 +574,7 @@ main (int    argc,
   g_test_add_func ("/engine/gpt/data/text-bytes", test_text_bytes);
   g_test_add_func ("/engine/gpt/data/batches", test_batches);
   g_test_add_func ("/engine/gpt/cli/train-and-sample", test_cli_train_and_sample);
+  g_test_add_func ("/engine/gpt/cli/activations-mixed", test_cli_activations_mixed);
   g_test_add_func ("/engine/gpt/cli/bad-token", test_cli_bad_token);
 
   ret = g_test_run ();

@@ -182,9 +182,15 @@ nk_gpt_activation_bytes (guint    vocab,
 
   layer = 2 * ln + n * 3 * d * c + batch * h * t * t * (c + 4) + 2 * n * d * c
           + 2 * n * 4 * d * c + n * d * c + 2 * n * d * 4;
+  /* Under autocast the products keep rounded copies of their f32 operands for
+   * backward, as torch.autocast does (each LayerNorm's output feeding a Linear, the
+   * probabilities feeding att·v), and the softmax keeps its narrow scores widened
+   * to f32. */
+  if (compute != NK_DTYPE_F32)
+    layer += 2 * n * d * c + batch * h * t * t * (c + 4);
   bytes = 2 * n * d * 4 + n_layer * layer + ln + n * (guint64) vocab * c + 4;
   if (compute != NK_DTYPE_F32)
-    bytes += n * (guint64) vocab * 4;
+    bytes += n * (guint64) vocab * 4 + n * d * c;
   return bytes;
 }
 

@@ -137,6 +137,9 @@ double     nk_gpt_matmul_flops         (guint     vocab,
  * qkv N·3d·c, scores and probabilities B·H·T²·(c + 4), attention output and c_proj
  * 2·N·d·c, the MLP 2·N·4d·c + N·d·c, the two residual sums 2·N·d·4; ln_f N·d·4 +
  * 2·N·4; logits N·V·c (and under autocast their f32 copy, N·V·4); the loss 4.
+ * Under autocast the products also keep rounded copies of their f32 operands: per
+ * layer 2·N·d·c (the LayerNorms' outputs) and B·H·T²·c (the probabilities), and
+ * N·d·c (ln_f's output); the softmax keeps its narrow scores widened, B·H·T²·4.
  * Korthikanti's 34·s·b·h + 5·a·s²·b counts dropout masks (none here) and 2-byte
  * activations.
  *
