@@ -898,19 +898,138 @@ test_random_mutations (void)
 
 /* ---- golden texts ---- */
 
+/* spec_small () written out by hand: 8 GPUs on one node, DP 8, micro-batch 4,
+ * 2 accumulation steps (64 = 4 × 2 × 8), bf16 with fp32 gradients, AdamW at
+ * 6e-4, 5000 steps. A change of format must change these on purpose. */
+static const char golden_deepspeed[] =
+  "{\n"
+  "  \"train_batch_size\": 64,\n"
+  "  \"train_micro_batch_size_per_gpu\": 4,\n"
+  "  \"gradient_accumulation_steps\": 2,\n"
+  "  \"steps_per_print\": 10,\n"
+  "  \"zero_optimization\": {\n"
+  "    \"stage\": 0\n"
+  "  },\n"
+  "  \"bf16\": {\n"
+  "    \"enabled\": true\n"
+  "  },\n"
+  "  \"fp16\": {\n"
+  "    \"enabled\": false\n"
+  "  },\n"
+  "  \"data_types\": {\n"
+  "    \"grad_accum_dtype\": \"fp32\"\n"
+  "  },\n"
+  "  \"optimizer\": {\n"
+  "    \"type\": \"AdamW\",\n"
+  "    \"params\": {\n"
+  "      \"lr\": 0.0006,\n"
+  "      \"betas\": [0.9, 0.999],\n"
+  "      \"eps\": 1e-08,\n"
+  "      \"weight_decay\": 0.01\n"
+  "    }\n"
+  "  }\n"
+  "}\n";
+
+static const char golden_deepspeed_command[] =
+  "deepspeed --num_nodes 1 --num_gpus 8 train.py --deepspeed --deepspeed_config ds_config.json";
+
+static const char golden_megatron[] =
+  "#!/bin/bash\n"
+  "# Megatron-LM launch of the run Napkin planned: 8 GPUs (1 node of 8), TP 1, PP 1, CP 1, DP 8.\n"
+  "# Run it from a Megatron-LM checkout on every node with NODE_RANK, MASTER_ADDR\n"
+  "# and MASTER_PORT set; DATA_ARGS holds the data and tokenizer arguments (planned vocabulary: 50304).\n"
+  "set -euo pipefail\n"
+  "\n"
+  "NODE_RANK=${NODE_RANK:-0}\n"
+  "MASTER_ADDR=${MASTER_ADDR:-localhost}\n"
+  "MASTER_PORT=${MASTER_PORT:-6000}\n"
+  "\n"
+  "MEGATRON_ARGS=(\n"
+  "  --tensor-model-parallel-size 1\n"
+  "  --pipeline-model-parallel-size 1\n"
+  "  --micro-batch-size 4\n"
+  "  --global-batch-size 64\n"
+  "  --num-layers 12\n"
+  "  --hidden-size 768\n"
+  "  --num-attention-heads 12\n"
+  "  --ffn-hidden-size 3072\n"
+  "  --swiglu\n"
+  "  --untie-embeddings-and-output-weights\n"
+  "  --seq-length 1024\n"
+  "  --max-position-embeddings 1024\n"
+  "  --bf16\n"
+  "  --accumulate-allreduce-grads-in-fp32\n"
+  "  --train-iters 5000\n"
+  "  --optimizer adam\n"
+  "  --adam-beta1 0.9\n"
+  "  --adam-beta2 0.999\n"
+  "  --adam-eps 1e-08\n"
+  "  --weight-decay 0.01\n"
+  "  --lr 0.0006\n"
+  ")\n"
+  "\n"
+  "torchrun --nproc_per_node 8 --nnodes 1 --node_rank \"$NODE_RANK\" --master_addr \"$MASTER_ADDR\" "
+  "--master_port \"$MASTER_PORT\" pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ${DATA_ARGS:-}\n";
+
+static const char golden_torchtitan[] =
+  "# torchtitan job config of the run Napkin planned: 8 GPUs (1 node of 8).\n"
+  "# Written for the TOML job configs of the torchtitan 0.2 releases (field names\n"
+  "# of v0.2.2's torchtitan/config/job_config.py). Newer torchtitan takes Python\n"
+  "# config functions instead of TOML: carry these values over to one.\n"
+  "# Model: add flavor \"napkin\" to llama3_args in torchtitan/models/llama3/__init__.py:\n"
+  "#   dim=768, n_layers=12, n_heads=12, n_kv_heads=12, vocab_size=50304, FFN hidden 3072.\n"
+  "# Launch: NGPU=8 CONFIG_FILE=./train.toml ./run_train.sh\n"
+  "\n"
+  "[job]\n"
+  "description = \"napkin plan\"\n"
+  "\n"
+  "[model]\n"
+  "name = \"llama3\"\n"
+  "flavor = \"napkin\"\n"
+  "\n"
+  "[optimizer]\n"
+  "name = \"AdamW\"\n"
+  "lr = 0.0006\n"
+  "eps = 1e-08\n"
+  "weight_decay = 0.01\n"
+  "\n"
+  "[training]\n"
+  "local_batch_size = 4\n"
+  "global_batch_size = 64\n"
+  "seq_len = 1024\n"
+  "steps = 5000\n"
+  "mixed_precision_param = \"bfloat16\"\n"
+  "mixed_precision_reduce = \"float32\"\n"
+  "\n"
+  "[parallelism]\n"
+  "data_parallel_replicate_degree = 8\n"
+  "data_parallel_shard_degree = 1\n"
+  "tensor_parallel_degree = 1\n"
+  "pipeline_parallel_degree = 1\n"
+  "context_parallel_degree = 1\n"
+  "pipeline_parallel_microbatch_size = 4\n"
+  "\n"
+  "[activation_checkpoint]\n"
+  "mode = \"none\"\n";
+
 static void
 test_golden (void)
 {
+  static const char *const golden[] = {
+    [NK_LAUNCH_ENGINE_DEEPSPEED] = golden_deepspeed,
+    [NK_LAUNCH_ENGINE_MEGATRON] = golden_megatron,
+    [NK_LAUNCH_ENGINE_TORCHTITAN] = golden_torchtitan,
+  };
   NkLaunchSpec s = spec_small ();
+  g_autofree char *command = nk_launch_command (&s, NK_LAUNCH_ENGINE_DEEPSPEED, NULL);
 
-  if (g_getenv ("NK_LAUNCH_DUMP") != NULL)
-    for (guint e = 0; e < NK_LAUNCH_N_ENGINES; e++)
-      {
-        g_autofree char *text = nk_launch_write (&s, e, NULL);
-        g_autofree char *cmd = nk_launch_command (&s, e, NULL);
+  for (guint e = 0; e < NK_LAUNCH_N_ENGINES; e++)
+    {
+      g_autofree char *text = nk_launch_write (&s, e, NULL);
 
-        g_printerr ("=====%s\n%s=====\n%s\n", nk_launch_engine_to_string (e), text, cmd);
-      }
+      g_assert_cmpstr (text, ==, golden[e]);
+    }
+  g_assert_cmpstr (command, ==, golden_deepspeed_command);
 }
 
 int
