@@ -526,6 +526,72 @@ test_flop_counts (void)
   g_assert_cmpuint (nk_autograd_get_matmul_flops (), ==, 0);
 }
 
+/* ---- mixed precision ------------------------------------------------------------- */
+
+/* Under bf16 autocast the products take bf16 operands and return bf16 (as
+ * torch.autocast runs bmm), the softmax and LayerNorm widen to f32 (autocast's fp32
+ * ops), and gradients reach the f32 leaves in f32. Oracle: the f64 product of the
+ * bf16-rounded operands, rounded once. */
+static void
+test_autocast_bf16 (void)
+{
+  g_autoptr(NkRng) rng = nk_rng_new (12);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) q64 = random_f64 (rng, NK_SHAPE (2, 3, 4));
+  g_autoptr(NkTensor) k64 = random_f64 (rng, NK_SHAPE (2, 3, 4));
+  g_autoptr(NkTensor) q = nk_cast (q64, NK_DTYPE_F32, &error);
+  g_autoptr(NkTensor) k = nk_cast (k64, NK_DTYPE_F32, &error);
+  g_autoptr(NkTensor) qb = nk_cast (q, NK_DTYPE_BF16, &error);
+  g_autoptr(NkTensor) kb = nk_cast (k, NK_DTYPE_BF16, &error);
+  g_autoptr(NkTensor) att = NULL, p = NULL, ln = NULL, s1 = NULL, s2 = NULL, loss = NULL;
+  g_autofree double *qv = nk_tensor_to_doubles (qb, NULL);
+  g_autofree double *kv = nk_tensor_to_doubles (kb, NULL);
+  g_autofree double *av = NULL;
+  NkDType previous;
+
+  nk_tensor_set_requires_grad (q, TRUE);
+  nk_tensor_set_requires_grad (k, TRUE);
+  previous = nk_autograd_set_autocast (NK_DTYPE_BF16);
+  att = nk_ag_bmm (q, k, NK_BMM_TRANS_B, &error);
+  p = att ? nk_ag_softmax_causal (att, 0.5, &error) : NULL;
+  ln = p ? nk_ag_layer_norm (att, NULL, NULL, 1e-5, &error) : NULL;
+  nk_autograd_set_autocast (previous);
+  g_assert_no_error (error);
+  g_assert_cmpint (att->dtype, ==, NK_DTYPE_BF16);
+  g_assert_cmpint (p->dtype, ==, NK_DTYPE_F32);
+  g_assert_cmpint (ln->dtype, ==, NK_DTYPE_F32);
+
+  av = nk_tensor_to_doubles (att, NULL);
+  for (int z = 0; z < 2; z++)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        {
+          double ref = 0.0;
+
+          for (int e = 0; e < 4; e++)
+            ref += qv[z * 12 + i * 4 + e] * kv[z * 12 + j * 4 + e];
+          /* One rounding to bf16 (8 significant bits). */
+          g_assert_cmpfloat (fabs (av[z * 9 + i * 3 + j] - ref), <=, fabs (ref) * 0x1p-8 + 1e-30);
+        }
+
+  s1 = nk_ag_sum (p, &error);
+  s2 = nk_ag_sum (ln, &error);
+  {
+    g_autoptr(NkTensor) w = weighted_sum (p, &error);
+
+    loss = nk_ag_add (w, s2, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_true (nk_autograd_backward (loss, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (q->grad);
+  g_assert_nonnull (k->grad);
+  g_assert_cmpint (q->grad->dtype, ==, NK_DTYPE_F32);
+  g_assert_cmpfloat (fabs (nk_tensor_data_f32 (q->grad)[0]) + fabs (nk_tensor_data_f32 (k->grad)[1]),
+                     >, 0.0);
+  nk_autograd_release (s1);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -543,5 +609,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/nn/embedding/repeated-ids", test_embedding_repeated_ids);
   g_test_add_func ("/autograd/nn/views/gradcheck", test_views_gradcheck);
   g_test_add_func ("/autograd/nn/flops", test_flop_counts);
+  g_test_add_func ("/autograd/nn/autocast-bf16", test_autocast_bf16);
   return g_test_run ();
 }
