@@ -318,7 +318,8 @@ megatron_known_flags (char **args)
     "--untie-embeddings-and-output-weights", "--seq-length", "--max-position-embeddings", "--bf16",
     "--fp16", "--accumulate-allreduce-grads-in-fp32", "--recompute-granularity", "--recompute-method",
     "--recompute-num-layers", "--attention-backend", "--train-iters", "--optimizer", "--sgd-momentum",
-    "--adam-beta1", "--adam-beta2", "--adam-eps", "--weight-decay", "--lr", NULL,
+    "--adam-beta1", "--adam-beta2", "--adam-eps", "--weight-decay", "--lr", "--ckpt-format",
+    "--grad-reduce-in-bf16", NULL,
   };
 
   for (guint i = 0; args[i] != NULL; i++)
@@ -387,6 +388,7 @@ recheck_megatron (const char         *text,
   if (has_flag (a, "--sequence-parallel"))
     g_assert_cmpint (tp, >, 1);
   g_assert_false (has_flag (a, "--bf16") && has_flag (a, "--fp16"));
+  g_assert_false (has_flag (a, "--grad-reduce-in-bf16") && has_flag (a, "--accumulate-allreduce-grads-in-fp32"));
   gran = word_after (a, "--recompute-granularity");
   if (g_strcmp0 (gran, "full") == 0)
     {
@@ -405,6 +407,9 @@ recheck_megatron (const char         *text,
     }
   g_assert_true (g_strcmp0 (word_after (a, "--optimizer"), "adam") == 0
                  || g_strcmp0 (word_after (a, "--optimizer"), "sgd") == 0);
+  /* validate_args, if args.use_megatron_fsdp */
+  if (has_flag (a, "--use-megatron-fsdp"))
+    g_assert_cmpstr (word_after (a, "--ckpt-format"), ==, "fsdp_dtensor");
   /* the plan's numbers */
   g_assert_cmpint (world, ==, spec->gpus);
   g_assert_cmpint (dp, ==, spec->dp);

@@ -233,6 +233,9 @@ check_torchtitan (const NkLaunchSpec *s,
    * (tp · 2·cp), asserted whenever the model is parallelized */
   if (s->seq % divisor != 0)
     REFUSE (_("torchtitan needs the sequence length (%u) to be a multiple of TP × 2 × CP (%u)."), s->seq, divisor);
+  /* no explicit check in v0.2.2: the colwise split of wq/wk/wv over TP
+   * (llama3/infra/parallelize.py) must not cut a head, as the model's
+   * view(bs, seqlen, -1, head_dim) assumes */
   if (s->heads % s->tp != 0 || kv_heads_of (s) % s->tp != 0)
     REFUSE (_("torchtitan's tensor parallelism needs the heads (%u) and key/value heads (%u) to be multiples of TP (%u)."),
             s->heads, kv_heads_of (s), s->tp);
@@ -518,6 +521,8 @@ megatron_layout_args (GString            *out,
       arg (out, "--use-megatron-fsdp", NULL);
       arg (out, "--data-parallel-sharding-strategy",
            s->zero_stage == 2 ? "optim_grads" : "optim_grads_params");
+      /* validate_args: "Megatron-FSDP requires the `fsdp_dtensor` checkpointing format" */
+      arg (out, "--ckpt-format", "fsdp_dtensor");
     }
 }
 
@@ -529,8 +534,12 @@ megatron_numerics_args (GString            *out,
     arg (out, "--bf16", NULL);
   else if (s->precision == NK_PRECISION_FP16_MIXED)
     arg (out, "--fp16", NULL);
+  /* validate_args: bf16 accumulates and reduces in fp32 unless
+   * --grad-reduce-in-bf16; fp16 only with the flag */
   if (nk_precision_is_mixed (s->precision) && s->fp32_grads)
     arg (out, "--accumulate-allreduce-grads-in-fp32", NULL);
+  else if (s->precision == NK_PRECISION_BF16_MIXED)
+    arg (out, "--grad-reduce-in-bf16", NULL);
   if (s->recompute == NK_RECOMPUTE_SELECTIVE)
     arg (out, "--recompute-granularity", "selective");
   else if (s->recompute == NK_RECOMPUTE_FULL)
