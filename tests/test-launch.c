@@ -268,6 +268,10 @@ recheck_deepspeed (const char         *text,
   params = json_object_get_object_member (opt, "params");
   g_assert_false (json_object_has_member (params, "max_grad_norm"));
   g_assert_cmpfloat (json_object_get_double_member (params, "lr"), ==, spec->lr);
+  /* engine.py: "adam" runs AdamW unless adam_w_mode is false */
+  if (strcmp (type, "adam") == 0)
+    g_assert_false (json_object_get_boolean_member (params, "adam_w_mode"));
+  g_assert_true (strcmp (type, "adamw") != 0 || !json_object_has_member (params, "adam_w_mode"));
   /* the plan's numbers, not just self-consistent ones */
   g_assert_cmpint (train, ==, (gint64) spec->global_batch);
   g_assert_cmpint (micro, ==, (gint64) spec->micro_batch);

@@ -118,16 +118,18 @@ gpus_per_node_used (const NkLaunchSpec *s)
 
 /* A spec that contradicts itself is refused before any engine's rule: the
  * products here are what every engine's file is computed from. */
-static gboolean
-check_common (const NkLaunchSpec *s,
-              GError            **error)
-{
+/* Every check function below has an @error and returns FALSE at the first rule
+ * broken. */
 #define REFUSE(...) \
   G_STMT_START { \
     g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_INVALID, __VA_ARGS__); \
     return FALSE; \
   } G_STMT_END
 
+static gboolean
+check_common (const NkLaunchSpec *s,
+              GError            **error)
+{
   if (s->layers == 0 || s->d_model == 0 || s->heads == 0 || s->seq == 0)
     REFUSE (_("A launch config needs the model's shape: layers, d_model, heads and seq."));
   if (s->dp == 0 || s->tp == 0 || s->pp == 0 || s->cp == 0 || s->virtual_stages == 0
@@ -246,8 +248,9 @@ check_torchtitan (const NkLaunchSpec *s,
   if (s->sequence_parallel && s->tp == 1)
     REFUSE (_("Sequence parallelism needs tensor parallelism (TP > 1)."));
   return TRUE;
-#undef REFUSE
 }
+
+#undef REFUSE
 
 /**
  * nk_launch_check:

@@ -80,8 +80,7 @@ typedef enum {
  * @d_model: hidden size
  * @heads: attention (query) heads
  * @kv_heads: key/value heads (GQA); equal to @heads (or 0) for multi-head attention
- * @d_ff: FFN hidden size (0: 4·d_model for GELU, Llama's 8/3·d_model rounded up
- *   to a multiple of 256 for SwiGLU is NOT guessed — give it)
+ * @d_ff: FFN hidden size (0: 4·d_model; a SwiGLU size is never guessed, give it)
  * @ffn: GELU (2 matrices) or SwiGLU (3 matrices)
  * @vocab: vocabulary size (0: leave the engine's tokenizer default)
  * @tied_embeddings: input embedding and output projection share one matrix
