@@ -244,6 +244,9 @@ recheck_deepspeed (const char         *text,
   /* config.py __init__: world_size = the mpu's data-parallel size; a
    * PipelineModule's grid makes it world / pp */
   world = word_int (words, "--num_nodes", 1) * word_int (words, "--num_gpus", 1);
+  /* launcher/runner.py main: several nodes come from a hostfile */
+  if (word_int (words, "--num_nodes", 1) > 1)
+    g_assert_nonnull (word_after (words, "--hostfile"));
   g_assert_cmpint (world % spec->pp, ==, 0);
   world /= spec->pp;
   train = member_int (o, "train_batch_size");
@@ -660,7 +663,7 @@ test_zero3 (void)
 
   for (guint e = 0; e < NK_LAUNCH_N_ENGINES; e++)
     g_assert_true (write_and_recheck (&s, e));
-  g_assert_cmpstr (cmd, ==, "deepspeed --num_nodes 4 --num_gpus 8 train.py --deepspeed "
+  g_assert_cmpstr (cmd, ==, "deepspeed --num_nodes 4 --num_gpus 8 --hostfile hostfile train.py --deepspeed "
                             "--deepspeed_config ds_config.json");
   g_assert_nonnull (strstr (ds, "\"stage\": 3"));
   g_assert_nonnull (strstr (toml, "data_parallel_replicate_degree = 1\ndata_parallel_shard_degree = 32\n"));
@@ -757,7 +760,7 @@ test_recheck_catches (void)
           g_autofree char *ds = nk_launch_write (&z, NK_LAUNCH_ENGINE_DEEPSPEED, NULL);
 
           /* the launcher on 3 nodes: 512 != 2 × 8 × 24 */
-          recheck_deepspeed (ds, "deepspeed --num_nodes 3 --num_gpus 8 train.py --deepspeed "
+          recheck_deepspeed (ds, "deepspeed --num_nodes 3 --num_gpus 8 --hostfile h train.py --deepspeed "
                                  "--deepspeed_config ds_config.json", &z);
         }
       else

@@ -752,9 +752,12 @@ nk_launch_command (const NkLaunchSpec *spec,
   switch (engine)
     {
     case NK_LAUNCH_ENGINE_DEEPSPEED:
-      return g_strdup_printf ("deepspeed --num_nodes %u --num_gpus %u train.py --deepspeed "
+      /* launcher/runner.py main: more than one node needs a hostfile
+       * ("Num nodes is >1 but no extra nodes available via hostfile") */
+      return g_strdup_printf ("deepspeed --num_nodes %u --num_gpus %u%s train.py --deepspeed "
                               "--deepspeed_config ds_config.json",
-                              spec->nodes, gpus_per_node_used (spec));
+                              spec->nodes, gpus_per_node_used (spec),
+                              spec->nodes > 1 ? " --hostfile hostfile" : "");
     case NK_LAUNCH_ENGINE_MEGATRON:
       return megatron_torchrun (spec);
     case NK_LAUNCH_ENGINE_TORCHTITAN:
