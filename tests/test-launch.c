@@ -515,6 +515,10 @@ recheck_torchtitan (const char         *text,
     shard = world / (rep * cp * tp * pp);
   g_assert_cmpint (shard, >=, 1);
   g_assert_cmpint (rep * shard * cp * tp * pp, ==, world);
+  /* llama3/infra/parallelize.py: without FSDP (dp_shard > 1 or cp > 1), DDP
+   * over dp_replicate must be all of the world */
+  if (!(shard > 1 || cp > 1) && rep > 1)
+    g_assert_cmpint (rep, ==, world);
   /* train.py Trainer.__init__ */
   local = toml_int (t, "training.local_batch_size", 8);
   batch_degree = rep * shard;
@@ -695,6 +699,7 @@ static void mut_gelu (NkLaunchSpec *s) { s->ffn = NK_FFN_GELU; }
 static void mut_seq_tt (NkLaunchSpec *s) { s->seq = 4100; }
 static void mut_nodes (NkLaunchSpec *s) { spec_layout (s, 12, 1, 1, 1, 4, 96); s->nodes = 2; }
 static void mut_none (NkLaunchSpec *s) { }
+static void mut_zero0 (NkLaunchSpec *s) { s->zero_stage = 0; }
 
 static const Refusal refusals[] = {
   { "heads-tp", spec_small, mut_tp8, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "multiple of TP (8)" },
@@ -711,6 +716,7 @@ static const Refusal refusals[] = {
   { "megatron-rmsprop", spec_small, mut_rmsprop, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_UNSUPPORTED, "rmsprop" },
   { "torchtitan-gelu", spec_small, mut_gelu, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_UNSUPPORTED, "SwiGLU" },
   { "torchtitan-seq", spec_llama70b, mut_seq_tt, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID, "TP × 2 × CP (16)" },
+  { "torchtitan-ddp-with-tp", spec_llama70b, mut_zero0, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID, "DDP" },
   { "whole-nodes", spec_small, mut_nodes, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "whole nodes" },
 };
 

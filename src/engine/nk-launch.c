@@ -247,6 +247,10 @@ check_torchtitan (const NkLaunchSpec *s,
             s->layers, s->pp * s->virtual_stages);
   if (s->sequence_parallel && s->tp == 1)
     REFUSE (_("Sequence parallelism needs tensor parallelism (TP > 1)."));
+  /* llama3/infra/parallelize.py parallelize_llama: "DDP has not supported > 1D
+   * parallelism" (ZeRO-0 is DDP; with CP torchtitan shards over FSDP instead) */
+  if (s->zero_stage == 0 && s->dp > 1 && s->gpus != s->dp)
+    REFUSE (_("torchtitan runs DDP (ZeRO-0) only as the sole parallelism; use ZeRO 1–3 with TP, PP or CP."));
   return TRUE;
 }
 
