@@ -744,12 +744,32 @@ embedding_ids (NkTensor  *index,
   return g_steal_pointer (&ids);
 }
 
+/* @host (a CPU tensor) on @like's device: itself on the CPU, else a copy in an arena
+ * buffer (so a steady-state step allocates nothing). */
+static NkTensor *
+on_device_of (NkTensor  *host,
+              NkTensor  *like,
+              GError   **error)
+{
+  NkDevice *device = nk_tensor_get_device (like);
+  g_autoptr(NkTensor) copy = NULL;
+
+  if (device == nk_tensor_get_device (host))
+    return nk_tensor_ref (host);
+  if (device != nk_device_get_default ())
+    return nk_tensor_to_device (host, device, error);
+  copy = nk_arena_take (host->dtype, host->ndim, host->shape, NK_BUCKET_OTHER, error);
+  if (copy == NULL || !nk_tensor_copy_ (copy, host, error))
+    return NULL;
+  return g_steal_pointer (&copy);
+}
+
 /* Positions grouped by token, each group in position order, and where each token's
- * group starts ([vocab + 1]): the deterministic scatter's plan, on @device. */
+ * group starts ([vocab + 1]): the deterministic scatter's plan, on @like's device. */
 static gboolean
 scatter_plan (NkTensor   *ids,
               gint64      vocab,
-              NkDevice   *device,
+              NkTensor   *like,
               NkTensor  **out_order,
               NkTensor  **out_starts,
               GError    **error)
@@ -779,9 +799,9 @@ scatter_plan (NkTensor   *ids,
   fill = g_memdup2 (st, sizeof (gint64) * vocab);
   for (gint64 i = 0; i < n; i++)
     o[fill[v[i]]++] = i;
-  if ((*out_order = nk_tensor_to_device (order, device, error)) == NULL)
+  if ((*out_order = on_device_of (order, like, error)) == NULL)
     return FALSE;
-  if ((*out_starts = nk_tensor_to_device (starts, device, error)) == NULL)
+  if ((*out_starts = on_device_of (starts, like, error)) == NULL)
     {
       g_clear_pointer (out_order, nk_tensor_unref);
       return FALSE;
@@ -801,8 +821,7 @@ backward_embedding (Node    *node,
 
   if (!nk_autograd_requires_grad (w))
     return TRUE;
-  if (!scatter_plan (node->saved, w->shape[0], nk_tensor_get_device (w), &order, &starts,
-                     error)
+  if (!scatter_plan (node->saved, w->shape[0], w, &order, &starts, error)
       || (target = grad_target_through (w, &beta, error)) == NULL)
     return FALSE;
   if (!nk_tensor_is_contiguous (target) || target->dtype != w->dtype)
@@ -846,7 +865,7 @@ nk_ag_embedding (NkTensor  *weight,
       return NULL;
     }
   if ((ids = embedding_ids (index, weight->shape[0], error)) == NULL
-      || (dev_ids = nk_tensor_to_device (ids, nk_tensor_get_device (weight), error)) == NULL)
+      || (dev_ids = on_device_of (ids, weight, error)) == NULL)
     return NULL;
   out = nk_arena_take (weight->dtype, NK_SHAPE (index->shape[0], weight->shape[1]),
                        NK_BUCKET_ACTIVATIONS, error);
