@@ -188,6 +188,15 @@ test_write_read_back (void)
         g_assert_true (json_object_get_boolean_member (o, "done"));
     }
 
+  /* The end alone: back over the closing line to step 50. */
+  {
+    NkTrainMetrics last, want;
+
+    g_assert_true (nk_run_dir_read_last_step (dir, &last));
+    fake_step (50, &want);
+    assert_same_step (&want, &last);
+  }
+
   info = nk_run_info_read (dir, &error);
   g_assert_no_error (error);
   g_assert_cmpint (info->status, ==, NK_RUN_STATUS_FINISHED);
@@ -231,6 +240,14 @@ test_torn_last_line (void)
   g_free (mi.device);
   for (guint s = 1; s <= 9; s++)
     g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, s - 1), ==, s);
+  /* The end alone: back over the torn line to step 9. */
+  {
+    NkTrainMetrics last, want;
+
+    g_assert_true (nk_run_dir_read_last_step (dir, &last));
+    fake_step (9, &want);
+    assert_same_step (&want, &last);
+  }
   rm_rf (root);
 }
 

@@ -674,6 +674,58 @@ nk_run_dir_read_metrics (const char        *dir,
   return TRUE;
 }
 
+static const char *
+last_newline (const char *data,
+              const char *end)
+{
+  while (end > data)
+    if (*--end == '\n')
+      return end;
+  return NULL;
+}
+
+gboolean
+nk_run_dir_read_last_step (const char     *dir,
+                           NkTrainMetrics *out)
+{
+  g_autofree char *path = g_build_filename (dir, METRICS_NAME, NULL);
+  g_autoptr(GMappedFile) map = NULL;
+  const char *data, *end, *p;
+  gsize length;
+
+  g_return_val_if_fail (dir != NULL && out != NULL, FALSE);
+
+  map = g_mapped_file_new (path, FALSE, NULL);
+  if (map == NULL || (length = g_mapped_file_get_length (map)) == 0)
+    return FALSE;
+  data = g_mapped_file_get_contents (map);
+  end = data + length;
+  /* Back over the closing line, a torn line and garbage, one complete line at a time. */
+  while (end > data)
+    {
+      g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+
+      if (end[-1] != '\n')
+        {
+          end = last_newline (data, end);
+          if (end == NULL)
+            return FALSE;
+          end++;
+          continue;
+        }
+      p = last_newline (data, end - 1);
+      p = p != NULL ? p + 1 : data;
+      nk_run_metrics_parse (p, end - p, h, NULL);
+      if (nk_train_history_get_n (h) == 1)
+        {
+          nk_train_history_get (h, 0, out);
+          return TRUE;
+        }
+      end = p;
+    }
+  return FALSE;
+}
+
 /* ---- config.json → settings ------------------------------------------------------- */
 
 static char *

@@ -248,6 +248,18 @@ gboolean    nk_run_dir_read_metrics (const char        *dir,
                                      NkTrainHistory    *history,
                                      NkRunMetricsInfo  *out_info,
                                      GError           **error);
+/**
+ * nk_run_dir_read_last_step:
+ * @dir: a run folder
+ * @out: (out caller-allocates): the last complete step of its metrics.jsonl
+ *
+ * Reads only the end of the file: what a list of runs shows (the last step and its
+ * loss) without reading a million steps.
+ *
+ * Returns: %FALSE when the folder has no step
+ */
+gboolean    nk_run_dir_read_last_step (const char     *dir,
+                                       NkTrainMetrics *out);
 /* The same, from the bytes of a metrics.jsonl. */
 void        nk_run_metrics_parse    (const char        *data,
                                      gsize              length,

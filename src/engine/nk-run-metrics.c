@@ -60,6 +60,8 @@ static const Field fields[] = {
   FIELD ("seconds_optimizer", F_DOUBLE, seconds_optimizer),
   FIELD ("loss_scale", F_DOUBLE, loss_scale),
   FIELD ("skipped", F_BOOL, skipped),
+  FIELD ("flops_formula", F_DOUBLE, flops_formula),
+  FIELD ("flops_attention", F_U64, flops_attention),
   FIELD0 ("done", F_DONE),
 };
 

@@ -45,7 +45,10 @@ struct _NapkinRun
   gboolean        interrupted;
   gboolean        resumable;
   double          disk_seconds;   /* a run from disk: the sum of its steps' times */
+  gboolean        loaded;         /* a run from disk: its steps are read */
 };
+
+static void ensure_loaded (NapkinRun *self);
 
 G_DEFINE_FINAL_TYPE (NapkinRun, napkin_run, G_TYPE_OBJECT)
 
@@ -648,7 +651,10 @@ napkin_run_get_elapsed (NapkinRun *self)
 {
   g_return_val_if_fail (NAPKIN_IS_RUN (self), 0);
   if (self->from_disk)
-    return self->disk_seconds;
+    {
+      ensure_loaded (self);
+      return self->disk_seconds;
+    }
   if (self->started_us == 0)
     return 0;
   return ((self->ended_us != 0 ? self->ended_us : g_get_monotonic_time ()) - self->started_us) / 1e6;
@@ -686,6 +692,7 @@ napkin_run_get_series (NapkinRun       *self,
 {
   g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
   g_return_val_if_fail (which < NAPKIN_RUN_N_SERIES, NULL);
+  ensure_loaded (self);
   return self->series[which];
 }
 
@@ -700,6 +707,7 @@ NkTrainHistory *
 napkin_run_get_history (NapkinRun *self)
 {
   g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  ensure_loaded (self);
   return self->history;
 }
 
@@ -841,15 +849,8 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
   g_autoptr(NkTrainConfig) config = NULL;
   g_autoptr(NkTrainer) trainer = NULL;
   g_autoptr(NapkinRun) self = NULL;
-  g_autoptr(NkTrainHistory) history = nk_train_history_new ();
-  NkRunMetricsInfo metrics;
-  gsize n;
 
   g_return_val_if_fail (info != NULL, NULL);
-
-  if (!nk_run_dir_read_metrics (info->path, history, &metrics, error))
-    return NULL;
-  g_free (metrics.device);
 
   config = info->config != NULL ? nk_train_config_copy (info->config) : nk_train_config_new ();
   trainer = nk_trainer_new (config);
@@ -872,6 +873,37 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
   self->interrupted = info->status == NK_RUN_STATUS_INTERRUPTED;
   self->resumable = self->interrupted && info->has_checkpoint;
   self->error = g_strdup (info->error);
+  /* The list shows the last step; the steps themselves are read when the run is
+   * shown or compared, so a folder of million-step runs opens at once. */
+  if (nk_run_dir_read_last_step (info->path, &self->latest))
+    {
+      self->have_latest = TRUE;
+      self->last_step = self->latest.step;
+      self->last_loss = self->latest.loss;
+    }
+  return g_steal_pointer (&self);
+}
+
+/* Reads a run from disk's steps into its history and series, once. */
+static void
+ensure_loaded (NapkinRun *self)
+{
+  g_autoptr(NkTrainHistory) history = NULL;
+  g_autoptr(GError) error = NULL;
+  NkRunMetricsInfo metrics;
+  guint64 before = self->last_step;
+  gsize n;
+
+  if (!self->from_disk || self->loaded)
+    return;
+  self->loaded = TRUE;
+  history = nk_train_history_new ();
+  if (!nk_run_dir_read_metrics (self->folder, history, &metrics, &error))
+    {
+      g_debug ("Run folder %s: %s", self->folder, error->message);
+      return;
+    }
+  g_free (metrics.device);
 
   n = nk_train_history_get_n (history);
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
@@ -888,7 +920,8 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
     napkin_series_end_update (self->series[i]);
   nk_train_history_free (self->history);
   self->history = g_steal_pointer (&history);
-  return g_steal_pointer (&self);
+  if (self->last_step != before)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STEP]);
 }
 
 /* Returns: (nullable): the run's folder on disk */
