@@ -220,6 +220,34 @@ enabled (JsonObject *o,
          && json_object_get_boolean_member (json_object_get_object_member (o, name), "enabled");
 }
 
+/* engine.py get_data_types and _do_optimizer_sanity_check: which model and
+ * gradient-accumulation dtypes DeepSpeed accepts (0 fp32, 1 fp16, 2 bf16). */
+static void
+deepspeed_dtype_check (JsonObject *o,
+                       gint64      stage,
+                       guint       pp)
+{
+  int model = enabled (o, "fp16") ? 1 : enabled (o, "bf16") ? 2 : 0;
+  int accum;
+
+  if (json_object_has_member (o, "data_types"))
+    {
+      const char *name = json_object_get_string_member (json_object_get_object_member (o, "data_types"),
+                                                        "grad_accum_dtype");
+
+      accum = strcmp (name, "fp32") == 0 ? 0 : strcmp (name, "fp16") == 0 ? 1 : 2;
+      g_assert_true (strcmp (name, "fp32") == 0 || strcmp (name, "fp16") == 0 || strcmp (name, "bf16") == 0);
+    }
+  else
+    accum = model == 2 && stage == 0 ? 0 : model;
+  if (stage > 0)
+    return;  /* ZeRO takes every mix */
+  if (model == accum)
+    g_assert_true (model != 2 || pp > 1);  /* "Bfloat16 wrapper must use ... fp32" */
+  else
+    g_assert_true (model == 2 && accum == 0);  /* else "unsupported mix" */
+}
+
 /* Re-checks ds_config.json and the launcher line; pp is not in the file (the
  * PipelineModule carries it) so the spec gives it. */
 static void
@@ -264,10 +292,16 @@ recheck_deepspeed (const char         *text,
   if (spec->pp > 1)
     g_assert_cmpint (stage, <, 2);
   g_assert_false (enabled (o, "bf16") && enabled (o, "fp16"));
+  deepspeed_dtype_check (o, stage, spec->pp);
   /* engine.py: a DEEPSPEED_OPTIMIZERS name or a torch.optim class */
   opt = json_object_get_object_member (o, "optimizer");
   type = g_ascii_strdown (json_object_get_string_member (opt, "type"), -1);
   g_assert_true (g_strv_contains (torch_or_ds, type));
+  /* zero/utils.py ZERO_SUPPORTED_OPTIMIZERS: Adam, AdamW, Adagrad (and fused
+   * ones); others need zero_allow_untested_optimizer under ZeRO */
+  if (stage > 0 && strcmp (type, "adam") != 0 && strcmp (type, "adamw") != 0 && strcmp (type, "adagrad") != 0)
+    g_assert_true (json_object_has_member (o, "zero_allow_untested_optimizer")
+                   && json_object_get_boolean_member (o, "zero_allow_untested_optimizer"));
   params = json_object_get_object_member (opt, "params");
   g_assert_false (json_object_has_member (params, "max_grad_norm"));
   g_assert_cmpfloat (json_object_get_double_member (params, "lr"), ==, spec->lr);

@@ -178,6 +178,12 @@ check_deepspeed (const NkLaunchSpec *s,
   /* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ */
   if (s->pp > 1 && s->zero_stage >= 2)
     REFUSE (_("DeepSpeed refuses ZeRO-2 and ZeRO-3 with pipeline parallelism (PP = %u)."), s->pp);
+  /* engine.py _do_optimizer_sanity_check: without ZeRO, fp16 accumulates in
+   * fp16 only, and bf16 in fp32 unless pipelined */
+  if (s->zero_stage == 0 && s->precision == NK_PRECISION_FP16_MIXED && s->fp32_grads)
+    REFUSE (_("Without ZeRO, DeepSpeed's fp16 mode cannot accumulate gradients in fp32."));
+  if (s->zero_stage == 0 && s->precision == NK_PRECISION_BF16_MIXED && !s->fp32_grads && s->pp == 1)
+    REFUSE (_("Without ZeRO or pipeline parallelism, DeepSpeed's bf16 mode accumulates gradients in fp32 only."));
   return TRUE;
 }
 
@@ -430,6 +436,11 @@ write_deepspeed (const NkLaunchSpec *s)
       member (root, "data_types", json_object (types, 2));
     }
   member (root, "optimizer", deepspeed_optimizer (s));
+  /* zero/utils.py ZERO_SUPPORTED_OPTIMIZERS has no SGD or RMSprop: engine.py
+   * _do_optimizer_sanity_check asks for this flag with ZeRO */
+  if (s->zero_stage > 0 && s->optimizer != NK_OPTIMIZER_ADAM && s->optimizer != NK_OPTIMIZER_ADAMW
+      && s->optimizer != NK_OPTIMIZER_ADAGRAD)
+    member (root, "zero_allow_untested_optimizer", json_bool (TRUE));
   text = json_object (root, 0);
   return g_strconcat (text, "\n", NULL);
 }
