@@ -427,7 +427,11 @@ recheck_megatron (const char         *text,
     g_assert_cmpint (word_int (a, "--seq-length", 0) % (2 * cp), ==, 0);
   /* validate_args drops sequence parallelism at tp = 1: the plan would lie */
   if (has_flag (a, "--sequence-parallel"))
-    g_assert_cmpint (tp, >, 1);
+    {
+      g_assert_cmpint (tp, >, 1);
+      /* core/tensor_parallel/mappings.py _split_along_first_dim */
+      g_assert_cmpint ((word_int (a, "--seq-length", 0) / cp) % tp, ==, 0);
+    }
   g_assert_false (has_flag (a, "--bf16") && has_flag (a, "--fp16"));
   g_assert_false (has_flag (a, "--grad-reduce-in-bf16") && has_flag (a, "--accumulate-allreduce-grads-in-fp32"));
   gran = word_after (a, "--recompute-granularity");
@@ -751,6 +755,7 @@ static const Refusal refusals[] = {
   { "torchtitan-gelu", spec_small, mut_gelu, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_UNSUPPORTED, "SwiGLU" },
   { "torchtitan-seq", spec_llama70b, mut_seq_tt, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID, "TP × 2 × CP (16)" },
   { "torchtitan-ddp-with-tp", spec_llama70b, mut_zero0, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID, "DDP" },
+  { "sequence-parallel-split", spec_llama70b, mut_seq_tt, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "sequence per CP rank (4100)" },
   { "whole-nodes", spec_small, mut_nodes, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "whole nodes" },
 };
 

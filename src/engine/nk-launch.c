@@ -220,6 +220,11 @@ check_megatron (const NkLaunchSpec *s,
   /* validate_args turns sequence parallelism off at TP = 1: the run would not be the plan */
   if (s->sequence_parallel && tp == 1)
     REFUSE (_("Sequence parallelism needs tensor parallelism (TP > 1); Megatron-LM turns it off at TP = 1."));
+  /* core/tensor_parallel/mappings.py _split_along_first_dim: the sequence
+   * (already split over CP) is cut into TP pieces */
+  if (s->sequence_parallel && (s->seq / s->cp) % tp != 0)
+    REFUSE (_("Megatron-LM's sequence parallelism needs the sequence per CP rank (%u) to be a multiple of TP (%u)."),
+            s->seq / s->cp, tp);
   return TRUE;
 }
 
