@@ -15,13 +15,17 @@
  * rules are those of the engine's own source, cited in nk-launch.c):
  *
  * - %NK_LAUNCH_ENGINE_DEEPSPEED: ds_config.json. JSON has no comments, so the
- *   launcher line (`deepspeed --num_nodes N --num_gpus G train.py --deepspeed
- *   --deepspeed_config ds_config.json`) is not in the file: ask
- *   nk_launch_command() for it.
+ *   launcher line (`deepspeed --num_nodes N --num_gpus G [--hostfile hostfile]
+ *   train.py --deepspeed --deepspeed_config ds_config.json`) is not in the
+ *   file: ask nk_launch_command() for it. The config carries data parallelism,
+ *   ZeRO and (through train.py's PipelineModule) pipeline stages; a spec with
+ *   TP, CP or interleaving is refused (%NK_LAUNCH_ERROR_UNSUPPORTED).
  * - %NK_LAUNCH_ENGINE_MEGATRON: a bash script that runs Megatron-LM's
  *   pretrain_gpt.py through torchrun with the argument list.
  * - %NK_LAUNCH_ENGINE_TORCHTITAN: a TOML job config of the 0.2 releases; its
- *   header comment carries the run_train.sh line.
+ *   header comment carries the run_train.sh line (torchrun on several nodes)
+ *   and the llama3 model shape to register as flavor "napkin". torchtitan's
+ *   llama3 needs SwiGLU, untied embeddings, Adam/AdamW and no fp16.
  *
  * nk_launch_check() runs the same rules without writing; nk_launch_write() and
  * nk_launch_command() return newly allocated text (g_free) or %NULL with @error
