@@ -590,8 +590,8 @@ gpt_ops_loss (NkDevice *device,
               NkDType   dtype,
               double  **grads)
 {
-  const gint64 B = 2, T = 5, H = 2, hd = 3, d = H * hd, V = 7;
-  static const gint64 ids_v[] = { 1, 3, 3, 0, 6, 3, 1, 1, 2, 5 };
+  /* Rows longer than a warp (d = 40, T = 37), so the GPU's lanes stride and reduce. */
+  const gint64 B = 2, T = 37, H = 2, hd = 20, d = H * hd, V = 7;
   g_autoptr(GError) error = NULL;
   NkDevice *saved = nk_device_get_default ();
   g_autoptr(NkTensor) ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64,
@@ -603,7 +603,8 @@ gpt_ops_loss (NkDevice *device,
   NkTensor *parts[3];
   double loss_value = 0.0;
 
-  memcpy (nk_tensor_data (ids), ids_v, sizeof ids_v);
+  for (gint64 i = 0; i < B * T; i++)
+    ((gint64 *) nk_tensor_data (ids))[i] = (i * i + 3) % V;   /* repeated ids */
   nk_device_set_default (device);
   for (int i = 0; i < GPT_N_LEAVES; i++)
     {
@@ -678,7 +679,7 @@ test_gpt_ops (void)
   NkDevice *cuda = cuda_or_skip ();
   static const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F64 };
   static const double tolerance[] = { 1e-5, 1e-12 };
-  static const gint64 sizes[GPT_N_LEAVES] = { 60, 6, 6, 42, 108 };
+  static const gint64 sizes[GPT_N_LEAVES] = { 74 * 40, 40, 40, 7 * 40, 120 * 40 };
   guint64 before = 0, after = 0;
 
   if (cuda == NULL)

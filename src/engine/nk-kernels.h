@@ -511,6 +511,29 @@ nk_kernel_optim_update (const NkOptimStep *st,
 
 /* ---- rows: LayerNorm and causal softmax ------------------------------------------ */
 
+/* The per-element math of LayerNorm and the causal softmax, shared by the CPU's row
+ * loops and the GPU's warp-per-row kernels (which sum in another order). */
+NK_KERNEL_FN double
+nk_kernel_layernorm_elem (double x, double mean, double rstd, double w, double b)
+{
+  return (x - mean) * rstd * w + b;
+}
+
+/* dx from dŷ = dy·w, with m1 = mean(dŷ) and m2 = mean(dŷ·x̂) over the row. */
+NK_KERNEL_FN double
+nk_kernel_layernorm_dx_elem (double x, double w, double dy, double mean, double rstd,
+                             double m1, double m2)
+{
+  double xh = (x - mean) * rstd;
+  return rstd * (dy * w - m1 - xh * m2);
+}
+
+NK_KERNEL_FN double
+nk_kernel_softmax_dx_elem (double y, double dy, double dot, double scale)
+{
+  return scale * y * (dy - dot);
+}
+
 /* One row of LayerNorm / causal softmax and their backward, in float (f32 storage)
  * and double (f64). Sums accumulate in double in both, so a device that runs a row
  * per thread gets the CPU's numbers to rounding. Generated for both types by one
@@ -533,14 +556,9 @@ nk_kernel_layernorm_row_##S (const T *x, const T *w, const T *b, int64_t n,     
   /* PyTorch's biased variance (divided by n). */                                    \
   rstd = 1.0 / sqrt ((n > 0 ? var / (double) n : 0.0) + eps);                        \
   for (int64_t j = 0; j < n; j++)                                                    \
-    {                                                                                \
-      double v = ((double) x[j] - mean) * rstd;                                      \
-      if (w != NULL)                                                                 \
-        v *= (double) w[j];                                                          \
-      if (b != NULL)                                                                 \
-        v += (double) b[j];                                                          \
-      y[j] = (T) v;                                                                  \
-    }                                                                                \
+    y[j] = (T) nk_kernel_layernorm_elem ((double) x[j], mean, rstd,                  \
+                                         w != NULL ? (double) w[j] : 1.0,            \
+                                         b != NULL ? (double) b[j] : 0.0);           \
   *mean_out = (T) mean;                                                              \
   *rstd_out = (T) rstd;                                                              \
 }                                                                                    \
@@ -570,11 +588,9 @@ nk_kernel_layernorm_backward_row_##S (const T *x, const T *w, double mean,      
   s1 /= (double) n;                                                                  \
   s2 /= (double) n;                                                                  \
   for (int64_t j = 0; j < n; j++)                                                    \
-    {                                                                                \
-      double xh = ((double) x[j] - mean) * rstd;                                     \
-      double dxh = w != NULL ? (double) dy[j] * (double) w[j] : (double) dy[j];      \
-      dx[j] = (T) (rstd * (dxh - s1 - xh * s2));                                     \
-    }                                                                                \
+    dx[j] = (T) nk_kernel_layernorm_dx_elem ((double) x[j],                          \
+                                             w != NULL ? (double) w[j] : 1.0,        \
+                                             (double) dy[j], mean, rstd, s1, s2);    \
 }                                                                                    \
                                                                                      \
 /* Row @i of a causal softmax over @n columns: y[j] = softmax(scale·x[0..i])[j] for  \
@@ -613,7 +629,7 @@ nk_kernel_softmax_causal_backward_row_##S (const T *y, const T *dy, int64_t i,  
   for (int64_t j = 0; j <= last; j++)                                                \
     dot += (double) dy[j] * (double) y[j];                                           \
   for (int64_t j = 0; j <= last; j++)                                                \
-    dx[j] = (T) (scale * (double) y[j] * ((double) dy[j] - dot));                    \
+    dx[j] = (T) nk_kernel_softmax_dx_elem ((double) y[j], (double) dy[j], dot, scale); \
   for (int64_t j = last + 1; j < n; j++)                                             \
     dx[j] = (T) 0;                                                                   \
 }

@@ -186,6 +186,132 @@ nk_optimizer_kernel (NkOptimStep step, int64_t n, float *param, const float *gra
                             state2 ? &state2[i] : NULL);
 }
 
+/* Row sums across a warp (every lane gets the total). */
+__device__ static double
+nk_warp_sum (double v)
+{
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync (0xffffffffu, v, o);
+  return v;
+}
+
+__device__ static double
+nk_warp_max (double v)
+{
+  for (int o = 16; o > 0; o >>= 1)
+    {
+      double u = __shfl_xor_sync (0xffffffffu, v, o);
+      v = u > v ? u : v;
+    }
+  return v;
+}
+
+/* LayerNorm and the causal softmax, a warp per row: lanes stride the row (coalesced
+ * loads), partial sums in double meet through shuffles, and each element goes through
+ * the body the CPU's row loop uses. Rows are warp-uniform, so every lane reaches each
+ * shuffle. */
+#define NK_DEFINE_WARP_ROWS_KERNEL(T, S)                                             \
+__global__ static void                                                               \
+nk_rows_warp_kernel_##S (NkRowsCall c)                                               \
+{                                                                                    \
+  const T *in0 = (const T *) c.in[0], *in1 = (const T *) c.in[1];                    \
+  const T *in2 = (const T *) c.in[2], *in3 = (const T *) c.in[3];                    \
+  const T *in4 = (const T *) c.in[4];                                                \
+  T *o0 = (T *) c.out[0], *o1 = (T *) c.out[1], *o2 = (T *) c.out[2];                \
+  int64_t n = c.cols;                                                                \
+  int lane = threadIdx.x & 31;                                                       \
+  int64_t warps = ((int64_t) gridDim.x * blockDim.x) / 32;                           \
+  for (int64_t r = (blockIdx.x * (int64_t) blockDim.x + threadIdx.x) / 32;           \
+       r < c.rows; r += warps)                                                       \
+    {                                                                                \
+      const T *x = in0 + r * n;                                                      \
+      T *y = o0 + r * n;                                                             \
+      switch (c.op)                                                                  \
+        {                                                                            \
+        case NK_ROWS_LAYERNORM:                                                      \
+          {                                                                          \
+            double sum = 0.0, var = 0.0, mean, rstd;                                 \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              sum += (double) x[j];                                                  \
+            mean = n > 0 ? nk_warp_sum (sum) / (double) n : 0.0;                     \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              var += ((double) x[j] - mean) * ((double) x[j] - mean);                \
+            var = nk_warp_sum (var);                                                 \
+            rstd = 1.0 / sqrt ((n > 0 ? var / (double) n : 0.0) + c.scalar);         \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              y[j] = (T) nk_kernel_layernorm_elem ((double) x[j], mean, rstd,        \
+                                                   in1 ? (double) in1[j] : 1.0,      \
+                                                   in2 ? (double) in2[j] : 0.0);     \
+            if (lane == 0)                                                           \
+              {                                                                      \
+                o1[r] = (T) mean;                                                    \
+                o2[r] = (T) rstd;                                                    \
+              }                                                                      \
+          }                                                                          \
+          break;                                                                     \
+        case NK_ROWS_LAYERNORM_DX:                                                   \
+          {                                                                          \
+            const T *dy = in4 + r * n;                                               \
+            double mean = (double) in2[r], rstd = (double) in3[r], s1 = 0.0, s2 = 0.0; \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              {                                                                      \
+                double dxh = (double) dy[j] * (in1 ? (double) in1[j] : 1.0);         \
+                s1 += dxh;                                                           \
+                s2 += dxh * (((double) x[j] - mean) * rstd);                         \
+              }                                                                      \
+            s1 = n > 0 ? nk_warp_sum (s1) / (double) n : 0.0;                        \
+            s2 = n > 0 ? nk_warp_sum (s2) / (double) n : 0.0;                        \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              y[j] = (T) nk_kernel_layernorm_dx_elem ((double) x[j],                 \
+                                                      in1 ? (double) in1[j] : 1.0,   \
+                                                      (double) dy[j], mean, rstd,    \
+                                                      s1, s2);                       \
+          }                                                                          \
+          break;                                                                     \
+        case NK_ROWS_SOFTMAX_CAUSAL:                                                 \
+          {                                                                          \
+            int64_t i = r % c.period, last = i < n - 1 ? i : n - 1;                  \
+            double m = -INFINITY, sum = 0.0;                                         \
+            for (int64_t j = lane; j <= last; j += 32)                               \
+              {                                                                      \
+                double v = c.scalar * (double) x[j];                                 \
+                m = v > m ? v : m;                                                   \
+              }                                                                      \
+            m = nk_warp_max (m);                                                     \
+            for (int64_t j = lane; j <= last; j += 32)                               \
+              {                                                                      \
+                double e = exp (c.scalar * (double) x[j] - m);                       \
+                y[j] = (T) e;                                                        \
+                sum += e;                                                            \
+              }                                                                      \
+            sum = nk_warp_sum (sum);                                                 \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              y[j] = j <= last ? (T) ((double) y[j] / sum) : (T) 0;                  \
+          }                                                                          \
+          break;                                                                     \
+        case NK_ROWS_SOFTMAX_CAUSAL_BACKWARD:                                        \
+          {                                                                          \
+            const T *dy = in4 + r * n;                                               \
+            int64_t i = r % c.period, last = i < n - 1 ? i : n - 1;                  \
+            double dot = 0.0;                                                        \
+            for (int64_t j = lane; j <= last; j += 32)                               \
+              dot += (double) dy[j] * (double) x[j];                                 \
+            dot = nk_warp_sum (dot);                                                 \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              y[j] = j <= last ? (T) nk_kernel_softmax_dx_elem ((double) x[j],       \
+                                                                (double) dy[j], dot, \
+                                                                c.scalar)            \
+                               : (T) 0;                                              \
+          }                                                                          \
+          break;                                                                     \
+        }                                                                            \
+    }                                                                                \
+  (void) in3;                                                                        \
+}
+
+NK_DEFINE_WARP_ROWS_KERNEL (float, f)
+NK_DEFINE_WARP_ROWS_KERNEL (double, d)
+
 /* The row kernels of LayerNorm, causal softmax and embeddings: a thread per row
  * (per column for LayerNorm's parameter gradients, per element for the gather and
  * the scatter), each running the body the CPU runs, in the same order. The scatter
@@ -352,6 +478,18 @@ nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
     }
   if (items <= 0)
     return 0;
+  if (call->op == NK_ROWS_LAYERNORM || call->op == NK_ROWS_LAYERNORM_DX
+      || call->op == NK_ROWS_SOFTMAX_CAUSAL || call->op == NK_ROWS_SOFTMAX_CAUSAL_BACKWARD)
+    {
+      /* A warp per row. */
+      if (is_f64)
+        NK_LAUNCH (nk_rows_warp_kernel_d, nk_blocks_for (items * 32), NK_THREADS, 0,
+                   (cudaStream_t) stream) (*call);
+      else
+        NK_LAUNCH (nk_rows_warp_kernel_f, nk_blocks_for (items * 32), NK_THREADS, 0,
+                   (cudaStream_t) stream) (*call);
+      return (int) cudaGetLastError ();
+    }
   if (is_f64)
     NK_LAUNCH (nk_rows_kernel_d, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
       *call, items);
