@@ -525,6 +525,23 @@ torchtitan_stages_per_rank (GHashTable *t,
   return per_rank;
 }
 
+/* models/llama3/model/model.py FeedForward.__init__, from the model args in
+ * the header comment, must come to the planned FFN size. */
+static void
+torchtitan_ffn_check (const char         *text,
+                      const NkLaunchSpec *spec)
+{
+  gint64 dim = header_int (text, "(dim=");
+  gint64 multiple_of = header_int (text, "multiple_of=");
+  const char *m = strstr (text, "ffn_dim_multiplier=");
+  gint64 hidden = (gint64) (2.0 * (double) (4 * dim) / 3.0);
+
+  if (m != NULL)
+    hidden = (gint64) (g_ascii_strtod (m + strlen ("ffn_dim_multiplier="), NULL) * (double) hidden);
+  hidden = multiple_of * ((hidden + multiple_of - 1) / multiple_of);
+  g_assert_cmpint (hidden, ==, spec->d_ff != 0 ? spec->d_ff : 4 * (gint64) spec->d_model);
+}
+
 static void
 recheck_torchtitan (const char         *text,
                     const NkLaunchSpec *spec)
@@ -568,6 +585,7 @@ recheck_torchtitan (const char         *text,
   /* llama3/infra/parallelize.py: seq_len % seq_len_divisor (tp · 2·cp) */
   g_assert_cmpint (toml_int (t, "training.seq_len", 2048) % (tp * cp * 2), ==, 0);
   layers = header_int (text, "n_layers=");
+  torchtitan_ffn_check (text, spec);
   g_assert_cmpint (header_int (text, "n_heads=") % tp, ==, 0);
   g_assert_cmpint (header_int (text, "n_kv_heads=") % tp, ==, 0);
   micro = toml_int (t, "parallelism.pipeline_parallel_microbatch_size", 1);
@@ -865,7 +883,12 @@ random_valid_spec (GRand *r)
   s.kv_heads = groups;
   s.heads = MAX (groups, tp) * (1u << g_rand_int_range (r, 0, 3));  /* lcm: one divides the other */
   s.d_model = s.heads * 64 * g_rand_int_range (r, 1, 3);
-  s.d_ff = g_rand_boolean (r) ? 0 : s.d_model * 3;
+  switch (g_rand_int_range (r, 0, 3))
+    {
+    case 0: s.d_ff = 0; break;
+    case 1: s.d_ff = s.d_model * 3; break;
+    default: s.d_ff = g_rand_int_range (r, s.d_model / 2, 3 * s.d_model); break;  /* below 8/3·d too */
+    }
   s.layers = pp * v * g_rand_int_range (r, 1, 7);
   s.seq = 2 * cp * tp * 128 * g_rand_int_range (r, 1, 5);
   s.vocab = g_rand_boolean (r) ? 0 : 32000;
@@ -1034,7 +1057,8 @@ static const char golden_torchtitan[] =
   "# of v0.2.2's torchtitan/config/job_config.py). Newer torchtitan takes Python\n"
   "# config functions instead of TOML: carry these values over to one.\n"
   "# Model: add flavor \"napkin\" to llama3_args in torchtitan/models/llama3/__init__.py:\n"
-  "#   dim=768, n_layers=12, n_heads=12, n_kv_heads=12, vocab_size=50304, FFN hidden 3072.\n"
+  "#   TransformerModelArgs(dim=768, n_layers=12, n_heads=12, n_kv_heads=12,\n"
+  "#   vocab_size=50304, multiple_of=3072)\n"
   "# Launch: NGPU=8 CONFIG_FILE=./train.toml ./run_train.sh\n"
   "\n"
   "[job]\n"

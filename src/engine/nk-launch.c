@@ -645,11 +645,29 @@ toml_str (GString    *out,
   g_string_append_printf (out, "%s = \"%s\"\n", key, value);
 }
 
+/* llama3's FeedForward (models/llama3/model/model.py) sizes its hidden layer
+ * as multiple_of · ceil(int(ffn_dim_multiplier · int(2 · 4·dim / 3)) /
+ * multiple_of). With multiple_of = d_ff any first size in 1..d_ff lands on
+ * d_ff; a multiplier below 1 (3 decimals, rounded down) brings it there. */
+static char *
+torchtitan_ffn_args (const NkLaunchSpec *s)
+{
+  guint64 target = s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model;
+  guint64 first = 8 * (guint64) s->d_model / 3;
+  double multiplier;
+
+  if (first <= target)
+    return g_strdup_printf ("multiple_of=%" G_GUINT64_FORMAT, target);
+  multiplier = MAX (floor (1000.0 * (double) target / (double) first), 1) / 1000.0;
+  return g_strdup_printf ("multiple_of=%" G_GUINT64_FORMAT ", ffn_dim_multiplier=%.3f", target, multiplier);
+}
+
 static void
 torchtitan_header (GString            *out,
                    const NkLaunchSpec *s)
 {
   g_autofree char *line = torchtitan_command (s);
+  g_autofree char *ffn = torchtitan_ffn_args (s);
 
   g_string_append_printf (out,
                           "# torchtitan job config of the run Napkin planned: %u GPUs (%u node%s of %u).\n"
@@ -657,11 +675,11 @@ torchtitan_header (GString            *out,
                           "# of v0.2.2's torchtitan/config/job_config.py). Newer torchtitan takes Python\n"
                           "# config functions instead of TOML: carry these values over to one.\n"
                           "# Model: add flavor \"napkin\" to llama3_args in torchtitan/models/llama3/__init__.py:\n"
-                          "#   dim=%u, n_layers=%u, n_heads=%u, n_kv_heads=%u, vocab_size=%u, FFN hidden %u.\n"
+                          "#   TransformerModelArgs(dim=%u, n_layers=%u, n_heads=%u, n_kv_heads=%u,\n"
+                          "#   vocab_size=%u, %s)\n"
                           "# Launch: %s\n\n",
                           s->gpus, s->nodes, s->nodes == 1 ? "" : "s", gpus_per_node_used (s),
-                          s->d_model, s->layers, s->heads, kv_heads_of (s), s->vocab,
-                          s->d_ff != 0 ? s->d_ff : 4 * s->d_model, line);
+                          s->d_model, s->layers, s->heads, kv_heads_of (s), s->vocab, ffn, line);
 }
 
 static char *
