@@ -561,13 +561,6 @@ napkin_training_page_init (NapkinTrainingPage *self)
   adw_leaflet_set_visible_child_name (self->leaflet, "run");
 
   on_form_config (self);
-  /* The newest run from disk greets a returning person with where they left off. */
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->runs)) > 0)
-    {
-      g_autoptr(NapkinRun) newest = g_list_model_get_item (G_LIST_MODEL (self->runs), 0);
-
-      _napkin_training_page_show_run (self, newest);
-    }
   start_probe (self);
 }
 
