@@ -442,6 +442,9 @@ test_cli_killed (void)
   NkRunMetricsInfo mi;
   guint seen = 0;
   const guint N = 200;
+  g_autoptr(GString) printed = g_string_new (NULL);
+  g_autofree char *metrics_path = g_build_filename (dir, "metrics.jsonl", NULL);
+  g_autofree char *written = NULL;
 
   if (cli == NULL)
     {
@@ -459,6 +462,8 @@ test_cli_killed (void)
 
       g_assert_no_error (error);
       g_assert_nonnull (line);
+      g_string_append (printed, line);
+      g_string_append_c (printed, '\n');
       seen++;
     }
   g_subprocess_send_signal (proc, SIGKILL);
@@ -480,6 +485,9 @@ test_cli_killed (void)
   g_free (mi.device);
   for (gsize i = 0; i < nk_train_history_get_n (h); i++)
     g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, i), ==, i + 1);
+  /* metrics.jsonl holds the very bytes --json-lines printed. */
+  g_assert_true (g_file_get_contents (metrics_path, &written, NULL, NULL));
+  g_assert_true (g_str_has_prefix (written, printed->str));
   rm_rf (root);
 }
 
