@@ -163,6 +163,31 @@ test_rename (void)
   napkin_training_page_reload_runs (page);
   g_assert_cmpstr (napkin_run_get_name (_napkin_training_page_get_run (page, 0)), ==,
                    "lr sweep, baseline");
+
+  /* No name: a dialog asks, showing the current one. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.rename-run", "(us)",
+                                             0, ""));
+  {
+    g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+    AdwMessageDialog *dialog = NULL;
+    GtkEditable *entry;
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+        if (ADW_IS_MESSAGE_DIALOG (w))
+          dialog = ADW_MESSAGE_DIALOG (w);
+      }
+    g_assert_nonnull (dialog);
+    entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+    g_assert_cmpstr (gtk_editable_get_text (entry), ==, "lr sweep, baseline");
+    gtk_editable_set_text (entry, "from the dialog");
+    adw_message_dialog_response (dialog, "rename");
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+  g_assert_cmpstr (napkin_run_get_name (_napkin_training_page_get_run (page, 0)), ==,
+                   "from the dialog");
   drain ();
   g_assert_finalize_object (page);
 }
