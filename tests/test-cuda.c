@@ -590,8 +590,9 @@ gpt_ops_loss (NkDevice *device,
               NkDType   dtype,
               double  **grads)
 {
-  /* Rows longer than a warp (d = 40, T = 37), so the GPU's lanes stride and reduce. */
-  const gint64 B = 2, T = 37, H = 2, hd = 20, d = H * hd, V = 7;
+  /* Rows longer than a warp (d = 40, T = 37), so the GPU's lanes stride and reduce;
+   * more rows (296) than one chunk of LayerNorm's parameter sums (NK_ROWS_CHUNK). */
+  const gint64 B = 8, T = 37, H = 2, hd = 20, d = H * hd, V = 7;
   g_autoptr(GError) error = NULL;
   NkDevice *saved = nk_device_get_default ();
   g_autoptr(NkTensor) ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64,
@@ -679,7 +680,7 @@ test_gpt_ops (void)
   NkDevice *cuda = cuda_or_skip ();
   static const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F64 };
   static const double tolerance[] = { 1e-5, 1e-12 };
-  static const gint64 sizes[GPT_N_LEAVES] = { 74 * 40, 40, 40, 7 * 40, 120 * 40 };
+  static const gint64 sizes[GPT_N_LEAVES] = { 296 * 40, 40, 40, 7 * 40, 120 * 40 };
   guint64 before = 0, after = 0;
 
   if (cuda == NULL)

@@ -539,6 +539,7 @@ layer_norm_param_grads (Node    *node,
   gboolean want_b = b != NULL && nk_autograd_requires_grad (b);
   g_autoptr(NkTensor) tw = NULL;
   g_autoptr(NkTensor) tb = NULL;
+  g_autoptr(NkTensor) scratch = NULL;
   NkRowsCall call = { NK_ROWS_LAYERNORM_PARAMS, ROWS_OF (x), x->shape[x->ndim - 1], 1, 0,
                       0.0, FALSE, { dev_ptr (x), NULL, dev_ptr (node->saved),
                                     dev_ptr (node->saved3), dev_ptr (node->grad) },
@@ -552,6 +553,18 @@ layer_norm_param_grads (Node    *node,
     return FALSE;
   if (want_b && (tb = _nk_ag_take_like (b, NK_BUCKET_OTHER, error)) == NULL)
     return FALSE;
+  if (!is_cpu (x))
+    {
+      /* The device sums columns in chunks of rows: its partial sums live here. */
+      gint64 chunks = (call.rows + NK_ROWS_CHUNK - 1) / NK_ROWS_CHUNK;
+
+      scratch = nk_tensor_new_full (nk_tensor_get_device (x), NK_DTYPE_F64,
+                                    NK_SHAPE (MAX (2 * chunks * call.cols, 1)),
+                                    NK_BUCKET_OTHER, FALSE, error);
+      if (scratch == NULL)
+        return FALSE;
+      call.out[2] = dev_ptr (scratch);
+    }
   call.out[0] = dev_ptr (tw);
   call.out[1] = dev_ptr (tb);
   if (!run_rows (x, &call, error))

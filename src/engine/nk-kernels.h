@@ -637,16 +637,20 @@ nk_kernel_softmax_causal_backward_row_##S (const T *y, const T *dy, int64_t i,  
 NK_KERNEL_ROWS (float, f)
 NK_KERNEL_ROWS (double, d)
 
-/* dw[j], db[j] of LayerNorm summed over @rows in row order (one column per call, so a
- * device may give each column its own thread; the CPU sums the same order row by row). */
+/* Rows per partial sum of LayerNorm's parameter gradients on a device that sums
+ * columns in parallel: chunk sums first, then the chunks in order (deterministic). */
+#define NK_ROWS_CHUNK 256
+
+/* dw[j], db[j] of LayerNorm summed over rows r0..r1-1 in row order (one column per
+ * call, so a device may give each column and chunk its own thread). */
 #define NK_KERNEL_LAYERNORM_PARAMS(T, S)                                             \
 NK_KERNEL_FN void                                                                    \
 nk_kernel_layernorm_params_col_##S (const T *x, const T *mean, const T *rstd,        \
-                                    const T *dy, int64_t rows, int64_t cols,         \
-                                    int64_t j, double *dw, double *db)               \
+                                    const T *dy, int64_t r0, int64_t r1,             \
+                                    int64_t cols, int64_t j, double *dw, double *db) \
 {                                                                                    \
   double sw = 0.0, sb = 0.0;                                                         \
-  for (int64_t r = 0; r < rows; r++)                                                 \
+  for (int64_t r = r0; r < r1; r++)                                                  \
     {                                                                                \
       double g = (double) dy[r * cols + j];                                          \
       sw += g * (((double) x[r * cols + j] - (double) mean[r]) * (double) rstd[r]);  \
@@ -679,7 +683,9 @@ NK_KERNEL_LAYERNORM_PARAMS (double, d)
  * @NK_ROWS_LAYERNORM_DX: in[0] x, in[1] w (or NULL), in[2] mean, in[3] rstd,
  *   in[4] dy; out[0] dx
  * @NK_ROWS_LAYERNORM_PARAMS: in[0] x, in[2] mean, in[3] rstd, in[4] dy; out[0] dw,
- *   out[1] db (each [cols] or NULL; added to when @accumulate)
+ *   out[1] db (each [cols] or NULL; added to when @accumulate); out[2] double scratch
+ *   of 2·⌈rows / NK_ROWS_CHUNK⌉·cols for a device that sums in chunks (the CPU
+ *   ignores it)
  * @NK_ROWS_SOFTMAX_CAUSAL: in[0] scores; out[0] y; row r is query r % period;
  *   scalar = scale
  * @NK_ROWS_SOFTMAX_CAUSAL_BACKWARD: in[0] y, in[4] dy; out[0] dx; as above

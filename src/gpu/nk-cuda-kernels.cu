@@ -341,9 +341,25 @@ nk_rows_kernel_##S (NkRowsCall c, int64_t items)                                
         break;                                                                       \
       case NK_ROWS_LAYERNORM_PARAMS:                                                 \
         {                                                                            \
-          double dw, db;                                                             \
-          nk_kernel_layernorm_params_col_##S (in0, in2, in3, in4, c.rows, n, i,      \
-                                              &dw, &db);                             \
+          /* Pass 1 (items = chunks·cols): chunk sums into the scratch; pass 2     \
+           * (period = -1, items = cols): the chunks in order. */                    \
+          double *part = (double *) c.out[2];                                        \
+          int64_t chunks = (c.rows + NK_ROWS_CHUNK - 1) / NK_ROWS_CHUNK;             \
+          if (c.period >= 0)                                                         \
+            {                                                                        \
+              int64_t k = i / n, j = i % n, r1 = (k + 1) * NK_ROWS_CHUNK;            \
+              nk_kernel_layernorm_params_col_##S (in0, in2, in3, in4,                \
+                                                  k * NK_ROWS_CHUNK,                 \
+                                                  r1 < c.rows ? r1 : c.rows, n, j,   \
+                                                  &part[i], &part[chunks * n + i]);  \
+              break;                                                                 \
+            }                                                                        \
+          double dw = 0.0, db = 0.0;                                                 \
+          for (int64_t k = 0; k < chunks; k++)                                       \
+            {                                                                        \
+              dw += part[k * n + i];                                                 \
+              db += part[chunks * n + k * n + i];                                    \
+            }                                                                        \
           if (o0 != NULL)                                                            \
             o0[i] = (T) ((c.accumulate ? (double) o0[i] : 0.0) + dw);                \
           if (o1 != NULL)                                                            \
@@ -464,6 +480,20 @@ nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, floa
   return (int) cudaGetLastError ();
 }
 
+static int
+nk_cuda_launch_items (void *stream, int is_f64, const NkRowsCall *call, int64_t items)
+{
+  if (items <= 0)
+    return 0;
+  if (is_f64)
+    NK_LAUNCH (nk_rows_kernel_d, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
+      *call, items);
+  else
+    NK_LAUNCH (nk_rows_kernel_f, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
+      *call, items);
+  return (int) cudaGetLastError ();
+}
+
 extern "C" int
 nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
 {
@@ -490,11 +520,19 @@ nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
                    (cudaStream_t) stream) (*call);
       return (int) cudaGetLastError ();
     }
-  if (is_f64)
-    NK_LAUNCH (nk_rows_kernel_d, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
-      *call, items);
-  else
-    NK_LAUNCH (nk_rows_kernel_f, nk_blocks_for (items), NK_THREADS, 0, (cudaStream_t) stream) (
-      *call, items);
-  return (int) cudaGetLastError ();
+  if (call->op == NK_ROWS_LAYERNORM_PARAMS)
+    {
+      /* Chunk sums (a thread per chunk and column), then the chunks in order. */
+      NkRowsCall second = *call;
+      int64_t chunks = (call->rows + NK_ROWS_CHUNK - 1) / NK_ROWS_CHUNK;
+      int status;
+
+      second.period = -1;
+      if (call->out[2] == NULL)
+        return (int) cudaErrorInvalidValue;
+      if ((status = nk_cuda_launch_items (stream, is_f64, call, chunks * call->cols)) != 0)
+        return status;
+      return nk_cuda_launch_items (stream, is_f64, &second, call->cols);
+    }
+  return nk_cuda_launch_items (stream, is_f64, call, items);
 }
