@@ -22,6 +22,13 @@
  * gradient buffer (zero-filled once when first needed), so the split of c_attn's
  * output costs no copy forward or backward.
  *
+ * DEVICES. Everything runs on the CPU and on CUDA. The products go through
+ * nk_matmul_out() and the gemm plan (cblas / cublasGemmStridedBatchedEx); LayerNorm,
+ * the causal softmax and the embedding run the device's NkDeviceOps.rows kernels over
+ * bodies nk-kernels.h shares (the CPU loops a row at a time, CUDA runs a warp per row).
+ * Sums accumulate in double on both; every reduction has a fixed order, so results
+ * are deterministic run to run (no atomics). CPU and CUDA agree to rounding.
+ *
  * DTYPES. LayerNorm and the causal softmax compute in f32 (f64 for f64 inputs) and
  * return f32 for bf16/f16 inputs, as PyTorch's autocast runs them ("fp32 ops");
  * nk_ag_bmm follows nk_autograd_set_autocast() like nk_ag_linear (operands rounded
@@ -103,8 +110,9 @@ NkTensor   *nk_ag_bmm                (NkTensor       *a,
  * @error: return location for a #GError
  *
  * F.layer_norm over the last dim: (x − mean)/√(var + eps)·γ + β with the biased
- * variance (divided by C). Mean and variance are accumulated in double on the CPU;
- * the per-row mean and 1/√(var + eps) are kept for backward (as PyTorch keeps them).
+ * variance (divided by C). Mean and variance are accumulated in double; the per-row
+ * mean and 1/√(var + eps) are kept for backward (as PyTorch keeps them), in x's
+ * dtype (f32 for f32 input).
  *
  * Returns: (transfer full) (nullable): same shape as @x, contiguous
  */
