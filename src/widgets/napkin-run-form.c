@@ -31,7 +31,7 @@ typedef struct {
   guint              n;
 } Choices;
 
-static const char *const model_names[] = { "cruncher", "tiny-lm" };
+static const char *const model_names[] = { "cruncher", "tiny-lm", "gpt" };
 static const char *const optimizer_names[] = { "sgd", "momentum", "adagrad", "rmsprop", "adam", "adamw" };
 static const char *const precision_names[] = { "fp32", "bf16-mixed", "fp16" };
 static const Choices model_choices = { model_names, G_N_ELEMENTS (model_names) };
@@ -54,6 +54,8 @@ struct _NapkinRunForm
   GtkSpinButton *layers_spin;
   AdwActionRow  *context_row;
   GtkSpinButton *context_spin;
+  AdwActionRow  *heads_row;
+  GtkSpinButton *heads_spin;
   AdwActionRow  *text_row;
   GtkSpinButton *batch_spin;
   GtkSpinButton *steps_spin;
@@ -127,6 +129,7 @@ build_config (NapkinRunForm  *self,
   c->dim = (guint) gtk_spin_button_get_value_as_int (self->dim_spin);
   c->layers = (guint) gtk_spin_button_get_value_as_int (self->layers_spin);
   c->context = (guint) gtk_spin_button_get_value_as_int (self->context_spin);
+  c->n_head = (guint) gtk_spin_button_get_value_as_int (self->heads_spin);
   c->batch = (guint) gtk_spin_button_get_value_as_int (self->batch_spin);
   c->steps = (guint64) gtk_spin_button_get_value (self->steps_spin);
   nk_optimizer_from_string (choice (self->optimizer_row, &optimizer_choices), &c->optimizer);
@@ -136,7 +139,7 @@ build_config (NapkinRunForm  *self,
   c->device = g_strdup (gtk_switch_get_active (self->cuda_switch) ? "cuda" : "cpu");
   c->checkpoint_every = (guint64) gtk_spin_button_get_value (self->checkpoint_every_spin);
   c->checkpoint_dir = g_strdup (self->checkpoint_dir);
-  if (c->model == NK_MODEL_TINY_LM)
+  if (c->model != NK_MODEL_CRUNCHER)
     c->text_file = g_strdup (self->text_file);
   /* The trainer's ring is only a hand-over buffer (its default size): each run
    * keeps its whole history itself (NapkinRun). */
@@ -175,10 +178,12 @@ validate (NapkinRunForm *self)
 {
   g_autoptr(GError) error = NULL;
   GtkWidget *bad = NULL;
-  gboolean lm = adw_combo_row_get_selected (self->model_row) == 1;
+  guint model = adw_combo_row_get_selected (self->model_row);
+  gboolean lm = model == 1 || model == 2;
 
   gtk_widget_set_visible (GTK_WIDGET (self->context_row), lm);
   gtk_widget_set_visible (GTK_WIDGET (self->text_row), lm);
+  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == 2);
 
   g_clear_pointer (&self->config, nk_train_config_free);
   self->config = build_config (self, &bad, &error);
@@ -372,6 +377,7 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
     { "training-dim", G_STRUCT_OFFSET (NapkinRunForm, dim_spin) },
     { "training-layers", G_STRUCT_OFFSET (NapkinRunForm, layers_spin) },
     { "training-context", G_STRUCT_OFFSET (NapkinRunForm, context_spin) },
+    { "training-n-head", G_STRUCT_OFFSET (NapkinRunForm, heads_spin) },
     { "training-batch", G_STRUCT_OFFSET (NapkinRunForm, batch_spin) },
     { "training-steps", G_STRUCT_OFFSET (NapkinRunForm, steps_spin) },
     { "training-seed", G_STRUCT_OFFSET (NapkinRunForm, seed_spin) },
@@ -559,6 +565,8 @@ napkin_run_form_class_init (NapkinRunFormClass *klass)
   CHILD (layers_spin);
   CHILD (context_row);
   CHILD (context_spin);
+  CHILD (heads_row);
+  CHILD (heads_spin);
   CHILD (text_row);
   CHILD (batch_spin);
   CHILD (steps_spin);
@@ -584,7 +592,7 @@ napkin_run_form_class_init (NapkinRunFormClass *klass)
 static void
 napkin_run_form_init (NapkinRunForm *self)
 {
-  GtkSpinButton *spins[7];
+  GtkSpinButton *spins[8];
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -598,6 +606,7 @@ napkin_run_form_init (NapkinRunForm *self)
   spins[4] = self->steps_spin;
   spins[5] = self->seed_spin;
   spins[6] = self->checkpoint_every_spin;
+  spins[7] = self->heads_spin;
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     g_signal_connect_swapped (spins[i], "value-changed", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->lr_row, "changed", G_CALLBACK (validate), self);
@@ -650,7 +659,7 @@ napkin_run_form_get_error (NapkinRunForm *self)
 /**
  * napkin_run_form_get_input:
  * @self: a run form
- * @name: dim, layers, context, batch, steps, seed, checkpoint-every (spin buttons),
+ * @name: dim, layers, context, heads, batch, steps, seed, checkpoint-every (spin buttons),
  *   lr (an entry row), model, optimizer, precision (combo rows) or cuda (a switch)
  *
  * Returns: (transfer none) (nullable): the input widget
@@ -663,6 +672,7 @@ napkin_run_form_get_input (NapkinRunForm *self,
     { "dim", G_STRUCT_OFFSET (NapkinRunForm, dim_spin) },
     { "layers", G_STRUCT_OFFSET (NapkinRunForm, layers_spin) },
     { "context", G_STRUCT_OFFSET (NapkinRunForm, context_spin) },
+    { "heads", G_STRUCT_OFFSET (NapkinRunForm, heads_spin) },
     { "batch", G_STRUCT_OFFSET (NapkinRunForm, batch_spin) },
     { "steps", G_STRUCT_OFFSET (NapkinRunForm, steps_spin) },
     { "seed", G_STRUCT_OFFSET (NapkinRunForm, seed_spin) },

@@ -1,0 +1,75 @@
+/* test-run-form-gpt.c: the Training page's run form makes a GPT config
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracle: the config the form builds against the values set in its inputs, and
+ * nk_train_config_validate()'s own refusal of a width that the heads do not divide.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <locale.h>
+#include <string.h>
+
+#include "napkin-run-form.h"
+
+static void
+set_spin (NapkinRunForm *form,
+          const char    *name,
+          double         value)
+{
+  GtkWidget *spin = napkin_run_form_get_input (form, name);
+
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+}
+
+static void
+test_gpt_choice (void)
+{
+  NapkinRunForm *form = NAPKIN_RUN_FORM (napkin_run_form_new ());
+  GtkWidget *heads;
+  const NkTrainConfig *c;
+
+  g_object_ref_sink (form);
+  heads = napkin_run_form_get_input (form, "heads");
+  g_assert_nonnull (heads);
+  /* Hidden for the Cruncher. */
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (heads, ADW_TYPE_ACTION_ROW)));
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_run_form_get_input (form, "model")), 2);
+  set_spin (form, "dim", 32);
+  set_spin (form, "layers", 2);
+  set_spin (form, "heads", 4);
+  set_spin (form, "context", 16);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (heads, ADW_TYPE_ACTION_ROW)));
+  c = napkin_run_form_get_config (form);
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->model, ==, NK_MODEL_GPT);
+  g_assert_cmpuint (c->n_head, ==, 4);
+  g_assert_cmpuint (c->dim, ==, 32);
+  g_assert_cmpuint (c->context, ==, 16);
+  g_assert_cmpuint (nk_train_config_count_parameters (c), ==,
+                    12 * 2 * 32 * 32 + 13 * 2 * 32 + (256 + 16) * 32 + 2 * 32);
+
+  set_spin (form, "heads", 5);
+  g_assert_null (napkin_run_form_get_config (form));
+  g_assert_nonnull (strstr (napkin_run_form_get_error (form), "not a multiple of 5 heads"));
+
+  g_assert_finalize_object (form);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "en_US.UTF-8");
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/ui/run-form/gpt", test_gpt_choice);
+  return g_test_run ();
+}
