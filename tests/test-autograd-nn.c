@@ -592,6 +592,49 @@ test_autocast_bf16 (void)
   nk_autograd_release (s1);
 }
 
+/* ---- cross-entropy through the row kernels --------------------------------------- */
+
+static NkTensor *
+f_cross_entropy_strided (NkTensor **in, guint n, gpointer data, GError **error)
+{
+  /* in[0] is [V, N]: its transpose is non-contiguous logits, which take the device
+   * row-kernel path (the one CUDA runs) instead of the contiguous CPU loop. */
+  g_autoptr(NkTensor) logits = nk_ag_transpose (in[0], 0, 1, error);
+
+  return logits != NULL ? nk_ag_cross_entropy (logits, data, error) : NULL;
+}
+
+static void
+test_cross_entropy_rows (void)
+{
+  static const gint64 targets_v[] = { 2, 0, 4, 4 };
+  g_autoptr(NkRng) rng = nk_rng_new (13);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (5, 4));
+  g_autoptr(NkTensor) targets = nk_tensor_new_full (NULL, NK_DTYPE_INT64, NK_SHAPE (4),
+                                                    NK_BUCKET_OTHER, FALSE, &error);
+  g_autoptr(NkTensor) loss = NULL;
+  const double *xv = nk_tensor_data_f64 (x);
+  double ref = 0.0, got = 0.0;
+
+  memcpy (nk_tensor_data (targets), targets_v, sizeof targets_v);
+  /* float64 reference: mean of logsumexp − the target's logit (column i of x). */
+  for (int i = 0; i < 4; i++)
+    {
+      double s = 0.0;
+
+      for (int v = 0; v < 5; v++)
+        s += exp (xv[v * 4 + i]);
+      ref += (log (s) - xv[targets_v[i] * 4 + i]) / 4.0;
+    }
+  loss = f_cross_entropy_strided (&x, 1, targets, &error);
+  g_assert_no_error (error);
+  g_assert_true (nk_tensor_item (loss, &got, &error));
+  g_assert_cmpfloat_with_epsilon (got, ref, 1e-14);
+  nk_autograd_release (loss);
+  assert_gradcheck (f_cross_entropy_strided, &x, 1, targets);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -610,5 +653,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/nn/views/gradcheck", test_views_gradcheck);
   g_test_add_func ("/autograd/nn/flops", test_flop_counts);
   g_test_add_func ("/autograd/nn/autocast-bf16", test_autocast_bf16);
+  g_test_add_func ("/autograd/nn/cross-entropy-rows", test_cross_entropy_rows);
   return g_test_run ();
 }

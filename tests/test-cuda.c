@@ -583,7 +583,7 @@ test_training_step (void)
 enum { GPT_X, GPT_LN_W, GPT_LN_B, GPT_WTE, GPT_ATTN, GPT_N_LEAVES };
 
 /* A pre-LN attention with a GELU on @device in @dtype, from fixed host data:
- * loss = Σ u ⊙ gelu (attention (LN (x + wte[ids]))). Returns the loss and each
+ * a = gelu (attention (LN (x + wte[ids]))), loss = Σ u ⊙ a + CE (a·wteᵀ, ids). Returns the loss and each
  * leaf's gradient on the host (doubles, g_free them). */
 static double
 gpt_ops_loss (NkDevice *device,
@@ -624,7 +624,9 @@ gpt_ops_loss (NkDevice *device,
       nk_tensor_set_requires_grad (leaf[i], TRUE);
     }
   {
-    g_autoptr(NkTensor) e = nk_ag_embedding (leaf[GPT_WTE], ids, &error);
+    /* Token ids on the device, as a training batch is. */
+    g_autoptr(NkTensor) dev_ids = nk_tensor_to_device (ids, device, &error);
+    g_autoptr(NkTensor) e = nk_ag_embedding (leaf[GPT_WTE], dev_ids, &error);
     g_autoptr(NkTensor) x = nk_ag_add (leaf[GPT_X], e, &error);
     g_autoptr(NkTensor) h = nk_ag_layer_norm (x, leaf[GPT_LN_W], leaf[GPT_LN_B], 1e-5, &error);
     g_autoptr(NkTensor) qkv = nk_ag_linear (h, leaf[GPT_ATTN], NULL, &error);
@@ -650,7 +652,16 @@ gpt_ops_loss (NkDevice *device,
     u = nk_tensor_to_device (host_u, device, &error);
     u3 = nk_tensor_view (u, NK_SHAPE (B, T, d), &error);
     uy = nk_ag_mul (a, u3, &error);
-    loss = nk_ag_sum (uy, &error);
+    {
+      /* Plus the tied head's cross-entropy against the ids. */
+      g_autoptr(NkTensor) s = nk_ag_sum (uy, &error);
+      g_autoptr(NkTensor) a2 = nk_ag_view (a, NK_SHAPE (B * T, d), &error);
+      g_autoptr(NkTensor) logits = nk_ag_linear (a2, leaf[GPT_WTE], NULL, &error);
+      g_autoptr(NkTensor) ce = nk_ag_cross_entropy (logits, dev_ids, &error);
+
+      g_assert_no_error (error);
+      loss = nk_ag_add (s, ce, &error);
+    }
     g_assert_no_error (error);
     g_assert_true (nk_autograd_backward (loss, &error));
     g_assert_no_error (error);

@@ -862,6 +862,7 @@ nk_ag_embedding (NkTensor  *weight,
                  NkTensor  *index,
                  GError   **error)
 {
+  g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) ids = NULL;
   g_autoptr(NkTensor) dev_ids = NULL;
   g_autoptr(NkTensor) out = NULL;
@@ -870,14 +871,16 @@ nk_ag_embedding (NkTensor  *weight,
   g_return_val_if_fail (weight != NULL && index != NULL, NULL);
 
   if (weight->ndim != 2 || index->ndim != 1 || !nk_tensor_is_contiguous (weight)
-      || (weight->dtype != NK_DTYPE_F32 && weight->dtype != NK_DTYPE_F64) || !is_cpu (index))
+      || (weight->dtype != NK_DTYPE_F32 && weight->dtype != NK_DTYPE_F64))
     {
       g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids on "
-                     "the CPU."));
+                   _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids."));
       return NULL;
     }
-  if ((ids = embedding_ids (index, weight->shape[0], error)) == NULL
+  /* The ids are checked, and the backward's plan made, on the host (one copy back
+   * when a batch lives on the GPU). */
+  if ((host = nk_tensor_to_device (index, nk_device_get_cpu (), error)) == NULL
+      || (ids = embedding_ids (host, weight->shape[0], error)) == NULL
       || (dev_ids = on_device_of (ids, weight, error)) == NULL)
     return NULL;
   out = nk_arena_take (weight->dtype, NK_SHAPE (index->shape[0], weight->shape[1]),
@@ -896,5 +899,72 @@ nk_ag_embedding (NkTensor  *weight,
   node = record_external (out, backward_embedding, weight, NULL, NULL);
   if (node != NULL)
     node->saved = g_steal_pointer (&ids);
+  return g_steal_pointer (&out);
+}
+
+/* ---- cross-entropy on a device --------------------------------------------------- */
+
+static gboolean
+backward_cross_entropy (Node    *node,
+                        GError **error)
+{
+  NkTensor *x = node->in[0];
+  g_autoptr(NkTensor) dx = NULL;
+  double g = NAN;
+  gint64 n = x->shape[0], v = x->shape[1];
+
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  if (!nk_tensor_item (node->grad, &g, error)
+      || (dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
+    return FALSE;
+  {
+    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY_BACKWARD, n, v, 1, 0, g / (double) MAX (n, 1),
+                        FALSE, { dev_ptr (x), NULL, NULL, NULL, NULL, dev_ptr (node->saved) },
+                        { dev_ptr (dx) } };
+
+    if (!run_rows (x, &call, error))
+      return FALSE;
+  }
+  nk_flops_add (3 * (guint64) (n * v));
+  return _nk_ag_accumulate (x, dx, TRUE, error);
+}
+
+NkTensor *
+_nk_ag_cross_entropy_rows (NkTensor  *logits,
+                           NkTensor  *targets,
+                           GError   **error)
+{
+  g_autoptr(NkTensor) host = NULL;
+  g_autoptr(NkTensor) ids = NULL;
+  g_autoptr(NkTensor) dev_ids = NULL;
+  g_autoptr(NkTensor) xc = NULL;
+  g_autoptr(NkTensor) rows = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  gint64 n = logits->shape[0], v = logits->shape[1];
+  Node *node;
+
+  /* The targets are checked on the host (one copy back when they live on the GPU). */
+  host = nk_tensor_to_device (targets, nk_device_get_cpu (), error);
+  if (host == NULL || (ids = embedding_ids (host, v, error)) == NULL
+      || (dev_ids = on_device_of (ids, logits, error)) == NULL
+      || (xc = nk_ag_contiguous (logits, error)) == NULL)
+    return NULL;
+  rows = nk_arena_take (NK_DTYPE_F64, NK_SHAPE (n), NK_BUCKET_OTHER, error);
+  out = rows ? nk_arena_take (xc->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error) : NULL;
+  if (out == NULL)
+    return NULL;
+  {
+    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY, n, v, 1, 0, 0.0, FALSE,
+                        { dev_ptr (xc), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
+                        { dev_ptr (rows), dev_ptr (out) } };
+
+    if (!run_rows (xc, &call, error))
+      return NULL;
+  }
+  nk_flops_add (4 * (guint64) (n * v));
+  node = record_external (out, backward_cross_entropy, xc, NULL, NULL);
+  if (node != NULL)
+    node->saved = g_steal_pointer (&dev_ids);
   return g_steal_pointer (&out);
 }

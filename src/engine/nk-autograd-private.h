@@ -74,4 +74,10 @@ void        _nk_ag_count_flops  (NkFlopKind   kind,
                                  guint64      flops,
                                  gboolean     add_to_total);
 
+/* nk_ag_cross_entropy() on a non-CPU device (nk-autograd-nn.c, over the device's
+ * row kernels); @logits are f32/f64 [N, V], @targets [N] integers on any device. */
+NkTensor   *_nk_ag_cross_entropy_rows (NkTensor  *logits,
+                                       NkTensor  *targets,
+                                       GError   **error);
+
 G_END_DECLS

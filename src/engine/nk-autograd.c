@@ -798,11 +798,8 @@ nk_ag_cross_entropy (NkTensor  *logits,
     }
   if (!is_cpu_float (logits)
       || nk_device_get_kind (nk_tensor_get_device (targets)) != NK_DEVICE_CPU)
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("Cross-entropy runs on contiguous f32/f64 logits on the CPU only."));
-      return NULL;
-    }
+    /* Other layouts and devices: the same math over the device's row kernels. */
+    return _nk_ag_cross_entropy_rows (logits, targets, error);
 
   n = logits->shape[0];
   v = logits->shape[1];

@@ -175,7 +175,7 @@ NkTensor   *nk_ag_mse_loss               (NkTensor       *pred,
 
 /**
  * nk_ag_cross_entropy:
- * @logits: [N, V], f32 or f64, on the CPU
+ * @logits: [N, V], f32 or f64 (narrower floats are widened), on any device
  * @targets: [N] class indices (int32, int64 or uint16)
  * @error: return location for a #GError
  *
@@ -191,7 +191,8 @@ NkTensor   *nk_ag_cross_entropy          (NkTensor       *logits,
 /**
  * nk_ag_embedding:
  * @weight: [V, D], contiguous f32/f64, on any device (the CPU or CUDA)
- * @index: [N] token ids (int32, int64 or uint16), on the CPU (checked against V)
+ * @index: [N] token ids (int32, int64 or uint16), on any device (checked against V
+ *   on the host)
  * @error: return location for a #GError
  *
  * Rows of @weight (F.embedding). No FLOPs forward. Backward adds rows into weight's

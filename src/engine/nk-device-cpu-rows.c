@@ -7,12 +7,25 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "nk-device-private.h"
 
 /* One generic body per type, so f32 and f64 run the same loops. */
 #define DEFINE_ROWS(T, S)                                                            \
+/* max + log Σ exp(x − max), in double. */                                           \
+static double                                                                        \
+row_lse_##S (const T *x, int64_t n)                                                  \
+{                                                                                    \
+  double m = -INFINITY, s = 0.0;                                                     \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    m = MAX (m, (double) x[j]);                                                      \
+  for (int64_t j = 0; j < n; j++)                                                    \
+    s += exp ((double) x[j] - m);                                                    \
+  return m + log (s);                                                                \
+}                                                                                    \
+                                                                                     \
 static void                                                                          \
 rows_##S (const NkRowsCall *c)                                                       \
 {                                                                                    \
@@ -84,6 +97,28 @@ rows_##S (const NkRowsCall *c)                                                  
               o0[v * n + j] = (T) ((c->accumulate ? (double) o0[v * n + j] : 0.0)    \
                                    + acc);                                           \
             }                                                                        \
+        }                                                                            \
+      break;                                                                         \
+    case NK_ROWS_CROSS_ENTROPY:                                                      \
+      {                                                                              \
+        double *loss = c->out[0], acc = 0.0;                                         \
+        for (int64_t r = 0; r < c->rows; r++)                                        \
+          {                                                                          \
+            double lse = row_lse_##S (in0 + r * n, n);                               \
+            loss[r] = lse - (double) in0[r * n + i5[r]];                             \
+            acc += loss[r];                                                          \
+          }                                                                          \
+        *o1 = (T) (acc / (double) MAX (c->rows, 1));                                 \
+      }                                                                              \
+      break;                                                                         \
+    case NK_ROWS_CROSS_ENTROPY_BACKWARD:                                             \
+      for (int64_t r = 0; r < c->rows; r++)                                          \
+        {                                                                            \
+          double lse = row_lse_##S (in0 + r * n, n);                                 \
+          for (int64_t j = 0; j < n; j++)                                            \
+            o0[r * n + j] = (T) nk_kernel_cross_entropy_dx_elem ((double) in0[r * n + j], \
+                                                                 lse, j == i5[r],   \
+                                                                 c->scalar);         \
         }                                                                            \
       break;                                                                         \
     default:                                                                         \

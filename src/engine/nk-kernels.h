@@ -534,6 +534,13 @@ nk_kernel_softmax_dx_elem (double y, double dy, double dot, double scale)
   return scale * y * (dy - dot);
 }
 
+/* d/dlogit of the mean cross-entropy: (softmax − onehot)·scale, scale = g/N. */
+NK_KERNEL_FN double
+nk_kernel_cross_entropy_dx_elem (double x, double lse, int is_target, double scale)
+{
+  return (exp (x - lse) - (is_target ? 1.0 : 0.0)) * scale;
+}
+
 /* One row of LayerNorm / causal softmax and their backward, in float (f32 storage)
  * and double (f64). Sums accumulate in double in both, so a device that runs a row
  * per thread gets the CPU's numbers to rounding. Generated for both types by one
@@ -689,6 +696,11 @@ NK_KERNEL_LAYERNORM_PARAMS (double, d)
  * @NK_ROWS_SOFTMAX_CAUSAL: in[0] scores; out[0] y; row r is query r % period;
  *   scalar = scale
  * @NK_ROWS_SOFTMAX_CAUSAL_BACKWARD: in[0] y, in[4] dy; out[0] dx; as above
+ * @NK_ROWS_CROSS_ENTROPY: in[0] logits [rows, cols], in[5] int64 targets [rows]
+ *   (checked by the caller); out[0] double [rows]: logsumexp − logit of the target;
+ *   out[1] (T, one element): their mean, summed in row order
+ * @NK_ROWS_CROSS_ENTROPY_BACKWARD: in[0] logits, in[5] targets; out[0] dlogits;
+ *   scalar = upstream gradient / rows
  * @NK_ROWS_GATHER: in[0] table [vocab, cols], in[5] int64 ids [rows] (checked by the
  *   caller); out[0] [rows, cols]
  * @NK_ROWS_SCATTER: in[4] dy [rows, cols], in[5] int64 order [rows], in[6] int64
@@ -705,6 +717,8 @@ typedef enum {
   NK_ROWS_SOFTMAX_CAUSAL_BACKWARD,
   NK_ROWS_GATHER,
   NK_ROWS_SCATTER,
+  NK_ROWS_CROSS_ENTROPY,
+  NK_ROWS_CROSS_ENTROPY_BACKWARD,
 } NkRowsOp;
 
 typedef struct {

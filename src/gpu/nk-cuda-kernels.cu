@@ -289,6 +289,28 @@ nk_rows_warp_kernel_##S (NkRowsCall c)                                          
               y[j] = j <= last ? (T) ((double) y[j] / sum) : (T) 0;                  \
           }                                                                          \
           break;                                                                     \
+        case NK_ROWS_CROSS_ENTROPY:                                                  \
+        case NK_ROWS_CROSS_ENTROPY_BACKWARD:                                         \
+          {                                                                          \
+            const int64_t *tg = (const int64_t *) c.in[5];                           \
+            double m = -INFINITY, sum = 0.0, lse;                                    \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              m = (double) x[j] > m ? (double) x[j] : m;                             \
+            m = nk_warp_max (m);                                                     \
+            for (int64_t j = lane; j < n; j += 32)                                   \
+              sum += exp ((double) x[j] - m);                                        \
+            lse = m + log (nk_warp_sum (sum));                                       \
+            if (c.op == NK_ROWS_CROSS_ENTROPY)                                       \
+              {                                                                      \
+                if (lane == 0)                                                       \
+                  ((double *) c.out[0])[r] = lse - (double) x[tg[r]];                \
+              }                                                                      \
+            else                                                                     \
+              for (int64_t j = lane; j < n; j += 32)                                 \
+                y[j] = (T) nk_kernel_cross_entropy_dx_elem ((double) x[j], lse,      \
+                                                            j == tg[r], c.scalar);   \
+          }                                                                          \
+          break;                                                                     \
         case NK_ROWS_SOFTMAX_CAUSAL_BACKWARD:                                        \
           {                                                                          \
             const T *dy = in4 + r * n;                                               \
@@ -377,6 +399,16 @@ nk_rows_kernel_##S (NkRowsCall c, int64_t items)                                
         break;                                                                       \
       case NK_ROWS_GATHER:                                                           \
         o0[i] = in0[i5[i / n] * n + i % n];                                          \
+        break;                                                                       \
+      case NK_ROWS_CROSS_ENTROPY:                                                    \
+        {                                                                            \
+          /* The mean in row order, as the CPU sums it. */                           \
+          const double *loss = (const double *) c.out[0];                            \
+          double acc = 0.0;                                                          \
+          for (int64_t r = 0; r < c.rows; r++)                                       \
+            acc += loss[r];                                                          \
+          *o1 = (T) (acc / (double) (c.rows > 0 ? c.rows : 1));                      \
+        }                                                                            \
         break;                                                                       \
       case NK_ROWS_SCATTER:                                                          \
         {                                                                            \
@@ -509,7 +541,8 @@ nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
   if (items <= 0)
     return 0;
   if (call->op == NK_ROWS_LAYERNORM || call->op == NK_ROWS_LAYERNORM_DX
-      || call->op == NK_ROWS_SOFTMAX_CAUSAL || call->op == NK_ROWS_SOFTMAX_CAUSAL_BACKWARD)
+      || call->op == NK_ROWS_SOFTMAX_CAUSAL || call->op == NK_ROWS_SOFTMAX_CAUSAL_BACKWARD
+      || call->op == NK_ROWS_CROSS_ENTROPY || call->op == NK_ROWS_CROSS_ENTROPY_BACKWARD)
     {
       /* A warp per row. */
       if (is_f64)
@@ -518,7 +551,10 @@ nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
       else
         NK_LAUNCH (nk_rows_warp_kernel_f, nk_blocks_for (items * 32), NK_THREADS, 0,
                    (cudaStream_t) stream) (*call);
-      return (int) cudaGetLastError ();
+      if (call->op != NK_ROWS_CROSS_ENTROPY || cudaPeekAtLastError () != cudaSuccess)
+        return (int) cudaGetLastError ();
+      /* Then the mean of the rows' losses. */
+      return nk_cuda_launch_items (stream, is_f64, call, 1);
     }
   if (call->op == NK_ROWS_LAYERNORM_PARAMS)
     {
