@@ -22,6 +22,7 @@
 #include "nk-npy.h"
 #include "nk-ops.h"
 #include "nk-rng.h"
+#include "nk-trainer.h"
 
 static char *tmpdir;
 
@@ -437,6 +438,57 @@ test_batches (void)
   g_assert_nonnull (strstr (error->message, "is 99"));
 }
 
+/* ---- samples during a run ---------------------------------------------------------- */
+
+static void
+test_trainer_sample (void)
+{
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkRng) rng = NULL;
+  g_autoptr(GArray) again = NULL;
+  g_autofree char *text = NULL;
+  const guint32 newline = '\n';
+  guint64 step = 0;
+  guint n = 0;
+
+  c->model = NK_MODEL_GPT;
+  c->dim = 16;
+  c->layers = 1;
+  c->n_head = 2;
+  c->context = 8;
+  c->batch = 2;
+  c->steps = 5;
+  c->lr = 1e-3;
+  c->seed = 11;
+  c->sample_every = 2;
+  trainer = nk_trainer_new (c);
+  g_assert_null (nk_trainer_dup_sample (trainer, NULL));
+  g_assert_true (nk_trainer_run_sync (trainer, NULL, &error));
+  g_assert_no_error (error);
+  /* Every 2 steps and after the last: the last is step 5's. */
+  text = nk_trainer_dup_sample (trainer, &step);
+  g_assert_nonnull (text);
+  g_assert_cmpuint (step, ==, 5);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+
+  /* The trained model continues a newline with the step's generator: the same bytes. */
+  rng = nk_rng_new (11 ^ 5);
+  again = nk_gpt_generate (nk_trainer_get_model (trainer), &newline, 1, NK_TRAINER_SAMPLE_TOKENS,
+                           0.8, 200, rng, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < again->len; i++)
+    if (g_array_index (again, guint32, i) < 128)
+      {
+        g_assert_cmpint ((guchar) text[n], ==, g_array_index (again, guint32, i));
+        n++;
+      }
+    else
+      break;
+  g_assert_cmpuint (n, >, 0);
+}
+
 /* ---- the CLI -------------------------------------------------------------------------- */
 
 static int
@@ -573,6 +625,7 @@ main (int    argc,
   g_test_add_func ("/engine/gpt/flops", test_flops);
   g_test_add_func ("/engine/gpt/data/text-bytes", test_text_bytes);
   g_test_add_func ("/engine/gpt/data/batches", test_batches);
+  g_test_add_func ("/engine/gpt/trainer-sample", test_trainer_sample);
   g_test_add_func ("/engine/gpt/cli/train-and-sample", test_cli_train_and_sample);
   g_test_add_func ("/engine/gpt/cli/activations-mixed", test_cli_activations_mixed);
   g_test_add_func ("/engine/gpt/cli/bad-token", test_cli_bad_token);

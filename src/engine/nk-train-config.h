@@ -66,6 +66,8 @@ GQuark nk_trainer_error_quark (void);
  * @tokens_file: (nullable): LM tokens: a uint16 .bin or uint16/int32 .npy stream
  * @batches_file: (nullable): GPT batches, int32/int64 .npy [N, B, T+1]; step t uses
  *   batch t mod N
+ * @sample_every: a GPT writes a sample of its text every N steps on the worker
+ *   (nk_trainer_dup_sample(); 0: never, the default; not part of the JSON)
  * @checkpoint_dir: (nullable): where to write checkpoints; a run that does not resume
  *   from this directory refuses to start when it holds checkpoints of another config
  *   (nk_checkpoint_check_dir()), and saves never replace or prune another run's files
@@ -110,6 +112,7 @@ typedef struct {
   guint             vocab;
   char             *tokens_file;
   char             *batches_file;
+  guint64           sample_every;
 } NkTrainConfig;
 
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;

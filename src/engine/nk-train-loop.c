@@ -416,6 +416,32 @@ take_histogram (Run     *run,
   _nk_trainer_store_histogram (self, &h);
 }
 
+/* Worker: a GPT's text after @step (nk_trainer_dup_sample()). On a GPU the model is
+ * copied to the CPU for it; a sample that cannot be drawn leaves the last one. */
+static void
+take_sample (Run     *run,
+             guint64  step)
+{
+  const guint32 prompt[] = { '\n' };
+  g_autoptr(NkRng) rng = nk_rng_new (run->config->seed ^ step);
+  g_autoptr(GArray) tokens = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  NkDType autocast;
+
+  if (nk_device_get_default () != nk_device_get_cpu ())
+    return;
+  /* The sample runs in fp32 whatever the run's precision, outside its arena. */
+  autocast = nk_autograd_set_autocast (NK_DTYPE_F32);
+  tokens = nk_gpt_generate (run->model, prompt, 1, NK_TRAINER_SAMPLE_TOKENS, 0.8, 200, rng, NULL);
+  nk_autograd_set_autocast (autocast);
+  if (tokens == NULL)
+    return;
+  for (guint i = 0; i < tokens->len; i++)
+    if (g_array_index (tokens, guint32, i) < 256)
+      g_string_append_c (text, (char) g_array_index (tokens, guint32, i));
+  _nk_trainer_store_sample (run->self, step, g_utf8_make_valid (text->str, text->len));
+}
+
 static gboolean
 histogram_due (Run     *run,
                guint64  step)
@@ -566,6 +592,11 @@ run_step (Run            *run,
   if (!update (run, m, error))
     return FALSE;
   clock.t3 = now_seconds ();
+
+  /* After the step's clock: the sample's time is no part of it. */
+  if (run->config->model == NK_MODEL_GPT && run->config->sample_every > 0
+      && (m->step % run->config->sample_every == 0 || m->step == run->config->steps))
+    take_sample (run, m->step);
 
   fill_step_metrics (run, &clock, m);
   return TRUE;

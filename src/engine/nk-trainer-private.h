@@ -40,5 +40,9 @@ char     *_nk_trainer_dup_histogram_source    (NkTrainer          *self,
 gboolean  _nk_trainer_histogram_source_changed (NkTrainer         *self);
 void      _nk_trainer_store_histogram         (NkTrainer          *self,
                                                const NkTrainHistogram *histogram);
+/* Takes @text. */
+void      _nk_trainer_store_sample            (NkTrainer          *self,
+                                               guint64             step,
+                                               char               *text);
 
 G_END_DECLS

@@ -43,6 +43,8 @@ struct _NkTrainer
   gboolean         histogram_dirty;
   NkTrainHistogram histogram;
   gboolean         have_histogram;
+  char            *sample;             /* the latest GPT sample, or NULL */
+  guint64          sample_step;
   gboolean         idle_pending;
   GMainContext    *context;
   gboolean         sync;
@@ -110,6 +112,7 @@ nk_trainer_finalize (GObject *object)
   g_clear_pointer (&self->hist, g_free);
   g_queue_clear_full (&self->checkpoints, checkpoint_written_free);
   g_clear_pointer (&self->histogram_name, g_free);
+  g_clear_pointer (&self->sample, g_free);
   g_clear_pointer (&self->model, nk_model_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
@@ -551,6 +554,33 @@ _nk_trainer_store_histogram (NkTrainer              *self,
   self->histogram = *histogram;
   self->have_histogram = TRUE;
   g_mutex_unlock (&self->mutex);
+}
+
+void
+_nk_trainer_store_sample (NkTrainer *self,
+                          guint64    step,
+                          char      *text)
+{
+  g_mutex_lock (&self->mutex);
+  g_free (self->sample);
+  self->sample = text;
+  self->sample_step = step;
+  g_mutex_unlock (&self->mutex);
+}
+
+char *
+nk_trainer_dup_sample (NkTrainer *self,
+                       guint64   *out_step)
+{
+  char *text;
+
+  g_return_val_if_fail (NK_IS_TRAINER (self), NULL);
+  g_mutex_lock (&self->mutex);
+  text = g_strdup (self->sample);
+  if (out_step != NULL)
+    *out_step = self->sample_step;
+  g_mutex_unlock (&self->mutex);
+  return text;
 }
 
 /* ---- running ------------------------------------------------------------------- */

@@ -167,6 +167,21 @@ void            nk_trainer_set_histogram_source (NkTrainer       *self,
 /* The latest histogram; %FALSE before the first. */
 gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
                                               NkTrainHistogram   *out);
+/**
+ * nk_trainer_dup_sample:
+ * @self: a trainer
+ * @out_step: (out) (optional): the step after which it was drawn
+ *
+ * A GPT run with #NkTrainConfig.sample_every draws NK_TRAINER_SAMPLE_TOKENS tokens
+ * every that many steps (and after the last), continuing a newline, with nanoGPT's
+ * sample.py settings (temperature 0.8, top-k 200) and a generator seeded by the step.
+ *
+ * Returns: (transfer full) (nullable): the latest sample's text (valid UTF-8), or
+ *   %NULL before the first
+ */
+#define NK_TRAINER_SAMPLE_TOKENS 200
+char           *nk_trainer_dup_sample        (NkTrainer          *self,
+                                              guint64            *out_step);
 
 /* These three are set once by the thread that runs the steps, before the first
  * step, and read under the trainer's mutex: any thread may call them at any time.
