@@ -531,18 +531,22 @@ test_memory_balanced (void)
   g_assert_cmpuint (after, ==, before);
 }
 
-/* The same Cruncher steps on the GPU and on the CPU: equal losses within fp32's
- * reordering error, and every byte given back once the run is gone. */
+/* The same steps (Cruncher or GPT) on the GPU and on the CPU: equal losses within
+ * fp32's reordering error, and every byte given back once the run is gone. */
 static GArray *
-cruncher_losses (const char *device)
+run_losses (const char  *device,
+            NkModelKind  model)
 {
   g_autoptr(NkTrainConfig) c = nk_train_config_new ();
   g_autoptr(NkTrainer) trainer = NULL;
   g_autoptr(GError) error = NULL;
 
-  c->dim = 64;
+  c->model = model;
+  c->dim = model == NK_MODEL_GPT ? 32 : 64;
   c->layers = 2;
-  c->batch = 16;
+  c->batch = model == NK_MODEL_GPT ? 4 : 16;
+  c->context = 16;
+  c->n_head = 2;
   c->steps = 5;
   c->lr = 1e-3;
   c->optimizer = NK_OPTIMIZER_ADAMW;
@@ -555,7 +559,7 @@ cruncher_losses (const char *device)
 }
 
 static void
-test_training_step (void)
+check_training_steps (NkModelKind model)
 {
   NkDevice *cuda = cuda_or_skip ();
   g_autoptr(GArray) cpu = NULL, gpu = NULL;
@@ -564,8 +568,8 @@ test_training_step (void)
   if (cuda == NULL)
     return;
   nk_device_get_bytes (cuda, NK_N_BUCKETS, &before, NULL);
-  cpu = cruncher_losses ("cpu");
-  gpu = cruncher_losses ("cuda");
+  cpu = run_losses ("cpu", model);
+  gpu = run_losses ("cuda", model);
   g_assert_cmpuint (gpu->len, ==, cpu->len);
   for (guint i = 0; i < cpu->len; i++)
     {
@@ -576,6 +580,20 @@ test_training_step (void)
     }
   nk_device_get_bytes (cuda, NK_N_BUCKETS, &after, NULL);
   g_assert_cmpuint (after, ==, before);
+}
+
+static void
+test_training_step (void)
+{
+  check_training_steps (NK_MODEL_CRUNCHER);
+}
+
+/* Issue 12: 5 GPT steps on CUDA equal the CPU's losses within 1e-4 (fp32), memory
+ * balanced. */
+static void
+test_gpt_training_steps (void)
+{
+  check_training_steps (NK_MODEL_GPT);
 }
 
 /* ---- the GPT's ops: CUDA against the CPU ------------------------------------------ */
@@ -743,6 +761,7 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
   g_test_add_func ("/gpu/cuda/training-step", test_training_step);
   g_test_add_func ("/gpu/cuda/gpt-ops", test_gpt_ops);
+  g_test_add_func ("/gpu/cuda/gpt-training-steps", test_gpt_training_steps);
 
   return g_test_run ();
 }
