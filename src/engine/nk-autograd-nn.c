@@ -102,8 +102,23 @@ grad_target_through (NkTensor  *t,
         return NULL;
       base_beta = 1.0;
     }
-  *beta = base_beta;
-  return apply_view (node, base_target, error);
+  {
+    /* A view forward made on its input's strides may not exist on the gradient's
+     * (contiguous) ones: then the view's own gradient buffer takes it. */
+    NkTensor *view = apply_view (node, base_target, NULL);
+    NkTensor *target;
+
+    if (view != NULL)
+      {
+        *beta = base_beta;
+        return view;
+      }
+    /* The base's buffer was handed out for overwriting: it must hold zeros now. */
+    if (base_beta == 0.0 && !nk_tensor_fill_ (base_target, 0.0, error))
+      return NULL;
+    target = _nk_ag_grad_target (t, beta, error);
+    return target != NULL ? nk_tensor_ref (target) : NULL;
+  }
 }
 
 /* ---- views ----------------------------------------------------------------------- */
