@@ -350,6 +350,55 @@ test_list_rename (void)
   rm_rf (root);
 }
 
+/* config.json reads back into the settings that wrote it: what tells two runs apart
+ * (nk_train_config_to_json(), the checkpoints' own test of "the same run") is equal. */
+static void
+test_config_round_trip (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("test-run-dir-XXXXXX", NULL);
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkRunWriter) w = NULL;
+  g_autoptr(NkRunInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_build_filename (root, "run", NULL);
+  g_autofree char *want = NULL, *got = NULL;
+  const NkModelKind kinds[] = { NK_MODEL_CRUNCHER, NK_MODEL_TINY_LM, NK_MODEL_GPT };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      config->model = kinds[k];
+      config->dim = 24;
+      config->layers = 3;
+      config->context = 16;
+      config->lr = 3e-4;
+      config->seed = 77;
+      config->optimizer = NK_OPTIMIZER_ADAM;
+      config->init_kind = NK_INIT_NORMAL;
+      g_free (config->text_file);
+      config->text_file = g_strdup ("/data/some text.txt");
+      config->checkpoint_every = 40;
+      config->n_head = 6;
+      config->vocab = 300;
+      g_free (config->tokens_file);
+      config->tokens_file = g_strdup ("tokens.bin");
+      w = nk_run_writer_open (dir, config, NULL, 0, &error);
+      g_assert_no_error (error);
+      g_clear_pointer (&w, nk_run_writer_free);
+      info = nk_run_info_read (dir, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (info->config);
+      g_clear_pointer (&want, g_free);
+      g_clear_pointer (&got, g_free);
+      want = nk_train_config_to_json (config);
+      got = nk_train_config_to_json (info->config);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (info->config->checkpoint_every, ==, 40);
+      g_assert_cmpstr (info->config->device, ==, config->device);
+      g_clear_pointer (&info, nk_run_info_free);
+    }
+  rm_rf (root);
+}
+
 /* A resumed run keeps the steps up to its checkpoint and appends after them. */
 static void
 test_resume_keeps_steps (void)
@@ -502,6 +551,7 @@ main (int    argc,
   g_test_add_func ("/engine/run-dir/numbers-match-strtod", test_numbers_match_strtod);
   g_test_add_func ("/engine/run-dir/any-valid-object", test_any_valid_object);
   g_test_add_func ("/engine/run-dir/list-rename", test_list_rename);
+  g_test_add_func ("/engine/run-dir/config-round-trip", test_config_round_trip);
   g_test_add_func ("/engine/run-dir/resume-keeps-steps", test_resume_keeps_steps);
   g_test_add_func ("/engine/run-dir/running-then-interrupted", test_running_then_interrupted);
   g_test_add_func ("/engine/run-dir/cli-killed", test_cli_killed);

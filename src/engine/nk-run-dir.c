@@ -783,6 +783,11 @@ nk_run_config_from_json (const char  *json,
   c->inputs = dup_string_member (o, "inputs");
   c->targets = dup_string_member (o, "targets");
   c->text_file = dup_string_member (o, "text");
+  /* The GPT's (nk_train_config_to_json() writes them for a GPT only). */
+  c->n_head = json_object_get_int_member_with_default (o, "n_head", c->n_head);
+  c->vocab = json_object_get_int_member_with_default (o, "vocab", c->vocab);
+  c->tokens_file = dup_string_member (o, "tokens");
+  c->batches_file = dup_string_member (o, "batches");
   c->checkpoint_dir = dup_string_member (o, "checkpoint_dir");
   c->checkpoint_every = json_object_get_int_member_with_default (o, "checkpoint_every",
                                                                  c->checkpoint_every);
