@@ -925,17 +925,23 @@ backward_cross_entropy (Node    *node,
 {
   NkTensor *x = node->in[0];
   g_autoptr(NkTensor) dx = NULL;
-  double g = NAN;
+  g_autoptr(NkTensor) g = NULL;
   gint64 n = x->shape[0], v = x->shape[1];
 
   if (!nk_autograd_requires_grad (x))
     return TRUE;
-  if (!nk_tensor_item (node->grad, &g, error)
-      || (dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
+  /* The upstream gradient in the logits' dtype, read by the kernel where it lies. */
+  if (node->grad->dtype == x->dtype)
+    g = nk_tensor_ref (node->grad);
+  else if ((g = nk_arena_take (x->dtype, 0, NULL, NK_BUCKET_OTHER, error)) == NULL
+           || !nk_tensor_copy_ (g, node->grad, error))
+    return FALSE;
+  if ((dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
     return FALSE;
   {
-    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY_BACKWARD, n, v, 1, 0, g / (double) MAX (n, 1),
-                        FALSE, { dev_ptr (x), NULL, NULL, NULL, NULL, dev_ptr (node->saved) },
+    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY_BACKWARD, n, v, 1, 0, 1.0 / (double) MAX (n, 1),
+                        FALSE, { dev_ptr (x), dev_ptr (g), NULL, NULL, NULL,
+                                 dev_ptr (node->saved) },
                         { dev_ptr (dx) } };
 
     if (!run_rows (x, &call, error))

@@ -118,7 +118,8 @@ rows_##S (const NkRowsCall *c)                                                  
           for (int64_t j = 0; j < n; j++)                                            \
             o0[r * n + j] = (T) nk_kernel_cross_entropy_dx_elem ((double) in0[r * n + j], \
                                                                  lse, j == i5[r],   \
-                                                                 c->scalar);         \
+                                                                 c->scalar           \
+                                                                 * (double) in1[0]); \
         }                                                                            \
       break;                                                                         \
     default:                                                                         \

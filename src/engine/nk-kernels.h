@@ -699,8 +699,9 @@ NK_KERNEL_LAYERNORM_PARAMS (double, d)
  * @NK_ROWS_CROSS_ENTROPY: in[0] logits [rows, cols], in[5] int64 targets [rows]
  *   (checked by the caller); out[0] double [rows]: logsumexp − logit of the target;
  *   out[1] (T, one element): their mean, summed in row order
- * @NK_ROWS_CROSS_ENTROPY_BACKWARD: in[0] logits, in[5] targets; out[0] dlogits;
- *   scalar = upstream gradient / rows
+ * @NK_ROWS_CROSS_ENTROPY_BACKWARD: in[0] logits, in[1] the upstream gradient (one
+ *   element, read on the device: no host wait), in[5] targets; out[0] dlogits;
+ *   scalar = 1 / rows
  * @NK_ROWS_GATHER: in[0] table [vocab, cols], in[5] int64 ids [rows] (checked by the
  *   caller); out[0] [rows, cols]
  * @NK_ROWS_SCATTER: in[4] dy [rows, cols], in[5] int64 order [rows], in[6] int64

@@ -308,7 +308,8 @@ nk_rows_warp_kernel_##S (NkRowsCall c)                                          
             else                                                                     \
               for (int64_t j = lane; j < n; j += 32)                                 \
                 y[j] = (T) nk_kernel_cross_entropy_dx_elem ((double) x[j], lse,      \
-                                                            j == tg[r], c.scalar);   \
+                                                            j == tg[r],              \
+                                                            c.scalar * (double) in1[0]); \
           }                                                                          \
           break;                                                                     \
         case NK_ROWS_SOFTMAX_CAUSAL_BACKWARD:                                        \
