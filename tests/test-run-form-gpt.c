@@ -3,8 +3,9 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Oracle: the config the form builds against the values set in its inputs, and
- * nk_train_config_validate()'s own refusal of a width that the heads do not divide.
+ * Oracles: the config the form builds against the values set in its inputs,
+ * and nk_train_config_validate()'s own refusal of a width that the heads do not
+ * divide.
  */
 #include "config.h"
 

@@ -24,6 +24,8 @@
 /* The worker histograms the chosen tensor this often (and at the first and last
  * step, and when the choice changes). */
 #define HISTOGRAM_EVERY 10
+/* A GPT writes a sample of its text this often (and after its last step). */
+#define SAMPLE_EVERY 50
 
 /* The combo rows' choices, in their rows' order, by the names the settings keep. */
 typedef struct {
@@ -144,6 +146,8 @@ build_config (NapkinRunForm  *self,
   /* The trainer's ring is only a hand-over buffer (its default size): each run
    * keeps its whole history itself (NapkinRun). */
   c->histogram_every = HISTOGRAM_EVERY;
+  if (c->model == NK_MODEL_GPT)
+    c->sample_every = SAMPLE_EVERY;
 
   if (!parse_lr (self, &c->lr, error))
     {

@@ -60,6 +60,9 @@ struct _NapkinRunView
   NapkinScalePlot      *scale_plot;
   GtkWidget            *scale_card;
   NapkinHistogramPlot  *histogram_plot;
+  GtkWidget            *sample_card;
+  GtkLabel             *sample_title;
+  GtkLabel             *sample_label;
   GtkDropDown          *histogram_source;
   GtkStringList        *histogram_sources;
 };
@@ -454,6 +457,23 @@ update_tick (NapkinRunView *self)
     g_clear_handle_id (&self->tick_source, g_source_remove);
 }
 
+/* A GPT's latest sample of its text (NkTrainConfig.sample_every), drawn on the worker. */
+static void
+update_sample (NapkinRunView *self)
+{
+  gboolean gpt = self->run != NULL && napkin_run_get_config (self->run)->model == NK_MODEL_GPT;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  guint64 step = 0;
+
+  gtk_widget_set_visible (self->sample_card, gpt);
+  if (!gpt || (text = nk_trainer_dup_sample (napkin_run_get_trainer (self->run), &step)) == NULL)
+    return;
+  title = g_strdup_printf (_("What the Model Writes after Step %" PRIu64), step);
+  gtk_label_set_label (self->sample_title, title);
+  gtk_label_set_label (self->sample_label, text);
+}
+
 static void
 on_run_step (NapkinRunView *self)
 {
@@ -461,6 +481,7 @@ on_run_step (NapkinRunView *self)
   update_live_labels (self);
   update_progress (self);
   update_histogram (self);
+  update_sample (self);
 }
 
 static void
@@ -468,6 +489,7 @@ on_run_state (NapkinRunView *self)
 {
   update_progress (self);
   update_histogram (self);
+  update_sample (self);
   update_live_labels (self);
   update_tick (self);
 }
@@ -537,6 +559,7 @@ napkin_run_view_set_run (NapkinRunView *self,
     fill_histogram_sources (self, napkin_run_get_config (run));
   napkin_histogram_plot_set_histogram (self->histogram_plot, NULL);
   update_histogram (self);
+  update_sample (self);
   if (run != NULL)
     napkin_run_view_set_config (self, napkin_run_get_config (run));
   update_live_labels (self);
@@ -768,6 +791,9 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (scale_plot);
   CHILD (scale_card);
   CHILD (histogram_plot);
+  CHILD (sample_card);
+  CHILD (sample_title);
+  CHILD (sample_label);
   CHILD (histogram_source);
   CHILD (histogram_sources);
 #undef CHILD
