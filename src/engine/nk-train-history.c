@@ -74,7 +74,17 @@ column_field (NkTrainColumn column)
 {
   Field f;
 
-  if (column >= NK_TRAIN_COLUMN_PREDICTED)
+  if (column == NK_TRAIN_COLUMN_FLOPS_FORMULA)
+    {
+      f.offset = offsetof (NkTrainMetrics, flops_formula);
+      f.kind = KIND_DOUBLE;
+    }
+  else if (column == NK_TRAIN_COLUMN_FLOPS_ATTENTION)
+    {
+      f.offset = offsetof (NkTrainMetrics, flops_attention);
+      f.kind = KIND_U64;
+    }
+  else if (column >= NK_TRAIN_COLUMN_PREDICTED)
     {
       f.offset = offsetof (NkTrainMetrics, predicted)
                  + (column - NK_TRAIN_COLUMN_PREDICTED) * sizeof (double);
