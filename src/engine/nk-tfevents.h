@@ -1,0 +1,107 @@
+/* nk-tfevents.h: TensorBoard event files, scalars written and read
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An event file (events.out.tfevents.<time>.<host>.<pid>) is a sequence of records
+ * (tensorflow/core/lib/io/record_writer.cc):
+ *
+ *     uint64 length (LE) | uint32 masked CRC-32C of length | data | uint32 masked CRC-32C of data
+ *
+ * with mask(crc) = ((crc >> 15) | (crc << 17)) + 0xa282ead8. Each record's data is a
+ * serialized tensorboard.Event (tensorboard/compat/proto/event.proto): wall_time = 1
+ * (double), step = 2 (int64), file_version = 3 (string), summary = 5 (Summary), and
+ * Summary (summary.proto) holds repeated Value = 1 {tag = 1, simple_value = 2 (float),
+ * tensor = 8 (TensorProto: dtype = 1, tensor_content = 4, float_val = 5,
+ * double_val = 6)}. The first record is file_version "brain.Event:2".
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define NK_TFEVENTS_ERROR (nk_tfevents_error_quark ())
+
+/**
+ * NkTfeventsError:
+ * @NK_TFEVENTS_ERROR_IO: a file or folder cannot be created, read or written
+ * @NK_TFEVENTS_ERROR_NOT_FOUND: a folder holds no file whose name contains "tfevents"
+ */
+typedef enum {
+  NK_TFEVENTS_ERROR_IO,
+  NK_TFEVENTS_ERROR_NOT_FOUND,
+} NkTfeventsError;
+
+GQuark   nk_tfevents_error_quark (void);
+
+/* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), and TensorFlow's mask of it. */
+guint32  nk_crc32c               (guint32       crc,
+                                  const void   *data,
+                                  gsize         len);
+guint32  nk_crc32c_mask          (guint32       crc);
+
+/* -- writer -------------------------------------------------------------------- */
+
+typedef struct _NkEventWriter NkEventWriter;
+
+/* Creates @dir (with parents) and in it events.out.tfevents.<time>.<host>.<pid>,
+ * and writes the file_version record. */
+NkEventWriter *nk_event_writer_new        (const char     *dir,
+                                           GError        **error);
+/* The file's full path. */
+const char    *nk_event_writer_get_path   (NkEventWriter  *writer);
+/* One Event {wall_time, step, summary {value {tag, simple_value}}}. @wall_time in
+ * seconds since the epoch; pass a value < 0 for "now". */
+gboolean       nk_event_writer_add_scalar (NkEventWriter  *writer,
+                                           const char     *tag,
+                                           gint64          step,
+                                           double          wall_time,
+                                           float           value,
+                                           GError        **error);
+gboolean       nk_event_writer_flush      (NkEventWriter  *writer,
+                                           GError        **error);
+/* Flushes and closes the file; frees @writer (NULL is fine). */
+gboolean       nk_event_writer_close      (NkEventWriter  *writer,
+                                           GError        **error);
+void           nk_event_writer_free       (NkEventWriter  *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkEventWriter, nk_event_writer_free)
+
+/* -- reader -------------------------------------------------------------------- */
+
+typedef struct {
+  gint64 step;
+  double wall_time;
+  double value;
+} NkScalarPoint;
+
+typedef struct {
+  /* tag → GArray of NkScalarPoint, sorted by step (stable: file order within a step) */
+  GHashTable *tags;
+  guint n_files;
+  guint n_records;
+  guint n_skipped;     /* records with a bad length CRC, bad data CRC, short read or bad proto */
+} NkScalarLog;
+
+/* Reads one event file (@path a file) or every file whose name contains "tfevents"
+ * under @path (a folder, recursively: per-rank subfolders). Corrupt or truncated
+ * records are skipped and counted; a corrupt length ends that file (its framing is lost). */
+NkScalarLog *nk_scalar_log_read    (const char    *path,
+                                    GError       **error);
+/* Reads a buffer holding one event file's bytes into @log (which may hold other files). */
+void         nk_scalar_log_add_buffer (NkScalarLog *log,
+                                    const guint8  *data,
+                                    gsize          len);
+NkScalarLog *nk_scalar_log_new     (void);
+/* Tags sorted by name; free the array only (g_free), not the strings. */
+const char **nk_scalar_log_get_tags (NkScalarLog  *log,
+                                    guint         *n_tags);
+/* NULL when @tag is absent. */
+GArray      *nk_scalar_log_get     (NkScalarLog   *log,
+                                    const char    *tag);
+void         nk_scalar_log_free    (NkScalarLog   *log);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkScalarLog, nk_scalar_log_free)
+
+G_END_DECLS
