@@ -52,5 +52,6 @@ int nk_cli_train_main   (int argc, char **argv);
 int nk_cli_devices_main (int argc, char **argv);
 int nk_cli_bench_main   (int argc, char **argv);
 int nk_cli_sample_main  (int argc, char **argv);
+int nk_cli_import_main  (int argc, char **argv);
 
 G_END_DECLS

@@ -29,6 +29,7 @@ static const Command commands[] = {
   { "devices", nk_cli_devices_main, N_("The CPU (with its derived peak FLOP/s) and CUDA devices") },
   { "bench",  nk_cli_bench_main,  N_("Time a matmul and compare its FLOP/s with the peak") },
   { "sample", nk_cli_sample_main, N_("Continue a prompt with a trained GPT") },
+  { "import", nk_cli_import_main, N_("Read another engine's log or a TensorBoard folder as steps") },
 };
 
 static void

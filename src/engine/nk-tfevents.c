@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 #include <unistd.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -142,7 +143,7 @@ write_record (NkEventWriter *w,
       || fwrite (&data_crc, 4, 1, w->file) != 1)
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                   "Cannot write to “%s”: %s", w->path, g_strerror (errno));
+                   _("Cannot write to “%s”: %s"), w->path, g_strerror (errno));
       return FALSE;
     }
   return TRUE;
@@ -163,7 +164,7 @@ nk_event_writer_new (const char *dir,
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                   "Cannot create the folder “%s”: %s", dir, g_strerror (errno));
+                   _("Cannot create the folder “%s”: %s"), dir, g_strerror (errno));
       return NULL;
     }
   name = g_strdup_printf ("events.out.tfevents.%" G_GINT64_FORMAT ".%s.%d",
@@ -173,7 +174,7 @@ nk_event_writer_new (const char *dir,
   if (w->file == NULL)
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                   "Cannot create “%s”: %s", w->path, g_strerror (errno));
+                   _("Cannot create “%s”: %s"), w->path, g_strerror (errno));
       return NULL;
     }
   put_double (b, 1, now);
@@ -225,7 +226,7 @@ nk_event_writer_flush (NkEventWriter *writer,
   if (fflush (writer->file) != 0)
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                   "Cannot write to “%s”: %s", writer->path, g_strerror (errno));
+                   _("Cannot write to “%s”: %s"), writer->path, g_strerror (errno));
       return FALSE;
     }
   return TRUE;
@@ -245,7 +246,7 @@ nk_event_writer_close (NkEventWriter *writer,
       if (fclose (writer->file) != 0 && ok)
         {
           g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                       "Cannot close “%s”: %s", writer->path, g_strerror (errno));
+                       _("Cannot close “%s”: %s"), writer->path, g_strerror (errno));
           ok = FALSE;
         }
       writer->file = NULL;
@@ -577,7 +578,7 @@ read_file_into (NkScalarLog *log,
   if (!g_file_get_contents (path, &contents, &len, NULL))
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
-                   "Cannot read “%s”.", path);
+                   _("Cannot read “%s”."), path);
       return FALSE;
     }
   nk_scalar_log_add_buffer (log, (const guint8 *) contents, len);
@@ -630,7 +631,7 @@ nk_scalar_log_read (const char *path,
       if (files->len == 0)
         {
           g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_NOT_FOUND,
-                       "The folder “%s” holds no TensorBoard event file (no file name contains “tfevents”).",
+                       _("The folder “%s” holds no TensorBoard event file (no file name contains “tfevents”)."),
                        path);
           return NULL;
         }

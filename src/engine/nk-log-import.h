@@ -1,0 +1,84 @@
+/* nk-log-import.h: training logs of other engines read as steps
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * torchtitan, Megatron-LM, DeepSpeed (console and CSV monitor), nanoGPT, llm.c (stdout
+ * and main.log) and TensorBoard folders. Each parser follows its engine's format
+ * strings (cited in nk-log-import.c). Each engine's MFU is its own formula:
+ *   torchtitan: 6·(N − N_emb) + 6·L·H·d_head·S FLOPs per token
+ *     (torchtitan/models/utils.py get_dense_model_nparams_and_flops), over bf16 peak;
+ *   Megatron-LM: reports TFLOP/s per GPU from num_floating_point_operations
+ *     (megatron/training/training.py), which counts activation recompute when it is on;
+ *   nanoGPT: 6N + 12·L·H·Q·T per token (model.py estimate_mfu), over A100 bf16 312 TFLOP/s;
+ *   llm.c: gpt2_estimate_mfu (train_gpt2.cu), 6N + 6·L·C·T per token, over the GPU's bf16 peak.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define NK_LOG_IMPORT_ERROR (nk_log_import_error_quark ())
+
+/**
+ * NkLogImportError:
+ * @NK_LOG_IMPORT_ERROR_IO: the file or folder cannot be read
+ * @NK_LOG_IMPORT_ERROR_UNKNOWN_FORMAT: no known format matches the input
+ * @NK_LOG_IMPORT_ERROR_EMPTY: the input is in the format asked for but holds no step
+ */
+typedef enum {
+  NK_LOG_IMPORT_ERROR_IO,
+  NK_LOG_IMPORT_ERROR_UNKNOWN_FORMAT,
+  NK_LOG_IMPORT_ERROR_EMPTY,
+} NkLogImportError;
+
+typedef enum {
+  NK_LOG_FORMAT_AUTO,
+  NK_LOG_FORMAT_TORCHTITAN,
+  NK_LOG_FORMAT_MEGATRON,
+  NK_LOG_FORMAT_DEEPSPEED,
+  NK_LOG_FORMAT_NANOGPT,
+  NK_LOG_FORMAT_LLMC,
+  NK_LOG_FORMAT_TENSORBOARD,
+} NkLogFormat;
+
+/* One step; a field the source does not have is NAN. mfu is a fraction (0.42),
+ * tokens_per_s as the engine prints it (torchtitan: per GPU; llm.c: whole job),
+ * seconds per step. */
+typedef struct {
+  gint64 step;
+  double loss;
+  double tokens_per_s;
+  double tflops_per_gpu;
+  double mfu;
+  double memory_max_bytes;
+  double seconds;
+} NkImportStep;
+
+typedef struct {
+  NkLogFormat format;
+  GArray *steps;            /* NkImportStep, by step */
+  guint skipped_lines;      /* non-blank lines (or records) that are not the format's */
+} NkImport;
+
+GQuark       nk_log_import_error_quark (void);
+
+const char  *nk_log_format_to_string   (NkLogFormat  format);
+gboolean     nk_log_format_from_string (const char  *text,
+                                        NkLogFormat *out);
+
+/* Reads @path (a log file, a CSV-monitor or TensorBoard folder). */
+NkImport    *nk_log_import             (const char  *path,
+                                        NkLogFormat  format,
+                                        GError     **error);
+/* Parses log text already in memory (not TensorBoard). */
+NkImport    *nk_log_import_text        (const char  *text,
+                                        gsize        len,
+                                        NkLogFormat  format,
+                                        GError     **error);
+void         nk_import_free            (NkImport    *import);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkImport, nk_import_free)
+
+G_END_DECLS
