@@ -1,0 +1,378 @@
+/* test-log-import.c: each engine's log, written here from its format strings, read back
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The lines below are produced by C printf equivalents of each engine's own format
+ * string (quoted above each writer), with the values chosen here, plus noise: ANSI
+ * colours, interleaved ranks, a truncated last line and garbage, which must be counted
+ * as skipped. The CLI part runs napkin-cli import on such files.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "nk-log-import.h"
+#include "nk-tfevents.h"
+
+static NkImport *
+parse (const char  *text,
+       NkLogFormat  format)
+{
+  g_autoptr(GError) error = NULL;
+  NkImport *im = nk_log_import_text (text, strlen (text), format, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (im);
+  return im;
+}
+
+static const NkImportStep *
+step_at (NkImport *im,
+         guint     i)
+{
+  g_assert_cmpuint (i, <, im->steps->len);
+  return &g_array_index (im->steps, NkImportStep, i);
+}
+
+/* torchtitan/components/metrics.py:527-536:
+ *   f"{color.red}step: {step:2}  " f"{color.green}loss: {global_avg_loss:8.5f}  "
+ *   f"{color.orange}grad_norm: {grad_norm:7.4f}  "
+ *   f"{color.turquoise}memory: {max_reserved_gib:5.2f}GiB({max_reserved_pct:.2f}%)  "
+ *   f"{color.blue}tps: {round(tps):,}  " f"{color.cyan}tflops: {tflops:,.2f}  "
+ *   f"{color.magenta}mfu: {mfu_str}{color.reset}" */
+static void
+test_torchtitan (void)
+{
+  g_autoptr(GString) log = g_string_new ("[titan] 2026-11-24 10:00:00,000 - root - INFO - Training starts at step 1\n");
+  g_autoptr(NkImport) im = NULL;
+
+  for (int s = 1; s <= 3; s++)
+    for (int rank = 0; rank < 2; rank++)   /* torchrun's "[rankN]:" prefixes interleave */
+      g_string_append_printf (log,
+                              "[rank%d]:[titan] 2026-11-24 10:00:0%d,000 - root - INFO - "
+                              "\033[31mstep: %2d  \033[32mloss: %8.5f  \033[33mgrad_norm: %7.4f  "
+                              "\033[36mmemory: %5.2fGiB(%.2f%%)  \033[34mtps: %s  "
+                              "\033[36mtflops: %.2f  \033[35mmfu: %.2f%%\033[39m\n",
+                              rank, s, s, 8.0 - s, 1.5, 30.0 + rank, 38.0, "12,345",
+                              1234.5, 41.25);
+  g_string_append (log, "[titan] step: 4  loss:  4.00000  grad_norm:  1.0000  memory: 30.00GiB(3");
+  g_string_append (log, "\nTraceback garbage line\n");
+  im = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_TORCHTITAN);
+  g_assert_cmpuint (im->steps->len, ==, 3);
+  g_assert_cmpuint (im->skipped_lines, ==, 3);     /* "Training starts", torn, garbage */
+  g_assert_cmpint (step_at (im, 2)->step, ==, 3);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 2)->loss, 5.0, 1e-12);
+  g_assert_cmpfloat (step_at (im, 0)->tokens_per_s, ==, 12345);
+  g_assert_cmpfloat (step_at (im, 0)->tflops_per_gpu, ==, 1234.5);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 0)->mfu, 0.4125, 1e-12);
+  g_assert_cmpfloat (step_at (im, 0)->memory_max_bytes, ==, 31.0 * 1073741824.0);  /* max over ranks */
+  g_assert_true (isnan (step_at (im, 0)->seconds));
+}
+
+/* megatron/training/training.py:3568-3641: ' iteration {:8d}/{:8d} |'
+ * ' consumed samples: {:12d} |' ' elapsed time per iteration (ms): {:.1f} |'
+ * ' throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |' ' learning rate: {:.6E} |'
+ * ' global batch size: {:5d} |' ' {}: {:.6E} |' (lm loss) ' loss scale: {:.1f} |'
+ * ' grad norm: {:.3f} |' ' number of skipped iterations: {:3d} |'
+ * ' number of nan iterations: {:3d} |';
+ * utils/common_utils.py:321-334: "[Rank {}] {}" with name + ' memory (MB)'
+ * " | allocated: {:.2f}" " | max allocated: {:.2f}" " | reserved: …" " | max reserved: …" */
+static void
+test_megatron (void)
+{
+  g_autoptr(GString) log = g_string_new ("using world size: 8\n");
+  g_autoptr(NkImport) im = NULL;
+
+  for (int it = 10; it <= 30; it += 10)
+    {
+      g_string_append_printf (log,
+                              " [2026-11-24 10:00:00.000000] iteration %8d/%8d | consumed samples: %12d |"
+                              " elapsed time per iteration (ms): %.1f | throughput per GPU (TFLOP/s/GPU): %.1f |"
+                              " learning rate: %.6E | global batch size: %5d | lm loss: %.6E |"
+                              " loss scale: %.1f | grad norm: %.3f | number of skipped iterations: %3d |"
+                              " number of nan iterations: %3d |\n",
+                              it, 100, it * 256, 1500.0 + it, 180.5, 3e-4, 256, 10.0 - it / 10.0,
+                              1.0, 2.5, 0, 0);
+      if (it == 10)
+        for (int r = 0; r < 2; r++)
+          g_string_append_printf (log,
+                                  "[Rank %d] (after %d iterations) memory (MB) | allocated: %.2f | max allocated: %.2f"
+                                  " | reserved: %.2f | max reserved: %.2f\n",
+                                  r, it, 1000.0, 2000.0 + r * 48, 3000.0, 3000.0);
+    }
+  g_string_append (log, " [2026-11-24] iteration       40/     100 | consumed samples:");
+  im = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_MEGATRON);
+  g_assert_cmpuint (im->steps->len, ==, 3);
+  g_assert_cmpuint (im->skipped_lines, ==, 2);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 0)->seconds, 1.510, 1e-12);
+  g_assert_cmpfloat (step_at (im, 0)->tflops_per_gpu, ==, 180.5);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 1)->loss, 8.0, 1e-12);
+  g_assert_cmpfloat (step_at (im, 0)->memory_max_bytes, ==, 2048.0 * 1048576.0);
+  g_assert_true (isnan (step_at (im, 1)->memory_max_bytes));
+}
+
+/* deepspeed/runtime/engine.py:2489: f"step={step}, skipped={self.skipped_steps}, lr={lr}, mom={mom}"
+ * deepspeed/utils/timer.py:265-266: "epoch={}/micro_step={}/global_step={}, RunningAvgSamplesPerSec={},
+ * CurrSamplesPerSec={}, " "MemAllocated={}GB, MaxMemAllocated={}GB" */
+static void
+test_deepspeed (void)
+{
+  g_autoptr(GString) log = g_string_new (NULL);
+  g_autoptr(NkImport) im = NULL;
+
+  for (int s = 1; s <= 2; s++)
+    {
+      g_string_append_printf (log, "[2026-11-24 10:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] "
+                              "step=%d, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]\n", s);
+      g_string_append_printf (log, "[2026-11-24 10:00:00,000] [INFO] [timer.py:264:stop] "
+                              "epoch=0/micro_step=%d/global_step=%d, RunningAvgSamplesPerSec=%s, "
+                              "CurrSamplesPerSec=%s, MemAllocated=%sGB, MaxMemAllocated=%sGB\n",
+                              s * 4, s, "52.43958", "53.1", "4.5", s == 1 ? "7.25" : "8.0");
+    }
+  g_string_append (log, "\xff\xfe not utf-8 garbage\n");
+  im = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_DEEPSPEED);
+  g_assert_cmpuint (im->steps->len, ==, 2);
+  g_assert_cmpuint (im->skipped_lines, ==, 1);
+  g_assert_cmpfloat (step_at (im, 0)->memory_max_bytes, ==, 7.25 * 1073741824.0);
+  g_assert_cmpfloat (step_at (im, 1)->memory_max_bytes, ==, 8.0 * 1073741824.0);
+}
+
+/* nanoGPT train.py:327: f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%" */
+static void
+test_nanogpt (void)
+{
+  const char *log =
+    "tokens per iteration will be: 491,520\n"
+    "iter 0: loss 10.9862, time 8123.45ms, mfu -100.00%\n"
+    "iter 10: loss 9.1234, time 412.30ms, mfu 38.42%\n"
+    "step 10: train loss 9.1, val loss 9.2\n"
+    "iter 20: loss 8.5, time 41";
+  g_autoptr(NkImport) im = parse (log, NK_LOG_FORMAT_AUTO);
+
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_NANOGPT);
+  g_assert_cmpuint (im->steps->len, ==, 2);
+  g_assert_cmpuint (im->skipped_lines, ==, 3);
+  g_assert_true (isnan (step_at (im, 0)->mfu));    /* -100% is "not measured yet" */
+  g_assert_cmpfloat_with_epsilon (step_at (im, 1)->mfu, 0.3842, 1e-12);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 1)->seconds, 0.4123, 1e-12);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 1)->loss, 9.1234, 1e-12);
+}
+
+/* llm.c train_gpt2.cu:1872: "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e |
+ *   %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n"; train_gpt2.c:1171: "step %d: train loss %f (took %f ms)\n";
+ * llmc/logger.h:53: "s:%d trl:%.4f lr:%.6f norm:%.2f\n", :45 "s:%d tel:%.4f\n" */
+static void
+test_llmc (void)
+{
+  g_autoptr(GString) log = g_string_new ("| Parameter             | Value  |\n");
+  g_autoptr(NkImport) a = NULL, b = NULL, c = NULL;
+
+  g_string_append_printf (log, "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n",
+                          1, 74, 11.0, 0.0, 15.5, 0.0, 6e-4, 250.5, 45.5, 172000.0);
+  g_string_append_printf (log, "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n",
+                          2, 74, 9.5, -1.2, 10.0, 0.3, 6e-4, 240.0, 47.0, 175000.0);
+  a = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (a->format, ==, NK_LOG_FORMAT_LLMC);
+  g_assert_cmpuint (a->steps->len, ==, 2);
+  g_assert_cmpuint (a->skipped_lines, ==, 1);
+  g_assert_cmpfloat (step_at (a, 0)->tokens_per_s, ==, 172000);
+  g_assert_cmpfloat_with_epsilon (step_at (a, 1)->mfu, 0.47, 1e-12);
+  g_assert_cmpfloat_with_epsilon (step_at (a, 1)->seconds, 0.240, 1e-12);
+
+  b = parse ("step 0: train loss 5.356189 (took 1452.121000 ms)\nstep 1: train loss 4.300 (took 1.5 ms)\n",
+             NK_LOG_FORMAT_LLMC);
+  g_assert_cmpuint (b->steps->len, ==, 2);
+  g_assert_cmpfloat_with_epsilon (step_at (b, 0)->seconds, 1.452121, 1e-12);
+
+  c = parse ("s:0 tel:10.9876\ns:0 trl:10.9911 lr:0.000000 norm:14.62\ns:1 trl:10.1 lr:0.000006 norm:9.1\n",
+             NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (c->format, ==, NK_LOG_FORMAT_LLMC);
+  g_assert_cmpuint (c->steps->len, ==, 2);
+  g_assert_cmpuint (c->skipped_lines, ==, 0);
+  g_assert_cmpfloat_with_epsilon (step_at (c, 1)->loss, 10.1, 1e-12);
+}
+
+static void
+test_unknown_and_wrong_format (void)
+{
+  g_autoptr(GError) error = NULL;
+  const char *text = "hello\nworld\n";
+  NkImport *im = nk_log_import_text (text, strlen (text), NK_LOG_FORMAT_AUTO, &error);
+
+  g_assert_null (im);
+  g_assert_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_UNKNOWN_FORMAT);
+  g_assert_nonnull (strstr (error->message, "torchtitan, megatron, deepspeed, nanogpt, llmc, tensorboard"));
+  g_clear_error (&error);
+  text = "iter 1: loss 2.0, time 3.0ms, mfu 4.0%\n";
+  im = nk_log_import_text (text, strlen (text), NK_LOG_FORMAT_MEGATRON, &error);
+  g_assert_null (im);
+  g_assert_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_EMPTY);
+}
+
+/* A TensorBoard folder of two ranks with torchtitan's tags (metrics.py:498-514),
+ * written with Napkin's writer (its bytes are checked independently in test-tfevents). */
+static char *
+write_tb_folder (void)
+{
+  char *dir = g_dir_make_tmp ("log-import-XXXXXX", NULL);
+
+  for (int r = 0; r < 2; r++)
+    {
+      g_autofree char *sub = g_strdup_printf ("%s/rank_%d", dir, r);
+      g_autoptr(GError) error = NULL;
+      NkEventWriter *w = nk_event_writer_new (sub, &error);
+      g_assert_no_error (error);
+      for (int s = 1; s <= 3; s++)
+        {
+          g_assert_true (nk_event_writer_add_scalar (w, "loss_metrics/global_avg_loss", s, 1e9 + s, 4.0f - s, NULL));
+          g_assert_true (nk_event_writer_add_scalar (w, "mfu(%)", s, 1e9 + s, 40.0f, NULL));
+          g_assert_true (nk_event_writer_add_scalar (w, "memory/max_reserved(GiB)", s, 1e9 + s, 10.0f + r, NULL));
+        }
+      g_assert_true (nk_event_writer_close (w, NULL));
+    }
+  return dir;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+test_tensorboard_two_ranks (void)
+{
+  g_autofree char *dir = write_tb_folder ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) im = nk_log_import (dir, NK_LOG_FORMAT_AUTO, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_TENSORBOARD);
+  g_assert_cmpuint (im->steps->len, ==, 3);
+  g_assert_cmpuint (im->skipped_lines, ==, 0);
+  g_assert_cmpfloat (step_at (im, 0)->loss, ==, 3.0);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 2)->mfu, 0.40, 1e-7);
+  g_assert_cmpfloat (step_at (im, 1)->memory_max_bytes, ==, 11.0 * 1073741824.0);
+  remove_tree (dir);
+}
+
+/* -- the CLI ------------------------------------------------------------------------ */
+
+static int
+run_cli (const char *const *args,
+         char             **out)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("NAPKIN_CLI"));
+  g_ptr_array_add (argv, (char *) "import");
+  for (int i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, out, NULL, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static JsonObject *
+parse_line (const char *line)
+{
+  g_autoptr(JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, line, -1, NULL));
+  return json_object_ref (json_node_get_object (json_parser_get_root (p)));
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cli-import-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.log", NULL);
+  g_autofree char *plan = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (g_getenv ("NAPKIN_CLI") == NULL)
+    {
+      g_test_skip ("NAPKIN_CLI is not set");
+      return;
+    }
+  g_assert_true (g_file_set_contents (log, "iter 1: loss 3.5000, time 250.00ms, mfu 40.00%\nnoise\n"
+                                      "iter 2: loss 3.2500, time 200.00ms, mfu 50.00%\n", -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "nothing here\n", -1, NULL));
+  g_assert_true (g_file_set_contents (plan, "{\"cluster\": {\"time_per_step\": {\"total\": 0.2},"
+                                      " \"tokens_per_s\": 5e5, \"mfu_model\": 0.45,"
+                                      " \"memory\": {\"per_gpu_max\": 6.4e10}}}", -1, NULL));
+
+  g_assert_cmpint (run_cli ((const char *[]) { log, "--plan", plan, "--json-lines", NULL }, &out), ==, 0);
+  lines = g_strsplit (g_strchomp (out), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  {
+    g_autoptr(JsonObject) o = parse_line (lines[1]);
+    JsonObject *p = json_object_get_object_member (o, "predicted");
+    g_assert_cmpint (json_object_get_int_member (o, "step"), ==, 2);
+    g_assert_cmpfloat (json_object_get_double_member (o, "loss"), ==, 3.25);
+    g_assert_cmpfloat (json_object_get_double_member (o, "seconds"), ==, 0.2);
+    g_assert_cmpfloat (json_object_get_double_member (o, "mfu"), ==, 0.5);
+    g_assert_cmpfloat (json_object_get_double_member (p, "seconds"), ==, 0.2);
+    g_assert_cmpfloat (json_object_get_double_member (p, "mfu"), ==, 0.45);
+    g_assert_cmpfloat (json_object_get_double_member (p, "memory_max_bytes"), ==, 6.4e10);
+    g_assert_false (json_object_has_member (o, "tokens_per_s"));
+  }
+  {
+    g_autoptr(JsonObject) done = parse_line (lines[2]);
+    g_assert_true (json_object_get_boolean_member (done, "done"));
+    g_assert_cmpstr (json_object_get_string_member (done, "format"), ==, "nanogpt");
+    g_assert_cmpint (json_object_get_int_member (done, "steps"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (done, "skipped_lines"), ==, 1);
+  }
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { bad, NULL }, &out), ==, 1);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { log, "--format", "nope", NULL }, &out), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { NULL }, &out), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { log, "--format", "megatron", NULL }, &out), ==, 1);
+
+  g_remove (log);
+  g_remove (bad);
+  g_remove (plan);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/log-import/torchtitan", test_torchtitan);
+  g_test_add_func ("/log-import/megatron", test_megatron);
+  g_test_add_func ("/log-import/deepspeed", test_deepspeed);
+  g_test_add_func ("/log-import/nanogpt", test_nanogpt);
+  g_test_add_func ("/log-import/llmc", test_llmc);
+  g_test_add_func ("/log-import/unknown-and-wrong-format", test_unknown_and_wrong_format);
+  g_test_add_func ("/log-import/tensorboard-two-ranks", test_tensorboard_two_ranks);
+  g_test_add_func ("/log-import/cli", test_cli);
+  return g_test_run ();
+}
