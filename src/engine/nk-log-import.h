@@ -7,11 +7,12 @@
  * and main.log) and TensorBoard folders. Each parser follows its engine's format
  * strings (cited in nk-log-import.c). Each engine's MFU is its own formula:
  *   torchtitan: 6·(N − N_emb) + 6·L·H·d_head·S FLOPs per token
- *     (torchtitan/models/utils.py get_dense_model_nparams_and_flops), over bf16 peak;
+ *     (torchtitan/models/utils.py:455, embeddings kept when tied), over the bf16 peak;
  *   Megatron-LM: reports TFLOP/s per GPU from num_floating_point_operations
- *     (megatron/training/training.py), which counts activation recompute when it is on;
- *   nanoGPT: 6N + 12·L·H·Q·T per token (model.py estimate_mfu), over A100 bf16 312 TFLOP/s;
- *   llm.c: gpt2_estimate_mfu (train_gpt2.cu), 6N + 6·L·C·T per token, over the GPU's bf16 peak.
+ *     (megatron/training/training.py:802), which counts activation recompute when it is on;
+ *   nanoGPT: 6N + 12·L·H·Q·T per token (model.py:296), over A100 bf16 312 TFLOP/s;
+ *   llm.c: gpt2_estimate_mfu (train_gpt2.cu:1143), 6N + 6·L·C·T per token, over the
+ *     GPU's bf16 peak.
  */
 #pragma once
 
