@@ -144,6 +144,35 @@ test_deepspeed (void)
   g_assert_cmpfloat (step_at (im, 1)->memory_max_bytes, ==, 8.0 * 1073741824.0);
 }
 
+/* deepspeed/monitor/csv_monitor.py:59-67: one file per event named with '/' → '_', first
+ * row ['step', header] (the name's last part), then [step, value] rows. */
+static void
+test_deepspeed_csv (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("log-import-XXXXXX", NULL);
+  g_autofree char *loss = g_build_filename (dir, "Train_Samples_train_loss.csv", NULL);
+  g_autofree char *lr = g_build_filename (dir, "Train_Samples_lr.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) im = NULL, one = NULL;
+
+  g_assert_true (g_file_set_contents (loss, "step,train_loss\r\n256,10.5\r\n512,9.75\r\nbad,row\r\n768,9.", -1, NULL));
+  g_assert_true (g_file_set_contents (lr, "step,lr\n256,0.0001\n512,0.0002\n", -1, NULL));
+  im = nk_log_import (dir, NK_LOG_FORMAT_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_DEEPSPEED);
+  g_assert_cmpuint (im->steps->len, ==, 3);
+  g_assert_cmpint (step_at (im, 1)->step, ==, 512);
+  g_assert_cmpfloat (step_at (im, 1)->loss, ==, 9.75);
+  g_assert_cmpfloat (step_at (im, 2)->loss, ==, 9.0);   /* "9." is a number */
+  g_assert_cmpuint (im->skipped_lines, ==, 1);
+  one = nk_log_import (loss, NK_LOG_FORMAT_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (one->steps->len, ==, 3);
+  g_remove (loss);
+  g_remove (lr);
+  g_rmdir (dir);
+}
+
 /* nanoGPT train.py:327: f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%" */
 static void
 test_nanogpt (void)
@@ -369,6 +398,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-import/torchtitan", test_torchtitan);
   g_test_add_func ("/log-import/megatron", test_megatron);
   g_test_add_func ("/log-import/deepspeed", test_deepspeed);
+  g_test_add_func ("/log-import/deepspeed-csv", test_deepspeed_csv);
   g_test_add_func ("/log-import/nanogpt", test_nanogpt);
   g_test_add_func ("/log-import/llmc", test_llmc);
   g_test_add_func ("/log-import/unknown-and-wrong-format", test_unknown_and_wrong_format);
