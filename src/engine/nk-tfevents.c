@@ -7,8 +7,11 @@
  * protobuf-c: we use nine fields of three messages (varint, fixed64, fixed32 and
  * length-delimited only), the reader must survive arbitrary bytes (fuzzed), and
  * skipping unknown fields is a loop of a few lines. A generated parser would add a build
- * dependency and a .proto for less code than it replaces. Field numbers follow
- * tensorboard/compat/proto/event.proto, summary.proto and tensor.proto.
+ * dependency and a .proto for less code than it replaces. Field numbers checked against
+ * tensorflow/tensorboard 70b76c922, tensorboard/compat/proto/: event.proto:17,20,27,31
+ * (wall_time 1, step 2, file_version 3, summary 5), summary.proto:111,122,127,132
+ * (tag 1, simple_value 2, tensor 8, value 1), tensor.proto:18,39,51,54 (dtype 1,
+ * tensor_content 4, float_val 5, double_val 6), types.proto:20-21 (DT_FLOAT 1, DT_DOUBLE 2).
  */
 #include "config.h"
 
