@@ -13,35 +13,11 @@
 
 #include <glib/gstdio.h>
 
+#include "nk-test-util.h"
 #include "nk-checkpoint.h"
 #include "nk-tensor.h"
 
 #define D 4
-
-static char *
-make_temp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("napkin-ck-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 static int
 compare_names (gconstpointer a,
@@ -99,7 +75,7 @@ make_checkpoint (guint64  step,
 static void
 test_round_trip (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autoptr(NkRng) rng = nk_rng_new (99);
   g_autoptr(NkRng) restored = NULL;
   g_autoptr(NkCheckpoint) ck = NULL;
@@ -210,7 +186,7 @@ test_round_trip (void)
 
   g_clear_pointer (&st, nk_safetensors_unref);
   g_clear_pointer (&back, nk_checkpoint_unref);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
@@ -260,7 +236,7 @@ truncate_file (const char *path,
 static void
 test_keep_last (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autoptr(GError) error = NULL;
   g_autofree char *names = NULL;
   g_autofree char *stale = g_build_filename (dir, ".step-00000007.safetensors.tmp-Ab12Cd", NULL);
@@ -312,13 +288,13 @@ test_keep_last (void)
     g_assert_true (g_str_has_suffix (list->pdata[0], "step-00000046.safetensors"));
     g_assert_true (g_str_has_suffix (list->pdata[2], "step-00000040.safetensors"));
   }
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
 test_checksum_mismatch (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autoptr(NkCheckpoint) ck = make_checkpoint (7, NULL);
   g_autoptr(NkCheckpoint) back = NULL;
   g_autoptr(GError) error = NULL;
@@ -353,13 +329,13 @@ test_checksum_mismatch (void)
     g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_INVALID);
     g_assert_nonnull (strstr (error->message, "napkin-checkpoint-1"));
   }
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
 test_find_latest_intact (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autofree char *missing = g_build_filename (dir, "none", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) skipped = NULL;
@@ -429,13 +405,13 @@ test_find_latest_intact (void)
     g_assert_nonnull (strstr (error->message, "step-00000001.safetensors"));
     g_assert_nonnull (strstr (error->message, "step-00000004.safetensors"));
   }
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
 test_disk_full (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autoptr(GError) error = NULL;
   g_autoptr(NkCheckpoint) first = make_checkpoint (1, NULL);
   g_autoptr(NkCheckpoint) big = make_checkpoint (2, NULL);
@@ -469,7 +445,7 @@ test_disk_full (void)
   g_assert_no_error (error);
   g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 1);
   g_clear_pointer (&found, nk_checkpoint_unref);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
@@ -529,7 +505,7 @@ test_metadata_tamper (void)
 
   for (guint e = 0; e < G_N_ELEMENTS (edits); e++)
     {
-      g_autofree char *dir = make_temp_dir ();
+      g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
       g_autoptr(NkRng) rng = nk_rng_new_from_state (99, 123);
       g_autoptr(NkCheckpoint) back = NULL;
       g_autoptr(NkCheckpoint) found = NULL;
@@ -562,7 +538,7 @@ test_metadata_tamper (void)
       g_assert_cmpuint (nk_checkpoint_get_step (found), ==, 1);
       g_assert_cmpuint (skipped->len, ==, 1);
       g_assert_nonnull (strstr (skipped->pdata[0], "checksum"));
-      remove_dir (dir);
+      nk_test_remove_tree (dir);
     }
 }
 
@@ -592,7 +568,7 @@ test_other_run (void)
   const char *run_a = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":30,\"lr\":0.01}";
   const char *run_a_longer = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":90,\"lr\":0.01}";
   const char *run_b = "{\"model\":\"cruncher\",\"dim\":4,\"steps\":30,\"lr\":0.1}";
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autofree char *missing = g_build_filename (dir, "none", NULL);
   g_autofree char *p10 = nk_checkpoint_path_for_step (dir, 10);
   g_autofree char *p20 = nk_checkpoint_path_for_step (dir, 20);
@@ -693,7 +669,7 @@ test_other_run (void)
     g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_OTHER_RUN);
     g_assert_nonnull (strstr (error->message, "step-00000099.safetensors"));
   }
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 /* The comparison a resume makes. Oracle: the differing members listed by hand for
@@ -787,7 +763,7 @@ test_check_resume (void)
 static void
 test_loss (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   static const double losses[] = { 32.801288604736328, 1e-300, 0.1, NAN, INFINITY };
   g_autoptr(GError) error = NULL;
 
@@ -812,7 +788,7 @@ test_loss (void)
 
     g_assert_true (isnan (nk_checkpoint_get_loss (ck)));   /* not recorded */
   }
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 /* One writer per folder: a second lock on the same folder fails, naming this
@@ -820,7 +796,7 @@ test_loss (void)
 static void
 test_lock (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-ck");
   g_autofree char *sub = g_build_filename (dir, "run", NULL);
   g_autofree char *pid = g_strdup_printf ("in use by process %d;", (int) getpid ());
   g_autofree char *file = g_build_filename (dir, "a-file", NULL);
@@ -854,8 +830,8 @@ test_lock (void)
   g_assert_nonnull (strstr (error->message, under_file));
   g_clear_error (&error);
 
-  remove_dir (sub);
-  remove_dir (dir);
+  nk_test_remove_tree (sub);
+  nk_test_remove_tree (dir);
 }
 
 int

@@ -14,50 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+#include "nk-test-util.h"
 
 static void
 run_cli (const char  *input,
-         Run         *run,
+         NkTestRun   *run,
          ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
   const char *arg;
   va_list ap;
 
-  if (cli == NULL)
-    cli = "napkin-cli";
-  g_ptr_array_add (args, (gpointer) cli);
-  g_ptr_array_add (args, (gpointer) "format");
   va_start (ap, run);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (args, (gpointer) arg);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  process = g_subprocess_newv ((const char *const *) args->pdata,
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, input ? input : "", NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
+  input = input != NULL ? input : "";
+  nk_test_run_cli (run, "format", (const char *const *) args->pdata, input, strlen (input));
 }
 
 /* The JSON objects of stdout, one per line. */
@@ -93,8 +67,8 @@ object_at (GPtrArray *objects,
 static void
 test_e4m3_overflow (void)
 {
-  g_auto(Run) plain = { 0 };
-  g_auto(Run) saturate = { 0 };
+  g_auto(NkTestRun) plain = { 0 };
+  g_auto(NkTestRun) saturate = { 0 };
   g_autoptr(GPtrArray) a = NULL;
   g_autoptr(GPtrArray) b = NULL;
 
@@ -122,7 +96,7 @@ test_e4m3_overflow (void)
 static void
 test_json_fields (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(GPtrArray) objects = NULL;
   JsonObject *o;
 
@@ -173,9 +147,9 @@ test_json_fields (void)
 static void
 test_other_formats (void)
 {
-  g_auto(Run) bf16 = { 0 };
-  g_auto(Run) e5m2 = { 0 };
-  g_auto(Run) f32 = { 0 };
+  g_auto(NkTestRun) bf16 = { 0 };
+  g_auto(NkTestRun) e5m2 = { 0 };
+  g_auto(NkTestRun) f32 = { 0 };
   g_autoptr(GPtrArray) a = NULL;
   g_autoptr(GPtrArray) b = NULL;
   g_autoptr(GPtrArray) c = NULL;
@@ -208,7 +182,7 @@ test_negative_items (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(NkTestRun) run = { 0 };
       g_autoptr(GPtrArray) objects = NULL;
 
       run_cli (NULL, &run, forms[i][0], forms[i][1], forms[i][2], forms[i][3], forms[i][4], NULL);
@@ -220,7 +194,7 @@ test_negative_items (void)
     }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     g_autoptr(GPtrArray) objects = NULL;
 
     run_cli (NULL, &run, "--dtype", "f16", "--json", "-inf", "-0.5", "-pi", NULL);
@@ -247,7 +221,7 @@ test_exit_codes (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(NkTestRun) run = { 0 };
       g_autoptr(GPtrArray) objects = NULL;
 
       run_cli (NULL, &run, "--json", bad[i].args[0], bad[i].args[1], bad[i].args[2], bad[i].args[3], NULL);
@@ -268,7 +242,7 @@ test_stdin (void)
   g_autoptr(GString) input = g_string_new (NULL);
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GPtrArray) objects = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   GRand *rand = g_rand_new_with_seed (42);
   const guint n = 20000;
 
@@ -307,7 +281,7 @@ test_stdin (void)
 static void
 test_stdin_bad_line (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(GPtrArray) objects = NULL;
 
   run_cli ("1\n2\nbanana\n4\n", &run, "--dtype", "bf16", "--json", NULL);
@@ -324,7 +298,7 @@ test_stdin_bad_line (void)
 static void
 test_human_aligned (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   const char *bits_col, *class_col;
 
@@ -349,42 +323,19 @@ test_human_aligned (void)
 static void
 run_cli_bytes (const char         *input,
                gsize               input_len,
-               Run                *run,
+               NkTestRun          *run,
                const char *const  *argv)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GBytes) in = g_bytes_new (input, input_len);
-  g_autoptr(GBytes) out = NULL;
-  g_autoptr(GBytes) err = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
-
-  g_ptr_array_add (args, (gpointer) (cli ? cli : "napkin-cli"));
-  g_ptr_array_add (args, (gpointer) "format");
-  for (guint i = 0; argv[i] != NULL; i++)
-    g_ptr_array_add (args, (gpointer) argv[i]);
-  g_ptr_array_add (args, NULL);
-  process = g_subprocess_newv ((const char *const *) args->pdata,
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate (process, in, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
-  /* (an empty GBytes may have NULL data) */
-  run->out = g_strndup (g_bytes_get_size (out) ? g_bytes_get_data (out, NULL) : "",
-                        g_bytes_get_size (out));
-  run->err = g_strndup (g_bytes_get_size (err) ? g_bytes_get_data (err, NULL) : "",
-                        g_bytes_get_size (err));
-  g_assert_cmpuint (strlen (run->out), ==, g_bytes_get_size (out));
-  g_assert_cmpuint (strlen (run->err), ==, g_bytes_get_size (err));
+  nk_test_run_cli (run, "format", argv, input, input_len);
+  /* nothing the CLI prints holds a NUL */
+  g_assert_cmpuint (strlen (run->out), ==, run->out_len);
+  g_assert_cmpuint (strlen (run->err), ==, run->err_len);
 }
 
 /* A failure as CLI.md has it: exit 2, one valid-UTF-8 line on stderr, and with
  * --json one valid JSON {"error"} object on stdout. */
 static void
-check_one_line_failure (const Run  *run,
+check_one_line_failure (const NkTestRun  *run,
                         const char *needle)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -413,14 +364,14 @@ static void
 test_hostile_input (void)
 {
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     const char *argv[] = { "--dtype", "f16", "--json", NULL };
 
     run_cli_bytes ("1\0009\n", 4, &run, argv);
     check_one_line_failure (&run, "“1\\09”: it holds a NUL byte");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     const char *argv[] = { "--dtype", "f16", "--json", NULL };
 
     run_cli_bytes ("0.5\n\xff\n", 6, &run, argv);
@@ -428,27 +379,27 @@ test_hostile_input (void)
     {
       /* the good line's object, then the error object */
       const char *first_end = strchr (run.out, '\n');
-      Run rest = { run.status, (char *) (first_end ? first_end + 1 : ""), run.err };
+      NkTestRun rest = { run.status, (char *) (first_end ? first_end + 1 : ""), run.err };
 
       check_one_line_failure (&rest, "line 2: “\\xff” is not a number");
     }
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     const char *argv[] = { "--dtype", "f16", "--json", "a\xff" "b", NULL };
 
     run_cli_bytes ("", 0, &run, argv);
     check_one_line_failure (&run, "“a\\xffb” is not valid UTF-8");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     const char *argv[] = { "--dtype", "f16", "--json", "1\n2", NULL };
 
     run_cli_bytes ("", 0, &run, argv);
     check_one_line_failure (&run, "“1\\n2” is not a number");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
     g_autofree char *big = g_strnfill (100000, '7');
     const char *argv[] = { "--dtype", "f16", "--json", NULL, NULL };
 

@@ -9,7 +9,8 @@
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/wait.h>
+
+#include "nk-test-util.h"
 
 typedef struct {
   int    status;
@@ -28,6 +29,22 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+/* Takes what nk_test_run_cli() captured, and splits stdout into lines. */
+static gboolean
+take_run (Run       *run,
+          NkTestRun *done,
+          gboolean   ran)
+{
+  if (!ran)
+    return FALSE;
+  g_assert_cmpint (done->status, >=, 0);
+  run->status = done->status;
+  run->out = g_steal_pointer (&done->out);
+  run->err = g_steal_pointer (&done->err);
+  run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
+  return TRUE;
+}
+
 /* Runs napkin-cli with a NULL-terminated list of arguments. Returns FALSE (and
  * skips) outside meson test. */
 static gboolean
@@ -35,31 +52,16 @@ run_cli (Run *run,
          ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
+  g_auto(NkTestRun) done = { 0 };
   const char *arg;
-  int wait_status = 0;
   va_list ap;
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
-      return FALSE;
-    }
-  g_ptr_array_add (args, (gpointer) cli);
   va_start (ap, run);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (args, (gpointer) arg);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run->out, &run->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-  run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
-  return TRUE;
+  return take_run (run, &done, nk_test_run_cli (&done, NULL, (const char *const *) args->pdata, NULL, 0));
 }
 
 /* Runs napkin-cli with @input on its standard input. */
@@ -69,34 +71,9 @@ run_cli_stdin (Run         *run,
                gsize        input_len,
                const char  *const *args)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GBytes) in = g_bytes_new (input, input_len);
-  g_autoptr(GBytes) out = NULL, err = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
+  g_auto(NkTestRun) done = { 0 };
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
-      return FALSE;
-    }
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                               G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_communicate (process, in, NULL, &out, &err, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-  run->out = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
-  run->err = g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
-  run->lines = g_strsplit (g_strchomp (run->out), "\n", -1);
-  return TRUE;
+  return take_run (run, &done, nk_test_run_cli (&done, NULL, args, input, input_len));
 }
 
 static JsonObject *

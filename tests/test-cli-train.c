@@ -14,45 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nk-test-util.h"
 #include "nk-npy.h"
 
 static char *tmpdir;
-
-static const char *
-cli (void)
-{
-  const char *path = g_getenv ("NAPKIN_CLI");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-/* Runs napkin-cli with @args (NULL-terminated after "train"); returns the exit code. */
-static int
-run_cli (const char *const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out_sink = NULL, *err_sink = NULL;
-  int status = -1;
-
-  /* Capture even what the caller does not read, so it stays out of the test log. */
-  if (out == NULL)
-    out = &out_sink;
-  if (err == NULL)
-    err = &err_sink;
-  g_ptr_array_add (argv, (gpointer) cli ());
-  g_ptr_array_add (argv, (gpointer) "train");
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
 
 static JsonObject *
 parse_line (const char *line)
@@ -77,7 +42,7 @@ test_json_lines (void)
   /* Seed 001: D²L + DL + D + 1 parameters, 4 bytes each */
   const gint64 param_bytes = 4 * (16 * 16 * 1 + 16 * 1 + 16 + 1);
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (nk_test_cli ("train", args, &out, &err), ==, 0);
   lines = g_strsplit (g_strstrip (out), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 6);
 
@@ -177,12 +142,12 @@ test_kill_and_resume (void)
     g_ptr_array_add (args, (gpointer) "--save");
     g_ptr_array_add (args, whole);
     g_ptr_array_add (args, NULL);
-    g_assert_cmpint (run_cli ((const char *const *) args->pdata, NULL, NULL), ==, 0);
+    g_assert_cmpint (nk_test_cli ("train", (const char *const *) args->pdata, NULL, NULL), ==, 0);
   }
 
   /* The same run with checkpoints, killed mid-run. Our reading paces it: a child
    * that is ahead blocks on the full pipe. */
-  g_ptr_array_add (argv, (gpointer) cli ());
+  g_ptr_array_add (argv, (gpointer) nk_test_cli_path ());
   g_ptr_array_add (argv, (gpointer) "train");
   for (guint i = 0; i < G_N_ELEMENTS (common); i++)
     g_ptr_array_add (argv, (gpointer) common[i]);
@@ -217,7 +182,7 @@ test_kill_and_resume (void)
     g_ptr_array_add (args, resumed);
     g_ptr_array_add (args, (gpointer) "--json-lines");
     g_ptr_array_add (args, NULL);
-    g_assert_cmpint (run_cli ((const char *const *) args->pdata, &out, &err), ==, 0);
+    g_assert_cmpint (nk_test_cli ("train", (const char *const *) args->pdata, &out, &err), ==, 0);
     /* It really resumed: its first line is past step 1. */
     {
       g_auto(GStrv) lines = g_strsplit (out, "\n", 2);
@@ -241,7 +206,7 @@ expect_failure (const char *const *args,
 {
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, code);
+  g_assert_cmpint (nk_test_cli ("train", args, &out, &err), ==, code);
   g_test_message ("stderr: %s", err);
   g_assert_true (g_str_has_prefix (err, "napkin-cli: "));
   if (needle != NULL)
@@ -295,7 +260,7 @@ test_bad_inputs (void)
     const char *make[] = { "--dim", "8", "--layers", "1", "--steps", "1", "--save", small, NULL };
     const char *a[] = { "--dim", "16", "--layers", "1", "--steps", "1", "--init", small, NULL };
 
-    g_assert_cmpint (run_cli (make, NULL, NULL), ==, 0);
+    g_assert_cmpint (nk_test_cli ("train", make, NULL, NULL), ==, 0);
     expect_failure (a, 1, "layers.0.weight");
   }
   if (g_getenv ("NAPKIN_HAVE_GPU") == NULL)
@@ -316,7 +281,7 @@ run_json (const char *const *args)
   GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
   int status;
 
-  g_ptr_array_add (argv, (gpointer) cli ());
+  g_ptr_array_add (argv, (gpointer) nk_test_cli_path ());
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -410,7 +375,7 @@ test_matches_pytorch (void)
   g_autofree char *work = g_build_filename (tmpdir, "torch", NULL);
   g_autofree char *out = NULL, *err = NULL;
   g_auto(GStrv) lines = NULL;
-  const char *argv[] = { "/usr/bin/python3", script, cli (), work, NULL };
+  const char *argv[] = { "/usr/bin/python3", script, nk_test_cli_path (), work, NULL };
   int status;
 
   if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
@@ -479,7 +444,7 @@ run_train (const char *const *common,
   for (guint i = 0; extra[i] != NULL; i++)
     g_ptr_array_add (args, (gpointer) extra[i]);
   g_ptr_array_add (args, NULL);
-  return run_cli ((const char *const *) args->pdata, out, err);
+  return nk_test_cli ("train", (const char *const *) args->pdata, out, err);
 }
 
 /* The last line of JSON-lines output. */
@@ -623,7 +588,7 @@ test_one_writer (void)
   g_autofree char *pid_text = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL, *err = NULL;
-  const char *argv[] = { cli (), "train", "--dim", "8", "--layers", "1", "--steps", "1000000",
+  const char *argv[] = { nk_test_cli_path (), "train", "--dim", "8", "--layers", "1", "--steps", "1000000",
                          "--checkpoint-dir", ckdir, "--checkpoint-every", "50", "--json-lines",
                          NULL };
   const char *second[] = { "--dim", "8", "--layers", "1", "--steps", "100", "--checkpoint-dir",
@@ -637,7 +602,7 @@ test_one_writer (void)
   g_assert_no_error (error);
   g_assert_cmpint (read_until_step (out_fd, 1), >=, 1);
 
-  g_assert_cmpint (run_cli (second, &out, &err), ==, 1);
+  g_assert_cmpint (nk_test_cli ("train", second, &out, &err), ==, 1);
   pid_text = g_strdup_printf ("is in use by process %d", (int) pid);
   g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, pid_text));
@@ -656,7 +621,7 @@ test_one_writer (void)
                             "--json-lines", NULL };
     g_autofree char *e = NULL;
 
-    run_cli (third, NULL, &e);
+    nk_test_cli ("train", third, NULL, &e);
     g_test_message ("%s", e);
     g_assert_null (strstr (e, "in use"));
   }

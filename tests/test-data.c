@@ -10,33 +10,9 @@
 
 #include <glib/gstdio.h>
 
+#include "nk-test-util.h"
 #include "nk-data.h"
 #include "nk-tensor.h"
-
-static char *
-make_temp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("napkin-data-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 /* The synthetic task, recomputed from the generator's raw words with the documented
  * Box–Muller formula (u1 = (w0 + 1)·2^-32, u2 = w1·2^-32, z = sqrt(−2 ln u1)·(cos, sin)
@@ -122,7 +98,7 @@ write_xy (const char *dir,
 static void
 test_array_batches (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
   g_autofree char *xp = NULL;
   g_autofree char *yp = NULL;
   g_autoptr(GError) error = NULL;
@@ -171,13 +147,13 @@ test_array_batches (void)
   }
 
   g_clear_pointer (&ds, nk_array_dataset_free);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
 test_array_errors (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
   g_autofree char *xp = NULL;
   g_autofree char *yp = NULL;
   g_autofree char *bad = g_build_filename (dir, "Y2.npy", NULL);
@@ -229,7 +205,7 @@ test_array_errors (void)
   g_assert_nonnull (ds);
 
   g_clear_pointer (&ds, nk_array_dataset_free);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
@@ -269,7 +245,7 @@ check_windows (NkTokenStream *ts,
 static void
 test_token_streams (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
   g_autofree char *bin = g_build_filename (dir, "tokens.bin", NULL);
   g_autofree char *npy16 = g_build_filename (dir, "tokens16.npy", NULL);
   g_autofree char *npy32 = g_build_filename (dir, "tokens32.npy", NULL);
@@ -379,7 +355,7 @@ test_token_streams (void)
     g_assert_error (error, NK_DATA_ERROR, NK_DATA_ERROR_IO);
   }
 
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void
@@ -406,7 +382,7 @@ test_default_text (void)
 static void
 test_token_vocab (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
   g_autofree char *path = g_build_filename (dir, "tokens.bin", NULL);
   const guint64 n = 200000, bad_at = 150000;
   g_autofree guint16 *tokens = g_new (guint16, n);
@@ -447,14 +423,14 @@ test_token_vocab (void)
       }
   }
   g_unlink (path);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 /* A NaN or infinity in X or Y is refused when the arrays are opened, with its place. */
 static void
 test_array_nonfinite (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
   g_autofree char *xp = g_build_filename (dir, "X.npy", NULL);
   g_autofree char *yp = g_build_filename (dir, "Y.npy", NULL);
   float x[6 * 3], y[6];
@@ -494,7 +470,7 @@ test_array_nonfinite (void)
   }
   g_unlink (xp);
   g_unlink (yp);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 int

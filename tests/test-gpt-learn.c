@@ -19,27 +19,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
-static int
-run_cli (const char *const *args,
-         char              **out)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status = -1;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAPKIN_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, &err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("stderr: %s", err);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
+#include "nk-test-util.h"
 
 static JsonObject *
 last_object (const char *out)
@@ -73,14 +54,14 @@ test_learns (void)
   double loss;
 
   g_assert_true (g_file_get_contents (text_path, &text, NULL, NULL));
-  g_assert_cmpint (run_cli (train, &out), ==, 0);
+  g_assert_cmpint (nk_test_cli (NULL, train, &out, NULL), ==, 0);
   done = last_object (out);
   g_assert_true (json_object_get_boolean_member (done, "done"));
   loss = json_object_get_double_member (done, "final_loss");
   g_test_message ("final loss %.4f (log 256 = %.4f)", loss, log (256.0));
   g_assert_cmpfloat (loss, <, 1.5);
 
-  g_assert_cmpint (run_cli (sample, &sample_out), ==, 0);
+  g_assert_cmpint (nk_test_cli (NULL, sample, &sample_out, NULL), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, sample_out, -1, NULL));
   sampled = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "text");
   g_test_message ("sample: %s", sampled);

@@ -14,8 +14,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "nk-test-util.h"
 #include "nk-autograd.h"
 #include "nk-data.h"
 #include "nk-gpt.h"
@@ -491,25 +491,6 @@ test_trainer_sample (void)
 
 /* ---- the CLI -------------------------------------------------------------------------- */
 
-static int
-run_cli (const char *const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = -1;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAPKIN_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
-  g_assert_no_error (error);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 static JsonObject *
 parse_object (const char *text)
 {
@@ -540,7 +521,7 @@ test_cli_train_and_sample (void)
   for (guint i = 0; i < G_N_ELEMENTS (data); i++)
     data[i] = (gint32) ((i * 7) % V);
   g_assert_true (nk_npy_save (batches, NK_NPY_I4, 3, (const gint64[]) { 2, 2, 9 }, data, &error));
-  g_assert_cmpint (run_cli (train, &out, &err), ==, 0);
+  g_assert_cmpint (nk_test_cli (NULL, train, &out, &err), ==, 0);
   lines = g_strsplit (out, "\n", -1);
   o = parse_object (lines[0]);
   g_assert_cmpfloat (json_object_get_double_member (o, "flops_formula"), ==,
@@ -557,7 +538,7 @@ test_cli_train_and_sample (void)
   g_assert_cmpfloat (json_object_get_double_member (pred, "activations"), ==,
                      (double) json_object_get_int_member (mem, "activations"));
 
-  g_assert_cmpint (run_cli (sample, &out2, &err2), ==, 0);
+  g_assert_cmpint (nk_test_cli (NULL, sample, &out2, &err2), ==, 0);
   s = parse_object (out2);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (s, "tokens")), ==, 5);
 }
@@ -581,7 +562,7 @@ test_cli_activations_mixed (void)
                                 "--vocab", configs[i][5], "--steps", "1", "--precision",
                                 p == 0 ? "fp32" : "bf16-mixed", "--json-lines", NULL };
 
-        g_assert_cmpint (run_cli (train, &out, &err), ==, 0);
+        g_assert_cmpint (nk_test_cli (NULL, train, &out, &err), ==, 0);
         lines = g_strsplit (out, "\n", -1);
         o = parse_object (lines[0]);
         g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory_predicted"), "activations"), ==,
@@ -603,7 +584,7 @@ test_cli_bad_token (void)
     data[i] = (gint32) (i % 50);
   data[77] = 50;
   g_assert_true (nk_npy_save (tokens, NK_NPY_I4, 1, (const gint64[]) { 100 }, data, &error));
-  g_assert_cmpint (run_cli (train, &out, &err), ==, 1);
+  g_assert_cmpint (nk_test_cli (NULL, train, &out, &err), ==, 1);
   g_assert_nonnull (strstr (err, "tok.npy"));
   g_assert_nonnull (strstr (err, "token 77 "));
 }

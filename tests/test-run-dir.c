@@ -17,27 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nk-test-util.h"
 #include "nk-json.h"
 #include "nk-rng.h"
 #include "nk-run-dir.h"
-
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 static void
 fake_step (guint64         step,
@@ -207,7 +190,7 @@ test_write_read_back (void)
   g_assert_cmpuint (info->prediction.n_parameters, ==,
                     nk_train_config_count_parameters (info->config));
   g_assert_false (info->has_checkpoint);
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* A crash inside the last write() leaves half a line: it is counted, not trusted. */
@@ -248,7 +231,7 @@ test_torn_last_line (void)
     fake_step (9, &want);
     assert_same_step (&want, &last);
   }
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* The scanner's doubles against strtod: random bit patterns, printed as json-glib
@@ -347,7 +330,7 @@ test_list_rename (void)
   /* The folder keeps its id. */
   g_assert_true (g_file_test (a, G_FILE_TEST_IS_DIR));
   g_assert_true (g_str_has_prefix (first->id, "20"));
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* config.json reads back into the settings that wrote it: what tells two runs apart
@@ -396,7 +379,7 @@ test_config_round_trip (void)
       g_assert_cmpstr (info->config->device, ==, config->device);
       g_clear_pointer (&info, nk_run_info_free);
     }
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* A resumed run keeps the steps up to its checkpoint and appends after them. */
@@ -442,7 +425,7 @@ test_resume_keeps_steps (void)
     g_assert_cmpstr (info->name, ==, "kept");
     g_assert_cmpint (info->status, ==, NK_RUN_STATUS_STOPPED);
   }
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* A writer alive in this process: running; dropped without finishing: interrupted. */
@@ -471,7 +454,7 @@ test_running_then_interrupted (void)
   info = nk_run_info_read (dir, &error);
   g_assert_cmpint (info->status, ==, NK_RUN_STATUS_INTERRUPTED);
   nk_run_info_free (info);
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 /* Done means (issue 15): kill -9 during a run; the folder lists as interrupted with
@@ -537,7 +520,7 @@ test_cli_killed (void)
   /* metrics.jsonl holds the very bytes --json-lines printed. */
   g_assert_true (g_file_get_contents (metrics_path, &written, NULL, NULL));
   g_assert_true (g_str_has_prefix (written, printed->str));
-  rm_rf (root);
+  nk_test_remove_tree (root);
 }
 
 int

@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 
+#include "nk-test-util.h"
 #include "nk-safetensors.h"
 #include "nk-tensor.h"
 
@@ -197,16 +198,6 @@ test_write_order_and_padding (void)
   }
 }
 
-static char *
-make_temp_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("napkin-st-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
 static guint
 count_entries (const char *dir)
 {
@@ -219,24 +210,9 @@ count_entries (const char *dir)
 }
 
 static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static void
 test_round_trip_file (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-st");
   g_autofree char *path = g_build_filename (dir, "model.safetensors", NULL);
   g_autoptr(NkSafetensorsWriter) w = nk_safetensors_writer_new ();
   g_autoptr(NkSafetensors) st = NULL;
@@ -283,7 +259,7 @@ test_round_trip_file (void)
   }
 
   g_clear_pointer (&st, nk_safetensors_unref);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 /* A full disk, simulated with a file size limit: the write fails with a GError, the
@@ -291,7 +267,7 @@ test_round_trip_file (void)
 static void
 test_disk_full (void)
 {
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-st");
   g_autofree char *path = g_build_filename (dir, "ck.safetensors", NULL);
   g_autoptr(NkSafetensorsWriter) small = nk_safetensors_writer_new ();
   g_autoptr(NkSafetensorsWriter) big = nk_safetensors_writer_new ();
@@ -325,7 +301,7 @@ test_disk_full (void)
   g_file_get_contents (path, &after, &after_len, NULL);
   g_assert_cmpmem (after, after_len, g_bytes_get_data (before, NULL), g_bytes_get_size (before));
 
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
 }
 
 static void

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-test-util.h"
 #include "nk-checkpoint.h"
 #include "nk-units.h"
 #include "napkin-training-page-private.h"
@@ -661,21 +662,6 @@ steps_at_least (NapkinTrainingPage *page,
   return trainer != NULL && nk_trainer_get_steps_done (trainer) >= wanted_steps;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* Checkpoint now through the page writes a checkpoint the trainer announces; a run
  * resumed from that folder through the page goes on from its step, with the very
  * losses the first run had after it (the run is a pure function of seed and step). */
@@ -752,7 +738,7 @@ test_checkpoint_and_resume (void)
 
   g_free (written.path);
   memset (&written, 0, sizeof written);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
   g_assert_finalize_object (page);
 }
 
@@ -834,7 +820,7 @@ test_close_during_run (void)
 
   g_free (written.path);
   memset (&written, 0, sizeof written);
-  remove_dir (dir);
+  nk_test_remove_tree (dir);
   g_assert_finalize_object (page);
 }
 

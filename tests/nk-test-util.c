@@ -1,0 +1,170 @@
+/* nk-test-util.c: what the tests share: running napkin-cli, temporary folders
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "nk-test-util.h"
+
+void
+nk_test_run_clear (NkTestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+/**
+ * nk_test_cli_path:
+ *
+ * Returns: (nullable): the napkin-cli meson test puts in $NAPKIN_CLI, or %NULL
+ *   (after g_test_skip()) when the test runs on its own
+ */
+const char *
+nk_test_cli_path (void)
+{
+  const char *cli = g_getenv ("NAPKIN_CLI");
+
+  if (cli == NULL)
+    g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
+  return cli;
+}
+
+/* A pipe's bytes as a string (cut at a NUL; the length is kept beside it); an
+ * empty GBytes may have NULL data. */
+static char *
+bytes_to_string (GBytes *bytes)
+{
+  gsize size = bytes != NULL ? g_bytes_get_size (bytes) : 0;
+
+  return g_strndup (size > 0 ? g_bytes_get_data (bytes, NULL) : "", size);
+}
+
+/**
+ * nk_test_run_cli:
+ * @run: (out caller-allocates): cleared, then filled
+ * @command: (nullable): the subcommand put before @args ("train"), or %NULL
+ * @args: NULL-terminated arguments
+ * @input: (nullable): bytes for standard input (may hold NULs), or %NULL for none
+ * @input_len: the length of @input
+ *
+ * Runs napkin-cli and waits for it, capturing stdout and stderr whole.
+ *
+ * Returns: %FALSE (the test skipped) outside meson test
+ */
+gboolean
+nk_test_run_cli (NkTestRun         *run,
+                 const char        *command,
+                 const char *const *args,
+                 const char        *input,
+                 gsize              input_len)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GBytes) in = input != NULL ? g_bytes_new (input, input_len) : NULL;
+  g_autoptr(GBytes) out = NULL, err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = nk_test_cli_path ();
+
+  nk_test_run_clear (run);
+  run->status = -1;
+  if (cli == NULL)
+    return FALSE;
+  g_ptr_array_add (argv, (gpointer) cli);
+  if (command != NULL)
+    g_ptr_array_add (argv, (gpointer) command);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char *const *) argv->pdata,
+                               (input != NULL ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0) |
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate (process, in, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  run->out = bytes_to_string (out);
+  run->err = bytes_to_string (err);
+  run->out_len = out != NULL ? g_bytes_get_size (out) : 0;
+  run->err_len = err != NULL ? g_bytes_get_size (err) : 0;
+  if (g_subprocess_get_if_exited (process))
+    run->status = g_subprocess_get_exit_status (process);
+  return TRUE;
+}
+
+/**
+ * nk_test_cli:
+ * @command: (nullable): the subcommand put before @args, or %NULL
+ * @args: NULL-terminated arguments
+ * @out: (out) (optional): stdout
+ * @err: (out) (optional): stderr (captured either way, to keep it out of the log)
+ *
+ * nk_test_run_cli() without standard input, for tests that want the exit code.
+ *
+ * Returns: napkin-cli's exit status, -1 when it did not exit (or did not run)
+ */
+int
+nk_test_cli (const char        *command,
+             const char *const *args,
+             char             **out,
+             char             **err)
+{
+  g_auto(NkTestRun) run = { 0 };
+
+  nk_test_run_cli (&run, command, args, NULL, 0);
+  if (out != NULL)
+    *out = g_steal_pointer (&run.out);
+  if (err != NULL)
+    *err = g_steal_pointer (&run.err);
+  return run.status;
+}
+
+/**
+ * nk_test_make_temp_dir:
+ * @name: a prefix for the folder's name ("napkin-ck")
+ *
+ * Returns: (transfer full): a new empty folder under the temporary directory
+ */
+char *
+nk_test_make_temp_dir (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pattern = g_strconcat (name, "-XXXXXX", NULL);
+  char *dir = g_dir_make_tmp (pattern, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+/**
+ * nk_test_remove_tree:
+ * @path: a file or folder
+ *
+ * Removes @path and, for a folder, everything in it (symbolic links are removed,
+ * never followed).
+ */
+void
+nk_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) && g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      dir = g_dir_open (path, 0, NULL);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          nk_test_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}

@@ -1,0 +1,43 @@
+/* nk-test-util.h: what the tests share: running napkin-cli, temporary folders
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One home for the spawning and clean-up code every CLI and file test needs, so a
+ * fix (capturing stderr, bytes with NULs on stdin, a missing NAPKIN_CLI) lands once.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One napkin-cli run: its exit status (-1 if it did not exit) and what it printed
+ * (the lengths are the bytes printed: more than strlen() when a NUL was printed). */
+typedef struct {
+  int    status;
+  char  *out;
+  char  *err;
+  gsize  out_len;
+  gsize  err_len;
+} NkTestRun;
+
+void        nk_test_run_clear      (NkTestRun          *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NkTestRun, nk_test_run_clear)
+
+const char *nk_test_cli_path       (void);
+gboolean    nk_test_run_cli        (NkTestRun          *run,
+                                    const char         *command,
+                                    const char *const  *args,
+                                    const char         *input,
+                                    gsize               input_len);
+
+int         nk_test_cli            (const char         *command,
+                                    const char *const  *args,
+                                    char              **out,
+                                    char              **err);
+
+char       *nk_test_make_temp_dir  (const char         *name);
+void        nk_test_remove_tree    (const char         *path);
+
+G_END_DECLS
