@@ -129,6 +129,9 @@ nk_cli_bench_main (int    argc,
   else
     return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype: “%s” is not fp32 or bf16."), dtype_text);
 
+  /* A malformed name (cuda:abc) is bad input before any driver is asked. */
+  if (device_text != NULL && !nk_cli_check_device_name ("--device", device_text, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
   device = nk_device_lookup (device_text != NULL ? device_text : "cpu", &error);
   /* A CUDA device that is missing is exit 1 (CLI.md); a name that is no device is bad usage. */
   if (device == NULL)

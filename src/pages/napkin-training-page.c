@@ -161,18 +161,6 @@ start_probe (NapkinTrainingPage *self)
     }
 }
 
-/**
- * napkin_training_page_finish_probe:
- *
- * Waits for the engine's CUDA probe (nk_device_wait_for_probe()); kept until the
- * application calls that itself.
- */
-void
-napkin_training_page_finish_probe (void)
-{
-  nk_device_wait_for_probe ();
-}
-
 /* ------------------------------------------------------------ runs */
 
 /**

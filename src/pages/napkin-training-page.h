@@ -16,6 +16,5 @@ G_DECLARE_FINAL_TYPE (NapkinTrainingPage, napkin_training_page, NAPKIN, TRAINING
 GtkWidget *napkin_training_page_new           (void);
 void       napkin_training_page_set_settings  (NapkinTrainingPage *self,
                                                GSettings          *settings);
-void       napkin_training_page_finish_probe  (void);
 
 G_END_DECLS
