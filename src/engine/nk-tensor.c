@@ -517,7 +517,8 @@ nk_tensor_new_view (NkStorage     *storage,
                     gint64         offset,
                     GError       **error)
 {
-  gint64 cstride[NK_MAX_DIMS];
+  /* zeroed: GCC -O3 cannot see that a 0-dim tensor reads none of it */
+  gint64 cstride[NK_MAX_DIMS] = { 0 };
   gint64 numel;
 
   g_return_val_if_fail (storage != NULL, NULL);
