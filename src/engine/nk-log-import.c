@@ -305,7 +305,8 @@ static gchar **
 split_lines (const char *text,
              gsize       len)
 {
-  g_autofree char *copy = g_strndup (text, len);   /* stops at a NUL byte */
+  /* stops at a NUL byte; NULL text (with len 0) is an empty log */
+  g_autofree char *copy = text != NULL ? g_strndup (text, len) : g_strdup ("");
   char **lines = g_strsplit (copy, "\n", -1);
 
   for (char **l = lines; *l; l++)
