@@ -21,6 +21,7 @@
 #include "nk-json.h"
 #include "nk-rng.h"
 #include "nk-run-dir.h"
+#include "nk-tfevents.h"
 
 static void
 fake_step (guint64         step,
@@ -119,6 +120,48 @@ write_run (const char *root,
       g_assert_no_error (error);
     }
   return g_steal_pointer (&dir);
+}
+
+/* The run's TensorBoard file holds every step's figures, as float32 (the event
+ * format's simple_value), in the folder beside metrics.jsonl. */
+static void
+test_event_file (void)
+{
+  g_autofree char *root = nk_test_make_temp_dir ("test-run-dir");
+  g_autofree char *dir = write_run (root, 50, TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkScalarLog) log = nk_scalar_log_read (dir, &error);
+  static const char *const tags[] = {
+    "loss", "seconds", "flops_per_s", "mfu", "memory/params", "memory/optimizer",
+  };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (log->n_files, ==, 1);
+  g_assert_cmpuint (log->n_skipped, ==, 0);
+  for (guint t = 0; t < G_N_ELEMENTS (tags); t++)
+    {
+      GArray *points = nk_scalar_log_get (log, tags[t]);
+
+      g_assert_nonnull (points);
+      g_assert_cmpuint (points->len, ==, 50);
+      for (guint i = 0; i < points->len; i++)
+        {
+          const NkScalarPoint *p = &g_array_index (points, NkScalarPoint, i);
+          NkTrainMetrics m;
+          double want;
+
+          fake_step (i + 1, &m);
+          want = t == 0 ? m.loss : t == 1 ? m.seconds : t == 2 ? m.flops_per_s
+                 : t == 3 ? m.mfu : t == 4 ? (double) m.memory[NK_BUCKET_PARAMS]
+                 : (double) m.memory[NK_BUCKET_OPTIMIZER];
+          g_assert_cmpint (p->step, ==, i + 1);
+          g_assert_cmpfloat (p->value, ==, (double) (float) want);
+          g_assert_cmpfloat (p->wall_time, >, 1.7e9);
+        }
+    }
+  /* fake_step's loss scale is NaN at step 3 (not written), inf at 4 */
+  g_assert_cmpuint (nk_scalar_log_get (log, "loss_scale")->len, ==, 49);
+  nk_test_remove_tree (root);
 }
 
 static void
@@ -530,6 +573,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/engine/run-dir/write-read-back", test_write_read_back);
+  g_test_add_func ("/engine/run-dir/event-file", test_event_file);
   g_test_add_func ("/engine/run-dir/torn-last-line", test_torn_last_line);
   g_test_add_func ("/engine/run-dir/numbers-match-strtod", test_numbers_match_strtod);
   g_test_add_func ("/engine/run-dir/any-valid-object", test_any_valid_object);

@@ -17,6 +17,7 @@
 #include "nk-checkpoint.h"
 #include "nk-json.h"
 #include "nk-run-dir.h"
+#include "nk-tfevents.h"
 
 #define META_NAME    "meta.json"
 #define CONFIG_NAME  "config.json"
@@ -33,6 +34,7 @@ struct _NkRunWriter {
   char             *name;
   gint64            created;
   GString          *buffer;
+  NkEventWriter    *events;
 };
 
 static const char *status_names[] = {
@@ -314,6 +316,9 @@ nk_run_writer_open (const char               *dir,
     return NULL;
   if (prediction != NULL && !write_plan (dir, prediction, error))
     return NULL;
+  w->events = nk_event_writer_new (dir, error);
+  if (w->events == NULL)
+    return NULL;
   return g_steal_pointer (&w);
 }
 
@@ -364,6 +369,44 @@ nk_run_writer_append_line (NkRunWriter  *writer,
   return write_all (writer, writer->buffer->str, writer->buffer->len, error);
 }
 
+/* TensorBoard's names for a step's figures; bytes under memory/ as the buckets. */
+static const char *const bucket_tags[] = {
+  [NK_BUCKET_PARAMS] = "memory/params",
+  [NK_BUCKET_GRADS] = "memory/grads",
+  [NK_BUCKET_OPTIMIZER] = "memory/optimizer",
+  [NK_BUCKET_ACTIVATIONS] = "memory/activations",
+};
+
+gboolean
+nk_run_writer_add_scalars (NkRunWriter           *writer,
+                           const NkTrainMetrics  *m,
+                           GError               **error)
+{
+  const struct { const char *tag; double value; } figures[] = {
+    { "loss", m->loss },
+    { "seconds", m->seconds },
+    { "flops_per_s", m->flops_per_s },
+    { "mfu", m->mfu },
+  };
+
+  g_return_val_if_fail (writer != NULL && writer->events != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
+    if (!nk_event_writer_add_scalar (writer->events, figures[i].tag, (gint64) m->step, -1,
+                                     (float) figures[i].value, error))
+      return FALSE;
+  for (guint b = 0; b < G_N_ELEMENTS (bucket_tags); b++)
+    if (!nk_event_writer_add_scalar (writer->events, bucket_tags[b], (gint64) m->step, -1,
+                                     (float) m->memory[b], error))
+      return FALSE;
+  /* Only fp16 runs scale the loss (0 otherwise). */
+  if (m->loss_scale > 0
+      && !nk_event_writer_add_scalar (writer->events, "loss_scale", (gint64) m->step, -1,
+                                      (float) m->loss_scale, error))
+    return FALSE;
+  return nk_event_writer_flush (writer->events, error);
+}
+
 gboolean
 nk_run_writer_append (NkRunWriter           *writer,
                       const NkTrainMetrics  *metrics,
@@ -385,7 +428,12 @@ nk_run_writer_append (NkRunWriter           *writer,
       g_string_append (writer->buffer, line);
       g_string_append_c (writer->buffer, '\n');
     }
-  return write_all (writer, writer->buffer->str, writer->buffer->len, error);
+  if (!write_all (writer, writer->buffer->str, writer->buffer->len, error))
+    return FALSE;
+  for (gsize i = 0; i < n_steps; i++)
+    if (!nk_run_writer_add_scalars (writer, &metrics[i], error))
+      return FALSE;
+  return TRUE;
 }
 
 gboolean
@@ -412,6 +460,8 @@ nk_run_writer_finish (NkRunWriter  *writer,
     }
   if (fsync (writer->fd) != 0)
     g_debug ("fsync of %s/%s: %s", writer->dir, METRICS_NAME, g_strerror (errno));
+  if (!nk_event_writer_close (g_steal_pointer (&writer->events), error))
+    return FALSE;
   if (!write_meta (writer->dir, writer->name, writer->created, status, message, error))
     return FALSE;
   g_clear_pointer (&writer->lock, nk_checkpoint_unlock);
@@ -426,6 +476,7 @@ nk_run_writer_free (NkRunWriter *writer)
   if (writer->fd >= 0)
     close (writer->fd);
   g_clear_pointer (&writer->lock, nk_checkpoint_unlock);
+  g_clear_pointer (&writer->events, nk_event_writer_free);
   g_string_free (writer->buffer, TRUE);
   g_free (writer->name);
   g_free (writer->dir);

@@ -13,6 +13,10 @@
  *   metrics.jsonl   exactly `napkin-cli train --json-lines`'s objects, one write()
  *                   per step, then the closing {"done": ...} line
  *   checkpoints/    the run's safetensors checkpoints (nk-checkpoint.h)
+ *   events.out.tfevents.<time>.<host>.<pid>
+ *                   the same steps as TensorBoard scalars (nk-tfevents.h): loss,
+ *                   seconds, flops_per_s, mfu, memory/<bucket> in bytes and, for fp16,
+ *                   loss_scale; a resumed run adds a file of its own
  *   .napkin-lock    held with flock() while the run writes (nk_checkpoint_lock())
  *
  * A folder whose meta.json says "running" while no process holds its lock was left
@@ -130,6 +134,11 @@ gboolean     nk_run_writer_append   (NkRunWriter             *writer,
  * bytes, such as `napkin-cli train`. */
 gboolean     nk_run_writer_append_line (NkRunWriter          *writer,
                                         const char           *line,
+                                        GError              **error);
+/* Adds one step to the TensorBoard event file and flushes it; nk_run_writer_append()
+ * does this itself, callers of nk_run_writer_append_line() call it beside. */
+gboolean     nk_run_writer_add_scalars (NkRunWriter          *writer,
+                                        const NkTrainMetrics *metrics,
                                         GError              **error);
 
 /**
