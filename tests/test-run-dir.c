@@ -164,6 +164,43 @@ test_event_file (void)
   nk_test_remove_tree (root);
 }
 
+/* napkin-cli train --run-dir writes the event file too: its losses are the
+ * metrics.jsonl losses rounded to float32, step for step. */
+static void
+test_cli_event_file (void)
+{
+  g_autofree char *root = nk_test_make_temp_dir ("test-run-dir");
+  g_autofree char *dir = g_build_filename (root, "run", NULL);
+  const char *const args[] = { "--dim", "4", "--layers", "1", "--steps", "20",
+                               "--run-dir", dir, NULL };
+  g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+  g_autoptr(NkScalarLog) log = NULL;
+  g_autoptr(GError) error = NULL;
+  NkRunMetricsInfo mi;
+  GArray *loss;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_cmpint (nk_test_cli ("train", args, NULL, NULL), ==, 0);
+  g_assert_true (nk_run_dir_read_metrics (dir, h, &mi, &error));
+  g_assert_no_error (error);
+  log = nk_scalar_log_read (dir, &error);
+  g_assert_no_error (error);
+  loss = nk_scalar_log_get (log, "loss");
+  g_assert_nonnull (loss);
+  g_assert_cmpuint (loss->len, ==, 20);
+  g_assert_cmpuint (nk_train_history_get_n (h), ==, 20);
+  for (guint i = 0; i < 20; i++)
+    {
+      NkTrainMetrics m;
+
+      nk_train_history_get (h, i, &m);
+      g_assert_cmpint (g_array_index (loss, NkScalarPoint, i).step, ==, (gint64) m.step);
+      g_assert_cmpfloat (g_array_index (loss, NkScalarPoint, i).value, ==, (double) (float) m.loss);
+    }
+  nk_test_remove_tree (root);
+}
+
 static void
 test_write_read_back (void)
 {
@@ -574,6 +611,7 @@ main (int    argc,
 
   g_test_add_func ("/engine/run-dir/write-read-back", test_write_read_back);
   g_test_add_func ("/engine/run-dir/event-file", test_event_file);
+  g_test_add_func ("/engine/run-dir/cli-event-file", test_cli_event_file);
   g_test_add_func ("/engine/run-dir/torn-last-line", test_torn_last_line);
   g_test_add_func ("/engine/run-dir/numbers-match-strtod", test_numbers_match_strtod);
   g_test_add_func ("/engine/run-dir/any-valid-object", test_any_valid_object);

@@ -51,7 +51,8 @@ on_step (NkTrainer            *trainer,
       /* Written before the line is flushed to stdout: whoever sees a step printed
        * finds it in metrics.jsonl too. */
       if (p->run != NULL && p->run_error == NULL
-          && !nk_run_writer_append_line (p->run, line, &p->run_error))
+          && (!nk_run_writer_append_line (p->run, line, &p->run_error)
+              || !nk_run_writer_add_scalars (p->run, m, &p->run_error)))
         nk_trainer_stop (trainer);
     }
   if (!p->json && (m->step % p->every == 0 || m->step == p->total || m->step == 1))
