@@ -58,6 +58,54 @@ typedef enum {
   NK_FFN_SWIGLU,
 } NkFfn;
 
+/**
+ * NkGradPrecision:
+ * @NK_GRAD_PRECISION_FP32: fp32 gradients beside 16-bit weights: 2 + 4 + 12 = 18 B/param
+ *   (Rajbhandari et al. 2019, ZeRO, counts 16 with 16-bit gradients; Megatron-LM's
+ *   --accumulate-allreduce-grads-in-fp32 keeps them in fp32)
+ * @NK_GRAD_PRECISION_BF16: 16-bit gradients: 2 + 2 + 12 = 16 B/param (ZeRO's K = 12 case)
+ */
+typedef enum {
+  NK_GRAD_PRECISION_FP32,
+  NK_GRAD_PRECISION_BF16,
+} NkGradPrecision;
+
+/**
+ * NkCapacity:
+ * @NK_CAPACITY_DATASHEET: the GPU's memory as its datasheet states it
+ * @NK_CAPACITY_USABLE: what CUDA reports, minus the CUDA context and a
+ *   fragmentation reserve
+ */
+typedef enum {
+  NK_CAPACITY_DATASHEET,
+  NK_CAPACITY_USABLE,
+} NkCapacity;
+
+/* The integer, boolean and enum inputs of the cluster layout (issue 14). A value
+ * of 0 where the property says "0 = derived" means the plan derives it. The
+ * defaults reproduce the single-layout answers of the lecture. */
+typedef enum {
+  NK_PLAN_L_TP,
+  NK_PLAN_L_PP,
+  NK_PLAN_L_CP,
+  NK_PLAN_L_DP,
+  NK_PLAN_L_VIRTUAL_STAGES,
+  NK_PLAN_L_SEQUENCE_PARALLEL,
+  NK_PLAN_L_RECOMPUTE,
+  NK_PLAN_L_FLASH_ATTENTION,
+  NK_PLAN_L_GRAD_PRECISION,
+  NK_PLAN_L_GPUS_PER_NODE,
+  NK_PLAN_L_MICRO_BATCH,
+  NK_PLAN_L_GLOBAL_BATCH,
+  NK_PLAN_L_KV_HEADS,
+  NK_PLAN_L_FFN,
+  NK_PLAN_L_TIED_EMBEDDINGS,
+  NK_PLAN_L_CAPACITY,
+  NK_PLAN_L_MFU_AUTO,
+  NK_PLAN_L_BEST_LAYOUT,
+  NK_PLAN_N_LAYOUT
+} NkPlanLayoutInput;
+
 /* The numeric inputs, in the order of the form (validation follows it, so the
  * first problem names the first row a person would fix). */
 typedef enum {
@@ -167,6 +215,8 @@ typedef struct {
   int                zero_stage;
   NkActivationModel  activation_model;
   gboolean           checkpointing;
+  /* Indexed by #NkPlanLayoutInput; enums and booleans stored as ints. */
+  int                layout[NK_PLAN_N_LAYOUT];
 } NkPlanInputs;
 
 typedef struct {

@@ -99,6 +99,47 @@ struct _NkPlan
 
 G_DEFINE_FINAL_TYPE (NkPlan, nk_plan, G_TYPE_OBJECT)
 
+/* The layout inputs (issue 14), one row each: kebab-case name, kind, range and
+ * default. Booleans and enums are stored as ints in NkPlanInputs.layout. */
+typedef enum { LAYOUT_INT, LAYOUT_BOOL, LAYOUT_ENUM } LayoutKind;
+
+static const struct {
+  const char *name;
+  LayoutKind  kind;
+  GType     (*enum_type) (void);
+  int         min, max, default_value;
+} layout_inputs[NK_PLAN_N_LAYOUT] = {
+  [NK_PLAN_L_TP] = { "tp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
+  [NK_PLAN_L_PP] = { "pp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
+  [NK_PLAN_L_CP] = { "cp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
+  /* 0: derived, gpus / (tp · pp · cp) */
+  [NK_PLAN_L_DP] = { "dp", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  [NK_PLAN_L_VIRTUAL_STAGES] = { "virtual-stages", LAYOUT_INT, NULL, 1, 1 << 10, 1 },
+  [NK_PLAN_L_SEQUENCE_PARALLEL] = { "sequence-parallel", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  [NK_PLAN_L_RECOMPUTE] = { "recompute", LAYOUT_ENUM, nk_recompute_get_type, 0, 0,
+                            NK_RECOMPUTE_NONE },
+  [NK_PLAN_L_FLASH_ATTENTION] = { "flash-attention", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  [NK_PLAN_L_GRAD_PRECISION] = { "grad-precision", LAYOUT_ENUM, nk_grad_precision_get_type,
+                                 0, 0, NK_GRAD_PRECISION_FP32 },
+  [NK_PLAN_L_GPUS_PER_NODE] = { "gpus-per-node", LAYOUT_INT, NULL, 1, 1 << 16,
+                                NK_PLAN_GPUS_PER_NODE },
+  /* 0: the whole batch in one micro-batch */
+  [NK_PLAN_L_MICRO_BATCH] = { "micro-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  /* 0: derived, batch × dp */
+  [NK_PLAN_L_GLOBAL_BATCH] = { "global-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  /* 0: as many as the heads (multi-head attention) */
+  [NK_PLAN_L_KV_HEADS] = { "kv-heads", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  [NK_PLAN_L_FFN] = { "ffn", LAYOUT_ENUM, nk_ffn_get_type, 0, 0, NK_FFN_GELU },
+  /* today's sizing counts one V × d matrix (GPT-2's tied embeddings) */
+  [NK_PLAN_L_TIED_EMBEDDINGS] = { "tied-embeddings", LAYOUT_BOOL, NULL, 0, 1, 1 },
+  [NK_PLAN_L_CAPACITY] = { "capacity", LAYOUT_ENUM, nk_capacity_get_type, 0, 0,
+                           NK_CAPACITY_DATASHEET },
+  [NK_PLAN_L_MFU_AUTO] = { "mfu-auto", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  [NK_PLAN_L_BEST_LAYOUT] = { "best-layout", LAYOUT_BOOL, NULL, 0, 1, 0 },
+};
+
+static void get_layout_value (NkPlan *self, guint which, GValue *value);
+
 
 enum {
   PROP_0,
@@ -123,6 +164,8 @@ enum {
   PROP_REVISION,
   PROP_VALUE_FIRST,
   PROP_VALUE_LAST = PROP_VALUE_FIRST + NK_PLAN_N_VALUES - 1,
+  PROP_LAYOUT_FIRST,
+  PROP_LAYOUT_LAST = PROP_LAYOUT_FIRST + NK_PLAN_N_LAYOUT - 1,
   N_PROPS
 };
 
@@ -264,6 +307,11 @@ nk_plan_get_property (GObject    *object,
       g_value_set_double (value, self->out.result.values[prop_id - PROP_VALUE_FIRST]);
       return;
     }
+  if (prop_id >= PROP_LAYOUT_FIRST && prop_id <= PROP_LAYOUT_LAST)
+    {
+      get_layout_value (self, prop_id - PROP_LAYOUT_FIRST, value);
+      return;
+    }
 
   switch (prop_id)
     {
@@ -332,6 +380,61 @@ set_input_double (NkPlan *self,
 }
 
 static void
+get_layout_value (NkPlan *self,
+                  guint   which,
+                  GValue *value)
+{
+  int v = self->in.layout[which];
+
+  switch (layout_inputs[which].kind)
+    {
+    case LAYOUT_INT: g_value_set_int (value, v); break;
+    case LAYOUT_BOOL: g_value_set_boolean (value, v != 0); break;
+    case LAYOUT_ENUM: g_value_set_enum (value, v); break;
+    default: g_assert_not_reached ();
+    }
+}
+
+static void
+set_layout_value (NkPlan       *self,
+                  guint         which,
+                  const GValue *value)
+{
+  int v = 0;
+
+  switch (layout_inputs[which].kind)
+    {
+    case LAYOUT_INT: v = g_value_get_int (value); break;
+    case LAYOUT_BOOL: v = g_value_get_boolean (value) ? 1 : 0; break;
+    case LAYOUT_ENUM: v = g_value_get_enum (value); break;
+    default: g_assert_not_reached ();
+    }
+  SET_INPUT (self, in.layout[which], v, PROP_LAYOUT_FIRST + which);
+}
+
+static GParamSpec *
+layout_pspec (guint       which,
+              GParamFlags flags)
+{
+  const char *name = layout_inputs[which].name;
+  int def = layout_inputs[which].default_value;
+
+  switch (layout_inputs[which].kind)
+    {
+    case LAYOUT_INT:
+      return g_param_spec_int (name, NULL, NULL, layout_inputs[which].min,
+                               layout_inputs[which].max, def, flags);
+    case LAYOUT_BOOL:
+      return g_param_spec_boolean (name, NULL, NULL, def != 0, flags);
+    case LAYOUT_ENUM:
+      return g_param_spec_enum (name, NULL, NULL, layout_inputs[which].enum_type (), def, flags);
+    default:
+      g_assert_not_reached ();
+    }
+  return NULL;
+}
+
+static void
 nk_plan_set_property (GObject      *object,
                       guint         prop_id,
                       const GValue *value,
@@ -342,6 +445,11 @@ nk_plan_set_property (GObject      *object,
   if (prop_id >= PROP_IN_FIRST && prop_id <= PROP_IN_LAST)
     {
       set_input_double (self, prop_id - PROP_IN_FIRST, g_value_get_double (value));
+      return;
+    }
+  if (prop_id >= PROP_LAYOUT_FIRST && prop_id <= PROP_LAYOUT_LAST)
+    {
+      set_layout_value (self, prop_id - PROP_LAYOUT_FIRST, value);
       return;
     }
 
@@ -382,6 +490,9 @@ nk_plan_class_init (NkPlanClass *klass)
       g_param_spec_double (nk_plan_input_name (i), NULL, NULL, -INFINITY, INFINITY,
                            inputs[i].default_value, rw);
 
+  for (guint i = 0; i < NK_PLAN_N_LAYOUT; i++)
+    properties[PROP_LAYOUT_FIRST + i] = layout_pspec (i, rw);
+
   properties[PROP_GPU] = g_param_spec_string ("gpu", NULL, NULL, "h100-sxm", rw);
   properties[PROP_DTYPE] = g_param_spec_enum ("dtype", NULL, NULL, NK_TYPE_PEAK_DTYPE,
                                               NK_PEAK_BF16, rw);
@@ -416,6 +527,8 @@ nk_plan_init (NkPlan *self)
 {
   for (guint i = 0; i < NK_PLAN_N_INPUTS; i++)
     self->in.in[i] = inputs[i].default_value;
+  for (guint i = 0; i < NK_PLAN_N_LAYOUT; i++)
+    self->in.layout[i] = layout_inputs[i].default_value;
   self->gpu = g_strdup ("h100-sxm");
   self->in.gpu = self->gpu;
   self->in.dtype = NK_PEAK_BF16;
