@@ -109,75 +109,77 @@ resumed_final_loss (const char *dir)
   return ck != NULL ? nk_checkpoint_get_loss (ck) : NAN;
 }
 
-int
-nk_cli_train_main (int    argc,
-                   char **argv)
-{
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
-  g_autoptr(NkTrainer) trainer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *model = NULL, *dim = NULL, *layers = NULL, *batch = NULL, *steps = NULL;
-  g_autofree char *lr = NULL, *optimizer = NULL, *seed = NULL, *device = NULL;
-  g_autofree char *precision = NULL, *init = NULL, *inputs = NULL, *targets = NULL;
-  g_autofree char *ckdir = NULL, *ckevery = NULL, *ckkeep = NULL, *resume = NULL;
-  g_autofree char *save = NULL, *context_len = NULL, *text = NULL, *init_kind = NULL;
-  g_autofree char *run_dir = NULL, *n_layer = NULL, *n_head = NULL, *n_embd = NULL;
-  g_autofree char *block_size = NULL, *vocab = NULL, *tokens = NULL, *batches = NULL;
-  g_autoptr(NkRunWriter) run = NULL;
-  gboolean json_lines = FALSE, json = FALSE;
-  gboolean wants_json = nk_cli_wants_json (argc, argv);
-  Printer printer = { 0, };
-  guint64 v;
-  int exit_code;
+/* The command line as typed. */
+typedef struct {
+  char *model, *dim, *layers, *batch, *steps, *lr, *optimizer, *seed, *device;
+  char *precision, *init, *inputs, *targets, *ckdir, *ckevery, *ckkeep, *resume;
+  char *save, *context_len, *text, *init_kind, *run_dir, *n_layer, *n_head, *n_embd;
+  char *block_size, *vocab, *tokens, *batches;
+  gboolean json_lines, json;
+} TrainArgs;
 
-  const GOptionEntry entries[] = {
-    { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("cruncher (default), tiny-lm or gpt"), "MODEL" },
-    { "dim", 0, 0, G_OPTION_ARG_STRING, &dim, N_("Width D (default 64)"), "D" },
-    { "layers", 0, 0, G_OPTION_ARG_STRING, &layers, N_("Hidden layers L (default 2)"), "L" },
-    { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_("Batch size B (default 8)"), "B" },
-    { "steps", 0, 0, G_OPTION_ARG_STRING, &steps, N_("Optimizer steps (default 100)"), "S" },
-    { "lr", 0, 0, G_OPTION_ARG_STRING, &lr, N_("Learning rate, > 0 (default 0.01; gpt 0.001)"), "LR" },
-    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer,
-      N_("sgd, momentum, adagrad, rmsprop, adam or adamw (default adamw)"), "NAME" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, N_("Seed of initialisation and data (default 0)"), "N" },
-    { "device", 0, 0, G_OPTION_ARG_STRING, &device, N_("cpu (default), cuda or auto"), "DEVICE" },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision, N_("fp32 (default), bf16-mixed or fp16"), "P" },
-    { "init", 0, 0, G_OPTION_ARG_FILENAME, &init, N_("Initial state_dict (safetensors)"), "FILE" },
-    { "init-kind", 0, 0, G_OPTION_ARG_STRING, &init_kind,
-      N_("trunc-normal (default: std 1/sqrt(fan_in), ±3 std) or normal (N(0, 1))"), "KIND" },
-    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs, N_("Inputs X.npy, float32 [N, D]"), "FILE" },
-    { "targets", 0, 0, G_OPTION_ARG_FILENAME, &targets, N_("Targets Y.npy, float32 [N]"), "FILE" },
-    { "context", 0, 0, G_OPTION_ARG_STRING, &context_len, N_("tiny-lm: tokens per sequence (default 32)"), "T" },
-    { "text", 0, 0, G_OPTION_ARG_FILENAME, &text,
-      N_("tiny-lm, gpt: UTF-8 text read as bytes (default: the bundled text)"), "FILE" },
-    { "tokens", 0, 0, G_OPTION_ARG_FILENAME, &tokens,
-      N_("tiny-lm, gpt: token stream, uint16 .bin or uint16/int32 .npy"), "FILE" },
-    { "batches", 0, 0, G_OPTION_ARG_FILENAME, &batches,
-      N_("gpt: fixed batches, int32/int64 .npy [N, B, T+1]; step t uses batch t mod N"), "FILE" },
-    { "n-layer", 0, 0, G_OPTION_ARG_STRING, &n_layer, N_("gpt: transformer blocks L"), "L" },
-    { "n-head", 0, 0, G_OPTION_ARG_STRING, &n_head, N_("gpt: attention heads H (default 4)"), "H" },
-    { "n-embd", 0, 0, G_OPTION_ARG_STRING, &n_embd, N_("gpt: width d, a multiple of H"), "D" },
-    { "block-size", 0, 0, G_OPTION_ARG_STRING, &block_size, N_("gpt: sequence length T"), "T" },
-    { "vocab", 0, 0, G_OPTION_ARG_STRING, &vocab, N_("gpt: vocabulary size (default 256, bytes)"), "V" },
-    { "checkpoint-dir", 0, 0, G_OPTION_ARG_FILENAME, &ckdir, N_("Write checkpoints here"), "DIR" },
-    { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &ckevery, N_("A checkpoint every N steps"), "N" },
-    { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
-    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &resume,
-      N_("Continue from the newest intact checkpoint in DIR (same settings; see below)"), "DIR" },
-    { "save", 0, 0, G_OPTION_ARG_FILENAME, &save, N_("Save the final state_dict (safetensors)"), "FILE" },
-    { "run-dir", 0, 0, G_OPTION_ARG_FILENAME, &run_dir,
-      N_("Write a run folder the app lists (config, plan, metrics.jsonl, checkpoints)"), "DIR" },
-    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines, N_("One JSON object per step"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("The same as --json-lines"), NULL },
-    { NULL }
+static void
+train_args_clear (TrainArgs *a)
+{
+  char **strings[] = {
+    &a->model, &a->dim, &a->layers, &a->batch, &a->steps, &a->lr, &a->optimizer, &a->seed,
+    &a->device, &a->precision, &a->init, &a->inputs, &a->targets, &a->ckdir, &a->ckevery,
+    &a->ckkeep, &a->resume, &a->save, &a->context_len, &a->text, &a->init_kind, &a->run_dir,
+    &a->n_layer, &a->n_head, &a->n_embd, &a->block_size, &a->vocab, &a->tokens, &a->batches,
   };
 
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--json-lines") == 0)
-      wants_json = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
 
-  context = g_option_context_new (NULL);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TrainArgs, train_args_clear)
+
+static GOptionContext *
+train_context (TrainArgs *a)
+{
+  const GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &a->model, N_("cruncher (default), tiny-lm or gpt"), "MODEL" },
+    { "dim", 0, 0, G_OPTION_ARG_STRING, &a->dim, N_("Width D (default 64)"), "D" },
+    { "layers", 0, 0, G_OPTION_ARG_STRING, &a->layers, N_("Hidden layers L (default 2)"), "L" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &a->batch, N_("Batch size B (default 8)"), "B" },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &a->steps, N_("Optimizer steps (default 100)"), "S" },
+    { "lr", 0, 0, G_OPTION_ARG_STRING, &a->lr, N_("Learning rate, > 0 (default 0.01; gpt 0.001)"), "LR" },
+    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &a->optimizer,
+      N_("sgd, momentum, adagrad, rmsprop, adam or adamw (default adamw)"), "NAME" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, N_("Seed of initialisation and data (default 0)"), "N" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &a->device, N_("cpu (default), cuda or auto"), "DEVICE" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &a->precision, N_("fp32 (default), bf16-mixed or fp16"), "P" },
+    { "init", 0, 0, G_OPTION_ARG_FILENAME, &a->init, N_("Initial state_dict (safetensors)"), "FILE" },
+    { "init-kind", 0, 0, G_OPTION_ARG_STRING, &a->init_kind,
+      N_("trunc-normal (default: std 1/sqrt(fan_in), ±3 std) or normal (N(0, 1))"), "KIND" },
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &a->inputs, N_("Inputs X.npy, float32 [N, D]"), "FILE" },
+    { "targets", 0, 0, G_OPTION_ARG_FILENAME, &a->targets, N_("Targets Y.npy, float32 [N]"), "FILE" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &a->context_len, N_("tiny-lm: tokens per sequence (default 32)"), "T" },
+    { "text", 0, 0, G_OPTION_ARG_FILENAME, &a->text,
+      N_("tiny-lm, gpt: UTF-8 text read as bytes (default: the bundled text)"), "FILE" },
+    { "tokens", 0, 0, G_OPTION_ARG_FILENAME, &a->tokens,
+      N_("tiny-lm, gpt: token stream, uint16 .bin or uint16/int32 .npy"), "FILE" },
+    { "batches", 0, 0, G_OPTION_ARG_FILENAME, &a->batches,
+      N_("gpt: fixed batches, int32/int64 .npy [N, B, T+1]; step t uses batch t mod N"), "FILE" },
+    { "n-layer", 0, 0, G_OPTION_ARG_STRING, &a->n_layer, N_("gpt: transformer blocks L"), "L" },
+    { "n-head", 0, 0, G_OPTION_ARG_STRING, &a->n_head, N_("gpt: attention heads H (default 4)"), "H" },
+    { "n-embd", 0, 0, G_OPTION_ARG_STRING, &a->n_embd, N_("gpt: width d, a multiple of H"), "D" },
+    { "block-size", 0, 0, G_OPTION_ARG_STRING, &a->block_size, N_("gpt: sequence length T"), "T" },
+    { "vocab", 0, 0, G_OPTION_ARG_STRING, &a->vocab, N_("gpt: vocabulary size (default 256, bytes)"), "V" },
+    { "checkpoint-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->ckdir, N_("Write checkpoints here"), "DIR" },
+    { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &a->ckevery, N_("A checkpoint every N steps"), "N" },
+    { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &a->ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
+    { "resume", 0, 0, G_OPTION_ARG_FILENAME, &a->resume,
+      N_("Continue from the newest intact checkpoint in DIR (same settings; see below)"), "DIR" },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &a->save, N_("Save the final state_dict (safetensors)"), "FILE" },
+    { "run-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->run_dir,
+      N_("Write a run folder the app lists (config, plan, metrics.jsonl, checkpoints)"), "DIR" },
+    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &a->json_lines, N_("One JSON object per step"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("The same as --json-lines"), NULL },
+    { NULL }
+  };
+  GOptionContext *context = g_option_context_new (NULL);
+
   g_option_context_set_summary (context, _("Train the lecture’s Cruncher (or a tiny byte-level LM, or nanoGPT’s GPT) and account for every step."));
   g_option_context_set_description (context,
     _("Resuming: --resume DIR refuses a run whose settings differ from the checkpoint’s, "
@@ -188,96 +190,242 @@ nk_cli_train_main (int    argc,
       "One run at a time writes to a checkpoint folder; a second is refused, naming "
       "the process that holds it. Every input file is validated when opened, and "
       "every output location is checked before step 1."));
+  /* (the entries are copied: they may live on this stack) */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!nk_cli_parse_options (context, &argc, &argv, wants_json, &exit_code))
-    return exit_code;
-  printer.json = json || json_lines;
+  return context;
+}
 
-  if (argc > 1)
-    return nk_cli_fail (printer.json, NK_EXIT_USAGE, _("Unexpected argument “%s”."), argv[1]);
-
-  if (model != NULL && !nk_model_kind_from_string (model, &config->model))
-    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
-                        _("--model: “%s” is not a model (cruncher, tiny-lm or gpt)."), model);
-  if (optimizer != NULL && !nk_optimizer_from_string (optimizer, &config->optimizer))
-    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
+/* The named choices (model, optimizer, precision, init, device) into @config.
+ * Returns: -1, or the exit code of a bad choice */
+static int
+apply_choices (const TrainArgs *a,
+               NkTrainConfig   *config,
+               gboolean         json)
+{
+  if (a->model != NULL && !nk_model_kind_from_string (a->model, &config->model))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("--model: “%s” is not a model (cruncher, tiny-lm or gpt)."), a->model);
+  if (a->optimizer != NULL && !nk_optimizer_from_string (a->optimizer, &config->optimizer))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw."),
-                        optimizer);
-  if (precision != NULL && !nk_precision_from_string (precision, &config->precision))
-    return nk_cli_fail (printer.json, NK_EXIT_USAGE,
-                        _("--precision: “%s” is not fp32, bf16-mixed or fp16."), precision);
-  if (init_kind != NULL)
+                        a->optimizer);
+  if (a->precision != NULL && !nk_precision_from_string (a->precision, &config->precision))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("--precision: “%s” is not fp32, bf16-mixed or fp16."), a->precision);
+  if (a->init_kind != NULL)
     {
-      if (g_strcmp0 (init_kind, "normal") == 0)
+      if (g_strcmp0 (a->init_kind, "normal") == 0)
         config->init_kind = NK_INIT_NORMAL;
-      else if (g_strcmp0 (init_kind, "trunc-normal") != 0)
-        return nk_cli_fail (printer.json, NK_EXIT_USAGE,
-                            _("--init-kind: “%s” is not trunc-normal or normal."), init_kind);
+      else if (g_strcmp0 (a->init_kind, "trunc-normal") != 0)
+        return nk_cli_fail (json, NK_EXIT_USAGE,
+                            _("--init-kind: “%s” is not trunc-normal or normal."), a->init_kind);
     }
-  if (device != NULL)
+  if (a->device != NULL)
     {
       g_free (config->device);
-      config->device = g_strdup (device);
+      config->device = g_strdup (a->device);
     }
+  return -1;
+}
+
+/* The whole-number options into @config.
+ * Returns: -1, or the exit code of a value out of its range */
+static int
+apply_counts (const TrainArgs *a,
+              NkTrainConfig   *config,
+              gboolean         json)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 v;
 
 #define COUNT(flag, text, min, max, field) \
   G_STMT_START { \
     v = config->field; \
     if (!parse_count (flag, text, min, max, &v, &error)) \
-      return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error); \
+      return nk_cli_fail_error (json, NK_EXIT_USAGE, error); \
     config->field = v; \
   } G_STMT_END
   /* The ranges nk_train_config_validate() enforces, so no value meets two messages. */
-  COUNT ("--dim", dim, 1, 65536, dim);
-  COUNT ("--layers", layers, 0, 4096, layers);
-  COUNT ("--batch", batch, 1, G_MAXUINT32, batch);
-  COUNT ("--steps", steps, 1, G_MAXINT64, steps);
-  COUNT ("--seed", seed, 0, G_MAXUINT64 / 2, seed);
-  COUNT ("--context", context_len, 1, 1 << 20, context);
+  COUNT ("--dim", a->dim, 1, 65536, dim);
+  COUNT ("--layers", a->layers, 0, 4096, layers);
+  COUNT ("--batch", a->batch, 1, G_MAXUINT32, batch);
+  COUNT ("--steps", a->steps, 1, G_MAXINT64, steps);
+  COUNT ("--seed", a->seed, 0, G_MAXUINT64 / 2, seed);
+  COUNT ("--context", a->context_len, 1, 1 << 20, context);
   /* The GPT's names for the same sizes (nanoGPT's GPTConfig). */
-  COUNT ("--n-layer", n_layer, 1, 4096, layers);
-  COUNT ("--n-embd", n_embd, 1, 65536, dim);
-  COUNT ("--block-size", block_size, 1, 1 << 20, context);
-  COUNT ("--n-head", n_head, 1, 65536, n_head);
-  COUNT ("--vocab", vocab, 1, G_MAXINT32, vocab);
-  COUNT ("--checkpoint-every", ckevery, 0, G_MAXINT64, checkpoint_every);
-  COUNT ("--checkpoint-keep", ckkeep, 0, G_MAXUINT32, checkpoint_keep);
+  COUNT ("--n-layer", a->n_layer, 1, 4096, layers);
+  COUNT ("--n-embd", a->n_embd, 1, 65536, dim);
+  COUNT ("--block-size", a->block_size, 1, 1 << 20, context);
+  COUNT ("--n-head", a->n_head, 1, 65536, n_head);
+  COUNT ("--vocab", a->vocab, 1, G_MAXINT32, vocab);
+  COUNT ("--checkpoint-every", a->ckevery, 0, G_MAXINT64, checkpoint_every);
+  COUNT ("--checkpoint-keep", a->ckkeep, 0, G_MAXUINT32, checkpoint_keep);
 #undef COUNT
+  return -1;
+}
 
-  if (device != NULL && !nk_cli_check_device_name ("--device", device, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+/* Everything the command line says, into @config, checked.
+ * Returns: -1, or the exit code of the first bad option */
+static int
+apply_args (const TrainArgs *a,
+            NkTrainConfig   *config,
+            gboolean         json)
+{
+  g_autoptr(GError) error = NULL;
+  int code;
+
+  if ((code = apply_choices (a, config, json)) >= 0 || (code = apply_counts (a, config, json)) >= 0)
+    return code;
+  if (a->device != NULL && !nk_cli_check_device_name ("--device", a->device, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
 
   /* nanoGPT's shakespeare_char rate: at the Cruncher's 0.01 a GPT stalls near the
    * bigram loss (2.6 nats on the bundled text after 500 steps, against 0.74). */
-  if (lr == NULL && config->model == NK_MODEL_GPT)
+  if (a->lr == NULL && config->model == NK_MODEL_GPT)
     config->lr = 1e-3;
-  if (lr != NULL && !nk_cli_parse_number ("--lr", lr, &config->lr, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+  if (a->lr != NULL && !nk_cli_parse_number ("--lr", a->lr, &config->lr, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
 
-  config->init_file = g_strdup (init);
-  config->inputs = g_strdup (inputs);
-  config->targets = g_strdup (targets);
-  config->text_file = g_strdup (text);
-  config->tokens_file = g_strdup (tokens);
-  config->batches_file = g_strdup (batches);
-  config->checkpoint_dir = g_strdup (ckdir);
-  config->resume_dir = g_strdup (resume);
+  config->init_file = g_strdup (a->init);
+  config->inputs = g_strdup (a->inputs);
+  config->targets = g_strdup (a->targets);
+  config->text_file = g_strdup (a->text);
+  config->tokens_file = g_strdup (a->tokens);
+  config->batches_file = g_strdup (a->batches);
+  config->checkpoint_dir = g_strdup (a->ckdir);
+  config->resume_dir = g_strdup (a->resume);
   /* Resuming keeps writing checkpoints where it reads them. */
   if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = g_strdup (config->resume_dir);
   /* A run folder keeps its checkpoints inside. */
-  if (run_dir != NULL && config->checkpoint_dir == NULL)
-    config->checkpoint_dir = nk_run_dir_get_checkpoint_dir (run_dir);
+  if (a->run_dir != NULL && config->checkpoint_dir == NULL)
+    config->checkpoint_dir = nk_run_dir_get_checkpoint_dir (a->run_dir);
   /* The CLI prints every step; keep only a short history in memory. */
   config->history_limit = 16;
 
   if (!nk_train_config_validate (config, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_USAGE, error);
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
   /* Before step 1, not after the last: a run must not train for an hour and then lose
    * its weights to a typo. (The checkpoint folder is locked, and so checked, by the
    * trainer before its first step.) */
-  if (save != NULL && !nk_file_check_writable (save, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
+  if (a->save != NULL && !nk_file_check_writable (a->save, &error))
+    return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
+  return -1;
+}
+
+/* The device name in every line is the resolved one ("cpu" for --device auto).
+ * Returns: -1, or the exit code when there is no such device */
+static int
+resolve_device (const NkTrainConfig *config,
+                Printer             *printer)
+{
+  g_autoptr(GError) error = NULL;
+  NkDevice *dev = nk_device_lookup (config->device, &error);
+
+  /* A missing CUDA device is exit 1 (CLI.md); a name that is no device is bad usage. */
+  if (dev == NULL)
+    return nk_cli_fail_error (printer->json,
+                              g_str_has_prefix (config->device, "cuda")
+                              || g_str_equal (config->device, "auto")
+                              ? NK_EXIT_UNSATISFIABLE : NK_EXIT_USAGE, error);
+  printer->device = nk_device_get_name (dev);
+  return -1;
+}
+
+/* --run-dir: the folder, with the prediction the run starts with; a run resumed
+ * into its own folder drops the steps after its checkpoint (they run again). */
+static NkRunWriter *
+open_run_dir (const char           *dir,
+              const NkTrainConfig  *config,
+              GError              **error)
+{
+  NkTrainPrediction prediction;
+  double rate = NAN;
+  guint64 keep = 0;
+
+  nk_train_gemm_rate_peek (config->device, &rate, NULL);
+  nk_train_config_predict (config, rate, &prediction);
+  if (config->resume_dir != NULL)
+    {
+      g_autoptr(NkCheckpoint) ck = nk_checkpoint_find_latest_intact (config->resume_dir,
+                                                                     NULL, NULL);
+      keep = ck != NULL ? nk_checkpoint_get_step (ck) : 0;
+    }
+  return nk_run_writer_open (dir, config, &prediction, keep, error);
+}
+
+/* Runs @trainer to its end and closes the run folder.
+ * Returns: -1, or the exit code of a failed run */
+static int
+train (NkTrainer           *trainer,
+       const NkTrainConfig *config,
+       const char          *save,
+       Printer             *printer)
+{
+  g_autoptr(GError) error = NULL;
+  NkRunWriter *run = printer->run;
+
+  if (!nk_trainer_run_sync (trainer, NULL, &error))
+    {
+      if (run != NULL)
+        nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer->last_step, printer->last_loss,
+                              error->message, NULL);
+      g_clear_error (&printer->run_error);
+      return nk_cli_fail_error (printer->json,
+                              g_error_matches (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG)
+                              ? NK_EXIT_USAGE : NK_EXIT_UNSATISFIABLE, error);
+    }
+  if (printer->run_error != NULL)
+    {
+      error = g_steal_pointer (&printer->run_error);
+      nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer->last_step, printer->last_loss,
+                            error->message, NULL);
+      return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
+    }
+
+  if (save != NULL && !nk_trainer_save (trainer, save, &error))
+    return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
+
+  /* Resumed with nothing left to do: the run ends where its checkpoint does. */
+  if (printer->last_step == 0)
+    {
+      printer->last_step = nk_trainer_get_start_step (trainer);
+      if (config->resume_dir != NULL && printer->last_step > 0)
+        printer->last_loss = resumed_final_loss (config->resume_dir);
+    }
+
+  if (run != NULL
+      && !nk_run_writer_finish (run, nk_trainer_get_state (trainer) == NK_TRAINER_STATE_STOPPED
+                                     ? NK_RUN_STATUS_STOPPED : NK_RUN_STATUS_FINISHED,
+                                printer->last_step, printer->last_loss, NULL, &error))
+    return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
+  return -1;
+}
+
+int
+nk_cli_train_main (int    argc,
+                   char **argv)
+{
+  g_auto(TrainArgs) a = { 0, };
+  g_autoptr(GOptionContext) context = train_context (&a);
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(NkRunWriter) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean wants_json = nk_cli_wants_json (argc, argv);
+  Printer printer = { 0, };
+  int exit_code;
+
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--json-lines") == 0)
+      wants_json = TRUE;
+  if (!nk_cli_parse_options (context, &argc, &argv, wants_json, &exit_code))
+    return exit_code;
+  printer.json = a.json || a.json_lines;
+  if (argc > 1)
+    return nk_cli_fail (printer.json, NK_EXIT_USAGE, _("Unexpected argument “%s”."), argv[1]);
+  if ((exit_code = apply_args (&a, config, printer.json)) >= 0)
+    return exit_code;
 
   trainer = nk_trainer_new (config);
   printer.every = MAX (config->steps / 20, 1);
@@ -285,37 +433,11 @@ nk_cli_train_main (int    argc,
   printer.last_loss = NAN;
   printer.device = config->device;
   g_signal_connect (trainer, "step", G_CALLBACK (on_step), &printer);
-
-  /* The device name in every line is the resolved one ("cpu" for --device auto). */
-  {
-    g_autoptr(GError) lookup_error = NULL;
-    NkDevice *dev = nk_device_lookup (config->device, &lookup_error);
-
-    /* A missing CUDA device is exit 1 (CLI.md); a name that is no device is bad usage. */
-    if (dev == NULL)
-      return nk_cli_fail_error (printer.json,
-                                g_str_has_prefix (config->device, "cuda")
-                                || g_str_equal (config->device, "auto")
-                                ? NK_EXIT_UNSATISFIABLE : NK_EXIT_USAGE, lookup_error);
-    printer.device = nk_device_get_name (dev);
-  }
-
-  if (run_dir != NULL)
+  if ((exit_code = resolve_device (config, &printer)) >= 0)
+    return exit_code;
+  if (a.run_dir != NULL)
     {
-      NkTrainPrediction prediction;
-      double rate = NAN;
-      guint64 keep = 0;
-
-      nk_train_gemm_rate_peek (config->device, &rate, NULL);
-      nk_train_config_predict (config, rate, &prediction);
-      /* Resumed into its own folder: the steps after the checkpoint are run again. */
-      if (config->resume_dir != NULL)
-        {
-          g_autoptr(NkCheckpoint) ck = nk_checkpoint_find_latest_intact (config->resume_dir,
-                                                                         NULL, NULL);
-          keep = ck != NULL ? nk_checkpoint_get_step (ck) : 0;
-        }
-      run = nk_run_writer_open (run_dir, config, &prediction, keep, &error);
+      run = open_run_dir (a.run_dir, config, &error);
       if (run == NULL)
         return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
       printer.run = run;
@@ -327,41 +449,8 @@ nk_cli_train_main (int    argc,
             config->batch, config->steps, config->lr,
             nk_optimizer_to_string (config->optimizer),
             nk_precision_to_string (config->precision));
-
-  if (!nk_trainer_run_sync (trainer, NULL, &error))
-    {
-      if (run != NULL)
-        nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer.last_step, printer.last_loss,
-                              error->message, NULL);
-      g_clear_error (&printer.run_error);
-      return nk_cli_fail_error (printer.json,
-                              g_error_matches (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG)
-                              ? NK_EXIT_USAGE : NK_EXIT_UNSATISFIABLE, error);
-    }
-  if (printer.run_error != NULL)
-    {
-      error = g_steal_pointer (&printer.run_error);
-      nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer.last_step, printer.last_loss,
-                            error->message, NULL);
-      return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
-    }
-
-  if (save != NULL && !nk_trainer_save (trainer, save, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
-
-  /* Resumed with nothing left to do: the run ends where its checkpoint does. */
-  if (printer.last_step == 0)
-    {
-      printer.last_step = nk_trainer_get_start_step (trainer);
-      if (config->resume_dir != NULL && printer.last_step > 0)
-        printer.last_loss = resumed_final_loss (config->resume_dir);
-    }
-
-  if (run != NULL
-      && !nk_run_writer_finish (run, nk_trainer_get_state (trainer) == NK_TRAINER_STATE_STOPPED
-                                     ? NK_RUN_STATUS_STOPPED : NK_RUN_STATUS_FINISHED,
-                                printer.last_step, printer.last_loss, NULL, &error))
-    return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
+  if ((exit_code = train (trainer, config, a.save, &printer)) >= 0)
+    return exit_code;
 
   if (printer.json)
     {
@@ -374,8 +463,8 @@ nk_cli_train_main (int    argc,
     {
       printf (_("Done: %" PRIu64 " steps, final loss %.6g (%" PRIu64 " parameters)\n"),
               printer.last_step, printer.last_loss, nk_trainer_get_n_parameters (trainer));
-      if (save != NULL)
-        printf (_("Saved the state_dict to %s\n"), save);
+      if (a.save != NULL)
+        printf (_("Saved the state_dict to %s\n"), a.save);
     }
   return NK_EXIT_OK;
 }
