@@ -657,6 +657,138 @@ draw_strips (NapkinStorageDiagram *self,
     }
 }
 
+/* "Tensors" and its hint, above the cards. */
+static void
+draw_tensors_title (NapkinStorageDiagram *self,
+                    cairo_t              *cr,
+                    const Palette        *pal)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr(PangoLayout) title = make_layout (widget, _("Tensors"), 1.15, TRUE, FALSE);
+  g_autoptr(PangoLayout) hint = make_layout (widget, _("click one to highlight what it reads"), 0.9, FALSE, FALSE);
+  int tw, th, hh;
+
+  pango_layout_get_pixel_size (title, &tw, &th);
+  pango_layout_get_pixel_size (hint, NULL, &hh);
+  set_source (cr, &pal->fg, 1.0);
+  cairo_move_to (cr, MARGIN, self->y_tensor_title);
+  pango_cairo_show_layout (cr, title);
+  set_source (cr, &pal->fg, 0.55);
+  cairo_move_to (cr, MARGIN + tw + 10, self->y_tensor_title + th - hh - 1);
+  pango_cairo_show_layout (cr, hint);
+}
+
+/* What the statement that made tensor @t did, in the engine's words. */
+static char *
+tensor_origin_markup (NapkinStorageDiagram *self,
+                      guint                 t,
+                      guint                 storage)
+{
+  const char *shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t);
+  const char *op = napkin_storage_diagram_model_get_tensor_op (self->model, t);
+  g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
+    napkin_storage_diagram_model_get_storage_nbytes (self->model, storage));
+
+  if (shares != NULL && op != NULL)
+    /* Translators: "t: a view of x, 0 bytes" */
+    return g_markup_printf_escaped (_("<tt>%s</tt>: a view of <b>%s</b>, <b>0 bytes</b>"), op, shares);
+  if (shares != NULL)
+    return g_markup_printf_escaped (_("shares storage with <b>%s</b>, <b>0 bytes</b>"), shares);
+  if (napkin_storage_diagram_model_get_tensor_copied (self->model, t))
+    /* Translators: "reshape copied: new storage, 64 bytes" */
+    return g_markup_printf_escaped (_("<tt>%s</tt> copied: new storage, <b>%s</b>"), op, bytes);
+  if (op != NULL)
+    return g_markup_printf_escaped (_("<tt>%s</tt>: new storage, <b>%s</b>"), op, bytes);
+  return g_markup_printf_escaped (_("new storage, <b>%s</b>"), bytes);
+}
+
+/* A card's name, then shape, stride, offset, contiguity and origin. */
+static void
+draw_tensor_text (NapkinStorageDiagram *self,
+                  cairo_t              *cr,
+                  const Palette        *pal,
+                  guint                 t,
+                  const TensorLayout   *tl,
+                  const GdkRGBA        *hue)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  NkTensor *tensor = napkin_storage_diagram_model_get_tensor (self->model, t);
+  guint storage = napkin_storage_diagram_model_get_tensor_storage (self->model, t);
+  gboolean shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t) != NULL;
+  const char *name = napkin_storage_diagram_model_get_tensor_name (self->model, t);
+  g_autoptr(PangoLayout) name_layout = make_layout (widget, name, 1.4, TRUE, TRUE);
+  g_autofree char *shape = format_tuple (tensor->shape, tensor->ndim);
+  g_autofree char *stride = format_tuple (tensor->stride, tensor->ndim);
+  g_autofree char *lines[5] = { NULL };
+  double y;
+
+  set_source (cr, hue, 1.0);
+  cairo_arc (cr, tl->text_x + 5, tl->text_y + self->text_line_h * 0.7, 5, 0, 2 * G_PI);
+  cairo_fill (cr);
+  set_source (cr, &pal->fg, 1.0);
+  cairo_move_to (cr, tl->text_x + 16, tl->text_y);
+  pango_cairo_show_layout (cr, name_layout);
+
+  lines[0] = g_markup_printf_escaped (_("shape  <b>%s</b>"), shape);
+  lines[1] = g_markup_printf_escaped (_("stride <b>%s</b>"), stride);
+  lines[2] = g_markup_printf_escaped (_("offset <b>%" PRId64 "</b>"), tensor->offset);
+  lines[3] = g_markup_printf_escaped (nk_tensor_is_contiguous (tensor)
+                                      ? _("%" PRId64 " elements, contiguous")
+                                      : _("%" PRId64 " elements, not contiguous"),
+                                      nk_tensor_numel (tensor));
+  lines[4] = tensor_origin_markup (self, t, storage);
+  y = tl->text_y + self->text_line_h * 1.4 + 4;
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      g_autoptr(PangoLayout) layout = make_layout (widget, lines[i], 0.9, FALSE, i < 3);
+
+      pango_layout_set_width (layout, (int) ((tl->grid_x > tl->text_x + 1 ? TEXT_W : tl->w - 2 * CARD_PAD) * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      if (i == 4)
+        set_source (cr, shares ? &pal->fg : hue, shares ? 0.8 : 1.0);
+      else
+        set_source (cr, &pal->fg, 0.8);
+      cairo_move_to (cr, tl->text_x, y);
+      pango_cairo_show_layout (cr, layout);
+      y += self->small_line_h;
+    }
+}
+
+/* Above each 2-D slice of a tensor of 3 or more dims: its leading indices. */
+static void
+draw_slice_labels (GtkWidget          *widget,
+                   cairo_t            *cr,
+                   const Palette      *pal,
+                   const TensorLayout *tl,
+                   NkTensor           *tensor)
+{
+  for (int slice = 0; slice < tl->n_slices; slice++)
+    {
+      gint64 lead[NK_MAX_DIMS] = { 0 };
+      gint64 rest = slice;
+      g_autofree char *label = NULL;
+      GString *s = g_string_new (NULL);
+      g_autoptr(PangoLayout) layout = NULL;
+      graphene_rect_t r;
+
+      for (int d = tensor->ndim - 3; d >= 0; d--)
+        {
+          lead[d] = rest % tensor->shape[d];
+          rest /= tensor->shape[d];
+        }
+      g_string_append_c (s, '[');
+      for (int d = 0; d < tensor->ndim - 2; d++)
+        g_string_append_printf (s, "%" PRId64 ", ", lead[d]);
+      g_string_append (s, ":, :]");
+      label = g_string_free (s, FALSE);
+      layout = make_layout (widget, label, 0.8, FALSE, TRUE);
+      tensor_cell_rect (tl, (gint64) slice * tl->rows * tl->cols, &r);
+      set_source (cr, &pal->fg, 0.6);
+      cairo_move_to (cr, r.origin.x, r.origin.y - SLICE_LABEL_H);
+      pango_cairo_show_layout (cr, layout);
+    }
+}
+
 static void
 draw_tensors (NapkinStorageDiagram *self,
               cairo_t              *cr,
@@ -667,37 +799,18 @@ draw_tensors (NapkinStorageDiagram *self,
   GtkWidget *widget = GTK_WIDGET (self);
   int selected = napkin_storage_diagram_model_get_selected (self->model);
 
-  {
-    g_autoptr(PangoLayout) title = make_layout (widget, _("Tensors"), 1.15, TRUE, FALSE);
-    g_autoptr(PangoLayout) hint = make_layout (widget, _("click one to highlight what it reads"), 0.9, FALSE, FALSE);
-    int tw, th, hh;
-
-    pango_layout_get_pixel_size (title, &tw, &th);
-    pango_layout_get_pixel_size (hint, NULL, &hh);
-    set_source (cr, &pal->fg, 1.0);
-    cairo_move_to (cr, MARGIN, self->y_tensor_title);
-    pango_cairo_show_layout (cr, title);
-    set_source (cr, &pal->fg, 0.55);
-    cairo_move_to (cr, MARGIN + tw + 10, self->y_tensor_title + th - hh - 1);
-    pango_cairo_show_layout (cr, hint);
-  }
-
+  draw_tensors_title (self, cr, pal);
   for (guint t = 0; t < self->tensors->len; t++)
     {
       const TensorLayout *tl = &g_array_index (self->tensors, TensorLayout, t);
       NkTensor *tensor = napkin_storage_diagram_model_get_tensor (self->model, t);
       guint storage = napkin_storage_diagram_model_get_tensor_storage (self->model, t);
       const GdkRGBA *hue = &pal->hue[storage % N_HUES];
-      const char *shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t);
-      const char *name = napkin_storage_diagram_model_get_tensor_name (self->model, t);
       gboolean is_selected = (int) t == selected;
       gint64 numel = nk_tensor_numel (tensor), n_drawn = 0;
       const double *values = napkin_storage_diagram_model_get_tensor_values (self->model, t, &n_drawn);
-      const char *op = napkin_storage_diagram_model_get_tensor_op (self->model, t);
-      gboolean copied = napkin_storage_diagram_model_get_tensor_copied (self->model, t);
       guint n_readers = 0;
       g_autofree gint64 *readers = napkin_storage_diagram_model_dup_cell_readers (self->model, t, &n_readers);
-      double y;
 
       /* The card */
       rounded_rect (cr, tl->x, tl->y, tl->w, tl->h, 12);
@@ -706,62 +819,7 @@ draw_tensors (NapkinStorageDiagram *self,
       cairo_set_line_width (cr, is_selected ? 2 : 1);
       set_source (cr, is_selected ? hue : &pal->fg, is_selected ? 0.9 : 0.10);
       cairo_stroke (cr);
-
-      /* Name and layout */
-      {
-        g_autoptr(PangoLayout) layout = make_layout (widget, name, 1.4, TRUE, TRUE);
-
-        set_source (cr, hue, 1.0);
-        cairo_arc (cr, tl->text_x + 5, tl->text_y + self->text_line_h * 0.7, 5, 0, 2 * G_PI);
-        cairo_fill (cr);
-        set_source (cr, &pal->fg, 1.0);
-        cairo_move_to (cr, tl->text_x + 16, tl->text_y);
-        pango_cairo_show_layout (cr, layout);
-      }
-      y = tl->text_y + self->text_line_h * 1.4 + 4;
-      {
-        g_autofree char *shape = format_tuple (tensor->shape, tensor->ndim);
-        g_autofree char *stride = format_tuple (tensor->stride, tensor->ndim);
-        g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
-          napkin_storage_diagram_model_get_storage_nbytes (self->model, storage));
-        g_autofree char *lines[5] = { NULL };
-
-        lines[0] = g_markup_printf_escaped (_("shape  <b>%s</b>"), shape);
-        lines[1] = g_markup_printf_escaped (_("stride <b>%s</b>"), stride);
-        lines[2] = g_markup_printf_escaped (_("offset <b>%" PRId64 "</b>"), tensor->offset);
-        lines[3] = g_markup_printf_escaped (nk_tensor_is_contiguous (tensor)
-                                            ? _("%" PRId64 " elements, contiguous")
-                                            : _("%" PRId64 " elements, not contiguous"),
-                                            numel);
-        /* What the statement that made the tensor did, in the engine's words. */
-        if (shares != NULL && op != NULL)
-          /* Translators: "t: a view of x, 0 bytes" */
-          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt>: a view of <b>%s</b>, <b>0 bytes</b>"), op, shares);
-        else if (shares != NULL)
-          lines[4] = g_markup_printf_escaped (_("shares storage with <b>%s</b>, <b>0 bytes</b>"), shares);
-        else if (copied)
-          /* Translators: "reshape copied: new storage, 64 bytes" */
-          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt> copied: new storage, <b>%s</b>"), op, bytes);
-        else if (op != NULL)
-          lines[4] = g_markup_printf_escaped (_("<tt>%s</tt>: new storage, <b>%s</b>"), op, bytes);
-        else
-          lines[4] = g_markup_printf_escaped (_("new storage, <b>%s</b>"), bytes);
-
-        for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
-          {
-            g_autoptr(PangoLayout) layout = make_layout (widget, lines[i], 0.9, FALSE, i < 3);
-
-            pango_layout_set_width (layout, (int) ((tl->grid_x > tl->text_x + 1 ? TEXT_W : tl->w - 2 * CARD_PAD) * PANGO_SCALE));
-            pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-            if (i == 4)
-              set_source (cr, shares != NULL ? &pal->fg : hue, shares != NULL ? 0.8 : 1.0);
-            else
-              set_source (cr, &pal->fg, 0.8);
-            cairo_move_to (cr, tl->text_x, y);
-            pango_cairo_show_layout (cr, layout);
-            y += self->small_line_h;
-          }
-      }
+      draw_tensor_text (self, cr, pal, t, tl, hue);
 
       if (!tl->drawn)
         {
@@ -774,35 +832,8 @@ draw_tensors (NapkinStorageDiagram *self,
           pango_cairo_show_layout (cr, layout);
           continue;
         }
-
-      /* Slice labels: the leading indices of each 2-D slice */
       if (tl->slice_labels)
-        for (int slice = 0; slice < tl->n_slices; slice++)
-          {
-            gint64 lead[NK_MAX_DIMS] = { 0 };
-            gint64 rest = slice;
-            g_autofree char *label = NULL;
-            GString *s = g_string_new (NULL);
-            g_autoptr(PangoLayout) layout = NULL;
-            graphene_rect_t r;
-
-            for (int d = tensor->ndim - 3; d >= 0; d--)
-              {
-                lead[d] = rest % tensor->shape[d];
-                rest /= tensor->shape[d];
-              }
-            g_string_append_c (s, '[');
-            for (int d = 0; d < tensor->ndim - 2; d++)
-              g_string_append_printf (s, "%" PRId64 ", ", lead[d]);
-            g_string_append (s, ":, :]");
-            label = g_string_free (s, FALSE);
-            layout = make_layout (widget, label, 0.8, FALSE, TRUE);
-            tensor_cell_rect (tl, (gint64) slice * tl->rows * tl->cols, &r);
-            set_source (cr, &pal->fg, 0.6);
-            cairo_move_to (cr, r.origin.x, r.origin.y - SLICE_LABEL_H);
-            pango_cairo_show_layout (cr, layout);
-          }
-
+        draw_slice_labels (widget, cr, pal, tl, tensor);
       if (tl->note_y > 0)
         {
           /* Translators: under a tensor drawn in part: "⋯ showing 512 of 4096 elements" */
