@@ -287,6 +287,406 @@ item_to_string (Item *item)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* One rearrange or reduce: its pattern, parsed, and the axes found so far. */
+typedef struct {
+  const char *pattern;
+  GPtrArray  *left, *right;   /* of Item */
+  GHashTable *known;          /* axis name → gint64 size */
+  GArray     *axes;           /* Axis: the left side's elementary axes, in order */
+  int         n_ellipsis;     /* dims "..." stands for */
+} Rearrange;
+
+/* Every name on the right must come from the left; rearrange keeps every axis. */
+static gboolean
+check_sides (const Rearrange *r,
+             gboolean         reduce,
+             guint           *n_named_items,
+             GError         **error)
+{
+  gboolean left_ellipsis = side_has_ellipsis (r->left);
+
+  *n_named_items = 0;
+  for (guint i = 0; i < r->left->len; i++)
+    {
+      Item *item = g_ptr_array_index (r->left, i);
+
+      if (item->group && item->ellipsis)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: “...” cannot be inside a group on the left side"), r->pattern);
+          return FALSE;
+        }
+      if (!item->ellipsis)
+        (*n_named_items)++;
+      for (guint j = 0; j < item->names->len && !reduce; j++)
+        {
+          const char *name = g_ptr_array_index (item->names, j);
+
+          if (!side_has_name (r->right, name))
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                           _("“%s”: axis “%s” is on the left but not on the right "
+                             "(rearrange keeps every axis; reduce drops them)"),
+                           r->pattern, name);
+              return FALSE;
+            }
+        }
+    }
+  for (guint i = 0; i < r->right->len; i++)
+    {
+      Item *item = g_ptr_array_index (r->right, i);
+
+      for (guint j = 0; j < item->names->len; j++)
+        {
+          const char *name = g_ptr_array_index (item->names, j);
+
+          if (g_str_equal (name, ELLIPSIS_NAME))
+            continue;
+          if (!side_has_name (r->left, name))
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                           _("“%s”: axis “%s” is on the right but not on the left"),
+                           r->pattern, name);
+              return FALSE;
+            }
+        }
+    }
+  if (side_has_ellipsis (r->right) && !left_ellipsis)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                   _("“%s”: “...” is on the right but not on the left"), r->pattern);
+      return FALSE;
+    }
+  if (!reduce && left_ellipsis && !side_has_ellipsis (r->right))
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                   _("“%s”: “...” is on the left but not on the right"), r->pattern);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The sizes given by name, each for an axis of the left side. */
+static gboolean
+add_given_sizes (Rearrange          *r,
+                 guint               n_sizes,
+                 const char *const  *size_names,
+                 const gint64       *sizes,
+                 GError            **error)
+{
+  for (guint i = 0; i < n_sizes; i++)
+    {
+      if (!side_has_name (r->left, size_names[i]))
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                       _("“%s” has no axis “%s” to give the size %" PRId64 " to"),
+                       r->pattern, size_names[i], sizes[i]);
+          return FALSE;
+        }
+      if (sizes[i] < 0)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                       _("the size of axis “%s” cannot be negative (%" PRId64 ")"),
+                       size_names[i], sizes[i]);
+          return FALSE;
+        }
+      g_hash_table_insert (r->known, g_strdup (size_names[i]), g_memdup2 (&sizes[i], sizeof sizes[i]));
+    }
+  return TRUE;
+}
+
+/* The product of an item's known sizes (saturating: sizes given by name may be
+ * anything), and the index of its one unknown axis (-1 for none). */
+static gboolean
+known_product (const Rearrange *r,
+               Item            *item,
+               const char      *text,
+               gint64          *product,
+               int             *unknown,
+               GError         **error)
+{
+  *product = 1;
+  *unknown = -1;
+  for (guint j = 0; j < item->names->len; j++)
+    {
+      gint64 *s = g_hash_table_lookup (r->known, g_ptr_array_index (item->names, j));
+      guint64 p;
+
+      if (s == NULL && *unknown >= 0)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                       _("“%s”: the group %s needs the size of all but one of its axes"),
+                       r->pattern, text);
+          return FALSE;
+        }
+      if (s == NULL)
+        {
+          *unknown = j;
+          continue;
+        }
+      if (!g_uint64_checked_mul (&p, (guint64) *product, (guint64) *s) || p > G_MAXINT64 / 2)
+        p = G_MAXINT64 / 2;
+      *product = (gint64) p;
+    }
+  return TRUE;
+}
+
+/* One named item of the left side against dimension @dim of size @size: infers its
+ * unknown axis, checks the rest, and appends its elementary axes. */
+static gboolean
+match_item (Rearrange  *r,
+            Item       *item,
+            int         dim,
+            gint64      size,
+            GError    **error)
+{
+  g_autofree char *text = item_to_string (item);
+  gint64 product;
+  int unknown;
+
+  if (!known_product (r, item, text, &product, &unknown, error))
+    return FALSE;
+  if (unknown >= 0)
+    {
+      /* Known sizes with a 0 among them leave the unknown axis free when the
+       * dimension is empty (any size times 0 is 0), and fit no other size:
+       * never divide by their product. */
+      if (product == 0 && size == 0)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                       _("“%s”: dimension %d has size 0 and the known sizes of %s "
+                         "multiply to 0, so the size of “%s” could be anything"),
+                       r->pattern, dim, text,
+                       (const char *) g_ptr_array_index (item->names, unknown));
+          return FALSE;
+        }
+      if (product == 0 || size % product != 0)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
+                       _("“%s”: dimension %d has size %" PRId64
+                         ", which the known sizes of %s (product %" PRId64
+                         ") do not divide"),
+                       r->pattern, dim, size, text, product);
+          return FALSE;
+        }
+      g_hash_table_insert (r->known, g_strdup (g_ptr_array_index (item->names, unknown)),
+                           g_memdup2 (&(gint64) { size / product }, sizeof (gint64)));
+    }
+  else if (product != size)
+    {
+      if (item->group)
+        g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                     _("“%s”: dimension %d has size %" PRId64
+                       " but %s multiplies to %" PRId64),
+                     r->pattern, dim, size, text, product);
+      else
+        g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                     _("“%s”: axis “%s” has size %" PRId64
+                       " in the tensor but %" PRId64 " was given"),
+                     r->pattern, text, size, product);
+      return FALSE;
+    }
+
+  for (guint j = 0; j < item->names->len; j++)
+    {
+      const char *name = g_ptr_array_index (item->names, j);
+      Axis axis = { g_strdup (name), *(gint64 *) g_hash_table_lookup (r->known, name) };
+
+      g_array_append_val (r->axes, axis);
+    }
+  return TRUE;
+}
+
+/* The left side against @x's dims: fills r->axes (the "..." dims as "...0", …). */
+static gboolean
+match_left (Rearrange  *r,
+            NkTensor   *x,
+            const char *left_text,
+            guint       n_named_items,
+            GError    **error)
+{
+  gboolean left_ellipsis = side_has_ellipsis (r->left);
+  int dim = 0;
+
+  if (left_ellipsis ? (guint) x->ndim < n_named_items : (guint) x->ndim != n_named_items)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (left_text));
+
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                   _("“%s”: the left side “%s” has %u dimensions%s but the tensor has %d"),
+                   r->pattern, stripped, n_named_items,
+                   left_ellipsis ? _(" and “...”") : "", x->ndim);
+      return FALSE;
+    }
+  r->n_ellipsis = x->ndim - n_named_items;
+
+  for (guint i = 0; i < r->left->len; i++)
+    {
+      Item *item = g_ptr_array_index (r->left, i);
+
+      if (item->ellipsis)
+        {
+          for (int k = 0; k < r->n_ellipsis; k++)
+            {
+              Axis axis = { g_strdup_printf ("...%d", k), x->shape[dim++] };
+              g_array_append_val (r->axes, axis);
+            }
+          continue;
+        }
+      if (!match_item (r, item, dim, x->shape[dim], error))
+        return FALSE;
+      dim++;
+    }
+  if (r->axes->len > NK_MAX_DIMS)
+    {
+      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                   _("“%s” splits into %u axes; tensors have at most %d dimensions"),
+                   r->pattern, r->axes->len, NK_MAX_DIMS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reduces the elementary axes the right side drops; @remaining gets the index in
+ * r->axes of each axis kept, in order. */
+static NkTensor *
+reduce_dropped (const Rearrange    *r,
+                NkTensor           *y,
+                NkEinopsReduction   reduction,
+                GArray             *remaining,
+                GError            **error)
+{
+  static const NkReduceOp ops[] = { NK_REDUCE_SUM, NK_REDUCE_MEAN, NK_REDUCE_MAX, NK_REDUCE_MIN };
+  int reduce_dims[NK_MAX_DIMS];
+  int n_reduce = 0;
+
+  for (guint i = 0; i < r->axes->len; i++)
+    {
+      const char *name = g_array_index (r->axes, Axis, i).name;
+      gboolean kept = g_str_has_prefix (name, ELLIPSIS_NAME)
+                      ? side_has_ellipsis (r->right) : side_has_name (r->right, name);
+
+      if (kept)
+        g_array_append_val (remaining, i);
+      else
+        reduce_dims[n_reduce++] = i;
+    }
+  if (n_reduce == 0)
+    return nk_tensor_ref (y);
+  return nk_reduce (ops[reduction], y, n_reduce, reduce_dims, FALSE, error);
+}
+
+/* The position among @remaining of the elementary axis called @name, appended to @perm. */
+static void
+add_to_perm (const Rearrange *r,
+             const GArray    *remaining,
+             const char      *name,
+             int             *perm,
+             int             *n_perm)
+{
+  int a = find_axis (r->axes, name);
+
+  for (guint i = 0; i < remaining->len; i++)
+    if (g_array_index (remaining, guint, i) == (guint) a)
+      perm[(*n_perm)++] = i;
+}
+
+/* Permutes the remaining axes into the right side's order. */
+static NkTensor *
+permute_to_right (const Rearrange  *r,
+                  NkTensor         *y,
+                  const GArray     *remaining,
+                  GError          **error)
+{
+  int perm[NK_MAX_DIMS];
+  int n_perm = 0;
+
+  for (guint i = 0; i < r->right->len; i++)
+    {
+      Item *item = g_ptr_array_index (r->right, i);
+
+      for (guint j = 0; j < item->names->len || (item->ellipsis && !item->group && j == 0); j++)
+        {
+          gboolean ell = item->ellipsis && (!item->group ||
+                                            g_str_equal (g_ptr_array_index (item->names, j),
+                                                         ELLIPSIS_NAME));
+
+          if (ell)
+            for (int k = 0; k < r->n_ellipsis; k++)
+              {
+                g_autofree char *name = g_strdup_printf ("...%d", k);
+
+                add_to_perm (r, remaining, name, perm, &n_perm);
+              }
+          else
+            add_to_perm (r, remaining, g_ptr_array_index (item->names, j), perm, &n_perm);
+          if (!item->group)
+            break;
+        }
+    }
+  g_assert (n_perm == (int) remaining->len);
+  if (n_perm == 0)
+    return nk_tensor_ref (y);
+  return nk_tensor_permute (y, n_perm, perm, error);
+}
+
+/* The size of elementary axis @name ("...k" for the k-th dim of "..."). */
+static gint64
+axis_size (const Rearrange *r,
+           const char      *name)
+{
+  return g_array_index (r->axes, Axis, find_axis (r->axes, name)).size;
+}
+
+/* The right side's shape: one dim per item, a group's axes multiplied. */
+static gboolean
+right_shape (const Rearrange  *r,
+             gint64           *out_shape,
+             int              *n_out,
+             GError          **error)
+{
+  *n_out = 0;
+  for (guint i = 0; i < r->right->len; i++)
+    {
+      Item *item = g_ptr_array_index (r->right, i);
+      gboolean bare_ellipsis = item->ellipsis && !item->group;
+      gint64 product = 1;
+
+      for (guint j = 0; j < (bare_ellipsis ? 1 : item->names->len); j++)
+        {
+          const char *name = bare_ellipsis ? ELLIPSIS_NAME : g_ptr_array_index (item->names, j);
+
+          if (!g_str_equal (name, ELLIPSIS_NAME))
+            product *= axis_size (r, name);
+          else
+            for (int k = 0; k < r->n_ellipsis; k++)
+              {
+                g_autofree char *en = g_strdup_printf ("...%d", k);
+
+                if (bare_ellipsis)
+                  {
+                    if (*n_out >= NK_MAX_DIMS)
+                      goto too_many;
+                    out_shape[(*n_out)++] = axis_size (r, en);
+                  }
+                else
+                  product *= axis_size (r, en);
+              }
+        }
+      if (bare_ellipsis)
+        continue;
+      if (*n_out >= NK_MAX_DIMS)
+        goto too_many;
+      out_shape[(*n_out)++] = product;
+    }
+  return TRUE;
+
+too_many:
+  g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+               _("“%s” gives more than %d dimensions"), r->pattern, NK_MAX_DIMS);
+  return FALSE;
+}
+
 static NkTensor *
 rearrange_or_reduce (NkTensor           *x,
                      const char         *pattern,
@@ -301,347 +701,37 @@ rearrange_or_reduce (NkTensor           *x,
   g_autoptr(GPtrArray) left = NULL, right = NULL;
   g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr(GArray) axes = g_array_new (FALSE, TRUE, sizeof (Axis));
-  g_autoptr(NkTensor) y = NULL;
+  g_autoptr(GArray) remaining = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(NkTensor) elementary = NULL, reduced = NULL, permuted = NULL;
   gint64 elem_shape[NK_MAX_DIMS], out_shape[NK_MAX_DIMS];
-  int reduce_dims[NK_MAX_DIMS], perm[NK_MAX_DIMS];
-  int n_reduce = 0, n_out = 0, n_ellipsis = 0, dim = 0;
-  guint n_named_items = 0;
-  gboolean left_ellipsis;
-  GArray *remaining;
+  Rearrange r = { pattern, NULL, NULL, known, axes, 0 };
+  guint n_named_items;
+  int n_out;
 
   g_array_set_clear_func (axes, axis_clear);
-
   if (!split_arrow (pattern, &left_text, &right_text, error))
     return NULL;
   if (!(left = parse_side (pattern, left_text, TRUE, FALSE, error)) ||
       !(right = parse_side (pattern, right_text, TRUE, FALSE, error)))
     return NULL;
-
-  /* Every name on the right must come from the left; rearrange keeps every axis. */
-  left_ellipsis = side_has_ellipsis (left);
-  for (guint i = 0; i < left->len; i++)
-    {
-      Item *item = g_ptr_array_index (left, i);
-
-      if (item->group && item->ellipsis)
-        {
-          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
-                       _("“%s”: “...” cannot be inside a group on the left side"), pattern);
-          return NULL;
-        }
-      if (!item->ellipsis)
-        n_named_items++;
-      for (guint j = 0; j < item->names->len && !reduce; j++)
-        {
-          const char *name = g_ptr_array_index (item->names, j);
-
-          if (!side_has_name (right, name))
-            {
-              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                           _("“%s”: axis “%s” is on the left but not on the right "
-                             "(rearrange keeps every axis; reduce drops them)"),
-                           pattern, name);
-              return NULL;
-            }
-        }
-    }
-  for (guint i = 0; i < right->len; i++)
-    {
-      Item *item = g_ptr_array_index (right, i);
-
-      for (guint j = 0; j < item->names->len; j++)
-        {
-          const char *name = g_ptr_array_index (item->names, j);
-
-          if (g_str_equal (name, ELLIPSIS_NAME))
-            continue;
-          if (!side_has_name (left, name))
-            {
-              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                           _("“%s”: axis “%s” is on the right but not on the left"),
-                           pattern, name);
-              return NULL;
-            }
-        }
-    }
-  if (side_has_ellipsis (right) && !left_ellipsis)
-    {
-      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                   _("“%s”: “...” is on the right but not on the left"), pattern);
-      return NULL;
-    }
-  if (!reduce && left_ellipsis && !side_has_ellipsis (right))
-    {
-      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                   _("“%s”: “...” is on the left but not on the right"), pattern);
-      return NULL;
-    }
-
-  for (guint i = 0; i < n_sizes; i++)
-    {
-      if (!side_has_name (left, size_names[i]))
-        {
-          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                       _("“%s” has no axis “%s” to give the size %" PRId64 " to"),
-                       pattern, size_names[i], sizes[i]);
-          return NULL;
-        }
-      if (sizes[i] < 0)
-        {
-          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                       _("the size of axis “%s” cannot be negative (%" PRId64 ")"),
-                       size_names[i], sizes[i]);
-          return NULL;
-        }
-      g_hash_table_insert (known, g_strdup (size_names[i]), g_memdup2 (&sizes[i], sizeof sizes[i]));
-    }
-
-  /* Match the left side against the tensor's dims. */
-  if (left_ellipsis ? (guint) x->ndim < n_named_items : (guint) x->ndim != n_named_items)
-    {
-      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                   _("“%s”: the left side “%s” has %u dimensions%s but the tensor has %d"),
-                   pattern, g_strstrip (left_text), n_named_items,
-                   left_ellipsis ? _(" and “...”") : "", x->ndim);
-      return NULL;
-    }
-  n_ellipsis = x->ndim - n_named_items;
-
-  for (guint i = 0; i < left->len; i++)
-    {
-      Item *item = g_ptr_array_index (left, i);
-
-      if (item->ellipsis)
-        {
-          for (int k = 0; k < n_ellipsis; k++)
-            {
-              Axis axis = { g_strdup_printf ("...%d", k), x->shape[dim++] };
-              g_array_append_val (axes, axis);
-            }
-          continue;
-        }
-
-      {
-        gint64 size = x->shape[dim++];
-        gint64 product = 1;
-        int unknown = -1;
-        g_autofree char *text = item_to_string (item);
-
-        for (guint j = 0; j < item->names->len; j++)
-          {
-            gint64 *s = g_hash_table_lookup (known, g_ptr_array_index (item->names, j));
-
-            if (s == NULL && unknown >= 0)
-              {
-                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
-                             _("“%s”: the group %s needs the size of all but one of its axes"),
-                             pattern, text);
-                return NULL;
-              }
-            if (s == NULL)
-              unknown = j;
-            else
-              {
-                guint64 p;
-
-                /* Sizes given by name may be anything: saturate rather than wrap */
-                if (!g_uint64_checked_mul (&p, (guint64) product, (guint64) *s) ||
-                    p > G_MAXINT64 / 2)
-                  p = G_MAXINT64 / 2;
-                product = (gint64) p;
-              }
-          }
-
-        if (unknown >= 0)
-          {
-            /* Known sizes with a 0 among them leave the unknown axis free when the
-             * dimension is empty (any size times 0 is 0), and fit no other size:
-             * never divide by their product. */
-            if (product == 0 && size == 0)
-              {
-                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
-                             _("“%s”: dimension %d has size 0 and the known sizes of %s "
-                               "multiply to 0, so the size of “%s” could be anything"),
-                             pattern, dim - 1, text,
-                             (const char *) g_ptr_array_index (item->names, unknown));
-                return NULL;
-              }
-            if (product == 0 || size % product != 0)
-              {
-                g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_DIVISIBILITY,
-                             _("“%s”: dimension %d has size %" PRId64
-                               ", which the known sizes of %s (product %" PRId64
-                               ") do not divide"),
-                             pattern, dim - 1, size, text, product);
-                return NULL;
-              }
-            g_hash_table_insert (known, g_strdup (g_ptr_array_index (item->names, unknown)),
-                                 g_memdup2 (&(gint64) { size / product }, sizeof (gint64)));
-          }
-        else if (product != size)
-          {
-            if (item->group)
-              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                           _("“%s”: dimension %d has size %" PRId64
-                             " but %s multiplies to %" PRId64),
-                           pattern, dim - 1, size, text, product);
-            else
-              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                           _("“%s”: axis “%s” has size %" PRId64
-                             " in the tensor but %" PRId64 " was given"),
-                           pattern, text, size, product);
-            return NULL;
-          }
-
-        for (guint j = 0; j < item->names->len; j++)
-          {
-            const char *name = g_ptr_array_index (item->names, j);
-            Axis axis = { g_strdup (name), *(gint64 *) g_hash_table_lookup (known, name) };
-
-            g_array_append_val (axes, axis);
-          }
-      }
-    }
-
-  if (axes->len > NK_MAX_DIMS)
-    {
-      g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                   _("“%s” splits into %u axes; tensors have at most %d dimensions"),
-                   pattern, axes->len, NK_MAX_DIMS);
-      return NULL;
-    }
-
-  /* 1. reshape into the elementary axes (a view when the strides allow it) */
-  for (guint i = 0; i < axes->len; i++)
-    elem_shape[i] = g_array_index (axes, Axis, i).size;
-  y = nk_tensor_reshape (x, axes->len, elem_shape, error);
-  if (y == NULL)
+  r.left = left;
+  r.right = right;
+  if (!check_sides (&r, reduce, &n_named_items, error)
+      || !add_given_sizes (&r, n_sizes, size_names, sizes, error)
+      || !match_left (&r, x, left_text, n_named_items, error))
     return NULL;
 
-  /* 2. reduce the axes the right side drops */
-  remaining = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* 1. reshape into the elementary axes (a view when the strides allow it);
+   * 2. reduce the axes the right side drops; 3. permute the rest into the right
+   * side's order; 4. reshape into the right side's groups */
   for (guint i = 0; i < axes->len; i++)
-    {
-      const char *name = g_array_index (axes, Axis, i).name;
-      gboolean kept = g_str_has_prefix (name, ELLIPSIS_NAME)
-                      ? side_has_ellipsis (right) : side_has_name (right, name);
-
-      if (kept)
-        g_array_append_val (remaining, i);
-      else
-        reduce_dims[n_reduce++] = i;
-    }
-  if (n_reduce > 0)
-    {
-      static const NkReduceOp ops[] = { NK_REDUCE_SUM, NK_REDUCE_MEAN, NK_REDUCE_MAX, NK_REDUCE_MIN };
-      NkTensor *reduced = nk_reduce (ops[reduction], y, n_reduce, reduce_dims, FALSE, error);
-
-      if (reduced == NULL)
-        {
-          g_array_unref (remaining);
-          return NULL;
-        }
-      nk_tensor_unref (y);
-      y = reduced;
-    }
-
-  /* 3. permute the remaining axes into the right side's order */
-  {
-    int n_perm = 0;
-
-    for (guint i = 0; i < right->len; i++)
-      {
-        Item *item = g_ptr_array_index (right, i);
-
-        for (guint j = 0; j < item->names->len || (item->ellipsis && !item->group && j == 0); j++)
-          {
-            gboolean ell = item->ellipsis && (!item->group ||
-                                              g_str_equal (g_ptr_array_index (item->names, j),
-                                                           ELLIPSIS_NAME));
-
-            if (ell)
-              {
-                for (int k = 0; k < n_ellipsis; k++)
-                  {
-                    g_autofree char *name = g_strdup_printf ("...%d", k);
-                    int a = find_axis (axes, name);
-
-                    for (guint r = 0; r < remaining->len; r++)
-                      if (g_array_index (remaining, guint, r) == (guint) a)
-                        perm[n_perm++] = r;
-                  }
-              }
-            else
-              {
-                int a = find_axis (axes, g_ptr_array_index (item->names, j));
-
-                for (guint r = 0; r < remaining->len; r++)
-                  if (g_array_index (remaining, guint, r) == (guint) a)
-                    perm[n_perm++] = r;
-              }
-            if (!item->group)
-              break;
-          }
-      }
-    g_assert (n_perm == (int) remaining->len);
-    g_array_unref (remaining);
-    if (n_perm > 0)
-      {
-        NkTensor *permuted = nk_tensor_permute (y, n_perm, perm, error);
-
-        if (permuted == NULL)
-          return NULL;
-        nk_tensor_unref (y);
-        y = permuted;
-      }
-  }
-
-  /* 4. reshape into the right side's groups */
-  for (guint i = 0; i < right->len; i++)
-    {
-      Item *item = g_ptr_array_index (right, i);
-
-      if (item->ellipsis && !item->group)
-        {
-          for (int k = 0; k < n_ellipsis; k++)
-            {
-              g_autofree char *name = g_strdup_printf ("...%d", k);
-
-              if (n_out >= NK_MAX_DIMS)
-                goto too_many;
-              out_shape[n_out++] = g_array_index (axes, Axis, find_axis (axes, name)).size;
-            }
-          continue;
-        }
-      {
-        gint64 product = 1;
-
-        for (guint j = 0; j < item->names->len; j++)
-          {
-            const char *name = g_ptr_array_index (item->names, j);
-
-            if (g_str_equal (name, ELLIPSIS_NAME))
-              {
-                for (int k = 0; k < n_ellipsis; k++)
-                  {
-                    g_autofree char *en = g_strdup_printf ("...%d", k);
-                    product *= g_array_index (axes, Axis, find_axis (axes, en)).size;
-                  }
-              }
-            else
-              product *= g_array_index (axes, Axis, find_axis (axes, name)).size;
-          }
-        if (n_out >= NK_MAX_DIMS)
-          goto too_many;
-        out_shape[n_out++] = product;
-      }
-    }
-  return nk_tensor_reshape (y, n_out, out_shape, error);
-
-too_many:
-  g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-               _("“%s” gives more than %d dimensions"), pattern, NK_MAX_DIMS);
-  return NULL;
+    elem_shape[i] = g_array_index (axes, Axis, i).size;
+  if (!(elementary = nk_tensor_reshape (x, axes->len, elem_shape, error))
+      || !(reduced = reduce_dropped (&r, elementary, reduction, remaining, error))
+      || !(permuted = permute_to_right (&r, reduced, remaining, error))
+      || !right_shape (&r, out_shape, &n_out, error))
+    return NULL;
+  return nk_tensor_reshape (permuted, n_out, out_shape, error);
 }
 
 /**
