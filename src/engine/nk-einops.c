@@ -1097,6 +1097,159 @@ take_diagonals (Labeled     *l,
   return TRUE;
 }
 
+/* Labels every dim of @t as @side names it (the "..." dims by their place among
+ * the @n_ellipsis), adding new names to @names; then takes repeated names' diagonals. */
+static gboolean
+label_operand (Labeled     *op,
+               NkTensor    *t,
+               GPtrArray   *side,
+               int          n_ellipsis,
+               GPtrArray   *names,
+               const char  *pattern,
+               GError     **error)
+{
+  int d = 0;
+  int n_ell_k = t->ndim - (int) (side->len - (side_has_ellipsis (side) ? 1 : 0));
+
+  op->t = nk_tensor_ref (t);
+  for (guint i = 0; i < side->len; i++)
+    {
+      Item *item = g_ptr_array_index (side, i);
+      const char *name;
+      guint index;
+
+      if (item->ellipsis)
+        {
+          for (int e = 0; e < n_ell_k; e++)
+            op->labels[d++] = n_ellipsis - n_ell_k + e;
+          continue;
+        }
+      if (item->group)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: einsum takes no groups and no 1"), pattern);
+          return FALSE;
+        }
+      name = g_ptr_array_index (item->names, 0);
+      if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
+        {
+          if (names->len >= 64)
+            {
+              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                           _("“%s” has too many names"), pattern);
+              return FALSE;
+            }
+          g_ptr_array_add (names, g_strdup (name));
+          index = names->len - 1;
+        }
+      op->labels[d++] = index;
+    }
+  return take_diagonals (op, names, pattern, error);
+}
+
+/* The output's labels, from the right side. */
+static gboolean
+output_labels (GPtrArray   *out_side,
+               int          n_ellipsis,
+               GPtrArray   *names,
+               const char  *pattern,
+               int         *out_labels,
+               int         *n_out,
+               GError     **error)
+{
+  *n_out = 0;
+  for (guint i = 0; i < out_side->len; i++)
+    {
+      Item *item = g_ptr_array_index (out_side, i);
+      const char *name;
+      guint index;
+
+      if (item->ellipsis)
+        {
+          for (int e = 0; e < n_ellipsis; e++)
+            out_labels[(*n_out)++] = e;
+          continue;
+        }
+      if (item->group)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
+                       _("“%s”: einsum takes no groups and no 1"), pattern);
+          return FALSE;
+        }
+      name = g_ptr_array_index (item->names, 0);
+      if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
+                       _("“%s”: axis “%s” is on the right but in no input"), pattern, name);
+          return FALSE;
+        }
+      if (*n_out >= NK_MAX_DIMS)
+        {
+          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
+                       _("“%s” gives more than %d dimensions"), pattern, NK_MAX_DIMS);
+          return FALSE;
+        }
+      out_labels[(*n_out)++] = index;
+    }
+  return TRUE;
+}
+
+/* Marks in @keep the output's labels and those of operands @from .. @n - 1 (but
+ * not @skip). */
+static void
+mark_needed (guint8        *keep,
+             const Labeled *ops,
+             guint          from,
+             guint          n,
+             guint          skip,
+             const int     *out_labels,
+             int            n_out)
+{
+  memset (keep, 0, 64 + NK_MAX_DIMS);
+  for (int i = 0; i < n_out; i++)
+    keep[out_labels[i]] = 1;
+  for (guint j = from; j < n; j++)
+    if (j != skip)
+      for (int d = 0; d < ops[j].t->ndim; d++)
+        keep[ops[j].labels[d]] = 1;
+}
+
+/* Sums every operand over the labels nothing else needs, then contracts left to
+ * right into @cur, keeping the labels the output or a later operand needs. */
+static gboolean
+contract_all (Labeled     *ops,
+              guint        n_operands,
+              const int   *out_labels,
+              int          n_out,
+              GPtrArray   *names,
+              const char  *pattern,
+              gint64       max_numel,
+              Labeled     *cur,
+              GError     **error)
+{
+  guint8 keep[64 + NK_MAX_DIMS];
+
+  for (guint k = 0; k < n_operands; k++)
+    {
+      mark_needed (keep, ops, 0, n_operands, k, out_labels, n_out);
+      if (!sum_out (&ops[k], keep, error))
+        return FALSE;
+    }
+  *cur = ops[0];
+  ops[0].t = NULL;
+  for (guint k = 1; k < n_operands; k++)
+    {
+      Labeled next = { 0 };
+
+      mark_needed (keep, ops, k + 1, n_operands, G_MAXUINT, out_labels, n_out);
+      if (!contract (cur, &ops[k], keep, names, pattern, max_numel, &next, error))
+        return FALSE;
+      nk_tensor_unref (cur->t);
+      *cur = next;
+    }
+  return TRUE;
+}
+
 /**
  * nk_einops_einsum:
  * @n_operands: number of operands (≥ 1)
@@ -1184,124 +1337,12 @@ nk_einops_einsum (guint             n_operands,
   for (int e = 0; e < n_ellipsis; e++)
     g_ptr_array_add (names, g_strdup_printf ("...[%d]", e));
 
-  /* Label every dim of every operand. */
   for (guint k = 0; k < n_operands; k++)
-    {
-      int d = 0;
-      int n_ell_k = operands[k]->ndim - (int) (sides[k]->len - (side_has_ellipsis (sides[k]) ? 1 : 0));
-
-      ops[k].t = nk_tensor_ref (operands[k]);
-      for (guint i = 0; i < sides[k]->len; i++)
-        {
-          Item *item = g_ptr_array_index (sides[k], i);
-
-          if (item->ellipsis)
-            {
-              for (int e = 0; e < n_ell_k; e++)
-                ops[k].labels[d++] = n_ellipsis - n_ell_k + e;
-              continue;
-            }
-          if (item->group)
-            {
-              g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
-                           _("“%s”: einsum takes no groups and no 1"), pattern);
-              goto out;
-            }
-          {
-            const char *name = g_ptr_array_index (item->names, 0);
-            guint index;
-
-            if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
-              {
-                if (names->len >= 64)
-                  {
-                    g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
-                                 _("“%s” has too many names"), pattern);
-                    goto out;
-                  }
-                g_ptr_array_add (names, g_strdup (name));
-                index = names->len - 1;
-              }
-            ops[k].labels[d++] = index;
-          }
-        }
-      if (!take_diagonals (&ops[k], names, pattern, error))
-        goto out;
-    }
-
-  /* The output's labels */
-  for (guint i = 0; i < out_side->len; i++)
-    {
-      Item *item = g_ptr_array_index (out_side, i);
-
-      if (item->ellipsis)
-        {
-          for (int e = 0; e < n_ellipsis; e++)
-            out_labels[n_out++] = e;
-          continue;
-        }
-      if (item->group)
-        {
-          g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_PATTERN,
-                       _("“%s”: einsum takes no groups and no 1"), pattern);
-          goto out;
-        }
-      {
-        const char *name = g_ptr_array_index (item->names, 0);
-        guint index;
-
-        if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, &index))
-          {
-            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_AXIS,
-                         _("“%s”: axis “%s” is on the right but in no input"), pattern, name);
-            goto out;
-          }
-        if (n_out >= NK_MAX_DIMS)
-          {
-            g_set_error (error, NK_EINOPS_ERROR, NK_EINOPS_ERROR_SHAPE,
-                         _("“%s” gives more than %d dimensions"), pattern, NK_MAX_DIMS);
-            goto out;
-          }
-        out_labels[n_out++] = index;
-      }
-    }
-
-  /* Sum every operand over the labels nothing else needs, then contract left to
-   * right, keeping the labels the output or a later operand needs. */
-  {
-    guint8 keep[64 + NK_MAX_DIMS];
-
-    for (guint k = 0; k < n_operands; k++)
-      {
-        memset (keep, 0, sizeof keep);
-        for (int i = 0; i < n_out; i++)
-          keep[out_labels[i]] = 1;
-        for (guint j = 0; j < n_operands; j++)
-          if (j != k)
-            for (int d = 0; d < ops[j].t->ndim; d++)
-              keep[ops[j].labels[d]] = 1;
-        if (!sum_out (&ops[k], keep, error))
-          goto out;
-      }
-
-    cur = ops[0];
-    ops[0].t = NULL;
-    for (guint k = 1; k < n_operands; k++)
-      {
-        Labeled next = { 0 };
-
-        memset (keep, 0, sizeof keep);
-        for (int i = 0; i < n_out; i++)
-          keep[out_labels[i]] = 1;
-        for (guint j = k + 1; j < n_operands; j++)
-          for (int d = 0; d < ops[j].t->ndim; d++)
-            keep[ops[j].labels[d]] = 1;
-        if (!contract (&cur, &ops[k], keep, names, pattern, max_numel, &next, error))
-          goto out;
-        nk_tensor_unref (cur.t);
-        cur = next;
-      }
-  }
+    if (!label_operand (&ops[k], operands[k], sides[k], n_ellipsis, names, pattern, error))
+      goto out;
+  if (!output_labels (out_side, n_ellipsis, names, pattern, out_labels, &n_out, error)
+      || !contract_all (ops, n_operands, out_labels, n_out, names, pattern, max_numel, &cur, error))
+    goto out;
 
   /* Into the output's order */
   {
