@@ -184,6 +184,7 @@ test_cli_event_file (void)
   g_assert_cmpint (nk_test_cli ("train", args, NULL, NULL), ==, 0);
   g_assert_true (nk_run_dir_read_metrics (dir, h, &mi, &error));
   g_assert_no_error (error);
+  g_free (mi.device);
   log = nk_scalar_log_read (dir, &error);
   g_assert_no_error (error);
   loss = nk_scalar_log_get (log, "loss");

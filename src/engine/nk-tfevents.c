@@ -392,7 +392,13 @@ read_tensor (const guint8 *data,
       else if (!have && f.field == 5 && f.wire == 5)
         *out = u32_as_float ((guint32) f.u), have = TRUE;
       else if (!have && f.field == 5 && f.wire == 2 && f.len >= 4)
-        *out = u32_as_float (GUINT32_FROM_LE (*(const guint32 *) (gconstpointer) f.data)), have = TRUE;
+        {
+          guint32 u;
+
+          /* packed bytes sit at any offset: copy, never load through a cast */
+          memcpy (&u, f.data, 4);
+          *out = u32_as_float (GUINT32_FROM_LE (u)), have = TRUE;
+        }
       else if (!have && f.field == 6 && f.wire == 1)
         *out = u64_as_double (f.u), have = TRUE;
       else if (!have && f.field == 6 && f.wire == 2 && f.len >= 8)
