@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -534,7 +536,7 @@ check_affine (NkTensor  *p,
 
       g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
                    _("LayerNorm of an input %s needs a contiguous weight and bias of shape "
-                     "(%" G_GINT64_FORMAT ",) in the input's dtype and device, not %s."),
+                     "(%" PRId64 ",) in the input's dtype and device, not %s."),
                    sx, c, sp);
       return FALSE;
     }
@@ -765,8 +767,8 @@ embedding_ids (NkTensor  *index,
     if (v[i] < 0 || v[i] >= vocab)
       {
         g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                     _("Token %" G_GINT64_FORMAT " is outside the vocabulary of %"
-                       G_GINT64_FORMAT "."), v[i], vocab);
+                     _("Token %" PRId64 " is outside the vocabulary of %"
+                       PRId64 "."), v[i], vocab);
         return NULL;
       }
   return g_steal_pointer (&ids);

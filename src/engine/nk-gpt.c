@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -370,7 +372,7 @@ _nk_gpt_forward (NkModel   *model,
   if (T < 1 || T > model->block_size)
     {
       g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
-                   _("Cannot forward a sequence of length %" G_GINT64_FORMAT ", block size is only %u."),
+                   _("Cannot forward a sequence of length %" PRId64 ", block size is only %u."),
                    T, model->block_size);
       return NULL;
     }

@@ -32,6 +32,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -142,8 +144,8 @@ check_common (const NkLaunchSpec *s,
       || (s->nodes > 1 && s->gpus % s->gpus_per_node != 0))
     REFUSE (_("%u GPUs are not %u whole nodes of %u GPUs."), s->gpus, s->nodes, s->gpus_per_node);
   if (s->global_batch != s->micro_batch * s->grad_accum * s->dp)
-    REFUSE (_("The global batch (%" G_GUINT64_FORMAT ") must equal micro-batch × gradient accumulation × DP (%"
-              G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " × %u)."),
+    REFUSE (_("The global batch (%" PRIu64 ") must equal micro-batch × gradient accumulation × DP (%"
+              PRIu64 " × %" PRIu64 " × %u)."),
             s->global_batch, s->micro_batch, s->grad_accum, s->dp);
   if (s->heads % kv_heads_of (s) != 0)
     REFUSE (_("The attention heads (%u) must be a multiple of the key/value heads (%u)."),
@@ -213,7 +215,7 @@ check_megatron (const NkLaunchSpec *s,
             s->layers / s->pp, s->virtual_stages);
   /* schedules.py forward_backward_pipelining_with_interleaving */
   if (s->virtual_stages > 1 && s->grad_accum % s->pp != 0)
-    REFUSE (_("Megatron-LM's interleaved schedule needs the micro-batches per step (%" G_GUINT64_FORMAT
+    REFUSE (_("Megatron-LM's interleaved schedule needs the micro-batches per step (%" PRIu64
               ") to be a multiple of PP (%u)."), s->grad_accum, s->pp);
   if (s->cp > 1 && s->seq % (2 * s->cp) != 0)
     REFUSE (_("Megatron-LM needs the sequence length (%u) to be a multiple of 2 × CP (%u)."), s->seq, 2 * s->cp);
@@ -337,7 +339,7 @@ member (JsonMembers *members,
 static char *
 json_uint (guint64 value)
 {
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  return g_strdup_printf ("%" PRIu64, value);
 }
 
 static char *
@@ -468,7 +470,7 @@ arg_uint (GString    *out,
           const char *flag,
           guint64     value)
 {
-  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  g_autofree char *text = g_strdup_printf ("%" PRIu64, value);
 
   arg (out, flag, text);
 }
@@ -634,7 +636,7 @@ toml_int (GString    *out,
           const char *key,
           guint64     value)
 {
-  g_string_append_printf (out, "%s = %" G_GUINT64_FORMAT "\n", key, value);
+  g_string_append_printf (out, "%s = %" PRIu64 "\n", key, value);
 }
 
 static void
@@ -657,9 +659,9 @@ torchtitan_ffn_args (const NkLaunchSpec *s)
   double multiplier;
 
   if (first <= target)
-    return g_strdup_printf ("multiple_of=%" G_GUINT64_FORMAT, target);
+    return g_strdup_printf ("multiple_of=%" PRIu64, target);
   multiplier = MAX (floor (1000.0 * (double) target / (double) first), 1) / 1000.0;
-  return g_strdup_printf ("multiple_of=%" G_GUINT64_FORMAT ", ffn_dim_multiplier=%.3f", target, multiplier);
+  return g_strdup_printf ("multiple_of=%" PRIu64 ", ffn_dim_multiplier=%.3f", target, multiplier);
 }
 
 static void

@@ -14,6 +14,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "nk-device-probe.h"
@@ -233,7 +235,7 @@ on_checkpoint_written (NkTrainer          *trainer,
                        NapkinTrainingPage *self)
 {
   g_autofree char *name = g_filename_display_basename (path);
-  g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" G_GUINT64_FORMAT ": %s"),
+  g_autofree char *title = g_strdup_printf (_("Checkpoint written after step %" PRIu64 ": %s"),
                                             step, name);
 
   _napkin_training_page_show_toast (self, title);
