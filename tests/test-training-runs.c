@@ -391,6 +391,28 @@ test_killed_run_resumes (void)
   g_assert_finalize_object (page);
 }
 
+/* A run's row names its model as the CLI's flags do: each of the three models. */
+static void
+test_describe_models (void)
+{
+  g_autoptr(NkTrainConfig) c = nk_train_config_new ();
+  g_autofree char *cruncher = NULL, *lm = NULL, *gpt = NULL;
+
+  c->dim = 32;
+  c->layers = 2;
+  c->context = 16;
+  c->n_head = 4;
+  c->model = NK_MODEL_CRUNCHER;
+  cruncher = napkin_run_describe_config (c);
+  c->model = NK_MODEL_TINY_LM;
+  lm = napkin_run_describe_config (c);
+  c->model = NK_MODEL_GPT;
+  gpt = napkin_run_describe_config (c);
+  g_assert_true (g_str_has_prefix (cruncher, "Cruncher D 32 · L 2 · batch "));
+  g_assert_true (g_str_has_prefix (lm, "Tiny LM D 32 · L 2 · T 16 · batch "));
+  g_assert_true (g_str_has_prefix (gpt, "GPT L 2 · H 4 · d 32 · T 16 · batch "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -401,6 +423,7 @@ main (int   argc,
   gtk_init ();
   adw_init ();
 
+  g_test_add_func ("/ui/training/runs/describe-models", test_describe_models);
   g_test_add_func ("/ui/training/runs/listed-newest-first", test_listed_newest_first);
   g_test_add_func ("/ui/training/runs/rename", test_rename);
   g_test_add_func ("/ui/training/runs/trash", test_trash);

@@ -745,10 +745,21 @@ napkin_run_describe_config (const NkTrainConfig *c)
 {
   g_autofree char *model = NULL;
 
-  if (c->model == NK_MODEL_CRUNCHER)
-    model = g_strdup_printf (_("Cruncher D %u · L %u"), c->dim, c->layers);
-  else
-    model = g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), c->dim, c->layers, c->context);
+  switch (c->model)
+    {
+    case NK_MODEL_CRUNCHER:
+      model = g_strdup_printf (_("Cruncher D %u · L %u"), c->dim, c->layers);
+      break;
+    case NK_MODEL_TINY_LM:
+      model = g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), c->dim, c->layers, c->context);
+      break;
+    case NK_MODEL_GPT:
+    default:
+      /* nanoGPT's names: n_layer, n_head, n_embd, block_size */
+      model = g_strdup_printf (_("GPT L %u · H %u · d %u · T %u"), c->layers, c->n_head, c->dim,
+                               c->context);
+      break;
+    }
   return g_strdup_printf (_("%s · batch %u · %" PRIu64 " steps · lr %g · %s · %s · %s"),
                           model, c->batch, c->steps, c->lr,
                           nk_optimizer_to_string (c->optimizer),
