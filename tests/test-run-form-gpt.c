@@ -45,6 +45,9 @@ test_gpt_choice (void)
   set_spin (form, "heads", 4);
   set_spin (form, "context", 16);
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (heads, ADW_TYPE_ACTION_ROW)));
+  /* The group says what the chosen model is (it described the Cruncher for every model). */
+  g_assert_true (g_str_has_prefix (adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (
+                   gtk_widget_get_ancestor (heads, ADW_TYPE_PREFERENCES_GROUP))), "nanoGPT’s GPT"));
   c = napkin_run_form_get_config (form);
   g_assert_nonnull (c);
   g_assert_cmpint (c->model, ==, NK_MODEL_GPT);

@@ -51,6 +51,7 @@ struct _NapkinRunForm
   gboolean       cuda_usable;
   GSettings     *settings;
 
+  AdwPreferencesGroup *model_group;
   AdwComboRow   *model_row;
   GtkSpinButton *dim_spin;
   GtkSpinButton *layers_spin;
@@ -185,6 +186,14 @@ validate (NapkinRunForm *self)
   guint model = adw_combo_row_get_selected (self->model_row);
   gboolean lm = model == 1 || model == 2;
 
+  /* What the chosen model is, in the order of model_names */
+  const char *const about[] = {
+    _("The lecture’s Cruncher: L Linear(D, D) layers, then Linear(D, 1), trained on y = x · (0, 1, …, D − 1)."),
+    _("A byte-level language model: an embedding, L Linear(D, D) + ReLU layers and a head, predicting the next byte of the text."),
+    _("nanoGPT’s GPT: L pre-LayerNorm blocks of causal self-attention and a GELU MLP of width D, predicting the next token of the text."),
+  };
+
+  adw_preferences_group_set_description (self->model_group, about[MIN (model, G_N_ELEMENTS (about) - 1)]);
   gtk_widget_set_visible (GTK_WIDGET (self->context_row), lm);
   gtk_widget_set_visible (GTK_WIDGET (self->text_row), lm);
   gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == 2);
@@ -564,6 +573,7 @@ napkin_run_form_class_init (NapkinRunFormClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-run-form.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, NapkinRunForm, name)
+  CHILD (model_group);
   CHILD (model_row);
   CHILD (dim_spin);
   CHILD (layers_spin);
