@@ -301,6 +301,28 @@ bmm_grad_view (Node      *node,
   return split != NULL ? nk_tensor_transpose (split, 1, 2, error) : NULL;
 }
 
+/* Adds @left · @right to the gradient of @input, written through @input's own
+ * layout (transposed back when the product used it transposed). */
+static gboolean
+bmm_grad_product (NkTensor  *input,
+                  gboolean   transposed,
+                  NkTensor  *left,
+                  NkTensor  *right,
+                  guint64    flops,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) target = NULL;
+  g_autoptr(NkTensor) dst = NULL;
+  double beta;
+
+  if ((target = grad_target_through (input, &beta, error)) == NULL
+      || (dst = maybe_transposed (target, transposed, error)) == NULL
+      || !nk_matmul_out (dst, left, right, 1.0, beta, error))
+    return FALSE;
+  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
+  return TRUE;
+}
+
 static gboolean
 backward_bmm (Node    *node,
               GError **error)
@@ -319,33 +341,19 @@ backward_bmm (Node    *node,
 
   if (nk_autograd_requires_grad (a))
     {
-      /* dA_eff [.., m, k] = g · B_effᵀ, written through A's own layout. */
-      g_autoptr(NkTensor) target = NULL;
-      g_autoptr(NkTensor) dst = NULL;
-      g_autoptr(NkTensor) bt = NULL;
-      double beta;
+      /* dA_eff [.., m, k] = g · B_effᵀ */
+      g_autoptr(NkTensor) bt = nk_tensor_transpose (be, -2, -1, error);
 
-      if ((target = grad_target_through (a, &beta, error)) == NULL
-          || (dst = maybe_transposed (target, ta, error)) == NULL
-          || (bt = nk_tensor_transpose (be, -2, -1, error)) == NULL
-          || !nk_matmul_out (dst, g, bt, 1.0, beta, error))
+      if (bt == NULL || !bmm_grad_product (a, ta, g, bt, flops, error))
         return FALSE;
-      _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
     }
   if (nk_autograd_requires_grad (b))
     {
       /* dB_eff [.., k, n] = A_effᵀ · g */
-      g_autoptr(NkTensor) target = NULL;
-      g_autoptr(NkTensor) dst = NULL;
-      g_autoptr(NkTensor) at = NULL;
-      double beta;
+      g_autoptr(NkTensor) at = nk_tensor_transpose (ae, -2, -1, error);
 
-      if ((target = grad_target_through (b, &beta, error)) == NULL
-          || (dst = maybe_transposed (target, tb, error)) == NULL
-          || (at = nk_tensor_transpose (ae, -2, -1, error)) == NULL
-          || !nk_matmul_out (dst, at, g, 1.0, beta, error))
+      if (at == NULL || !bmm_grad_product (b, tb, at, g, flops, error))
         return FALSE;
-      _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
     }
   return TRUE;
 }
