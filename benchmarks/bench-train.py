@@ -9,9 +9,10 @@
 # synthetic task, SGD, fp32, CPU, 2 threads. Prints "torch-step <best seconds>".
 import math
 import sys
-import time
 
 import torch
+
+from torch_step import print_best_step
 
 
 def main():
@@ -46,15 +47,7 @@ def main():
         opt.step()
         opt.zero_grad(set_to_none=False)
 
-    for _ in range(2):
-        step()
-    best = math.inf
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        step()
-        best = min(best, time.perf_counter() - t0)
-    print("torch-step", best)
-    sys.stdout.flush()
+    print_best_step(step, reps)
 
 
 if __name__ == "__main__":
