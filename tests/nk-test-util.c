@@ -7,8 +7,10 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
+#include "nk-autograd.h"
 #include "nk-test-util.h"
 
 void
@@ -122,6 +124,61 @@ nk_test_cli (const char        *command,
   if (err != NULL)
     *err = g_steal_pointer (&run.err);
   return run.status;
+}
+
+/**
+ * nk_test_random_f64:
+ * @rng: the generator
+ * @ndim: dims
+ * @shape: (array length=ndim): sizes
+ * @positive: %TRUE for |N(0, 1)| + 0.5 (inputs of log, sqrt, division)
+ *
+ * Returns: (transfer full): a contiguous f64 tensor of N(0, 1) draws
+ */
+NkTensor *
+nk_test_random_f64 (NkRng        *rng,
+                    int           ndim,
+                    const gint64 *shape,
+                    gboolean      positive)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree double *v = NULL;
+  gint64 n = 1;
+  NkTensor *t;
+
+  for (int d = 0; d < ndim; d++)
+    n *= shape[d];
+  v = g_new (double, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    {
+      v[i] = nk_rng_normal (rng, 0.0, 1.0);
+      if (positive)
+        v[i] = fabs (v[i]) + 0.5;
+    }
+  t = nk_tensor_new_from_doubles (NK_DTYPE_F64, ndim, shape, v, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/**
+ * nk_test_weighted_sum:
+ * @y: a recorded tensor
+ * @error: return location for a #GError
+ *
+ * Σ w ⊙ y with fixed random weights w, so a gradient check's upstream gradient is
+ * not all ones.
+ *
+ * Returns: (transfer full) (nullable): the scalar
+ */
+NkTensor *
+nk_test_weighted_sum (NkTensor  *y,
+                      GError   **error)
+{
+  g_autoptr(NkRng) rng = nk_rng_new (99);
+  g_autoptr(NkTensor) w = nk_test_random_f64 (rng, y->ndim, y->shape, FALSE);
+  g_autoptr(NkTensor) p = nk_ag_mul (y, w, error);
+
+  return p != NULL ? nk_ag_sum (p, error) : NULL;
 }
 
 /**

@@ -4,11 +4,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One home for the spawning and clean-up code every CLI and file test needs, so a
- * fix (capturing stderr, bytes with NULs on stdin, a missing NAPKIN_CLI) lands once.
+ * fix (capturing stderr, bytes with NULs on stdin, a missing NAPKIN_CLI) lands once;
+ * and for the random inputs and weighted loss the gradient checks share.
  */
 #pragma once
 
 #include <glib.h>
+
+#include "nk-rng.h"
+#include "nk-tensor.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +40,13 @@ int         nk_test_cli            (const char         *command,
                                     const char *const  *args,
                                     char              **out,
                                     char              **err);
+
+NkTensor   *nk_test_random_f64     (NkRng              *rng,
+                                    int                 ndim,
+                                    const gint64       *shape,
+                                    gboolean            positive);
+NkTensor   *nk_test_weighted_sum   (NkTensor           *y,
+                                    GError            **error);
 
 char       *nk_test_make_temp_dir  (const char         *name);
 void        nk_test_remove_tree    (const char         *path);

@@ -17,38 +17,7 @@
 #include "nk-autograd-nn.h"
 #include "nk-gemm-plan.h"
 #include "nk-rng.h"
-
-static NkTensor *
-random_f64 (NkRng        *rng,
-            int           ndim,
-            const gint64 *shape)
-{
-  g_autoptr(GError) error = NULL;
-  gint64 n = 1;
-  g_autofree double *v = NULL;
-  NkTensor *t;
-
-  for (int d = 0; d < ndim; d++)
-    n *= shape[d];
-  v = g_new (double, MAX (n, 1));
-  for (gint64 i = 0; i < n; i++)
-    v[i] = nk_rng_normal (rng, 0.0, 1.0);
-  t = nk_tensor_new_from_doubles (NK_DTYPE_F64, ndim, shape, v, &error);
-  g_assert_no_error (error);
-  return t;
-}
-
-/* Σ w ⊙ y with fixed weights w, so the upstream gradient is not all ones. */
-static NkTensor *
-weighted_sum (NkTensor  *y,
-              GError   **error)
-{
-  g_autoptr(NkRng) rng = nk_rng_new (99);
-  g_autoptr(NkTensor) w = random_f64 (rng, y->ndim, y->shape);
-  g_autoptr(NkTensor) p = nk_ag_mul (y, w, error);
-
-  return p != NULL ? nk_ag_sum (p, error) : NULL;
-}
+#include "nk-test-util.h"
 
 static void
 assert_gradcheck (NkAutogradFunc  func,
@@ -72,9 +41,9 @@ test_layer_norm_forward (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (1);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (4, 7));
-  g_autoptr(NkTensor) w = random_f64 (rng, NK_SHAPE (7));
-  g_autoptr(NkTensor) b = random_f64 (rng, NK_SHAPE (7));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (4, 7), FALSE);
+  g_autoptr(NkTensor) w = nk_test_random_f64 (rng, NK_SHAPE (7), FALSE);
+  g_autoptr(NkTensor) b = nk_test_random_f64 (rng, NK_SHAPE (7), FALSE);
   g_autoptr(NkTensor) plain = nk_ag_layer_norm (x, NULL, NULL, 1e-5, &error);
   g_autoptr(NkTensor) affine = nk_ag_layer_norm (x, w, b, 1e-5, &error);
   const double *xv = nk_tensor_data_f64 (x), *pv, *av;
@@ -114,16 +83,16 @@ f_layer_norm (NkTensor **in, guint n, gpointer data, GError **error)
   g_autoptr(NkTensor) y = xt ? nk_ag_layer_norm (xt, n > 1 ? in[1] : NULL,
                                                  n > 2 ? in[2] : NULL, 1e-5, error) : NULL;
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
 test_layer_norm_gradcheck (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (2);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (5, 3));
-  g_autoptr(NkTensor) w = random_f64 (rng, NK_SHAPE (5));
-  g_autoptr(NkTensor) b = random_f64 (rng, NK_SHAPE (5));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (5, 3), FALSE);
+  g_autoptr(NkTensor) w = nk_test_random_f64 (rng, NK_SHAPE (5), FALSE);
+  g_autoptr(NkTensor) b = nk_test_random_f64 (rng, NK_SHAPE (5), FALSE);
   NkTensor *in[3] = { x, w, b };
 
   assert_gradcheck (f_layer_norm, in, 3, NULL);
@@ -154,14 +123,14 @@ f_gelu (NkTensor **in, guint n, gpointer data, GError **error)
   g_autoptr(NkTensor) xt = nk_ag_transpose (in[0], 0, 1, error);
   g_autoptr(NkTensor) y = xt ? nk_ag_gelu (xt, error) : NULL;
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
 test_gelu_gradcheck (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (3);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (3, 4));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (3, 4), FALSE);
 
   assert_gradcheck (f_gelu, &x, 1, NULL);
 }
@@ -173,7 +142,7 @@ test_softmax_causal_forward (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (4);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (2, 5, 5));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (2, 5, 5), FALSE);
   g_autoptr(NkTensor) y = NULL;
   double *xv = nk_tensor_data_f64 (x);
   const double *yv;
@@ -214,14 +183,14 @@ f_softmax_causal (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_softmax_causal (in[0], 0.7, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
 test_softmax_causal_gradcheck (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (5);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (2, 4, 4));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (2, 4, 4), FALSE);
   g_autoptr(GError) error = NULL;
 
   assert_gradcheck (f_softmax_causal, &x, 1, NULL);
@@ -296,7 +265,7 @@ test_bmm_against_loops (void)
   AttnShape s = { 2, 5, 3, 4 };
   g_autoptr(NkRng) rng = nk_rng_new (6);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) qkv = random_f64 (rng, NK_SHAPE (s.B * s.T, 3 * s.H * s.hd));
+  g_autoptr(NkTensor) qkv = nk_test_random_f64 (rng, NK_SHAPE (s.B * s.T, 3 * s.H * s.hd), FALSE);
   g_autoptr(NkTensor) att = NULL;
   g_autoptr(NkTensor) y = NULL;
   g_autoptr(NkTensor) kt = NULL;
@@ -371,7 +340,7 @@ f_attention (NkTensor **in, guint n, gpointer data, GError **error)
       && (att = nk_ag_bmm (parts[0], parts[1], NK_BMM_TRANS_B, error)) != NULL
       && (p = nk_ag_softmax_causal (att, 1.0 / sqrt ((double) s->hd), error)) != NULL
       && (y = nk_ag_bmm (p, parts[2], NK_BMM_MERGE_HEADS, error)) != NULL)
-    result = weighted_sum (y, error);
+    result = nk_test_weighted_sum (y, error);
   for (int i = 0; i < 3; i++)
     g_clear_pointer (&parts[i], nk_tensor_unref);
   return result;
@@ -382,7 +351,7 @@ test_attention_gradcheck (void)
 {
   AttnShape s = { 2, 3, 2, 2 };
   g_autoptr(NkRng) rng = nk_rng_new (7);
-  g_autoptr(NkTensor) qkv = random_f64 (rng, NK_SHAPE (s.B * s.T, 3 * s.H * s.hd));
+  g_autoptr(NkTensor) qkv = nk_test_random_f64 (rng, NK_SHAPE (s.B * s.T, 3 * s.H * s.hd), FALSE);
 
   assert_gradcheck (f_attention, &qkv, 1, &s);
 }
@@ -392,15 +361,15 @@ f_bmm_trans_a (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_bmm (in[0], in[1], NK_BMM_TRANS_A, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
 test_bmm_trans_a_gradcheck (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (8);
-  g_autoptr(NkTensor) a = random_f64 (rng, NK_SHAPE (2, 3, 4));   /* used as [2, 4, 3] */
-  g_autoptr(NkTensor) b = random_f64 (rng, NK_SHAPE (2, 3, 5));
+  g_autoptr(NkTensor) a = nk_test_random_f64 (rng, NK_SHAPE (2, 3, 4), FALSE);   /* used as [2, 4, 3] */
+  g_autoptr(NkTensor) b = nk_test_random_f64 (rng, NK_SHAPE (2, 3, 5), FALSE);
   NkTensor *in[2] = { a, b };
 
   assert_gradcheck (f_bmm_trans_a, in, 2, NULL);
@@ -413,7 +382,7 @@ f_embedding (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_embedding (in[0], data, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
@@ -422,7 +391,7 @@ test_embedding_repeated_ids (void)
   static const gint64 ids[] = { 0, 2, 2, 4, 2, 0 };
   g_autoptr(NkRng) rng = nk_rng_new (9);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) w = random_f64 (rng, NK_SHAPE (5, 3));
+  g_autoptr(NkTensor) w = nk_test_random_f64 (rng, NK_SHAPE (5, 3), FALSE);
   g_autoptr(NkTensor) index = nk_tensor_new_full (NULL, NK_DTYPE_INT64, NK_SHAPE (6),
                                                   NK_BUCKET_OTHER, FALSE, &error);
   g_autoptr(NkTensor) loss = NULL;
@@ -438,7 +407,7 @@ test_embedding_repeated_ids (void)
   {
     g_autoptr(NkRng) wrng = nk_rng_new (99);
 
-    upstream = random_f64 (wrng, NK_SHAPE (6, 3));
+    upstream = nk_test_random_f64 (wrng, NK_SHAPE (6, 3), FALSE);
   }
   for (int j = 0; j < 3; j++)
     {
@@ -463,15 +432,15 @@ f_views (NkTensor **in, guint n, gpointer data, GError **error)
   g_autoptr(NkTensor) xt = x ? nk_ag_transpose (x, 0, 2, error) : NULL;
   g_autoptr(NkTensor) xc = xt ? nk_ag_contiguous (xt, error) : NULL;
 
-  return xc != NULL ? weighted_sum (xc, error) : NULL;
+  return xc != NULL ? nk_test_weighted_sum (xc, error) : NULL;
 }
 
 static void
 test_views_gradcheck (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (10);
-  g_autoptr(NkTensor) wpe = random_f64 (rng, NK_SHAPE (5, 2));
-  g_autoptr(NkTensor) tok = random_f64 (rng, NK_SHAPE (6, 2));
+  g_autoptr(NkTensor) wpe = nk_test_random_f64 (rng, NK_SHAPE (5, 2), FALSE);
+  g_autoptr(NkTensor) tok = nk_test_random_f64 (rng, NK_SHAPE (6, 2), FALSE);
   NkTensor *in[2] = { wpe, tok };
 
   assert_gradcheck (f_views, in, 2, NULL);
@@ -488,8 +457,8 @@ test_flop_counts (void)
   const gint64 R = 6, C = 8, T = 5;
   g_autoptr(NkRng) rng = nk_rng_new (11);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (R, C));
-  g_autoptr(NkTensor) s = random_f64 (rng, NK_SHAPE (3, T, T));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (R, C), FALSE);
+  g_autoptr(NkTensor) s = nk_test_random_f64 (rng, NK_SHAPE (3, T, T), FALSE);
   g_autoptr(NkTensor) y = NULL;
   g_autoptr(NkTensor) p = NULL;
   g_autoptr(NkTensor) loss = NULL;
@@ -537,8 +506,8 @@ test_autocast_bf16 (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (12);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) q64 = random_f64 (rng, NK_SHAPE (2, 3, 4));
-  g_autoptr(NkTensor) k64 = random_f64 (rng, NK_SHAPE (2, 3, 4));
+  g_autoptr(NkTensor) q64 = nk_test_random_f64 (rng, NK_SHAPE (2, 3, 4), FALSE);
+  g_autoptr(NkTensor) k64 = nk_test_random_f64 (rng, NK_SHAPE (2, 3, 4), FALSE);
   g_autoptr(NkTensor) q = nk_cast (q64, NK_DTYPE_F32, &error);
   g_autoptr(NkTensor) k = nk_cast (k64, NK_DTYPE_F32, &error);
   g_autoptr(NkTensor) qb = nk_cast (q, NK_DTYPE_BF16, &error);
@@ -577,7 +546,7 @@ test_autocast_bf16 (void)
   s1 = nk_ag_sum (p, &error);
   s2 = nk_ag_sum (ln, &error);
   {
-    g_autoptr(NkTensor) w = weighted_sum (p, &error);
+    g_autoptr(NkTensor) w = nk_test_weighted_sum (p, &error);
 
     loss = nk_ag_add (w, s2, &error);
   }
@@ -610,7 +579,7 @@ test_cross_entropy_rows (void)
   static const gint64 targets_v[] = { 2, 0, 4, 4 };
   g_autoptr(NkRng) rng = nk_rng_new (13);
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (5, 4));
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (5, 4), FALSE);
   g_autoptr(NkTensor) targets = nk_tensor_new_full (NULL, NK_DTYPE_INT64, NK_SHAPE (4),
                                                     NK_BUCKET_OTHER, FALSE, &error);
   g_autoptr(NkTensor) loss = NULL;

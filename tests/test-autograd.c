@@ -8,45 +8,8 @@
 #include <math.h>
 
 #include "nk-autograd.h"
+#include "nk-test-util.h"
 #include "nk-rng.h"
-
-/* A fresh f64 tensor of N(0, 1) values (or |N|+0.5 when @positive). */
-static NkTensor *
-random_f64 (NkRng        *rng,
-            int           ndim,
-            const gint64 *shape,
-            gboolean      positive)
-{
-  g_autoptr(GError) error = NULL;
-  gint64 n = 1;
-  g_autofree double *v = NULL;
-  NkTensor *t;
-
-  for (int d = 0; d < ndim; d++)
-    n *= shape[d];
-  v = g_new (double, MAX (n, 1));
-  for (gint64 i = 0; i < n; i++)
-    {
-      v[i] = nk_rng_normal (rng, 0.0, 1.0);
-      if (positive)
-        v[i] = fabs (v[i]) + 0.5;
-    }
-  t = nk_tensor_new_from_doubles (NK_DTYPE_F64, ndim, shape, v, &error);
-  g_assert_no_error (error);
-  return t;
-}
-
-/* Σ w ⊙ y with fixed weights w, so the upstream gradient is not all ones. */
-static NkTensor *
-weighted_sum (NkTensor  *y,
-              GError   **error)
-{
-  g_autoptr(NkRng) rng = nk_rng_new (99);
-  g_autoptr(NkTensor) w = random_f64 (rng, y->ndim, y->shape, FALSE);
-  g_autoptr(NkTensor) p = nk_ag_mul (y, w, error);
-
-  return p != NULL ? nk_ag_sum (p, error) : NULL;
-}
 
 typedef struct {
   int op;
@@ -57,7 +20,7 @@ f_unary (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_unary (((OpData *) data)->op, in[0], error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static NkTensor *
@@ -65,7 +28,7 @@ f_binary (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_binary (((OpData *) data)->op, in[0], in[1], error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static NkTensor *
@@ -73,7 +36,7 @@ f_matmul (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_matmul (in[0], in[1], error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static NkTensor *
@@ -81,7 +44,7 @@ f_linear (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_linear (in[0], in[1], n > 2 ? in[2] : NULL, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static NkTensor *
@@ -89,7 +52,7 @@ f_mul_scalar (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_mul_scalar (in[0], -2.5, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static NkTensor *
@@ -117,7 +80,7 @@ f_embedding (NkTensor **in, guint n, gpointer data, GError **error)
 {
   g_autoptr(NkTensor) y = nk_ag_embedding (in[0], data, error);
 
-  return y != NULL ? weighted_sum (y, error) : NULL;
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
 }
 
 static void
@@ -146,13 +109,13 @@ test_unary (void)
   for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
     {
       gboolean positive = ops[i] == NK_UNARY_LOG || ops[i] == NK_UNARY_SQRT;
-      g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (3, 4), positive);
+      g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (3, 4), positive);
       OpData data = { ops[i] };
 
       /* relu has a kink at 0: keep the samples away from it (|x| ≥ 0.5 after this). */
       if (ops[i] == NK_UNARY_RELU)
         {
-          g_autoptr(NkTensor) y = random_f64 (rng, NK_SHAPE (3, 4), TRUE);
+          g_autoptr(NkTensor) y = nk_test_random_f64 (rng, NK_SHAPE (3, 4), TRUE);
           g_autofree double *v = nk_tensor_to_doubles (y, NULL);
 
           for (int k = 0; k < 12; k++)
@@ -176,17 +139,17 @@ test_binary_broadcast (void)
     {
       OpData data = { ops[i] };
       NkTensor *same[2] = {
-        random_f64 (rng, NK_SHAPE (3, 4), FALSE),
-        random_f64 (rng, NK_SHAPE (3, 4), TRUE),
+        nk_test_random_f64 (rng, NK_SHAPE (3, 4), FALSE),
+        nk_test_random_f64 (rng, NK_SHAPE (3, 4), TRUE),
       };
       /* [3, 4] op [4] and [3, 1] op [1, 4]: the gradient is summed over stretched dims */
       NkTensor *row[2] = {
-        random_f64 (rng, NK_SHAPE (3, 4), FALSE),
-        random_f64 (rng, NK_SHAPE (4), TRUE),
+        nk_test_random_f64 (rng, NK_SHAPE (3, 4), FALSE),
+        nk_test_random_f64 (rng, NK_SHAPE (4), TRUE),
       };
       NkTensor *outer[2] = {
-        random_f64 (rng, NK_SHAPE (3, 1), TRUE),
-        random_f64 (rng, NK_SHAPE (1, 4), TRUE),
+        nk_test_random_f64 (rng, NK_SHAPE (3, 1), TRUE),
+        nk_test_random_f64 (rng, NK_SHAPE (1, 4), TRUE),
       };
 
       check (f_binary, same, 2, &data);
@@ -206,8 +169,8 @@ test_matmul (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (3);
   NkTensor *in[2] = {
-    random_f64 (rng, NK_SHAPE (3, 5), FALSE),
-    random_f64 (rng, NK_SHAPE (5, 2), FALSE),
+    nk_test_random_f64 (rng, NK_SHAPE (3, 5), FALSE),
+    nk_test_random_f64 (rng, NK_SHAPE (5, 2), FALSE),
   };
 
   check (f_matmul, in, 2, NULL);
@@ -220,9 +183,9 @@ test_linear (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (4);
   NkTensor *in[3] = {
-    random_f64 (rng, NK_SHAPE (4, 3), FALSE),
-    random_f64 (rng, NK_SHAPE (5, 3), FALSE),   /* [out, in] */
-    random_f64 (rng, NK_SHAPE (5), FALSE),
+    nk_test_random_f64 (rng, NK_SHAPE (4, 3), FALSE),
+    nk_test_random_f64 (rng, NK_SHAPE (5, 3), FALSE),   /* [out, in] */
+    nk_test_random_f64 (rng, NK_SHAPE (5), FALSE),
   };
 
   check (f_linear, in, 3, NULL);
@@ -235,8 +198,8 @@ static void
 test_scalar_and_reductions (void)
 {
   g_autoptr(NkRng) rng = nk_rng_new (5);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (2, 3), FALSE);
-  g_autoptr(NkTensor) y = random_f64 (rng, NK_SHAPE (2, 3), FALSE);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (2, 3), FALSE);
+  g_autoptr(NkTensor) y = nk_test_random_f64 (rng, NK_SHAPE (2, 3), FALSE);
 
   check (f_mul_scalar, &x, 1, NULL);
   check (f_mean_of_square, &y, 1, NULL);
@@ -247,12 +210,12 @@ test_losses (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NkRng) rng = nk_rng_new (6);
-  g_autoptr(NkTensor) pred = random_f64 (rng, NK_SHAPE (5, 1), FALSE);
-  g_autoptr(NkTensor) target = random_f64 (rng, NK_SHAPE (5), FALSE);
-  g_autoptr(NkTensor) logits = random_f64 (rng, NK_SHAPE (4, 6), FALSE);
+  g_autoptr(NkTensor) pred = nk_test_random_f64 (rng, NK_SHAPE (5, 1), FALSE);
+  g_autoptr(NkTensor) target = nk_test_random_f64 (rng, NK_SHAPE (5), FALSE);
+  g_autoptr(NkTensor) logits = nk_test_random_f64 (rng, NK_SHAPE (4, 6), FALSE);
   g_autoptr(NkTensor) classes = nk_tensor_new_from_data (NK_DTYPE_INT32, NK_SHAPE (4),
                                                          (const gint32[]) { 0, 5, 2, 2 }, &error);
-  g_autoptr(NkTensor) table = random_f64 (rng, NK_SHAPE (7, 3), FALSE);
+  g_autoptr(NkTensor) table = nk_test_random_f64 (rng, NK_SHAPE (7, 3), FALSE);
   g_autoptr(NkTensor) tokens = nk_tensor_new_from_data (NK_DTYPE_INT32, NK_SHAPE (5),
                                                         (const gint32[]) { 1, 6, 1, 0, 1 }, &error);
 
@@ -285,7 +248,7 @@ test_fan_out (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NkRng) rng = nk_rng_new (7);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (4), FALSE);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (4), FALSE);
   g_autoptr(NkTensor) xx = NULL, y = NULL, s = NULL;
   g_autofree double *xv = nk_tensor_to_doubles (x, NULL);
   g_autofree double *gv = NULL;
@@ -325,7 +288,7 @@ test_errors (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NkRng) rng = nk_rng_new (8);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (3), FALSE);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (3), FALSE);
   g_autoptr(NkTensor) y = NULL;
 
   nk_tensor_set_requires_grad (x, TRUE);
@@ -335,7 +298,7 @@ test_errors (void)
   g_clear_error (&error);
 
   {
-    g_autoptr(NkTensor) plain = random_f64 (rng, NK_SHAPE (1), FALSE);
+    g_autoptr(NkTensor) plain = nk_test_random_f64 (rng, NK_SHAPE (1), FALSE);
 
     g_assert_false (nk_autograd_backward (plain, &error));
     g_assert_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_NO_GRAPH);
@@ -358,7 +321,7 @@ test_checker_catches (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(NkRng) rng = nk_rng_new (9);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (3), TRUE);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (3), TRUE);
 
   g_assert_false (nk_autograd_gradcheck (f_wrong, &x, 1, NULL, 1e-6, 1e-7, 1e-6, NULL, &error));
   g_assert_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_MISMATCH);
@@ -371,9 +334,9 @@ test_arena_reuse (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(NkArena) arena = nk_arena_new ();
   g_autoptr(NkRng) rng = nk_rng_new (10);
-  g_autoptr(NkTensor) x = random_f64 (rng, NK_SHAPE (4, 3), FALSE);
-  g_autoptr(NkTensor) w = random_f64 (rng, NK_SHAPE (5, 3), FALSE);
-  g_autoptr(NkTensor) b = random_f64 (rng, NK_SHAPE (5), FALSE);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (4, 3), FALSE);
+  g_autoptr(NkTensor) w = nk_test_random_f64 (rng, NK_SHAPE (5, 3), FALSE);
+  g_autoptr(NkTensor) b = nk_test_random_f64 (rng, NK_SHAPE (5), FALSE);
   guint64 ids[2] = { 0, 0 };
   guint64 live[2][NK_N_BUCKETS];
   NkArena *previous;
