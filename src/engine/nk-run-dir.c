@@ -377,10 +377,11 @@ static const char *const bucket_tags[] = {
   [NK_BUCKET_ACTIVATIONS] = "memory/activations",
 };
 
-gboolean
-nk_run_writer_add_scalars (NkRunWriter           *writer,
-                           const NkTrainMetrics  *m,
-                           GError               **error)
+/* One step's scalars into the event file, unflushed. */
+static gboolean
+add_step_scalars (NkRunWriter           *writer,
+                  const NkTrainMetrics  *m,
+                  GError               **error)
 {
   const struct { const char *tag; double value; } figures[] = {
     { "loss", m->loss },
@@ -404,7 +405,15 @@ nk_run_writer_add_scalars (NkRunWriter           *writer,
       && !nk_event_writer_add_scalar (writer->events, "loss_scale", (gint64) m->step, -1,
                                       (float) m->loss_scale, error))
     return FALSE;
-  return nk_event_writer_flush (writer->events, error);
+  return TRUE;
+}
+
+gboolean
+nk_run_writer_add_scalars (NkRunWriter           *writer,
+                           const NkTrainMetrics  *m,
+                           GError               **error)
+{
+  return add_step_scalars (writer, m, error) && nk_event_writer_flush (writer->events, error);
 }
 
 gboolean
@@ -430,10 +439,11 @@ nk_run_writer_append (NkRunWriter           *writer,
     }
   if (!write_all (writer, writer->buffer->str, writer->buffer->len, error))
     return FALSE;
+  /* one flush for the batch, as metrics.jsonl gets one write() */
   for (gsize i = 0; i < n_steps; i++)
-    if (!nk_run_writer_add_scalars (writer, &metrics[i], error))
+    if (!add_step_scalars (writer, &metrics[i], error))
       return FALSE;
-  return TRUE;
+  return nk_event_writer_flush (writer->events, error);
 }
 
 gboolean
