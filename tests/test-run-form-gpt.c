@@ -56,11 +56,38 @@ test_gpt_choice (void)
   g_assert_cmpuint (c->context, ==, 16);
   g_assert_cmpuint (nk_train_config_count_parameters (c), ==,
                     12 * 2 * 32 * 32 + 13 * 2 * 32 + (256 + 16) * 32 + 2 * 32);
+  /* The Cruncher's default rate became nanoGPT's, as napkin-cli train does */
+  g_assert_cmpfloat (c->lr, ==, 0.001);
 
   set_spin (form, "heads", 5);
   g_assert_null (napkin_run_form_get_config (form));
   g_assert_nonnull (strstr (napkin_run_form_get_error (form), "not a multiple of 5 heads"));
 
+  g_assert_finalize_object (form);
+}
+
+/* A learning rate the person typed stays when the model changes; a model's default
+ * follows the model (0.01 for the Cruncher, 0.001 for the GPT, as the CLI). */
+static void
+test_lr_follows_model (void)
+{
+  NapkinRunForm *form = NAPKIN_RUN_FORM (napkin_run_form_new ());
+  GtkEditable *lr;
+  AdwComboRow *model;
+
+  g_object_ref_sink (form);
+  lr = GTK_EDITABLE (napkin_run_form_get_input (form, "lr"));
+  model = ADW_COMBO_ROW (napkin_run_form_get_input (form, "model"));
+  g_assert_cmpstr (gtk_editable_get_text (lr), ==, "0.01");
+  adw_combo_row_set_selected (model, 2);
+  g_assert_cmpstr (gtk_editable_get_text (lr), ==, "0.001");
+  adw_combo_row_set_selected (model, 0);
+  g_assert_cmpstr (gtk_editable_get_text (lr), ==, "0.01");
+  gtk_editable_set_text (lr, "0.05");
+  adw_combo_row_set_selected (model, 2);
+  g_assert_cmpstr (gtk_editable_get_text (lr), ==, "0.05");
+  adw_combo_row_set_selected (model, 1);
+  g_assert_cmpstr (gtk_editable_get_text (lr), ==, "0.05");
   g_assert_finalize_object (form);
 }
 
@@ -75,5 +102,6 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/ui/run-form/gpt", test_gpt_choice);
+  g_test_add_func ("/ui/run-form/lr-follows-model", test_lr_follows_model);
   return g_test_run ();
 }

@@ -19,6 +19,12 @@ G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
 /* fp16's first loss scale: torch.cuda.amp.GradScaler's default. */
 #define LOSS_SCALE_INIT 65536.0
 
+double
+nk_train_config_default_lr (NkModelKind model)
+{
+  return model == NK_MODEL_GPT ? 1e-3 : 0.01;
+}
+
 NkTrainConfig *
 nk_train_config_new (void)
 {
@@ -30,7 +36,7 @@ nk_train_config_new (void)
   config->batch = 8;
   config->context = 32;
   config->steps = 100;
-  config->lr = 0.01;
+  config->lr = nk_train_config_default_lr (NK_MODEL_CRUNCHER);
   config->optimizer = NK_OPTIMIZER_ADAMW;
   config->device = g_strdup ("cpu");
   config->precision = NK_PRECISION_FP32;

@@ -119,6 +119,9 @@ GType          nk_train_config_get_type  (void) G_GNUC_CONST;
 /* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
  * cpu, fp32, truncated normal, keep 3 checkpoints, history 10000 steps. */
 NkTrainConfig *nk_train_config_new       (void);
+/* The learning rate a model trains at unless told otherwise: 0.01, and nanoGPT's
+ * 0.001 for the GPT (at 0.01 it stalls near the bigram loss). */
+double         nk_train_config_default_lr (NkModelKind         model);
 NkTrainConfig *nk_train_config_copy      (const NkTrainConfig *config);
 void           nk_train_config_free      (NkTrainConfig       *config);
 /* Checks the numbers (not the files): NK_TRAINER_ERROR_CONFIG naming the setting. */

@@ -53,6 +53,7 @@ struct _NapkinRunForm
 
   AdwPreferencesGroup *model_group;
   AdwComboRow   *model_row;
+  guint          lr_model;      /* the model whose default learning rate the lr row may hold */
   GtkSpinButton *dim_spin;
   GtkSpinButton *layers_spin;
   AdwActionRow  *context_row;
@@ -210,6 +211,29 @@ validate (NapkinRunForm *self)
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
+}
+
+/* A new model brings its own default learning rate, unless the person typed one:
+ * the row keeps any rate but the old model's default. */
+static void
+model_changed (NapkinRunForm *self)
+{
+  NkModelKind old_model = 0, new_model = 0;
+  guint selected = adw_combo_row_get_selected (self->model_row);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->lr_row));
+  double lr;
+
+  if (selected == self->lr_model || selected >= G_N_ELEMENTS (model_names))
+    return;
+  nk_model_kind_from_string (model_names[self->lr_model], &old_model);
+  nk_model_kind_from_string (model_names[selected], &new_model);
+  self->lr_model = selected;
+  if (nk_units_parse (text, &lr, NULL) && lr == nk_train_config_default_lr (old_model))
+    {
+      g_autofree char *rate = g_strdup_printf ("%g", nk_train_config_default_lr (new_model));
+
+      gtk_editable_set_text (GTK_EDITABLE (self->lr_row), rate);
+    }
 }
 
 /* ------------------------------------------------------------ paths */
@@ -624,6 +648,7 @@ napkin_run_form_init (NapkinRunForm *self)
   for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
     g_signal_connect_swapped (spins[i], "value-changed", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->lr_row, "changed", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->model_row, "notify::selected", G_CALLBACK (model_changed), self);
   g_signal_connect_swapped (self->model_row, "notify::selected", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->optimizer_row, "notify::selected", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->precision_row, "notify::selected", G_CALLBACK (validate), self);
