@@ -684,6 +684,13 @@ test_compute_pure (void)
   in.in[NK_PLAN_IN_TOKENS] = 15e12;
   in.in[NK_PLAN_IN_GPUS] = 1024;
   in.in[NK_PLAN_IN_MFU] = 0.5;
+  /* the object's layout defaults (its property table) */
+  in.layout[NK_PLAN_L_TP] = in.layout[NK_PLAN_L_PP] = in.layout[NK_PLAN_L_CP] = 1;
+  in.layout[NK_PLAN_L_VIRTUAL_STAGES] = 1;
+  in.layout[NK_PLAN_L_GPUS_PER_NODE] = 8;
+  in.layout[NK_PLAN_L_TIED_EMBEDDINGS] = 1;
+  in.layout[NK_PLAN_L_GRAD_PRECISION] = NK_GRAD_PRECISION_BF16;
+  in.layout[NK_PLAN_L_MEMORY_RESERVE] = 5;
   nk_plan_compute (&in, &r);
   g_assert_true (r.valid);
   g_assert_cmpuint (r.n_problems, ==, 0);
@@ -891,9 +898,9 @@ test_layout_properties (void)
   static const struct { const char *name; int value; } expected[] = {
     { "tp", 1 }, { "pp", 1 }, { "cp", 1 }, { "dp", 0 }, { "virtual-stages", 1 },
     { "sequence-parallel", 0 }, { "recompute", 0 }, { "flash-attention", 0 },
-    { "grad-precision", 0 }, { "gpus-per-node", 8 }, { "micro-batch", 0 },
+    { "grad-precision", NK_GRAD_PRECISION_BF16 }, { "gpus-per-node", 8 }, { "micro-batch", 0 },
     { "global-batch", 0 }, { "kv-heads", 0 }, { "ffn", 0 }, { "tied-embeddings", 1 },
-    { "capacity", 0 }, { "mfu-auto", 0 }, { "best-layout", 0 },
+    { "capacity", 0 }, { "mfu-auto", 0 }, { "best-layout", 0 }, { "memory-reserve", 5 },
   };
   g_autoptr(NkPlan) plan = nk_plan_new ();
   double days_before, days_after;

@@ -50,6 +50,9 @@ print_json (const NkGpu *gpu)
   json_builder_add_string_value (builder, gpu->name);
   add_figure (builder, "memory", gpu->memory);
   add_figure (builder, "bandwidth", gpu->bandwidth);
+  add_figure (builder, "memory_reported", gpu->memory_reported);
+  add_figure (builder, "nvlink_bandwidth", gpu->nvlink_bandwidth);
+  add_figure (builder, "network_bandwidth", gpu->network_bandwidth);
   add_peaks (builder, "peak", gpu->peak);
   add_peaks (builder, "peak_sparse", gpu->peak_sparse);
   json_builder_set_member_name (builder, "cuda_names");
@@ -59,6 +62,11 @@ print_json (const NkGpu *gpu)
   json_builder_end_array (builder);
   json_builder_set_member_name (builder, "source");
   json_builder_add_string_value (builder, gpu->source);
+  if (gpu->interconnect_source != NULL && gpu->interconnect_source[0] != '\0')
+    {
+      json_builder_set_member_name (builder, "interconnect_source");
+      json_builder_add_string_value (builder, gpu->interconnect_source);
+    }
   if (gpu->notes != NULL && gpu->notes[0] != '\0')
     {
       json_builder_set_member_name (builder, "notes");
@@ -131,10 +139,17 @@ print_details (const NkGpu *gpu)
 {
   g_autofree char *memory = cell (gpu->memory, 1e9, " GB");
   g_autofree char *bandwidth = cell (gpu->bandwidth, 1e12, " TB/s");
+  g_autofree char *reported = cell (gpu->memory_reported, 1e9, " GB");
+  g_autofree char *nvlink = cell (gpu->nvlink_bandwidth, 1e9, " GB/s each way");
+  g_autofree char *network = cell (gpu->network_bandwidth, 1e9, " GB/s per GPU");
 
   printf ("%s (%s)\n", gpu->name, gpu->id);
   printf ("  %-12s %s\n", _("memory"), memory);
   printf ("  %-12s %s\n", _("bandwidth"), bandwidth);
+  if (isfinite (gpu->memory_reported))
+    printf ("  %-12s %s (%.0f MiB)\n", _("reported"), reported, gpu->memory_reported / 1048576.0);
+  printf ("  %-12s %s\n", _("NVLink"), nvlink);
+  printf ("  %-12s %s\n", _("network"), network);
   printf ("  %-12s %14s %14s\n", _("TFLOP/s"), _("dense"), _("2:4 sparse"));
   for (int i = 0; i < NK_PEAK_N_DTYPES; i++)
     {
@@ -153,6 +168,8 @@ print_details (const NkGpu *gpu)
       printf ("  %-12s %s\n", _("CUDA names"), names);
     }
   printf ("  %-12s %s\n", _("source"), gpu->source);
+  if (gpu->interconnect_source != NULL && gpu->interconnect_source[0] != '\0')
+    printf ("  %-12s %s\n", _("interconnect"), gpu->interconnect_source);
   if (gpu->notes != NULL && gpu->notes[0] != '\0')
     printf ("  %-12s %s\n", _("notes"), gpu->notes);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "nk-enums.h"
 #include "nk-plan.h"
 #include "nk-units.h"
 
@@ -26,6 +27,10 @@ static const struct {
   { "seq", "--seq" }, { "layers", "--layers" }, { "d-model", "--d-model" },
   { "heads", "--heads" }, { "d-ff", "--d-ff" }, { "vocab", "--vocab" },
   { "price", "--price" }, { "deadline-days", "--deadline" },
+  { "tp", "--tp" }, { "pp", "--pp" }, { "cp", "--cp" }, { "dp", "--dp" },
+  { "virtual-stages", "--virtual-stages" }, { "global-batch", "--global-batch" },
+  { "micro-batch", "--micro-batch" }, { "kv-heads", "--kv-heads" },
+  { "best-layout", "--best-layout" },
 };
 
 static const char *
@@ -59,10 +64,54 @@ static const struct {
   [N_DEADLINE] = { "--deadline", "deadline-days" },
 };
 
+/* The layout's whole-number flags, each an int property of NkPlan. */
+enum { I_TP, I_PP, I_CP, I_DP, I_VIRTUAL, I_GLOBAL, I_MICRO, I_KV_HEADS, I_PER_NODE, I_RESERVE,
+       N_INTS };
+
+static const struct {
+  const char *flag;
+  const char *property;
+  double      minimum;
+} int_flags[N_INTS] = {
+  [I_TP] = { "--tp", "tp", 1 },
+  [I_PP] = { "--pp", "pp", 1 },
+  [I_CP] = { "--cp", "cp", 1 },
+  [I_DP] = { "--dp", "dp", 1 },
+  [I_VIRTUAL] = { "--virtual-stages", "virtual-stages", 1 },
+  [I_GLOBAL] = { "--global-batch", "global-batch", 1 },
+  [I_MICRO] = { "--micro-batch", "micro-batch", 1 },
+  [I_KV_HEADS] = { "--kv-heads", "kv-heads", 1 },
+  [I_PER_NODE] = { "--gpus-per-node", "gpus-per-node", 1 },
+  [I_RESERVE] = { "--memory-reserve", "memory-reserve", 0 },
+};
+
+/* The layout's named choices: flag, property, enum type. */
+enum { C_FFN, C_RECOMPUTE, C_GRAD_PRECISION, C_CAPACITY, N_CHOICES };
+
+static const struct {
+  const char *flag;
+  const char *property;
+  GType     (*type) (void);
+  const char *names;
+} choice_flags[N_CHOICES] = {
+  [C_FFN] = { "--ffn", "ffn", nk_ffn_get_type, "gelu, swiglu" },
+  [C_RECOMPUTE] = { "--recompute", "recompute", nk_recompute_get_type, "none, selective, full" },
+  [C_GRAD_PRECISION] = { "--grad-precision", "grad-precision", nk_grad_precision_get_type, "fp32, bf16" },
+  [C_CAPACITY] = { "--capacity", "capacity", nk_capacity_get_type, "datasheet, usable" },
+};
+
 /* The command line as typed, then as parsed. */
 typedef struct {
   char              *numbers[N_NUMBERS];
   double             values[N_NUMBERS];
+  char              *ints[N_INTS];
+  int                int_values[N_INTS];
+  char              *choices[N_CHOICES];
+  int                choice_values[N_CHOICES];
+  char              *export_name;
+  char              *out_path;
+  gboolean           tied, sequence_parallel, flash, best_layout, mfu_auto;
+  NkLaunchEngine     engine;
   char              *gpu;
   char              *dtype_name;
   char              *optimizer_name;
@@ -82,6 +131,12 @@ plan_args_clear (PlanArgs *args)
 {
   for (guint i = 0; i < N_NUMBERS; i++)
     g_free (args->numbers[i]);
+  for (guint i = 0; i < N_INTS; i++)
+    g_free (args->ints[i]);
+  for (guint i = 0; i < N_CHOICES; i++)
+    g_free (args->choices[i]);
+  g_free (args->export_name);
+  g_free (args->out_path);
   g_free (args->gpu);
   g_free (args->dtype_name);
   g_free (args->optimizer_name);
@@ -119,6 +174,26 @@ plan_context (PlanArgs *a)
     { "deadline", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_DEADLINE], N_("Also answer: fewest GPUs to finish within DAYS"), "DAYS" },
     { "largest", 0, 0, G_OPTION_ARG_NONE, &a->largest, N_("Answer: the most parameters whose memory fits the GPUs"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("One JSON object per line"), NULL },
+    { "kv-heads", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_KV_HEADS], N_("Key/value heads (grouped-query attention; default: the heads)"), "K" },
+    { "ffn", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_FFN], N_("gelu (default, GPT-2: 2 matrices) or swiglu (Llama: 3)"), "FFN" },
+    { "tied-embeddings", 0, 0, G_OPTION_ARG_NONE, &a->tied, N_("Input embedding and output layer share one matrix (default: untied)"), NULL },
+    { "global-batch", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_GLOBAL], N_("Sequences per optimizer step, all GPUs together (default: --batch)"), "SEQS" },
+    { "micro-batch", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_MICRO], N_("Sequences per GPU per micro-step (default: global / DP)"), "SEQS" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_TP], N_("Tensor-parallel degree (default 1)"), "N" },
+    { "pp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_PP], N_("Pipeline-parallel degree (default 1)"), "N" },
+    { "cp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_CP], N_("Context-parallel degree (default 1)"), "N" },
+    { "dp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_DP], N_("Data-parallel degree (default: GPUs / (TP × PP × CP))"), "N" },
+    { "virtual-stages", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_VIRTUAL], N_("Interleaved pipeline chunks per GPU (default 1)"), "V" },
+    { "sequence-parallel", 0, 0, G_OPTION_ARG_NONE, &a->sequence_parallel, N_("Megatron-LM sequence parallelism over the TP group"), NULL },
+    { "recompute", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_RECOMPUTE], N_("Activation recompute: none (default), selective, full"), "R" },
+    { "flash-attention", 0, 0, G_OPTION_ARG_NONE, &a->flash, N_("Fused attention: no s² score matrix stored"), NULL },
+    { "grad-precision", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_GRAD_PRECISION], N_("Gradients in mixed precision: bf16 (default, 16 B/param, ZeRO) or fp32 (18 B/param, Megatron-LM)"), "P" },
+    { "gpus-per-node", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_PER_NODE], N_("GPUs in one node (default 8)"), "N" },
+    { "capacity", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_CAPACITY], N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"), "C" },
+    { "memory-reserve", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_RESERVE], N_("Percent of the reported memory kept for fragmentation (default 5)"), "PCT" },
+    { "best-layout", 0, 0, G_OPTION_ARG_NONE, &a->best_layout, N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits"), NULL },
+    { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_name, N_("Write the launch config: deepspeed, megatron or torchtitan"), "ENGINE" },
+    { "out", 0, 0, G_OPTION_ARG_FILENAME, &a->out_path, N_("Write the launch config to FILE instead of standard output"), "FILE" },
     { NULL }
   };
   GOptionContext *context = g_option_context_new (_("— time, cost and memory of a training run"));
@@ -151,8 +226,8 @@ check_required (const PlanArgs *a,
     return FAIL (a, "%s", _("--gpus is required"));
   if (a->largest)
     return -1;
-  if (a->numbers[N_PARAMS] == NULL)
-    return FAIL (a, "%s", _("--params is required (or ask --largest)"));
+  if (a->numbers[N_PARAMS] == NULL && (a->numbers[N_LAYERS] == NULL || a->numbers[N_D_MODEL] == NULL))
+    return FAIL (a, "%s", _("--params is required (or give the shape: --layers and --d-model; or ask --largest)"));
   if (a->numbers[N_TOKENS] == NULL)
     return FAIL (a, "%s", _("--tokens is required (or ask --largest)"));
   if (a->numbers[N_MFU] == NULL)
@@ -179,6 +254,15 @@ parse_choices (PlanArgs *a)
   if (a->checkpointing && a->activations != NK_ACTIVATION_MODEL_TRANSFORMER)
     return FAIL (a, "%s", _("--checkpointing applies to the transformer activation estimate "
                             "(add --activations transformer); the linear model keeps every activation"));
+  for (guint i = 0; i < N_CHOICES; i++)
+    if (a->choices[i] != NULL
+        && !nk_enum_from_nick (choice_flags[i].type (), a->choices[i], &a->choice_values[i]))
+      return FAIL (a, _("%s: “%s” is not one of %s"), choice_flags[i].flag, a->choices[i],
+                   choice_flags[i].names);
+  if (a->export_name != NULL && !nk_launch_engine_from_string (a->export_name, &a->engine))
+    return FAIL (a, _("--export: “%s” is not one of deepspeed, megatron, torchtitan"), a->export_name);
+  if (a->out_path != NULL && a->export_name == NULL)
+    return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
   if (a->zero_text != NULL)
     {
       if (strlen (a->zero_text) != 1 || a->zero_text[0] < '0' || a->zero_text[0] > '3')
@@ -231,9 +315,37 @@ choose_dtype (PlanArgs *a)
 }
 
 /* Numbers as typed ("70B"); returns an exit code, or -1. */
+/* Whole numbers of the layout; returns an exit code, or -1. */
+static int
+parse_ints (PlanArgs *a)
+{
+  for (guint i = 0; i < N_INTS; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      double value;
+
+      if (a->ints[i] == NULL)
+        continue;
+      if (!nk_cli_parse_number (int_flags[i].flag, a->ints[i], &value, &error))
+        return FAIL (a, "%s", error->message);
+      if (!(value >= int_flags[i].minimum) || value != floor (value) || value > G_MAXINT)
+        return FAIL (a, _("%s: “%s” is not a whole number from %g to %d"), int_flags[i].flag,
+                     a->ints[i], int_flags[i].minimum, G_MAXINT);
+      a->int_values[i] = (int) value;
+    }
+  return -1;
+}
+
 static int
 parse_numbers (PlanArgs *a)
 {
+  /* "--mfu auto": the time model derives it; 0.5 stands in until it does. */
+  a->mfu_auto = g_strcmp0 (a->numbers[N_MFU], "auto") == 0;
+  if (a->mfu_auto)
+    {
+      g_free (a->numbers[N_MFU]);
+      a->numbers[N_MFU] = g_strdup ("0.5");
+    }
   for (guint i = 0; i < N_NUMBERS; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -266,11 +378,25 @@ apply (NkPlan         *plan,
                 "zero-stage", a->zero,
                 "activation-model", a->activations,
                 "checkpointing", a->checkpointing,
+                "tied-embeddings", a->tied,
+                "sequence-parallel", a->sequence_parallel,
+                "flash-attention", a->flash,
+                "best-layout", a->best_layout,
+                "mfu-auto", a->mfu_auto,
                 NULL);
+  for (guint i = 0; i < N_INTS; i++)
+    if (a->ints[i] != NULL)
+      g_object_set (plan, int_flags[i].property, a->int_values[i], NULL);
+  for (guint i = 0; i < N_CHOICES; i++)
+    if (a->choices[i] != NULL)
+      g_object_set (plan, choice_flags[i].property, a->choice_values[i], NULL);
   /* Inputs the question does not need get harmless stand-ins; the fields that
    * would depend on them are left out of the answer. */
   if (a->numbers[N_PARAMS] == NULL)
     nk_plan_set_params (plan, 1);
+  /* With a shape and no --params, the shape's own count (CLI.md: sizing.params). */
+  if (a->numbers[N_PARAMS] == NULL && isfinite (nk_plan_get_output (plan, "shape-params")))
+    nk_plan_set_params (plan, nk_plan_get_output (plan, "shape-params"));
   if (a->numbers[N_TOKENS] == NULL)
     nk_plan_set_tokens (plan, 1);
   if (a->numbers[N_MFU] == NULL)
@@ -292,8 +418,9 @@ refuse_invalid (NkPlan         *plan,
   if (nk_plan_check (plan, &error))
     return -1;
   input = nk_plan_get_error_input (plan);
-  if (g_strcmp0 (input, "deadline-days") == 0
-      && g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_OVERFLOW))
+  if ((g_strcmp0 (input, "deadline-days") == 0
+       && g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_OVERFLOW))
+      || g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_NO_LAYOUT))
     return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "%s: %s", flag_for_input (input),
                         nk_plan_get_error (plan));
   return FAIL (a, "%s: %s", flag_for_input (input), nk_plan_get_error (plan));
@@ -305,7 +432,7 @@ print_plan (NkPlan         *plan,
 {
   NkPlanJsonFlags flags = NK_PLAN_JSON_NONE;
 
-  if (!(a->numbers[N_PARAMS] && a->numbers[N_TOKENS] && a->numbers[N_MFU]))
+  if (!((a->numbers[N_PARAMS] || a->numbers[N_LAYERS]) && a->numbers[N_TOKENS] && a->numbers[N_MFU]))
     flags |= NK_PLAN_JSON_NO_COMPUTE;
   if (a->numbers[N_PRICE] != NULL)
     flags |= NK_PLAN_JSON_COST;
@@ -341,6 +468,36 @@ print_plan (NkPlan         *plan,
   return NK_EXIT_OK;
 }
 
+/* --export: the launch config to standard output or --out, the plan's JSON
+ * before it with --json, the launcher line on standard error. */
+static int
+export_launch (NkPlan         *plan,
+               const PlanArgs *a)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *command = NULL;
+  NkLaunchSpec spec;
+
+  if (!nk_plan_get_launch_spec (plan, &spec, &error)
+      || (text = nk_launch_write (&spec, a->engine, &error)) == NULL
+      || (command = nk_launch_command (&spec, a->engine, &error)) == NULL)
+    return FAIL (a, "--export %s: %s", a->export_name, error->message);
+  if (a->json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
+      nk_cli_print_json (builder);
+    }
+  if (a->out_path == NULL)
+    fputs (text, stdout);
+  else if (!g_file_set_contents (a->out_path, text, -1, &error))
+    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "--out: %s", error->message);
+  g_printerr (_("napkin-cli: launch with: %s\n"), command);
+  return NK_EXIT_OK;
+}
+
 int
 nk_cli_plan_main (int    argc,
                   char **argv)
@@ -360,6 +517,7 @@ nk_cli_plan_main (int    argc,
   if ((exit_code = check_required (&args, argc, argv)) >= 0
       || (exit_code = parse_choices (&args)) >= 0
       || (exit_code = choose_dtype (&args)) >= 0
+      || (exit_code = parse_ints (&args)) >= 0
       || (exit_code = parse_numbers (&args)) >= 0)
     return exit_code;
 
@@ -376,5 +534,9 @@ nk_cli_plan_main (int    argc,
       if (n >= 1)
         nk_plan_set_params (plan, n);
     }
+  if (nk_plan_get_output (plan, "layout-tp") > (args.ints[I_PER_NODE] ? args.int_values[I_PER_NODE] : 8))
+    g_printerr ("%s\n", _("napkin-cli: warning: TP is larger than a node; its all-reduces cross the network"));
+  if (args.export_name != NULL)
+    return export_launch (plan, &args);
   return print_plan (plan, &args);
 }

@@ -88,6 +88,7 @@ nk_gpu_copy (const NkGpu *gpu)
   copy->name = g_strdup (gpu->name);
   copy->cuda_names = g_strdupv (gpu->cuda_names);
   copy->source = g_strdup (gpu->source);
+  copy->interconnect_source = g_strdup (gpu->interconnect_source);
   copy->notes = g_strdup (gpu->notes);
   return copy;
 }
@@ -105,6 +106,7 @@ nk_gpu_free (NkGpu *gpu)
   g_free (gpu->name);
   g_strfreev (gpu->cuda_names);
   g_free (gpu->source);
+  g_free (gpu->interconnect_source);
   g_free (gpu->notes);
   g_free (gpu);
 }
@@ -243,10 +245,15 @@ read_row (JsonNode  *node,
   if ((gpu->id = read_string (row, fallback_id, "id", TRUE, error)) == NULL
       || (gpu->name = read_string (row, gpu->id, "name", TRUE, error)) == NULL
       || (gpu->source = read_string (row, gpu->id, "source", TRUE, error)) == NULL
-      || (gpu->notes = read_string (row, gpu->id, "notes", FALSE, error)) == NULL)
+      || (gpu->notes = read_string (row, gpu->id, "notes", FALSE, error)) == NULL
+      || (gpu->interconnect_source = read_string (row, gpu->id, "interconnect_source", FALSE,
+                                                  error)) == NULL)
     return NULL;
   if (!read_figure (row, gpu->id, "memory", &gpu->memory, error)
       || !read_figure (row, gpu->id, "bandwidth", &gpu->bandwidth, error)
+      || !read_figure (row, gpu->id, "memory_reported", &gpu->memory_reported, error)
+      || !read_figure (row, gpu->id, "nvlink_bandwidth", &gpu->nvlink_bandwidth, error)
+      || !read_figure (row, gpu->id, "network_bandwidth", &gpu->network_bandwidth, error)
       || !read_peaks (row, gpu->id, "peak", gpu->peak, error)
       || !read_peaks (row, gpu->id, "peak_sparse", gpu->peak_sparse, error))
     return NULL;

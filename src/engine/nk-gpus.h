@@ -64,11 +64,19 @@ typedef enum {
  * @name: the product name for people ("NVIDIA H100 SXM5 80 GB")
  * @memory: device memory in bytes as the datasheet gives it, NAN when unknown
  * @bandwidth: memory bandwidth in bytes/s, NAN when unknown
+ * @memory_reported: the bytes CUDA reports for the card (an H100 SXM's 81,559 MiB,
+ *   85.5e9 B, not the datasheet's 80e9), NAN when not known
+ * @nvlink_bandwidth: GPU-to-GPU bandwidth inside a node, bytes/s each way per GPU
+ *   (half the datasheet's "both directions" figure), NAN where there is none
+ * @network_bandwidth: bandwidth between nodes, bytes/s per GPU (one NIC per GPU
+ *   in the vendor's reference server), NAN where the table gives none
  * @peak: dense peaks in FLOP/s, indexed by #NkPeakDtype, NAN where none
  * @peak_sparse: 2:4 structured-sparsity peaks, NAN where the datasheet lists none
  * @cuda_names: (array zero-terminated=1): the names CUDA reports for the device
  *   (cudaDeviceProp.name / nvidia-smi), so a real device can be matched
  * @source: the datasheet(s) the figures come from, with URLs
+ * @interconnect_source: (nullable): where the memory_reported and bandwidth
+ *   figures come from
  * @notes: (nullable): caveats a person should read beside the figures
  *
  * One row of the table. Rows returned by the table are owned by it and live for
@@ -79,10 +87,14 @@ typedef struct {
   char   *name;
   double  memory;
   double  bandwidth;
+  double  memory_reported;
+  double  nvlink_bandwidth;
+  double  network_bandwidth;
   double  peak[NK_PEAK_N_DTYPES];
   double  peak_sparse[NK_PEAK_N_DTYPES];
   char  **cuda_names;
   char   *source;
+  char   *interconnect_source;
   char   *notes;
 } NkGpu;
 

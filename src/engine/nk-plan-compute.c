@@ -58,6 +58,47 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_SIZED_PARAMS] = "sized-params",
   [NK_PLAN_V_SIZED_EMBED] = "sized-embedding-params",
   [NK_PLAN_V_SIZED_FWD] = "sized-forward-flops-per-token",
+  [NK_PLAN_V_SHAPE_PARAMS] = "shape-params",
+  [NK_PLAN_V_SHAPE_EMBED] = "shape-embedding-params",
+  [NK_PLAN_V_SHAPE_LAYER] = "shape-params-per-layer",
+  [NK_PLAN_V_LAYOUT_DP] = "layout-dp",
+  [NK_PLAN_V_LAYOUT_TP] = "layout-tp",
+  [NK_PLAN_V_LAYOUT_PP] = "layout-pp",
+  [NK_PLAN_V_LAYOUT_CP] = "layout-cp",
+  [NK_PLAN_V_MICRO_BATCH] = "layout-micro-batch",
+  [NK_PLAN_V_GLOBAL_BATCH] = "layout-global-batch",
+  [NK_PLAN_V_GRAD_ACCUM] = "grad-accum",
+  [NK_PLAN_V_TOKENS_PER_STEP] = "tokens-per-step",
+  [NK_PLAN_V_STEPS] = "steps",
+  [NK_PLAN_V_NODES] = "nodes",
+  [NK_PLAN_V_ACT_LAYER] = "activations-per-layer",
+  [NK_PLAN_V_ACT_IN_FLIGHT] = "micro-batches-in-flight",
+  [NK_PLAN_V_ACT_EDGES] = "activations-embedding-and-logits",
+  [NK_PLAN_V_ACT_TRAFFIC] = "activation-traffic-per-layer",
+  [NK_PLAN_V_MAX_PARAMS] = "memory-max-params",
+  [NK_PLAN_V_MAX_GRADS] = "memory-max-grads",
+  [NK_PLAN_V_MAX_OPT] = "memory-max-optimizer",
+  [NK_PLAN_V_MAX_ACT] = "memory-max-activations",
+  [NK_PLAN_V_MEM_MAX] = "memory-per-gpu-max",
+  [NK_PLAN_V_REPORTED] = "memory-reported-per-gpu",
+  [NK_PLAN_V_USABLE] = "memory-usable-per-gpu",
+  [NK_PLAN_V_CAPACITY] = "capacity-per-gpu",
+  [NK_PLAN_V_MODEL_FLOPS_TOKEN] = "model-flops-per-token",
+  [NK_PLAN_V_HW_FLOPS_TOKEN] = "hardware-flops-per-token",
+  [NK_PLAN_V_T_COMPUTE] = "time-compute",
+  [NK_PLAN_V_T_RECOMPUTE] = "time-recompute",
+  [NK_PLAN_V_T_MEMORY] = "time-memory-bound",
+  [NK_PLAN_V_T_TP] = "time-tp-comm",
+  [NK_PLAN_V_T_DP] = "time-dp-comm",
+  [NK_PLAN_V_T_DP_EXPOSED] = "time-dp-exposed",
+  [NK_PLAN_V_T_BUBBLE] = "time-pp-bubble",
+  [NK_PLAN_V_T_EXPOSED] = "time-exposed-comm",
+  [NK_PLAN_V_T_STEP] = "time-per-step",
+  [NK_PLAN_V_BUBBLE_FRACTION] = "bubble-fraction",
+  [NK_PLAN_V_TOKENS_PER_S] = "tokens-per-s",
+  [NK_PLAN_V_MFU_MODEL] = "mfu-model",
+  [NK_PLAN_V_MFU_HARDWARE] = "mfu-hardware",
+  [NK_PLAN_V_MFU_6N] = "mfu-derived",
   [NK_PLAN_V_FITS] = "fits",
 };
 
@@ -584,7 +625,7 @@ nk_plan_compute_largest_params (const NkPlanResult *result,
                                 double              gpus)
 {
   const double *v = result->values;
-  double n = largest_params (v, stage, gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT_GPU]);
+  double n = largest_params (v, stage, gpus, v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_MEM_ACT_GPU]);
 
   return isfinite (n) ? n : NAN;
 }
@@ -638,9 +679,9 @@ compute_per_gpu (const NkPlanInputs *in,
       r->has[NK_PLAN_V_MEM_PARAMS_GPU] = r->has[NK_PLAN_V_MEM_GRADS_GPU] = TRUE;
       r->has[NK_PLAN_V_MEM_OPT_GPU] = r->has[NK_PLAN_V_MEM_PER_GPU] = TRUE;
     }
-  if (isfinite (v[NK_PLAN_V_HBM]))
+  if (isfinite (v[NK_PLAN_V_CAPACITY]))
     {
-      v[NK_PLAN_V_LARGEST] = checked (r, largest_params (v, z, gpus, v[NK_PLAN_V_HBM],
+      v[NK_PLAN_V_LARGEST] = checked (r, largest_params (v, z, gpus, v[NK_PLAN_V_CAPACITY],
                                                          v[NK_PLAN_V_MEM_ACT_GPU]),
                                       "gpus", NK_PLAN_V_LARGEST);
       r->has[NK_PLAN_V_LARGEST] = isfinite (v[NK_PLAN_V_LARGEST]);
@@ -654,7 +695,7 @@ static double
 fewest_gpus_that_fit (const NkPlanInputs *in,
                       const NkPlanResult *r)
 {
-  double hbm = r->values[NK_PLAN_V_HBM];
+  double hbm = r->values[NK_PLAN_V_CAPACITY];
   double lo = 0, hi = 9007199254740992.0;   /* lo does not fit, hi does */
 
   if (!(nk_plan_compute_memory_per_gpu (in, r, hi) <= hbm))
@@ -683,11 +724,11 @@ compute_deadline_memory (const NkPlanInputs *in,
   if (!isfinite (n))
     return;
   r->deadline_nodes = ceil (n / NK_PLAN_GPUS_PER_NODE);
-  if (!isfinite (r->values[NK_PLAN_V_MEM_PER_GPU]) || !isfinite (r->values[NK_PLAN_V_HBM]))
+  if (!isfinite (r->values[NK_PLAN_V_MEM_PER_GPU]) || !isfinite (r->values[NK_PLAN_V_CAPACITY]))
     return;
   r->deadline_memory_per_gpu =
     nk_plan_compute_memory_per_gpu (in, r, r->deadline_nodes * NK_PLAN_GPUS_PER_NODE);
-  r->deadline_fits = r->deadline_memory_per_gpu <= r->values[NK_PLAN_V_HBM];
+  r->deadline_fits = r->deadline_memory_per_gpu <= r->values[NK_PLAN_V_CAPACITY];
   r->fewest_gpus_that_fit = fewest_gpus_that_fit (in, r);
 }
 
@@ -728,6 +769,19 @@ compute_sizing (const NkPlanInputs *in,
     }
 }
 
+/* Against the capacity the plan uses (the datasheet's unless usable is asked);
+ * the cluster model's most loaded GPU where it ran, since the lecture's
+ * per-GPU figure spreads activations over every GPU. */
+static void
+compute_fits (NkPlanResult *r)
+{
+  double mem = r->cluster ? r->values[NK_PLAN_V_MEM_MAX] : r->values[NK_PLAN_V_MEM_PER_GPU];
+  double capacity = r->values[NK_PLAN_V_CAPACITY];
+
+  r->fits = isfinite (mem) && isfinite (capacity) && mem <= capacity;
+  r->has[NK_PLAN_V_FITS] = isfinite (mem) && isfinite (capacity);
+}
+
 /**
  * nk_plan_compute:
  * @inputs: the plan's inputs
@@ -742,6 +796,7 @@ nk_plan_compute (const NkPlanInputs *inputs,
                  NkPlanResult       *result)
 {
   Good ok = { FALSE };
+  NkPlanInputs derived;
 
   g_return_if_fail (inputs != NULL && result != NULL);
 
@@ -751,18 +806,26 @@ nk_plan_compute (const NkPlanInputs *inputs,
   result->valid = TRUE;
 
   validate (inputs, result, &ok);
-  compute_time (inputs, result, &ok);
-  compute_deadline (inputs, result, &ok);
   compute_bytes_per_param (inputs, result);
   compute_activations (inputs, result, &ok);
+  nk_plan_compute_cluster (inputs, result);
+  result->mfu = inputs->in[NK_PLAN_IN_MFU];
+  if (inputs->layout[NK_PLAN_L_MFU_AUTO] && result->has[NK_PLAN_V_MFU_6N])
+    {
+      /* --mfu auto: the time model's MFU in the 6N convention of the days, so
+       * days = tokens / (tokens per second) exactly. */
+      derived = *inputs;
+      derived.in[NK_PLAN_IN_MFU] = result->values[NK_PLAN_V_MFU_6N];
+      derived.missing[NK_PLAN_IN_MFU] = FALSE;
+      ok.mfu = isfinite (derived.in[NK_PLAN_IN_MFU]) && derived.in[NK_PLAN_IN_MFU] > 0;
+      result->mfu = derived.in[NK_PLAN_IN_MFU];
+      inputs = &derived;
+    }
+  compute_time (inputs, result, &ok);
+  compute_deadline (inputs, result, &ok);
   compute_memory (inputs, result, &ok);
   compute_per_gpu (inputs, result, &ok);
-
-  result->fits = isfinite (result->values[NK_PLAN_V_MEM_PER_GPU])
-                 && isfinite (result->values[NK_PLAN_V_HBM])
-                 && result->values[NK_PLAN_V_MEM_PER_GPU] <= result->values[NK_PLAN_V_HBM];
-  result->has[NK_PLAN_V_FITS] = isfinite (result->values[NK_PLAN_V_MEM_PER_GPU])
-                                && isfinite (result->values[NK_PLAN_V_HBM]);
+  compute_fits (result);
   compute_deadline_memory (inputs, result);
   compute_sizing (inputs, result, &ok);
 }

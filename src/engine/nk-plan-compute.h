@@ -103,6 +103,7 @@ typedef enum {
   NK_PLAN_L_CAPACITY,
   NK_PLAN_L_MFU_AUTO,
   NK_PLAN_L_BEST_LAYOUT,
+  NK_PLAN_L_MEMORY_RESERVE,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -157,6 +158,49 @@ typedef enum {
   NK_PLAN_V_SIZED_PARAMS,
   NK_PLAN_V_SIZED_EMBED,
   NK_PLAN_V_SIZED_FWD,
+  /* the cluster model (nk-plan-cluster.c): the model's own shape, a layout,
+   * the most loaded GPU's memory and the time of one step */
+  NK_PLAN_V_SHAPE_PARAMS,
+  NK_PLAN_V_SHAPE_EMBED,
+  NK_PLAN_V_SHAPE_LAYER,
+  NK_PLAN_V_LAYOUT_DP,
+  NK_PLAN_V_LAYOUT_TP,
+  NK_PLAN_V_LAYOUT_PP,
+  NK_PLAN_V_LAYOUT_CP,
+  NK_PLAN_V_MICRO_BATCH,
+  NK_PLAN_V_GLOBAL_BATCH,
+  NK_PLAN_V_GRAD_ACCUM,
+  NK_PLAN_V_TOKENS_PER_STEP,
+  NK_PLAN_V_STEPS,
+  NK_PLAN_V_NODES,
+  NK_PLAN_V_ACT_LAYER,
+  NK_PLAN_V_ACT_IN_FLIGHT,
+  NK_PLAN_V_ACT_EDGES,
+  NK_PLAN_V_ACT_TRAFFIC,
+  NK_PLAN_V_MAX_PARAMS,
+  NK_PLAN_V_MAX_GRADS,
+  NK_PLAN_V_MAX_OPT,
+  NK_PLAN_V_MAX_ACT,
+  NK_PLAN_V_MEM_MAX,
+  NK_PLAN_V_REPORTED,
+  NK_PLAN_V_USABLE,
+  NK_PLAN_V_CAPACITY,
+  NK_PLAN_V_MODEL_FLOPS_TOKEN,
+  NK_PLAN_V_HW_FLOPS_TOKEN,
+  NK_PLAN_V_T_COMPUTE,
+  NK_PLAN_V_T_RECOMPUTE,
+  NK_PLAN_V_T_MEMORY,
+  NK_PLAN_V_T_TP,
+  NK_PLAN_V_T_DP,
+  NK_PLAN_V_T_DP_EXPOSED,
+  NK_PLAN_V_T_BUBBLE,
+  NK_PLAN_V_T_EXPOSED,
+  NK_PLAN_V_T_STEP,
+  NK_PLAN_V_BUBBLE_FRACTION,
+  NK_PLAN_V_TOKENS_PER_S,
+  NK_PLAN_V_MFU_MODEL,
+  NK_PLAN_V_MFU_HARDWARE,
+  NK_PLAN_V_MFU_6N,
   NK_PLAN_V_FITS,
   NK_PLAN_N_VALUES = NK_PLAN_V_FITS,
   NK_PLAN_N_FORMULAS
@@ -174,6 +218,10 @@ typedef enum {
  * @NK_PLAN_PROBLEM_NEEDS_HEADS: the transformer estimate without heads
  * @NK_PLAN_PROBLEM_OVERFLOW: @value is beyond the range of a double
  * @NK_PLAN_PROBLEM_DEADLINE: no plausible GPU count meets the deadline
+ * @NK_PLAN_PROBLEM_LAYOUT: a parallel layout breaks a rule (@which: #NkPlanLayoutRule)
+ * @NK_PLAN_PROBLEM_NO_BANDWIDTH: the time needs a bandwidth the GPU table lacks
+ *   (@which: 0 NVLink, 1 network)
+ * @NK_PLAN_PROBLEM_NO_LAYOUT: --best-layout found no layout that fits
  */
 typedef enum {
   NK_PLAN_PROBLEM_NO_VALUE,
@@ -186,7 +234,44 @@ typedef enum {
   NK_PLAN_PROBLEM_NEEDS_HEADS,
   NK_PLAN_PROBLEM_OVERFLOW,
   NK_PLAN_PROBLEM_DEADLINE,
+  NK_PLAN_PROBLEM_LAYOUT,
+  NK_PLAN_PROBLEM_NO_BANDWIDTH,
+  NK_PLAN_PROBLEM_NO_LAYOUT,
 } NkPlanProblemKind;
+
+/**
+ * NkPlanLayoutRule:
+ * @NK_PLAN_RULE_GPUS: TP × PP × CP × DP must equal the GPUs
+ * @NK_PLAN_RULE_HEADS_DMODEL: d_model must be a multiple of the heads
+ * @NK_PLAN_RULE_HEADS_KV: the heads must be a multiple of the KV heads
+ * @NK_PLAN_RULE_HEADS_TP: the heads must be a multiple of TP
+ * @NK_PLAN_RULE_KV_TP: KV heads must be a multiple of TP, or divide it
+ * @NK_PLAN_RULE_LAYERS_PP: the layers must be a multiple of PP
+ * @NK_PLAN_RULE_LAYERS_VIRTUAL: the layers must be a multiple of PP × virtual stages
+ * @NK_PLAN_RULE_VIRTUAL_PP: interleaving needs PP > 1 and micro-batches a multiple of PP
+ * @NK_PLAN_RULE_SEQ_CP: the sequence must be a multiple of 2 × CP (load-balanced
+ *   causal context parallelism, as Megatron-LM and torchtitan split it)
+ * @NK_PLAN_RULE_BATCH: the global batch must be a multiple of micro-batch × DP
+ * @NK_PLAN_RULE_NEEDS_BATCH: a layout needs a batch (global or micro)
+ * @NK_PLAN_RULE_SWIGLU_DFF: a SwiGLU FFN needs its width (never guessed)
+ *
+ * The rules of a parallel layout, each as Megatron-LM's arguments.py and
+ * torchtitan's ParallelDims check it.
+ */
+typedef enum {
+  NK_PLAN_RULE_GPUS,
+  NK_PLAN_RULE_HEADS_DMODEL,
+  NK_PLAN_RULE_HEADS_KV,
+  NK_PLAN_RULE_HEADS_TP,
+  NK_PLAN_RULE_KV_TP,
+  NK_PLAN_RULE_LAYERS_PP,
+  NK_PLAN_RULE_LAYERS_VIRTUAL,
+  NK_PLAN_RULE_VIRTUAL_PP,
+  NK_PLAN_RULE_SEQ_CP,
+  NK_PLAN_RULE_BATCH,
+  NK_PLAN_RULE_NEEDS_BATCH,
+  NK_PLAN_RULE_SWIGLU_DFF,
+} NkPlanLayoutRule;
 
 /* @input is the property name the problem is about (a static string); @which
  * the #NkPlanInput for NO_VALUE and RANGE, the #NkPlanValue for OVERFLOW. */
@@ -240,6 +325,16 @@ typedef struct {
   double             deadline_memory_per_gpu;
   gboolean           deadline_fits;
   double             fewest_gpus_that_fit;
+  /* The cluster model ran (a transformer shape, a sequence and a batch); its
+   * layout as used, after --best-layout's search: #NkPlanLayoutInput values,
+   * the ZeRO stage; whether TP spans more than one node. */
+  gboolean           cluster;
+  int                layout[NK_PLAN_N_LAYOUT];
+  int                zero_stage;
+  gboolean           tp_crosses_nodes;
+  gboolean           searched;
+  /* The MFU the time used: typed, or derived by the cluster model (mfu-auto). */
+  double             mfu;
   /* The first problem of each input, in the order found; problems[0] is the plan's
    * error. */
   NkPlanProblem      problems[NK_PLAN_MAX_PROBLEMS];
@@ -261,5 +356,10 @@ double      nk_plan_compute_largest_params  (const NkPlanResult *result,
 double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
                                              const NkPlanResult *result,
                                              double              gpus);
+
+/* nk-plan-cluster.c: the cluster model, run by nk_plan_compute() */
+void        nk_plan_compute_cluster         (const NkPlanInputs *inputs,
+                                             NkPlanResult       *result);
+double      nk_plan_matmul_efficiency       (const NkGpu        *gpu);
 
 G_END_DECLS

@@ -73,8 +73,8 @@ num (double v)
 
 /* A tiny printf where %N is a number for append_num() and %s a string; keeps the
  * formula templates readable and translatable. */
-static char *
-formula (const char *format,
+char *
+_nk_plan_formula (const char *format,
          ...)
 {
   GString *s = g_string_new (NULL);
@@ -151,15 +151,15 @@ report_peak (const Report *p)
     return;
   if (p->in->sparse)
     p->f[NK_PLAN_V_PEAK] =
-      formula (_("%s 2:4-sparse %s peak = %N FLOP/s (dense: %N FLOP/s; the sparse figure "
+      _nk_plan_formula (_("%s 2:4-sparse %s peak = %N FLOP/s (dense: %N FLOP/s; the sparse figure "
                  "holds only for matrices with 2 of every 4 weights zero)"),
                gpu->name, dtype, peak, gpu->peak[p->in->dtype]);
   else if (isfinite (gpu->peak_sparse[p->in->dtype]))
     p->f[NK_PLAN_V_PEAK] =
-      formula (_("%s dense %s peak = %N FLOP/s (the datasheet's %N FLOP/s is with 2:4 sparsity)"),
+      _nk_plan_formula (_("%s dense %s peak = %N FLOP/s (the datasheet's %N FLOP/s is with 2:4 sparsity)"),
                gpu->name, dtype, peak, gpu->peak_sparse[p->in->dtype]);
   else
-    p->f[NK_PLAN_V_PEAK] = formula (_("%s dense %s peak = %N FLOP/s"), gpu->name, dtype, peak);
+    p->f[NK_PLAN_V_PEAK] = _nk_plan_formula (_("%s dense %s peak = %N FLOP/s"), gpu->name, dtype, peak);
 }
 
 static void
@@ -169,26 +169,26 @@ report_time (const Report *p)
   g_autofree char *days = days_number (v[NK_PLAN_V_DAYS]);
 
   if (p->r->has[NK_PLAN_V_TOTAL_FLOPS])
-    p->f[NK_PLAN_V_TOTAL_FLOPS] = formula (_("6 × %N params × %N tokens = %N FLOPs"),
+    p->f[NK_PLAN_V_TOTAL_FLOPS] = _nk_plan_formula (_("6 × %N params × %N tokens = %N FLOPs"),
                                            x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
                                            v[NK_PLAN_V_TOTAL_FLOPS]);
   if (p->r->has[NK_PLAN_V_FLOPS_PER_DAY])
     p->f[NK_PLAN_V_FLOPS_PER_DAY] =
-      formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
-               v[NK_PLAN_V_PEAK], x[NK_PLAN_IN_MFU], x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_FLOPS_PER_DAY]);
+      _nk_plan_formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
+               v[NK_PLAN_V_PEAK], p->r->mfu, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_FLOPS_PER_DAY]);
   if (p->r->has[NK_PLAN_V_DAYS])
-    p->f[NK_PLAN_V_DAYS] = formula (_("%N FLOPs / %N FLOPs/day = %s days"),
+    p->f[NK_PLAN_V_DAYS] = _nk_plan_formula (_("%N FLOPs / %N FLOPs/day = %s days"),
                                     v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_FLOPS_PER_DAY], days);
   if (p->r->has[NK_PLAN_V_GPU_HOURS])
-    p->f[NK_PLAN_V_GPU_HOURS] = formula (_("%s days × 24 h × %N GPUs = %N GPU-hours"),
+    p->f[NK_PLAN_V_GPU_HOURS] = _nk_plan_formula (_("%s days × 24 h × %N GPUs = %N GPU-hours"),
                                          days, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_GPU_HOURS]);
   if (p->r->has[NK_PLAN_V_COST])
-    p->f[NK_PLAN_V_COST] = formula (_("%N GPU-hours × $%N per GPU-hour = $%N"),
+    p->f[NK_PLAN_V_COST] = _nk_plan_formula (_("%N GPU-hours × $%N per GPU-hour = $%N"),
                                     v[NK_PLAN_V_GPU_HOURS], x[NK_PLAN_IN_PRICE], v[NK_PLAN_V_COST]);
   if (p->r->has[NK_PLAN_V_GPUS_DEADLINE])
     p->f[NK_PLAN_V_GPUS_DEADLINE] =
-      formula (_("⌈%N FLOPs / (%N FLOP/s × %N MFU × 86400 s/day × %N days)⌉ = %N GPUs"),
-               v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK], x[NK_PLAN_IN_MFU],
+      _nk_plan_formula (_("⌈%N FLOPs / (%N FLOP/s × %N MFU × 86400 s/day × %N days)⌉ = %N GPUs"),
+               v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK], p->r->mfu,
                x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_GPUS_DEADLINE]);
 }
 
@@ -201,18 +201,18 @@ report_bytes (const Report *p)
 
   if (nk_precision_is_mixed (p->in->precision))
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
-      formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
+      _nk_plan_formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
                  "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
   else
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
-      formula (_("4 (fp32 params) + 4 (fp32 grads) + %N (%s state, fp32) = %N bytes per parameter"),
+      _nk_plan_formula (_("4 (fp32 params) + 4 (fp32 grads) + %N (%s state, fp32) = %N bytes per parameter"),
                state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
-  p->f[NK_PLAN_V_PARAM_BYTES] = formula ("%N", v[NK_PLAN_V_PARAM_BYTES]);
-  p->f[NK_PLAN_V_GRAD_BYTES] = formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
-  p->f[NK_PLAN_V_OPT_BYTES] = formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
+  p->f[NK_PLAN_V_PARAM_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_PARAM_BYTES]);
+  p->f[NK_PLAN_V_GRAD_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
+  p->f[NK_PLAN_V_OPT_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
   if (nk_precision_is_mixed (p->in->precision))
-    return formula ("2 + 2 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
-  return formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+    return _nk_plan_formula ("2 + 2 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  return _nk_plan_formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
 }
 
 /* Korthikanti et al. count 2-byte activations; in fp32 the same tensors take 4
@@ -228,22 +228,22 @@ report_transformer (const Report *p)
   if (q == 2)
     {
       p->f[NK_PLAN_V_ACT_TRANSFORMER] =
-        formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
+        _nk_plan_formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
                    "(Korthikanti et al. 2022, eq. 1, 16-bit activations)"),
                  L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
       p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
-        formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
+        _nk_plan_formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
                    "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
                  s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
       return;
     }
   p->f[NK_PLAN_V_ACT_TRANSFORMER] =
-    formula (_("layers %N × s %N × b %N × h %N × (66 + 9 × a %N × s %N / h %N) B = %N B "
+    _nk_plan_formula (_("layers %N × s %N × b %N × h %N × (66 + 9 × a %N × s %N / h %N) B = %N B "
                "(Korthikanti et al. 2022, eq. 1 with 32-bit activations: 16 × 4 + 2 and 2 × 4 + 1, "
                "dropout masks 1 byte)"),
              L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
   p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
-    formula (_("4 × s %N × b %N × h %N × layers %N B (checkpointed fp32 layer inputs) + %N B "
+    _nk_plan_formula (_("4 × s %N × b %N × h %N × layers %N B (checkpointed fp32 layer inputs) + %N B "
                "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
              s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
 }
@@ -257,7 +257,7 @@ report_activations (const Report *p)
 
   if (p->r->has[NK_PLAN_V_ACT_LINEAR])
     p->f[NK_PLAN_V_ACT_LINEAR] =
-      formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
+      _nk_plan_formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
                  "(the lecture's deep linear model)"),
                b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
   if (p->r->has[NK_PLAN_V_ACT_TRANSFORMER])
@@ -281,17 +281,17 @@ report_memory (const Report *p,
 
   if (p->r->has[NK_PLAN_V_MEM_PARAMS])
     {
-      p->f[NK_PLAN_V_MEM_PARAMS] = formula (_("%N params × %N B = %N B"), n,
+      p->f[NK_PLAN_V_MEM_PARAMS] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
                                             v[NK_PLAN_V_PARAM_BYTES], v[NK_PLAN_V_MEM_PARAMS]);
-      p->f[NK_PLAN_V_MEM_GRADS] = formula (_("%N params × %N B = %N B"), n,
+      p->f[NK_PLAN_V_MEM_GRADS] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
                                            v[NK_PLAN_V_GRAD_BYTES], v[NK_PLAN_V_MEM_GRADS]);
-      p->f[NK_PLAN_V_MEM_OPT] = formula (_("%N params × %N B = %N B"), n,
+      p->f[NK_PLAN_V_MEM_OPT] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
                                          v[NK_PLAN_V_OPT_BYTES], v[NK_PLAN_V_MEM_OPT]);
-      p->f[NK_PLAN_V_MEM_TOTAL] = formula (_("%N params × (%s) B + %N B activations = %N B"),
+      p->f[NK_PLAN_V_MEM_TOTAL] = _nk_plan_formula (_("%N params × (%s) B + %N B activations = %N B"),
                                            n, bytes_text, v[NK_PLAN_V_MEM_ACT], v[NK_PLAN_V_MEM_TOTAL]);
     }
   if (p->r->has[NK_PLAN_V_HBM])
-    p->f[NK_PLAN_V_HBM] = formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
+    p->f[NK_PLAN_V_HBM] = _nk_plan_formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
                                    gpu->name, gpu->memory);
 }
 
@@ -302,7 +302,7 @@ report_shard (int          stage,
               double       gpus,
               double       per_gpu)
 {
-  return formula (stage >= from_stage ? _("%N B / %N GPUs = %N B") : _("%N B (replicated; %N GPUs) = %N B"),
+  return _nk_plan_formula (stage >= from_stage ? _("%N B / %N GPUs = %N B") : _("%N B (replicated; %N GPUs) = %N B"),
                   bytes, gpus, per_gpu);
 }
 
@@ -316,7 +316,7 @@ report_per_gpu (const Report *p,
   double per = nk_plan_bytes_per_param_per_gpu (v, z, gpus);
 
   if (p->r->has[NK_PLAN_V_MEM_ACT_GPU])
-    p->f[NK_PLAN_V_MEM_ACT_GPU] = formula (_("%N B / %N GPUs (data parallel) = %N B"),
+    p->f[NK_PLAN_V_MEM_ACT_GPU] = _nk_plan_formula (_("%N B / %N GPUs (data parallel) = %N B"),
                                            v[NK_PLAN_V_MEM_ACT], gpus, v[NK_PLAN_V_MEM_ACT_GPU]);
   if (p->r->has[NK_PLAN_V_MEM_PER_GPU])
     {
@@ -327,20 +327,27 @@ report_per_gpu (const Report *p,
       p->f[NK_PLAN_V_MEM_OPT_GPU] = report_shard (z, 1, v[NK_PLAN_V_MEM_OPT], gpus,
                                                   v[NK_PLAN_V_MEM_OPT_GPU]);
       p->f[NK_PLAN_V_MEM_PER_GPU] =
-        formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
+        _nk_plan_formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
                  _nk_plan_zero_text (z), p->x[NK_PLAN_IN_PARAMS], per, v[NK_PLAN_V_MEM_ACT_GPU],
                  v[NK_PLAN_V_MEM_PER_GPU]);
     }
   if (p->r->has[NK_PLAN_V_LARGEST])
     p->f[NK_PLAN_V_LARGEST] =
-      formula (_("(%N GPUs × %N B HBM − %N B activations) / (%N GPUs × %N B per parameter per GPU) "
+      _nk_plan_formula (_("(%N GPUs × %N B HBM − %N B activations) / (%N GPUs × %N B per parameter per GPU) "
                  "= %N params (%s; %s B per parameter)"),
                gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
                _nk_plan_zero_text (z), bytes_text);
-  if (p->r->has[NK_PLAN_V_FITS])
+  if (p->r->has[NK_PLAN_V_FITS] && p->r->cluster)
     p->f[NK_PLAN_V_FITS] =
-      formula (p->r->fits ? _("%N B per GPU ≤ %N B HBM: fits") : _("%N B per GPU > %N B HBM: does not fit"),
-               v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_HBM]);
+      _nk_plan_formula (p->r->fits ? _("%N B on the most loaded GPU of the layout ≤ %N B %s: fits")
+                                   : _("%N B on the most loaded GPU of the layout > %N B %s: does not fit"),
+                        v[NK_PLAN_V_MEM_MAX], v[NK_PLAN_V_CAPACITY],
+                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
+  else if (p->r->has[NK_PLAN_V_FITS])
+    p->f[NK_PLAN_V_FITS] =
+      _nk_plan_formula (p->r->fits ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
+                        v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_CAPACITY],
+                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
 }
 
 static void
@@ -352,15 +359,15 @@ report_sizing (const Report *p)
 
   if (p->r->has[NK_PLAN_V_SIZED_PARAMS])
     p->f[NK_PLAN_V_SIZED_PARAMS] =
-      formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
+      _nk_plan_formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
                d, L, d, d_ff, v[NK_PLAN_V_SIZED_PARAMS]);
   if (p->r->has[NK_PLAN_V_SIZED_FWD])
     p->f[NK_PLAN_V_SIZED_FWD] =
-      formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
+      _nk_plan_formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
                v[NK_PLAN_V_SIZED_PARAMS], L, n_ctx, d, v[NK_PLAN_V_SIZED_FWD]);
   if (p->r->has[NK_PLAN_V_SIZED_EMBED])
     p->f[NK_PLAN_V_SIZED_EMBED] =
-      formula (_("(n_vocab %N + n_ctx %N) × d_model %N = %N params"),
+      _nk_plan_formula (_("(n_vocab %N + n_ctx %N) × d_model %N = %N params"),
                x[NK_PLAN_IN_VOCAB], n_ctx, d, v[NK_PLAN_V_SIZED_EMBED]);
 }
 
@@ -382,6 +389,8 @@ _nk_plan_problem_code (NkPlanProblemKind kind)
     case NK_PLAN_PROBLEM_NO_MEMORY: return NK_PLAN_ERROR_NO_PEAK;
     case NK_PLAN_PROBLEM_OVERFLOW:
     case NK_PLAN_PROBLEM_DEADLINE: return NK_PLAN_ERROR_OVERFLOW;
+    case NK_PLAN_PROBLEM_NO_BANDWIDTH: return NK_PLAN_ERROR_NO_PEAK;
+    case NK_PLAN_PROBLEM_NO_LAYOUT: return NK_PLAN_ERROR_NO_LAYOUT;
     default: return NK_PLAN_ERROR_INVALID_INPUT;
     }
 }
@@ -460,6 +469,10 @@ problem_sentence (const NkPlanInputs  *in,
     case NK_PLAN_PROBLEM_OVERFLOW:
       return g_strdup_printf (_("The %s is too large for a double-precision number"),
                               overflow_subject (problem->which));
+    case NK_PLAN_PROBLEM_LAYOUT:
+    case NK_PLAN_PROBLEM_NO_BANDWIDTH:
+    case NK_PLAN_PROBLEM_NO_LAYOUT:
+      return _nk_plan_layout_sentence (in, r, problem);
     case NK_PLAN_PROBLEM_DEADLINE:
     default:
       return g_strdup (_("The deadline is too short for any plausible number of GPUs"));
@@ -491,6 +504,7 @@ _nk_plan_outputs_fill (NkPlanOutputs      *outputs,
   report_memory (&p, outputs->bytes_text);
   report_per_gpu (&p, outputs->bytes_text);
   report_sizing (&p);
+  _nk_plan_report_cluster (inputs, r, outputs->formulas);
   for (guint i = 0; i < r->n_problems; i++)
     outputs->messages[i] = problem_sentence (inputs, r, invalid, &r->problems[i]);
 }
@@ -549,6 +563,11 @@ build_json_memory (JsonBuilder         *builder,
   nk_json_add_member_double (builder, "total", v[NK_PLAN_V_MEM_TOTAL]);
   nk_json_add_member_double (builder, "per_gpu", v[NK_PLAN_V_MEM_PER_GPU]);
   nk_json_add_member_double (builder, "hbm_per_gpu", v[NK_PLAN_V_HBM]);
+  if (r->cluster)
+    nk_json_add_member_double (builder, "per_gpu_max", v[NK_PLAN_V_MEM_MAX]);
+  nk_json_add_member_double (builder, "reported_per_gpu", v[NK_PLAN_V_REPORTED]);
+  nk_json_add_member_double (builder, "usable_per_gpu", v[NK_PLAN_V_USABLE]);
+  nk_json_add_member_double (builder, "capacity_per_gpu", v[NK_PLAN_V_CAPACITY]);
   add_boolean (builder, "fits", r->fits);
   nk_json_add_member_double (builder, "bytes_per_param", v[NK_PLAN_V_BYTES_PER_PARAM]);
   json_builder_set_member_name (builder, "zero_stage");
@@ -622,21 +641,25 @@ nk_plan_build_json (NkPlan          *self,
     {
       json_builder_set_member_name (builder, "sizing");
       json_builder_begin_object (builder);
-      nk_json_add_member_double (builder, "params", v[NK_PLAN_V_SIZED_PARAMS]);
+      /* CLI.md: the shape's whole count where the shape is known */
+      nk_json_add_member_double (builder, "params", r->has[NK_PLAN_V_SHAPE_PARAMS]
+                                                    ? v[NK_PLAN_V_SHAPE_PARAMS] : v[NK_PLAN_V_SIZED_PARAMS]);
+      nk_json_add_member_double (builder, "openai_params", v[NK_PLAN_V_SIZED_PARAMS]);
       if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
         nk_json_add_member_double (builder, "embedding_params", v[NK_PLAN_V_SIZED_EMBED]);
       if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
         nk_json_add_member_double (builder, "forward_flops_per_token", v[NK_PLAN_V_SIZED_FWD]);
       json_builder_end_object (builder);
     }
+  _nk_plan_build_json_cluster (builder, in, r);
   build_json_assumptions (builder, in);
   json_builder_end_object (builder);
 }
 
 /* ---------------------------------------------------------------- summary */
 
-static void
-summary_row (GString    *s,
+void
+_nk_plan_summary_row (GString    *s,
              const char *label,
              const char *value,
              const char *formula_text)
@@ -669,12 +692,12 @@ summary_value (const Summary *m,
                NkPlanValue    which,
                char          *value_text)
 {
-  summary_row (m->s, label, value_text, m->o->formulas[which]);
+  _nk_plan_summary_row (m->s, label, value_text, m->o->formulas[which]);
   g_free (value_text);
 }
 
-static char *
-bytes_text (double bytes)
+char *
+_nk_plan_bytes_text (double bytes)
 {
   g_autofree char *binary = nk_units_format_bytes (bytes);
   g_autofree char *sci = NULL;
@@ -687,8 +710,8 @@ bytes_text (double bytes)
   return g_strdup_printf ("%s (%s B)", binary, sci);
 }
 
-static char *
-sci_unit (double      value,
+char *
+_nk_plan_sci_unit (double      value,
           const char *unit)
 {
   g_autofree char *n = num (value);
@@ -723,16 +746,16 @@ summary_compute (const Summary   *m,
 
   g_string_append_printf (m->s, _("Compute (%s %s, MFU %g, %g × %s)\n"),
                           m->in->sparse ? _("2:4-sparse") : _("dense"),
-                          nk_peak_dtype_to_string (m->in->dtype), m->in->in[NK_PLAN_IN_MFU],
+                          nk_peak_dtype_to_string (m->in->dtype), m->o->result.mfu,
                           m->in->in[NK_PLAN_IN_GPUS], m->o->gpu_name ? m->o->gpu_name : "");
-  summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, sci_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
+  summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, _nk_plan_sci_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
   summary_value (m, _("peak per GPU"), NK_PLAN_V_PEAK, nk_units_format_rate (v[NK_PLAN_V_PEAK]));
   summary_value (m, _("FLOPs per day"), NK_PLAN_V_FLOPS_PER_DAY,
-                 sci_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
+                 _nk_plan_sci_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
   summary_value (m, _("time"), NK_PLAN_V_DAYS, time_text (v[NK_PLAN_V_DAYS]));
-  summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, sci_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
+  summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, _nk_plan_sci_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
   if (flags & NK_PLAN_JSON_COST)
-    summary_value (m, _("cost"), NK_PLAN_V_COST, sci_unit (v[NK_PLAN_V_COST], "USD"));
+    summary_value (m, _("cost"), NK_PLAN_V_COST, _nk_plan_sci_unit (v[NK_PLAN_V_COST], "USD"));
   g_string_append_c (m->s, '\n');
 }
 
@@ -746,16 +769,16 @@ summary_memory (const Summary *m)
                           nk_optimizer_to_string (m->in->optimizer),
                           nk_precision_to_string (m->in->precision),
                           _nk_plan_zero_text (m->in->zero_stage));
-  summary_row (m->s, _("bytes/param"), m->o->bytes_text ? m->o->bytes_text : "—",
+  _nk_plan_summary_row (m->s, _("bytes/param"), m->o->bytes_text ? m->o->bytes_text : "—",
                m->o->formulas[NK_PLAN_V_BYTES_PER_PARAM]);
-  summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, bytes_text (v[NK_PLAN_V_MEM_PARAMS]));
-  summary_value (m, _("grads"), NK_PLAN_V_MEM_GRADS, bytes_text (v[NK_PLAN_V_MEM_GRADS]));
-  summary_value (m, _("optimizer state"), NK_PLAN_V_MEM_OPT, bytes_text (v[NK_PLAN_V_MEM_OPT]));
-  summary_value (m, _("activations"), NK_PLAN_V_MEM_ACT, bytes_text (v[NK_PLAN_V_MEM_ACT]));
-  summary_value (m, _("total"), NK_PLAN_V_MEM_TOTAL, bytes_text (v[NK_PLAN_V_MEM_TOTAL]));
-  summary_value (m, _("per GPU"), NK_PLAN_V_MEM_PER_GPU, bytes_text (v[NK_PLAN_V_MEM_PER_GPU]));
-  summary_value (m, _("HBM per GPU"), NK_PLAN_V_HBM, bytes_text (v[NK_PLAN_V_HBM]));
-  summary_row (m->s, _("fits"), known ? (m->o->result.fits ? _("yes") : _("no")) : "—",
+  summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_PARAMS]));
+  summary_value (m, _("grads"), NK_PLAN_V_MEM_GRADS, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_GRADS]));
+  summary_value (m, _("optimizer state"), NK_PLAN_V_MEM_OPT, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_OPT]));
+  summary_value (m, _("activations"), NK_PLAN_V_MEM_ACT, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_ACT]));
+  summary_value (m, _("total"), NK_PLAN_V_MEM_TOTAL, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_TOTAL]));
+  summary_value (m, _("per GPU"), NK_PLAN_V_MEM_PER_GPU, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_PER_GPU]));
+  summary_value (m, _("HBM per GPU"), NK_PLAN_V_HBM, _nk_plan_bytes_text (v[NK_PLAN_V_HBM]));
+  _nk_plan_summary_row (m->s, _("fits"), known ? (m->o->result.fits ? _("yes") : _("no")) : "—",
                m->o->formulas[NK_PLAN_V_FITS]);
 }
 
@@ -765,13 +788,13 @@ summary_largest (const Summary *m)
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Largest model that fits\n"));
   summary_value (m, _("largest params"), NK_PLAN_V_LARGEST,
-                 sci_unit (m->v[NK_PLAN_V_LARGEST], "params"));
+                 _nk_plan_sci_unit (m->v[NK_PLAN_V_LARGEST], "params"));
   for (int stage = 0; stage <= 3; stage++)
     {
       g_autofree char *label = g_strdup_printf (_("at ZeRO-%d"), stage);
-      g_autofree char *n = sci_unit (nk_plan_largest_params_for_stage (m->plan, stage), "params");
+      g_autofree char *n = _nk_plan_sci_unit (nk_plan_largest_params_for_stage (m->plan, stage), "params");
 
-      summary_row (m->s, label, n,
+      _nk_plan_summary_row (m->s, label, n,
                    stage == m->in->zero_stage ? _("← the assumption of this answer") : NULL);
     }
 }
@@ -783,34 +806,34 @@ summary_deadline_memory (const Summary *m)
 {
   const NkPlanResult *r = &m->o->result;
   double nodes = r->deadline_nodes, gpus = nodes * NK_PLAN_GPUS_PER_NODE;
-  g_autofree char *nodes_text = formula (_("%N nodes"), nodes);
+  g_autofree char *nodes_text = _nk_plan_formula (_("%N nodes"), nodes);
   g_autofree char *nodes_formula =
-    formula (_("⌈%N GPUs / %N per node⌉ = %N nodes = %N GPUs"), m->v[NK_PLAN_V_GPUS_DEADLINE],
+    _nk_plan_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes = %N GPUs"), m->v[NK_PLAN_V_GPUS_DEADLINE],
              (double) NK_PLAN_GPUS_PER_NODE, nodes, gpus);
   g_autofree char *fits_formula = NULL;
   g_autofree char *memory_text = NULL;
 
-  summary_row (m->s, _("whole nodes"), nodes_text, nodes_formula);
+  _nk_plan_summary_row (m->s, _("whole nodes"), nodes_text, nodes_formula);
   if (!isfinite (r->deadline_memory_per_gpu))
     return;
-  fits_formula = formula (r->deadline_fits
+  fits_formula = _nk_plan_formula (r->deadline_fits
                           ? _("%s at %N GPUs: %N B per GPU ≤ %N B HBM: fits")
                           : _("%s at %N GPUs: %N B per GPU > %N B HBM: does not fit (the deadline counts compute only)"),
                           _nk_plan_zero_text (m->in->zero_stage), gpus, r->deadline_memory_per_gpu,
                           m->v[NK_PLAN_V_HBM]);
-  memory_text = bytes_text (r->deadline_memory_per_gpu);
-  summary_row (m->s, _("memory there"), memory_text, fits_formula);
+  memory_text = _nk_plan_bytes_text (r->deadline_memory_per_gpu);
+  _nk_plan_summary_row (m->s, _("memory there"), memory_text, fits_formula);
   if (r->deadline_fits)
     return;
   if (isfinite (r->fewest_gpus_that_fit))
     {
-      g_autofree char *fewest = sci_unit (r->fewest_gpus_that_fit, "GPUs");
+      g_autofree char *fewest = _nk_plan_sci_unit (r->fewest_gpus_that_fit, "GPUs");
 
-      summary_row (m->s, _("fits from"), fewest,
+      _nk_plan_summary_row (m->s, _("fits from"), fewest,
                    _("the fewest GPUs whose memory fits under this ZeRO stage"));
     }
   else
-    summary_row (m->s, _("fits from"), "—",
+    _nk_plan_summary_row (m->s, _("fits from"), "—",
                  _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));
 }
 
@@ -820,7 +843,7 @@ summary_deadline (const Summary *m)
   g_autofree char *label = g_strdup_printf (_("GPUs for %g days"), m->in->in[NK_PLAN_IN_DEADLINE]);
 
   g_string_append_c (m->s, '\n');
-  summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, sci_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
+  summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, _nk_plan_sci_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
   if (isfinite (m->o->result.deadline_nodes))
     summary_deadline_memory (m);
 }
@@ -832,11 +855,11 @@ summary_sizing (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Transformer sizing (OpenAI table, Kaplan et al. 2020)\n"));
-  summary_value (m, _("params"), NK_PLAN_V_SIZED_PARAMS, sci_unit (v[NK_PLAN_V_SIZED_PARAMS], "params"));
+  summary_value (m, _("params"), NK_PLAN_V_SIZED_PARAMS, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_PARAMS], "params"));
   if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
-    summary_value (m, _("embeddings"), NK_PLAN_V_SIZED_EMBED, sci_unit (v[NK_PLAN_V_SIZED_EMBED], "params"));
+    summary_value (m, _("embeddings"), NK_PLAN_V_SIZED_EMBED, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_EMBED], "params"));
   if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
-    summary_value (m, _("forward/token"), NK_PLAN_V_SIZED_FWD, sci_unit (v[NK_PLAN_V_SIZED_FWD], "FLOPs"));
+    summary_value (m, _("forward/token"), NK_PLAN_V_SIZED_FWD, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_FWD], "FLOPs"));
 }
 
 static void
@@ -846,12 +869,12 @@ summary_activations (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Activation estimates (whole batch)\n"));
-  summary_value (m, _("linear model"), NK_PLAN_V_ACT_LINEAR, bytes_text (v[NK_PLAN_V_ACT_LINEAR]));
+  summary_value (m, _("linear model"), NK_PLAN_V_ACT_LINEAR, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_LINEAR]));
   if (!isfinite (v[NK_PLAN_V_ACT_TRANSFORMER]))
     return;
-  summary_value (m, _("transformer"), NK_PLAN_V_ACT_TRANSFORMER, bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER]));
+  summary_value (m, _("transformer"), NK_PLAN_V_ACT_TRANSFORMER, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER]));
   summary_value (m, _("checkpointed"), NK_PLAN_V_ACT_TRANSFORMER_CKPT,
-                 bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]));
+                 _nk_plan_bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]));
 }
 
 /**
@@ -890,5 +913,6 @@ nk_plan_format_summary (NkPlan          *self,
     summary_sizing (&m);
   if (isfinite (m.v[NK_PLAN_V_ACT_TRANSFORMER]) || isfinite (m.v[NK_PLAN_V_ACT_LINEAR]))
     summary_activations (&m);
+  _nk_plan_summary_cluster (m.s, m.in, m.o);
   return g_string_free (m.s, FALSE);
 }

@@ -119,23 +119,26 @@ static const struct {
   [NK_PLAN_L_RECOMPUTE] = { "recompute", LAYOUT_ENUM, nk_recompute_get_type, 0, 0,
                             NK_RECOMPUTE_NONE },
   [NK_PLAN_L_FLASH_ATTENTION] = { "flash-attention", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  /* 16 B/param in mixed precision, the ZeRO paper's count the lecture uses */
   [NK_PLAN_L_GRAD_PRECISION] = { "grad-precision", LAYOUT_ENUM, nk_grad_precision_get_type,
-                                 0, 0, NK_GRAD_PRECISION_FP32 },
+                                 0, 0, NK_GRAD_PRECISION_BF16 },
   [NK_PLAN_L_GPUS_PER_NODE] = { "gpus-per-node", LAYOUT_INT, NULL, 1, 1 << 16,
                                 NK_PLAN_GPUS_PER_NODE },
-  /* 0: the whole batch in one micro-batch */
+  /* 0: the global batch over DP in one micro-batch */
   [NK_PLAN_L_MICRO_BATCH] = { "micro-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
-  /* 0: derived, batch × dp */
+  /* 0: the batch input (sequences per step, all GPUs together) */
   [NK_PLAN_L_GLOBAL_BATCH] = { "global-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
   /* 0: as many as the heads (multi-head attention) */
   [NK_PLAN_L_KV_HEADS] = { "kv-heads", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
   [NK_PLAN_L_FFN] = { "ffn", LAYOUT_ENUM, nk_ffn_get_type, 0, 0, NK_FFN_GELU },
-  /* today's sizing counts one V × d matrix (GPT-2's tied embeddings) */
+  /* GPT-2's and Napkin's GPT's one V × d matrix */
   [NK_PLAN_L_TIED_EMBEDDINGS] = { "tied-embeddings", LAYOUT_BOOL, NULL, 0, 1, 1 },
   [NK_PLAN_L_CAPACITY] = { "capacity", LAYOUT_ENUM, nk_capacity_get_type, 0, 0,
                            NK_CAPACITY_DATASHEET },
   [NK_PLAN_L_MFU_AUTO] = { "mfu-auto", LAYOUT_BOOL, NULL, 0, 1, 0 },
   [NK_PLAN_L_BEST_LAYOUT] = { "best-layout", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  /* percent of the reported memory kept free for the allocator's fragmentation */
+  [NK_PLAN_L_MEMORY_RESERVE] = { "memory-reserve", LAYOUT_INT, NULL, 0, 90, 5 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -114,6 +114,7 @@
 
 #include "nk-enum-types.h"
 #include "nk-gpus.h"
+#include "nk-launch.h"
 #include "nk-optim.h"
 #include "nk-plan-compute.h"
 #include "nk-precision.h"
@@ -127,6 +128,7 @@ typedef enum {
   NK_PLAN_ERROR_UNKNOWN_GPU,
   NK_PLAN_ERROR_NO_PEAK,
   NK_PLAN_ERROR_OVERFLOW,
+  NK_PLAN_ERROR_NO_LAYOUT,
 } NkPlanError;
 
 #define NK_TYPE_PLAN             (nk_plan_get_type ())
@@ -271,5 +273,10 @@ void         nk_plan_build_json               (NkPlan            *self,
                                                NkPlanJsonFlags    flags);
 char        *nk_plan_format_summary           (NkPlan            *self,
                                                NkPlanJsonFlags    flags);
+
+/* nk-plan-launch.c */
+gboolean     nk_plan_get_launch_spec          (NkPlan            *self,
+                                               NkLaunchSpec      *spec,
+                                               GError           **error);
 
 G_END_DECLS

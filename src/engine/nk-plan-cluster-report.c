@@ -1,0 +1,440 @@
+/* nk-plan-cluster-report.c: the cluster model's text: formulas with the numbers, layout sentences, JSON, summary
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reads a result of nk-plan-cluster.c and its inputs; decides no number.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "nk-enums.h"
+#include "nk-json.h"
+#include "nk-plan-private.h"
+#include "nk-units.h"
+
+/* ---------------------------------------------------------------- sentences */
+
+/* The degrees as typed, DP as derived when not given. */
+static void
+typed_layout (const NkPlanInputs *in,
+              double             *tp,
+              double             *pp,
+              double             *cp,
+              double             *dp)
+{
+  *tp = in->layout[NK_PLAN_L_TP];
+  *pp = in->layout[NK_PLAN_L_PP];
+  *cp = in->layout[NK_PLAN_L_CP];
+  *dp = in->layout[NK_PLAN_L_DP] > 0 ? in->layout[NK_PLAN_L_DP]
+        : MAX (1, floor (in->in[NK_PLAN_IN_GPUS] / (*tp * *pp * *cp)));
+}
+
+/**
+ * _nk_plan_layout_sentence:
+ * @inputs: the plan's inputs
+ * @result: the result the problem belongs to
+ * @problem: a layout, bandwidth or best-layout problem
+ *
+ * Returns: (transfer full): one sentence naming the rule and the numbers
+ */
+char *
+_nk_plan_layout_sentence (const NkPlanInputs  *in,
+                          const NkPlanResult  *r,
+                          const NkPlanProblem *problem)
+{
+  const double *x = in->in;
+  double tp, pp, cp, dp, global, micro;
+  double kv = in->layout[NK_PLAN_L_KV_HEADS] > 0 ? in->layout[NK_PLAN_L_KV_HEADS] : x[NK_PLAN_IN_HEADS];
+  double v = in->layout[NK_PLAN_L_VIRTUAL_STAGES];
+
+  typed_layout (in, &tp, &pp, &cp, &dp);
+  global = in->layout[NK_PLAN_L_GLOBAL_BATCH] > 0 ? in->layout[NK_PLAN_L_GLOBAL_BATCH] : x[NK_PLAN_IN_BATCH];
+  micro = in->layout[NK_PLAN_L_MICRO_BATCH] > 0 ? in->layout[NK_PLAN_L_MICRO_BATCH] : global / dp;
+  if (problem->kind == NK_PLAN_PROBLEM_NO_BANDWIDTH)
+    return g_strdup_printf (problem->which == 0
+                            ? _("The GPU table gives %s no NVLink bandwidth, which a TP or DP group inside a node needs; plan with TP 1 and one GPU per node, or another GPU")
+                            : _("The GPU table gives %s no network bandwidth, which a group across nodes needs; keep the plan inside one node"),
+                            r->gpu != NULL ? r->gpu->name : "");
+  if (problem->kind == NK_PLAN_PROBLEM_NO_LAYOUT)
+    return g_strdup (_("No layout of TP, PP, micro-batch, recompute and ZeRO stage fits this model in the GPUs’ memory; add GPUs or shorten the sequence"));
+
+  switch ((NkPlanLayoutRule) problem->which)
+    {
+    case NK_PLAN_RULE_GPUS:
+      return _nk_plan_formula (_("TP × PP × CP × DP must equal the GPUs: %N × %N × %N × %N = %N, not %N"),
+                               tp, pp, cp, dp, tp * pp * cp * dp, x[NK_PLAN_IN_GPUS]);
+    case NK_PLAN_RULE_HEADS_DMODEL:
+      return _nk_plan_formula (_("d_model %N must be a multiple of the %N heads"),
+                               x[NK_PLAN_IN_D_MODEL], x[NK_PLAN_IN_HEADS]);
+    case NK_PLAN_RULE_HEADS_KV:
+      return _nk_plan_formula (_("The %N heads must be a multiple of the %N KV heads"), x[NK_PLAN_IN_HEADS], kv);
+    case NK_PLAN_RULE_HEADS_TP:
+      return _nk_plan_formula (_("The %N heads must be a multiple of TP %N (each GPU holds whole heads)"),
+                               x[NK_PLAN_IN_HEADS], tp);
+    case NK_PLAN_RULE_KV_TP:
+      return _nk_plan_formula (_("The %N KV heads must be a multiple of TP %N, or divide it (Megatron-LM replicates them)"),
+                               kv, tp);
+    case NK_PLAN_RULE_LAYERS_PP:
+      return _nk_plan_formula (_("The %N layers must be a multiple of PP %N (whole layers per stage)"),
+                               x[NK_PLAN_IN_LAYERS], pp);
+    case NK_PLAN_RULE_LAYERS_VIRTUAL:
+      return _nk_plan_formula (_("The %N layers must be a multiple of PP × virtual stages = %N × %N"),
+                               x[NK_PLAN_IN_LAYERS], pp, v);
+    case NK_PLAN_RULE_VIRTUAL_PP:
+      return _nk_plan_formula (_("Interleaving (%N virtual stages) needs PP > 1 and micro-batches per step a multiple of PP %N"),
+                               v, pp);
+    case NK_PLAN_RULE_SEQ_CP:
+      return _nk_plan_formula (_("The sequence %N must be a multiple of 2 × CP = %N (causal load balancing splits it in 2 × CP chunks)"),
+                               x[NK_PLAN_IN_SEQ], 2 * cp);
+    case NK_PLAN_RULE_BATCH:
+      return _nk_plan_formula (_("The global batch %N must be a multiple of micro-batch × DP = %N × %N (whole micro-batches on every replica)"),
+                               global, micro, dp);
+    case NK_PLAN_RULE_NEEDS_BATCH:
+      return g_strdup (_("A layout needs the global batch in sequences"));
+    case NK_PLAN_RULE_SWIGLU_DFF:
+    default:
+      return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
+    }
+}
+
+/* ---------------------------------------------------------------- formulas */
+
+typedef struct {
+  const NkPlanInputs *in;
+  const NkPlanResult *r;
+  const double       *x;
+  const double       *v;
+  const int          *l;   /* the layout as used */
+  char              **f;
+} Text;
+
+static void
+text_shape (const Text *t)
+{
+  const double *x = t->x, *v = t->v;
+  gboolean swiglu = t->in->layout[NK_PLAN_L_FFN] == NK_FFN_SWIGLU;
+  gboolean tied = t->in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
+
+  if (!t->r->has[NK_PLAN_V_SHAPE_PARAMS])
+    return;
+  t->f[NK_PLAN_V_SHAPE_PARAMS] =
+    _nk_plan_formula (_("%N layers × %N params + %N embedding params + final norm = %N params "
+                        "(%s; %s embeddings)"),
+                      x[NK_PLAN_IN_LAYERS], v[NK_PLAN_V_SHAPE_LAYER], v[NK_PLAN_V_SHAPE_EMBED],
+                      v[NK_PLAN_V_SHAPE_PARAMS],
+                      swiglu ? _("Llama's shape: SwiGLU, RMSNorm, no biases")
+                             : _("GPT-2's shape: GELU, LayerNorm, biases, learned positions"),
+                      tied ? _("tied") : _("untied"));
+}
+
+static void
+text_layout (const Text *t)
+{
+  const double *x = t->x, *v = t->v;
+
+  if (!t->r->cluster)
+    return;
+  t->f[NK_PLAN_V_LAYOUT_DP] =
+    _nk_plan_formula (_("%N GPUs / (TP %N × PP %N × CP %N) = DP %N"), x[NK_PLAN_IN_GPUS],
+                      v[NK_PLAN_V_LAYOUT_TP], v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_LAYOUT_CP],
+                      v[NK_PLAN_V_LAYOUT_DP]);
+  t->f[NK_PLAN_V_GRAD_ACCUM] =
+    _nk_plan_formula (_("%N sequences / (micro-batch %N × DP %N) = %N micro-batches per step"),
+                      v[NK_PLAN_V_GLOBAL_BATCH], v[NK_PLAN_V_MICRO_BATCH], v[NK_PLAN_V_LAYOUT_DP],
+                      v[NK_PLAN_V_GRAD_ACCUM]);
+  t->f[NK_PLAN_V_TOKENS_PER_STEP] =
+    _nk_plan_formula (_("%N sequences × %N tokens = %N tokens per step"), v[NK_PLAN_V_GLOBAL_BATCH],
+                      x[NK_PLAN_IN_SEQ], v[NK_PLAN_V_TOKENS_PER_STEP]);
+  if (t->r->has[NK_PLAN_V_STEPS])
+    t->f[NK_PLAN_V_STEPS] = _nk_plan_formula (_("⌈%N tokens / %N per step⌉ = %N steps"), x[NK_PLAN_IN_TOKENS],
+                                              v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_STEPS]);
+  t->f[NK_PLAN_V_NODES] = _nk_plan_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes"), x[NK_PLAN_IN_GPUS],
+                                            (double) t->in->layout[NK_PLAN_L_GPUS_PER_NODE],
+                                            v[NK_PLAN_V_NODES]);
+}
+
+static void
+text_memory (const Text *t)
+{
+  const double *v = t->v;
+  double p = t->r->act_bytes, tp = v[NK_PLAN_V_LAYOUT_TP];
+  gboolean sp = t->l[NK_PLAN_L_SEQUENCE_PARALLEL];
+  NkRecompute rc = t->l[NK_PLAN_L_RECOMPUTE];
+  gboolean scores = rc == NK_RECOMPUTE_NONE && !t->l[NK_PLAN_L_FLASH_ATTENTION];
+
+  if (t->r->has[NK_PLAN_V_USABLE])
+    t->f[NK_PLAN_V_USABLE] =
+      _nk_plan_formula (_("(%N B reported − %N B CUDA context) × (1 − %N %% reserve) = %N B"),
+                        v[NK_PLAN_V_REPORTED], 512.0 * 1048576.0,
+                        (double) t->in->layout[NK_PLAN_L_MEMORY_RESERVE], v[NK_PLAN_V_USABLE]);
+  if (!t->r->cluster)
+    return;
+  if (rc == NK_RECOMPUTE_FULL)
+    t->f[NK_PLAN_V_ACT_LAYER] =
+      _nk_plan_formula (_("full recompute keeps each layer's input: s·b·h·%N B%s = %N B per layer"),
+                        p, sp ? " / t" : "", v[NK_PLAN_V_ACT_LAYER]);
+  else
+    t->f[NK_PLAN_V_ACT_LAYER] =
+      _nk_plan_formula (_("Korthikanti et al. 2022 at %N B per value: s·b·h·(4·%N + 2)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),
+                        p, p, sp ? " / t" : "", p,
+                        scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
+                        v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
+  t->f[NK_PLAN_V_MAX_ACT] =
+    _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
+                      t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
+                      v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+  t->f[NK_PLAN_V_MEM_MAX] =
+    _nk_plan_formula (_("%N params + %N grads + %N optimizer + %N activations = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
+                      v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
+                      v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MEM_MAX],
+                      v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 || v[NK_PLAN_V_LAYOUT_PP] == 1
+                      ? _("first pipeline stage") : _("last pipeline stage"),
+                      (double) t->r->zero_stage, v[NK_PLAN_V_LAYOUT_DP]);
+}
+
+static void
+text_time (const Text *t)
+{
+  const double *x = t->x, *v = t->v;
+  double eff = nk_plan_matmul_efficiency (t->r->gpu), gpus = x[NK_PLAN_IN_GPUS];
+  double peak = v[NK_PLAN_V_PEAK];
+
+  if (!t->r->has[NK_PLAN_V_T_STEP])
+    return;
+  t->f[NK_PLAN_V_MODEL_FLOPS_TOKEN] =
+    _nk_plan_formula (_("6 × (layers' matmul weights + V·h output layer) + 12 × L × s × h attention = %N FLOPs per token (PaLM's, Megatron-LM's count)"),
+                      v[NK_PLAN_V_MODEL_FLOPS_TOKEN]);
+  t->f[NK_PLAN_V_HW_FLOPS_TOKEN] =
+    _nk_plan_formula (_("%N model FLOPs + %N recomputed = %N FLOPs per token"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                      v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN], v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+  t->f[NK_PLAN_V_T_COMPUTE] =
+    _nk_plan_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
+                      v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
+                      v[NK_PLAN_V_T_COMPUTE]);
+  t->f[NK_PLAN_V_T_RECOMPUTE] =
+    _nk_plan_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
+                      v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                      gpus, peak, eff, v[NK_PLAN_V_T_RECOMPUTE]);
+  t->f[NK_PLAN_V_T_MEMORY] =
+    _nk_plan_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM = %N s (element-wise work is bound by memory)"),
+                      v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
+                      t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
+                      v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
+  t->f[NK_PLAN_V_T_TP] =
+    _nk_plan_formula (_("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
+                      v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
+                      t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
+  t->f[NK_PLAN_V_T_DP] =
+    _nk_plan_formula (t->r->zero_stage >= 3
+                      ? _("%N micro-batches × (2 all-gathers of the parameters + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
+                      : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
+                      t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
+                      v[NK_PLAN_V_T_DP_EXPOSED]);
+  t->f[NK_PLAN_V_T_BUBBLE] =
+    _nk_plan_formula (_("(PP %N − 1) / (%N micro-batches × %N virtual stages) × %N s busy = %N s (Narayanan et al. 2021)"),
+                      v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_GRAD_ACCUM], (double) t->l[NK_PLAN_L_VIRTUAL_STAGES],
+                      v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_TP],
+                      v[NK_PLAN_V_T_BUBBLE]);
+  t->f[NK_PLAN_V_T_STEP] =
+    _nk_plan_formula (_("%N compute + %N recompute + %N element-wise + %N exposed communication + %N bubble = %N s per step"),
+                      v[NK_PLAN_V_T_COMPUTE], v[NK_PLAN_V_T_RECOMPUTE], v[NK_PLAN_V_T_MEMORY], v[NK_PLAN_V_T_EXPOSED],
+                      v[NK_PLAN_V_T_BUBBLE], v[NK_PLAN_V_T_STEP]);
+  t->f[NK_PLAN_V_TOKENS_PER_S] = _nk_plan_formula (_("%N tokens / %N s = %N tokens/s"), v[NK_PLAN_V_TOKENS_PER_STEP],
+                                                   v[NK_PLAN_V_T_STEP], v[NK_PLAN_V_TOKENS_PER_S]);
+  t->f[NK_PLAN_V_MFU_MODEL] =
+    _nk_plan_formula (_("%N FLOPs/token × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                      v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_MODEL]);
+  t->f[NK_PLAN_V_MFU_HARDWARE] =
+    _nk_plan_formula (_("%N FLOPs/token with recompute × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"),
+                      v[NK_PLAN_V_HW_FLOPS_TOKEN], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_HARDWARE]);
+  if (t->r->has[NK_PLAN_V_MFU_6N])
+    t->f[NK_PLAN_V_MFU_6N] =
+      _nk_plan_formula (_("6 × %N params × %N tokens/s / (%N GPUs × %N FLOP/s) = %N (the days' 6N convention)"),
+                        x[NK_PLAN_IN_PARAMS], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_6N]);
+}
+
+/**
+ * _nk_plan_report_cluster:
+ * @inputs: the plan's inputs
+ * @result: a computed result
+ * @formulas: the formula slots, indexed by #NkPlanValue
+ *
+ * Writes the cluster model's formulas with the plan's numbers.
+ */
+void
+_nk_plan_report_cluster (const NkPlanInputs  *inputs,
+                         const NkPlanResult  *result,
+                         char               **formulas)
+{
+  Text t = { inputs, result, inputs->in, result->values, result->layout, formulas };
+
+  text_shape (&t);
+  text_layout (&t);
+  text_memory (&t);
+  text_time (&t);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void
+add_int (JsonBuilder *builder,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+build_json_layout (JsonBuilder        *builder,
+                   const NkPlanResult *r)
+{
+  const double *v = r->values;
+
+  json_builder_set_member_name (builder, "layout");
+  json_builder_begin_object (builder);
+  nk_json_add_member_double (builder, "dp", v[NK_PLAN_V_LAYOUT_DP]);
+  nk_json_add_member_double (builder, "tp", v[NK_PLAN_V_LAYOUT_TP]);
+  nk_json_add_member_double (builder, "pp", v[NK_PLAN_V_LAYOUT_PP]);
+  nk_json_add_member_double (builder, "cp", v[NK_PLAN_V_LAYOUT_CP]);
+  nk_json_add_member_double (builder, "micro_batch", v[NK_PLAN_V_MICRO_BATCH]);
+  nk_json_add_member_double (builder, "grad_accum", v[NK_PLAN_V_GRAD_ACCUM]);
+  nk_json_add_member_double (builder, "global_batch", v[NK_PLAN_V_GLOBAL_BATCH]);
+  nk_json_add_member_double (builder, "tokens_per_step", v[NK_PLAN_V_TOKENS_PER_STEP]);
+  if (r->has[NK_PLAN_V_STEPS])
+    nk_json_add_member_double (builder, "steps", v[NK_PLAN_V_STEPS]);
+  nk_json_add_member_double (builder, "nodes", v[NK_PLAN_V_NODES]);
+  add_int (builder, "virtual_stages", r->layout[NK_PLAN_L_VIRTUAL_STAGES]);
+  json_builder_set_member_name (builder, "sequence_parallel");
+  json_builder_add_boolean_value (builder, r->layout[NK_PLAN_L_SEQUENCE_PARALLEL] != 0);
+  json_builder_set_member_name (builder, "recompute");
+  json_builder_add_string_value (builder, nk_enum_to_nick (NK_TYPE_RECOMPUTE, r->layout[NK_PLAN_L_RECOMPUTE]));
+  add_int (builder, "zero_stage", r->zero_stage);
+  json_builder_set_member_name (builder, "searched");
+  json_builder_add_boolean_value (builder, r->searched);
+  json_builder_set_member_name (builder, "tp_crosses_nodes");
+  json_builder_add_boolean_value (builder, r->tp_crosses_nodes);
+  json_builder_end_object (builder);
+}
+
+static void
+build_json_time (JsonBuilder        *builder,
+                 const NkPlanResult *r)
+{
+  const double *v = r->values;
+
+  json_builder_set_member_name (builder, "time_per_step");
+  json_builder_begin_object (builder);
+  nk_json_add_member_double (builder, "compute", v[NK_PLAN_V_T_COMPUTE]);
+  nk_json_add_member_double (builder, "recompute", v[NK_PLAN_V_T_RECOMPUTE]);
+  nk_json_add_member_double (builder, "memory_bound", v[NK_PLAN_V_T_MEMORY]);
+  nk_json_add_member_double (builder, "tp_comm", v[NK_PLAN_V_T_TP]);
+  nk_json_add_member_double (builder, "dp_comm", v[NK_PLAN_V_T_DP]);
+  nk_json_add_member_double (builder, "pp_bubble", v[NK_PLAN_V_T_BUBBLE]);
+  nk_json_add_member_double (builder, "exposed_comm", v[NK_PLAN_V_T_EXPOSED]);
+  nk_json_add_member_double (builder, "total", v[NK_PLAN_V_T_STEP]);
+  json_builder_end_object (builder);
+  nk_json_add_member_double (builder, "bubble_fraction", v[NK_PLAN_V_BUBBLE_FRACTION]);
+  nk_json_add_member_double (builder, "model_flops_per_token", v[NK_PLAN_V_MODEL_FLOPS_TOKEN]);
+  nk_json_add_member_double (builder, "hardware_flops_per_token", v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+  nk_json_add_member_double (builder, "mfu_model", v[NK_PLAN_V_MFU_MODEL]);
+  nk_json_add_member_double (builder, "mfu_hardware", v[NK_PLAN_V_MFU_HARDWARE]);
+  nk_json_add_member_double (builder, "tokens_per_s", v[NK_PLAN_V_TOKENS_PER_S]);
+  nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (r->gpu));
+}
+
+/**
+ * _nk_plan_build_json_cluster:
+ * @builder: a builder inside the plan's object
+ * @inputs: the plan's inputs
+ * @result: a computed result
+ *
+ * Adds CLI.md's cluster-scale members: `layout`, `time_per_step` and the rates
+ * (memory's `per_gpu_max` is added by the memory object).
+ */
+void
+_nk_plan_build_json_cluster (JsonBuilder        *builder,
+                             const NkPlanInputs *inputs,
+                             const NkPlanResult *result)
+{
+  (void) inputs;
+  if (!result->cluster)
+    return;
+  build_json_layout (builder, result);
+  if (result->has[NK_PLAN_V_T_STEP])
+    build_json_time (builder, result);
+  if (inputs->layout[NK_PLAN_L_MFU_AUTO])
+    nk_json_add_member_double (builder, "mfu", result->mfu);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+static void
+row (GString             *s,
+     const NkPlanOutputs *o,
+     const char          *label,
+     NkPlanValue          which,
+     char                *value_text)
+{
+  _nk_plan_summary_row (s, label, value_text, o->formulas[which]);
+  g_free (value_text);
+}
+
+static char *
+seconds_text (double seconds)
+{
+  return isfinite (seconds) ? nk_units_format_duration (seconds) : g_strdup ("—");
+}
+
+/**
+ * _nk_plan_summary_cluster:
+ * @s: the summary being written
+ * @inputs: the plan's inputs
+ * @outputs: the plan's outputs
+ *
+ * Appends the layout, the most loaded GPU and the step time, each row with its
+ * formula.
+ */
+void
+_nk_plan_summary_cluster (GString             *s,
+                          const NkPlanInputs  *inputs,
+                          const NkPlanOutputs *o)
+{
+  const NkPlanResult *r = &o->result;
+  const double *v = r->values;
+
+  if (!r->cluster)
+    return;
+  g_string_append_printf (s, _("\nLayout (%s)\n"), r->searched ? _("the fastest that fits") : _("as given"));
+  row (s, o, _("data parallel"), NK_PLAN_V_LAYOUT_DP, _nk_plan_formula ("DP %N", v[NK_PLAN_V_LAYOUT_DP]));
+  row (s, o, _("micro-batches"), NK_PLAN_V_GRAD_ACCUM, _nk_plan_formula ("%N", v[NK_PLAN_V_GRAD_ACCUM]));
+  row (s, o, _("tokens/step"), NK_PLAN_V_TOKENS_PER_STEP, _nk_plan_formula ("%N", v[NK_PLAN_V_TOKENS_PER_STEP]));
+  if (r->has[NK_PLAN_V_STEPS])
+    row (s, o, _("steps"), NK_PLAN_V_STEPS, _nk_plan_formula ("%N", v[NK_PLAN_V_STEPS]));
+  row (s, o, _("nodes"), NK_PLAN_V_NODES, _nk_plan_formula ("%N", v[NK_PLAN_V_NODES]));
+  if (r->tp_crosses_nodes)
+    _nk_plan_summary_row (s, _("warning"), "TP", _("TP is larger than a node: its all-reduces cross the network"));
+  g_string_append (s, _("Most loaded GPU\n"));
+  row (s, o, _("activations/layer"), NK_PLAN_V_ACT_LAYER, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_LAYER]));
+  row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, _nk_plan_bytes_text (v[NK_PLAN_V_MAX_ACT]));
+  row (s, o, _("per GPU (max)"), NK_PLAN_V_MEM_MAX, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_MAX]));
+  row (s, o, inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable per GPU") : _("datasheet per GPU"),
+       inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? NK_PLAN_V_USABLE : NK_PLAN_V_CAPACITY,
+       _nk_plan_bytes_text (v[NK_PLAN_V_CAPACITY]));
+  if (!r->has[NK_PLAN_V_T_STEP])
+    return;
+  g_string_append (s, _("Time per step\n"));
+  row (s, o, _("compute"), NK_PLAN_V_T_COMPUTE, seconds_text (v[NK_PLAN_V_T_COMPUTE]));
+  row (s, o, _("recompute"), NK_PLAN_V_T_RECOMPUTE, seconds_text (v[NK_PLAN_V_T_RECOMPUTE]));
+  row (s, o, _("element-wise"), NK_PLAN_V_T_MEMORY, seconds_text (v[NK_PLAN_V_T_MEMORY]));
+  row (s, o, _("TP comm"), NK_PLAN_V_T_TP, seconds_text (v[NK_PLAN_V_T_TP]));
+  row (s, o, _("DP comm"), NK_PLAN_V_T_DP, seconds_text (v[NK_PLAN_V_T_DP]));
+  row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, seconds_text (v[NK_PLAN_V_T_BUBBLE]));
+  row (s, o, _("step"), NK_PLAN_V_T_STEP, seconds_text (v[NK_PLAN_V_T_STEP]));
+  row (s, o, _("tokens/s"), NK_PLAN_V_TOKENS_PER_S, _nk_plan_formula ("%N", v[NK_PLAN_V_TOKENS_PER_S]));
+  row (s, o, _("MFU (model)"), NK_PLAN_V_MFU_MODEL, _nk_plan_formula ("%N", v[NK_PLAN_V_MFU_MODEL]));
+  row (s, o, _("MFU (hardware)"), NK_PLAN_V_MFU_HARDWARE, _nk_plan_formula ("%N", v[NK_PLAN_V_MFU_HARDWARE]));
+}

@@ -1,0 +1,726 @@
+/* nk-plan-cluster.c: the planner's cluster model: a parallel layout, the most loaded GPU's memory, the time of a step
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs inside nk_plan_compute() when the plan has a transformer shape (layers,
+ * d_model, heads), a sequence length and a batch. Every formula cites its
+ * source; the report (nk-plan-cluster-report.c) writes each with the numbers.
+ *
+ * - Shape: GELU models are GPT-2's (learned positions, LayerNorm with bias,
+ *   biases on every linear layer); SwiGLU models are Llama's (rotary positions,
+ *   RMSNorm, no biases). KV heads below the heads are grouped-query attention.
+ * - Memory: parameters, gradients and optimizer state of the stage's layers
+ *   divided by TP and sharded by ZeRO over DP; activations per layer as
+ *   Korthikanti et al. 2022 (Reducing Activation Recomputation in Large
+ *   Transformer Models, section 4), generalized to the activation bytes, GQA and
+ *   the FFN; the first 1F1B stage holds PP micro-batches in flight (interleaved:
+ *   × (1 + (PP − 1)/(PP · V))).
+ * - Time: FLOPs at a matmul efficiency, TP all-reduces per layer, the DP
+ *   gradient all-reduce or ZeRO-3's gathers (collective times as NVIDIA's
+ *   nccl-tests PERFORMANCE.md: all-reduce 2(n − 1)/n · S/B, all-gather and
+ *   reduce-scatter (n − 1)/n · S/B), overlapped with the backward pass, and the
+ *   pipeline bubble (Narayanan et al. 2021: (PP − 1)/m, interleaved
+ *   (PP − 1)/(m · V) of the ideal time).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-plan-compute.h"
+
+/* The CUDA context and the libraries' workspaces, before the first tensor: what
+ * torch.cuda.mem_get_info() reports missing on an idle H100 with CUDA 12. */
+#define CUDA_CONTEXT_BYTES (512.0 * 1048576.0)
+
+/* The model's shape, with defaults filled in. */
+typedef struct {
+  double   L, h, a, kv, d_ff, V, s;
+  gboolean swiglu, tied;
+  double   layer_matrices;   /* weights of a layer's matmuls */
+  double   layer_params;     /* plus its norms and biases */
+  double   embed;            /* V · h (and GPT-2's s · h positions) */
+  double   head;             /* V · h when untied */
+  double   final_norm;
+} Shape;
+
+/* One evaluation of a layout: what the search varies. */
+typedef struct {
+  int      tp, pp, cp, dp, v, zero;
+  double   micro, global;
+  gboolean sp, flash;
+  NkRecompute recompute;
+} Layout;
+
+/* What one layout costs: the figures the result keeps. */
+typedef struct {
+  double v[NK_PLAN_N_VALUES];
+  int    rule;   /* -1: a valid layout */
+  gboolean tp_crosses_nodes;
+  int    bandwidth_missing;   /* -1, 0 NVLink, 1 network */
+} Cost;
+
+static void
+fill_shape (const NkPlanInputs *in,
+            Shape              *m)
+{
+  const double *x = in->in;
+  double dh, kv_width;
+
+  m->L = x[NK_PLAN_IN_LAYERS];
+  m->h = x[NK_PLAN_IN_D_MODEL];
+  m->a = x[NK_PLAN_IN_HEADS];
+  m->kv = in->layout[NK_PLAN_L_KV_HEADS] > 0 ? in->layout[NK_PLAN_L_KV_HEADS] : m->a;
+  m->swiglu = in->layout[NK_PLAN_L_FFN] == NK_FFN_SWIGLU;
+  m->d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : (m->swiglu ? 0 : 4 * m->h);
+  m->V = x[NK_PLAN_IN_VOCAB] > 0 ? x[NK_PLAN_IN_VOCAB] : 0;
+  m->s = x[NK_PLAN_IN_SEQ];
+  m->tied = in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
+
+  /* without heads, multi-head attention: K and V as wide as Q */
+  dh = m->a > 0 ? m->h / m->a : m->h;
+  kv_width = m->a > 0 ? m->kv * dh : m->h;
+  /* Q and the output projection h × h, K and V h × kv·dh; the FFN 2 or 3 h × d_ff */
+  m->layer_matrices = 2 * m->h * m->h + 2 * m->h * kv_width + (m->swiglu ? 3 : 2) * m->h * m->d_ff;
+  if (m->swiglu)
+    m->layer_params = m->layer_matrices + 2 * m->h;   /* two RMSNorm weights */
+  else   /* two LayerNorms (weight, bias); biases of QKV, proj, fc, proj */
+    m->layer_params = m->layer_matrices + 4 * m->h + (m->h + 2 * kv_width) + m->h + m->d_ff + m->h;
+  m->embed = m->V * m->h + (m->swiglu ? 0 : m->s * m->h);
+  m->head = m->tied ? 0 : m->V * m->h;
+  m->final_norm = m->swiglu ? m->h : 2 * m->h;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static gboolean
+divides (double d,
+         double n)
+{
+  return d > 0 && fmod (n, d) == 0;
+}
+
+/* The first rule the layout breaks, or -1. */
+static int
+check_layout (const Shape  *m,
+              const Layout *l,
+              double        gpus)
+{
+  if ((double) l->tp * l->pp * l->cp * l->dp != gpus)
+    return NK_PLAN_RULE_GPUS;
+  if (!divides (m->a, m->h))
+    return NK_PLAN_RULE_HEADS_DMODEL;
+  if (!divides (m->kv, m->a))
+    return NK_PLAN_RULE_HEADS_KV;
+  if (!divides (l->tp, m->a))
+    return NK_PLAN_RULE_HEADS_TP;
+  if (!divides (l->tp, m->kv) && !divides (m->kv, l->tp))
+    return NK_PLAN_RULE_KV_TP;
+  if (!divides (l->pp, m->L))
+    return NK_PLAN_RULE_LAYERS_PP;
+  if (l->v > 1 && !divides ((double) l->pp * l->v, m->L))
+    return NK_PLAN_RULE_LAYERS_VIRTUAL;
+  if (l->cp > 1 && !divides (2.0 * l->cp, m->s))
+    return NK_PLAN_RULE_SEQ_CP;
+  if (!(l->global > 0))
+    return NK_PLAN_RULE_NEEDS_BATCH;
+  if (!(l->micro >= 1) || l->micro != floor (l->micro) || !divides (l->micro * l->dp, l->global))
+    return NK_PLAN_RULE_BATCH;
+  if (l->v > 1 && (l->pp < 2 || !divides (l->pp, l->global / (l->micro * l->dp))))
+    return NK_PLAN_RULE_VIRTUAL_PP;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* Activation bytes of one layer for one micro-batch on one GPU (Korthikanti et
+ * al. 2022, section 4.1, at @p bytes per value and 1-byte dropout masks):
+ * sbh(4p + 2) outside the TP region (two LayerNorm inputs, the QKV and FFN
+ * inputs, two masks; divided by t only under sequence parallelism), sbh · p ·
+ * (2 + 2·kv/a + f·d_ff/h) / t inside it (Q, K, V, the projection's input; the
+ * FFN's f = 2 stored values per column for GELU, 3 for SwiGLU's gate, up and
+ * product), and a·s²·b(2p + 1)/t for the attention scores (softmax output,
+ * dropout output and mask) unless recomputed (selective) or never stored
+ * (FlashAttention). Full recompute keeps only the layer's input. */
+static double
+layer_activations (const Shape  *m,
+                   const Layout *l,
+                   double        p,
+                   gboolean      stored_only)
+{
+  double s = m->s / l->cp, b = l->micro, h = m->h, t = l->tp;
+  double sbh = s * b * h;
+  double outside = sbh * (4 * p + 2) / (l->sp ? t : 1);
+  double inside = sbh * p * (2 + 2 * m->kv / m->a + (m->swiglu ? 3 : 2) * m->d_ff / h) / t;
+  double scores = m->a * s * m->s * b * (2 * p + 1) / t;
+
+  if (stored_only && l->recompute == NK_RECOMPUTE_FULL)
+    return sbh * p / (l->sp ? t : 1);
+  if (l->recompute == NK_RECOMPUTE_SELECTIVE || l->flash)
+    scores = 0;
+  return outside + inside + scores;
+}
+
+/* Parameters one GPU of a stage holds (before ZeRO): its layers' matrices divided
+ * by TP (norms and biases replicated), and the vocabulary-parallel embedding
+ * (first stage) or output layer (last stage; a tied head keeps a copy there
+ * when PP > 1, as Megatron-LM does). */
+static double
+stage_params (const Shape  *m,
+              const Layout *l,
+              gboolean      first,
+              gboolean      last)
+{
+  double layers = m->L / l->pp;
+  double n = layers * (m->layer_matrices / l->tp + (m->layer_params - m->layer_matrices));
+
+  if (first)
+    n += m->embed / l->tp;
+  if (last)
+    n += (m->tied ? (first ? 0 : m->V * m->h) : m->head) / l->tp + m->final_norm;
+  return n;
+}
+
+typedef struct {
+  double params, grads, opt, act, total;
+} StageMemory;
+
+static StageMemory
+stage_memory (const NkPlanInputs *in,
+              const Shape        *m,
+              const Layout       *l,
+              double              p,
+              gboolean            first,
+              gboolean            last,
+              double             *in_flight_out,
+              double             *edges_out)
+{
+  gboolean mixed = nk_precision_is_mixed (in->precision);
+  double state = nk_optimizer_state_bytes (in->optimizer);
+  double n = stage_params (m, l, first, last);
+  double w = mixed ? 2 : 4;
+  double g = mixed && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
+  double o = state + (mixed ? 4 : 0);
+  double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
+  double in_flight, layers = m->L / l->pp, edges = 0;
+  double sbh = m->s / l->cp * l->micro * m->h;
+  StageMemory mem;
+
+  mem.params = n * w / (l->zero >= 3 ? dp : 1);
+  mem.grads = n * g / (l->zero >= 2 ? dp : 1);
+  mem.opt = n * o / (l->zero >= 1 ? dp : 1);
+
+  /* 1F1B: stage i holds PP − i micro-batches (at most the m there are). */
+  in_flight = first ? MIN ((double) l->pp, m_steps) : 1;
+  if (first && l->v > 1)
+    in_flight *= 1 + (l->pp - 1.0) / (l->pp * (double) l->v);
+  mem.act = layers * in_flight * layer_activations (m, l, p, TRUE);
+  if (l->recompute == NK_RECOMPUTE_FULL)
+    mem.act += layer_activations (m, l, p, FALSE);   /* the layer being recomputed */
+  /* Korthikanti et al. section 4.3: the embedding's dropout output and mask
+   * (first stage); the final LayerNorm's and the output layer's inputs and
+   * the fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
+  if (first)
+    edges += in_flight * sbh * (p + 1) / l->tp;
+  if (last)
+    edges += sbh * 2 * p / l->tp + 4 * (m->s / l->cp) * l->micro * m->V / l->tp;
+  mem.act += edges;
+  mem.total = mem.params + mem.grads + mem.opt + mem.act;
+  if (in_flight_out != NULL)
+    *in_flight_out = in_flight;
+  if (edges_out != NULL)
+    *edges_out = edges;
+  return mem;
+}
+
+/* ---------------------------------------------------------------- time */
+
+/**
+ * nk_plan_matmul_efficiency:
+ * @gpu: (nullable): a GPU row
+ *
+ * The fraction of the dense peak a training step's matmuls reach: 0.8, about
+ * what cuBLAS reaches on the large bf16 GEMMs of a transformer layer on the
+ * A100 and H100 (NVIDIA's published GEMM measurements reach 80–90 % of the
+ * dense peak at sizes ≥ 4096; smaller shapes do worse).
+ *
+ * Returns: the efficiency, in (0, 1]
+ */
+double
+nk_plan_matmul_efficiency (const NkGpu *gpu)
+{
+  (void) gpu;
+  return 0.8;
+}
+
+/* Bandwidth of a group of @n GPUs whose neighbours are @stride ranks apart: NVLink
+ * when the group fits in a node, the network when it spans nodes. */
+static double
+group_bandwidth (const NkGpu *gpu,
+                 double       n,
+                 double       stride,
+                 double       per_node,
+                 Cost        *c)
+{
+  gboolean in_node = n * stride <= per_node;
+  double bw = in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
+
+  if (!isfinite (bw) && c->bandwidth_missing < 0)
+    c->bandwidth_missing = in_node ? 0 : 1;
+  return bw;
+}
+
+static double
+all_reduce (double n,
+            double bytes,
+            double bw)
+{
+  return n > 1 ? 2 * (n - 1) / n * bytes / bw : 0;
+}
+
+static double
+all_gather (double n,
+            double bytes,
+            double bw)
+{
+  return n > 1 ? (n - 1) / n * bytes / bw : 0;
+}
+
+/* FLOPs per token: 6 × the layers' matmul weights and the output layer (PaLM's
+ * 6N, Narayanan et al.'s 72·l·h² + 6·V·h), plus attention's 12 · L · s · h
+ * (QKᵀ and AV, 2·s·h each forward; Narayanan's 12·l·h·s, PaLM's 12·L·H·Q·T).
+ * Recompute adds a forward: full 2N_layers + 4Lsh, selective the 4Lsh of the
+ * attention core. */
+static void
+flops_per_token (const Shape  *m,
+                 const Layout *l,
+                 double       *model,
+                 double       *hardware)
+{
+  double attention = 12 * m->L * m->s * m->h;
+
+  *model = 6 * (m->L * m->layer_matrices + m->V * m->h) + attention;
+  *hardware = *model;
+  if (l->recompute == NK_RECOMPUTE_FULL)
+    *hardware += 2 * m->L * m->layer_matrices + attention / 3;
+  else if (l->recompute == NK_RECOMPUTE_SELECTIVE)
+    *hardware += attention / 3;
+}
+
+static void
+step_time (const NkPlanInputs *in,
+           const NkGpu        *gpu,
+           double              peak,
+           const Shape        *m,
+           const Layout       *l,
+           double              gpus,
+           double              p,
+           Cost               *c)
+{
+  double *v = c->v;
+  double per_node = in->layout[NK_PLAN_L_GPUS_PER_NODE];
+  double eff = nk_plan_matmul_efficiency (gpu);
+  double tokens = l->global * m->s;
+  double micro_steps = l->global / (l->micro * l->dp);
+  double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
+  double grad_bytes = nk_precision_is_mixed (in->precision)
+                      && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
+  double layers = m->L / l->pp;
+  double n_stage = stage_params (m, l, TRUE, l->pp == 1);
+  Layout kept = *l;
+  double ideal, window, tp_bw, dp_bw;
+
+  flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+  v[NK_PLAN_V_T_COMPUTE] = tokens * v[NK_PLAN_V_MODEL_FLOPS_TOKEN] / (gpus * peak * eff);
+  v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
+                             / (gpus * peak * eff);
+
+  /* The element-wise work (LayerNorm, GELU, softmax, dropout, residuals) is
+   * bound by memory, not FLOPs: every activation a layer stores is written by
+   * the forward, read by the backward and its gradient written there, three
+   * passes over the layer's activation bytes (four when recomputed). */
+  kept.recompute = NK_RECOMPUTE_NONE;
+  v[NK_PLAN_V_ACT_TRAFFIC] = layer_activations (m, &kept, p, FALSE);
+  v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
+                          * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
+
+  /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
+   * sequence parallelism an all-gather and a reduce-scatter each, the same
+   * bytes), two more when full recompute runs the forward again. */
+  tp_bw = l->tp > 1 ? group_bandwidth (gpu, l->tp, 1, per_node, c) : INFINITY;
+  v[NK_PLAN_V_T_TP] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
+                      * all_reduce (l->tp, m->s / l->cp * l->micro * m->h * comm_bytes, tp_bw);
+
+  /* DP: one gradient all-reduce per step (ZeRO-1/2: reduce-scatter plus the
+   * parameters' all-gather, the same bytes), hidden behind the last micro-batch's
+   * backward; ZeRO-3 gathers the parameters forward and backward and
+   * reduce-scatters the gradients every micro-batch, hidden behind all compute. */
+  dp_bw = l->dp > 1 ? group_bandwidth (gpu, l->dp, (double) l->tp * l->cp, per_node, c) : INFINITY;
+  ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
+  if (l->zero >= 3)
+    {
+      v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (2 * comm_bytes + grad_bytes), dp_bw);
+      window = ideal;
+    }
+  else
+    {
+      v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * grad_bytes, dp_bw);
+      window = ideal / micro_steps * 2 / 3;
+    }
+  v[NK_PLAN_V_T_DP_EXPOSED] = MAX (0, v[NK_PLAN_V_T_DP] - window);
+
+  /* The bubble: (PP − 1)/(m · V) of the stage's busy time (Narayanan et al. 2021). */
+  v[NK_PLAN_V_T_BUBBLE] = (l->pp - 1) / (micro_steps * l->v) * (ideal + v[NK_PLAN_V_T_TP]);
+  v[NK_PLAN_V_BUBBLE_FRACTION] = v[NK_PLAN_V_T_BUBBLE] / (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_BUBBLE]);
+  v[NK_PLAN_V_T_EXPOSED] = v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_DP_EXPOSED];
+  v[NK_PLAN_V_T_STEP] = ideal + v[NK_PLAN_V_T_EXPOSED] + v[NK_PLAN_V_T_BUBBLE];
+  v[NK_PLAN_V_TOKENS_PER_S] = tokens / v[NK_PLAN_V_T_STEP];
+  v[NK_PLAN_V_MFU_MODEL] = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
+  v[NK_PLAN_V_MFU_HARDWARE] = v[NK_PLAN_V_HW_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
+}
+
+/* ---------------------------------------------------------------- one layout */
+
+static void
+evaluate (const NkPlanInputs *in,
+          const NkPlanResult *r,
+          const Shape        *m,
+          const Layout       *l,
+          Cost               *c)
+{
+  double *v = c->v;
+  double gpus = in->in[NK_PLAN_IN_GPUS], per_node = in->layout[NK_PLAN_L_GPUS_PER_NODE];
+  double p = r->act_bytes;
+  StageMemory first, last;
+  double in_flight, edges;
+
+  for (guint i = 0; i < NK_PLAN_N_VALUES; i++)
+    v[i] = NAN;
+  c->bandwidth_missing = -1;
+  c->rule = check_layout (m, l, gpus);
+  c->tp_crosses_nodes = l->tp > per_node;
+  if (c->rule >= 0)
+    return;
+
+  v[NK_PLAN_V_LAYOUT_DP] = l->dp;
+  v[NK_PLAN_V_LAYOUT_TP] = l->tp;
+  v[NK_PLAN_V_LAYOUT_PP] = l->pp;
+  v[NK_PLAN_V_LAYOUT_CP] = l->cp;
+  v[NK_PLAN_V_MICRO_BATCH] = l->micro;
+  v[NK_PLAN_V_GLOBAL_BATCH] = l->global;
+  v[NK_PLAN_V_GRAD_ACCUM] = l->global / (l->micro * l->dp);
+  v[NK_PLAN_V_TOKENS_PER_STEP] = l->global * m->s;
+  v[NK_PLAN_V_NODES] = ceil (gpus / per_node);
+  if (in->in[NK_PLAN_IN_TOKENS] > 0)
+    v[NK_PLAN_V_STEPS] = ceil (in->in[NK_PLAN_IN_TOKENS] / v[NK_PLAN_V_TOKENS_PER_STEP]);
+
+  /* The most loaded GPU: the first stage (most micro-batches in flight) or the
+   * last (the output layer and its logits). */
+  first = stage_memory (in, m, l, p, TRUE, l->pp == 1, &in_flight, &edges);
+  v[NK_PLAN_V_ACT_LAYER] = layer_activations (m, l, p, TRUE);
+  v[NK_PLAN_V_ACT_IN_FLIGHT] = in_flight;
+  v[NK_PLAN_V_ACT_EDGES] = edges;
+  if (l->pp > 1)
+    {
+      last = stage_memory (in, m, l, p, FALSE, TRUE, NULL, &edges);
+      if (last.total > first.total)
+        {
+          first = last;
+          v[NK_PLAN_V_ACT_IN_FLIGHT] = 1;
+          v[NK_PLAN_V_ACT_EDGES] = edges;
+        }
+    }
+  v[NK_PLAN_V_MAX_PARAMS] = first.params;
+  v[NK_PLAN_V_MAX_GRADS] = first.grads;
+  v[NK_PLAN_V_MAX_OPT] = first.opt;
+  v[NK_PLAN_V_MAX_ACT] = first.act;
+  v[NK_PLAN_V_MEM_MAX] = first.total;
+
+  if (r->gpu != NULL && isfinite (r->values[NK_PLAN_V_PEAK]))
+    step_time (in, r->gpu, r->values[NK_PLAN_V_PEAK], m, l, gpus, p, c);
+}
+
+static void
+layout_from_inputs (const NkPlanInputs *in,
+                    Layout             *l)
+{
+  const int *x = in->layout;
+  double gpus = in->in[NK_PLAN_IN_GPUS];
+
+  l->tp = x[NK_PLAN_L_TP];
+  l->pp = x[NK_PLAN_L_PP];
+  l->cp = x[NK_PLAN_L_CP];
+  l->v = x[NK_PLAN_L_VIRTUAL_STAGES];
+  l->dp = x[NK_PLAN_L_DP] > 0 ? x[NK_PLAN_L_DP]
+          : (int) MAX (1, floor (gpus / ((double) l->tp * l->pp * l->cp)));
+  l->sp = x[NK_PLAN_L_SEQUENCE_PARALLEL] != 0;
+  l->flash = x[NK_PLAN_L_FLASH_ATTENTION] != 0;
+  l->recompute = x[NK_PLAN_L_RECOMPUTE];
+  if (l->recompute == NK_RECOMPUTE_NONE && in->checkpointing)
+    l->recompute = NK_RECOMPUTE_FULL;
+  l->zero = in->zero_stage;
+  l->global = x[NK_PLAN_L_GLOBAL_BATCH] > 0 ? x[NK_PLAN_L_GLOBAL_BATCH] : in->in[NK_PLAN_IN_BATCH];
+  l->micro = x[NK_PLAN_L_MICRO_BATCH] > 0 ? x[NK_PLAN_L_MICRO_BATCH] : l->global / l->dp;
+}
+
+/* ---------------------------------------------------------------- best layout */
+
+static gboolean
+faster (const Cost *candidate,
+        const Cost *best,
+        double      capacity)
+{
+  if (candidate->rule >= 0 || !(candidate->v[NK_PLAN_V_MEM_MAX] <= capacity)
+      || !isfinite (candidate->v[NK_PLAN_V_T_STEP]))
+    return FALSE;
+  return best == NULL || candidate->v[NK_PLAN_V_T_STEP] < best->v[NK_PLAN_V_T_STEP];
+}
+
+/* The fastest layout that fits: TP over the powers of two within a node, PP over
+ * the divisors of the layers, micro-batches dividing the per-replica batch,
+ * every recompute and ZeRO stage; sequence parallelism whenever TP > 1, as
+ * Korthikanti et al. recommend. CP and interleaving stay as given. */
+static gboolean
+search_layout (const NkPlanInputs *in,
+               const NkPlanResult *r,
+               const Shape        *m,
+               const Layout       *given,
+               double              capacity,
+               Layout             *best_layout,
+               Cost               *best)
+{
+  double gpus = in->in[NK_PLAN_IN_GPUS];
+  gboolean found = FALSE;
+  Cost c;
+
+  for (int tp = 1; tp <= in->layout[NK_PLAN_L_GPUS_PER_NODE] && tp <= gpus; tp *= 2)
+    for (int pp = 1; pp <= m->L && (double) tp * pp <= gpus; pp++)
+      {
+        Layout l = *given;
+        double replica_batch;
+
+        if (!divides (pp, m->L) || !divides ((double) tp * pp * given->cp, gpus))
+          continue;
+        l.tp = tp;
+        l.pp = pp;
+        l.sp = tp > 1;
+        l.dp = (int) (gpus / ((double) tp * pp * l.cp));
+        replica_batch = l.global / l.dp;
+        if (!(replica_batch >= 1) || replica_batch != floor (replica_batch))
+          continue;
+        for (double micro = 1; micro <= replica_batch && micro <= 64; micro++)
+          {
+            if (!divides (micro, replica_batch))
+              continue;
+            l.micro = micro;
+            for (int rc = NK_RECOMPUTE_NONE; rc <= NK_RECOMPUTE_FULL; rc++)
+              for (int zero = 0; zero <= 3; zero++)
+                {
+                  l.recompute = rc;
+                  l.zero = zero;
+                  evaluate (in, r, m, &l, &c);
+                  if (faster (&c, found ? best : NULL, capacity))
+                    {
+                      *best = c;
+                      *best_layout = l;
+                      found = TRUE;
+                    }
+                }
+          }
+      }
+  return found;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static const char *const rule_inputs[] = {
+  [NK_PLAN_RULE_GPUS] = "gpus",
+  [NK_PLAN_RULE_HEADS_DMODEL] = "heads",
+  [NK_PLAN_RULE_HEADS_KV] = "kv-heads",
+  [NK_PLAN_RULE_HEADS_TP] = "tp",
+  [NK_PLAN_RULE_KV_TP] = "tp",
+  [NK_PLAN_RULE_LAYERS_PP] = "pp",
+  [NK_PLAN_RULE_LAYERS_VIRTUAL] = "virtual-stages",
+  [NK_PLAN_RULE_VIRTUAL_PP] = "virtual-stages",
+  [NK_PLAN_RULE_SEQ_CP] = "cp",
+  [NK_PLAN_RULE_BATCH] = "global-batch",
+  [NK_PLAN_RULE_NEEDS_BATCH] = "global-batch",
+  [NK_PLAN_RULE_SWIGLU_DFF] = "d-ff",
+};
+
+/* The input a person would change: for the GPU product, the degree typed last
+ * in the order DP, CP, PP, TP (DP only when given). */
+static const char *
+rule_input (const NkPlanInputs *in,
+            int                 rule)
+{
+  const int *x = in->layout;
+
+  if (rule != NK_PLAN_RULE_GPUS)
+    return rule_inputs[rule];
+  if (x[NK_PLAN_L_DP] > 0)
+    return "dp";
+  if (x[NK_PLAN_L_CP] > 1)
+    return "cp";
+  if (x[NK_PLAN_L_PP] > 1)
+    return "pp";
+  return x[NK_PLAN_L_TP] > 1 ? "tp" : "gpus";
+}
+
+static void
+add_problem (NkPlanResult      *r,
+             NkPlanProblemKind  kind,
+             const char        *input,
+             int                which)
+{
+  r->valid = FALSE;
+  for (guint i = 0; i < r->n_problems; i++)
+    if (g_str_equal (r->problems[i].input, input))
+      return;
+  if (r->n_problems < NK_PLAN_MAX_PROBLEMS)
+    r->problems[r->n_problems++] = (NkPlanProblem) { kind, input, which };
+}
+
+/* The capacity fits is judged against: the datasheet's bytes (the lecture's
+ * convention), or what CUDA reports less the context and the reserve. */
+static void
+compute_capacity (const NkPlanInputs *in,
+                  NkPlanResult       *r)
+{
+  double *v = r->values;
+  double reported;
+
+  if (r->gpu == NULL || !isfinite (r->gpu->memory))
+    return;
+  reported = isfinite (r->gpu->memory_reported) ? r->gpu->memory_reported : r->gpu->memory;
+  v[NK_PLAN_V_REPORTED] = reported;
+  v[NK_PLAN_V_USABLE] = (reported - CUDA_CONTEXT_BYTES) * (1 - in->layout[NK_PLAN_L_MEMORY_RESERVE] / 100.0);
+  v[NK_PLAN_V_CAPACITY] = in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE
+                          ? v[NK_PLAN_V_USABLE] : r->gpu->memory;
+  r->has[NK_PLAN_V_REPORTED] = r->has[NK_PLAN_V_USABLE] = r->has[NK_PLAN_V_CAPACITY] = TRUE;
+}
+
+/* The shape's own parameter count, whenever layers and d_model are given. */
+static void
+compute_shape_params (const NkPlanInputs *in,
+                      NkPlanResult       *r,
+                      Shape              *m)
+{
+  const double *x = in->in;
+
+  if (!(x[NK_PLAN_IN_LAYERS] > 0 && x[NK_PLAN_IN_D_MODEL] > 0 && x[NK_PLAN_IN_HEADS] >= 0
+        && isfinite (x[NK_PLAN_IN_LAYERS] * x[NK_PLAN_IN_D_MODEL] * x[NK_PLAN_IN_D_MODEL])))
+    return;
+  fill_shape (in, m);
+  if (m->swiglu && !(m->d_ff > 0))
+    {
+      add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_SWIGLU_DFF],
+                   NK_PLAN_RULE_SWIGLU_DFF);
+      return;
+    }
+  if (!(m->s > 0) && !m->swiglu)
+    m->embed = m->V * m->h;   /* GPT-2's positions need the sequence length */
+  r->values[NK_PLAN_V_SHAPE_PARAMS] = m->L * m->layer_params + m->embed + m->head + m->final_norm;
+  r->values[NK_PLAN_V_SHAPE_EMBED] = m->embed + m->head;
+  r->values[NK_PLAN_V_SHAPE_LAYER] = m->layer_params;
+  r->has[NK_PLAN_V_SHAPE_PARAMS] = r->has[NK_PLAN_V_SHAPE_EMBED] = r->has[NK_PLAN_V_SHAPE_LAYER] = TRUE;
+}
+
+/* Whether a layout input differs from its default: then a broken rule is the
+ * plan's error. */
+static gboolean
+asks_for_layout (const NkPlanInputs *in)
+{
+  const int *x = in->layout;
+
+  return x[NK_PLAN_L_TP] != 1 || x[NK_PLAN_L_PP] != 1 || x[NK_PLAN_L_CP] != 1 || x[NK_PLAN_L_DP] != 0
+         || x[NK_PLAN_L_VIRTUAL_STAGES] != 1 || x[NK_PLAN_L_GLOBAL_BATCH] != 0
+         || x[NK_PLAN_L_MICRO_BATCH] != 0 || x[NK_PLAN_L_MFU_AUTO] || x[NK_PLAN_L_BEST_LAYOUT];
+}
+
+/**
+ * nk_plan_compute_cluster:
+ * @inputs: the plan's inputs
+ * @result: a result whose peak, GPU and activation bytes are set
+ *
+ * The shape's parameter count, the capacity, and — with a sequence and a batch —
+ * the layout, the most loaded GPU's memory and the time of a step, searched for
+ * the fastest layout that fits when #NkPlan:best-layout is set. A broken layout
+ * rule, or a bandwidth the time needs and the table lacks, is a problem.
+ */
+void
+nk_plan_compute_cluster (const NkPlanInputs *inputs,
+                         NkPlanResult       *result)
+{
+  NkPlanResult *r = result;
+  const double *x = inputs->in;
+  Shape m = { 0 };
+  Layout l;
+  Cost c;
+
+  compute_capacity (inputs, r);
+  compute_shape_params (inputs, r, &m);
+  /* Degrees are ints, as every engine takes them. */
+  if (!r->has[NK_PLAN_V_SHAPE_PARAMS] || !(m.s > 0) || !(m.a > 0) || !(x[NK_PLAN_IN_GPUS] >= 1)
+      || !(x[NK_PLAN_IN_GPUS] <= G_MAXINT) || !(x[NK_PLAN_IN_BATCH] <= G_MAXINT))
+    return;
+  layout_from_inputs (inputs, &l);
+  if (!(l.global > 0))
+    return;   /* no batch: no layout to judge */
+
+  if (inputs->layout[NK_PLAN_L_BEST_LAYOUT])
+    {
+      Layout given = l;
+
+      if (!search_layout (inputs, r, &m, &given, r->values[NK_PLAN_V_CAPACITY], &l, &c))
+        {
+          add_problem (r, NK_PLAN_PROBLEM_NO_LAYOUT, "best-layout", 0);
+          return;
+        }
+      r->searched = TRUE;
+    }
+  else
+    evaluate (inputs, r, &m, &l, &c);
+
+  /* A plan that only gives the lecture's batch keeps its answers: a layout it
+   * never asked for (8 sequences over 1024 GPUs) is left out, not refused. */
+  if (c.rule >= 0 && !asks_for_layout (inputs))
+    return;
+  if (c.rule >= 0)
+    {
+      add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_input (inputs, c.rule), c.rule);
+      return;
+    }
+  for (guint i = NK_PLAN_V_LAYOUT_DP; i <= NK_PLAN_V_MFU_HARDWARE; i++)
+    if (i != NK_PLAN_V_REPORTED && i != NK_PLAN_V_USABLE && i != NK_PLAN_V_CAPACITY)
+      {
+        r->values[i] = c.v[i];
+        r->has[i] = !isnan (c.v[i]);
+      }
+  if (c.bandwidth_missing >= 0)
+    {
+      add_problem (r, NK_PLAN_PROBLEM_NO_BANDWIDTH, c.bandwidth_missing ? "gpus" : "tp",
+                   c.bandwidth_missing);
+      return;
+    }
+  if (isfinite (r->values[NK_PLAN_V_TOKENS_PER_S]) && x[NK_PLAN_IN_PARAMS] > 0)
+    {
+      r->values[NK_PLAN_V_MFU_6N] = 6 * x[NK_PLAN_IN_PARAMS] * r->values[NK_PLAN_V_TOKENS_PER_S]
+                                    / (x[NK_PLAN_IN_GPUS] * r->values[NK_PLAN_V_PEAK]);
+      r->has[NK_PLAN_V_MFU_6N] = TRUE;
+    }
+  r->cluster = TRUE;
+  r->tp_crosses_nodes = c.tp_crosses_nodes;
+  memcpy (r->layout, inputs->layout, sizeof r->layout);
+  r->layout[NK_PLAN_L_TP] = l.tp;
+  r->layout[NK_PLAN_L_PP] = l.pp;
+  r->layout[NK_PLAN_L_CP] = l.cp;
+  r->layout[NK_PLAN_L_DP] = l.dp;
+  r->layout[NK_PLAN_L_VIRTUAL_STAGES] = l.v;
+  r->layout[NK_PLAN_L_SEQUENCE_PARALLEL] = l.sp;
+  r->layout[NK_PLAN_L_RECOMPUTE] = l.recompute;
+  r->layout[NK_PLAN_L_MICRO_BATCH] = (int) l.micro;
+  r->layout[NK_PLAN_L_GLOBAL_BATCH] = (int) l.global;
+  r->zero_stage = l.zero;
+}
