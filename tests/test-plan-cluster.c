@@ -1,0 +1,377 @@
+/* test-plan-cluster.c: the planner's cluster model against hand-computed cases and published figures
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: published parameter counts (GPT-2 small, Llama-2-70B), Korthikanti et
+ * al. 2022's closed forms evaluated by hand, the bubble and nccl-tests formulas
+ * written out here with the numbers, a brute-force search through the object's
+ * own properties for --best-layout, and the engines' files written from a spec
+ * filled by hand.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-launch.h"
+#include "nk-plan.h"
+#include "nk-test-util.h"
+
+#define REL(a, b, tol) g_assert_cmpfloat_with_epsilon ((a) / (b), 1.0, (tol))
+
+/* GPT-3 175B on A100s as Narayanan et al. 2021 trained it: 96 layers, h 12288,
+ * 96 heads, s 2048, V 51200; TP 8, PP 8, 1536 GPUs, global batch 2304. */
+static NkPlan *
+gpt3_plan (void)
+{
+  NkPlan *plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", "a100-sxm-80", "gpus", 1536.0, "params", 1.0, "tokens", 300e9,
+                "layers", 96.0, "d-model", 12288.0, "heads", 96.0, "vocab", 51200.0, "seq", 2048.0,
+                "precision", NK_PRECISION_BF16_MIXED, "tied-embeddings", FALSE,
+                "tp", 8, "pp", 8, "global-batch", 2304, "micro-batch", 1, NULL);
+  return plan;
+}
+
+static double
+out (NkPlan     *plan,
+     const char *name)
+{
+  return nk_plan_get_output (plan, name);
+}
+
+/* ---------------------------------------------------------------- shape */
+
+static void
+test_shape_counts (void)
+{
+  g_autoptr(NkPlan) gpt2 = nk_plan_new ();
+  g_autoptr(NkPlan) llama = nk_plan_new ();
+
+  /* GPT-2 small as nanoGPT counts it with wpe: 124,439,808 */
+  g_object_set (gpt2, "layers", 12.0, "d-model", 768.0, "heads", 12.0, "vocab", 50257.0, "seq", 1024.0,
+                "tied-embeddings", TRUE, NULL);
+  g_assert_cmpfloat (out (gpt2, "shape-params"), ==, 124439808.0);
+
+  /* Llama-2-70B (Touvron et al. 2023; the checkpoint's 68,976,648,192) */
+  g_object_set (llama, "layers", 80.0, "d-model", 8192.0, "heads", 64.0, "kv-heads", 8,
+                "ffn", NK_FFN_SWIGLU, "d-ff", 28672.0, "vocab", 32000.0, "seq", 4096.0,
+                "tied-embeddings", FALSE, NULL);
+  g_assert_cmpfloat (out (llama, "shape-params"), ==, 68976648192.0);
+  g_assert_cmpfloat (out (llama, "shape-embedding-params"), ==, 2.0 * 32000 * 8192);
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void
+test_layout_arithmetic (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "layout-dp"), ==, 24);          /* 1536 / 64 */
+  g_assert_cmpfloat (out (plan, "grad-accum"), ==, 96);         /* 2304 / (1 × 24) */
+  g_assert_cmpfloat (out (plan, "tokens-per-step"), ==, 2304.0 * 2048);
+  g_assert_cmpfloat (out (plan, "steps"), ==, ceil (300e9 / (2304.0 * 2048)));
+  g_assert_cmpfloat (out (plan, "nodes"), ==, 192);
+}
+
+/* Each rule refuses with exit 2 and names the flag a person would change. */
+static void
+test_layout_rules (void)
+{
+  static const struct { const char *flag, *value, *blamed; } cases[] = {
+    { "--tp", "3", "--tp" },              /* 3 × 1 × 1 × 21 ≠ 64 */
+    { "--tp", "16", "--tp" },             /* 40 heads % 16 */
+    { "--pp", "3", "--pp" },              /* 3 does not divide 64 */
+    { "--kv-heads", "3", "--kv-heads" },  /* 40 % 3 */
+    { "--global-batch", "100", "--global-batch" },   /* 100 % (1 × 64) */
+    { "--cp", "3", "--cp" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      const char *args[] = { "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "auto",
+                             "--layers", "40", "--d-model", "5120", "--heads", "40", "--seq", "4096",
+                             "--global-batch", "512", "--micro-batch", "1",
+                             cases[i].flag, cases[i].value, NULL };
+      g_autofree char *prefix = g_strdup_printf ("napkin-cli: %s:", cases[i].blamed);
+
+      if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+        return;
+      g_test_message ("%s %s: %s", cases[i].flag, cases[i].value, run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, prefix));
+    }
+}
+
+/* A lecture plan with only --batch keeps its answers when its batch cannot be
+ * laid out (8 sequences over 1024 GPUs): no layout, no error. */
+static void
+test_layout_not_asked (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "batch", 8.0, "seq", 2048.0, "layers", 32.0, "d-model", 4096.0, "heads", 32.0, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_true (isnan (out (plan, "layout-dp")));
+  g_object_set (plan, "micro-batch", 1, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "global-batch");
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* Korthikanti et al. 2022, Table 2, evaluated by hand for GPT-3 175B at t = 8,
+ * b = 1, 16-bit activations: sbh(10 + 24/t + 5as/(ht)) with TP only,
+ * sbh(34/t + 5as/(ht)) with sequence parallelism, sbh · 34/t selective. */
+static void
+test_korthikanti_per_layer (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double sbh = 2048.0 * 1 * 12288, score = 5.0 * 96 * 2048 / (12288.0 * 8);
+
+  REL (out (plan, "activations-per-layer"), sbh * (10 + 24.0 / 8 + score), 1e-12);
+  g_object_set (plan, "sequence-parallel", TRUE, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * (34.0 / 8 + score), 1e-12);
+  g_object_set (plan, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * 34.0 / 8, 1e-12);
+  g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * 2 / 8, 1e-12);   /* the layer's input, 16-bit, /t */
+  g_object_set (plan, "recompute", NK_RECOMPUTE_NONE, "flash-attention", TRUE, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * 34.0 / 8, 1e-12);
+}
+
+/* The first 1F1B stage holds PP micro-batches; with PP layers of L/PP each that
+ * is L layers' worth (Korthikanti et al. section 4.2.3); interleaving adds
+ * (1 + (p − 1)/(p · v)). */
+static void
+test_pipeline_in_flight (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+
+  g_object_set (plan, "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  g_assert_cmpfloat (out (plan, "micro-batches-in-flight"), ==, 8);
+  g_object_set (plan, "virtual-stages", 3, NULL);   /* 96 layers = 8 × 3 × 4 */
+  REL (out (plan, "micro-batches-in-flight"), 8 * (1 + 7.0 / 24), 1e-12);
+}
+
+/* Bytes per parameter of the most loaded GPU: 16 (ZeRO paper) or 18 (fp32
+ * gradients); Megatron-LM's distributed optimizer is 6 + 12/DP. */
+static void
+test_bytes_per_param (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double n;
+
+  g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  n = out (plan, "memory-max-params") / 2;   /* bf16 weights */
+  REL ((out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n, 2 + 12, 1e-12);
+  g_object_set (plan, "grad-precision", NK_GRAD_PRECISION_FP32, NULL);
+  REL ((out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n, 4 + 12, 1e-12);
+  g_object_set (plan, "zero-stage", 1, NULL);
+  REL ((out (plan, "memory-max-params") + out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n,
+       6 + 12.0 / 24, 1e-12);
+  /* the stage's parameters, by hand: 12 layers × 12h²/8 + 13h replicated,
+   * plus the vocabulary-parallel embedding and positions on the first stage */
+  REL (n, 12 * (12.0 * 12288 * 12288 / 8 + 13.0 * 12288) + (51200.0 + 2048) * 12288 / 8, 1e-12);
+}
+
+/* What CUDA reports for an H100 SXM (81,559 MiB), less the context, less 5 %. */
+static void
+test_usable_capacity (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_assert_cmpfloat (out (plan, "memory-reported-per-gpu"), ==, 81559.0 * 1048576);
+  REL (out (plan, "memory-usable-per-gpu"), (81559.0 - 512) * 1048576 * 0.95, 1e-15);
+  g_assert_cmpfloat (out (plan, "capacity-per-gpu"), ==, 80e9);   /* the lecture's convention */
+  g_object_set (plan, "capacity", NK_CAPACITY_USABLE, NULL);
+  REL (out (plan, "capacity-per-gpu"), (81559.0 - 512) * 1048576 * 0.95, 1e-15);
+}
+
+/* ---------------------------------------------------------------- time */
+
+static void
+test_bubble (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+
+  REL (out (plan, "bubble-fraction"), 7.0 / (96 + 7), 1e-12);   /* (p − 1)/(m + p − 1) */
+  g_object_set (plan, "virtual-stages", 2, NULL);
+  REL (out (plan, "bubble-fraction"), (7.0 / (96 * 2)) / (1 + 7.0 / (96 * 2)), 1e-12);
+}
+
+/* nccl-tests: all-reduce 2(n − 1)/n · S/B; the DP group of GPT-3's layout spans
+ * nodes (TP 8 fills one), so its gradients go over the network. */
+static void
+test_collectives (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double S = 2048.0 * 12288 * 2, nvlink = 300e9, network = 25e9;
+  double per_ar = 2 * 7.0 / 8 * S / nvlink;
+  double n_stage = 12 * (12.0 * 12288 * 12288 / 8 + 13.0 * 12288) + (51200.0 + 2048) * 12288 / 8;
+
+  REL (out (plan, "time-tp-comm"), 96 * 12 * 4 * per_ar, 1e-12);
+  REL (out (plan, "time-dp-comm"), 2 * 23.0 / 24 * n_stage * 2 / network, 1e-12);
+  g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  REL (out (plan, "time-tp-comm"), 96 * 12 * 6 * per_ar, 1e-12);
+  /* ZeRO-3: per micro-batch, two all-gathers of bf16 weights and a
+   * reduce-scatter of bf16 gradients, each (n − 1)/n · S/B */
+  g_object_set (plan, "zero-stage", 3, NULL);
+  REL (out (plan, "time-dp-comm"), 96 * 23.0 / 24 * n_stage * (2 + 2 + 2) / network, 1e-12);
+}
+
+/* The step's sum, the FLOPs per token (Narayanan et al. 2021's 72lh²(1 + s/6h +
+ * V/12lh) per token, 96 with full recompute, 96·(1 + s/6h) + 6Vh by their eq.),
+ * and --mfu auto's days = tokens / (tokens/s). */
+static void
+test_step_and_mfu (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double l = 96, h = 12288, s = 2048, V = 51200;
+  double step;
+
+  REL (out (plan, "model-flops-per-token"), 72 * l * h * h * (1 + s / (6 * h) + V / (12 * l * h)), 1e-12);
+  g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  REL (out (plan, "hardware-flops-per-token"), 96 * l * h * h * (1 + s / (6 * h)) + 6 * V * h, 1e-12);
+  step = out (plan, "time-compute") + out (plan, "time-recompute") + out (plan, "time-memory-bound")
+         + out (plan, "time-exposed-comm") + out (plan, "time-pp-bubble");
+  REL (out (plan, "time-per-step"), step, 1e-12);
+  REL (out (plan, "mfu-hardware") / out (plan, "mfu-model"),
+       out (plan, "hardware-flops-per-token") / out (plan, "model-flops-per-token"), 1e-12);
+
+  g_object_set (plan, "mfu-auto", TRUE, NULL);
+  g_object_set (plan, "params", out (plan, "shape-params"), NULL);
+  REL (nk_plan_get_days (plan), 300e9 / out (plan, "tokens-per-s") / 86400, 1e-12);
+}
+
+/* Full recompute costs about 1.3× the step of none (Korthikanti et al. 2022
+ * measured 1.33–1.36× of selective over their models), and ZeRO-3 at one
+ * sequence per micro-batch on many GPUs falls far below PTD-P (Narayanan et al.
+ * 2021, section 5.2). */
+static void
+test_published_shapes (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  g_autoptr(NkPlan) zero3 = nk_plan_new ();
+  double none, full, ptdp;
+
+  g_object_set (plan, "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  none = out (plan, "time-per-step");
+  ptdp = out (plan, "mfu-model");
+  g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  full = out (plan, "time-per-step");
+  g_test_message ("full / selective step: %.3f", full / none);
+  g_assert_cmpfloat (full / none, >, 1.2);
+  g_assert_cmpfloat (full / none, <, 1.45);
+
+  g_object_set (zero3, "gpu", "a100-sxm-80", "gpus", 1536.0, "params", 1.0, "tokens", 300e9,
+                "layers", 96.0, "d-model", 12288.0, "heads", 96.0, "vocab", 51200.0, "seq", 2048.0,
+                "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 3, "global-batch", 1536,
+                "micro-batch", 1, "recompute", NK_RECOMPUTE_FULL, NULL);
+  g_test_message ("ZeRO-3 MFU %.3f vs PTD-P %.3f", out (zero3, "mfu-model"), ptdp);
+  g_assert_cmpfloat (out (zero3, "mfu-model"), <, ptdp / 2);
+}
+
+/* ---------------------------------------------------------------- search */
+
+/* --best-layout against a brute force through the object's properties: no
+ * layout of the same grid that fits is faster. */
+static void
+test_best_layout (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autoptr(NkPlan) probe = nk_plan_new ();
+  double best = INFINITY;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 64.0, "tokens", 1e12, "layers", 32.0,
+                "d-model", 4096.0, "heads", 32.0, "vocab", 32000.0, "seq", 4096.0,
+                "precision", NK_PRECISION_BF16_MIXED, "global-batch", 256, "best-layout", TRUE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_true (nk_plan_get_fits (plan));
+
+  g_object_set (probe, "gpu", "h100-sxm", "gpus", 64.0, "tokens", 1e12, "layers", 32.0,
+                "d-model", 4096.0, "heads", 32.0, "vocab", 32000.0, "seq", 4096.0,
+                "precision", NK_PRECISION_BF16_MIXED, "global-batch", 256, NULL);
+  for (int tp = 1; tp <= 8; tp *= 2)
+    for (int pp = 1; pp <= 32; pp *= 2)
+      for (int micro = 1; micro <= 64; micro *= 2)
+        for (int rc = 0; rc <= 2; rc++)
+          for (int zero = 0; zero <= 3; zero++)
+            {
+              g_object_set (probe, "tp", tp, "pp", pp, "micro-batch", micro, "recompute", rc,
+                            "zero-stage", zero, "sequence-parallel", tp > 1, NULL);
+              if (nk_plan_get_valid (probe) && nk_plan_get_fits (probe))
+                best = MIN (best, out (probe, "time-per-step"));
+            }
+  g_assert_true (isfinite (best));
+  g_assert_cmpfloat (out (plan, "time-per-step"), <=, best);
+}
+
+/* ---------------------------------------------------------------- export */
+
+/* The CLI's --export writes what nk_launch_write() writes for the plan's spec,
+ * and that spec carries the plan's layout. */
+static void
+test_export_same_bytes (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(NkTestRun) run = { 0 };
+  const char *args[] = { "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "auto",
+                         "--layers", "32", "--d-model", "4096", "--heads", "32", "--kv-heads", "8",
+                         "--ffn", "swiglu", "--d-ff", "14336", "--vocab", "128256", "--seq", "8192",
+                         "--global-batch", "512", "--micro-batch", "2", "--tp", "2", "--pp", "2",
+                         "--sequence-parallel", "--precision", "mixed", "--zero", "1",
+                         "--recompute", "selective", "--export", "megatron", NULL };
+  NkLaunchSpec spec;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 64.0, "tokens", 1e12, "mfu-auto", TRUE,
+                "layers", 32.0, "d-model", 4096.0, "heads", 32.0, "kv-heads", 8, "ffn", NK_FFN_SWIGLU,
+                "d-ff", 14336.0, "vocab", 128256.0, "seq", 8192.0, "global-batch", 512,
+                "micro-batch", 2, "tp", 2, "pp", 2, "sequence-parallel", TRUE,
+                "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 1,
+                "recompute", NK_RECOMPUTE_SELECTIVE, "tied-embeddings", FALSE, NULL);
+  g_object_set (plan, "params", out (plan, "shape-params"), NULL);
+  g_assert_true (nk_plan_get_launch_spec (plan, &spec, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (spec.dp, ==, 16);
+  g_assert_cmpuint (spec.grad_accum, ==, 16);   /* 512 / (2 × 16) */
+  g_assert_cmpuint (spec.train_steps, ==, (guint64) ceil (1e12 / (512.0 * 8192)));
+  text = nk_launch_write (&spec, NK_LAUNCH_ENGINE_MEGATRON, &error);
+  g_assert_no_error (error);
+
+  if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, text);
+  g_assert_nonnull (strstr (run.out, "--tensor-model-parallel-size 2"));
+  g_assert_nonnull (strstr (run.out, "--num-query-groups 8"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine/plan-cluster/shape/counts", test_shape_counts);
+  g_test_add_func ("/engine/plan-cluster/layout/arithmetic", test_layout_arithmetic);
+  g_test_add_func ("/engine/plan-cluster/layout/rules", test_layout_rules);
+  g_test_add_func ("/engine/plan-cluster/layout/not-asked", test_layout_not_asked);
+  g_test_add_func ("/engine/plan-cluster/memory/korthikanti", test_korthikanti_per_layer);
+  g_test_add_func ("/engine/plan-cluster/memory/in-flight", test_pipeline_in_flight);
+  g_test_add_func ("/engine/plan-cluster/memory/bytes-per-param", test_bytes_per_param);
+  g_test_add_func ("/engine/plan-cluster/memory/usable", test_usable_capacity);
+  g_test_add_func ("/engine/plan-cluster/time/bubble", test_bubble);
+  g_test_add_func ("/engine/plan-cluster/time/collectives", test_collectives);
+  g_test_add_func ("/engine/plan-cluster/time/step-and-mfu", test_step_and_mfu);
+  g_test_add_func ("/engine/plan-cluster/time/published-shapes", test_published_shapes);
+  g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);
+  g_test_add_func ("/engine/plan-cluster/export/same-bytes", test_export_same_bytes);
+  return g_test_run ();
+}
