@@ -199,7 +199,7 @@ static void
 text_time (const Text *t)
 {
   const double *x = t->x, *v = t->v;
-  double eff = nk_plan_matmul_efficiency (t->r->gpu), gpus = x[NK_PLAN_IN_GPUS];
+  double eff = nk_plan_matmul_efficiency (t->in), gpus = x[NK_PLAN_IN_GPUS];
   double peak = v[NK_PLAN_V_PEAK];
 
   if (!t->r->has[NK_PLAN_V_T_STEP])
@@ -229,7 +229,7 @@ text_time (const Text *t)
                       t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
   t->f[NK_PLAN_V_T_DP] =
     _nk_plan_formula (t->r->zero_stage >= 3
-                      ? _("%N micro-batches × (2 all-gathers of the parameters + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
+                      ? _("%N micro-batches × (an all-gather of the parameters per forward and backward pass, the recompute's included, + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
                       : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
                       t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
                       v[NK_PLAN_V_T_DP_EXPOSED]);
@@ -322,6 +322,7 @@ build_json_layout (JsonBuilder        *builder,
 
 static void
 build_json_time (JsonBuilder        *builder,
+                 const NkPlanInputs *in,
                  const NkPlanResult *r)
 {
   const double *v = r->values;
@@ -343,7 +344,7 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "mfu_model", v[NK_PLAN_V_MFU_MODEL]);
   nk_json_add_member_double (builder, "mfu_hardware", v[NK_PLAN_V_MFU_HARDWARE]);
   nk_json_add_member_double (builder, "tokens_per_s", v[NK_PLAN_V_TOKENS_PER_S]);
-  nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (r->gpu));
+  nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (in));
 }
 
 /**
@@ -360,12 +361,11 @@ _nk_plan_build_json_cluster (JsonBuilder        *builder,
                              const NkPlanInputs *inputs,
                              const NkPlanResult *result)
 {
-  (void) inputs;
   if (!result->cluster)
     return;
   build_json_layout (builder, result);
   if (result->has[NK_PLAN_V_T_STEP])
-    build_json_time (builder, result);
+    build_json_time (builder, inputs, result);
   if (inputs->layout[NK_PLAN_L_MFU_AUTO])
     nk_json_add_member_double (builder, "mfu", result->mfu);
 }

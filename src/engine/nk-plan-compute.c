@@ -26,6 +26,7 @@ static const char *const input_names[NK_PLAN_N_INPUTS] = {
   [NK_PLAN_IN_VOCAB]    = "vocab",
   [NK_PLAN_IN_PRICE]    = "price",
   [NK_PLAN_IN_DEADLINE] = "deadline-days",
+  [NK_PLAN_IN_EFFICIENCY] = "matmul-efficiency",
 };
 
 static const char *const value_names[NK_PLAN_N_FORMULAS] = {
@@ -298,6 +299,8 @@ validate (const NkPlanInputs *in,
   ok->vocab = check_input (in, r, NK_PLAN_IN_VOCAB, 0, TRUE, TRUE);
   ok->price = check_input (in, r, NK_PLAN_IN_PRICE, 0, TRUE, FALSE);
   ok->deadline = check_input (in, r, NK_PLAN_IN_DEADLINE, 0, TRUE, FALSE);
+  if (check_input (in, r, NK_PLAN_IN_EFFICIENCY, 0, TRUE, FALSE) && in->in[NK_PLAN_IN_EFFICIENCY] > 1)
+    fail (r, NK_PLAN_PROBLEM_RANGE, "matmul-efficiency", NK_PLAN_IN_EFFICIENCY);
 }
 
 /* ---------------------------------------------------------------- time */

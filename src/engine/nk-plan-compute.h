@@ -123,6 +123,7 @@ typedef enum {
   NK_PLAN_IN_VOCAB,
   NK_PLAN_IN_PRICE,
   NK_PLAN_IN_DEADLINE,
+  NK_PLAN_IN_EFFICIENCY,
   NK_PLAN_N_INPUTS
 } NkPlanInput;
 
@@ -360,6 +361,6 @@ double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
 /* nk-plan-cluster.c: the cluster model, run by nk_plan_compute() */
 void        nk_plan_compute_cluster         (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);
-double      nk_plan_matmul_efficiency       (const NkGpu        *gpu);
+double      nk_plan_matmul_efficiency       (const NkPlanInputs *inputs);
 
 G_END_DECLS

@@ -72,6 +72,8 @@ static const struct {
   [NK_PLAN_IN_VOCAB]    = { 0, TRUE },
   [NK_PLAN_IN_PRICE]    = { 0, TRUE },
   [NK_PLAN_IN_DEADLINE] = { 0, TRUE },
+  /* 0: the calibrated default, nk_plan_matmul_efficiency() */
+  [NK_PLAN_IN_EFFICIENCY] = { 0, TRUE },
 };
 
 static int
