@@ -100,6 +100,8 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_MFU_MODEL] = "mfu-model",
   [NK_PLAN_V_MFU_HARDWARE] = "mfu-hardware",
   [NK_PLAN_V_MFU_6N] = "mfu-derived",
+  [NK_PLAN_V_MFU_USED] = "mfu-used",
+  [NK_PLAN_V_FITS_DP] = "fits-data-parallel",
   [NK_PLAN_V_FITS] = "fits",
 };
 
@@ -781,6 +783,12 @@ compute_fits (NkPlanResult *r)
   double mem = r->cluster ? r->values[NK_PLAN_V_MEM_MAX] : r->values[NK_PLAN_V_MEM_PER_GPU];
   double capacity = r->values[NK_PLAN_V_CAPACITY];
 
+  if (isfinite (r->values[NK_PLAN_V_MEM_PER_GPU]) && isfinite (capacity))
+    {
+      r->values[NK_PLAN_V_FITS_DP] = r->values[NK_PLAN_V_MEM_PER_GPU] <= capacity;
+      r->has[NK_PLAN_V_FITS_DP] = TRUE;
+    }
+
   r->fits = isfinite (mem) && isfinite (capacity) && mem <= capacity;
   r->has[NK_PLAN_V_FITS] = isfinite (mem) && isfinite (capacity);
 }
@@ -824,6 +832,8 @@ nk_plan_compute (const NkPlanInputs *inputs,
       result->mfu = derived.in[NK_PLAN_IN_MFU];
       inputs = &derived;
     }
+  result->values[NK_PLAN_V_MFU_USED] = result->mfu;
+  result->has[NK_PLAN_V_MFU_USED] = isfinite (result->mfu);
   compute_time (inputs, result, &ok);
   compute_deadline (inputs, result, &ok);
   compute_memory (inputs, result, &ok);

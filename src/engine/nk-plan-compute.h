@@ -202,6 +202,10 @@ typedef enum {
   NK_PLAN_V_MFU_MODEL,
   NK_PLAN_V_MFU_HARDWARE,
   NK_PLAN_V_MFU_6N,
+  /* the MFU the days use (typed, or derived with mfu-auto); the lecture's
+   * data-parallel view fits (1) or not (0), beside the layout's fits */
+  NK_PLAN_V_MFU_USED,
+  NK_PLAN_V_FITS_DP,
   NK_PLAN_V_FITS,
   NK_PLAN_N_VALUES = NK_PLAN_V_FITS,
   NK_PLAN_N_FORMULAS

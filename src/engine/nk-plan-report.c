@@ -337,6 +337,11 @@ report_per_gpu (const Report *p,
                  "= %N params (%s; %s B per parameter)"),
                gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
                _nk_plan_zero_text (z), bytes_text);
+  if (p->r->has[NK_PLAN_V_FITS_DP])
+    p->f[NK_PLAN_V_FITS_DP] =
+      _nk_plan_formula (p->r->values[NK_PLAN_V_FITS_DP] == 1 ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
+                        v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_CAPACITY],
+                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
   if (p->r->has[NK_PLAN_V_FITS] && p->r->cluster)
     p->f[NK_PLAN_V_FITS] =
       _nk_plan_formula (p->r->fits ? _("%N B on the most loaded GPU of the layout ≤ %N B %s: fits")
@@ -344,10 +349,7 @@ report_per_gpu (const Report *p,
                         v[NK_PLAN_V_MEM_MAX], v[NK_PLAN_V_CAPACITY],
                         p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
   else if (p->r->has[NK_PLAN_V_FITS])
-    p->f[NK_PLAN_V_FITS] =
-      _nk_plan_formula (p->r->fits ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
-                        v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_CAPACITY],
-                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
+    p->f[NK_PLAN_V_FITS] = g_strdup (p->f[NK_PLAN_V_FITS_DP]);
 }
 
 static void

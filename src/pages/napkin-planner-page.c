@@ -21,6 +21,8 @@
 #include "nk-units.h"
 
 #include "napkin-file-chooser.h"
+#include "napkin-cluster-form.h"
+#include "napkin-cluster-results.h"
 #include "napkin-memory-chart.h"
 #include "napkin-page.h"
 #include "napkin-planner-page-private.h"
@@ -116,6 +118,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_
 enum {
   PROP_0,
   PROP_SETTINGS,
+  PROP_PLAN,
   N_PROPS,
   PROP_BUSY = N_PROPS,
 };
@@ -379,7 +382,7 @@ update_time_outputs (NapkinPlannerPage *self)
                   g_strdup_printf (nk_plan_get_sparse (plan)
                                    ? _("%s × %s at %s 2:4-sparse %s each, MFU %g")
                                    : _("%s × %s at %s dense %s each, MFU %g"),
-                                   count, gpu_name, peak_text, dtype, nk_plan_get_mfu (plan)));
+                                   count, gpu_name, peak_text, dtype, nk_plan_get_output (plan, "mfu-used")));
     }
   else
     set_label (self->headline_caption, _("No estimate yet"));
@@ -476,7 +479,7 @@ update_memory_outputs (NapkinPlannerPage *self)
                                  nk_plan_get_memory_activations_per_gpu (plan));
   napkin_memory_chart_set_hbm (self->chart, hbm);
   napkin_memory_chart_set_gpus (self->chart, gpus);
-  napkin_memory_chart_set_fits (self->chart, nk_plan_get_fits (plan));
+  napkin_memory_chart_set_fits (self->chart, nk_plan_get_output (plan, "fits-data-parallel") == 1);
   {
     const char *bytes_text = nk_plan_get_bytes_per_param_text (plan);
     const char *bytes_formula = nk_plan_get_formula (plan, "bytes-per-param");
@@ -489,17 +492,17 @@ update_memory_outputs (NapkinPlannerPage *self)
 
     if (isfinite (per_gpu) && isfinite (hbm))
       take_label (self->memory_value,
-                  g_strdup_printf (nk_plan_get_fits (plan) ? _("%s of %s") : _("%s of %s: does not fit"),
+                  g_strdup_printf (nk_plan_get_output (plan, "fits-data-parallel") == 1 ? _("%s of %s") : _("%s of %s: does not fit"),
                                    per_gpu_text, hbm_text));
     else
       set_label (self->memory_value, "—");
-    if (nk_plan_get_fits (plan) || !isfinite (per_gpu))
+    if (nk_plan_get_output (plan, "fits-data-parallel") == 1 || !isfinite (per_gpu))
       gtk_widget_remove_css_class (GTK_WIDGET (self->memory_value), "error");
     else
       gtk_widget_add_css_class (GTK_WIDGET (self->memory_value), "error");
     {
       const char *mem = nk_plan_get_formula (plan, "memory-per-gpu");
-      const char *fits = nk_plan_get_formula (plan, "fits");
+      const char *fits = nk_plan_get_formula (plan, "fits-data-parallel");
 
       if (mem != NULL)
         take_label (self->memory_formula, g_strdup_printf ("%s\n%s", mem, fits ? fits : ""));
@@ -1169,12 +1172,9 @@ napkin_planner_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
-      break;
-    case PROP_BUSY:
-      g_value_set_boolean (value, FALSE);
-      break;
+    case PROP_SETTINGS: g_value_set_object (value, self->settings); break;
+    case PROP_PLAN: g_value_set_object (value, self->plan); break;
+    case PROP_BUSY: g_value_set_boolean (value, FALSE); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1190,9 +1190,7 @@ napkin_planner_page_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      napkin_planner_page_set_settings (self, g_value_get_object (value));
-      break;
+    case PROP_SETTINGS: napkin_planner_page_set_settings (self, g_value_get_object (value)); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1218,10 +1216,15 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* NapkinPlannerPage:plan: the plan the page edits; the cluster widgets bind to it. */
+  properties[PROP_PLAN] = g_param_spec_object ("plan", NULL, NULL, NK_TYPE_PLAN,
+                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_MEMORY_CHART);
+  g_type_ensure (NAPKIN_TYPE_CLUSTER_FORM);
+  g_type_ensure (NAPKIN_TYPE_CLUSTER_RESULTS);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-planner-page.ui");
@@ -1314,9 +1317,9 @@ napkin_planner_page_init (NapkinPlannerPage *self)
   const GPtrArray *gpus = nk_gpus_get_all ();
   g_autoptr(GtkStringList) gpu_names = gtk_string_list_new (NULL);
 
-  gtk_widget_init_template (GTK_WIDGET (self));
-
+  /* before the template: its cluster widgets bind to NapkinPlannerPage:plan */
   self->plan = nk_plan_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   for (guint i = 0; i < gpus->len; i++)
     gtk_string_list_append (gpu_names, ((const NkGpu *) g_ptr_array_index (gpus, i))->name);

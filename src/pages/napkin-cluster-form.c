@@ -1,0 +1,315 @@
+/* napkin-cluster-form.c: the Planner's parallelism inputs, bound to an NkPlan
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every control is bound both ways to one #NkPlan layout property, and every
+ * such property to its GSettings key "planner-NAME": the plan is the one home
+ * of each value; the form only shows and edits it.
+ */
+#include "config.h"
+
+#include "napkin-cluster-form.h"
+
+struct _NapkinClusterForm
+{
+  AdwPreferencesGroup  parent_instance;
+
+  NkPlan              *plan;
+  GSettings           *settings;
+  GPtrArray           *bindings;
+
+  GtkSpinButton       *tp_spin, *pp_spin, *cp_spin, *dp_spin, *virtual_spin, *micro_spin;
+  GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin;
+  GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
+  AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
+};
+
+G_DEFINE_FINAL_TYPE (NapkinClusterForm, napkin_cluster_form, ADW_TYPE_PREFERENCES_GROUP)
+
+enum {
+  PROP_0,
+  PROP_PLAN,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef enum { SPIN, SWITCH, COMBO } ControlKind;
+
+/* The plan property each control edits; the GSettings key is "planner-" + name. */
+static const struct {
+  const char  *property;
+  ControlKind  kind;
+  gsize        offset;
+} controls[] = {
+  { "tp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, tp_spin) },
+  { "pp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, pp_spin) },
+  { "cp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, cp_spin) },
+  { "dp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, dp_spin) },
+  { "virtual-stages", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, virtual_spin) },
+  { "micro-batch", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, micro_spin) },
+  { "gpus-per-node", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, per_node_spin) },
+  { "kv-heads", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, kv_spin) },
+  { "memory-reserve", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, reserve_spin) },
+  { "sequence-parallel", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, sp_switch) },
+  { "flash-attention", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, flash_switch) },
+  { "tied-embeddings", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, tied_switch) },
+  { "mfu-auto", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, mfu_auto_switch) },
+  { "best-layout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, best_layout_switch) },
+  { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
+  { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
+  { "grad-precision", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, grad_precision_row) },
+  { "capacity", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, capacity_row) },
+};
+
+static GtkWidget *
+control_at (NapkinClusterForm *self,
+            guint              i)
+{
+  return G_STRUCT_MEMBER (GtkWidget *, self, controls[i].offset);
+}
+
+/* The combo rows list each enum's values in order, so an index is a value. */
+static gboolean
+enum_to_index (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  g_value_set_uint (to, (guint) g_value_get_enum (from));
+  return TRUE;
+}
+
+static gboolean
+index_to_enum (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  guint index = g_value_get_uint (from);
+
+  if (index == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  g_value_set_enum (to, (int) index);
+  return TRUE;
+}
+
+static void
+unbind (NapkinClusterForm *self)
+{
+  if (self->settings != NULL && self->plan != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+      g_settings_unbind (self->plan, controls[i].property);
+  g_ptr_array_set_size (self->bindings, 0);
+}
+
+/* Plan first, then settings: the plan takes the stored values, the controls
+ * follow the plan. */
+static void
+bind (NapkinClusterForm *self)
+{
+  if (self->plan == NULL)
+    return;
+  if (self->settings != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+      {
+        g_autofree char *key = g_strconcat ("planner-", controls[i].property, NULL);
+
+        g_settings_bind (self->settings, key, self->plan, controls[i].property, G_SETTINGS_BIND_DEFAULT);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+    {
+      GBindingFlags flags = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+      GBinding *binding;
+
+      switch (controls[i].kind)
+        {
+        case SPIN:
+          binding = g_object_bind_property (self->plan, controls[i].property, control_at (self, i), "value", flags);
+          break;
+        case SWITCH:
+          binding = g_object_bind_property (self->plan, controls[i].property, control_at (self, i), "active", flags);
+          break;
+        case COMBO:
+        default:
+          binding = g_object_bind_property_full (self->plan, controls[i].property, control_at (self, i), "selected",
+                                                 flags, enum_to_index, index_to_enum, NULL, NULL);
+          break;
+        }
+      /* the array's free function unbinds, dropping the binding's own reference */
+      g_ptr_array_add (self->bindings, binding);
+    }
+}
+
+NkPlan *
+napkin_cluster_form_get_plan (NapkinClusterForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_CLUSTER_FORM (self), NULL);
+  return self->plan;
+}
+
+/**
+ * napkin_cluster_form_set_plan:
+ * @self: a form
+ * @plan: (nullable): the plan whose layout the form edits
+ */
+void
+napkin_cluster_form_set_plan (NapkinClusterForm *self,
+                              NkPlan            *plan)
+{
+  g_return_if_fail (NAPKIN_IS_CLUSTER_FORM (self));
+  g_return_if_fail (plan == NULL || NK_IS_PLAN (plan));
+
+  if (self->plan == plan)
+    return;
+  unbind (self);
+  g_set_object (&self->plan, plan);
+  bind (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAN]);
+}
+
+GSettings *
+napkin_cluster_form_get_settings (NapkinClusterForm *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_CLUSTER_FORM (self), NULL);
+  return self->settings;
+}
+
+/**
+ * napkin_cluster_form_set_settings:
+ * @self: a form
+ * @settings: (nullable): the application's settings, where the layout is kept
+ */
+void
+napkin_cluster_form_set_settings (NapkinClusterForm *self,
+                                  GSettings         *settings)
+{
+  g_return_if_fail (NAPKIN_IS_CLUSTER_FORM (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+
+  if (self->settings == settings)
+    return;
+  unbind (self);
+  g_set_object (&self->settings, settings);
+  bind (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
+}
+
+/**
+ * _napkin_cluster_form_get_control: (skip)
+ * @self: a form
+ * @property: a plan property the form edits ("tp", "recompute")
+ *
+ * For the tests: the spin button, switch or combo row bound to @property.
+ *
+ * Returns: (transfer none) (nullable): the control
+ */
+GtkWidget *
+_napkin_cluster_form_get_control (NapkinClusterForm *self,
+                                  const char        *property)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+    if (g_str_equal (controls[i].property, property))
+      return control_at (self, i);
+  return NULL;
+}
+
+static void
+napkin_cluster_form_dispose (GObject *object)
+{
+  NapkinClusterForm *self = NAPKIN_CLUSTER_FORM (object);
+
+  unbind (self);
+  g_clear_object (&self->plan);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_CLUSTER_FORM);
+  G_OBJECT_CLASS (napkin_cluster_form_parent_class)->dispose (object);
+}
+
+static void
+napkin_cluster_form_finalize (GObject *object)
+{
+  g_ptr_array_unref (NAPKIN_CLUSTER_FORM (object)->bindings);
+  G_OBJECT_CLASS (napkin_cluster_form_parent_class)->finalize (object);
+}
+
+static void
+napkin_cluster_form_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  NapkinClusterForm *self = NAPKIN_CLUSTER_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLAN: g_value_set_object (value, self->plan); break;
+    case PROP_SETTINGS: g_value_set_object (value, self->settings); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_cluster_form_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  NapkinClusterForm *self = NAPKIN_CLUSTER_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLAN: napkin_cluster_form_set_plan (self, g_value_get_object (value)); break;
+    case PROP_SETTINGS: napkin_cluster_form_set_settings (self, g_value_get_object (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = napkin_cluster_form_dispose;
+  object_class->finalize = napkin_cluster_form_finalize;
+  object_class->get_property = napkin_cluster_form_get_property;
+  object_class->set_property = napkin_cluster_form_set_property;
+
+  properties[PROP_PLAN] = g_param_spec_object ("plan", NULL, NULL, NK_TYPE_PLAN, flags);
+  properties[PROP_SETTINGS] = g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/napkinml/Napkin/ui/napkin-cluster-form.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, NapkinClusterForm, name)
+  BIND (tp_spin);
+  BIND (pp_spin);
+  BIND (cp_spin);
+  BIND (dp_spin);
+  BIND (virtual_spin);
+  BIND (micro_spin);
+  BIND (per_node_spin);
+  BIND (kv_spin);
+  BIND (reserve_spin);
+  BIND (sp_switch);
+  BIND (flash_switch);
+  BIND (tied_switch);
+  BIND (mfu_auto_switch);
+  BIND (best_layout_switch);
+  BIND (recompute_row);
+  BIND (ffn_row);
+  BIND (grad_precision_row);
+  BIND (capacity_row);
+#undef BIND
+}
+
+static void
+napkin_cluster_form_init (NapkinClusterForm *self)
+{
+  self->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) g_binding_unbind);
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

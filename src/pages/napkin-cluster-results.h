@@ -1,0 +1,28 @@
+/* napkin-cluster-results.h: the Planner's cluster step: layout, step time, MFU, the most loaded GPU, launch export
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "nk-plan.h"
+
+G_BEGIN_DECLS
+
+#define NAPKIN_TYPE_CLUSTER_RESULTS (napkin_cluster_results_get_type ())
+
+G_DECLARE_FINAL_TYPE (NapkinClusterResults, napkin_cluster_results, NAPKIN, CLUSTER_RESULTS, AdwPreferencesGroup)
+
+NkPlan   *napkin_cluster_results_get_plan (NapkinClusterResults *self);
+void      napkin_cluster_results_set_plan (NapkinClusterResults *self,
+                                           NkPlan               *plan);
+gboolean  napkin_cluster_results_export   (NapkinClusterResults *self,
+                                           NkLaunchEngine        engine,
+                                           const char           *path,
+                                           GError              **error);
+GtkWidget *_napkin_cluster_results_get_step_bar (NapkinClusterResults *self);
+const char *_napkin_cluster_results_get_step_text (NapkinClusterResults *self);
+
+G_END_DECLS
