@@ -178,7 +178,7 @@ text_memory (const Text *t)
                         p, sp ? " / t" : "", v[NK_PLAN_V_ACT_LAYER]);
   else
     t->f[NK_PLAN_V_ACT_LAYER] =
-      _nk_plan_formula (_("Korthikanti et al. 2022 at %N B per value: s·b·h·(4·%N + 2)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),
+      _nk_plan_formula (_("Korthikanti et al. 2022 at %N B per value: (s·b·h·(4·%N + 2) + 16·s·b LayerNorm statistics)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),
                         p, p, sp ? " / t" : "", p,
                         scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
                         v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");

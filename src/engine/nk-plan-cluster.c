@@ -151,7 +151,9 @@ layer_activations (const Shape  *m,
 {
   double s = m->s / l->cp, b = l->micro, h = m->h, t = l->tp;
   double sbh = s * b * h;
-  double outside = sbh * (4 * p + 2) / (l->sp ? t : 1);
+  /* ... plus each LayerNorm's saved mean and 1/σ, two fp32 per token (PyTorch's
+   * native_layer_norm keeps them; Korthikanti et al. leave them out) */
+  double outside = (sbh * (4 * p + 2) + 2 * 2 * 4 * s * b) / (l->sp ? t : 1);
   double inside = sbh * p * (2 + 2 * m->kv / m->a + (m->swiglu ? 3 : 2) * m->d_ff / h) / t;
   double scores = m->a * s * m->s * b * (2 * p + 1) / t;
 
