@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nk-log-import.h"
+#include "nk-test-util.h"
 #include "nk-tfevents.h"
 
 static NkImport *
@@ -391,6 +392,55 @@ test_cli (void)
   g_rmdir (dir);
 }
 
+
+/* A plan as `napkin-cli plan --json` writes it, beside a nanoGPT log: every step
+ * carries the plan's step time, tokens/s, MFU and most loaded GPU's memory
+ * (oracle: the plan's own JSON, read here). */
+static void
+test_cli_real_plan (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-import-plan");
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  g_autofree char *plan_path = g_build_filename (dir, "plan.json", NULL);
+  const char *plan_args[] = { "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "10B", "--mfu", "auto",
+                              "--layers", "12", "--d-model", "768", "--heads", "12", "--vocab", "50304",
+                              "--seq", "1024", "--global-batch", "64", "--micro-batch", "8",
+                              "--precision", "mixed", "--json", NULL };
+  const char *import_args[] = { log, "--plan", plan_path, "--json-lines", NULL };
+  g_auto(NkTestRun) plan = { 0 };
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(JsonObject) planned = NULL;
+  g_autoptr(JsonObject) first = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonObject *predicted;
+
+  if (!nk_test_run_cli (&plan, "plan", plan_args, NULL, 0))
+    return;
+  g_assert_cmpint (plan.status, ==, 0);
+  g_assert_true (g_file_set_contents (plan_path, plan.out, -1, NULL));
+  g_assert_true (g_file_set_contents (log, "iter 0: loss 10.9800, time 410.00ms, mfu -100.00%\n"
+                                      "iter 1: loss 9.7500, time 400.00ms, mfu 38.00%\n", -1, NULL));
+  g_assert_true (nk_test_run_cli (&run, "import", import_args, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+
+  planned = parse_line (plan.out);
+  lines = g_strsplit (g_strchomp (run.out), "\n", -1);
+  first = parse_line (lines[0]);
+  predicted = json_object_get_object_member (first, "predicted");
+  g_assert_nonnull (predicted);
+  g_assert_cmpfloat (json_object_get_double_member (predicted, "seconds"), ==,
+                     json_object_get_double_member (json_object_get_object_member (planned, "time_per_step"),
+                                                    "total"));
+  g_assert_cmpfloat (json_object_get_double_member (predicted, "tokens_per_s"), ==,
+                     json_object_get_double_member (planned, "tokens_per_s"));
+  g_assert_cmpfloat (json_object_get_double_member (predicted, "mfu"), ==,
+                     json_object_get_double_member (planned, "mfu_model"));
+  g_assert_cmpfloat (json_object_get_double_member (predicted, "memory_max_bytes"), ==,
+                     json_object_get_double_member (json_object_get_object_member (planned, "memory"),
+                                                    "per_gpu_max"));
+  nk_test_remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -404,5 +454,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-import/unknown-and-wrong-format", test_unknown_and_wrong_format);
   g_test_add_func ("/log-import/tensorboard-two-ranks", test_tensorboard_two_ranks);
   g_test_add_func ("/log-import/cli", test_cli);
+  g_test_add_func ("/log-import/cli-real-plan", test_cli_real_plan);
   return g_test_run ();
 }
