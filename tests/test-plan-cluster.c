@@ -260,6 +260,10 @@ test_collectives (void)
   REL (out (plan, "time-dp-comm"), 96 * 23.0 / 24 * n_stage * (2 + 2 + 2 + 2) / network, 1e-12);
   g_object_set (plan, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
   REL (out (plan, "time-dp-comm"), 96 * 23.0 / 24 * n_stage * (2 + 2 + 2) / network, 1e-12);
+  /* the table's bandwidths can be overridden */
+  g_object_set (plan, "network-bandwidth", 2 * network, "nvlink-bandwidth", nvlink / 3, NULL);
+  REL (out (plan, "time-dp-comm"), 96 * 23.0 / 24 * n_stage * (2 + 2 + 2) / (2 * network), 1e-12);
+  REL (out (plan, "time-tp-comm"), 96 * 12 * 4 * per_ar * 3, 1e-12);
 }
 
 /* The step's sum, the FLOPs per token (Narayanan et al. 2021's 72lh²(1 + s/6h +

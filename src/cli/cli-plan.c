@@ -28,6 +28,7 @@ static const struct {
   { "heads", "--heads" }, { "d-ff", "--d-ff" }, { "vocab", "--vocab" },
   { "price", "--price" }, { "deadline-days", "--deadline" },
   { "matmul-efficiency", "--matmul-efficiency" },
+  { "nvlink-bandwidth", "--nvlink-bandwidth" }, { "network-bandwidth", "--network-bandwidth" },
   { "tp", "--tp" }, { "pp", "--pp" }, { "cp", "--cp" }, { "dp", "--dp" },
   { "virtual-stages", "--virtual-stages" }, { "global-batch", "--global-batch" },
   { "micro-batch", "--micro-batch" }, { "kv-heads", "--kv-heads" },
@@ -44,7 +45,7 @@ flag_for_input (const char *input)
 }
 
 enum { N_PARAMS, N_TOKENS, N_GPUS, N_MFU, N_BATCH, N_SEQ, N_LAYERS, N_D_MODEL,
-       N_HEADS, N_D_FF, N_VOCAB, N_PRICE, N_DEADLINE, N_EFFICIENCY, N_NUMBERS };
+       N_HEADS, N_D_FF, N_VOCAB, N_PRICE, N_DEADLINE, N_EFFICIENCY, N_NVLINK, N_NETWORK, N_NUMBERS };
 
 static const struct {
   const char *flag;
@@ -64,6 +65,8 @@ static const struct {
   [N_PRICE] = { "--price", "price" },
   [N_DEADLINE] = { "--deadline", "deadline-days" },
   [N_EFFICIENCY] = { "--matmul-efficiency", "matmul-efficiency" },
+  [N_NVLINK] = { "--nvlink-bandwidth", "nvlink-bandwidth" },
+  [N_NETWORK] = { "--network-bandwidth", "network-bandwidth" },
 };
 
 /* The layout's whole-number flags, each an int property of NkPlan. */
@@ -194,6 +197,8 @@ plan_context (PlanArgs *a)
     { "capacity", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_CAPACITY], N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"), "C" },
     { "memory-reserve", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_RESERVE], N_("Percent of the reported memory kept for fragmentation (default 5)"), "PCT" },
     { "matmul-efficiency", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_EFFICIENCY], N_("Fraction of the dense peak the step's matmuls reach (default: calibrated, see README)"), "F" },
+    { "nvlink-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NVLINK], N_("GPU-to-GPU bandwidth inside a node, bytes/s each way (default: the GPU table’s)"), "B" },
+    { "network-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NETWORK], N_("Bandwidth between nodes per GPU, bytes/s (default: the GPU table’s)"), "B" },
     { "best-layout", 0, 0, G_OPTION_ARG_NONE, &a->best_layout, N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_name, N_("Write the launch config: deepspeed, megatron or torchtitan"), "ENGINE" },
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &a->out_path, N_("Write the launch config to FILE instead of standard output"), "FILE" },

@@ -265,14 +265,16 @@ nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
 /* Bandwidth of a group of @n GPUs whose neighbours are @stride ranks apart: NVLink
  * when the group fits in a node, the network when it spans nodes. */
 static double
-group_bandwidth (const NkGpu *gpu,
-                 double       n,
-                 double       stride,
-                 double       per_node,
-                 Cost        *c)
+group_bandwidth (const NkPlanInputs *in,
+                 const NkGpu        *gpu,
+                 double              n,
+                 double              stride,
+                 double              per_node,
+                 Cost               *c)
 {
   gboolean in_node = n * stride <= per_node;
-  double bw = in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
+  double typed = in->in[in_node ? NK_PLAN_IN_NVLINK_BW : NK_PLAN_IN_NETWORK_BW];
+  double bw = typed > 0 ? typed : in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
 
   if (!isfinite (bw) && c->bandwidth_missing < 0)
     c->bandwidth_missing = in_node ? 0 : 1;
@@ -356,7 +358,7 @@ step_time (const NkPlanInputs *in,
   /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
    * sequence parallelism an all-gather and a reduce-scatter each, the same
    * bytes), two more when full recompute runs the forward again. */
-  tp_bw = l->tp > 1 ? group_bandwidth (gpu, l->tp, 1, per_node, c) : INFINITY;
+  tp_bw = l->tp > 1 ? group_bandwidth (in, gpu, l->tp, 1, per_node, c) : INFINITY;
   v[NK_PLAN_V_T_TP] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
                       * all_reduce (l->tp, m->s / l->cp * l->micro * m->h * comm_bytes, tp_bw);
 
@@ -365,7 +367,7 @@ step_time (const NkPlanInputs *in,
    * backward; ZeRO-3 gathers the parameters for every forward (the recompute's
    * too: DeepSpeed and FSDP free them after each) and the backward, and
    * reduce-scatters the gradients every micro-batch, hidden behind all compute. */
-  dp_bw = l->dp > 1 ? group_bandwidth (gpu, l->dp, (double) l->tp * l->cp, per_node, c) : INFINITY;
+  dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, per_node, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
   if (l->zero >= 3)
     {

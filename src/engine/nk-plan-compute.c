@@ -27,6 +27,8 @@ static const char *const input_names[NK_PLAN_N_INPUTS] = {
   [NK_PLAN_IN_PRICE]    = "price",
   [NK_PLAN_IN_DEADLINE] = "deadline-days",
   [NK_PLAN_IN_EFFICIENCY] = "matmul-efficiency",
+  [NK_PLAN_IN_NVLINK_BW] = "nvlink-bandwidth",
+  [NK_PLAN_IN_NETWORK_BW] = "network-bandwidth",
 };
 
 static const char *const value_names[NK_PLAN_N_FORMULAS] = {
@@ -303,6 +305,8 @@ validate (const NkPlanInputs *in,
   ok->deadline = check_input (in, r, NK_PLAN_IN_DEADLINE, 0, TRUE, FALSE);
   if (check_input (in, r, NK_PLAN_IN_EFFICIENCY, 0, TRUE, FALSE) && in->in[NK_PLAN_IN_EFFICIENCY] > 1)
     fail (r, NK_PLAN_PROBLEM_RANGE, "matmul-efficiency", NK_PLAN_IN_EFFICIENCY);
+  check_input (in, r, NK_PLAN_IN_NVLINK_BW, 0, TRUE, FALSE);
+  check_input (in, r, NK_PLAN_IN_NETWORK_BW, 0, TRUE, FALSE);
 }
 
 /* ---------------------------------------------------------------- time */

@@ -414,6 +414,8 @@ range_sentence (NkPlanInput which)
     case NK_PLAN_IN_D_FF: return _("d_ff must be a whole number (0 for 4 × d_model)");
     case NK_PLAN_IN_VOCAB: return _("Vocabulary size must be a whole number (0 when not given)");
     case NK_PLAN_IN_PRICE: return _("Price must be zero or a positive number of dollars per GPU-hour");
+    case NK_PLAN_IN_NVLINK_BW:
+    case NK_PLAN_IN_NETWORK_BW: return _("A bandwidth must be zero (the GPU table's) or a positive number of bytes per second");
     case NK_PLAN_IN_EFFICIENCY: return _("Matmul efficiency must be a fraction of the peak from 0 to 1 (0 for the calibrated default)");
     default: return _("The deadline must be zero or a positive number of days");
     }

@@ -74,6 +74,9 @@ static const struct {
   [NK_PLAN_IN_DEADLINE] = { 0, TRUE },
   /* 0: the calibrated default, nk_plan_matmul_efficiency() */
   [NK_PLAN_IN_EFFICIENCY] = { 0, TRUE },
+  /* bytes/s each way per GPU; 0: the GPU table's */
+  [NK_PLAN_IN_NVLINK_BW] = { 0, TRUE },
+  [NK_PLAN_IN_NETWORK_BW] = { 0, TRUE },
 };
 
 static int
