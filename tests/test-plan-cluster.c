@@ -318,6 +318,39 @@ test_published_shapes (void)
   g_assert_cmpfloat (out (zero3, "mfu-model"), <, ptdp / 2);
 }
 
+
+/* The fewest whole nodes for a deadline that also fit, against a brute force
+ * over GPU counts through the object itself (days = tokens / tokens per second). */
+static void
+test_layout_deadline (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autoptr(NkPlan) probe = nk_plan_new ();
+  double expected = NAN;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 64.0, "tokens", 2e12, "layers", 32.0, "d-model", 4096.0,
+                "heads", 32.0, "vocab", 32000.0, "seq", 4096.0, "global-batch", 512, "micro-batch", 1,
+                "tp", 2, "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 1, "deadline-days", 20.0, NULL);
+  g_object_set (probe, "gpu", "h100-sxm", "tokens", 2e12, "layers", 32.0, "d-model", 4096.0,
+                "heads", 32.0, "vocab", 32000.0, "seq", 4096.0, "global-batch", 512, "micro-batch", 1,
+                "tp", 2, "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 1, NULL);
+  for (double gpus = 2; gpus <= 1024 && isnan (expected); gpus += 2)
+    {
+      g_object_set (probe, "gpus", gpus, NULL);
+      if ((gpus > 8 && fmod (gpus, 8) != 0) || !nk_plan_get_valid (probe) || !nk_plan_get_fits (probe))
+        continue;
+      if (2e12 / nk_plan_get_output (probe, "tokens-per-s") / 86400 <= 20)
+        expected = gpus;
+    }
+  g_assert_true (isfinite (expected));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "layout-gpus-for-deadline"), ==, expected);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "layout-days-for-deadline"), <=, 20);
+
+  g_object_set (plan, "deadline-days", 0.01, NULL);   /* nothing this batch allows is that fast */
+  g_assert_true (isnan (nk_plan_get_output (plan, "layout-gpus-for-deadline")));
+  g_assert_nonnull (strstr (nk_plan_get_formula (plan, "layout-gpus-for-deadline"), "No DP"));
+}
+
 /* ---------------------------------------------------------------- search */
 
 /* --best-layout against a brute force through the object's properties: no
@@ -415,6 +448,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/time/step-and-mfu", test_step_and_mfu);
   g_test_add_func ("/engine/plan-cluster/time/published-shapes", test_published_shapes);
   g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);
+  g_test_add_func ("/engine/plan-cluster/search/deadline", test_layout_deadline);
   g_test_add_func ("/engine/plan-cluster/export/same-bytes", test_export_same_bytes);
   return g_test_run ();
 }

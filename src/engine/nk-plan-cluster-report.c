@@ -154,6 +154,20 @@ text_layout (const Text *t)
   t->f[NK_PLAN_V_NODES] = _nk_plan_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes"), x[NK_PLAN_IN_GPUS],
                                             (double) t->in->layout[NK_PLAN_L_GPUS_PER_NODE],
                                             v[NK_PLAN_V_NODES]);
+  if (!t->r->has[NK_PLAN_V_DEADLINE_GPUS])
+    return;
+  if (isfinite (v[NK_PLAN_V_DEADLINE_GPUS]))
+    t->f[NK_PLAN_V_DEADLINE_GPUS] =
+      _nk_plan_formula (_("DP %N × TP·PP·CP %N = %N GPUs on %N nodes: %N days ≤ %N and %N B ≤ %N B on the most loaded GPU (DP divides the %N micro-batches per step; the global batch stays)"),
+                        v[NK_PLAN_V_DEADLINE_DP], v[NK_PLAN_V_LAYOUT_TP] * v[NK_PLAN_V_LAYOUT_PP] * v[NK_PLAN_V_LAYOUT_CP],
+                        v[NK_PLAN_V_DEADLINE_GPUS],
+                        ceil (v[NK_PLAN_V_DEADLINE_GPUS] / t->in->layout[NK_PLAN_L_GPUS_PER_NODE]),
+                        v[NK_PLAN_V_DEADLINE_DAYS], x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_DEADLINE_MEMORY],
+                        v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH]);
+  else
+    t->f[NK_PLAN_V_DEADLINE_GPUS] =
+      _nk_plan_formula (_("No DP dividing the %N micro-batches per step gives whole nodes that train in %N days and fit; raise the global batch or the deadline"),
+                        v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH], x[NK_PLAN_IN_DEADLINE]);
 }
 
 static void
@@ -347,6 +361,29 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (in));
 }
 
+/* The fewest whole nodes whose layout meets the deadline and fits, or null. */
+static void
+build_json_deadline (JsonBuilder        *builder,
+                     const NkPlanInputs *in,
+                     const NkPlanResult *r)
+{
+  const double *v = r->values;
+
+  json_builder_set_member_name (builder, "layout_for_deadline");
+  if (!isfinite (v[NK_PLAN_V_DEADLINE_GPUS]))
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  json_builder_begin_object (builder);
+  nk_json_add_member_double (builder, "gpus", v[NK_PLAN_V_DEADLINE_GPUS]);
+  nk_json_add_member_double (builder, "nodes", ceil (v[NK_PLAN_V_DEADLINE_GPUS] / in->layout[NK_PLAN_L_GPUS_PER_NODE]));
+  nk_json_add_member_double (builder, "dp", v[NK_PLAN_V_DEADLINE_DP]);
+  nk_json_add_member_double (builder, "days", v[NK_PLAN_V_DEADLINE_DAYS]);
+  nk_json_add_member_double (builder, "memory_per_gpu_max", v[NK_PLAN_V_DEADLINE_MEMORY]);
+  json_builder_end_object (builder);
+}
+
 /**
  * _nk_plan_build_json_cluster:
  * @builder: a builder inside the plan's object
@@ -368,6 +405,8 @@ _nk_plan_build_json_cluster (JsonBuilder        *builder,
     build_json_time (builder, inputs, result);
   if (inputs->layout[NK_PLAN_L_MFU_AUTO])
     nk_json_add_member_double (builder, "mfu", result->mfu);
+  if (result->has[NK_PLAN_V_DEADLINE_GPUS])
+    build_json_deadline (builder, inputs, result);
 }
 
 /* ---------------------------------------------------------------- summary */
@@ -415,6 +454,10 @@ _nk_plan_summary_cluster (GString             *s,
   if (r->has[NK_PLAN_V_STEPS])
     row (s, o, _("steps"), NK_PLAN_V_STEPS, _nk_plan_formula ("%N", v[NK_PLAN_V_STEPS]));
   row (s, o, _("nodes"), NK_PLAN_V_NODES, _nk_plan_formula ("%N", v[NK_PLAN_V_NODES]));
+  if (r->has[NK_PLAN_V_DEADLINE_GPUS])
+    row (s, o, _("for the deadline"), NK_PLAN_V_DEADLINE_GPUS,
+         isfinite (v[NK_PLAN_V_DEADLINE_GPUS]) ? _nk_plan_formula (_("%N GPUs"), v[NK_PLAN_V_DEADLINE_GPUS])
+                                               : g_strdup ("—"));
   if (r->tp_crosses_nodes)
     _nk_plan_summary_row (s, _("warning"), "TP", _("TP is larger than a node: its all-reduces cross the network"));
   g_string_append (s, _("Most loaded GPU\n"));

@@ -545,6 +545,70 @@ search_layout (const NkPlanInputs *in,
   return found;
 }
 
+/* ---------------------------------------------------------------- deadline */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The fewest GPUs, in whole nodes, whose layout trains the tokens within the
+ * deadline and fits: TP, PP, CP and the micro-batch as used, DP each divisor of
+ * the micro-batches per step (the global batch stays), days = tokens / tokens
+ * per second of that layout. */
+static void
+compute_layout_deadline (const NkPlanInputs *in,
+                         NkPlanResult       *r,
+                         const Shape        *m,
+                         const Layout       *used)
+{
+  double deadline = in->in[NK_PLAN_IN_DEADLINE], tokens = in->in[NK_PLAN_IN_TOKENS];
+  double rows = used->global / used->micro, per_node = in->layout[NK_PLAN_L_GPUS_PER_NODE];
+  double model = (double) used->tp * used->pp * used->cp;
+  double capacity = r->values[NK_PLAN_V_CAPACITY];
+  NkPlanInputs at = *in;
+  g_autoptr(GArray) divisors = g_array_new (FALSE, FALSE, sizeof (double));
+
+  if (!(deadline > 0) || !(tokens > 0) || !(rows >= 1) || rows > 1e9)
+    return;
+  for (double d = 1; d * d <= rows; d++)
+    if (fmod (rows, d) == 0)
+      {
+        double pair = rows / d;
+
+        g_array_append_val (divisors, d);
+        if (pair != d)
+          g_array_append_val (divisors, pair);
+      }
+  g_array_sort (divisors, compare_doubles);
+  for (guint i = 0; i < divisors->len; i++)
+    {
+      double dp = g_array_index (divisors, double, i), gpus = dp * model, days;
+      Layout l = *used;
+      Cost c;
+
+      if ((gpus > per_node && fmod (gpus, per_node) != 0) || gpus > G_MAXINT)
+        continue;
+      at.in[NK_PLAN_IN_GPUS] = gpus;
+      l.dp = (int) dp;
+      evaluate (&at, r, m, &l, &c);
+      days = tokens / c.v[NK_PLAN_V_TOKENS_PER_S] / 86400;
+      if (c.rule >= 0 || !(c.v[NK_PLAN_V_MEM_MAX] <= capacity) || !(days <= deadline))
+        continue;
+      r->values[NK_PLAN_V_DEADLINE_GPUS] = gpus;
+      r->values[NK_PLAN_V_DEADLINE_DP] = dp;
+      r->values[NK_PLAN_V_DEADLINE_DAYS] = days;
+      r->values[NK_PLAN_V_DEADLINE_MEMORY] = c.v[NK_PLAN_V_MEM_MAX];
+      break;
+    }
+  /* computed even when no layout qualifies: then the values stay NAN */
+  r->has[NK_PLAN_V_DEADLINE_GPUS] = TRUE;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static const char *const rule_inputs[] = {
@@ -725,6 +789,8 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
     }
   r->cluster = TRUE;
   r->tp_crosses_nodes = c.tp_crosses_nodes;
+  if (r->has[NK_PLAN_V_T_STEP])
+    compute_layout_deadline (inputs, r, &m, &l);
   memcpy (r->layout, inputs->layout, sizeof r->layout);
   r->layout[NK_PLAN_L_TP] = l.tp;
   r->layout[NK_PLAN_L_PP] = l.pp;

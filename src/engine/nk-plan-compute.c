@@ -104,6 +104,10 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_MFU_6N] = "mfu-derived",
   [NK_PLAN_V_MFU_USED] = "mfu-used",
   [NK_PLAN_V_FITS_DP] = "fits-data-parallel",
+  [NK_PLAN_V_DEADLINE_GPUS] = "layout-gpus-for-deadline",
+  [NK_PLAN_V_DEADLINE_DP] = "layout-dp-for-deadline",
+  [NK_PLAN_V_DEADLINE_DAYS] = "layout-days-for-deadline",
+  [NK_PLAN_V_DEADLINE_MEMORY] = "layout-memory-for-deadline",
   [NK_PLAN_V_FITS] = "fits",
 };
 

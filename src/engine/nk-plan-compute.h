@@ -208,6 +208,11 @@ typedef enum {
    * data-parallel view fits (1) or not (0), beside the layout's fits */
   NK_PLAN_V_MFU_USED,
   NK_PLAN_V_FITS_DP,
+  /* the fewest whole nodes whose layout meets the deadline and fits */
+  NK_PLAN_V_DEADLINE_GPUS,
+  NK_PLAN_V_DEADLINE_DP,
+  NK_PLAN_V_DEADLINE_DAYS,
+  NK_PLAN_V_DEADLINE_MEMORY,
   NK_PLAN_V_FITS,
   NK_PLAN_N_VALUES = NK_PLAN_V_FITS,
   NK_PLAN_N_FORMULAS

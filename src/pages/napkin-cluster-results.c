@@ -30,7 +30,8 @@ static const struct {
   const char *title;
   const char *formulas[MAX_FORMULAS];
 } rows[N_ROWS] = {
-  [ROW_LAYOUT] = { N_("Layout"), { "layout-dp", "grad-accum", "tokens-per-step", "steps", "nodes" } },
+  [ROW_LAYOUT] = { N_("Layout"), { "layout-dp", "grad-accum", "tokens-per-step", "steps", "nodes",
+                                    "layout-gpus-for-deadline" } },
   [ROW_STEP] = { N_("Step time"), { "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm",
                                     "time-dp-comm", "time-pp-bubble", "time-per-step" } },
   [ROW_THROUGHPUT] = { N_("Throughput"), { "tokens-per-s", "model-flops-per-token", "hardware-flops-per-token" } },
