@@ -438,6 +438,25 @@ test_cli_real_plan (void)
   g_assert_cmpfloat (json_object_get_double_member (predicted, "memory_max_bytes"), ==,
                      json_object_get_double_member (json_object_get_object_member (planned, "memory"),
                                                     "per_gpu_max"));
+
+  /* The done line sets the run's typical step (after the warm-up step 0: 0.4 s,
+   * MFU 0.38) beside the plan, and names the quantity farthest from it. */
+  {
+    g_autoptr(JsonObject) done = parse_line (lines[2]);
+    JsonObject *comparison = json_object_get_object_member (done, "comparison");
+    double seconds = json_object_get_double_member (predicted, "seconds");
+    double mfu = json_object_get_double_member (predicted, "mfu");
+    JsonObject *q = json_object_get_object_member (comparison, "seconds");
+
+    g_assert_cmpfloat (json_object_get_double_member (q, "measured"), ==, 0.4);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (q, "ratio"), 0.4 / seconds, 1e-12);
+    q = json_object_get_object_member (comparison, "mfu");
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (q, "ratio"), 0.38 / mfu, 1e-12);
+    g_assert_false (json_object_has_member (json_object_get_object_member (comparison, "tokens_per_s"),
+                                            "measured"));
+    g_assert_cmpstr (json_object_get_string_member (comparison, "largest_gap"), ==,
+                     fabs (log2 (0.4 / seconds)) > fabs (log2 (0.38 / mfu)) ? "seconds" : "mfu");
+  }
   nk_test_remove_tree (dir);
 }
 

@@ -16,77 +16,8 @@
 
 #include "cli-common.h"
 #include "nk-json.h"
+#include "nk-import-plan.h"
 #include "nk-log-import.h"
-
-typedef struct {
-  double seconds, tokens_per_s, mfu, memory_max_bytes;
-} Predicted;
-
-/* The first member named @name in @node, depth first (the cluster fields may sit at the
- * top level or inside an object of the plan). */
-static JsonNode *
-find_member (JsonNode   *node,
-             const char *name,
-             int         depth)
-{
-  JsonObject *o;
-  g_autoptr(GList) members = NULL;
-
-  if (node == NULL || depth > 8 || !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  o = json_node_get_object (node);
-  if (json_object_has_member (o, name))
-    return json_object_get_member (o, name);
-  members = json_object_get_members (o);
-  for (GList *l = members; l; l = l->next)
-    {
-      JsonNode *hit = find_member (json_object_get_member (o, l->data), name, depth + 1);
-      if (hit != NULL)
-        return hit;
-    }
-  return NULL;
-}
-
-static double
-number_at (JsonNode   *root,
-           const char *outer,
-           const char *inner)
-{
-  JsonNode *n = find_member (root, outer, 0);
-
-  if (n != NULL && inner != NULL)
-    n = JSON_NODE_HOLDS_OBJECT (n) ? json_object_get_member (json_node_get_object (n), inner) : NULL;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
-    return NAN;
-  if (json_node_get_value_type (n) != G_TYPE_DOUBLE && json_node_get_value_type (n) != G_TYPE_INT64)
-    return NAN;
-  return json_node_get_double (n);
-}
-
-static gboolean
-read_plan (const char *path,
-           Predicted  *p,
-           GError    **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
-
-  if (!json_parser_load_from_file (parser, path, error))
-    return FALSE;
-  root = json_parser_get_root (parser);
-  p->seconds = number_at (root, "time_per_step", "total");
-  p->tokens_per_s = number_at (root, "tokens_per_s", NULL);
-  p->mfu = number_at (root, "mfu_model", NULL);
-  p->memory_max_bytes = number_at (root, "memory", "per_gpu_max");
-  if (isnan (p->seconds) && isnan (p->tokens_per_s) && isnan (p->mfu) && isnan (p->memory_max_bytes))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("“%s” is not a plan from “napkin-cli plan --json” (no time_per_step, tokens_per_s, mfu_model or memory)."),
-                   path);
-      return FALSE;
-    }
-  return TRUE;
-}
 
 static void
 add_if (JsonBuilder *b,
@@ -98,8 +29,8 @@ add_if (JsonBuilder *b,
 }
 
 static void
-print_step (const NkImportStep *s,
-            const Predicted    *p)
+print_step (const NkImportStep       *s,
+            const NkImportPrediction *p)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -126,8 +57,37 @@ print_step (const NkImportStep *s,
   nk_cli_print_json (b);
 }
 
+/* The run's typical step beside the plan (an addition to CLI.md's done line). */
 static void
-print_done (const NkImport *import)
+add_comparison (JsonBuilder              *b,
+                const NkImportPrediction *p,
+                const NkImport           *import)
+{
+  NkImportComparison c;
+
+  nk_import_compare (p, import, &c);
+  json_builder_set_member_name (b, "comparison");
+  json_builder_begin_object (b);
+  for (guint q = 0; q < NK_IMPORT_N_QUANTITIES; q++)
+    {
+      json_builder_set_member_name (b, nk_import_quantity_name (q));
+      json_builder_begin_object (b);
+      add_if (b, "predicted", c.predicted[q]);
+      add_if (b, "measured", c.measured[q]);
+      add_if (b, "ratio", c.ratio[q]);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "largest_gap");
+  if (c.largest >= 0)
+    json_builder_add_string_value (b, nk_import_quantity_name (c.largest));
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+}
+
+static void
+print_done (const NkImport           *import,
+            const NkImportPrediction *p)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -140,6 +100,8 @@ print_done (const NkImport *import)
   json_builder_add_int_value (b, import->steps->len);
   json_builder_set_member_name (b, "skipped_lines");
   json_builder_add_int_value (b, import->skipped_lines);
+  if (p != NULL)
+    add_comparison (b, p, import);
   json_builder_end_object (b);
   nk_cli_print_json (b);
 }
@@ -154,7 +116,7 @@ nk_cli_import_main (int    argc,
   g_autofree char *format_text = NULL, *plan = NULL;
   gboolean json = FALSE;
   NkLogFormat format = NK_LOG_FORMAT_AUTO;
-  Predicted predicted;
+  NkImportPrediction predicted;
   int exit_code;
 
   const GOptionEntry entries[] = {
@@ -180,7 +142,7 @@ nk_cli_import_main (int    argc,
     return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("--format must be auto, torchtitan, megatron, deepspeed, nanogpt, llmc or tensorboard, not “%s”."),
                         format_text);
-  if (plan != NULL && !read_plan (plan, &predicted, &error))
+  if (plan != NULL && !nk_import_plan_load (plan, &predicted, &error))
     return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
 
   import = nk_log_import (argv[1], format, &error);
@@ -188,6 +150,6 @@ nk_cli_import_main (int    argc,
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
   for (guint i = 0; i < import->steps->len; i++)
     print_step (&g_array_index (import->steps, NkImportStep, i), plan != NULL ? &predicted : NULL);
-  print_done (import);
+  print_done (import, plan != NULL ? &predicted : NULL);
   return NK_EXIT_OK;
 }

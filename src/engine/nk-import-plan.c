@@ -1,0 +1,211 @@
+/* nk-import-plan.c: a plan's prediction beside an imported run's measurement
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "nk-import-plan.h"
+
+static const char *const quantity_names[NK_IMPORT_N_QUANTITIES] = {
+  [NK_IMPORT_Q_SECONDS] = "seconds",
+  [NK_IMPORT_Q_TOKENS_PER_S] = "tokens_per_s",
+  [NK_IMPORT_Q_MFU] = "mfu",
+  [NK_IMPORT_Q_MEMORY] = "memory_max_bytes",
+};
+
+/**
+ * nk_import_quantity_name:
+ * @quantity: a compared quantity
+ *
+ * Returns: its JSON name ("seconds", "tokens_per_s", "mfu", "memory_max_bytes")
+ */
+const char *
+nk_import_quantity_name (NkImportQuantity quantity)
+{
+  g_return_val_if_fail (quantity < NK_IMPORT_N_QUANTITIES, NULL);
+  return quantity_names[quantity];
+}
+
+/* The first member named @name in @node, depth first: the fields may sit at the
+ * top level or inside an object of the plan. */
+static JsonNode *
+find_member (JsonNode   *node,
+             const char *name,
+             int         depth)
+{
+  JsonObject *o;
+  g_autoptr(GList) members = NULL;
+
+  if (node == NULL || depth > 8 || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  o = json_node_get_object (node);
+  if (json_object_has_member (o, name))
+    return json_object_get_member (o, name);
+  members = json_object_get_members (o);
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonNode *hit = find_member (json_object_get_member (o, l->data), name, depth + 1);
+
+      if (hit != NULL)
+        return hit;
+    }
+  return NULL;
+}
+
+static double
+number_at (JsonNode   *root,
+           const char *outer,
+           const char *inner)
+{
+  JsonNode *n = find_member (root, outer, 0);
+
+  if (n != NULL && inner != NULL)
+    n = JSON_NODE_HOLDS_OBJECT (n) ? json_object_get_member (json_node_get_object (n), inner) : NULL;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return NAN;
+  if (json_node_get_value_type (n) != G_TYPE_DOUBLE && json_node_get_value_type (n) != G_TYPE_INT64)
+    return NAN;
+  return json_node_get_double (n);
+}
+
+/**
+ * nk_import_plan_read:
+ * @root: a plan's JSON
+ * @out: (out caller-allocates): its prediction
+ * @error: when @root is no plan
+ *
+ * Reads CLI.md's `time_per_step.total`, `tokens_per_s`, `mfu_model`,
+ * `memory.per_gpu_max` and the layout's GPUs.
+ *
+ * Returns: %FALSE when none of the predicted fields is there
+ */
+gboolean
+nk_import_plan_read (JsonNode            *root,
+                     NkImportPrediction  *out,
+                     GError             **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  out->seconds = number_at (root, "time_per_step", "total");
+  out->tokens_per_s = number_at (root, "tokens_per_s", NULL);
+  out->mfu = number_at (root, "mfu_model", NULL);
+  out->memory_max_bytes = number_at (root, "memory", "per_gpu_max");
+  out->gpus = number_at (root, "layout", "dp") * number_at (root, "layout", "tp")
+              * number_at (root, "layout", "pp") * number_at (root, "layout", "cp");
+  if (isnan (out->seconds) && isnan (out->tokens_per_s) && isnan (out->mfu) && isnan (out->memory_max_bytes))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("This is not a plan from “napkin-cli plan --json” (no time_per_step, tokens_per_s, mfu_model or memory)."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * nk_import_plan_load:
+ * @path: a plan's JSON file
+ * @out: (out caller-allocates): its prediction
+ * @error: a sentence naming the file
+ *
+ * Returns: %FALSE when the file cannot be read or is no plan
+ */
+gboolean
+nk_import_plan_load (const char          *path,
+                     NkImportPrediction  *out,
+                     GError             **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!json_parser_load_from_file (parser, path, &local)
+      || !nk_import_plan_read (json_parser_get_root (parser), out, &local))
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, local->domain, local->code, "“%s”: %s", name, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median of a field over the steps after the first (NAN when none has it);
+ * the maximum when @peak. */
+static double
+measured (const NkImport *import,
+          gsize           offset,
+          gboolean        peak)
+{
+  g_autofree double *values = g_new (double, MAX (import->steps->len, 1));
+  guint n = 0;
+
+  for (guint i = import->steps->len > 1 ? 1 : 0; i < import->steps->len; i++)
+    {
+      double v = G_STRUCT_MEMBER (double, &g_array_index (import->steps, NkImportStep, i), offset);
+
+      if (isfinite (v))
+        values[n++] = v;
+    }
+  if (n == 0)
+    return NAN;
+  qsort (values, n, sizeof *values, compare_doubles);
+  return peak ? values[n - 1] : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/**
+ * nk_import_compare:
+ * @prediction: a plan's prediction
+ * @import: an imported run
+ * @out: (out caller-allocates): the comparison
+ *
+ * Sets the run's typical step beside the plan. torchtitan prints tokens per
+ * second per GPU; with the plan's GPU count they become the job's, as the plan
+ * counts them.
+ */
+void
+nk_import_compare (const NkImportPrediction *prediction,
+                   const NkImport           *import,
+                   NkImportComparison       *out)
+{
+  double farthest = 0;
+
+  g_return_if_fail (prediction != NULL && import != NULL && out != NULL);
+
+  out->predicted[NK_IMPORT_Q_SECONDS] = prediction->seconds;
+  out->predicted[NK_IMPORT_Q_TOKENS_PER_S] = prediction->tokens_per_s;
+  out->predicted[NK_IMPORT_Q_MFU] = prediction->mfu;
+  out->predicted[NK_IMPORT_Q_MEMORY] = prediction->memory_max_bytes;
+  out->measured[NK_IMPORT_Q_SECONDS] = measured (import, G_STRUCT_OFFSET (NkImportStep, seconds), FALSE);
+  out->measured[NK_IMPORT_Q_TOKENS_PER_S] = measured (import, G_STRUCT_OFFSET (NkImportStep, tokens_per_s), FALSE);
+  if (import->format == NK_LOG_FORMAT_TORCHTITAN)
+    out->measured[NK_IMPORT_Q_TOKENS_PER_S] *= prediction->gpus;
+  out->measured[NK_IMPORT_Q_MFU] = measured (import, G_STRUCT_OFFSET (NkImportStep, mfu), FALSE);
+  out->measured[NK_IMPORT_Q_MEMORY] = measured (import, G_STRUCT_OFFSET (NkImportStep, memory_max_bytes), TRUE);
+  out->largest = -1;
+  for (guint q = 0; q < NK_IMPORT_N_QUANTITIES; q++)
+    {
+      out->ratio[q] = out->measured[q] / out->predicted[q];
+      if (isfinite (out->ratio[q]) && out->ratio[q] > 0 && fabs (log (out->ratio[q])) > farthest)
+        {
+          farthest = fabs (log (out->ratio[q]));
+          out->largest = (int) q;
+        }
+      else if (!isfinite (out->ratio[q]))
+        out->ratio[q] = NAN;
+    }
+}

@@ -1,0 +1,59 @@
+/* nk-import-plan.h: a plan's prediction beside an imported run's measurement
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A plan written by `napkin-cli plan --json` (or the Planner's export) predicts
+ * a step's time, tokens per second, MFU and the most loaded GPU's memory. The
+ * CLI's `import --plan` and the Training page read it with
+ * nk_import_plan_load() and set it beside the run with nk_import_compare().
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "nk-log-import.h"
+
+G_BEGIN_DECLS
+
+/* What a plan predicts; NAN where the plan has no such field. @gpus is the
+ * layout's TP × PP × CP × DP, for engines that print per-GPU throughput. */
+typedef struct {
+  double seconds;
+  double tokens_per_s;
+  double mfu;
+  double memory_max_bytes;
+  double gpus;
+} NkImportPrediction;
+
+typedef enum {
+  NK_IMPORT_Q_SECONDS,
+  NK_IMPORT_Q_TOKENS_PER_S,
+  NK_IMPORT_Q_MFU,
+  NK_IMPORT_Q_MEMORY,
+  NK_IMPORT_N_QUANTITIES
+} NkImportQuantity;
+
+/* Predicted, measured (the median over the run's steps after its first, the
+ * warm-up; the peak for memory) and measured / predicted, per quantity; NAN
+ * where either side lacks it. @largest is the quantity whose ratio is farthest
+ * from 1 (the largest unexplained term), -1 when none compares. */
+typedef struct {
+  double predicted[NK_IMPORT_N_QUANTITIES];
+  double measured[NK_IMPORT_N_QUANTITIES];
+  double ratio[NK_IMPORT_N_QUANTITIES];
+  int    largest;
+} NkImportComparison;
+
+const char *nk_import_quantity_name (NkImportQuantity          quantity);
+gboolean    nk_import_plan_read     (JsonNode                 *root,
+                                     NkImportPrediction       *out,
+                                     GError                  **error);
+gboolean    nk_import_plan_load     (const char               *path,
+                                     NkImportPrediction       *out,
+                                     GError                  **error);
+void        nk_import_compare       (const NkImportPrediction *prediction,
+                                     const NkImport           *import,
+                                     NkImportComparison       *out);
+
+G_END_DECLS
