@@ -17,24 +17,8 @@
 #include "napkin-cluster-results.h"
 #include "napkin-planner-page-private.h"
 #include "napkin-stacked-bar.h"
+#include "nk-test-ui-util.h"
 #include "nk-test-util.h"
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static void
 type (NapkinPlannerPage *page,
@@ -68,9 +52,9 @@ test_form_binds_plan (void)
 {
   NapkinPlannerPage *page = cluster_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
-  NapkinClusterForm *form = NAPKIN_CLUSTER_FORM (find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_FORM));
+  NapkinClusterForm *form = NAPKIN_CLUSTER_FORM (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_FORM));
   NapkinClusterResults *results =
-    NAPKIN_CLUSTER_RESULTS (find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+    NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
   int tp, recompute;
   gboolean sp;
 
@@ -101,7 +85,7 @@ test_form_settings (void)
 {
   g_autoptr(GSettings) settings = napkin_settings_new ();
   NapkinPlannerPage *page = cluster_page ();
-  NapkinClusterForm *form = NAPKIN_CLUSTER_FORM (find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_FORM));
+  NapkinClusterForm *form = NAPKIN_CLUSTER_FORM (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_FORM));
   g_autofree char *ffn = NULL;
   int pp;
 
@@ -138,7 +122,7 @@ test_export_matches_cli (void)
   NapkinPlannerPage *page = cluster_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
   NapkinClusterResults *results =
-    NAPKIN_CLUSTER_RESULTS (find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+    NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
   g_autofree char *dir = nk_test_make_temp_dir ("napkin-cluster");
 
   /* torchtitan wants Llama's shape: SwiGLU, untied, a ZeRO stage with TP */

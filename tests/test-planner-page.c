@@ -14,6 +14,7 @@
 #include "napkin-application.h"
 #include "napkin-memory-chart.h"
 #include "napkin-planner-page-private.h"
+#include "nk-test-ui-util.h"
 
 /* Seeds: H100 SXM dense bf16 peak (the datasheet's 1979 TFLOP/s is 2:4-sparse)
  * and its 80 GB of HBM as the datasheet counts them. */
@@ -356,30 +357,13 @@ test_architecture (void)
   g_assert_finalize_object (page);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_zero_stage_chart (void)
 {
   NapkinPlannerPage *page = new_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
   GtkWidget *zero_row = _napkin_planner_page_get_input_row (page, "zero-stage");
-  NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (find_descendant (GTK_WIDGET (page),
+  NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (nk_test_find_descendant (GTK_WIDGET (page),
                                                                    NAPKIN_TYPE_MEMORY_CHART));
 
   /* 70B with AdamW in fp32 at ZeRO 0: every GPU holds 4 + 4 + 8 bytes per

@@ -8,6 +8,7 @@
 #include "napkin-application.h"
 #include "napkin-page.h"
 #include "napkin-window.h"
+#include "nk-test-ui-util.h"
 
 /* One application for the whole test program, as in the app itself. */
 static NapkinApplication *app;
@@ -61,23 +62,6 @@ test_busy_page_init (TestBusyPage *self)
 {
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_window_pages (void)
 {
@@ -98,9 +82,9 @@ test_window_pages (void)
   g_object_ref_sink (window);
 
   /* Pages toast through this overlay, so it must hold them. */
-  overlay = find_descendant (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY);
+  overlay = nk_test_find_descendant (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY);
   g_assert_nonnull (overlay);
-  stack = ADW_VIEW_STACK (find_descendant (overlay, ADW_TYPE_VIEW_STACK));
+  stack = ADW_VIEW_STACK (nk_test_find_descendant (overlay, ADW_TYPE_VIEW_STACK));
   g_assert_nonnull (stack);
 
   /* Each page is shown by name, starting from one that is not already visible; the
@@ -134,7 +118,7 @@ static void
 test_window_busy_page (void)
 {
   NapkinWindow *window = napkin_window_new (app);
-  AdwViewStack *stack = ADW_VIEW_STACK (find_descendant (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
+  AdwViewStack *stack = ADW_VIEW_STACK (nk_test_find_descendant (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
   g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (stack);
   TestBusyPage *busy;
 

@@ -645,20 +645,6 @@ rule_input (const NkPlanInputs *in,
   return x[NK_PLAN_L_TP] > 1 ? "tp" : "gpus";
 }
 
-static void
-add_problem (NkPlanResult      *r,
-             NkPlanProblemKind  kind,
-             const char        *input,
-             int                which)
-{
-  r->valid = FALSE;
-  for (guint i = 0; i < r->n_problems; i++)
-    if (g_str_equal (r->problems[i].input, input))
-      return;
-  if (r->n_problems < NK_PLAN_MAX_PROBLEMS)
-    r->problems[r->n_problems++] = (NkPlanProblem) { kind, input, which };
-}
-
 /* The capacity fits is judged against: the datasheet's bytes (the lecture's
  * convention), or what CUDA reports less the context and the reserve. */
 static void
@@ -692,7 +678,7 @@ compute_shape_params (const NkPlanInputs *in,
   fill_shape (in, m);
   if (m->swiglu && !(m->d_ff > 0))
     {
-      add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_SWIGLU_DFF],
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_SWIGLU_DFF],
                    NK_PLAN_RULE_SWIGLU_DFF);
       return;
     }
@@ -752,7 +738,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
 
       if (!search_layout (inputs, r, &m, &given, r->values[NK_PLAN_V_CAPACITY], &l, &c))
         {
-          add_problem (r, NK_PLAN_PROBLEM_NO_LAYOUT, "best-layout", 0);
+          nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_LAYOUT, "best-layout", 0);
           return;
         }
       r->searched = TRUE;
@@ -766,7 +752,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
     return;
   if (c.rule >= 0)
     {
-      add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_input (inputs, c.rule), c.rule);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_input (inputs, c.rule), c.rule);
       return;
     }
   for (guint i = NK_PLAN_V_LAYOUT_DP; i <= NK_PLAN_V_MFU_HARDWARE; i++)
@@ -777,7 +763,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
       }
   if (c.bandwidth_missing >= 0)
     {
-      add_problem (r, NK_PLAN_PROBLEM_NO_BANDWIDTH, c.bandwidth_missing ? "gpus" : "tp",
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_BANDWIDTH, c.bandwidth_missing ? "gpus" : "tp",
                    c.bandwidth_missing);
       return;
     }

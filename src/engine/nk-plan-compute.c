@@ -161,12 +161,20 @@ typedef struct {
   gboolean act_inputs, seq, layers, d_model, d_ff, vocab;
 } Good;
 
-/* Keeps the first problem of each input; the first of all is the plan's error. */
-static void
-fail (NkPlanResult      *r,
-      NkPlanProblemKind  kind,
-      const char        *input,
-      int                which)
+/**
+ * nk_plan_result_add_problem:
+ * @r: a result being computed
+ * @kind: what is wrong
+ * @input: the property name it is about (a static string)
+ * @which: as #NkPlanProblem's
+ *
+ * Keeps the first problem of each input; the first of all is the plan's error.
+ */
+void
+nk_plan_result_add_problem (NkPlanResult      *r,
+                            NkPlanProblemKind  kind,
+                            const char        *input,
+                            int                which)
 {
   r->valid = FALSE;
   for (guint i = 0; i < r->n_problems; i++)
@@ -189,13 +197,13 @@ check_input (const NkPlanInputs *in,
 
   if (in->missing[which])
     {
-      fail (r, NK_PLAN_PROBLEM_NO_VALUE, input_names[which], which);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_VALUE, input_names[which], which);
       return FALSE;
     }
   if (isfinite (v) && (allow_equal ? v >= minimum : v > minimum)
       && (!whole || v == floor (v)))
     return TRUE;
-  fail (r, NK_PLAN_PROBLEM_RANGE, input_names[which], which);
+  nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_RANGE, input_names[which], which);
   return FALSE;
 }
 
@@ -208,7 +216,7 @@ checked (NkPlanResult *r,
 {
   if (isfinite (value) || isnan (value))
     return value;
-  fail (r, NK_PLAN_PROBLEM_OVERFLOW, input, what);
+  nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_OVERFLOW, input, what);
   return NAN;
 }
 
@@ -258,7 +266,7 @@ validate_gpu (const NkPlanInputs *in,
 
   if (!nk_plan_dtype_is_supported (in->dtype))
     {
-      fail (r, NK_PLAN_PROBLEM_DTYPE, "dtype", 0);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_DTYPE, "dtype", 0);
       return;
     }
   if (r->gpu == NULL)
@@ -266,7 +274,7 @@ validate_gpu (const NkPlanInputs *in,
   peak = nk_gpu_get_peak (r->gpu, in->dtype, in->sparse);
   if (!isfinite (peak))
     {
-      fail (r, NK_PLAN_PROBLEM_NO_PEAK, in->sparse ? "sparse" : "dtype", 0);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_PEAK, in->sparse ? "sparse" : "dtype", 0);
       return;
     }
   ok->peak = TRUE;
@@ -285,17 +293,17 @@ validate (const NkPlanInputs *in,
   ok->tokens = check_input (in, r, NK_PLAN_IN_TOKENS, 0, FALSE, FALSE);
   r->gpu = nk_gpus_lookup (in->gpu);
   if (r->gpu == NULL)
-    fail (r, NK_PLAN_PROBLEM_UNKNOWN_GPU, "gpu", 0);
+    nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_UNKNOWN_GPU, "gpu", 0);
   ok->gpus = check_input (in, r, NK_PLAN_IN_GPUS, 1, TRUE, TRUE);
   ok->mfu = check_input (in, r, NK_PLAN_IN_MFU, 0, FALSE, FALSE);
   if (ok->mfu && in->in[NK_PLAN_IN_MFU] > 1)
     {
       ok->mfu = FALSE;
-      fail (r, NK_PLAN_PROBLEM_RANGE, "mfu", NK_PLAN_IN_MFU);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_RANGE, "mfu", NK_PLAN_IN_MFU);
     }
   validate_gpu (in, r, ok);
   if (in->zero_stage < 0 || in->zero_stage > 3)
-    fail (r, NK_PLAN_PROBLEM_ZERO_STAGE, "zero-stage", 0);
+    nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_ZERO_STAGE, "zero-stage", 0);
 
   ok->act_inputs = check_input (in, r, NK_PLAN_IN_BATCH, 0, TRUE, TRUE);
   ok->seq = check_input (in, r, NK_PLAN_IN_SEQ, 0, TRUE, TRUE);
@@ -308,7 +316,7 @@ validate (const NkPlanInputs *in,
   ok->price = check_input (in, r, NK_PLAN_IN_PRICE, 0, TRUE, FALSE);
   ok->deadline = check_input (in, r, NK_PLAN_IN_DEADLINE, 0, TRUE, FALSE);
   if (check_input (in, r, NK_PLAN_IN_EFFICIENCY, 0, TRUE, FALSE) && in->in[NK_PLAN_IN_EFFICIENCY] > 1)
-    fail (r, NK_PLAN_PROBLEM_RANGE, "matmul-efficiency", NK_PLAN_IN_EFFICIENCY);
+    nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_RANGE, "matmul-efficiency", NK_PLAN_IN_EFFICIENCY);
   check_input (in, r, NK_PLAN_IN_NVLINK_BW, 0, TRUE, FALSE);
   check_input (in, r, NK_PLAN_IN_NETWORK_BW, 0, TRUE, FALSE);
 }
@@ -420,13 +428,13 @@ compute_deadline (const NkPlanInputs *in,
   n = ceil (total / (peak * mfu * SECONDS_PER_DAY * deadline));
   if (!isfinite (n) || n > 1e15)
     {
-      fail (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
       return;
     }
   n = fewest_meeting (total, peak, mfu, deadline, MAX (n, 1));
   if (!isfinite (n))
     {
-      fail (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_DEADLINE, "deadline-days", 0);
       return;
     }
   v[NK_PLAN_V_GPUS_DEADLINE] = n;
@@ -509,7 +517,7 @@ compute_activations (const NkPlanInputs *in,
     r->act_source = NK_PLAN_V_ACT_LINEAR;
   else if (x[NK_PLAN_IN_HEADS] <= 0)
     {
-      fail (r, NK_PLAN_PROBLEM_NEEDS_HEADS, "heads", 0);
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NEEDS_HEADS, "heads", 0);
       return;
     }
   else
@@ -546,7 +554,7 @@ compute_memory (const NkPlanInputs *in,
       r->has[NK_PLAN_V_HBM] = TRUE;
     }
   else if (r->gpu != NULL)
-    fail (r, NK_PLAN_PROBLEM_NO_MEMORY, "gpu", 0);
+    nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_MEMORY, "gpu", 0);
 }
 
 static double

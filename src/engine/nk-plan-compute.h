@@ -369,6 +369,11 @@ double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
                                              const NkPlanResult *result,
                                              double              gpus);
 
+void        nk_plan_result_add_problem      (NkPlanResult       *r,
+                                             NkPlanProblemKind   kind,
+                                             const char         *input,
+                                             int                 which);
+
 /* nk-plan-cluster.c: the cluster model, run by nk_plan_compute() */
 void        nk_plan_compute_cluster         (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);

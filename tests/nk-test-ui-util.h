@@ -1,0 +1,15 @@
+/* nk-test-ui-util.h: what the widget tests share
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+GtkWidget *nk_test_find_descendant (GtkWidget *widget,
+                                    GType      type);
+
+G_END_DECLS
