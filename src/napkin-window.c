@@ -106,6 +106,15 @@ napkin_window_dispose (GObject *object)
   G_OBJECT_CLASS (napkin_window_parent_class)->dispose (object);
 }
 
+/* win.show-page('training'): a page's toast or button shows another page. */
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  napkin_window_set_page (NAPKIN_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
 static void
 napkin_window_class_init (NapkinWindowClass *klass)
 {
@@ -125,6 +134,7 @@ napkin_window_class_init (NapkinWindowClass *klass)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
 }
 
 static void

@@ -17,6 +17,8 @@
 #include "napkin-cluster-results.h"
 #include "napkin-planner-page-private.h"
 #include "napkin-stacked-bar.h"
+#include "nk-gpt.h"
+#include "nk-train-config.h"
 #include "nk-test-ui-util.h"
 #include "nk-test-util.h"
 
@@ -162,6 +164,55 @@ test_export_matches_cli (void)
   g_assert_finalize_object (page);
 }
 
+
+/* Issue 12: the "Napkin's GPT" preset plans the Training page's GPT run. Oracles:
+ * the trainer's own parameter count (params, grads, optimizer state are 4, 4 and
+ * 8 bytes each, exactly) and the bytes the GPT stores (within 5 %); the Training
+ * page's keys get the same run. */
+static void
+test_gpt_preset (void)
+{
+  g_autoptr(GSettings) settings = napkin_settings_new ();
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  NapkinPlannerPage *page = NAPKIN_PLANNER_PAGE (g_object_ref_sink (napkin_planner_page_new ()));
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  double n, stored;
+  g_autofree char *model = NULL;
+
+  napkin_planner_page_set_settings (page, settings);
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "gpt");
+
+  config->model = NK_MODEL_GPT;
+  config->dim = 128;
+  config->layers = 4;
+  config->n_head = 4;
+  config->context = 64;
+  config->batch = 16;
+  n = (double) nk_train_config_count_parameters (config);
+  g_assert_cmpfloat (nk_plan_get_params (plan), ==, n);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "memory-max-params"), ==, 4 * n);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "memory-max-grads"), ==, 4 * n);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "memory-max-optimizer"), ==, 8 * n);
+  stored = nk_gpt_activation_bytes (nk_train_config_get_vocab (config), 128, 4, 4, 16, 64, NK_DTYPE_F32);
+  g_assert_cmpfloat (fabs (nk_plan_get_output (plan, "memory-max-activations") / stored - 1), <=, 0.05);
+
+  model = g_settings_get_string (settings, "training-model");
+  g_assert_cmpstr (model, ==, "gpt");
+  g_assert_cmpint (g_settings_get_int (settings, "training-n-head"), ==, 4);
+
+  napkin_planner_page_set_settings (page, NULL);
+  g_settings_reset (settings, "training-model");
+  g_settings_reset (settings, "training-layers");
+  g_settings_reset (settings, "training-dim");
+  g_settings_reset (settings, "training-n-head");
+  g_settings_reset (settings, "training-context");
+  g_settings_reset (settings, "training-batch");
+  g_settings_reset (settings, "training-steps");
+  g_settings_reset (settings, "training-optimizer");
+  g_settings_reset (settings, "training-precision");
+  g_assert_finalize_object (page);
+}
+
 /* ---------------------------------------------------------------- the bar */
 
 static gboolean
@@ -232,6 +283,7 @@ main (int    argc,
   g_test_add_func ("/ui/planner-cluster/form/binds-plan", test_form_binds_plan);
   g_test_add_func ("/ui/planner-cluster/form/settings", test_form_settings);
   g_test_add_func ("/ui/planner-cluster/export-matches-cli", test_export_matches_cli);
+  g_test_add_func ("/ui/planner-cluster/gpt-preset", test_gpt_preset);
   g_test_add_func ("/ui/planner-cluster/stacked-bar/pixels", test_stacked_bar_pixels);
   return g_test_run ();
 }

@@ -33,83 +33,6 @@
 /* A thin no-break space groups digits the SI way, in every language. */
 #define DIGIT_GROUP "\u202f"
 
-typedef enum {
-  GROUP_MODEL,
-  GROUP_ARCHITECTURE,
-  GROUP_HARDWARE,
-  GROUP_ACTIVATIONS,
-  GROUP_DEADLINE,
-  N_GROUPS
-} FormGroup;
-
-struct _NapkinPlannerPage
-{
-  GtkWidget            parent_instance;
-
-  NkPlan              *plan;
-  GSettings           *settings;
-
-  /* layout */
-  GtkWidget           *form_scroller;
-  GtkWidget           *results_scroller;
-  GtkWidget           *vertical_separator;
-  GtkWidget           *horizontal_separator;
-
-  /* form */
-  AdwEntryRow         *params_row;
-  GtkLabel            *params_value;
-  AdwEntryRow         *tokens_row;
-  GtkLabel            *tokens_value;
-  AdwEntryRow         *d_ff_row;
-  AdwEntryRow         *vocab_row;
-  AdwExpanderRow      *sized_row;
-  GtkLabel            *sized_formula;
-  AdwComboRow         *gpu_row;
-  AdwComboRow         *dtype_row;
-  AdwActionRow        *peak_row;
-  GtkLabel            *peak_value;
-  AdwActionRow        *sparse_row;
-  GtkSwitch           *sparse_switch;
-  AdwEntryRow         *gpus_row;
-  AdwEntryRow         *mfu_row;
-  AdwEntryRow         *price_row;
-  AdwComboRow         *optimizer_row;
-  AdwComboRow         *precision_row;
-  AdwComboRow         *zero_row;
-  AdwComboRow         *activation_model_row;
-  AdwEntryRow         *batch_row;
-  AdwEntryRow         *seq_row;
-  AdwEntryRow         *layers_row;
-  AdwEntryRow         *d_model_row;
-  AdwEntryRow         *heads_row;
-  AdwActionRow        *checkpointing_row;
-  GtkSwitch           *checkpointing_switch;
-  AdwActionRow        *largest_row;
-  AdwEntryRow         *deadline_row;
-  GtkLabel            *deadline_label;
-  GtkLabel            *group_errors[N_GROUPS];
-
-  /* results */
-  GtkLabel            *days_label;
-  GtkLabel            *headline_caption;
-  GtkLabel            *headline_error;
-  GtkLabel            *days_value;
-  GtkLabel            *days_formula;
-  GtkLabel            *gpu_hours_value;
-  GtkLabel            *gpu_hours_formula;
-  GtkLabel            *cost_value;
-  GtkLabel            *cost_formula;
-  GtkLabel            *flops_value;
-  GtkLabel            *flops_formula;
-  GtkLabel            *rate_value;
-  GtkLabel            *rate_formula;
-  AdwPreferencesGroup *memory_group;
-  NapkinMemoryChart   *chart;
-  AdwActionRow        *bytes_row;
-  GtkLabel            *bytes_value;
-  GtkLabel            *memory_value;
-  GtkLabel            *memory_formula;
-};
 
 /* Never busy: what it shows is kept in settings as it changes. */
 G_DEFINE_FINAL_TYPE_WITH_CODE (NapkinPlannerPage, napkin_planner_page, GTK_TYPE_WIDGET,
@@ -228,8 +151,8 @@ format_days (double days)
 
 /* Text for an entry that the plan's answer goes into: short, with a suffix, and
  * rounded down so that the answer to "what fits" still fits. */
-static char *
-format_fill_in (double value)
+char *
+_napkin_planner_page_format_fill_in (double value)
 {
   static const struct { double scale; const char *suffix; } scales[] = {
     { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" },
@@ -753,10 +676,10 @@ unbind_settings (NapkinPlannerPage *self)
   g_settings_unbind (self->checkpointing_switch, "active");
 }
 
-static void
-set_entry_text (NapkinPlannerPage *self,
-                const char        *input,
-                const char        *text)
+void
+_napkin_planner_page_set_entry_text (NapkinPlannerPage *self,
+                                     const char        *input,
+                                     const char        *text)
 {
   const EntryInput *entry = find_entry_input (input);
 
@@ -876,201 +799,6 @@ on_choice_changed (NapkinPlannerPage *self)
   adw_preferences_group_set_description (self->memory_group, _(stage_texts[MIN (stage, 3)]));
 
   update_errors (self);
-}
-
-/* ------------------------------------------------------------ actions */
-
-static void
-show_toast (NapkinPlannerPage *self,
-            const char        *title)
-{
-  napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
-}
-
-static void
-preset_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  const char *preset = g_variant_get_string (parameter, NULL);
-
-  if (g_str_equal (preset, "time"))
-    {
-      /* Lecture: 70e9 params, 15e12 tokens, 1024 H100 SXM, dense bf16, MFU 0.5. */
-      select_gpu (self, "h100-sxm");
-      adw_combo_row_set_selected (self->dtype_row, 2);
-      gtk_switch_set_active (self->sparse_switch, FALSE);
-      set_entry_text (self, "params", "70B");
-      set_entry_text (self, "tokens", "15T");
-      set_entry_text (self, "gpus", "1024");
-      set_entry_text (self, "mfu", "0.5");
-      show_toast (self, _("70B on 15T tokens, 1,024 H100s, dense bf16, MFU 0.5"));
-    }
-  else if (g_str_equal (preset, "largest"))
-    {
-      /* Lecture: 8 × H100 80 GB, AdamW in fp32 (16 bytes per parameter), no
-       * activations, and the answer the lecture gives needs everything sharded. */
-      select_gpu (self, "h100-sxm");
-      set_entry_text (self, "gpus", "8");
-      adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
-      adw_combo_row_set_selected (self->precision_row, NK_PRECISION_FP32);
-      adw_combo_row_set_selected (self->zero_row, 3);
-      for (const char * const *name = (const char *[]) { "batch", "seq", "layers", "d-model",
-                                                         "heads", "d-ff", "vocab", NULL };
-           *name; name++)
-        set_entry_text (self, *name, "");
-      gtk_widget_activate_action (widget, "planner.largest", NULL);
-      show_toast (self, _("Largest model on 8 H100s with AdamW, fully sharded (ZeRO 3)"));
-    }
-  else
-    g_warning ("Unknown planner preset “%s”", preset);
-}
-
-static void
-largest_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  double largest = nk_plan_get_largest_params (self->plan);
-  g_autofree char *text = NULL;
-
-  if (!isfinite (largest))
-    return;
-  text = format_fill_in (largest);
-  set_entry_text (self, "params", text);
-}
-
-static void
-fewest_gpus_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  double needed = nk_plan_get_gpus_for_deadline (self->plan);
-  g_autofree char *text = NULL;
-
-  if (!isfinite (needed))
-    return;
-  text = g_strdup_printf ("%.0f", needed);
-  set_entry_text (self, "gpus", text);
-}
-
-/* The whole count, not a rounded "84.9M": the formula gives an exact number. */
-static void
-use_architecture_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *parameter)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  double sized = nk_plan_get_sized_params (self->plan);
-  g_autofree char *text = NULL;
-  g_autofree char *sci = NULL;
-  g_autofree char *toast = NULL;
-
-  if (!isfinite (sized))
-    return;
-  text = g_strdup_printf ("%.0f", sized);
-  set_entry_text (self, "params", text);
-  sci = nk_units_format_sci (sized, 2);
-  toast = g_strdup_printf (_("Parameters set to %s from the architecture"), sci);
-  show_toast (self, toast);
-}
-
-static NkPlanJsonFlags
-json_flags (NapkinPlannerPage *self)
-{
-  NkPlanJsonFlags flags = NK_PLAN_JSON_LARGEST;
-  double deadline = nk_plan_get_deadline_days (self->plan);
-
-  if (nk_plan_get_price (self->plan) > 0)
-    flags |= NK_PLAN_JSON_COST;
-  if (deadline > 0)
-    flags |= NK_PLAN_JSON_DEADLINE;
-  return flags;
-}
-
-static void
-copy_summary_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  g_autofree char *summary = nk_plan_format_summary (self->plan, json_flags (self));
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), summary);
-  show_toast (self, _("Copied"));
-}
-
-/**
- * _napkin_planner_page_export:
- * @self: a planner page
- * @path: a file name
- * @error: a sentence naming @path when it cannot be written
- *
- * Writes the plan as `napkin-cli plan --json` prints it (one JSON line), with
- * `largest_params` always, `cost` when a price is given and the deadline fields
- * when a deadline is. The file is replaced atomically.
- *
- * Returns: %TRUE when the file was written
- */
-gboolean
-_napkin_planner_page_export (NapkinPlannerPage  *self,
-                             const char         *path,
-                             GError            **error)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *line = NULL;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  nk_plan_build_json (self->plan, builder, json_flags (self));
-  line = nk_json_to_line (builder);
-  text = g_strconcat (line, "\n", NULL);
-  return g_file_set_contents_full (path, text, -1,
-                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                   0644, error);
-}
-
-static void
-export_chosen (GtkWidget *widget,
-               GFile     *file,
-               gpointer   user_data)
-{
-  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
-
-  if (path == NULL || !_napkin_planner_page_export (self, path, &error))
-    {
-      message = g_strdup_printf (_("Could not save the plan: %s"),
-                                 error ? error->message : _("the file has no local path"));
-    }
-  else
-    {
-      g_autofree char *basename = g_file_get_basename (file);
-
-      message = g_strdup_printf (_("Saved “%s”"), basename);
-    }
-  show_toast (self, message);
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("JSON"));
-  gtk_file_filter_add_mime_type (filter, "application/json");
-  gtk_file_filter_add_suffix (filter, "json");
-  napkin_choose_file (widget, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                      "plan.json", filter, export_chosen, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ layout */
@@ -1295,13 +1023,7 @@ napkin_planner_page_class_init (NapkinPlannerPageClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "deadline_error", FALSE,
                                              G_STRUCT_OFFSET (NapkinPlannerPage, group_errors[GROUP_DEADLINE]));
 
-  gtk_widget_class_install_action (widget_class, "planner.preset", "s", preset_action);
-  gtk_widget_class_install_action (widget_class, "planner.largest", NULL, largest_action);
-  gtk_widget_class_install_action (widget_class, "planner.fewest-gpus", NULL, fewest_gpus_action);
-  gtk_widget_class_install_action (widget_class, "planner.use-architecture", NULL,
-                                   use_architecture_action);
-  gtk_widget_class_install_action (widget_class, "planner.copy-summary", NULL, copy_summary_action);
-  gtk_widget_class_install_action (widget_class, "planner.export", NULL, export_action);
+  _napkin_planner_page_install_actions (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
                                        "planner.export", NULL);

@@ -1,0 +1,293 @@
+/* napkin-planner-page-actions.c: the Planner page's actions: presets, inverse answers, copy, export
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every action is `planner.*`, installed on the page's class, so the buttons, the
+ * presets and the tests go through the same doors.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "nk-json.h"
+#include "nk-units.h"
+#include "napkin-file-chooser.h"
+#include "napkin-page.h"
+#include "napkin-planner-page-private.h"
+
+static void
+show_toast (NapkinPlannerPage *self,
+            const char        *title)
+{
+  napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
+}
+
+/* Napkin's own GPT as the Training page trains it (issue 12's run: 4 layers,
+ * d_model 128, 4 heads, context 64, batch 16, byte vocabulary, tied embeddings,
+ * AdamW in fp32, 500 steps on one GPU), so the plan's memory and FLOPs sit
+ * beside what that run measures; the Training page's form gets the same run. */
+static void
+gpt_preset (NapkinPlannerPage *self)
+{
+  static const struct { const char *input, *text; } entries[] = {
+    { "layers", "4" }, { "d-model", "128" }, { "heads", "4" }, { "seq", "64" }, { "vocab", "256" },
+    { "batch", "16" }, { "d-ff", "" }, { "gpus", "1" }, { "tokens", "512000" },
+  };
+  AdwToast *toast;
+
+  _napkin_planner_page_set_gpu (self, "h100-sxm");
+  adw_combo_row_set_selected (self->dtype_row, 0);   /* fp32: the run's matmuls */
+  adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
+  adw_combo_row_set_selected (self->precision_row, NK_PRECISION_FP32);
+  adw_combo_row_set_selected (self->zero_row, 0);
+  adw_combo_row_set_selected (self->activation_model_row, NK_ACTIVATION_MODEL_TRANSFORMER);
+  g_object_set (self->plan, "tp", 1, "pp", 1, "cp", 1, "dp", 0, "micro-batch", 0, "kv-heads", 0,
+                "ffn", NK_FFN_GELU, "tied-embeddings", TRUE, "recompute", NK_RECOMPUTE_NONE,
+                "flash-attention", FALSE, "best-layout", FALSE, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    _napkin_planner_page_set_entry_text (self, entries[i].input, entries[i].text);
+  _napkin_planner_page_set_entry_text (self, "params", "");
+  gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);
+  if (self->settings != NULL)
+    {
+      g_settings_set_string (self->settings, "training-model", "gpt");
+      g_settings_set_int (self->settings, "training-layers", 4);
+      g_settings_set_int (self->settings, "training-dim", 128);
+      g_settings_set_int (self->settings, "training-n-head", 4);
+      g_settings_set_int (self->settings, "training-context", 64);
+      g_settings_set_int (self->settings, "training-batch", 16);
+      g_settings_set_int (self->settings, "training-steps", 500);
+      g_settings_set_string (self->settings, "training-optimizer", "adamw");
+      g_settings_set_string (self->settings, "training-precision", "fp32");
+    }
+  toast = adw_toast_new (_("Napkin’s GPT planned; the Training page has the same run"));
+  adw_toast_set_button_label (toast, _("Open Training"));
+  adw_toast_set_action_name (toast, "win.show-page");
+  adw_toast_set_action_target (toast, "s", "training");
+  napkin_page_add_toast (GTK_WIDGET (self), toast);
+}
+
+/* The shape's own parameter count (embeddings included), exactly. */
+static void
+use_shape_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double n = nk_plan_get_output (self->plan, "shape-params");
+  g_autofree char *text = NULL;
+
+  if (!isfinite (n))
+    return;
+  text = g_strdup_printf ("%.0f", n);
+  _napkin_planner_page_set_entry_text (self, "params", text);
+}
+
+static void
+preset_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  const char *preset = g_variant_get_string (parameter, NULL);
+
+  if (g_str_equal (preset, "time"))
+    {
+      /* Lecture: 70e9 params, 15e12 tokens, 1024 H100 SXM, dense bf16, MFU 0.5. */
+      _napkin_planner_page_set_gpu (self, "h100-sxm");
+      adw_combo_row_set_selected (self->dtype_row, 2);
+      gtk_switch_set_active (self->sparse_switch, FALSE);
+      _napkin_planner_page_set_entry_text (self, "params", "70B");
+      _napkin_planner_page_set_entry_text (self, "tokens", "15T");
+      _napkin_planner_page_set_entry_text (self, "gpus", "1024");
+      _napkin_planner_page_set_entry_text (self, "mfu", "0.5");
+      show_toast (self, _("70B on 15T tokens, 1,024 H100s, dense bf16, MFU 0.5"));
+    }
+  else if (g_str_equal (preset, "largest"))
+    {
+      /* Lecture: 8 × H100 80 GB, AdamW in fp32 (16 bytes per parameter), no
+       * activations, and the answer the lecture gives needs everything sharded. */
+      _napkin_planner_page_set_gpu (self, "h100-sxm");
+      _napkin_planner_page_set_entry_text (self, "gpus", "8");
+      adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
+      adw_combo_row_set_selected (self->precision_row, NK_PRECISION_FP32);
+      adw_combo_row_set_selected (self->zero_row, 3);
+      for (const char * const *name = (const char *[]) { "batch", "seq", "layers", "d-model",
+                                                         "heads", "d-ff", "vocab", NULL };
+           *name; name++)
+        _napkin_planner_page_set_entry_text (self, *name, "");
+      gtk_widget_activate_action (widget, "planner.largest", NULL);
+      show_toast (self, _("Largest model on 8 H100s with AdamW, fully sharded (ZeRO 3)"));
+    }
+  else if (g_str_equal (preset, "gpt"))
+    gpt_preset (self);
+  else
+    g_warning ("Unknown planner preset “%s”", preset);
+}
+
+static void
+largest_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double largest = nk_plan_get_largest_params (self->plan);
+  g_autofree char *text = NULL;
+
+  if (!isfinite (largest))
+    return;
+  text = _napkin_planner_page_format_fill_in (largest);
+  _napkin_planner_page_set_entry_text (self, "params", text);
+}
+
+static void
+fewest_gpus_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double needed = nk_plan_get_gpus_for_deadline (self->plan);
+  g_autofree char *text = NULL;
+
+  if (!isfinite (needed))
+    return;
+  text = g_strdup_printf ("%.0f", needed);
+  _napkin_planner_page_set_entry_text (self, "gpus", text);
+}
+
+/* The whole count, not a rounded "84.9M": the formula gives an exact number. */
+static void
+use_architecture_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  double sized = nk_plan_get_sized_params (self->plan);
+  g_autofree char *text = NULL;
+  g_autofree char *sci = NULL;
+  g_autofree char *toast = NULL;
+
+  if (!isfinite (sized))
+    return;
+  text = g_strdup_printf ("%.0f", sized);
+  _napkin_planner_page_set_entry_text (self, "params", text);
+  sci = nk_units_format_sci (sized, 2);
+  toast = g_strdup_printf (_("Parameters set to %s from the architecture"), sci);
+  show_toast (self, toast);
+}
+
+static NkPlanJsonFlags
+json_flags (NapkinPlannerPage *self)
+{
+  NkPlanJsonFlags flags = NK_PLAN_JSON_LARGEST;
+  double deadline = nk_plan_get_deadline_days (self->plan);
+
+  if (nk_plan_get_price (self->plan) > 0)
+    flags |= NK_PLAN_JSON_COST;
+  if (deadline > 0)
+    flags |= NK_PLAN_JSON_DEADLINE;
+  return flags;
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  g_autofree char *summary = nk_plan_format_summary (self->plan, json_flags (self));
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), summary);
+  show_toast (self, _("Copied"));
+}
+
+/**
+ * _napkin_planner_page_export:
+ * @self: a planner page
+ * @path: a file name
+ * @error: a sentence naming @path when it cannot be written
+ *
+ * Writes the plan as `napkin-cli plan --json` prints it (one JSON line), with
+ * `largest_params` always, `cost` when a price is given and the deadline fields
+ * when a deadline is. The file is replaced atomically.
+ *
+ * Returns: %TRUE when the file was written
+ */
+gboolean
+_napkin_planner_page_export (NapkinPlannerPage  *self,
+                             const char         *path,
+                             GError            **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *line = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (NAPKIN_IS_PLANNER_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  nk_plan_build_json (self->plan, builder, json_flags (self));
+  line = nk_json_to_line (builder);
+  text = g_strconcat (line, "\n", NULL);
+  return g_file_set_contents_full (path, text, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0644, error);
+}
+
+static void
+export_chosen (GtkWidget *widget,
+               GFile     *file,
+               gpointer   user_data)
+{
+  NapkinPlannerPage *self = NAPKIN_PLANNER_PAGE (widget);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+
+  if (path == NULL || !_napkin_planner_page_export (self, path, &error))
+    {
+      message = g_strdup_printf (_("Could not save the plan: %s"),
+                                 error ? error->message : _("the file has no local path"));
+    }
+  else
+    {
+      g_autofree char *basename = g_file_get_basename (file);
+
+      message = g_strdup_printf (_("Saved “%s”"), basename);
+    }
+  show_toast (self, message);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("JSON"));
+  gtk_file_filter_add_mime_type (filter, "application/json");
+  gtk_file_filter_add_suffix (filter, "json");
+  napkin_choose_file (widget, _("Export Plan"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                      "plan.json", filter, export_chosen, NULL, NULL);
+}
+
+/**
+ * _napkin_planner_page_install_actions:
+ * @widget_class: the page's class
+ *
+ * Installs every `planner.*` action.
+ */
+void
+_napkin_planner_page_install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "planner.preset", "s", preset_action);
+  gtk_widget_class_install_action (widget_class, "planner.largest", NULL, largest_action);
+  gtk_widget_class_install_action (widget_class, "planner.fewest-gpus", NULL, fewest_gpus_action);
+  gtk_widget_class_install_action (widget_class, "planner.use-architecture", NULL,
+                                   use_architecture_action);
+  gtk_widget_class_install_action (widget_class, "planner.copy-summary", NULL, copy_summary_action);
+  gtk_widget_class_install_action (widget_class, "planner.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "planner.use-shape", NULL, use_shape_action);
+}
