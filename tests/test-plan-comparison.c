@@ -1,0 +1,88 @@
+/* test-plan-comparison.c: a plan beside an imported run, in the engine and in its table
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: a nanoGPT log and a torchtitan log written here with known numbers,
+ * the medians and ratios worked out by hand.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <adwaita.h>
+
+#include "napkin-plan-comparison.h"
+#include "nk-import-plan.h"
+
+/* nanoGPT: step 0 is the warm-up and left out; the median of 0.40, 0.44, 0.42 s
+ * is 0.42 s, of MFU 38, 36, 40 % is 38 %. */
+static const char nanogpt_log[] =
+  "iter 0: loss 10.9800, time 2000.00ms, mfu -100.00%\n"
+  "iter 1: loss 9.7500, time 400.00ms, mfu 38.00%\n"
+  "iter 2: loss 9.5000, time 440.00ms, mfu 36.00%\n"
+  "iter 3: loss 9.2500, time 420.00ms, mfu 40.00%\n";
+
+static void
+test_compare_nanogpt (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) import = nk_log_import_text (nanogpt_log, sizeof nanogpt_log - 1, NK_LOG_FORMAT_AUTO, &error);
+  NkImportPrediction plan = { .seconds = 0.35, .tokens_per_s = 1e6, .mfu = 0.5, .memory_max_bytes = 6e10, .gpus = 8 };
+  NkImportComparison c;
+  NapkinPlanComparison *table;
+
+  g_assert_no_error (error);
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_SECONDS], 0.42, 1e-12);
+  g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_SECONDS], 0.42 / 0.35, 1e-12);
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_MFU], 0.38, 1e-12);
+  g_assert_true (isnan (c.measured[NK_IMPORT_Q_TOKENS_PER_S]));
+  g_assert_true (isnan (c.ratio[NK_IMPORT_Q_MEMORY]));
+  /* |log 1.2| < |log 0.76|: MFU is the farther */
+  g_assert_cmpint (c.largest, ==, NK_IMPORT_Q_MFU);
+
+  table = NAPKIN_PLAN_COMPARISON (g_object_ref_sink (napkin_plan_comparison_new ()));
+  napkin_plan_comparison_set (table, &c);
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_SECONDS, 3), ==, "1.20×");
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 1), ==, "50.0 %");
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 2), ==, "38.0 %");
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 3), ==, "0.76×");
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_TOKENS_PER_S, 2), ==, "—");
+  g_assert_nonnull (strstr (napkin_plan_comparison_get_verdict (table), "0.76×"));
+  napkin_plan_comparison_set (table, NULL);
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 3), ==, "—");
+  g_assert_finalize_object (table);
+}
+
+/* torchtitan prints tokens per second per GPU; the plan counts the job's. */
+static void
+test_compare_torchtitan_per_gpu (void)
+{
+  static const char log[] =
+    "step:  1  loss: 12.0000  memory: 40.00GiB(50.00%)  tps: 1,000  tflops: 100.00  mfu: 10.00%\n"
+    "step:  2  loss: 11.0000  memory: 42.00GiB(52.00%)  tps: 3,000  tflops: 300.00  mfu: 30.00%\n"
+    "step:  3  loss: 10.0000  memory: 41.00GiB(51.00%)  tps: 3,200  tflops: 320.00  mfu: 32.00%\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) import = nk_log_import_text (log, sizeof log - 1, NK_LOG_FORMAT_TORCHTITAN, &error);
+  NkImportPrediction plan = { .seconds = NAN, .tokens_per_s = 25000, .mfu = 0.3, .memory_max_bytes = 40.0 * (1 << 30),
+                              .gpus = 8 };
+  NkImportComparison c;
+
+  g_assert_no_error (error);
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_TOKENS_PER_S], 3100.0 * 8, 1e-9);
+  /* memory: the peak over the steps after the first */
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_MEMORY], 42.0 * (1 << 30), 1e-3);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/plan-comparison/nanogpt", test_compare_nanogpt);
+  g_test_add_func ("/ui/plan-comparison/torchtitan-per-gpu", test_compare_torchtitan_per_gpu);
+  return g_test_run ();
+}
