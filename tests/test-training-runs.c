@@ -413,6 +413,73 @@ test_describe_models (void)
   g_assert_true (g_str_has_prefix (gpt, "GPT L 2 · H 4 · d 32 · T 16 · batch "));
 }
 
+
+/* "Open a Run Log…": a torchtitan log written here from its format string becomes a
+ * finished run at the top of the list, with the log's losses; a plan's JSON sets
+ * it beside the plan; a file in no known format is one sentence and no run. */
+static void
+test_open_log (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("napkin-log-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  g_autofree char *plan = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *junk = g_build_filename (dir, "junk.txt", NULL);
+  NapkinTrainingPage *page = new_page ();
+  NapkinRun *run;
+  NapkinSeries *loss;
+  NkImportComparison comparison;
+  guint before = napkin_training_page_get_n_runs (page);
+  guint64 waited = 0;
+
+  g_assert_true (g_file_set_contents (log,
+    "step:  1  loss: 12.2500  memory: 40.00GiB(50.00%)  tps: 1,000  tflops: 100.00  mfu: 10.00%\n"
+    "noise that is no step\n"
+    "step:  2  loss: 11.5000  memory: 42.00GiB(52.00%)  tps: 3,000  tflops: 300.00  mfu: 30.00%\n"
+    "step:  3  loss: 10.7500  memory: 41.00GiB(51.00%)  tps: 3,200  tflops: 320.00  mfu: 32.00%\n", -1, NULL));
+  g_assert_true (g_file_set_contents (plan, "{\"time_per_step\": {\"total\": 2.0}, \"tokens_per_s\": 20000,"
+                                      " \"mfu_model\": 0.4, \"memory\": {\"per_gpu_max\": 4.0e10},"
+                                      " \"layout\": {\"dp\": 8, \"tp\": 1, \"pp\": 1, \"cp\": 1}}", -1, NULL));
+  g_assert_true (g_file_set_contents (junk, "nothing here\n", -1, NULL));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-log", "s", log));
+  while (napkin_training_page_get_n_runs (page) == before && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, before + 1);
+  run = g_list_model_get_item (G_LIST_MODEL (page->runs), 0);
+  g_object_unref (run);   /* the list keeps it */
+  g_assert_nonnull (napkin_run_get_import (run));
+  g_assert_cmpuint (napkin_run_get_import (run)->steps->len, ==, 3);
+  g_assert_cmpstr (napkin_run_get_name (run), ==, "train.log");
+  loss = napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS);
+  g_assert_cmpuint (napkin_series_get_length (loss), ==, 3);
+  g_assert_cmpfloat (napkin_series_get_y (loss, 2), ==, 10.75);
+  g_assert_true (napkin_run_view_get_run (page->run_view) == run);
+  g_assert_false (napkin_run_get_comparison (run, &comparison));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.compare-plan", "s", plan));
+  g_assert_true (napkin_run_get_comparison (run, &comparison));
+  /* tokens/s: the median of 3,000 and 3,200 per GPU, times the plan's 8 GPUs */
+  g_assert_cmpfloat (comparison.measured[NK_IMPORT_Q_TOKENS_PER_S], ==, 3100.0 * 8);
+  g_assert_cmpfloat (comparison.predicted[NK_IMPORT_Q_MFU], ==, 0.4);
+
+  before = napkin_training_page_get_n_runs (page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-log", "s", junk));
+  waited = 0;
+  while (napkin_training_page_get_last_toast (page) != NULL
+         && g_str_has_prefix (napkin_training_page_get_last_toast (page), "Read ")
+         && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_test_message ("junk: %s", napkin_training_page_get_last_toast (page));
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, before);
+  g_assert_nonnull (strstr (napkin_training_page_get_last_toast (page), "torchtitan"));
+
+  g_unlink (log);
+  g_unlink (plan);
+  g_unlink (junk);
+  g_rmdir (dir);
+  g_assert_finalize_object (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -429,5 +496,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs/trash", test_trash);
   g_test_add_func ("/ui/training/runs/new-run-writes-folder", test_new_run_writes_folder);
   g_test_add_func ("/ui/training/runs/killed-run-resumes", test_killed_run_resumes);
+  g_test_add_func ("/ui/training/runs/open-log", test_open_log);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-run.h"
+#include "nk-import-plan.h"
 #include "nk-run-dir.h"
 
 /* The memory plot's buckets, in NapkinRunSeries order from PARAMS. */
@@ -46,6 +47,13 @@ struct _NapkinRun
   gboolean        resumable;
   double          disk_seconds;   /* a run from disk: the sum of its steps' times */
   gboolean        loaded;         /* a run from disk: its steps are read */
+
+  /* A run read from another engine's log (nk-log-import.h), and the plan it is
+   * compared with (nk-import-plan.h). */
+  NkImport       *import;
+  char           *import_path;
+  NkImportPrediction plan;
+  gboolean        have_plan;
 };
 
 static void ensure_loaded (NapkinRun *self);
@@ -62,6 +70,7 @@ enum {
   PROP_ERROR,
   PROP_CHECKPOINT_STEP,
   PROP_SHOWN,
+  PROP_HAS_PLAN,
   N_PROPS
 };
 
@@ -344,6 +353,8 @@ napkin_run_finalize (GObject *object)
   g_free (self->name);
   g_free (self->error);
   g_free (self->folder);
+  g_clear_pointer (&self->import, nk_import_free);
+  g_free (self->import_path);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->finalize (object);
 }
@@ -381,6 +392,9 @@ napkin_run_get_property (GObject    *object,
       break;
     case PROP_SHOWN:
       g_value_set_boolean (value, self->shown);
+      break;
+    case PROP_HAS_PLAN:
+      g_value_set_boolean (value, self->have_plan);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -444,6 +458,12 @@ napkin_run_class_init (NapkinRunClass *klass)
   properties[PROP_SHOWN] =
     g_param_spec_boolean ("shown", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NapkinRun:has-plan:
+   *
+   * Whether an imported run is compared with a plan (napkin_run_set_plan()).
+   */
+  properties[PROP_HAS_PLAN] = g_param_spec_boolean ("has-plan", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -992,5 +1012,120 @@ napkin_run_rename (NapkinRun   *self,
   g_free (self->name);
   self->name = g_strdup (name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ runs of other engines */
+
+/**
+ * napkin_run_new_from_import:
+ * @import: (transfer full): another engine's log as steps (nk_log_import())
+ * @path: the file or folder it was read from
+ * @index: the run's number on the page
+ *
+ * A finished run with the log's loss and throughput (TFLOP/s per GPU) as its
+ * series; it has no config of Napkin's and no folder.
+ *
+ * Returns: (transfer full): the run
+ */
+NapkinRun *
+napkin_run_new_from_import (NkImport   *import,
+                            const char *path,
+                            guint       index)
+{
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = nk_trainer_new (config);
+  g_autofree char *base = g_path_get_basename (path);
+  NapkinRun *self;
+
+  g_return_val_if_fail (import != NULL && path != NULL, NULL);
+
+  self = napkin_run_new (trainer, index);
+  self->import = import;
+  self->import_path = g_strdup (path);
+  self->state = NK_TRAINER_STATE_FINISHED;
+  g_free (self->name);
+  self->name = g_strdup (base);
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_begin_update (self->series[i]);
+  for (guint i = 0; i < import->steps->len; i++)
+    {
+      const NkImportStep *s = &g_array_index (import->steps, NkImportStep, i);
+      double x = (double) s->step;
+
+      napkin_series_append (self->series[NAPKIN_RUN_SERIES_LOSS], x, s->loss);
+      if (isfinite (s->tflops_per_gpu))
+        napkin_series_append (self->series[NAPKIN_RUN_SERIES_THROUGHPUT], x, s->tflops_per_gpu * 1e12);
+      self->last_step = MAX (s->step, 0);
+      if (isfinite (s->loss))
+        self->last_loss = s->loss;
+    }
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_end_update (self->series[i]);
+  return self;
+}
+
+/* Returns: (nullable): the log a run was imported from, or %NULL for a run of Napkin's */
+const NkImport *
+napkin_run_get_import (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->import;
+}
+
+/**
+ * napkin_run_dup_description:
+ * @self: a run
+ *
+ * Returns: (transfer full): its config in a line, or for an imported run where
+ *   it comes from
+ */
+char *
+napkin_run_dup_description (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+
+  if (self->import == NULL)
+    return napkin_run_describe_config (napkin_run_get_config (self));
+  /* Translators: "%s log" with an engine's name (torchtitan, megatron, deepspeed,
+   * nanogpt, llmc, tensorboard), then the steps read and the lines skipped */
+  return g_strdup_printf (_("%s log · %u steps read · %u lines skipped"),
+                          nk_log_format_to_string (self->import->format), self->import->steps->len,
+                          self->import->skipped_lines);
+}
+
+/**
+ * napkin_run_set_plan:
+ * @self: an imported run
+ * @plan: (nullable): the plan's prediction to compare with, or %NULL for none
+ */
+void
+napkin_run_set_plan (NapkinRun                *self,
+                     const NkImportPrediction *plan)
+{
+  g_return_if_fail (NAPKIN_IS_RUN (self));
+
+  self->have_plan = plan != NULL;
+  if (plan != NULL)
+    self->plan = *plan;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_PLAN]);
+}
+
+/**
+ * napkin_run_get_comparison:
+ * @self: a run
+ * @out: (out caller-allocates): the run beside its plan
+ *
+ * Returns: %FALSE when the run is not imported or has no plan
+ */
+gboolean
+napkin_run_get_comparison (NapkinRun          *self,
+                           NkImportComparison *out)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+
+  if (self->import == NULL || !self->have_plan)
+    return FALSE;
+  nk_import_compare (&self->plan, self->import, out);
   return TRUE;
 }

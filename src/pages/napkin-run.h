@@ -19,6 +19,7 @@
 
 #include <gio/gio.h>
 
+#include "nk-import-plan.h"
 #include "nk-run-dir.h"
 #include "nk-trainer.h"
 #include "napkin-series.h"
@@ -102,6 +103,17 @@ gboolean              napkin_run_is_resumable        (NapkinRun           *self)
 gboolean              napkin_run_rename              (NapkinRun           *self,
                                                       const char          *name,
                                                       GError             **error);
+
+/* A run of another engine, read from its log (nk-log-import.h), beside a plan. */
+NapkinRun            *napkin_run_new_from_import     (NkImport            *import,
+                                                      const char          *path,
+                                                      guint                index);
+const NkImport       *napkin_run_get_import          (NapkinRun           *self);
+void                  napkin_run_set_plan            (NapkinRun                *self,
+                                                      const NkImportPrediction *plan);
+gboolean              napkin_run_get_comparison      (NapkinRun           *self,
+                                                      NkImportComparison  *out);
+char                 *napkin_run_dup_description     (NapkinRun           *self);
 
 char                 *napkin_run_describe_config     (const NkTrainConfig *config);
 char                 *napkin_run_format_loss         (double               loss);

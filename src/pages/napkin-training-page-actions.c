@@ -14,6 +14,8 @@
 #include <glib/gi18n.h>
 
 #include "nk-checkpoint.h"
+#include "nk-import-plan.h"
+#include "nk-log-import.h"
 #include "napkin-file-chooser.h"
 #include "napkin-training-page-private.h"
 
@@ -188,6 +190,125 @@ compare_run_action (GtkWidget  *widget,
 
   napkin_run_view_set_compare (self->run_view,
                                index >= 0 ? _napkin_training_page_get_run (self, (guint) index) : NULL);
+}
+
+/* ------------------------------------------------------------ runs of other engines */
+
+static void
+import_in_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GError *error = NULL;
+  NkImport *import = nk_log_import (task_data, NK_LOG_FORMAT_AUTO, &error);
+
+  if (import == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, import, (GDestroyNotify) nk_import_free);
+}
+
+static void
+import_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (source);
+  const char *path = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  NkImport *import = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(NapkinRun) run = NULL;
+  g_autofree char *title = NULL;
+
+  if (import == NULL)
+    {
+      _napkin_training_page_show_toast (self, error->message);
+      return;
+    }
+  run = napkin_run_new_from_import (import, path, self->next_index++);
+  g_list_store_insert (self->runs, 0, run);
+  _napkin_training_page_show_run (self, run);
+  adw_leaflet_set_visible_child_name (self->leaflet, "run");
+  title = g_strdup_printf (_("Read %u steps of a %s log"), napkin_run_get_import (run)->steps->len,
+                           nk_log_format_to_string (napkin_run_get_import (run)->format));
+  _napkin_training_page_show_toast (self, title);
+}
+
+/* Logs can be large: read on a thread, the run appears when it is read. */
+static void
+log_chosen (GtkWidget *widget,
+            GFile     *file,
+            gpointer   user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  char *path = local_path_of (self, file);
+  g_autoptr(GTask) task = NULL;
+
+  if (path == NULL)
+    return;
+  task = g_task_new (self, NULL, import_done, NULL);
+  g_task_set_source_tag (task, log_chosen);
+  g_task_set_task_data (task, path, g_free);
+  g_task_run_in_thread (task, import_in_thread);
+}
+
+/* Parameter: a log file or TensorBoard folder; empty asks for a file. */
+static void
+open_log_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  const char *path = g_variant_get_string (parameter, NULL);
+
+  if (*path != '\0')
+    use_path (NAPKIN_TRAINING_PAGE (widget), path, log_chosen, NULL);
+  else
+    napkin_choose_file (widget, _("Open a Run Log"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL, NULL,
+                        log_chosen, NULL, NULL);
+}
+
+static void
+plan_chosen (GtkWidget *widget,
+             GFile     *file,
+             gpointer   user_data)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  NapkinRun *run = shown_run (self);
+  g_autofree char *path = local_path_of (self, file);
+  g_autoptr(GError) error = NULL;
+  NkImportPrediction plan;
+
+  if (path == NULL || run == NULL)
+    return;
+  if (!nk_import_plan_load (path, &plan, &error))
+    _napkin_training_page_show_toast (self, error->message);
+  else
+    napkin_run_set_plan (run, &plan);
+}
+
+/* Parameter: a plan's JSON (the Planner's export, `napkin-cli plan --json`);
+ * empty asks. The shown run, when imported, is set beside it. */
+static void
+compare_plan_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
+  const char *path = g_variant_get_string (parameter, NULL);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (shown_run (self) == NULL || napkin_run_get_import (shown_run (self)) == NULL)
+    return;
+  if (*path != '\0')
+    {
+      use_path (self, path, plan_chosen, NULL);
+      return;
+    }
+  gtk_file_filter_set_name (filter, _("Plans (JSON)"));
+  gtk_file_filter_add_suffix (filter, "json");
+  napkin_choose_file (widget, _("Compare with a Plan"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), NULL,
+                      filter, plan_chosen, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ runs on disk */
@@ -501,6 +622,8 @@ _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "training.rename-run", "(us)", rename_run_action);
   gtk_widget_class_install_action (widget_class, "training.trash-run", "u", trash_run_action);
   gtk_widget_class_install_action (widget_class, "training.resume-run", "u", resume_run_action);
+  gtk_widget_class_install_action (widget_class, "training.open-log", "s", open_log_action);
+  gtk_widget_class_install_action (widget_class, "training.compare-plan", "s", compare_plan_action);
   gtk_widget_class_install_action (widget_class, "training.show-form", NULL, show_form_action);
   gtk_widget_class_install_action (widget_class, "training.show-run", NULL, show_run_action);
 

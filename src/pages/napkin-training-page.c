@@ -81,7 +81,9 @@ _napkin_training_page_update_actions (NapkinTrainingPage *self)
   NapkinRun *shown = napkin_run_view_get_run (self->run_view);
   gboolean live = self->active != NULL;
   NkTrainerState state = live ? napkin_run_get_state (self->active) : NK_TRAINER_STATE_IDLE;
+  /* an imported run's steps are another engine's: its plots export, its metrics do not */
   gboolean have_steps = shown != NULL && napkin_run_get_last_step (shown) > 0;
+  gboolean own_steps = have_steps && napkin_run_get_import (shown) == NULL;
   gboolean valid = napkin_run_form_get_config (self->form) != NULL;
 
   gtk_widget_action_set_enabled (widget, "training.start", !live && valid);
@@ -91,8 +93,8 @@ _napkin_training_page_update_actions (NapkinTrainingPage *self)
   gtk_widget_action_set_enabled (widget, "training.stop", live);
   gtk_widget_action_set_enabled (widget, "training.checkpoint-now",
                                  live && napkin_run_get_config (self->active)->checkpoint_dir != NULL);
-  gtk_widget_action_set_enabled (widget, "training.export-csv", have_steps);
-  gtk_widget_action_set_enabled (widget, "training.export-jsonl", have_steps);
+  gtk_widget_action_set_enabled (widget, "training.export-csv", own_steps);
+  gtk_widget_action_set_enabled (widget, "training.export-jsonl", own_steps);
   gtk_widget_action_set_enabled (widget, "training.export-plot", have_steps);
 }
 
@@ -176,7 +178,7 @@ void
 _napkin_training_page_show_run (NapkinTrainingPage *self,
                                 NapkinRun          *run)
 {
-  g_autofree char *subtitle = napkin_run_describe_config (napkin_run_get_config (run));
+  g_autofree char *subtitle = napkin_run_dup_description (run);
 
   napkin_run_view_set_run (self->run_view, run);
   gtk_label_set_label (self->run_title, napkin_run_get_name (run));

@@ -88,7 +88,7 @@ static void
 update (NapkinRunRow *self)
 {
   NapkinRun *run = self->run;
-  g_autofree char *config = napkin_run_describe_config (napkin_run_get_config (run));
+  g_autofree char *config = napkin_run_dup_description (run);
   g_autofree char *loss = napkin_run_format_loss (napkin_run_get_last_loss (run));
   const char *state = napkin_run_is_resumable (run)
                       ? _("interrupted · resumable from its checkpoint")

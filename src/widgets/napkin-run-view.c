@@ -22,6 +22,7 @@
 
 #include "nk-device.h"
 #include "nk-units.h"
+#include "napkin-plan-comparison.h"
 #include "napkin-run-view.h"
 
 struct _NapkinRunView
@@ -38,6 +39,10 @@ struct _NapkinRunView
   char                **param_names;     /* the histogram choices' parameters */
   gboolean              filling_sources;
 
+  GtkWidget            *plan_card;
+  GtkWidget            *plan_hint;
+  NapkinPlanComparison *plan_comparison;
+  GtkWidget            *prediction_card;
   GtkProgressBar       *progress_bar;
   GtkLabel             *progress_label;
   GtkLabel             *checkpoint_label;
@@ -80,6 +85,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_prediction (NapkinRunView *self);
+static void update_plan_card (NapkinRunView *self);
 
 /* ------------------------------------------------------------ text */
 
@@ -565,7 +571,24 @@ napkin_run_view_set_run (NapkinRunView *self,
   update_live_labels (self);
   update_progress (self);
   update_tick (self);
+  update_plan_card (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN]);
+}
+
+/* An imported run has no prediction of Napkin's: it shows its plan instead, once
+ * one is chosen (training.compare-plan). */
+static void
+update_plan_card (NapkinRunView *self)
+{
+  gboolean imported = self->run != NULL && napkin_run_get_import (self->run) != NULL;
+  NkImportComparison comparison;
+  gboolean has_plan = imported && napkin_run_get_comparison (self->run, &comparison);
+
+  gtk_widget_set_visible (self->plan_card, imported);
+  gtk_widget_set_visible (self->prediction_card, !imported);
+  gtk_widget_set_visible (self->plan_hint, imported && !has_plan);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_comparison), has_plan);
+  napkin_plan_comparison_set (self->plan_comparison, has_plan ? &comparison : NULL);
 }
 
 /**
@@ -765,10 +788,15 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   g_type_ensure (NAPKIN_TYPE_THROUGHPUT_PLOT);
   g_type_ensure (NAPKIN_TYPE_SCALE_PLOT);
   g_type_ensure (NAPKIN_TYPE_HISTOGRAM_PLOT);
+  g_type_ensure (NAPKIN_TYPE_PLAN_COMPARISON);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-run-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, NapkinRunView, name)
+  CHILD (plan_card);
+  CHILD (plan_hint);
+  CHILD (plan_comparison);
+  CHILD (prediction_card);
   CHILD (progress_bar);
   CHILD (progress_label);
   CHILD (checkpoint_label);
@@ -823,6 +851,7 @@ napkin_run_view_init (NapkinRunView *self)
   g_signal_group_connect_swapped (self->run_signals, "notify::error", G_CALLBACK (update_progress), self);
   g_signal_group_connect_swapped (self->run_signals, "notify::checkpoint-step",
                                   G_CALLBACK (update_progress), self);
+  g_signal_group_connect_swapped (self->run_signals, "notify::has-plan", G_CALLBACK (update_plan_card), self);
 
   g_object_bind_property (self->log_toggle, "active", self->loss_plot, "log-scale",
                           G_BINDING_SYNC_CREATE);
