@@ -18,6 +18,8 @@ struct _NapkinApplication
 
   GSettings      *settings;
   char           *initial_page;
+  char           *open_log;       /* --open-log: a run log for the Training page */
+  char           *open_plan;      /* --plan: the plan it is compared with */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinApplication, napkin_application, ADW_TYPE_APPLICATION)
@@ -82,6 +84,13 @@ napkin_application_handle_local_options (GApplication *app,
       g_free (self->initial_page);
       self->initial_page = g_strdup (page);
     }
+  g_variant_dict_lookup (options, "open-log", "^ay", &self->open_log);
+  g_variant_dict_lookup (options, "plan", "^ay", &self->open_plan);
+  if (self->open_plan != NULL && self->open_log == NULL)
+    {
+      g_printerr ("%s\n", _("--plan needs --open-log: the plan is compared with that run"));
+      return 2;
+    }
   return -1;
 }
 
@@ -97,6 +106,20 @@ napkin_application_activate (GApplication *app)
     napkin_window_set_page (NAPKIN_WINDOW (window), self->initial_page);
   g_clear_pointer (&self->initial_page, g_free);
   gtk_window_present (window);
+  if (self->open_log != NULL)
+    {
+      GtkWidget *training = napkin_window_get_page_widget (NAPKIN_WINDOW (window), "training");
+
+      napkin_window_set_page (NAPKIN_WINDOW (window), "training");
+      if (training != NULL)
+        {
+          gtk_widget_activate_action (training, "training.open-log", "s", self->open_log);
+          if (self->open_plan != NULL)
+            gtk_widget_activate_action (training, "training.compare-plan", "s", self->open_plan);
+        }
+    }
+  g_clear_pointer (&self->open_log, g_free);
+  g_clear_pointer (&self->open_plan, g_free);
 }
 
 static void
@@ -179,6 +202,8 @@ napkin_application_finalize (GObject *object)
   NapkinApplication *self = NAPKIN_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->open_log, g_free);
+  g_clear_pointer (&self->open_plan, g_free);
   g_clear_pointer (&self->initial_page, g_free);
 
   G_OBJECT_CLASS (napkin_application_parent_class)->finalize (object);
@@ -204,6 +229,14 @@ napkin_application_init (NapkinApplication *self)
                                  G_OPTION_ARG_STRING,
                                  _("Open the window on this page"),
                                  "planner|formats|strides|training");
+  g_application_add_main_option (G_APPLICATION (self), "open-log", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Open a run log (torchtitan, Megatron-LM, DeepSpeed, nanoGPT, llm.c, TensorBoard) on the Training page"),
+                                 "FILE");
+  g_application_add_main_option (G_APPLICATION (self), "plan", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Compare that run with a plan’s JSON (napkin-cli plan --json)"),
+                                 "PLAN.json");
 }
 
 NapkinApplication *

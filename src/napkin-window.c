@@ -188,3 +188,18 @@ napkin_window_get_page (NapkinWindow *self)
 
   return adw_view_stack_get_visible_child_name (self->stack);
 }
+
+/**
+ * napkin_window_get_page_widget:
+ * @self: a window
+ * @name: a page name
+ *
+ * Returns: (transfer none) (nullable): the page, to activate its actions
+ */
+GtkWidget *
+napkin_window_get_page_widget (NapkinWindow *self,
+                               const char   *name)
+{
+  g_return_val_if_fail (NAPKIN_IS_WINDOW (self), NULL);
+  return adw_view_stack_get_child_by_name (self->stack, name);
+}

@@ -19,5 +19,7 @@ NapkinWindow *napkin_window_new        (NapkinApplication *application);
 void          napkin_window_set_page   (NapkinWindow      *self,
                                         const char        *name);
 const char   *napkin_window_get_page   (NapkinWindow      *self);
+GtkWidget    *napkin_window_get_page_widget (NapkinWindow *self,
+                                             const char   *name);
 
 G_END_DECLS

@@ -1065,6 +1065,14 @@ napkin_run_new_from_import (NkImport   *import,
   return self;
 }
 
+/* Returns: (nullable): the file or folder an imported run was read from */
+const char *
+napkin_run_get_import_path (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->import_path;
+}
+
 /* Returns: (nullable): the log a run was imported from, or %NULL for a run of Napkin's */
 const NkImport *
 napkin_run_get_import (NapkinRun *self)

@@ -109,6 +109,7 @@ NapkinRun            *napkin_run_new_from_import     (NkImport            *impor
                                                       const char          *path,
                                                       guint                index);
 const NkImport       *napkin_run_get_import          (NapkinRun           *self);
+const char           *napkin_run_get_import_path     (NapkinRun           *self);
 void                  napkin_run_set_plan            (NapkinRun                *self,
                                                       const NkImportPrediction *plan);
 gboolean              napkin_run_get_comparison      (NapkinRun           *self,

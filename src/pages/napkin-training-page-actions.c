@@ -220,7 +220,10 @@ import_done (GObject      *source,
   NkImport *import = g_task_propagate_pointer (G_TASK (result), &error);
   g_autoptr(NapkinRun) run = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *plan = NULL;
 
+  self->importing--;
+  plan = g_steal_pointer (&self->pending_plan);
   if (import == NULL)
     {
       _napkin_training_page_show_toast (self, error->message);
@@ -233,6 +236,8 @@ import_done (GObject      *source,
   title = g_strdup_printf (_("Read %u steps of a %s log"), napkin_run_get_import (run)->steps->len,
                            nk_log_format_to_string (napkin_run_get_import (run)->format));
   _napkin_training_page_show_toast (self, title);
+  if (plan != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "training.compare-plan", "s", plan);
 }
 
 /* Logs can be large: read on a thread, the run appears when it is read. */
@@ -247,6 +252,7 @@ log_chosen (GtkWidget *widget,
 
   if (path == NULL)
     return;
+  self->importing++;
   task = g_task_new (self, NULL, import_done, NULL);
   g_task_set_source_tag (task, log_chosen);
   g_task_set_task_data (task, path, g_free);
@@ -298,6 +304,13 @@ compare_plan_action (GtkWidget  *widget,
   const char *path = g_variant_get_string (parameter, NULL);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
+  /* chosen while a log is read: for that log, once it is there */
+  if (self->importing > 0 && *path != '\0')
+    {
+      g_free (self->pending_plan);
+      self->pending_plan = g_strdup (path);
+      return;
+    }
   if (shown_run (self) == NULL || napkin_run_get_import (shown_run (self)) == NULL)
     return;
   if (*path != '\0')

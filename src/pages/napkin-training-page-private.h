@@ -24,6 +24,8 @@ struct _NapkinTrainingPage
   char                *runs_root;       /* where run folders go (nk-run-dir.h) */
   guint                next_index;      /* the next run's number */
   char                *last_toast;      /* for the tests */
+  guint                importing;       /* logs being read on a thread */
+  char                *pending_plan;    /* a plan chosen while a log was being read */
 
   AdwLeaflet          *leaflet;
   GtkWidget           *settings_button;

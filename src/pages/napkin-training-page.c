@@ -435,6 +435,7 @@ napkin_training_page_dispose (GObject *object)
   g_clear_object (&self->closing_window);
   g_clear_pointer (&self->runs_root, g_free);
   g_clear_pointer (&self->last_toast, g_free);
+  g_clear_pointer (&self->pending_plan, g_free);
 
   G_OBJECT_CLASS (napkin_training_page_parent_class)->dispose (object);
 }

@@ -409,6 +409,17 @@ update_progress (NapkinRunView *self)
       gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
       return;
     }
+  if (napkin_run_get_import (run) != NULL)
+    {
+      g_autofree char *where = g_filename_display_name (napkin_run_get_import_path (run));
+      g_autofree char *read = g_strdup_printf (_("Read from %s"), where);
+
+      gtk_progress_bar_set_fraction (self->progress_bar, 1);
+      gtk_label_set_label (self->progress_label, read);
+      gtk_label_set_label (self->checkpoint_label, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+      return;
+    }
   c = napkin_run_get_config (run);
   state = napkin_run_get_state (run);
   done = napkin_run_get_last_step (run);
@@ -527,8 +538,11 @@ bind_plots (NapkinRunView *self)
   show_fixed_lines (self);
   if (run != NULL)
     {
-      g_autofree char *label = g_strdup_printf (_("%s · lr %g"), napkin_run_get_name (run),
-                                                napkin_run_get_config (run)->lr);
+      /* an imported run's learning rate is not ours to know */
+      g_autofree char *label = napkin_run_get_import (run) != NULL
+                               ? g_strdup (napkin_run_get_name (run))
+                               : g_strdup_printf (_("%s · lr %g"), napkin_run_get_name (run),
+                                                  napkin_run_get_config (run)->lr);
 
       napkin_loss_plot_set_label (self->loss_plot, label);
     }
