@@ -285,6 +285,16 @@ test_step_and_mfu (void)
   REL (out (plan, "mfu-hardware") / out (plan, "mfu-model"),
        out (plan, "hardware-flops-per-token") / out (plan, "model-flops-per-token"), 1e-12);
 
+  /* each engine's own count of the same step (torchtitan without the input
+   * embedding and positions, attention 6·L·h·s; nanoGPT without positions, 12·L·h·s;
+   * llm.c all parameters, 6·L·h·s) */
+  {
+    double n = out (plan, "shape-params"), mfu = out (plan, "mfu-model"), f = out (plan, "model-flops-per-token");
+
+    REL (out (plan, "mfu-torchtitan"), mfu * (6 * (n - V * h - s * h) + 6 * l * h * s) / f, 1e-12);
+    REL (out (plan, "mfu-nanogpt"), mfu * (6 * (n - s * h) + 12 * l * h * s) / f, 1e-12);
+    REL (out (plan, "mfu-llmc"), mfu * (6 * n + 6 * l * h * s) / f, 1e-12);
+  }
   g_object_set (plan, "mfu-auto", TRUE, NULL);
   g_object_set (plan, "params", out (plan, "shape-params"), NULL);
   REL (nk_plan_get_days (plan), 300e9 / out (plan, "tokens-per-s") / 86400, 1e-12);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <adwaita.h>
 
 #include "napkin-plan-comparison.h"
@@ -51,6 +52,15 @@ test_compare_nanogpt (void)
   g_assert_nonnull (strstr (napkin_plan_comparison_get_verdict (table), "0.76×"));
   napkin_plan_comparison_set (table, NULL);
   g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 3), ==, "—");
+
+  /* With the plan's MFU on nanoGPT's own count, that is the one compared, and said. */
+  plan.mfu_nanogpt = 0.40;
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat (c.predicted[NK_IMPORT_Q_MFU], ==, 0.40);
+  g_assert_cmpstr (c.mfu_count, ==, "nanogpt");
+  napkin_plan_comparison_set (table, &c);
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 3), ==, "0.95×");
+  g_assert_nonnull (strstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_MFU, 0), "nanogpt"));
   g_assert_finalize_object (table);
 }
 

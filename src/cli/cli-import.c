@@ -148,6 +148,9 @@ nk_cli_import_main (int    argc,
   import = nk_log_import (argv[1], format, &error);
   if (import == NULL)
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
+  /* each step's predicted MFU on the log's own FLOP count, as the comparison */
+  if (plan != NULL)
+    predicted.mfu = nk_import_prediction_get_mfu (&predicted, import->format, NULL);
   for (guint i = 0; i < import->steps->len; i++)
     print_step (&g_array_index (import->steps, NkImportStep, i), plan != NULL ? &predicted : NULL);
   print_done (import, plan != NULL ? &predicted : NULL);

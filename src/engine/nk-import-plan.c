@@ -97,6 +97,9 @@ nk_import_plan_read (JsonNode            *root,
   out->memory_max_bytes = number_at (root, "memory", "per_gpu_max");
   out->gpus = number_at (root, "layout", "dp") * number_at (root, "layout", "tp")
               * number_at (root, "layout", "pp") * number_at (root, "layout", "cp");
+  out->mfu_torchtitan = number_at (root, "mfu_by_engine", "torchtitan");
+  out->mfu_nanogpt = number_at (root, "mfu_by_engine", "nanogpt");
+  out->mfu_llmc = number_at (root, "mfu_by_engine", "llmc");
   if (isnan (out->seconds) && isnan (out->tokens_per_s) && isnan (out->mfu) && isnan (out->memory_max_bytes))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -133,6 +136,30 @@ nk_import_plan_load (const char          *path,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * nk_import_prediction_get_mfu:
+ * @prediction: a plan's prediction
+ * @format: the log's engine
+ * @count: (out) (optional): whose FLOP count: the engine's name, or "model"
+ *
+ * Returns: the plan's MFU on the engine's own FLOP count where the plan has it,
+ *   else the plan's model MFU
+ */
+double
+nk_import_prediction_get_mfu (const NkImportPrediction *prediction,
+                              NkLogFormat               format,
+                              const char              **count)
+{
+  double own = format == NK_LOG_FORMAT_TORCHTITAN ? prediction->mfu_torchtitan
+               : format == NK_LOG_FORMAT_NANOGPT ? prediction->mfu_nanogpt
+               : format == NK_LOG_FORMAT_LLMC ? prediction->mfu_llmc : NAN;
+  gboolean engine = isfinite (own) && own > 0;
+
+  if (count != NULL)
+    *count = engine ? nk_log_format_to_string (format) : "model";
+  return engine ? own : prediction->mfu;
 }
 
 static int
@@ -188,7 +215,7 @@ nk_import_compare (const NkImportPrediction *prediction,
 
   out->predicted[NK_IMPORT_Q_SECONDS] = prediction->seconds;
   out->predicted[NK_IMPORT_Q_TOKENS_PER_S] = prediction->tokens_per_s;
-  out->predicted[NK_IMPORT_Q_MFU] = prediction->mfu;
+  out->predicted[NK_IMPORT_Q_MFU] = nk_import_prediction_get_mfu (prediction, import->format, &out->mfu_count);
   out->predicted[NK_IMPORT_Q_MEMORY] = prediction->memory_max_bytes;
   out->measured[NK_IMPORT_Q_SECONDS] = measured (import, G_STRUCT_OFFSET (NkImportStep, seconds), FALSE);
   out->measured[NK_IMPORT_Q_TOKENS_PER_S] = measured (import, G_STRUCT_OFFSET (NkImportStep, tokens_per_s), FALSE);

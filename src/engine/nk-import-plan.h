@@ -24,6 +24,9 @@ typedef struct {
   double mfu;
   double memory_max_bytes;
   double gpus;
+  /* the plan's MFU on torchtitan's, nanoGPT's and llm.c's FLOP counts
+   * (`mfu_by_engine`), NAN when the plan has none */
+  double mfu_torchtitan, mfu_nanogpt, mfu_llmc;
 } NkImportPrediction;
 
 typedef enum {
@@ -37,12 +40,16 @@ typedef enum {
 /* Predicted, measured (the median over the run's steps after its first, the
  * warm-up; the peak for memory) and measured / predicted, per quantity; NAN
  * where either side lacks it. @largest is the quantity whose ratio is farthest
- * from 1 (the largest unexplained term), -1 when none compares. */
+ * from 1 (the largest unexplained term), -1 when none compares. The predicted
+ * MFU is on the log's engine's own FLOP count where the plan has it. */
 typedef struct {
-  double predicted[NK_IMPORT_N_QUANTITIES];
-  double measured[NK_IMPORT_N_QUANTITIES];
-  double ratio[NK_IMPORT_N_QUANTITIES];
-  int    largest;
+  double      predicted[NK_IMPORT_N_QUANTITIES];
+  double      measured[NK_IMPORT_N_QUANTITIES];
+  double      ratio[NK_IMPORT_N_QUANTITIES];
+  int         largest;
+  /* whose FLOP count the MFUs are on: the log's engine ("torchtitan") when the
+   * plan has its count, else "model" (PaLM's, the plan's own) */
+  const char *mfu_count;
 } NkImportComparison;
 
 const char *nk_import_quantity_name (NkImportQuantity          quantity);
@@ -52,6 +59,9 @@ gboolean    nk_import_plan_read     (JsonNode                 *root,
 gboolean    nk_import_plan_load     (const char               *path,
                                      NkImportPrediction       *out,
                                      GError                  **error);
+double      nk_import_prediction_get_mfu (const NkImportPrediction *prediction,
+                                          NkLogFormat               format,
+                                          const char              **count);
 void        nk_import_compare       (const NkImportPrediction *prediction,
                                      const NkImport           *import,
                                      NkImportComparison       *out);

@@ -359,6 +359,13 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "mfu_hardware", v[NK_PLAN_V_MFU_HARDWARE]);
   nk_json_add_member_double (builder, "tokens_per_s", v[NK_PLAN_V_TOKENS_PER_S]);
   nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (in));
+  /* the same step as each engine's log would print its MFU */
+  json_builder_set_member_name (builder, "mfu_by_engine");
+  json_builder_begin_object (builder);
+  nk_json_add_member_double (builder, "torchtitan", v[NK_PLAN_V_MFU_TORCHTITAN]);
+  nk_json_add_member_double (builder, "nanogpt", v[NK_PLAN_V_MFU_NANOGPT]);
+  nk_json_add_member_double (builder, "llmc", v[NK_PLAN_V_MFU_LLMC]);
+  json_builder_end_object (builder);
 }
 
 /* The fewest whole nodes whose layout meets the deadline and fits, or null. */

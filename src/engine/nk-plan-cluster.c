@@ -702,6 +702,26 @@ asks_for_layout (const NkPlanInputs *in)
          || x[NK_PLAN_L_MICRO_BATCH] != 0 || x[NK_PLAN_L_MFU_AUTO] || x[NK_PLAN_L_BEST_LAYOUT];
 }
 
+/* The plan's step on each engine's own FLOP count, as their logs print MFU, so an
+ * imported run compares like with like (the counts read in their sources):
+ * torchtitan (models/utils.py get_nparams_and_flops) 6·(N − embedding) + 6·L·H·d_head·S;
+ * nanoGPT (model.py estimate_mfu) 6·(N − positions) + 12·L·H·Q·T; llm.c (train_gpt2.cu)
+ * 6·N + 6·L·C·T. N is the shape's whole count. */
+static void
+compute_engine_mfus (const NkPlanInputs *in,
+                     NkPlanResult       *r,
+                     const Shape        *m)
+{
+  double n = r->values[NK_PLAN_V_SHAPE_PARAMS];
+  double rate = r->values[NK_PLAN_V_TOKENS_PER_S] / (in->in[NK_PLAN_IN_GPUS] * r->values[NK_PLAN_V_PEAK]);
+  double positions = m->swiglu ? 0 : m->s * m->h;
+
+  r->values[NK_PLAN_V_MFU_TORCHTITAN] = (6 * (n - m->V * m->h - positions) + 6 * m->L * m->h * m->s) * rate;
+  r->values[NK_PLAN_V_MFU_NANOGPT] = (6 * (n - positions) + 12 * m->L * m->h * m->s) * rate;
+  r->values[NK_PLAN_V_MFU_LLMC] = (6 * n + 6 * m->L * m->h * m->s) * rate;
+  r->has[NK_PLAN_V_MFU_TORCHTITAN] = r->has[NK_PLAN_V_MFU_NANOGPT] = r->has[NK_PLAN_V_MFU_LLMC] = TRUE;
+}
+
 /**
  * nk_plan_compute_cluster:
  * @inputs: the plan's inputs
@@ -767,6 +787,8 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
                    c.bandwidth_missing);
       return;
     }
+  if (isfinite (r->values[NK_PLAN_V_TOKENS_PER_S]))
+    compute_engine_mfus (inputs, r, &m);
   if (isfinite (r->values[NK_PLAN_V_TOKENS_PER_S]) && x[NK_PLAN_IN_PARAMS] > 0)
     {
       r->values[NK_PLAN_V_MFU_6N] = 6 * x[NK_PLAN_IN_PARAMS] * r->values[NK_PLAN_V_TOKENS_PER_S]

@@ -204,6 +204,10 @@ typedef enum {
   NK_PLAN_V_MFU_MODEL,
   NK_PLAN_V_MFU_HARDWARE,
   NK_PLAN_V_MFU_6N,
+  /* the same step's MFU on the FLOP counts other engines print theirs with */
+  NK_PLAN_V_MFU_TORCHTITAN,
+  NK_PLAN_V_MFU_NANOGPT,
+  NK_PLAN_V_MFU_LLMC,
   /* the MFU the days use (typed, or derived with mfu-auto); the lecture's
    * data-parallel view fits (1) or not (0), beside the layout's fits */
   NK_PLAN_V_MFU_USED,

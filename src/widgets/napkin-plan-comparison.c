@@ -87,6 +87,14 @@ napkin_plan_comparison_set (NapkinPlanComparison     *self,
         else
           gtk_widget_remove_css_class (GTK_WIDGET (self->cells[q][c]), "heading");
     }
+  {
+    g_autofree char *mfu = comparison != NULL && g_strcmp0 (comparison->mfu_count, "model") != 0
+                           /* Translators: %s is an engine: torchtitan, nanogpt, llmc */
+                           ? g_strdup_printf (_("MFU on %s’s FLOP count"), comparison->mfu_count)
+                           : g_strdup (_(quantity_labels[NK_IMPORT_Q_MFU]));
+
+    gtk_label_set_label (self->cells[NK_IMPORT_Q_MFU][0], mfu);
+  }
   if (comparison == NULL || comparison->largest < 0)
     verdict = g_strdup (_("Nothing to compare: the run and the plan share no quantity."));
   else
