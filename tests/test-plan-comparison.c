@@ -83,6 +83,15 @@ test_compare_torchtitan_per_gpu (void)
   g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_TOKENS_PER_S], 3100.0 * 8, 1e-9);
   /* memory: the peak over the steps after the first */
   g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_MEMORY], 42.0 * (1 << 30), 1e-3);
+
+  /* FLOP/s per GPU on torchtitan's own count: its MFU times the peak, beside the
+   * median of 300 and 320 TFLOP/s */
+  plan.mfu_torchtitan = 0.3;
+  plan.peak = 989.5e12;
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat_with_epsilon (c.predicted[NK_IMPORT_Q_FLOPS], 0.3 * 989.5e12, 1);
+  g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_FLOPS], 310e12 / (0.3 * 989.5e12), 1e-12);
+  g_assert_cmpstr (c.mfu_count, ==, "torchtitan");
 }
 
 int

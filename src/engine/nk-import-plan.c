@@ -16,6 +16,7 @@ static const char *const quantity_names[NK_IMPORT_N_QUANTITIES] = {
   [NK_IMPORT_Q_TOKENS_PER_S] = "tokens_per_s",
   [NK_IMPORT_Q_MFU] = "mfu",
   [NK_IMPORT_Q_MEMORY] = "memory_max_bytes",
+  [NK_IMPORT_Q_FLOPS] = "flops_per_gpu",
 };
 
 /**
@@ -100,6 +101,8 @@ nk_import_plan_read (JsonNode            *root,
   out->mfu_torchtitan = number_at (root, "mfu_by_engine", "torchtitan");
   out->mfu_nanogpt = number_at (root, "mfu_by_engine", "nanogpt");
   out->mfu_llmc = number_at (root, "mfu_by_engine", "llmc");
+  out->mfu_hardware = number_at (root, "mfu_hardware", NULL);
+  out->peak = number_at (root, "peak_flops_per_gpu", NULL);
   if (isnan (out->seconds) && isnan (out->tokens_per_s) && isnan (out->mfu) && isnan (out->memory_max_bytes))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -223,6 +226,11 @@ nk_import_compare (const NkImportPrediction *prediction,
     out->measured[NK_IMPORT_Q_TOKENS_PER_S] *= prediction->gpus;
   out->measured[NK_IMPORT_Q_MFU] = measured (import, G_STRUCT_OFFSET (NkImportStep, mfu), FALSE);
   out->measured[NK_IMPORT_Q_MEMORY] = measured (import, G_STRUCT_OFFSET (NkImportStep, memory_max_bytes), TRUE);
+  /* FLOP/s per GPU as the log counts them: on its engine's own count, and
+   * Megatron-LM's with the recompute */
+  out->predicted[NK_IMPORT_Q_FLOPS] = (import->format == NK_LOG_FORMAT_MEGATRON ? prediction->mfu_hardware
+                                       : out->predicted[NK_IMPORT_Q_MFU]) * prediction->peak;
+  out->measured[NK_IMPORT_Q_FLOPS] = measured (import, G_STRUCT_OFFSET (NkImportStep, tflops_per_gpu), FALSE) * 1e12;
   out->largest = -1;
   for (guint q = 0; q < NK_IMPORT_N_QUANTITIES; q++)
     {

@@ -27,6 +27,9 @@ typedef struct {
   /* the plan's MFU on torchtitan's, nanoGPT's and llm.c's FLOP counts
    * (`mfu_by_engine`), NAN when the plan has none */
   double mfu_torchtitan, mfu_nanogpt, mfu_llmc;
+  /* the plan's MFU counting recompute (Megatron-LM's TFLOP/s do), and the GPU's peak */
+  double mfu_hardware;
+  double peak;
 } NkImportPrediction;
 
 typedef enum {
@@ -34,6 +37,7 @@ typedef enum {
   NK_IMPORT_Q_TOKENS_PER_S,
   NK_IMPORT_Q_MFU,
   NK_IMPORT_Q_MEMORY,
+  NK_IMPORT_Q_FLOPS,
   NK_IMPORT_N_QUANTITIES
 } NkImportQuantity;
 

@@ -33,6 +33,7 @@ static const char *const quantity_labels[NK_IMPORT_N_QUANTITIES] = {
   [NK_IMPORT_Q_TOKENS_PER_S] = N_("Tokens per second"),
   [NK_IMPORT_Q_MFU] = N_("MFU"),
   [NK_IMPORT_Q_MEMORY] = N_("Memory of the most loaded GPU"),
+  [NK_IMPORT_Q_FLOPS] = N_("FLOP/s per GPU"),
 };
 
 GtkWidget *
@@ -52,6 +53,7 @@ format_value (NkImportQuantity quantity,
     case NK_IMPORT_Q_SECONDS: return nk_units_format_duration (value);
     case NK_IMPORT_Q_TOKENS_PER_S: return nk_units_format_sci (value, 3);
     case NK_IMPORT_Q_MFU: return g_strdup_printf ("%.1f %%", 100 * value);
+    case NK_IMPORT_Q_FLOPS: return nk_units_format_rate (value);
     case NK_IMPORT_Q_MEMORY:
     default: return nk_units_format_bytes (value);
     }
