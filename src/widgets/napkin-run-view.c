@@ -49,6 +49,7 @@ struct _NapkinRunView
   GtkLabel             *status_label;
   GtkLabel             *predicted_params;
   GtkLabel             *predicted_flops;
+  GtkLabel             *predicted_flops_caption;
   GtkLabel             *predicted_memory;
   GtkLabel             *predicted_memory_caption;
   GtkLabel             *predicted_time;
@@ -210,6 +211,10 @@ update_prediction (NapkinRunView *self)
   nk_train_config_predict (c, rate, &p);
   take_label (self->predicted_params, format_count ((double) p.n_parameters));
   take_label (self->predicted_flops, format_count (p.flops_per_step));
+  /* a GPT's step is PaLM's count (nk_train_config_predict()), not the Cruncher's 6·N */
+  gtk_label_set_label (self->predicted_flops_caption,
+                       c->model == NK_MODEL_GPT ? _("FLOPs per step, 6 · N + 12 · L · T · d per token")
+                                                : _("FLOPs per step, 6 · N · tokens"));
   show_predicted_memory (self, &p);
   if (isfinite (p.seconds_per_step))
     {
@@ -817,6 +822,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (status_label);
   CHILD (predicted_params);
   CHILD (predicted_flops);
+  CHILD (predicted_flops_caption);
   CHILD (predicted_memory);
   CHILD (predicted_memory_caption);
   CHILD (predicted_time);
