@@ -396,6 +396,23 @@ test_best_layout (void)
   g_assert_cmpfloat (out (plan, "time-per-step"), <=, best);
 }
 
+
+/* No layout fits: an answer that does not exist (exit 1), one sentence. */
+static void
+test_best_layout_none (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  const char *args[] = { "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "auto",
+                         "--layers", "128", "--d-model", "25600", "--heads", "160", "--seq", "2048",
+                         "--global-batch", "64", "--best-layout", NULL };
+
+  if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+    return;
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_true (g_str_has_prefix (run.err, "napkin-cli: --best-layout: No layout"));
+}
+
 /* ---------------------------------------------------------------- export */
 
 /* The CLI's --export writes what nk_launch_write() writes for the plan's spec,
@@ -459,6 +476,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/time/published-shapes", test_published_shapes);
   g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);
   g_test_add_func ("/engine/plan-cluster/search/deadline", test_layout_deadline);
+  g_test_add_func ("/engine/plan-cluster/search/none-fits", test_best_layout_none);
   g_test_add_func ("/engine/plan-cluster/export/same-bytes", test_export_same_bytes);
   return g_test_run ();
 }
