@@ -188,6 +188,15 @@ typedef struct {
   double params, grads, opt, act, total;
 } StageMemory;
 
+/* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
+ * ZeRO paper's 16 B/param), else 4 (Megatron-LM's fp32 accumulation, or fp32). */
+static double
+grad_bytes (const NkPlanInputs *in)
+{
+  return nk_precision_is_mixed (in->precision)
+         && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
+}
+
 static StageMemory
 stage_memory (const NkPlanInputs *in,
               const Shape        *m,
@@ -202,7 +211,7 @@ stage_memory (const NkPlanInputs *in,
   double state = nk_optimizer_state_bytes (in->optimizer);
   double n = stage_params (m, l, first, last);
   double w = mixed ? 2 : 4;
-  double g = mixed && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
+  double g = grad_bytes (in);
   double o = state + (mixed ? 4 : 0);
   double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
   double in_flight, layers = m->L / l->pp, edges = 0;
@@ -334,8 +343,6 @@ step_time (const NkPlanInputs *in,
   double tokens = l->global * m->s;
   double micro_steps = l->global / (l->micro * l->dp);
   double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
-  double grad_bytes = nk_precision_is_mixed (in->precision)
-                      && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
   double layers = m->L / l->pp;
   double n_stage = stage_params (m, l, TRUE, l->pp == 1);
   Layout kept = *l;
@@ -373,12 +380,12 @@ step_time (const NkPlanInputs *in,
     {
       double gathers = l->recompute == NK_RECOMPUTE_FULL ? 3 : 2;
 
-      v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + grad_bytes), dp_bw);
+      v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + grad_bytes (in)), dp_bw);
       window = ideal;
     }
   else
     {
-      v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * grad_bytes, dp_bw);
+      v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * grad_bytes (in), dp_bw);
       window = ideal / micro_steps * 2 / 3;
     }
   v[NK_PLAN_V_T_DP_EXPOSED] = MAX (0, v[NK_PLAN_V_T_DP] - window);
