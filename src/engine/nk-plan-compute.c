@@ -457,9 +457,10 @@ compute_bytes_per_param (const NkPlanInputs *in,
   gboolean mixed = nk_precision_is_mixed (in->precision);
 
   v[NK_PLAN_V_PARAM_BYTES] = mixed ? 2 : 4;
-  v[NK_PLAN_V_GRAD_BYTES] = mixed ? 2 : 4;
+  /* bf16 gradients: the ZeRO paper's 16 B/param; fp32 ones: Megatron-LM's 18 */
+  v[NK_PLAN_V_GRAD_BYTES] = mixed && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
   v[NK_PLAN_V_OPT_BYTES] = mixed ? 4 + state : state;
-  v[NK_PLAN_V_BYTES_PER_PARAM] = 8 + state;
+  v[NK_PLAN_V_BYTES_PER_PARAM] = v[NK_PLAN_V_PARAM_BYTES] + v[NK_PLAN_V_GRAD_BYTES] + v[NK_PLAN_V_OPT_BYTES];
   r->has[NK_PLAN_V_PARAM_BYTES] = r->has[NK_PLAN_V_GRAD_BYTES] = TRUE;
   r->has[NK_PLAN_V_OPT_BYTES] = r->has[NK_PLAN_V_BYTES_PER_PARAM] = TRUE;
 }

@@ -199,7 +199,11 @@ report_bytes (const Report *p)
   double state = nk_optimizer_state_bytes (p->in->optimizer);
   const char *opt = nk_optimizer_to_string (p->in->optimizer);
 
-  if (nk_precision_is_mixed (p->in->precision))
+  if (nk_precision_is_mixed (p->in->precision) && v[NK_PLAN_V_GRAD_BYTES] == 4)
+    p->f[NK_PLAN_V_BYTES_PER_PARAM] =
+      _nk_plan_formula (_("2 (bf16 params) + 4 (fp32 grads, Megatron-LM's) + 4 (fp32 master params) + %N (%s state, fp32) "
+                 "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  else if (nk_precision_is_mixed (p->in->precision))
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
       _nk_plan_formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
                  "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
@@ -211,7 +215,7 @@ report_bytes (const Report *p)
   p->f[NK_PLAN_V_GRAD_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
   p->f[NK_PLAN_V_OPT_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
   if (nk_precision_is_mixed (p->in->precision))
-    return _nk_plan_formula ("2 + 2 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+    return _nk_plan_formula ("2 + %N + 4 + %N = %N", v[NK_PLAN_V_GRAD_BYTES], state, v[NK_PLAN_V_BYTES_PER_PARAM]);
   return _nk_plan_formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
 }
 
