@@ -169,10 +169,12 @@ test_bytes_per_param (void)
   double n;
 
   g_object_set (plan, "recompute", NK_RECOMPUTE_FULL, NULL);
+  g_assert_cmpfloat (out (plan, "bytes-per-param"), ==, 16);
   n = out (plan, "memory-max-params") / 2;   /* bf16 weights */
   REL ((out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n, 2 + 12, 1e-12);
   g_object_set (plan, "grad-precision", NK_GRAD_PRECISION_FP32, NULL);
   REL ((out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n, 4 + 12, 1e-12);
+  g_assert_cmpfloat (out (plan, "bytes-per-param"), ==, 18);   /* the lecture's view agrees */
   g_object_set (plan, "zero-stage", 1, NULL);
   REL ((out (plan, "memory-max-params") + out (plan, "memory-max-grads") + out (plan, "memory-max-optimizer")) / n,
        6 + 12.0 / 24, 1e-12);
