@@ -103,6 +103,13 @@ nk_import_plan_read (JsonNode            *root,
   out->mfu_llmc = number_at (root, "mfu_by_engine", "llmc");
   out->mfu_hardware = number_at (root, "mfu_hardware", NULL);
   out->peak = number_at (root, "peak_flops_per_gpu", NULL);
+  {
+    JsonNode *dtype = find_member (root, "dtype", 0);
+
+    g_strlcpy (out->dtype, dtype != NULL && JSON_NODE_HOLDS_VALUE (dtype)
+                           && json_node_get_value_type (dtype) == G_TYPE_STRING
+                           ? json_node_get_string (dtype) : "", sizeof out->dtype);
+  }
   if (isnan (out->seconds) && isnan (out->tokens_per_s) && isnan (out->mfu) && isnan (out->memory_max_bytes))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,

@@ -30,6 +30,7 @@ typedef struct {
   /* the plan's MFU counting recompute (Megatron-LM's TFLOP/s do), and the GPU's peak */
   double mfu_hardware;
   double peak;
+  char   dtype[8];   /* the peak's format ("bf16"), "" when the plan does not say */
 } NkImportPrediction;
 
 typedef enum {

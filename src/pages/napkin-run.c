@@ -1119,6 +1119,14 @@ napkin_run_set_plan (NapkinRun                *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_PLAN]);
 }
 
+/* Returns: (nullable): the plan an imported run is compared with */
+const NkImportPrediction *
+napkin_run_get_plan (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->have_plan ? &self->plan : NULL;
+}
+
 /**
  * napkin_run_get_comparison:
  * @self: a run

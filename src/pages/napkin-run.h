@@ -112,6 +112,7 @@ const NkImport       *napkin_run_get_import          (NapkinRun           *self)
 const char           *napkin_run_get_import_path     (NapkinRun           *self);
 void                  napkin_run_set_plan            (NapkinRun                *self,
                                                       const NkImportPrediction *plan);
+const NkImportPrediction *napkin_run_get_plan        (NapkinRun           *self);
 gboolean              napkin_run_get_comparison      (NapkinRun           *self,
                                                       NkImportComparison  *out);
 char                 *napkin_run_dup_description     (NapkinRun           *self);

@@ -40,6 +40,7 @@ struct _NapkinRunView
   gboolean              filling_sources;
 
   GtkWidget            *plan_card;
+  GtkWidget            *histogram_card;
   GtkWidget            *plan_hint;
   NapkinPlanComparison *plan_comparison;
   GtkWidget            *prediction_card;
@@ -605,9 +606,20 @@ update_plan_card (NapkinRunView *self)
 
   gtk_widget_set_visible (self->plan_card, imported);
   gtk_widget_set_visible (self->prediction_card, !imported);
+  /* a log has no tensors of ours and no memory buckets (its peak is in the table) */
+  gtk_widget_set_visible (self->histogram_card, !imported);
+  gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->memory_plot))), !imported);
   gtk_widget_set_visible (self->plan_hint, imported && !has_plan);
   gtk_widget_set_visible (GTK_WIDGET (self->plan_comparison), has_plan);
   napkin_plan_comparison_set (self->plan_comparison, has_plan ? &comparison : NULL);
+  /* with the plan's GPU, the log's FLOP/s per GPU stand against its peak */
+  if (has_plan)
+    {
+      const NkImportPrediction *plan = napkin_run_get_plan (self->run);
+
+      napkin_throughput_plot_set_peak (self->throughput_plot, plan->peak, plan->dtype);
+      napkin_throughput_plot_set_mfu (self->throughput_plot, comparison.measured[NK_IMPORT_Q_MFU]);
+    }
 }
 
 /**
@@ -813,6 +825,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
                                                "/io/github/napkinml/Napkin/ui/napkin-run-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, NapkinRunView, name)
   CHILD (plan_card);
+  CHILD (histogram_card);
   CHILD (plan_hint);
   CHILD (plan_comparison);
   CHILD (prediction_card);
