@@ -378,6 +378,16 @@ update_live_labels (NapkinRunView *self)
   napkin_throughput_plot_set_mfu (self->throughput_plot, m->mfu);
   napkin_throughput_plot_set_split (self->throughput_plot, m->seconds_forward,
                                     m->seconds_backward, m->seconds_optimizer);
+  /* the ops' own count beside the formula the card predicts with */
+  if (m->flops > 0 && m->flops_formula > 0)
+    {
+      g_autofree char *counted = format_count ((double) m->flops);
+      g_autofree char *tip = g_strdup_printf (_("Counted by the ops in the last step: %s FLOPs, %+.2f %% from the formula"),
+                                              counted, 100 * ((double) m->flops / m->flops_formula - 1));
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_flops), tip);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->predicted_flops_caption), tip);
+    }
 }
 
 static const char *
