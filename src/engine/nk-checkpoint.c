@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-json.h"
 #include "nk-checkpoint.h"
 #include "nk-file-util.h"
 #include "nk-file-util-private.h"
@@ -614,7 +615,7 @@ config_object (JsonParser *parser,
 {
   JsonNode *root;
 
-  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
+  if (text == NULL || !nk_json_parser_load (parser, text, -1, NULL))
     return NULL;
   root = json_parser_get_root (parser);
   return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
@@ -1093,7 +1094,7 @@ nk_checkpoint_load (const char  *path,
       g_autoptr(JsonParser) parser = json_parser_new ();
       g_autoptr(GError) local = NULL;
 
-      if (!json_parser_load_from_data (parser, config, -1, &local)
+      if (!nk_json_parser_load (parser, config, -1, &local)
           || json_parser_get_root (parser) == NULL
           || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
         {

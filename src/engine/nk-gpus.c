@@ -14,6 +14,7 @@
 #include "nk-cpuinfo.h"
 #include "nk-enums.h"
 #include "nk-gpus.h"
+#include "nk-json.h"
 
 #define GPUS_RESOURCE "/io/github/napkinml/Napkin/engine/gpus.json"
 
@@ -319,7 +320,7 @@ nk_gpus_parse (const char  *json,
 
   g_return_val_if_fail (json != NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, json, length, &local_error))
+  if (!nk_json_parser_load (parser, json, length, &local_error))
     {
       g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_PARSE,
                    _("The GPU table is not valid JSON: %s"), local_error->message);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "nk-json.h"
 #include "nk-import-plan.h"
 
 static const char *const quantity_names[NK_IMPORT_N_QUANTITIES] = {
@@ -137,7 +138,7 @@ nk_import_plan_load (const char          *path,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!json_parser_load_from_file (parser, path, &local)
+  if (!nk_json_parser_load_file (parser, path, &local)
       || !nk_import_plan_read (json_parser_get_root (parser), out, &local))
     {
       g_autofree char *name = g_filename_display_name (path);

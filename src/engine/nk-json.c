@@ -1,11 +1,13 @@
-/* nk-json.c: JSON Lines output shared by napkin-cli and the app's exports
+/* nk-json.c: JSON Lines output shared by napkin-cli and the app's exports, and JSON input kept safe
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "nk-json.h"
 
@@ -103,4 +105,116 @@ nk_json_to_line (JsonBuilder *builder)
   line = json_generator_to_data (generator, NULL);
   repair_exponents (line);
   return line;
+}
+
+/* ---------------------------------------------------------------- input */
+
+/**
+ * nk_json_check_depth:
+ * @text: JSON text
+ * @length: its length in bytes, or -1 when nul-terminated
+ * @error: one sentence when it nests too deep
+ *
+ * json-glib 1.6 parses arrays and objects by recursion with no limit, so a file
+ * of a hundred thousand "[" overflows the stack. Every JSON a person can hand
+ * the app (plans, run folders, checkpoint and safetensors headers) goes through
+ * here first: brackets inside strings do not count.
+ *
+ * Returns: %FALSE when @text nests deeper than %NK_JSON_MAX_DEPTH
+ */
+gboolean
+nk_json_check_depth (const char  *text,
+                     gssize       length,
+                     GError     **error)
+{
+  gsize n = length < 0 ? strlen (text) : (gsize) length;
+  gboolean in_string = FALSE, escaped = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if ((c == '[' || c == '{') && ++depth > NK_JSON_MAX_DEPTH)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("The JSON nests deeper than %d levels"), NK_JSON_MAX_DEPTH);
+          return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+/**
+ * nk_json_parser_load:
+ * @parser: a parser
+ * @text: JSON text
+ * @length: its length in bytes, or -1 when nul-terminated
+ * @error: why not: too deep, or json-glib's sentence
+ *
+ * json_parser_load_from_data() behind nk_json_check_depth().
+ *
+ * Returns: %TRUE when @parser holds the document
+ */
+gboolean
+nk_json_parser_load (JsonParser  *parser,
+                     const char  *text,
+                     gssize       length,
+                     GError     **error)
+{
+  return nk_json_check_depth (text, length, error)
+         && json_parser_load_from_data (parser, text, length, error);
+}
+
+/**
+ * nk_json_parser_load_file:
+ * @parser: a parser
+ * @path: a JSON file
+ * @error: why not: unreadable, too deep, or json-glib's sentence
+ *
+ * Returns: %TRUE when @parser holds the file's document
+ */
+gboolean
+nk_json_parser_load_file (JsonParser  *parser,
+                          const char  *path,
+                          GError     **error)
+{
+  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+
+  if (file == NULL)
+    return FALSE;
+  return nk_json_parser_load (parser, g_mapped_file_get_contents (file),
+                              (gssize) g_mapped_file_get_length (file), error);
+}
+
+/**
+ * nk_json_from_string:
+ * @text: nul-terminated JSON
+ * @error: why not
+ *
+ * json_from_string() behind nk_json_check_depth().
+ *
+ * Returns: (transfer full) (nullable): the document's root
+ */
+JsonNode *
+nk_json_from_string (const char  *text,
+                     GError     **error)
+{
+  if (!nk_json_check_depth (text, -1, error))
+    return NULL;
+  return json_from_string (text, error);
 }

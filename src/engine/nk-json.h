@@ -16,4 +16,21 @@ void  nk_json_add_member_double (JsonBuilder *builder,
                                  double       value);
 char *nk_json_to_line      (JsonBuilder *builder);
 
+/* Reading JSON a person can hand the app: nested at most this deep (json-glib
+ * recurses without a limit). */
+#define NK_JSON_MAX_DEPTH 512
+
+gboolean  nk_json_check_depth      (const char  *text,
+                                    gssize       length,
+                                    GError     **error);
+gboolean  nk_json_parser_load      (JsonParser  *parser,
+                                    const char  *text,
+                                    gssize       length,
+                                    GError     **error);
+gboolean  nk_json_parser_load_file (JsonParser  *parser,
+                                    const char  *path,
+                                    GError     **error);
+JsonNode *nk_json_from_string      (const char  *text,
+                                    GError     **error);
+
 G_END_DECLS

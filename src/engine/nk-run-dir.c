@@ -171,7 +171,7 @@ write_config (const char           *dir,
               GError              **error)
 {
   g_autofree char *base = nk_train_config_to_json (config);
-  g_autoptr(JsonNode) node = json_from_string (base, error);
+  g_autoptr(JsonNode) node = nk_json_from_string (base, error);
   JsonObject *obj;
 
   if (node == NULL)
@@ -537,7 +537,7 @@ read_json_object (const char  *dir,
   g_autofree char *path = g_build_filename (dir, name, NULL);
   JsonNode *root;
 
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  if (!nk_json_parser_load_file (parser, path, error))
     return NULL;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
@@ -800,7 +800,7 @@ NkTrainConfig *
 nk_run_config_from_json (const char  *json,
                          GError     **error)
 {
-  g_autoptr(JsonNode) node = json_from_string (json, error);
+  g_autoptr(JsonNode) node = nk_json_from_string (json, error);
   g_autoptr(NkTrainConfig) c = nk_train_config_new ();
   JsonObject *o;
   const char *s;

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "nk-json.h"
 #include "nk-file-util.h"
 #include "nk-file-util-private.h"
 #include "nk-ops.h"
@@ -465,7 +466,7 @@ parse_file (NkSafetensors  *st,
   st->payload_size = size - 8 - (gsize) n;
 
   parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, (const char *) base + 8, (gssize) n, &json_error))
+  if (!nk_json_parser_load (parser, (const char *) base + 8, (gssize) n, &json_error))
     {
       /* json-glib quotes the bad bytes, which need not be UTF-8. */
       g_autofree char *reason = g_utf8_make_valid (json_error->message, -1);
