@@ -451,14 +451,16 @@ update_inverse_outputs (NapkinPlannerPage *self)
     g_autofree char *zero3_text = nk_units_format_sci (zero3, 1);
     g_autofree char *subtitle = NULL;
 
-    if (isfinite (largest))
+    if (largest == 0 && zero3 == 0)
+      subtitle = g_strdup (_("Not even one parameter fits: the activations alone fill the GPU (lower the batch or the sequence)"));
+    else if (isfinite (largest))
       subtitle = g_strdup_printf (_("%s parameters with ZeRO %d. Fully sharded (ZeRO 3): %s; "
                                     "every GPU holding a full copy (ZeRO 0): %s."),
                                   largest_text, stage, zero3_text, zero0_text);
     else
       subtitle = g_strdup (_("Needs a valid GPU, GPU count and training state"));
     adw_action_row_set_subtitle (self->largest_row, subtitle);
-    gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.largest", isfinite (largest));
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "planner.largest", isfinite (largest) && largest >= 1);
   }
   {
     double needed = nk_plan_get_gpus_for_deadline (plan);
