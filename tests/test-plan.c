@@ -900,7 +900,7 @@ test_layout_properties (void)
     { "sequence-parallel", 0 }, { "recompute", 0 }, { "flash-attention", 0 },
     { "grad-precision", NK_GRAD_PRECISION_BF16 }, { "gpus-per-node", 8 }, { "micro-batch", 0 },
     { "global-batch", 0 }, { "kv-heads", 0 }, { "ffn", 0 }, { "tied-embeddings", 1 },
-    { "capacity", 0 }, { "mfu-auto", 0 }, { "best-layout", 0 }, { "memory-reserve", 5 },
+    { "capacity", 0 }, { "mfu-auto", 0 }, { "best-layout", 0 }, { "memory-reserve", 5 }, { "fsdp", 0 },
   };
   g_autoptr(NkPlan) plan = nk_plan_new ();
   double days_before, days_after;

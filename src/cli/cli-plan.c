@@ -115,7 +115,7 @@ typedef struct {
   int                choice_values[N_CHOICES];
   char              *export_name;
   char              *out_path;
-  gboolean           tied, sequence_parallel, flash, best_layout, mfu_auto;
+  gboolean           tied, sequence_parallel, flash, best_layout, mfu_auto, fsdp;
   NkLaunchEngine     engine;
   char              *gpu;
   char              *dtype_name;
@@ -199,6 +199,7 @@ plan_context (PlanArgs *a)
     { "matmul-efficiency", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_EFFICIENCY], N_("Fraction of the dense peak the step's matmuls reach (default: calibrated, see README)"), "F" },
     { "nvlink-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NVLINK], N_("GPU-to-GPU bandwidth inside a node, bytes/s each way (default: the GPU table’s)"), "B" },
     { "network-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NETWORK], N_("Bandwidth between nodes per GPU, bytes/s (default: the GPU table’s)"), "B" },
+    { "fsdp", 0, 0, G_OPTION_ARG_NONE, &a->fsdp, N_("ZeRO-3 as PyTorch FSDP (torchtitan): full recompute reuses the backward’s all-gather (default: DeepSpeed’s, which gathers again)"), NULL },
     { "best-layout", 0, 0, G_OPTION_ARG_NONE, &a->best_layout, N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_name, N_("Write the launch config: deepspeed, megatron or torchtitan"), "ENGINE" },
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &a->out_path, N_("Write the launch config to FILE instead of standard output"), "FILE" },
@@ -391,6 +392,7 @@ apply (NkPlan         *plan,
                 "flash-attention", a->flash,
                 "best-layout", a->best_layout,
                 "mfu-auto", a->mfu_auto,
+                "fsdp", a->fsdp,
                 NULL);
   for (guint i = 0; i < N_INTS; i++)
     if (a->ints[i] != NULL)

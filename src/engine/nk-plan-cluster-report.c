@@ -243,7 +243,7 @@ text_time (const Text *t)
                       t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
   t->f[NK_PLAN_V_T_DP] =
     _nk_plan_formula (t->r->zero_stage >= 3
-                      ? _("%N micro-batches × (an all-gather of the parameters per forward and backward pass, the recompute's included, + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
+                      ? _("%N micro-batches × (an all-gather of the parameters per forward and backward pass — DeepSpeed's recompute gathers again, FSDP's does not — + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
                       : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
                       t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
                       v[NK_PLAN_V_T_DP_EXPOSED]);

@@ -371,14 +371,16 @@ step_time (const NkPlanInputs *in,
 
   /* DP: one gradient all-reduce per step (ZeRO-1/2: reduce-scatter plus the
    * parameters' all-gather, the same bytes), hidden behind the last micro-batch's
-   * backward; ZeRO-3 gathers the parameters for every forward (the recompute's
-   * too: DeepSpeed and FSDP free them after each) and the backward, and
-   * reduce-scatters the gradients every micro-batch, hidden behind all compute. */
+   * backward; ZeRO-3 gathers the parameters for the forward and the backward,
+   * and reduce-scatters the gradients, every micro-batch, hidden behind all
+   * compute. DeepSpeed gathers once more for full recompute's forward (it frees
+   * them after each forward); PyTorch FSDP recomputes inside the backward with
+   * the backward's gather. */
   dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, per_node, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
   if (l->zero >= 3)
     {
-      double gathers = l->recompute == NK_RECOMPUTE_FULL ? 3 : 2;
+      double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;
 
       v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + grad_bytes (in)), dp_bw);
       window = ideal;

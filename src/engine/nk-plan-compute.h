@@ -104,6 +104,7 @@ typedef enum {
   NK_PLAN_L_MFU_AUTO,
   NK_PLAN_L_BEST_LAYOUT,
   NK_PLAN_L_MEMORY_RESERVE,
+  NK_PLAN_L_FSDP,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 

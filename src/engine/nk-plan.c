@@ -144,6 +144,9 @@ static const struct {
   [NK_PLAN_L_BEST_LAYOUT] = { "best-layout", LAYOUT_BOOL, NULL, 0, 1, 0 },
   /* percent of the reported memory kept free for the allocator's fragmentation */
   [NK_PLAN_L_MEMORY_RESERVE] = { "memory-reserve", LAYOUT_INT, NULL, 0, 90, 5 },
+  /* ZeRO-3 as PyTorch FSDP rather than DeepSpeed: full recompute reuses the
+   * backward's all-gather instead of gathering again */
+  [NK_PLAN_L_FSDP] = { "fsdp", LAYOUT_BOOL, NULL, 0, 1, 0 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -22,6 +22,7 @@ struct _NapkinClusterForm
   GtkSpinButton       *tp_spin, *pp_spin, *cp_spin, *dp_spin, *virtual_spin, *micro_spin;
   GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin;
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
+  GtkSwitch           *fsdp_switch;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
 };
 
@@ -58,6 +59,7 @@ static const struct {
   { "tied-embeddings", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, tied_switch) },
   { "mfu-auto", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, mfu_auto_switch) },
   { "best-layout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, best_layout_switch) },
+  { "fsdp", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, fsdp_switch) },
   { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
   { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
   { "grad-precision", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, grad_precision_row) },
@@ -300,6 +302,7 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (tied_switch);
   BIND (mfu_auto_switch);
   BIND (best_layout_switch);
+  BIND (fsdp_switch);
   BIND (recompute_row);
   BIND (ffn_row);
   BIND (grad_precision_row);
