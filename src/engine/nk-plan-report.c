@@ -753,7 +753,7 @@ summary_compute (const Summary   *m,
 {
   const double *v = m->v;
 
-  g_string_append_printf (m->s, _("Compute (%s %s, MFU %g, %g × %s)\n"),
+  g_string_append_printf (m->s, _("Compute (%s %s, MFU %.3g, %g × %s)\n"),
                           m->in->sparse ? _("2:4-sparse") : _("dense"),
                           nk_peak_dtype_to_string (m->in->dtype), m->o->result.mfu,
                           m->in->in[NK_PLAN_IN_GPUS], m->o->gpu_name ? m->o->gpu_name : "");

@@ -303,8 +303,8 @@ update_time_outputs (NapkinPlannerPage *self)
 
       take_label (self->headline_caption,
                   g_strdup_printf (nk_plan_get_sparse (plan)
-                                   ? _("%s × %s at %s 2:4-sparse %s each, MFU %g")
-                                   : _("%s × %s at %s dense %s each, MFU %g"),
+                                   ? _("%s × %s at %s 2:4-sparse %s each, MFU %.3g")
+                                   : _("%s × %s at %s dense %s each, MFU %.3g"),
                                    count, gpu_name, peak_text, dtype, nk_plan_get_output (plan, "mfu-used")));
     }
   else
