@@ -16,6 +16,7 @@
 
 #include "nk-gpt.h"
 #include "nk-launch.h"
+#include "nk-train-config.h"
 #include "nk-plan.h"
 #include "nk-test-util.h"
 
@@ -227,6 +228,25 @@ test_napkin_gpt_activations (void)
                       100 * (planned / measured - 1));
       g_assert_cmpfloat (fabs (planned / measured - 1), <=, 0.05);
     }
+
+  /* The Training page's prediction card carries the same figure beside what the
+   * GPT stores. */
+  {
+    g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+    NkTrainPrediction p;
+
+    config->model = NK_MODEL_GPT;
+    config->dim = 128;
+    config->layers = 4;
+    config->n_head = 4;
+    config->context = 64;
+    config->batch = 16;
+    nk_train_config_predict (config, NAN, &p);
+    g_assert_cmpfloat (p.memory[3], ==, (double) nk_gpt_activation_bytes (nk_train_config_get_vocab (config), 128,
+                                                                           4, 4, 16, 64, NK_DTYPE_F32));
+    g_assert_cmpfloat (fabs (p.activations_planner / p.memory[3] - 1), <=, 0.05);
+    g_assert_cmpfloat (fabs (p.activations_planner / p.memory[3] - 1), >, 0);
+  }
 }
 
 /* ---------------------------------------------------------------- time */

@@ -327,6 +327,16 @@ nk_train_config_predict (const NkTrainConfig *config,
                                                               (guint64) config->batch * (guint64) seq,
                                                               nk_train_config_compute_dtype (config));
   out->memory_total = out->memory[0] + out->memory[1] + out->memory[2] + out->memory[3];
+  out->activations_planner = NAN;
+  if (config->model == NK_MODEL_GPT)
+    {
+      /* the Planner's cluster model on one GPU: GPT-2's shape, tied, the run's precision */
+      g_object_set (plan, "gpus", 1.0, "heads", (double) config->n_head,
+                    "vocab", (double) nk_train_config_get_vocab (config), "tied-embeddings", TRUE,
+                    "precision", nk_precision_is_mixed (config->precision) ? NK_PRECISION_BF16_MIXED
+                                                                          : NK_PRECISION_FP32, NULL);
+      out->activations_planner = nk_plan_get_output (plan, "memory-max-activations");
+    }
   out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
   out->seconds_per_step = out->flops_per_step / out->gemm_rate;
 }

@@ -152,6 +152,9 @@ char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
  * @memory_total: their sum
  * @gemm_rate: the matmul rate the time is predicted at (FLOP/s; NAN: not known)
  * @seconds_per_step: @flops_per_step / @gemm_rate (NAN without a rate)
+ * @activations_planner: a GPT's activations as the Planner's transformer formulas
+ *   count them (Korthikanti et al. 2022, the cluster model on one GPU), beside
+ *   @memory[3], what the GPT stores; NAN for other models
  *
  * What a run will cost before it starts: the numbers of the Training page's
  * prediction card.
@@ -164,6 +167,7 @@ typedef struct {
   double  memory_total;
   double  gemm_rate;
   double  seconds_per_step;
+  double  activations_planner;
 } NkTrainPrediction;
 
 void           nk_train_config_predict   (const NkTrainConfig *config,

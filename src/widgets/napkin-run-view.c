@@ -180,8 +180,12 @@ show_predicted_memory (NapkinRunView           *self,
   g_autofree char *g = nk_units_format_bytes (p->memory[1]);
   g_autofree char *o = nk_units_format_bytes (p->memory[2]);
   g_autofree char *a = nk_units_format_bytes (p->memory[3]);
-  g_autofree char *breakdown = g_strdup_printf (_("Params %s + grads %s + optimizer %s + activations %s"),
-                                                pa, g, o, a);
+  g_autofree char *planner = nk_units_format_bytes (p->activations_planner);
+  g_autofree char *breakdown = isfinite (p->activations_planner) && p->memory[3] > 0
+    /* a GPT: what it stores beside the Planner's transformer formulas */
+    ? g_strdup_printf (_("Params %s + grads %s + optimizer %s + activations %s (the Planner's formulas: %s, %+.1f %%)"),
+                       pa, g, o, a, planner, 100 * (p->activations_planner / p->memory[3] - 1))
+    : g_strdup_printf (_("Params %s + grads %s + optimizer %s + activations %s"), pa, g, o, a);
 
   take_label (self->predicted_memory, nk_units_format_bytes (p->memory_total));
   /* The caption names the buckets; the tooltip has each one's bytes (the memory
