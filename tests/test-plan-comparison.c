@@ -94,6 +94,29 @@ test_compare_torchtitan_per_gpu (void)
   g_assert_cmpstr (c.mfu_count, ==, "torchtitan");
 }
 
+
+/* DeepSpeed counts sequences per second: with the plan's sequence length they
+ * become tokens per second. */
+static void
+test_compare_deepspeed_samples (void)
+{
+  static const char log[] =
+    "epoch=0/micro_step=1/global_step=1, RunningAvgSamplesPerSec=10.0, CurrSamplesPerSec=10.0, MemAllocated=10.0GB, MaxMemAllocated=20.0GB\n"
+    "epoch=0/micro_step=2/global_step=2, RunningAvgSamplesPerSec=21.0, CurrSamplesPerSec=32.0, MemAllocated=10.0GB, MaxMemAllocated=21.0GB\n"
+    "epoch=0/micro_step=3/global_step=3, RunningAvgSamplesPerSec=25.0, CurrSamplesPerSec=34.0, MemAllocated=10.0GB, MaxMemAllocated=20.5GB\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) import = nk_log_import_text (log, sizeof log - 1, NK_LOG_FORMAT_DEEPSPEED, &error);
+  NkImportPrediction plan = { .seconds = NAN, .tokens_per_s = 60000, .mfu = NAN, .memory_max_bytes = NAN,
+                              .gpus = 8, .seq = 2048 };
+  NkImportComparison c;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (import->steps->len, ==, 3);
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat (c.measured[NK_IMPORT_Q_TOKENS_PER_S], ==, 33.0 * 2048);
+  g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_TOKENS_PER_S], 33.0 * 2048 / 60000, 1e-12);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -103,5 +126,6 @@ main (int    argc,
 
   g_test_add_func ("/ui/plan-comparison/nanogpt", test_compare_nanogpt);
   g_test_add_func ("/ui/plan-comparison/torchtitan-per-gpu", test_compare_torchtitan_per_gpu);
+  g_test_add_func ("/ui/plan-comparison/deepspeed-samples", test_compare_deepspeed_samples);
   return g_test_run ();
 }

@@ -104,6 +104,7 @@ nk_import_plan_read (JsonNode            *root,
   out->mfu_llmc = number_at (root, "mfu_by_engine", "llmc");
   out->mfu_hardware = number_at (root, "mfu_hardware", NULL);
   out->peak = number_at (root, "peak_flops_per_gpu", NULL);
+  out->seq = number_at (root, "layout", "tokens_per_step") / number_at (root, "layout", "global_batch");
   {
     JsonNode *dtype = find_member (root, "dtype", 0);
 
@@ -232,6 +233,10 @@ nk_import_compare (const NkImportPrediction *prediction,
   out->measured[NK_IMPORT_Q_TOKENS_PER_S] = measured (import, G_STRUCT_OFFSET (NkImportStep, tokens_per_s), FALSE);
   if (import->format == NK_LOG_FORMAT_TORCHTITAN)
     out->measured[NK_IMPORT_Q_TOKENS_PER_S] *= prediction->gpus;
+  /* DeepSpeed counts sequences per second; the plan knows their length */
+  if (isnan (out->measured[NK_IMPORT_Q_TOKENS_PER_S]))
+    out->measured[NK_IMPORT_Q_TOKENS_PER_S] = measured (import, G_STRUCT_OFFSET (NkImportStep, samples_per_s), FALSE)
+                                              * prediction->seq;
   out->measured[NK_IMPORT_Q_MFU] = measured (import, G_STRUCT_OFFSET (NkImportStep, mfu), FALSE);
   out->measured[NK_IMPORT_Q_MEMORY] = measured (import, G_STRUCT_OFFSET (NkImportStep, memory_max_bytes), TRUE);
   /* FLOP/s per GPU as the log counts them: on its engine's own count, and

@@ -31,6 +31,7 @@ typedef struct {
   double mfu_hardware;
   double peak;
   char   dtype[8];   /* the peak's format ("bf16"), "" when the plan does not say */
+  double seq;        /* tokens per sequence: the layout's tokens per step / global batch */
 } NkImportPrediction;
 
 typedef enum {

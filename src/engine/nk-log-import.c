@@ -53,7 +53,7 @@ nk_log_format_from_string (const char  *text,
 
 typedef enum {
   F_STEP = 1, F_LOSS, F_TPS, F_TFLOPS, F_MFU_PCT, F_MEM_GIB, F_MEM_MIB, F_MEM_GB,
-  F_MS, F_NONE,
+  F_MS, F_SAMPLES, F_NONE,
 } Field;
 
 typedef struct {
@@ -104,7 +104,7 @@ static const Pattern patterns[] = {
   { NK_LOG_FORMAT_DEEPSPEED,
     "epoch=\\d+/micro_step=\\d+/global_step=(\\d+), RunningAvgSamplesPerSec=" NUM
     ", CurrSamplesPerSec=" NUM ", MemAllocated=" NUM "GB, MaxMemAllocated=" NUM "GB",
-    { F_STEP, F_NONE, F_NONE, F_NONE, F_MEM_GB } },
+    { F_STEP, F_NONE, F_SAMPLES, F_NONE, F_MEM_GB } },
   /* nanoGPT train.py:327:
    *   print(f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%")
    * running_mfu starts at -1.0 (train.py:250), so the first lines print "mfu -100.00%". */
@@ -149,7 +149,7 @@ step_for (Builder *b,
 
   if (i == 0)
     {
-      NkImportStep s = { step, NAN, NAN, NAN, NAN, NAN, NAN };
+      NkImportStep s = { step, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
       gint64 *key = g_new (gint64, 1);
       *key = step;
       g_array_append_val (b->import->steps, s);
@@ -227,6 +227,7 @@ apply_match (Builder       *b,
         case F_TFLOPS: set_first (&s->tflops_per_gpu, v); break;
         case F_MFU_PCT: if (v >= 0) set_first (&s->mfu, v / 100); break;
         case F_MS: set_first (&s->seconds, v / 1000); break;
+        case F_SAMPLES: set_first (&s->samples_per_s, v); break;
         default: break;
         }
     }

@@ -55,6 +55,7 @@ typedef struct {
   double mfu;
   double memory_max_bytes;
   double seconds;
+  double samples_per_s;     /* DeepSpeed's CurrSamplesPerSec (sequences per second) */
 } NkImportStep;
 
 typedef struct {
