@@ -414,6 +414,29 @@ test_describe_models (void)
 }
 
 
+/* Opening a run from disk reads its steps on a thread: the action returns at
+ * once, the run is shown when its steps are in, every one of them. */
+static void
+test_open_reads_on_thread (void)
+{
+  g_autofree char *a = write_folder ("20261124-130000-1", 50, TRUE, FALSE);
+  NapkinTrainingPage *page = new_page ();
+  NapkinRun *run = _napkin_training_page_get_run (page, 0);
+  guint64 waited = 0;
+
+  g_assert_false (napkin_run_is_loaded (run));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-run", "u", 0));
+  while (!napkin_run_get_shown (run) && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (napkin_run_get_shown (run));
+  g_assert_true (napkin_run_is_loaded (run));
+  g_assert_cmpuint (napkin_series_get_length (napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS)), ==, 50);
+  g_assert_cmpfloat (napkin_series_get_y (napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS), 49), ==,
+                     fake_loss (50));
+  drain ();
+  g_assert_finalize_object (page);
+}
+
 /* "Open a Run Log…": a torchtitan log written here from its format string becomes a
  * finished run at the top of the list, with the log's losses; a plan's JSON sets
  * it beside the plan; a file in no known format is one sentence and no run. */
@@ -497,5 +520,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs/new-run-writes-folder", test_new_run_writes_folder);
   g_test_add_func ("/ui/training/runs/killed-run-resumes", test_killed_run_resumes);
   g_test_add_func ("/ui/training/runs/open-log", test_open_log);
+  g_test_add_func ("/ui/training/runs/open-reads-on-thread", test_open_reads_on_thread);
   return g_test_run ();
 }

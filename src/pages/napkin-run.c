@@ -915,28 +915,29 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
   return g_steal_pointer (&self);
 }
 
-/* Reads a run from disk's steps into its history and series, once. */
-static void
-ensure_loaded (NapkinRun *self)
+/* Reads a folder's steps into a new history: the slow half of loading, safe on
+ * any thread. */
+static NkTrainHistory *
+read_history (const char  *folder,
+              GError     **error)
 {
-  g_autoptr(NkTrainHistory) history = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainHistory) history = nk_train_history_new ();
   NkRunMetricsInfo metrics;
-  guint64 before = self->last_step;
-  gsize n;
 
-  if (!self->from_disk || self->loaded)
-    return;
-  self->loaded = TRUE;
-  history = nk_train_history_new ();
-  if (!nk_run_dir_read_metrics (self->folder, history, &metrics, &error))
-    {
-      g_debug ("Run folder %s: %s", self->folder, error->message);
-      return;
-    }
+  if (!nk_run_dir_read_metrics (folder, history, &metrics, error))
+    return NULL;
   g_free (metrics.device);
+  return g_steal_pointer (&history);
+}
 
-  n = nk_train_history_get_n (history);
+/* The run's series and history from @history (taken), on the main thread. */
+static void
+take_history (NapkinRun      *self,
+              NkTrainHistory *history)
+{
+  guint64 before = self->last_step;
+  gsize n = nk_train_history_get_n (history);
+
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     napkin_series_begin_update (self->series[i]);
   for (gsize i = 0; i < n; i++)
@@ -950,9 +951,119 @@ ensure_loaded (NapkinRun *self)
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     napkin_series_end_update (self->series[i]);
   nk_train_history_free (self->history);
-  self->history = g_steal_pointer (&history);
+  self->history = history;
   if (self->last_step != before)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STEP]);
+}
+
+/* Reads a run from disk's steps into its history and series, once. */
+static void
+ensure_loaded (NapkinRun *self)
+{
+  g_autoptr(GError) error = NULL;
+  NkTrainHistory *history;
+
+  if (!self->from_disk || self->loaded)
+    return;
+  self->loaded = TRUE;
+  history = read_history (self->folder, &error);
+  if (history == NULL)
+    {
+      g_debug ("Run folder %s: %s", self->folder, error->message);
+      return;
+    }
+  take_history (self, history);
+}
+
+static void
+load_in_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GError *error = NULL;
+  NkTrainHistory *history = read_history (task_data, &error);
+
+  if (history == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, history, (GDestroyNotify) nk_train_history_free);
+}
+
+/**
+ * napkin_run_is_loaded:
+ * @self: a run
+ *
+ * Returns: whether its steps are in memory (always, for a run of this session)
+ */
+gboolean
+napkin_run_is_loaded (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
+  return !self->from_disk || self->loaded;
+}
+
+/**
+ * napkin_run_load_async:
+ * @self: a run
+ * @callback: called on the main thread once its steps are in
+ * @user_data: for @callback
+ *
+ * Reads a run from disk's steps on a thread (a million-step metrics.jsonl takes
+ * most of a second), then fills its series on the main thread. A run already
+ * loaded calls back at once.
+ */
+void
+napkin_run_load_async (NapkinRun           *self,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NAPKIN_IS_RUN (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, napkin_run_load_async);
+  if (napkin_run_is_loaded (self))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_task_set_task_data (task, g_strdup (self->folder), g_free);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+/**
+ * napkin_run_load_finish:
+ * @self: a run
+ * @result: the result
+ * @error: why its steps could not be read (the run stays listed)
+ *
+ * Returns: whether the steps are in
+ */
+gboolean
+napkin_run_load_finish (NapkinRun     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  NkTrainHistory *history;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (g_task_get_task_data (G_TASK (result)) == NULL)
+    return g_task_propagate_boolean (G_TASK (result), error);   /* it was loaded already */
+  history = g_task_propagate_pointer (G_TASK (result), error);
+  if (napkin_run_is_loaded (self))
+    {
+      /* a synchronous reader came first: keep its steps */
+      g_clear_pointer (&history, nk_train_history_free);
+      return TRUE;
+    }
+  self->loaded = TRUE;
+  if (history == NULL)
+    return FALSE;
+  take_history (self, history);
+  return TRUE;
 }
 
 /* Returns: (nullable): the run's folder on disk */

@@ -98,6 +98,13 @@ NapkinRun            *napkin_run_new_from_folder     (const NkRunInfo     *info,
 const char           *napkin_run_get_folder          (NapkinRun           *self);
 void                  napkin_run_flush_folder        (NapkinRun           *self);
 gboolean              napkin_run_is_from_disk        (NapkinRun           *self);
+gboolean              napkin_run_is_loaded           (NapkinRun           *self);
+void                  napkin_run_load_async          (NapkinRun           *self,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean              napkin_run_load_finish         (NapkinRun           *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
 gboolean              napkin_run_is_interrupted      (NapkinRun           *self);
 gboolean              napkin_run_is_resumable        (NapkinRun           *self);
 gboolean              napkin_run_rename              (NapkinRun           *self,

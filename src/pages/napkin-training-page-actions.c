@@ -167,6 +167,57 @@ checkpoint_now_action (GtkWidget  *widget,
 
 /* ------------------------------------------------------------ runs */
 
+/* A run from disk is read on a thread; the page shows (or compares) it once its
+ * steps are in, so a million-step run does not stop the window. */
+typedef struct {
+  NapkinTrainingPage *self;   /* a reference */
+  gboolean            compare;
+} LoadThen;
+
+static void
+show_or_compare (NapkinTrainingPage *self,
+                 NapkinRun          *run,
+                 gboolean            compare)
+{
+  if (compare)
+    napkin_run_view_set_compare (self->run_view, run);
+  else
+    _napkin_training_page_show_run (self, run);
+}
+
+static void
+run_loaded (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  LoadThen *then = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!napkin_run_load_finish (NAPKIN_RUN (source), result, &error))
+    _napkin_training_page_show_toast (then->self, error->message);
+  show_or_compare (then->self, NAPKIN_RUN (source), then->compare);
+  g_object_unref (then->self);
+  g_free (then);
+}
+
+static void
+load_then (NapkinTrainingPage *self,
+           NapkinRun          *run,
+           gboolean            compare)
+{
+  LoadThen *then;
+
+  if (napkin_run_is_loaded (run))
+    {
+      show_or_compare (self, run, compare);
+      return;
+    }
+  then = g_new (LoadThen, 1);
+  then->self = g_object_ref (self);
+  then->compare = compare;
+  napkin_run_load_async (run, run_loaded, then);
+}
+
 static void
 open_run_action (GtkWidget  *widget,
                  const char *action_name,
@@ -176,7 +227,7 @@ open_run_action (GtkWidget  *widget,
   NapkinRun *run = _napkin_training_page_get_run (self, g_variant_get_uint32 (parameter));
 
   if (run != NULL)
-    _napkin_training_page_show_run (self, run);
+    load_then (self, run, FALSE);
 }
 
 /* Parameter: a run's index, or -1 for none. */
@@ -187,9 +238,12 @@ compare_run_action (GtkWidget  *widget,
 {
   NapkinTrainingPage *self = NAPKIN_TRAINING_PAGE (widget);
   int index = g_variant_get_int32 (parameter);
+  NapkinRun *run = index >= 0 ? _napkin_training_page_get_run (self, (guint) index) : NULL;
 
-  napkin_run_view_set_compare (self->run_view,
-                               index >= 0 ? _napkin_training_page_get_run (self, (guint) index) : NULL);
+  if (run == NULL)
+    napkin_run_view_set_compare (self->run_view, NULL);
+  else
+    load_then (self, run, TRUE);
 }
 
 /* ------------------------------------------------------------ runs of other engines */
