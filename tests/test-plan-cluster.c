@@ -478,6 +478,20 @@ test_export_same_bytes (void)
   g_assert_cmpstr (run.out, ==, text);
   g_assert_nonnull (strstr (run.out, "--tensor-model-parallel-size 2"));
   g_assert_nonnull (strstr (run.out, "--num-query-groups 8"));
+
+  /* A valid plan an engine cannot run (torchtitan's llama3 has no GELU): exit 1,
+   * the engine's rule in one sentence, nothing on standard output. */
+  {
+    g_auto(NkTestRun) refused = { 0 };
+    const char *gelu[] = { "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "0.5",
+                           "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "4096",
+                           "--global-batch", "512", "--zero", "1", "--export", "torchtitan", NULL };
+
+    g_assert_true (nk_test_run_cli (&refused, "plan", gelu, NULL, 0));
+    g_assert_cmpint (refused.status, ==, 1);
+    g_assert_true (g_str_has_prefix (refused.err, "napkin-cli: --export torchtitan: "));
+    g_assert_cmpuint (refused.out_len, ==, 0);
+  }
 }
 
 int

@@ -489,10 +489,12 @@ export_launch (NkPlan         *plan,
   g_autofree char *command = NULL;
   NkLaunchSpec spec;
 
-  if (!nk_plan_get_launch_spec (plan, &spec, &error)
-      || (text = nk_launch_write (&spec, a->engine, &error)) == NULL
-      || (command = nk_launch_command (&spec, a->engine, &error)) == NULL)
+  if (!nk_plan_get_launch_spec (plan, &spec, &error))
     return FAIL (a, "--export %s: %s", a->export_name, error->message);
+  /* a valid plan the engine cannot run is understood but not satisfiable */
+  if ((text = nk_launch_write (&spec, a->engine, &error)) == NULL
+      || (command = nk_launch_command (&spec, a->engine, &error)) == NULL)
+    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "--export %s: %s", a->export_name, error->message);
   if (a->json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
