@@ -66,7 +66,6 @@ struct _NapkinClusterResults
   GtkLabel            *memory_label;
   NapkinMemoryChart   *memory_chart;
   GtkListBox          *formula_list;
-  GtkWidget           *export_button;
 
   AdwExpanderRow      *row[N_ROWS];
   GtkLabel            *value[N_ROWS];
@@ -412,7 +411,6 @@ napkin_cluster_results_class_init (NapkinClusterResultsClass *klass)
   BIND (memory_label);
   BIND (memory_chart);
   BIND (formula_list);
-  BIND (export_button);
 #undef BIND
   gtk_widget_class_install_action (widget_class, "cluster.export", "s", export_action);
 }
