@@ -1,4 +1,4 @@
-/* test-gpt.c: nanoGPT's GPT: layout, init, a float64 reference forward, FLOPs, data, CLI
+/* test-gpt.c: nanoGPT's GPT: layout, init, a float64 reference forward, FLOPs, data, fp16, CLI
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,7 +6,10 @@
  * Oracles: nanoGPT's state_dict layout written out here by hand; the parameter count
  * summed from that table and the closed form 12·L·d² + 13·L·d + (V + T)·d + 2·d; a
  * plain-loop float64 GPT (reference_loss() below, which shares no code with the
- * engine's ops) for the loss; the FLOPs of every product written out per layer.
+ * engine's ops) for the loss; the FLOPs of every product written out per layer;
+ * for fp16 with loss scaling, the same run in fp32 (within fp16's unit roundoff)
+ * and in bf16 (further off), GradScaler's rule replayed by hand with its own
+ * constants, and the parameters' bytes before and after each step.
  */
 #include "config.h"
 
@@ -489,6 +492,324 @@ test_trainer_sample (void)
   g_assert_cmpuint (n, >, 0);
 }
 
+/* ---- fp16 with loss scaling --------------------------------------------------------- */
+
+/* torch.cuda.amp.GradScaler's defaults, written here rather than read from the engine:
+ * init_scale 2¹⁶, backoff_factor 0.5, growth_factor 2, growth_interval 2000. */
+#define SCALER_INIT     65536.0
+#define SCALER_INTERVAL 2000
+
+/* A stream of @n int32 tokens below @vocab, with structure a GPT can learn (a cycle
+ * with an occasional jump), written as .npy. */
+static char *
+write_tokens (const char *name,
+              guint       n,
+              guint       vocab)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_autofree gint32 *data = g_new (gint32, n);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < n; i++)
+    data[i] = (gint32) ((i * 7 + i / 13) % vocab);
+  g_assert_true (nk_npy_save (path, NK_NPY_I4, 1, (const gint64[]) { n }, data, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* V 40, d 32, L 2, H 4, T 16, B 4 on @tokens */
+static NkTrainConfig *
+fp16_gpt_config (const char  *tokens,
+                 NkPrecision  precision)
+{
+  NkTrainConfig *c = nk_train_config_new ();
+
+  c->model = NK_MODEL_GPT;
+  c->vocab = 40;
+  c->dim = 32;
+  c->layers = 2;
+  c->n_head = 4;
+  c->context = 16;
+  c->batch = 4;
+  c->steps = 10;
+  c->lr = 1e-3;
+  c->seed = 21;
+  c->precision = precision;
+  c->tokens_file = g_strdup (tokens);
+  return c;
+}
+
+static GArray *
+run_history (const NkTrainConfig  *c,
+             NkTrainer           **out_trainer)
+{
+  g_autoptr(NkTrainer) t = nk_trainer_new (c);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (nk_trainer_get_state (t), ==, NK_TRAINER_STATE_FINISHED);
+  if (out_trainer != NULL)
+    *out_trainer = g_object_ref (t);
+  return nk_trainer_get_history (t);
+}
+
+/* GradScaler's rule, replayed by hand over a history: each step reports the scale it
+ * ran at; an overflowed step halves it and restarts the count, SCALER_INTERVAL good
+ * steps in a row double it. Returns the number of doublings seen. */
+static guint
+check_scaler_rule (GArray *h)
+{
+  double scale = SCALER_INIT;
+  guint good = 0, doublings = 0;
+  guint64 skipped = 0;
+
+  for (guint i = 0; i < h->len; i++)
+    {
+      const NkTrainMetrics *m = &g_array_index (h, NkTrainMetrics, i);
+
+      g_assert_cmpuint (m->step, ==, i + 1);
+      g_assert_cmpfloat (m->loss_scale, ==, scale);
+      if (m->skipped)
+        {
+          skipped++;
+          scale /= 2;
+          good = 0;
+        }
+      else if (++good == SCALER_INTERVAL)
+        {
+          scale *= 2;
+          good = 0;
+          doublings++;
+        }
+      g_assert_cmpuint (m->skipped_steps, ==, skipped);
+    }
+  return doublings;
+}
+
+/* The fp16 run against the same run in fp32 (and, to show the comparison can tell
+ * formats apart, in bf16). Plain SGD at lr 0.1: its update is proportional to the
+ * gradient, so a scale left in the gradients (a missing unscale) would make the
+ * update 65536 times too large and the runs part at once (Adam's m/√v would hide it),
+ * and the loss falls by a tenth in 10 steps, so the runs do move. */
+static void
+test_fp16_against_fp32 (void)
+{
+  const double u = 0x1p-11;   /* fp16's unit roundoff: 11 significant bits */
+  g_autofree char *tokens = write_tokens ("fp16-tokens.npy", 4096, 40);
+  g_autoptr(NkTrainConfig) c32 = fp16_gpt_config (tokens, NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) c16 = fp16_gpt_config (tokens, NK_PRECISION_FP16_MIXED);
+  g_autoptr(NkTrainConfig) cb16 = fp16_gpt_config (tokens, NK_PRECISION_BF16_MIXED);
+  g_autoptr(NkTrainer) t16 = NULL;
+  g_autoptr(GArray) h32 = NULL;
+  g_autoptr(GArray) h16 = NULL;
+  g_autoptr(GArray) hb16 = NULL;
+  guint64 expected_peak;
+  double worst = 0, worst_bf16 = 0;
+  guint differ = 0;
+
+  c32->optimizer = c16->optimizer = cb16->optimizer = NK_OPTIMIZER_SGD;
+  c32->lr = c16->lr = cb16->lr = 0.1;
+  h32 = run_history (c32, NULL);
+  h16 = run_history (c16, &t16);
+  hb16 = run_history (cb16, NULL);
+  g_assert_cmpuint (h32->len, ==, 10);
+  g_assert_cmpuint (h16->len, ==, 10);
+  g_assert_cmpuint (hb16->len, ==, 10);
+  expected_peak = nk_gpt_activation_bytes (40, 32, 2, 4, 4, 16, NK_DTYPE_F16);
+  for (guint i = 0; i < h16->len; i++)
+    {
+      const NkTrainMetrics *a = &g_array_index (h32, NkTrainMetrics, i);
+      const NkTrainMetrics *b = &g_array_index (h16, NkTrainMetrics, i);
+      const NkTrainMetrics *f = &g_array_index (hb16, NkTrainMetrics, i);
+
+      g_assert_true (isfinite (b->loss));
+      g_assert_false (b->skipped);
+      /* The tolerance, u·loss (2⁻¹¹ relative, ~0.0018 nats here): the logits go
+       * through fp16 once more at the end, and rounding each of them moves it by up
+       * to u/2·|z| (|z| < 1 here: at nanoGPT's init a logit sums d products of
+       * LayerNorm outputs of size ~1 with weights of std 0.02, std 0.02·√d ≈ 0.11);
+       * the loss, log Σ exp z − z_target, is 1-Lipschitz in each term under the max
+       * norm, so that last rounding alone may shift it by u. The products before it
+       * round their operands
+       * the same way, and the 10 updates carry those differences on; their errors are
+       * independent and mostly cancel in the mean over B·T = 64 positions, which is
+       * why the measured difference is some tens of times smaller (the run's worst is
+       * printed below). bf16's 8 significant bits (u = 2⁻⁸) miss this bound. */
+      g_assert_cmpfloat (fabs (b->loss - a->loss), <=, u * a->loss);
+      worst = MAX (worst, fabs (b->loss - a->loss) / a->loss);
+      worst_bf16 = MAX (worst_bf16, fabs (f->loss - a->loss) / a->loss);
+      differ += b->loss != a->loss;
+      /* The activations bucket peaks at what the forward keeps with f16 products (the
+       * arena hands the same buffers out every step, so each step says the same). */
+      g_assert_cmpuint (b->memory_peak[NK_BUCKET_ACTIVATIONS], ==, expected_peak);
+    }
+  g_test_message ("fp16 against fp32: worst relative loss difference %.3g (bound %.3g); bf16's %.3g",
+                  worst, u, worst_bf16);
+  /* The products were rounded (not fp32 under another name), and less than bf16's. */
+  g_assert_cmpuint (differ, >, 0);
+  g_assert_cmpfloat (worst, <, worst_bf16);
+  g_assert_cmpuint (check_scaler_rule (h16), ==, 0);
+  g_assert_cmpuint (nk_trainer_get_skipped_steps (t16), ==, 0);
+}
+
+/* SCALER_INTERVAL good steps in a row double the scale (a GPT small enough to run
+ * them in half a second, big enough that 65536 overflows none of them: with d 8 and
+ * B·T 4 the first step's head gradient, a sum of 4 rows of up to 65536/4 times
+ * LayerNorm outputs of up to √8, already passes 65504, as in PyTorch). */
+static void
+test_fp16_scale_growth (void)
+{
+  g_autofree char *tokens = write_tokens ("fp16-growth-tokens.npy", 1024, 40);
+  g_autoptr(NkTrainConfig) c = fp16_gpt_config (tokens, NK_PRECISION_FP16_MIXED);
+  g_autoptr(GArray) h = NULL;
+
+  c->dim = 16;
+  c->layers = 1;
+  c->n_head = 2;
+  c->context = 8;
+  c->batch = 2;
+  c->steps = SCALER_INTERVAL + 5;
+  h = run_history (c, NULL);
+  g_assert_cmpuint (h->len, ==, SCALER_INTERVAL + 5);
+  /* Only good steps before the doubling: it comes right after step 2000. */
+  for (guint i = 0; i < SCALER_INTERVAL; i++)
+    g_assert_false (g_array_index (h, NkTrainMetrics, i).skipped);
+  g_assert_cmpfloat (g_array_index (h, NkTrainMetrics, SCALER_INTERVAL - 1).loss_scale, ==, 65536.0);
+  g_assert_cmpfloat (g_array_index (h, NkTrainMetrics, SCALER_INTERVAL).loss_scale, ==, 131072.0);
+  g_assert_cmpuint (check_scaler_rule (h), ==, 1);
+}
+
+/* ---- fp16 overflow: a skipped step leaves the parameters alone -------------------- */
+
+/* All the parameters' bytes, in state_dict order. */
+static GBytes *
+snapshot_params (NkModel *model)
+{
+  GByteArray *all = g_byte_array_new ();
+  NkTensor **params;
+  guint n;
+
+  params = nk_model_get_params (model, &n);
+  for (guint i = 0; i < n; i++)
+    g_byte_array_append (all, nk_tensor_data (params[i]),
+                         nk_tensor_numel (params[i]) * sizeof (float));
+  return g_byte_array_free_to_bytes (all);
+}
+
+typedef struct {
+  GBytes *previous;   /* the parameters before the step */
+  guint   steps;
+  guint   skipped;
+} Watch;
+
+/* ::step, on the calling thread of run_sync, after each step's update */
+static void
+on_step_watch (NkTrainer            *trainer,
+               const NkTrainMetrics *m,
+               gpointer              data)
+{
+  Watch *w = data;
+  g_autoptr(GBytes) now = snapshot_params (nk_trainer_get_model (trainer));
+
+  w->steps++;
+  if (m->skipped)
+    {
+      g_assert_true (g_bytes_equal (now, w->previous));
+      w->skipped++;
+    }
+  else
+    g_assert_false (g_bytes_equal (now, w->previous));
+  g_bytes_unref (w->previous);
+  w->previous = g_steal_pointer (&now);
+}
+
+/* Runs @c from the parameters of @init (written to a file as its init_file), checking
+ * each step against the parameters before it; returns the history. */
+static GArray *
+run_watched (NkTrainConfig *c,
+             NkTrainer     *init,
+             const char    *init_path,
+             NkTrainer    **out_trainer)
+{
+  g_autoptr(GError) error = NULL;
+  NkTrainer *t;
+  Watch w = { 0 };
+  GArray *h;
+
+  g_assert_true (nk_trainer_save (init, init_path, &error));
+  g_assert_no_error (error);
+  g_free (c->init_file);
+  c->init_file = g_strdup (init_path);
+  w.previous = snapshot_params (nk_trainer_get_model (init));
+  t = nk_trainer_new (c);
+  g_signal_connect (t, "step", G_CALLBACK (on_step_watch), &w);
+  g_assert_true (nk_trainer_run_sync (t, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (w.steps, ==, c->steps);
+  h = nk_trainer_get_history (t);
+  g_assert_cmpuint (nk_trainer_get_skipped_steps (t), ==, w.skipped);
+  g_bytes_unref (w.previous);
+  *out_trainer = t;
+  return h;
+}
+
+static void
+test_fp16_overflow (void)
+{
+  g_autofree char *tokens = write_tokens ("fp16-overflow-tokens.npy", 4096, 40);
+  g_autofree char *init_path = g_build_filename (tmpdir, "fp16-init.safetensors", NULL);
+  g_autoptr(NkTrainConfig) c0 = fp16_gpt_config (tokens, NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) c1 = fp16_gpt_config (tokens, NK_PRECISION_FP16_MIXED);
+  g_autoptr(NkTrainConfig) c2 = fp16_gpt_config (tokens, NK_PRECISION_FP16_MIXED);
+  g_autoptr(NkTrainer) t0 = NULL;
+  g_autoptr(NkTrainer) t1 = NULL;
+  g_autoptr(NkTrainer) t2 = NULL;
+  g_autoptr(GArray) h0 = NULL;
+  g_autoptr(GArray) h1 = NULL;
+  g_autoptr(GArray) h2 = NULL;
+
+  /* Parameters a step away from the init, both fp16 runs start from. */
+  c0->steps = 1;
+  h0 = run_history (c0, &t0);
+
+  /* An inf gradient with a finite loss: a first scale of 2⁴⁰. The loss's gradient at
+   * the logits is (softmax − onehot)/(B·T), up to 1/64 in size; times 2⁴⁰ that is
+   * 2³⁴, past fp16's largest 65504 when the products round it, and so for 2³⁹, 2³⁸.
+   * Each step is skipped (the watch checks the parameters did not move), and the
+   * scale halves each time. */
+  c1->loss_scale_init = 0x1p40;
+  c1->steps = 3;
+  h1 = run_watched (c1, t0, init_path, &t1);
+  for (guint i = 0; i < h1->len; i++)
+    {
+      const NkTrainMetrics *m = &g_array_index (h1, NkTrainMetrics, i);
+
+      g_assert_true (isfinite (m->loss));
+      g_assert_true (m->skipped);
+      g_assert_cmpuint (m->skipped_steps, ==, i + 1);
+      g_assert_cmpfloat (m->loss_scale, ==, ldexp (1.0, 40 - (int) i));
+    }
+  g_assert_cmpuint (nk_trainer_get_skipped_steps (t1), ==, 3);
+
+  /* A learning rate of 10⁴ at the default scale: step 1 is good and moves every
+   * weight by ~10⁴·gradient, and step 2's forward then overflows fp16 (its loss is
+   * not finite); it is skipped, the parameters stay as step 1 left them, and the
+   * scale halves: 65536 for steps 1 and 2, 32768 for step 3, 16384 for step 4. */
+  c2->optimizer = NK_OPTIMIZER_SGD;
+  c2->lr = 1e4;
+  c2->steps = 4;
+  h2 = run_watched (c2, t0, init_path, &t2);
+  g_assert_false (g_array_index (h2, NkTrainMetrics, 0).skipped);
+  g_assert_true (isfinite (g_array_index (h2, NkTrainMetrics, 0).loss));
+  g_assert_true (g_array_index (h2, NkTrainMetrics, 1).skipped);
+  g_assert_cmpfloat (g_array_index (h2, NkTrainMetrics, 0).loss_scale, ==, 65536.0);
+  g_assert_cmpfloat (g_array_index (h2, NkTrainMetrics, 1).loss_scale, ==, 65536.0);
+  g_assert_cmpfloat (g_array_index (h2, NkTrainMetrics, 2).loss_scale, ==, 32768.0);
+  g_assert_cmpuint (g_array_index (h2, NkTrainMetrics, 1).skipped_steps, ==, 1);
+  check_scaler_rule (h2);
+}
+
 /* ---- the CLI -------------------------------------------------------------------------- */
 
 static JsonObject *
@@ -607,6 +928,9 @@ main (int    argc,
   g_test_add_func ("/engine/gpt/data/text-bytes", test_text_bytes);
   g_test_add_func ("/engine/gpt/data/batches", test_batches);
   g_test_add_func ("/engine/gpt/trainer-sample", test_trainer_sample);
+  g_test_add_func ("/engine/gpt/fp16/against-fp32", test_fp16_against_fp32);
+  g_test_add_func ("/engine/gpt/fp16/scale-growth", test_fp16_scale_growth);
+  g_test_add_func ("/engine/gpt/fp16/overflow", test_fp16_overflow);
   g_test_add_func ("/engine/gpt/cli/train-and-sample", test_cli_train_and_sample);
   g_test_add_func ("/engine/gpt/cli/activations-mixed", test_cli_activations_mixed);
   g_test_add_func ("/engine/gpt/cli/bad-token", test_cli_bad_token);
