@@ -420,6 +420,77 @@ test_embedding_repeated_ids (void)
     }
 }
 
+/* wte[ids] + wpe[0..T) in one op: against finite differences, and bit for bit
+ * against the two ops it replaces (nk_ag_embedding, nk_ag_narrow, nk_ag_add). */
+static NkTensor *
+f_embedding_positions (NkTensor **in, guint n, gpointer data, GError **error)
+{
+  g_autoptr(NkTensor) y = nk_ag_embedding_with_positions (in[0], in[1], data, error);
+
+  return y != NULL ? nk_test_weighted_sum (y, error) : NULL;
+}
+
+static NkTensor *
+f_embedding_then_add (NkTensor **in, guint n, gpointer data, GError **error)
+{
+  NkTensor *ids = data;
+  g_autoptr(NkTensor) flat = nk_tensor_reshape (ids, NK_SHAPE (nk_tensor_numel (ids)), error);
+  g_autoptr(NkTensor) tok = flat ? nk_ag_embedding (in[0], flat, error) : NULL;
+  g_autoptr(NkTensor) tok3 = tok ? nk_ag_view (tok, 3, (gint64[]) { ids->shape[0], ids->shape[1], in[0]->shape[1] }, error) : NULL;
+  g_autoptr(NkTensor) pos = tok3 ? nk_ag_narrow (in[1], 0, 0, ids->shape[1], error) : NULL;
+  g_autoptr(NkTensor) x = pos ? nk_ag_add (tok3, pos, error) : NULL;
+  g_autoptr(NkTensor) x2 = x ? nk_ag_view (x, 2, (gint64[]) { nk_tensor_numel (ids), in[0]->shape[1] }, error) : NULL;
+
+  return x2 != NULL ? nk_test_weighted_sum (x2, error) : NULL;
+}
+
+static void
+test_embedding_with_positions (void)
+{
+  static const gint64 ids[] = { 0, 2, 2, 4, 2, 0 };
+  g_autoptr(NkRng) rng = nk_rng_new (10);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTensor) wte = nk_test_random_f64 (rng, NK_SHAPE (5, 3), FALSE);
+  g_autoptr(NkTensor) wpe = nk_test_random_f64 (rng, NK_SHAPE (4, 3), FALSE);
+  g_autoptr(NkTensor) index = nk_tensor_new_full (NULL, NK_DTYPE_INT64, NK_SHAPE (2, 3),
+                                                  NK_BUCKET_OTHER, FALSE, &error);
+  NkTensor *in[2] = { wte, wpe };
+  g_autoptr(NkTensor) fused = NULL;
+  g_autoptr(NkTensor) fused_wte = NULL;
+  g_autoptr(NkTensor) fused_wpe = NULL;
+  g_autoptr(NkTensor) apart = NULL;
+
+  memcpy (nk_tensor_data (index), ids, sizeof ids);
+  assert_gradcheck (f_embedding_positions, in, 2, index);
+
+  nk_tensor_set_grad (wte, NULL);
+  nk_tensor_set_grad (wpe, NULL);
+  fused = f_embedding_positions (in, 2, index, &error);
+  g_assert_true (nk_autograd_backward (fused, &error));
+  fused_wte = nk_tensor_clone (wte->grad, &error);
+  fused_wpe = nk_tensor_clone (wpe->grad, &error);
+  nk_tensor_set_grad (wte, NULL);
+  nk_tensor_set_grad (wpe, NULL);
+  apart = f_embedding_then_add (in, 2, index, &error);
+  g_assert_true (nk_autograd_backward (apart, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (nk_tensor_data (fused), sizeof (double), nk_tensor_data (apart), sizeof (double));
+  g_assert_cmpmem (nk_tensor_data (fused_wte), 15 * sizeof (double), nk_tensor_data (wte->grad), 15 * sizeof (double));
+  g_assert_cmpmem (nk_tensor_data (fused_wpe), 12 * sizeof (double), nk_tensor_data (wpe->grad), 12 * sizeof (double));
+  /* wpe's fourth row is past T = 3: no gradient */
+  g_assert_true (nk_tensor_data_f64 (wpe->grad)[9] == 0.0);
+
+  /* more positions than the table has: a sentence */
+  {
+    g_autoptr(NkTensor) long_ids = nk_tensor_new_full (NULL, NK_DTYPE_INT64, NK_SHAPE (1, 6),
+                                                       NK_BUCKET_OTHER, FALSE, &error);
+    g_autoptr(NkTensor) y = nk_ag_embedding_with_positions (wte, wpe, long_ids, &error);
+
+    g_assert_null (y);
+    g_assert_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED);
+  }
+}
+
 /* ---- views ----------------------------------------------------------------------- */
 
 static NkTensor *
@@ -619,6 +690,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/autograd/nn/bmm/trans-a-gradcheck", test_bmm_trans_a_gradcheck);
   g_test_add_func ("/autograd/nn/attention/gradcheck", test_attention_gradcheck);
   g_test_add_func ("/autograd/nn/embedding/repeated-ids", test_embedding_repeated_ids);
+  g_test_add_func ("/autograd/nn/embedding/with-positions", test_embedding_with_positions);
   g_test_add_func ("/autograd/nn/views/gradcheck", test_views_gradcheck);
   g_test_add_func ("/autograd/nn/flops", test_flop_counts);
   g_test_add_func ("/autograd/nn/autocast-bf16", test_autocast_bf16);

@@ -882,6 +882,40 @@ backward_embedding (Node    *node,
   return TRUE;
 }
 
+static gboolean
+is_embedding_table (NkTensor *weight)
+{
+  return weight->ndim == 2 && nk_tensor_is_contiguous (weight)
+         && (weight->dtype == NK_DTYPE_F32 || weight->dtype == NK_DTYPE_F64);
+}
+
+/* weight[ids] as a new [N, D] activation on weight's device. */
+static NkTensor *
+gather_rows (NkTensor  *weight,
+             NkTensor  *ids,
+             GError   **error)
+{
+  g_autoptr(NkTensor) dev_ids = on_device_of (ids, weight, error);
+  g_autoptr(NkTensor) out = NULL;
+
+  if (dev_ids == NULL)
+    return NULL;
+  out = nk_arena_take (weight->dtype, NK_SHAPE (ids->shape[0], weight->shape[1]),
+                       NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL)
+    return NULL;
+  {
+    NkRowsCall call = { NK_ROWS_GATHER, ids->shape[0], weight->shape[1], 1,
+                        weight->shape[0], 0.0, FALSE,
+                        { dev_ptr (weight), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
+                        { dev_ptr (out) } };
+
+    if (!run_rows (weight, &call, error))
+      return NULL;
+  }
+  return g_steal_pointer (&out);
+}
+
 NkTensor *
 nk_ag_embedding (NkTensor  *weight,
                  NkTensor  *index,
@@ -889,14 +923,12 @@ nk_ag_embedding (NkTensor  *weight,
 {
   g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) ids = NULL;
-  g_autoptr(NkTensor) dev_ids = NULL;
   g_autoptr(NkTensor) out = NULL;
   Node *node;
 
   g_return_val_if_fail (weight != NULL && index != NULL, NULL);
 
-  if (weight->ndim != 2 || index->ndim != 1 || !nk_tensor_is_contiguous (weight)
-      || (weight->dtype != NK_DTYPE_F32 && weight->dtype != NK_DTYPE_F64))
+  if (!is_embedding_table (weight) || index->ndim != 1)
     {
       g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
                    _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids."));
@@ -906,24 +938,70 @@ nk_ag_embedding (NkTensor  *weight,
    * when a batch lives on the GPU). */
   if ((host = nk_tensor_to_device (index, nk_device_get_cpu (), error)) == NULL
       || (ids = embedding_ids (host, weight->shape[0], error)) == NULL
-      || (dev_ids = on_device_of (ids, weight, error)) == NULL)
+      || (out = gather_rows (weight, ids, error)) == NULL)
     return NULL;
-  out = nk_arena_take (weight->dtype, NK_SHAPE (index->shape[0], weight->shape[1]),
-                       NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL)
-    return NULL;
-  {
-    NkRowsCall call = { NK_ROWS_GATHER, index->shape[0], weight->shape[1], 1,
-                        weight->shape[0], 0.0, FALSE,
-                        { dev_ptr (weight), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
-                        { dev_ptr (out) } };
-
-    if (!run_rows (weight, &call, error))
-      return NULL;
-  }
   node = record_external (out, backward_embedding, weight, NULL, NULL);
   if (node != NULL)
     node->saved = g_steal_pointer (&ids);
+  return g_steal_pointer (&out);
+}
+
+/* d loss / d wte as nk_ag_embedding's, and d loss / d positions: the gradient
+ * summed over the batch, as nk_ag_add's backward sums a broadcast operand. */
+static gboolean
+backward_embedding_with_positions (Node    *node,
+                                   GError **error)
+{
+  NkTensor *pos = node->in[1];
+  g_autoptr(NkTensor) g3 = nk_tensor_view (node->grad, 3,
+                                           (gint64[]) { node->iparam[0], pos->shape[0], pos->shape[1] },
+                                           error);
+
+  return g3 != NULL && _nk_ag_accumulate (pos, g3, FALSE, error) && backward_embedding (node, error);
+}
+
+NkTensor *
+nk_ag_embedding_with_positions (NkTensor  *wte,
+                                NkTensor  *wpe,
+                                NkTensor  *index,
+                                GError   **error)
+{
+  g_autoptr(NkTensor) flat = NULL;
+  g_autoptr(NkTensor) pos = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  g_autoptr(NkTensor) out3 = NULL;
+  g_autoptr(NkTensor) host = NULL;
+  g_autoptr(NkTensor) ids = NULL;
+  Node *node;
+  gint64 B, T;
+
+  g_return_val_if_fail (wte != NULL && wpe != NULL && index != NULL, NULL);
+
+  if (!is_embedding_table (wte) || index->ndim != 2 || wpe->ndim != 2
+      || index->shape[1] > wpe->shape[0] || wpe->shape[1] != wte->shape[1] || wpe->dtype != wte->dtype)
+    {
+      g_set_error_literal (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                           _("Token and position embeddings need [B, T] ids, [V, D] and [T, D] tables."));
+      return NULL;
+    }
+  B = index->shape[0], T = index->shape[1];
+  /* The gather writes the sum's buffer and the positions are added in place, so
+   * no [B·T, D] of token rows outlives the forward: a graph of wte[idx] + wpe
+   * would keep them, PyTorch's does not. */
+  if ((flat = nk_tensor_reshape (index, NK_SHAPE (B * T), error)) == NULL
+      || (host = nk_tensor_to_device (flat, nk_device_get_cpu (), error)) == NULL
+      || (ids = embedding_ids (host, wte->shape[0], error)) == NULL
+      || (out = gather_rows (wte, ids, error)) == NULL
+      || (pos = nk_ag_narrow (wpe, 0, 0, T, error)) == NULL
+      || (out3 = nk_tensor_view (out, 3, (gint64[]) { B, T, wte->shape[1] }, error)) == NULL
+      || !nk_add_ (out3, pos, error))
+    return NULL;
+  node = record_external (out, backward_embedding_with_positions, wte, pos, NULL);
+  if (node != NULL)
+    {
+      node->saved = g_steal_pointer (&ids);
+      node->iparam[0] = B;
+    }
   return g_steal_pointer (&out);
 }
 

@@ -206,6 +206,26 @@ NkTensor   *nk_ag_embedding              (NkTensor       *weight,
                                           NkTensor       *index,
                                           GError        **error);
 
+/**
+ * nk_ag_embedding_with_positions:
+ * @wte: the token table [V, D], as nk_ag_embedding()'s @weight
+ * @wpe: the position table [T_max, D], same dtype and device
+ * @index: [B, T] token ids, T ≤ T_max
+ * @error: return location for a #GError
+ *
+ * wte[index] + wpe[0..T) as one op, a GPT's input: the same sums as
+ * nk_ag_embedding() followed by nk_ag_add() of the first T rows of @wpe, but
+ * the token rows are written into the result and never kept, as PyTorch frees
+ * them. Backward: @wte's gradient as nk_ag_embedding()'s, @wpe's rows the
+ * gradient summed over the batch (nk_ag_add()'s reduction).
+ *
+ * Returns: (transfer full) (nullable): [B·T, D]
+ */
+NkTensor   *nk_ag_embedding_with_positions (NkTensor     *wte,
+                                            NkTensor     *wpe,
+                                            NkTensor     *index,
+                                            GError      **error);
+
 /* A copy in another dtype (rounded once); the gradient is cast back. */
 NkTensor   *nk_ag_cast                   (NkTensor       *a,
                                           NkDType         dtype,

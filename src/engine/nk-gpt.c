@@ -168,6 +168,44 @@ nk_gpt_matmul_flops (guint vocab,
   return 6.0 * b * t * (12.0 * l * d * d + (double) vocab * d) + 12.0 * l * b * t * t * d;
 }
 
+void
+nk_gpt_activation_terms (guint    vocab,
+                         guint    n_embd,
+                         guint    n_layer,
+                         guint    n_head,
+                         guint64  batch,
+                         guint64  block_size,
+                         NkDType  compute,
+                         guint64  terms[NK_ACT_N_TERMS])
+{
+  guint64 c = nk_dtype_element_size (compute);
+  guint64 n = batch * block_size, d = n_embd, L = n_layer, t = block_size;
+  guint64 scores = batch * n_head * t * t;
+
+  memset (terms, 0, NK_ACT_N_TERMS * sizeof terms[0]);
+  /* the embedding sum and the two residual sums of each block (f32) */
+  terms[NK_ACT_TERM_RESIDUAL] = (2 * L + 1) * n * d * 4;
+  /* 2L + 1 LayerNorms (ln_f included): f32 outputs, mean and 1/σ */
+  terms[NK_ACT_TERM_NORM_STATS] = (2 * L + 1) * 2 * n * 4;
+  terms[NK_ACT_TERM_NORM_OUTPUT] = (2 * L + 1) * n * d * 4;
+  terms[NK_ACT_TERM_QKV] = L * n * 3 * d * c;
+  terms[NK_ACT_TERM_ATTN_OUTPUT] = L * n * d * c;
+  terms[NK_ACT_TERM_MLP] = L * 2 * n * 4 * d * c;
+  terms[NK_ACT_TERM_SCORES] = L * scores * c;
+  terms[NK_ACT_TERM_PROBS] = L * scores * 4;
+  terms[NK_ACT_TERM_PROJ_OUTPUT] = L * 2 * n * d * c;
+  terms[NK_ACT_TERM_LOGITS] = n * (guint64) vocab * c + 4;
+  /* Under autocast the products keep rounded copies of their f32 operands for
+   * backward, as torch.autocast does (each LayerNorm's output feeding a Linear, the
+   * probabilities feeding att·v), the softmax keeps its narrow scores widened to
+   * f32, and the cross entropy reads the logits widened. */
+  if (compute != NK_DTYPE_F32)
+    {
+      terms[NK_ACT_TERM_AUTOCAST] = L * (2 * n * d * c + scores * (c + 4)) + n * d * c;
+      terms[NK_ACT_TERM_LOGITS] += n * (guint64) vocab * 4;
+    }
+}
+
 guint64
 nk_gpt_activation_bytes (guint    vocab,
                          guint    n_embd,
@@ -177,22 +215,11 @@ nk_gpt_activation_bytes (guint    vocab,
                          guint64  block_size,
                          NkDType  compute)
 {
-  guint64 c = nk_dtype_element_size (compute);
-  guint64 n = batch * block_size, d = n_embd, h = n_head, t = block_size;
-  guint64 ln = n * d * 4 + 2 * n * 4;
-  guint64 layer, bytes;
+  guint64 terms[NK_ACT_N_TERMS], bytes = 0;
 
-  layer = 2 * ln + n * 3 * d * c + batch * h * t * t * (c + 4) + 2 * n * d * c
-          + 2 * n * 4 * d * c + n * d * c + 2 * n * d * 4;
-  /* Under autocast the products keep rounded copies of their f32 operands for
-   * backward, as torch.autocast does (each LayerNorm's output feeding a Linear, the
-   * probabilities feeding att·v), and the softmax keeps its narrow scores widened
-   * to f32. */
-  if (compute != NK_DTYPE_F32)
-    layer += 2 * n * d * c + batch * h * t * t * (c + 4);
-  bytes = 2 * n * d * 4 + n_layer * layer + ln + n * (guint64) vocab * c + 4;
-  if (compute != NK_DTYPE_F32)
-    bytes += n * (guint64) vocab * 4 + n * d * c;
+  nk_gpt_activation_terms (vocab, n_embd, n_layer, n_head, batch, block_size, compute, terms);
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    bytes += terms[i];
   return bytes;
 }
 
@@ -333,20 +360,12 @@ embed (NkModel   *model,
        gint64     T,
        GError   **error)
 {
-  gint64 d = model->dim;
-  g_autoptr(NkTensor) flat = nk_tensor_reshape (input, NK_SHAPE (B * T), error);
-  g_autoptr(NkTensor) tok = NULL;
-  g_autoptr(NkTensor) tok3 = NULL;
-  g_autoptr(NkTensor) pos = NULL;
-  g_autoptr(NkTensor) sum = NULL;
+  g_autoptr(NkTensor) ids = nk_tensor_reshape (input, NK_SHAPE (B, T), error);
 
-  if (flat == NULL)
-    return NULL;
-  tok = nk_ag_embedding (g_ptr_array_index (model->params, 0), flat, error);
-  tok3 = tok != NULL ? nk_ag_view (tok, 3, (gint64[]) { B, T, d }, error) : NULL;
-  pos = tok3 != NULL ? nk_ag_narrow (g_ptr_array_index (model->params, 1), 0, 0, T, error) : NULL;
-  sum = pos != NULL ? nk_ag_add (tok3, pos, error) : NULL;
-  return sum != NULL ? nk_ag_view (sum, 2, (gint64[]) { B * T, d }, error) : NULL;
+  return ids != NULL ? nk_ag_embedding_with_positions (g_ptr_array_index (model->params, 0),
+                                                       g_ptr_array_index (model->params, 1),
+                                                       ids, error)
+                     : NULL;
 }
 
 NkTensor *

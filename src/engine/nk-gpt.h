@@ -33,6 +33,7 @@
  */
 #pragma once
 
+#include "nk-activation-terms.h"
 #include "nk-model.h"
 
 G_BEGIN_DECLS
@@ -122,7 +123,7 @@ double     nk_gpt_matmul_flops         (guint     vocab,
                                         guint     batch);
 
 /**
- * nk_gpt_activation_bytes:
+ * nk_gpt_activation_terms:
  * @vocab: V
  * @n_embd: d
  * @n_layer: L
@@ -130,21 +131,30 @@ double     nk_gpt_matmul_flops         (guint     vocab,
  * @batch: B
  * @block_size: T
  * @compute: %NK_DTYPE_F32, or the autocast dtype (bf16/f16) of a mixed run
+ * @terms: (out): the bytes of each #NkActTerm
  *
- * The bytes one fp32 step's forward keeps for backward, tensor by tensor as the
- * ops allocate them (N = B·T rows, c = @compute's size; LayerNorm and the softmax
- * return f32): embeddings 2·N·d·4; per layer the two LayerNorms 2·(N·d·4 + 2·N·4),
- * qkv N·3d·c, scores and probabilities B·H·T²·(c + 4), attention output and c_proj
- * 2·N·d·c, the MLP 2·N·4d·c + N·d·c, the two residual sums 2·N·d·4; ln_f N·d·4 +
- * 2·N·4; logits N·V·c (and under autocast their f32 copy, N·V·4); the loss 4.
- * Under autocast the products also keep rounded copies of their f32 operands: per
- * layer 2·N·d·c (the LayerNorms' outputs) and B·H·T²·c (the probabilities), and
- * N·d·c (ln_f's output); the softmax keeps its narrow scores widened, B·H·T²·4.
- * Korthikanti's 34·s·b·h + 5·a·s²·b counts dropout masks (none here) and 2-byte
- * activations.
- *
- * Returns: the bytes
+ * The bytes one step's forward keeps for backward, tensor by tensor as the ops
+ * allocate them (N = B·T rows, c = @compute's size; LayerNorm and the softmax
+ * return f32): the residual stream (2L + 1)·N·d·4 (the embedding sum, fused so
+ * no token rows are kept, and two sums a block); 2L + 1 LayerNorms' outputs
+ * N·d·4 and statistics 2·N·4 each; per layer Q, K, V N·3d·c, the attention output
+ * N·d·c, the MLP 2·N·4d·c, scores B·H·T²·c and probabilities B·H·T²·4, the two
+ * c_proj outputs 2·N·d·c; the logits N·V·c and the loss 4. Under autocast the
+ * products also keep rounded copies of their f32 operands — per layer 2·N·d·c
+ * (the LayerNorms' outputs) and B·H·T²·c (the probabilities), and N·d·c (ln_f's
+ * output) —, the softmax its narrow scores widened, B·H·T²·4, and the loss the
+ * logits widened, N·V·4. No dropout.
  */
+void       nk_gpt_activation_terms     (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     n_head,
+                                        guint64   batch,
+                                        guint64   block_size,
+                                        NkDType   compute,
+                                        guint64   terms[NK_ACT_N_TERMS]);
+
+/* Returns: the sum of nk_gpt_activation_terms(), the activation bucket of a step */
 guint64    nk_gpt_activation_bytes     (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,

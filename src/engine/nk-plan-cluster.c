@@ -56,6 +56,7 @@ typedef struct {
 /* What one layout costs: the figures the result keeps. */
 typedef struct {
   double v[NK_PLAN_N_VALUES];
+  double act_terms[NK_ACT_N_TERMS];   /* the most loaded GPU's activations, by term */
   int    rule;   /* -1: a valid layout */
   gboolean tp_crosses_nodes;
   int    bandwidth_missing;   /* -1, 0 NVLink, 1 network */
@@ -134,34 +135,63 @@ check_layout (const Shape  *m,
 
 /* ---------------------------------------------------------------- memory */
 
-/* Activation bytes of one layer for one micro-batch on one GPU (Korthikanti et
- * al. 2022, section 4.1, at @p bytes per value and 1-byte dropout masks):
- * sbh(4p + 2) outside the TP region (two LayerNorm inputs, the QKV and FFN
- * inputs, two masks; divided by t only under sequence parallelism), sbh · p ·
- * (2 + 2·kv/a + f·d_ff/h) / t inside it (Q, K, V, the projection's input; the
- * FFN's f = 2 stored values per column for GELU, 3 for SwiGLU's gate, up and
- * product), and a·s²·b(2p + 1)/t for the attention scores (softmax output,
- * dropout output and mask) unless recomputed (selective) or never stored
- * (FlashAttention). Full recompute keeps only the layer's input. */
+/* Adds the activation bytes of one layer for one micro-batch on one GPU, times
+ * @times, to @terms (Korthikanti et al. 2022, section 4.1, at @p bytes per value
+ * and 1-byte dropout masks): sbh(4p + 2) outside the TP region (two LayerNorm
+ * inputs, the QKV and FFN inputs, two masks; divided by t only under sequence
+ * parallelism), sbh · p · (2 + 2·kv/a + f·d_ff/h) / t inside it (Q, K, V, the
+ * projection's input; the FFN's f = 2 stored values per column for GELU, 3 for
+ * SwiGLU's gate, up and product), and a·s²·b(2p + 1)/t for the attention scores
+ * (softmax output, dropout output and mask) unless recomputed (selective) or never
+ * stored (FlashAttention). Full recompute keeps only the layer's input. Returns
+ * the layer's bytes. */
+static double
+add_layer_activations (const Shape  *m,
+                       const Layout *l,
+                       double        p,
+                       gboolean      stored_only,
+                       double        times,
+                       double       *terms)
+{
+  double s = m->s / l->cp, b = l->micro, h = m->h, t = l->tp;
+  double sbh = s * b * h, outside = l->sp ? t : 1;
+  double x[NK_ACT_N_TERMS] = { 0 }, sum = 0;
+
+  if (stored_only && l->recompute == NK_RECOMPUTE_FULL)
+    x[NK_ACT_TERM_RESIDUAL] = sbh * p / outside;
+  else
+    {
+      x[NK_ACT_TERM_RESIDUAL] = 2 * sbh * p / outside;
+      /* ... plus each LayerNorm's saved mean and 1/σ, two fp32 per token (PyTorch's
+       * native_layer_norm keeps them; Korthikanti et al. leave them out) */
+      x[NK_ACT_TERM_NORM_STATS] = 2 * 2 * 4 * s * b / outside;
+      x[NK_ACT_TERM_NORM_OUTPUT] = 2 * sbh * p / outside;
+      x[NK_ACT_TERM_DROPOUT] = 2 * sbh / outside;
+      x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
+      x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
+      x[NK_ACT_TERM_MLP] = sbh * p * (m->swiglu ? 3 : 2) * m->d_ff / h / t;
+      if (l->recompute != NK_RECOMPUTE_SELECTIVE && !l->flash)
+        {
+          x[NK_ACT_TERM_PROBS] = m->a * s * m->s * b * p / t;
+          x[NK_ACT_TERM_DROPOUT] += m->a * s * m->s * b * (p + 1) / t;
+        }
+    }
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    {
+      if (terms != NULL)
+        terms[i] += times * x[i];
+      sum += x[i];
+    }
+  return sum;
+}
+
 static double
 layer_activations (const Shape  *m,
                    const Layout *l,
                    double        p,
                    gboolean      stored_only)
 {
-  double s = m->s / l->cp, b = l->micro, h = m->h, t = l->tp;
-  double sbh = s * b * h;
-  /* ... plus each LayerNorm's saved mean and 1/σ, two fp32 per token (PyTorch's
-   * native_layer_norm keeps them; Korthikanti et al. leave them out) */
-  double outside = (sbh * (4 * p + 2) + 2 * 2 * 4 * s * b) / (l->sp ? t : 1);
-  double inside = sbh * p * (2 + 2 * m->kv / m->a + (m->swiglu ? 3 : 2) * m->d_ff / h) / t;
-  double scores = m->a * s * m->s * b * (2 * p + 1) / t;
-
-  if (stored_only && l->recompute == NK_RECOMPUTE_FULL)
-    return sbh * p / (l->sp ? t : 1);
-  if (l->recompute == NK_RECOMPUTE_SELECTIVE || l->flash)
-    scores = 0;
-  return outside + inside + scores;
+  return add_layer_activations (m, l, p, stored_only, 0, NULL);
 }
 
 /* Parameters one GPU of a stage holds (before ZeRO): its layers' matrices divided
@@ -186,6 +216,7 @@ stage_params (const Shape  *m,
 
 typedef struct {
   double params, grads, opt, act, total;
+  double act_terms[NK_ACT_N_TERMS];
 } StageMemory;
 
 /* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
@@ -226,17 +257,33 @@ stage_memory (const NkPlanInputs *in,
   in_flight = first ? MIN ((double) l->pp, m_steps) : 1;
   if (first && l->v > 1)
     in_flight *= 1 + (l->pp - 1.0) / (l->pp * (double) l->v);
-  mem.act = layers * in_flight * layer_activations (m, l, p, TRUE);
+  memset (mem.act_terms, 0, sizeof mem.act_terms);
+  add_layer_activations (m, l, p, TRUE, layers * in_flight, mem.act_terms);
   if (l->recompute == NK_RECOMPUTE_FULL)
-    mem.act += layer_activations (m, l, p, FALSE);   /* the layer being recomputed */
-  /* Korthikanti et al. section 4.3: the embedding's dropout output and mask
-   * (first stage); the final LayerNorm's and the output layer's inputs and
-   * the fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
+    add_layer_activations (m, l, p, FALSE, 1, mem.act_terms);   /* the layer being recomputed */
+  /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage;
+   * its output is the first layer's input, counted there); the final
+   * LayerNorm's input, statistics and output (the output layer's input) and the
+   * fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
   if (first)
-    edges += in_flight * sbh * (p + 1) / l->tp;
+    {
+      edges += in_flight * sbh / l->tp;
+      mem.act_terms[NK_ACT_TERM_DROPOUT] += in_flight * sbh / l->tp;
+    }
   if (last)
-    edges += sbh * 2 * p / l->tp + 4 * (m->s / l->cp) * l->micro * m->V / l->tp;
-  mem.act += edges;
+    {
+      double logits = 4 * (m->s / l->cp) * l->micro * m->V / l->tp;
+      double stats = 2 * 4 * (m->s / l->cp) * l->micro / l->tp;
+
+      edges += 2 * sbh * p / l->tp + stats + logits;
+      mem.act_terms[NK_ACT_TERM_RESIDUAL] += sbh * p / l->tp;
+      mem.act_terms[NK_ACT_TERM_NORM_OUTPUT] += sbh * p / l->tp;
+      mem.act_terms[NK_ACT_TERM_NORM_STATS] += stats;
+      mem.act_terms[NK_ACT_TERM_LOGITS] += logits;
+    }
+  mem.act = 0;
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    mem.act += mem.act_terms[i];
   mem.total = mem.params + mem.grads + mem.opt + mem.act;
   if (in_flight_out != NULL)
     *in_flight_out = in_flight;
@@ -453,6 +500,7 @@ evaluate (const NkPlanInputs *in,
           v[NK_PLAN_V_ACT_EDGES] = edges;
         }
     }
+  memcpy (c->act_terms, first.act_terms, sizeof c->act_terms);
   v[NK_PLAN_V_MAX_PARAMS] = first.params;
   v[NK_PLAN_V_MAX_GRADS] = first.grads;
   v[NK_PLAN_V_MAX_OPT] = first.opt;
@@ -805,6 +853,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
       r->has[NK_PLAN_V_MFU_6N] = TRUE;
     }
   r->cluster = TRUE;
+  memcpy (r->act_terms, c.act_terms, sizeof r->act_terms);
   r->tp_crosses_nodes = c.tp_crosses_nodes;
   if (r->has[NK_PLAN_V_T_STEP])
     compute_layout_deadline (inputs, r, &m, &l);

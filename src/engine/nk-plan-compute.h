@@ -15,6 +15,7 @@
 
 #include <glib.h>
 
+#include "nk-activation-terms.h"
 #include "nk-gpus.h"
 #include "nk-optim.h"
 #include "nk-precision.h"
@@ -346,6 +347,9 @@ typedef struct {
    * layout as used, after --best-layout's search: #NkPlanLayoutInput values,
    * the ZeRO stage; whether TP spans more than one node. */
   gboolean           cluster;
+  /* The most loaded GPU's activation bytes split by term (memory-max-activations
+   * is their sum); zeros unless the cluster model ran. */
+  double             act_terms[NK_ACT_N_TERMS];
   int                layout[NK_PLAN_N_LAYOUT];
   int                zero_stage;
   gboolean           tp_crosses_nodes;

@@ -1264,6 +1264,26 @@ nk_plan_get_output (NkPlan     *self,
 }
 
 /**
+ * nk_plan_get_activation_terms:
+ * @self: a plan
+ * @terms: (out): bytes of each #NkActTerm on the most loaded GPU
+ *
+ * memory-max-activations split into the tensors it counts (Korthikanti et al.'s
+ * terms, the LayerNorm statistics, the embedding's and the output layer's).
+ *
+ * Returns: %TRUE when the cluster model ran (a transformer shape, a sequence and a
+ *   batch); else @terms are zeros
+ */
+gboolean
+nk_plan_get_activation_terms (NkPlan *self,
+                              double  terms[NK_ACT_N_TERMS])
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
+  memcpy (terms, self->out.result.act_terms, NK_ACT_N_TERMS * sizeof terms[0]);
+  return self->out.result.cluster;
+}
+
+/**
  * nk_plan_get_fits: (get-property fits)
  * @self: a plan
  *

@@ -227,6 +227,8 @@ gboolean     nk_plan_check                    (NkPlan            *self,
                                                GError           **error);
 double       nk_plan_get_output               (NkPlan            *self,
                                                const char        *name);
+gboolean     nk_plan_get_activation_terms     (NkPlan            *self,
+                                               double             terms[NK_ACT_N_TERMS]);
 gboolean     nk_plan_get_fits                 (NkPlan            *self);
 const char  *nk_plan_get_gpu_name             (NkPlan            *self);
 const char  *nk_plan_get_bytes_per_param_text (NkPlan            *self);

@@ -270,6 +270,20 @@ nk_train_config_compute_dtype (const NkTrainConfig *config)
          : config->precision == NK_PRECISION_FP16_MIXED ? NK_DTYPE_F16 : NK_DTYPE_F32;
 }
 
+/* The Planner's cluster model for a GPT run on one GPU: GPT-2's shape, tied, the
+ * run's batch, sequence and precision. */
+static void
+plan_gpt (const NkTrainConfig *config,
+          NkPlan              *plan)
+{
+  g_object_set (plan, "gpus", 1.0, "batch", (double) config->batch, "seq", (double) config->context,
+                "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim,
+                "heads", (double) config->n_head,
+                "vocab", (double) nk_train_config_get_vocab (config), "tied-embeddings", TRUE,
+                "precision", nk_precision_is_mixed (config->precision) ? NK_PRECISION_BF16_MIXED
+                                                                      : NK_PRECISION_FP32, NULL);
+}
+
 /**
  * nk_train_config_predict:
  * @config: a run's config
@@ -330,13 +344,46 @@ nk_train_config_predict (const NkTrainConfig *config,
   out->activations_planner = NAN;
   if (config->model == NK_MODEL_GPT)
     {
-      /* the Planner's cluster model on one GPU: GPT-2's shape, tied, the run's precision */
-      g_object_set (plan, "gpus", 1.0, "heads", (double) config->n_head,
-                    "vocab", (double) nk_train_config_get_vocab (config), "tied-embeddings", TRUE,
-                    "precision", nk_precision_is_mixed (config->precision) ? NK_PRECISION_BF16_MIXED
-                                                                          : NK_PRECISION_FP32, NULL);
+      plan_gpt (config, plan);
       out->activations_planner = nk_plan_get_output (plan, "memory-max-activations");
     }
   out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
   out->seconds_per_step = out->flops_per_step / out->gemm_rate;
+}
+
+/**
+ * nk_train_config_activation_terms:
+ * @config: a run's config
+ * @planner: (out): the Planner's activation bytes by #NkActTerm (its cluster model
+ *   on one GPU, as #NkTrainPrediction.activations_planner)
+ * @stored: (out): what the GPT keeps, by term (nk_gpt_activation_terms(), whose sum
+ *   is the measured activation bucket)
+ *
+ * The activation table of the Training page: the textbook formula and the GPT's
+ * tensors side by side.
+ *
+ * Returns: %FALSE (and zeros) unless @config is a GPT
+ */
+gboolean
+nk_train_config_activation_terms (const NkTrainConfig *config,
+                                  double               planner[NK_ACT_N_TERMS],
+                                  double               stored[NK_ACT_N_TERMS])
+{
+  g_autoptr(NkPlan) plan = NULL;
+  guint64 bytes[NK_ACT_N_TERMS];
+
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  memset (planner, 0, NK_ACT_N_TERMS * sizeof planner[0]);
+  memset (stored, 0, NK_ACT_N_TERMS * sizeof stored[0]);
+  if (config->model != NK_MODEL_GPT)
+    return FALSE;
+  plan = nk_plan_new ();
+  plan_gpt (config, plan);
+  nk_plan_get_activation_terms (plan, planner);
+  nk_gpt_activation_terms (nk_train_config_get_vocab (config), config->dim, config->layers, config->n_head,
+                           config->batch, config->context, nk_train_config_compute_dtype (config), bytes);
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    stored[i] = (double) bytes[i];
+  return TRUE;
 }

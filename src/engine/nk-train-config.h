@@ -13,6 +13,7 @@
 
 #include <glib-object.h>
 
+#include "nk-activation-terms.h"
 #include "nk-init.h"
 #include "nk-model.h"
 #include "nk-optim.h"
@@ -173,6 +174,10 @@ typedef struct {
 void           nk_train_config_predict   (const NkTrainConfig *config,
                                           double               gemm_rate,
                                           NkTrainPrediction   *out);
+
+gboolean       nk_train_config_activation_terms (const NkTrainConfig *config,
+                                                 double               planner[NK_ACT_N_TERMS],
+                                                 double               stored[NK_ACT_N_TERMS]);
 
 /* The dtype the run's matmuls compute in: f32, or bf16/f16 under a mixed policy. */
 NkDType        nk_train_config_compute_dtype (const NkTrainConfig *config);

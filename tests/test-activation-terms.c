@@ -1,0 +1,180 @@
+/* test-activation-terms.c: the Planner's activation formula and what Napkin's GPT
+ * stores, term by term (issue 12)
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: each term counted by hand for issue 12's Done-means run (d 128, L 4,
+ * H 4, T 64, B 16, V 256) — the GPT's tensors as the ops allocate them, the
+ * Planner's as Korthikanti et al. 2022 list them; their sum against the totals
+ * the two sides already answer for (memory-max-activations, and
+ * nk_gpt_activation_bytes(), which test-gpt checks against the measured bucket).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-gpt.h"
+#include "nk-plan.h"
+#include "nk-train-config.h"
+#include "nk-test-util.h"
+
+enum { D = 128, L = 4, H = 4, T = 64, B = 16, V = 256, N = B * T };
+
+static NkTrainConfig *
+done_means_config (NkPrecision precision)
+{
+  NkTrainConfig *config = nk_train_config_new ();
+
+  config->model = NK_MODEL_GPT;
+  config->dim = D;
+  config->layers = L;
+  config->n_head = H;
+  config->context = T;
+  config->batch = B;
+  config->precision = precision;
+  return config;
+}
+
+static double
+sum (const double *terms)
+{
+  double s = 0;
+
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    s += terms[i];
+  return s;
+}
+
+/* fp32: where both count the same tensor at 4 bytes, they agree to the byte. */
+static void
+test_fp32_by_hand (void)
+{
+  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_FP32);
+  double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
+  const double sbh = (double) N * D, scores = (double) B * H * T * T;
+
+  g_assert_true (nk_train_config_activation_terms (config, planner, stored));
+
+  /* Napkin's GPT: the embedding sum and two sums a block; 2L + 1 LayerNorms */
+  g_assert_cmpfloat (stored[NK_ACT_TERM_RESIDUAL], ==, 9 * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_NORM_STATS], ==, 9 * 2.0 * N * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_NORM_OUTPUT], ==, 9 * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_QKV], ==, L * 3 * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_ATTN_OUTPUT], ==, L * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_MLP], ==, L * 8 * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_SCORES], ==, L * scores * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_PROBS], ==, L * scores * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_PROJ_OUTPUT], ==, L * 2 * sbh * 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_DROPOUT], ==, 0);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_LOGITS], ==, (double) N * V * 4 + 4);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_AUTOCAST], ==, 0);
+  g_assert_cmpfloat (sum (stored), ==,
+                     (double) nk_gpt_activation_bytes (V, D, L, H, B, T, NK_DTYPE_F32));
+
+  /* Korthikanti et al. at p = 4: per layer two LayerNorm inputs 2p·sbh, the QKV
+   * and FFN inputs 2p·sbh, Q K V 3p·sbh, the projection input p·sbh, the GELU's
+   * 8p·sbh, softmax output p·as²b, masks 2·sbh + as²b and attention dropout's
+   * output p·as²b; the final LayerNorm's input and output, the embedding's mask,
+   * the fp32 logits 4·sbV; Napkin's planner adds 2 fp32 statistics a token and
+   * LayerNorm. */
+  g_assert_cmpfloat (planner[NK_ACT_TERM_RESIDUAL], ==, (2 * L + 1) * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_NORM_STATS], ==, (2 * L + 1) * 2.0 * N * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_NORM_OUTPUT], ==, (2 * L + 1) * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_QKV], ==, L * 3 * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_ATTN_OUTPUT], ==, L * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_MLP], ==, L * 8 * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_SCORES], ==, 0);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_PROBS], ==, L * scores * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_PROJ_OUTPUT], ==, 0);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_DROPOUT], ==, L * (2 * sbh + scores * 5) + sbh);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_LOGITS], ==, 4.0 * N * V);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_AUTOCAST], ==, 0);
+  {
+    NkTrainPrediction p;
+
+    nk_train_config_predict (config, NAN, &p);
+    g_assert_cmpfloat (fabs (sum (planner) / p.activations_planner - 1), <, 1e-12);
+  }
+
+  /* Issue 12's Done means: within 5 % (−4.1 %). */
+  g_assert_cmpfloat (fabs (sum (planner) / sum (stored) - 1), <=, 0.05);
+}
+
+/* bf16-mixed: the Planner counts 2 bytes a value; the GPT keeps its stream,
+ * LayerNorm outputs and probabilities in fp32 and adds autocast's copies. */
+static void
+test_bf16_by_hand (void)
+{
+  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_BF16_MIXED);
+  double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
+  const double sbh = (double) N * D, scores = (double) B * H * T * T;
+
+  g_assert_true (nk_train_config_activation_terms (config, planner, stored));
+  g_assert_cmpfloat (stored[NK_ACT_TERM_RESIDUAL], ==, 9 * sbh * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_RESIDUAL], ==, 9 * sbh * 2);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_QKV], ==, L * 3 * sbh * 2);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_QKV], ==, L * 3 * sbh * 2);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_PROBS], ==, L * scores * 4);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_PROBS], ==, L * scores * 2);
+  g_assert_cmpfloat (planner[NK_ACT_TERM_DROPOUT], ==, L * (2 * sbh + scores * 3) + sbh);
+  /* rounded LayerNorm outputs 2·N·d·2 and probabilities B·H·T²·2, widened scores
+   * B·H·T²·4 a layer; ln_f's output N·d·2 */
+  g_assert_cmpfloat (stored[NK_ACT_TERM_AUTOCAST], ==, L * (2 * sbh * 2 + scores * 6) + sbh * 2);
+  g_assert_cmpfloat (stored[NK_ACT_TERM_LOGITS], ==, (double) N * V * (2 + 4) + 4);
+  g_assert_cmpfloat (sum (stored), ==,
+                     (double) nk_gpt_activation_bytes (V, D, L, H, B, T, NK_DTYPE_BF16));
+}
+
+/* Korthikanti et al.'s Table 2 at cluster scale, GPT-3 175B on t = 8 with
+ * sequence parallelism: per layer 34·sbh/t + 5·as²b/t at p = 2, of which the
+ * masks are 2·sbh/t + as²b/t; the terms add up to the plan's memory. */
+static void
+test_cluster_terms (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  double terms[NK_ACT_N_TERMS];
+  const double s = 2048, b = 1, h = 12288, a = 96, t = 8, layers = 96 / 8.0;
+
+  g_object_set (plan, "gpus", 64.0, "layers", 96.0, "d-model", h, "heads", a, "seq", s,
+                "vocab", 51200.0, "batch", 8.0, "precision", NK_PRECISION_BF16_MIXED, NULL);
+  g_object_set (plan, "tp", 8, "pp", 8, "micro-batch", 1, "sequence-parallel", TRUE, NULL);
+  g_assert_true (nk_plan_get_activation_terms (plan, terms));
+  g_assert_cmpfloat (fabs (sum (terms) / nk_plan_get_output (plan, "memory-max-activations") - 1), <, 1e-12);
+  /* first stage, 8 micro-batches in flight: the layers' masks plus the embedding's */
+  g_assert_cmpfloat (fabs (terms[NK_ACT_TERM_DROPOUT]
+                           / (layers * 8 * (2 * s * b * h / t + a * s * s * b * 3 / t) + 8 * s * b * h / t) - 1),
+                     <, 1e-12);
+  g_assert_cmpfloat (terms[NK_ACT_TERM_SCORES], ==, 0);
+  g_assert_cmpfloat (terms[NK_ACT_TERM_LOGITS], ==, 0);   /* not the last stage */
+}
+
+static void
+test_names (void)
+{
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    {
+      g_assert_cmpuint (strlen (nk_act_term_name (i)), >, 0);
+      g_assert_cmpuint (strlen (nk_act_term_why (i)), >, strlen (nk_act_term_name (i)));
+    }
+  {
+    g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+    double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
+
+    config->model = NK_MODEL_CRUNCHER;
+    g_assert_false (nk_train_config_activation_terms (config, planner, stored));
+    g_assert_cmpfloat (sum (planner) + sum (stored), ==, 0);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/activation-terms/fp32-by-hand", test_fp32_by_hand);
+  g_test_add_func ("/engine/activation-terms/bf16-by-hand", test_bf16_by_hand);
+  g_test_add_func ("/engine/activation-terms/cluster", test_cluster_terms);
+  g_test_add_func ("/engine/activation-terms/names", test_names);
+  return g_test_run ();
+}
