@@ -178,6 +178,7 @@ test_gpt_preset (void)
   NkPlan *plan = napkin_planner_page_get_plan (page);
   double n, stored;
   g_autofree char *model = NULL;
+  g_autofree char *lr = NULL;
 
   napkin_planner_page_set_settings (page, settings);
   gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "gpt");
@@ -199,6 +200,8 @@ test_gpt_preset (void)
   model = g_settings_get_string (settings, "training-model");
   g_assert_cmpstr (model, ==, "gpt");
   g_assert_cmpint (g_settings_get_int (settings, "training-n-head"), ==, 4);
+  lr = g_settings_get_string (settings, "training-lr");
+  g_assert_cmpfloat (g_ascii_strtod (lr, NULL), ==, 0.001);   /* nanoGPT's shakespeare_char rate */
 
   napkin_planner_page_set_settings (page, NULL);
   g_settings_reset (settings, "training-model");
@@ -210,6 +213,7 @@ test_gpt_preset (void)
   g_settings_reset (settings, "training-steps");
   g_settings_reset (settings, "training-optimizer");
   g_settings_reset (settings, "training-precision");
+  g_settings_reset (settings, "training-lr");
   g_assert_finalize_object (page);
 }
 

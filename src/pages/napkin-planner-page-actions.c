@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "nk-json.h"
+#include "nk-train-config.h"
 #include "nk-units.h"
 #include "napkin-file-chooser.h"
 #include "napkin-page.h"
@@ -35,6 +36,7 @@ gpt_preset (NapkinPlannerPage *self)
     { "layers", "4" }, { "d-model", "128" }, { "heads", "4" }, { "seq", "64" }, { "vocab", "256" },
     { "batch", "16" }, { "d-ff", "" }, { "gpus", "1" }, { "tokens", "512000" },
   };
+  g_autofree char *lr = NULL;
   AdwToast *toast;
 
   _napkin_planner_page_set_gpu (self, "h100-sxm");
@@ -61,6 +63,9 @@ gpt_preset (NapkinPlannerPage *self)
       g_settings_set_int (self->settings, "training-steps", 500);
       g_settings_set_string (self->settings, "training-optimizer", "adamw");
       g_settings_set_string (self->settings, "training-precision", "fp32");
+      /* the GPT's own rate: at the Cruncher's 0.01 this run stalls */
+      lr = g_strdup_printf ("%g", nk_train_config_default_lr (NK_MODEL_GPT));
+      g_settings_set_string (self->settings, "training-lr", lr);
     }
   toast = adw_toast_new (_("Napkin’s GPT planned; the Training page has the same run"));
   adw_toast_set_button_label (toast, _("Open Training"));
