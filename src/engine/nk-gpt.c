@@ -156,6 +156,26 @@ nk_gpt_flops_formula (guint  vocab,
   return (6.0 * n + 12.0 * l * t * d) * tokens;
 }
 
+void
+nk_gpt_op_flops (guint   vocab,
+                 guint   n_embd,
+                 guint   n_layer,
+                 guint   n_head,
+                 guint   block_size,
+                 guint   batch,
+                 double  flops[NK_N_FLOP_KINDS])
+{
+  double d = n_embd, l = n_layer, t = block_size, n = (double) batch * block_size;
+  double visible = (double) batch * n_head * t * (t + 1) / 2;
+
+  flops[NK_FLOP_KIND_LINEAR] = 6.0 * n * (12.0 * l * d * d + (double) vocab * d);
+  flops[NK_FLOP_KIND_ATTENTION] = 12.0 * l * n * t * d;
+  flops[NK_FLOP_KIND_NORM] = (8.0 + 13.0) * (2 * l + 1) * n * d;
+  flops[NK_FLOP_KIND_ACTIVATION] = 2.0 * l * n * 4 * d;
+  flops[NK_FLOP_KIND_SOFTMAX] = (6.0 + 5.0) * l * visible;
+  flops[NK_FLOP_KIND_EMBEDDING] = n * d;
+}
+
 double
 nk_gpt_matmul_flops (guint vocab,
                      guint n_embd,
@@ -163,9 +183,11 @@ nk_gpt_matmul_flops (guint vocab,
                      guint block_size,
                      guint batch)
 {
-  double d = n_embd, l = n_layer, t = block_size, b = batch;
+  double flops[NK_N_FLOP_KINDS];
 
-  return 6.0 * b * t * (12.0 * l * d * d + (double) vocab * d) + 12.0 * l * b * t * t * d;
+  /* the matmuls do not depend on the heads */
+  nk_gpt_op_flops (vocab, n_embd, n_layer, 1, block_size, batch, flops);
+  return flops[NK_FLOP_KIND_LINEAR] + flops[NK_FLOP_KIND_ATTENTION];
 }
 
 void

@@ -102,6 +102,31 @@ double     nk_gpt_flops_formula        (guint     vocab,
                                         double    tokens);
 
 /**
+ * nk_gpt_op_flops:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @n_head: H
+ * @block_size: T
+ * @batch: B
+ * @flops: (out): FLOPs of each #NkFlopKind
+ *
+ * A training step's FLOPs as Napkin's ops count them (nk-autograd-nn.h's
+ * conventions), N = B·T: the Linears 6·N·(12·L·d² + V·d), attention's products
+ * 12·L·N·T·d, 2L + 1 LayerNorms (8 + 13)·N·d each, GELU 2·L·N·4d, the causal
+ * softmax (6 + 5) per visible score, L·B·H·T(T + 1)/2 of them, and the embedding's
+ * scatter-add N·d. What nk_flops_get() counts beyond these (residual adds, bias
+ * gradients, the loss, the positions' gradient) is element-wise work of no kind.
+ */
+void       nk_gpt_op_flops             (guint     vocab,
+                                        guint     n_embd,
+                                        guint     n_layer,
+                                        guint     n_head,
+                                        guint     block_size,
+                                        guint     batch,
+                                        double    flops[NK_N_FLOP_KINDS]);
+
+/**
  * nk_gpt_matmul_flops:
  * @vocab: V
  * @n_embd: d

@@ -62,6 +62,10 @@ static const Field fields[] = {
   FIELD ("skipped", F_BOOL, skipped),
   FIELD ("flops_formula", F_DOUBLE, flops_formula),
   FIELD ("flops_attention", F_U64, flops_attention),
+  FIELD ("flops_norm", F_U64, flops_norm),
+  FIELD ("flops_activation", F_U64, flops_activation),
+  FIELD ("flops_softmax", F_U64, flops_softmax),
+  FIELD ("flops_embedding", F_U64, flops_embedding),
   FIELD0 ("done", F_DONE),
 };
 

@@ -549,6 +549,10 @@ fill_step_metrics (Run             *run,
   m->flops = k->f1;
   m->flops_matmul = nk_autograd_get_matmul_flops ();
   m->flops_attention = nk_autograd_get_flops (NK_FLOP_KIND_ATTENTION);
+  m->flops_norm = nk_autograd_get_flops (NK_FLOP_KIND_NORM);
+  m->flops_activation = nk_autograd_get_flops (NK_FLOP_KIND_ACTIVATION);
+  m->flops_softmax = nk_autograd_get_flops (NK_FLOP_KIND_SOFTMAX);
+  m->flops_embedding = nk_autograd_get_flops (NK_FLOP_KIND_EMBEDDING);
   m->flops_formula = run->flops_formula;
   m->seconds_forward = k->t1 - k->t0;
   m->seconds_backward = k->t2 - k->t1;

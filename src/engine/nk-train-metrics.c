@@ -66,6 +66,10 @@ nk_train_metrics_build_json (const NkTrainMetrics *metrics,
   add_count (b, "flops_backward", m->flops_backward);
   add_count (b, "flops_matmul", m->flops_matmul);
   add_count (b, "flops_attention", m->flops_attention);
+  add_count (b, "flops_norm", m->flops_norm);
+  add_count (b, "flops_activation", m->flops_activation);
+  add_count (b, "flops_softmax", m->flops_softmax);
+  add_count (b, "flops_embedding", m->flops_embedding);
   nk_json_add_member_double (b, "flops_formula", m->flops_formula);
   nk_json_add_member_double (b, "seconds_forward", m->seconds_forward);
   nk_json_add_member_double (b, "seconds_backward", m->seconds_backward);

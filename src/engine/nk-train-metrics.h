@@ -44,6 +44,10 @@ G_BEGIN_DECLS
  * @flops_formula: the planner's FLOPs for the step (nk_train_config_predict(): 6·N
  *   per token, and for a GPT PaLM's 12·L·T·d per token of attention besides)
  * @flops_attention: of @flops_matmul, attention's batched products (GPT)
+ * @flops_norm: LayerNorm's element-wise work (GPT; #NK_FLOP_KIND_NORM)
+ * @flops_activation: GELU's (#NK_FLOP_KIND_ACTIVATION)
+ * @flops_softmax: the causal softmax's (#NK_FLOP_KIND_SOFTMAX)
+ * @flops_embedding: the embedding's backward scatter-add (#NK_FLOP_KIND_EMBEDDING)
  *
  * What each step reports.
  */
@@ -69,6 +73,10 @@ typedef struct {
   guint64  skipped_steps;
   double   flops_formula;
   guint64  flops_attention;
+  guint64  flops_norm;
+  guint64  flops_activation;
+  guint64  flops_softmax;
+  guint64  flops_embedding;
 } NkTrainMetrics;
 
 /* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the

@@ -1,10 +1,10 @@
-/* test-activation-terms.c: the Planner's activation formula and what Napkin's GPT
- * stores, term by term (issue 12)
+/* test-gpt-accounting.c: the Planner's formulas against Napkin's GPT, term by term
+ * (issue 12): activations by tensor, FLOPs by kind
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Oracles: each term counted by hand for issue 12's Done-means run (d 128, L 4,
+ * Oracles: each activation term counted by hand for issue 12's Done-means run (d 128, L 4,
  * H 4, T 64, B 16, V 256) — the GPT's tensors as the ops allocate them, the
  * Planner's as Korthikanti et al. 2022 list them; their sum against the totals
  * the two sides already answer for (memory-max-activations, and
@@ -14,6 +14,9 @@
 
 #include <math.h>
 #include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "nk-npy.h"
 
 #include "nk-gpt.h"
 #include "nk-plan.h"
@@ -168,13 +171,77 @@ test_names (void)
   }
 }
 
+/* A GPT step's FLOPs by kind as the ops count them (napkin-cli train
+ * --json-lines), against each kind's closed form written out here from
+ * nk-autograd-nn.h's conventions, and nk_gpt_op_flops(). */
+static void
+test_flops_by_kind (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("napkin-accounting-XXXXXX", NULL);
+  g_autofree char *batches = g_build_filename (dir, "batches.npy", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  enum { v = 64, t = 8, l = 2, h = 2, d = 16, b = 3, n = b * t };
+  gint32 data[b * (t + 1)];
+  const char *train[] = { "train", "--model", "gpt", "--n-layer", "2", "--n-head", "2", "--n-embd", "16",
+                          "--block-size", "8", "--vocab", "64", "--batch", "3", "--steps", "1",
+                          "--batches", batches, "--json-lines", NULL };
+  double kinds[NK_N_FLOP_KINDS];
+  JsonObject *o;
+
+  for (guint i = 0; i < G_N_ELEMENTS (data); i++)
+    data[i] = (gint32) ((i * 5) % v);
+  g_assert_true (nk_npy_save (batches, NK_NPY_I4, 3, (const gint64[]) { 1, b, t + 1 }, data, &error));
+  g_assert_cmpint (nk_test_cli (NULL, train, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_true (json_parser_load_from_data (parser, lines[0], -1, &error));
+  o = json_node_get_object (json_parser_get_root (parser));
+
+  /* Linears: per token c_attn 2·d·3d, c_proj 2·d², c_fc 2·d·4d, c_proj 2·4d·d a
+   * layer and the head 2·d·V, ×3 with both gradients */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_matmul")
+                   - json_object_get_int_member (o, "flops_attention"), ==,
+                   3 * n * (l * 24 * d * d + 2 * d * v));
+  /* q·kᵀ and att·v: 2·T·d each a token and layer, ×3 */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_attention"), ==, 3 * l * n * 4 * t * d);
+  /* 2L + 1 LayerNorms, 8 forward and 13 backward an element */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_norm"), ==, (2 * l + 1) * n * d * 21);
+  /* GELU on 4d per token, 1 forward and 1 backward */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_activation"), ==, l * n * 4 * d * 2);
+  /* the causal softmax: 11 per visible score, T(T + 1)/2 a head and sequence */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_softmax"), ==, l * b * h * (t * (t + 1) / 2) * 11);
+  /* the token rows' gradient scattered into wte, 1 an element */
+  g_assert_cmpint (json_object_get_int_member (o, "flops_embedding"), ==, n * d);
+
+  nk_gpt_op_flops (v, d, l, h, t, b, kinds);
+  g_assert_cmpfloat (kinds[NK_FLOP_KIND_LINEAR] + kinds[NK_FLOP_KIND_ATTENTION], ==,
+                     (double) json_object_get_int_member (o, "flops_matmul"));
+  g_assert_cmpfloat (kinds[NK_FLOP_KIND_NORM], ==, (double) json_object_get_int_member (o, "flops_norm"));
+  g_assert_cmpfloat (kinds[NK_FLOP_KIND_ACTIVATION], ==, (double) json_object_get_int_member (o, "flops_activation"));
+  g_assert_cmpfloat (kinds[NK_FLOP_KIND_SOFTMAX], ==, (double) json_object_get_int_member (o, "flops_softmax"));
+  g_assert_cmpfloat (kinds[NK_FLOP_KIND_EMBEDDING], ==, (double) json_object_get_int_member (o, "flops_embedding"));
+  /* what no kind holds (adds, bias gradients, the loss) is some, and small */
+  {
+    double kinds_sum = 0, total = (double) json_object_get_int_member (o, "flops");
+
+    for (guint i = 0; i < NK_N_FLOP_KINDS; i++)
+      kinds_sum += kinds[i];
+    g_assert_cmpfloat (total, >, kinds_sum);
+    g_assert_cmpfloat (total, <, 1.2 * kinds_sum);
+  }
+  nk_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/engine/activation-terms/fp32-by-hand", test_fp32_by_hand);
-  g_test_add_func ("/engine/activation-terms/bf16-by-hand", test_bf16_by_hand);
-  g_test_add_func ("/engine/activation-terms/cluster", test_cluster_terms);
-  g_test_add_func ("/engine/activation-terms/names", test_names);
+  g_test_add_func ("/engine/gpt-accounting/activations/fp32-by-hand", test_fp32_by_hand);
+  g_test_add_func ("/engine/gpt-accounting/activations/bf16-by-hand", test_bf16_by_hand);
+  g_test_add_func ("/engine/gpt-accounting/activations/cluster", test_cluster_terms);
+  g_test_add_func ("/engine/gpt-accounting/activations/names", test_names);
+  g_test_add_func ("/engine/gpt-accounting/flops-by-kind", test_flops_by_kind);
   return g_test_run ();
 }
