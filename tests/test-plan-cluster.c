@@ -200,8 +200,9 @@ test_usable_capacity (void)
 
 /* Issue 12: the cluster model's activations against what Napkin's GPT stores
  * (nk_gpt_activation_bytes(), which equals the trainer's measured bucket to the
- * byte). Napkin's GPT keeps no dropout masks and two more residual values per
- * layer; the planner follows Korthikanti et al.: within 5 % either way. */
+ * byte). Napkin's GPT keeps no dropout masks but the scores before softmax and
+ * the two c_proj outputs a layer (test-activation-terms sets them side by side);
+ * the planner follows Korthikanti et al.: within 5 % either way. */
 static void
 test_napkin_gpt_activations (void)
 {

@@ -387,3 +387,41 @@ nk_train_config_activation_terms (const NkTrainConfig *config,
     stored[i] = (double) bytes[i];
   return TRUE;
 }
+
+/**
+ * nk_train_config_flops_terms:
+ * @config: a run's config
+ * @palm: (out): PaLM's count of a step by #NkFlopKind: 6·N per token for the
+ *   Linears (N as nk_gpt_flops_formula()), 12·L·T·d per token for attention, NAN
+ *   for the element-wise kinds the formula leaves out
+ * @ops: (out): the closed forms of what the ops count (nk_gpt_op_flops())
+ *
+ * The FLOPs table of the Training page: the formula, the ops' closed forms, and
+ * (from each step's #NkTrainMetrics) what they counted.
+ *
+ * Returns: %FALSE (and NANs) unless @config is a GPT
+ */
+gboolean
+nk_train_config_flops_terms (const NkTrainConfig *config,
+                             double               palm[NK_N_FLOP_KINDS],
+                             double               ops[NK_N_FLOP_KINDS])
+{
+  double tokens;
+  guint vocab;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  for (guint i = 0; i < NK_N_FLOP_KINDS; i++)
+    palm[i] = ops[i] = NAN;
+  if (config->model != NK_MODEL_GPT)
+    return FALSE;
+  vocab = nk_train_config_get_vocab (config);
+  tokens = (double) config->batch * config->context;
+  nk_gpt_op_flops (vocab, config->dim, config->layers, config->n_head, config->context,
+                   config->batch, ops);
+  /* PaLM's attention term is the ops' product exactly; the rest of its count is 6·N */
+  palm[NK_FLOP_KIND_ATTENTION] = 12.0 * config->layers * config->context * config->dim * tokens;
+  palm[NK_FLOP_KIND_LINEAR] = nk_gpt_flops_formula (vocab, config->dim, config->layers, config->context,
+                                                    tokens) - palm[NK_FLOP_KIND_ATTENTION];
+  return TRUE;
+}

@@ -179,6 +179,10 @@ gboolean       nk_train_config_activation_terms (const NkTrainConfig *config,
                                                  double               planner[NK_ACT_N_TERMS],
                                                  double               stored[NK_ACT_N_TERMS]);
 
+gboolean       nk_train_config_flops_terms      (const NkTrainConfig *config,
+                                                 double               palm[NK_N_FLOP_KINDS],
+                                                 double               ops[NK_N_FLOP_KINDS]);
+
 /* The dtype the run's matmuls compute in: f32, or bf16/f16 under a mixed policy. */
 NkDType        nk_train_config_compute_dtype (const NkTrainConfig *config);
 

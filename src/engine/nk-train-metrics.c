@@ -222,3 +222,28 @@ nk_train_metrics_to_json_lines (const NkTrainMetrics *steps,
     }
   return g_string_free (out, FALSE);
 }
+
+/**
+ * nk_train_metrics_get_flop_kinds:
+ * @metrics: a step's metrics
+ * @kinds: (out): the step's FLOPs by #NkFlopKind, as the ops counted them
+ *
+ * Returns: what no kind holds (residual adds, bias gradients, the loss, casts)
+ */
+double
+nk_train_metrics_get_flop_kinds (const NkTrainMetrics *metrics,
+                                 double                kinds[NK_N_FLOP_KINDS])
+{
+  const NkTrainMetrics *m = metrics;
+  double sum = 0;
+
+  kinds[NK_FLOP_KIND_LINEAR] = (double) (m->flops_matmul - m->flops_attention);
+  kinds[NK_FLOP_KIND_ATTENTION] = (double) m->flops_attention;
+  kinds[NK_FLOP_KIND_NORM] = (double) m->flops_norm;
+  kinds[NK_FLOP_KIND_ACTIVATION] = (double) m->flops_activation;
+  kinds[NK_FLOP_KIND_SOFTMAX] = (double) m->flops_softmax;
+  kinds[NK_FLOP_KIND_EMBEDDING] = (double) m->flops_embedding;
+  for (guint i = 0; i < NK_N_FLOP_KINDS; i++)
+    sum += kinds[i];
+  return (double) m->flops - sum;
+}

@@ -12,6 +12,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "nk-autograd.h"
 #include "nk-storage.h"
 
 G_BEGIN_DECLS
@@ -78,6 +79,9 @@ typedef struct {
   guint64  flops_softmax;
   guint64  flops_embedding;
 } NkTrainMetrics;
+
+double         nk_train_metrics_get_flop_kinds (const NkTrainMetrics *metrics,
+                                                double                kinds[NK_N_FLOP_KINDS]);
 
 /* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the
  * app shows beside them): one object per step, then one for the end of the run. */

@@ -22,6 +22,7 @@
 
 #include "nk-device.h"
 #include "nk-units.h"
+#include "napkin-gpt-accounting.h"
 #include "napkin-plan-comparison.h"
 #include "napkin-run-view.h"
 
@@ -68,6 +69,8 @@ struct _NapkinRunView
   GtkWidget            *scale_card;
   NapkinHistogramPlot  *histogram_plot;
   GtkWidget            *sample_card;
+  GtkWidget            *accounting_card;
+  NapkinGptAccounting  *accounting;
   GtkLabel             *sample_title;
   GtkLabel             *sample_label;
   GtkDropDown          *histogram_source;
@@ -356,6 +359,7 @@ update_live_labels (NapkinRunView *self)
 {
   const NkTrainMetrics *m = self->run != NULL ? napkin_run_get_latest (self->run) : NULL;
 
+  napkin_gpt_accounting_set_counted (self->accounting, m);
   if (m == NULL)
     {
       set_label (self->live_loss, NULL);
@@ -681,6 +685,9 @@ napkin_run_view_set_config (NapkinRunView       *self,
       self->config = config != NULL ? nk_train_config_copy (config) : NULL;
     }
   update_prediction (self);
+  gtk_widget_set_visible (self->accounting_card, self->config != NULL && self->config->model == NK_MODEL_GPT);
+  napkin_gpt_accounting_set_config (self->accounting, self->config);
+  update_live_labels (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
 }
 
@@ -834,6 +841,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   g_type_ensure (NAPKIN_TYPE_SCALE_PLOT);
   g_type_ensure (NAPKIN_TYPE_HISTOGRAM_PLOT);
   g_type_ensure (NAPKIN_TYPE_PLAN_COMPARISON);
+  g_type_ensure (NAPKIN_TYPE_GPT_ACCOUNTING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-run-view.ui");
@@ -867,6 +875,8 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (scale_card);
   CHILD (histogram_plot);
   CHILD (sample_card);
+  CHILD (accounting_card);
+  CHILD (accounting);
   CHILD (sample_title);
   CHILD (sample_label);
   CHILD (histogram_source);
