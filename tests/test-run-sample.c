@@ -212,6 +212,13 @@ test_sample_card (void)
   expected = expected_sample (trainer, step);
   g_assert_cmpstr (text, ==, expected);
 
+  /* A second run shows no sample of the first's before it has its own. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.start", NULL));
+  g_assert_true (napkin_training_page_get_shown_trainer (page) != trainer);
+  g_assert_cmpstr (gtk_label_get_label (card.title), ==, TITLE_PREFIX);
+  g_assert_cmpstr (gtk_label_get_label (card.text), !=, expected);
+  wait_until (run_ended, page, &card);
+
   wait_until (rate_measured, page, &card);
   g_assert_finalize_object (page);
 }

@@ -133,19 +133,32 @@ format_count (double value)
 
 /* ------------------------------------------------------------ prediction */
 
+/* A measurement under way: the view that asked, and the application it holds
+ * open — leaving the process while the worker is inside OpenBLAS hangs exit()
+ * in OpenBLAS's thread shutdown, so quitting waits the few milliseconds left. */
+typedef struct {
+  GWeakRef      view;
+  GApplication *app;
+} Measuring;
+
 static void
 on_gemm_rate_measured (GObject      *source,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  GWeakRef *ref = user_data;
-  g_autoptr(NapkinRunView) self = g_weak_ref_get (ref);
+  Measuring *measuring = user_data;
+  g_autoptr(NapkinRunView) self = g_weak_ref_get (&measuring->view);
   g_autoptr(GError) error = NULL;
 
   /* The answer is remembered by the engine; the view only redraws the card. */
   nk_train_gemm_rate_measure_finish (result, &error);
-  g_weak_ref_clear (ref);
-  g_free (ref);
+  g_weak_ref_clear (&measuring->view);
+  if (measuring->app != NULL)
+    {
+      g_application_release (measuring->app);
+      g_object_unref (measuring->app);
+    }
+  g_free (measuring);
   if (self == NULL)
     return;
   g_clear_pointer (&self->measuring, g_free);
@@ -165,11 +178,14 @@ gemm_rate_for (NapkinRunView  *self,
     return rate;
   if (self->measuring == NULL)
     {
-      GWeakRef *ref = g_new0 (GWeakRef, 1);
+      Measuring *measuring = g_new0 (Measuring, 1);
 
-      g_weak_ref_init (ref, self);
+      g_weak_ref_init (&measuring->view, self);
+      measuring->app = g_application_get_default ();
+      if (measuring->app != NULL)
+        g_application_hold (g_object_ref (measuring->app));
       self->measuring = g_strdup (device);
-      nk_train_gemm_rate_measure (device, NULL, on_gemm_rate_measured, ref);
+      nk_train_gemm_rate_measure (device, NULL, on_gemm_rate_measured, measuring);
     }
   *out_reason = g_strdup (_("Measuring this device’s matmul rate…"));
   return NAN;
@@ -508,8 +524,15 @@ update_sample (NapkinRunView *self)
   guint64 step = 0;
 
   gtk_widget_set_visible (self->sample_card, gpt);
-  if (!gpt || (text = nk_trainer_dup_sample (napkin_run_get_trainer (self->run), &step)) == NULL)
+  if (!gpt)
     return;
+  /* a new run has no sample yet: not the last run's */
+  if ((text = nk_trainer_dup_sample (napkin_run_get_trainer (self->run), &step)) == NULL)
+    {
+      gtk_label_set_label (self->sample_title, _("What the Model Writes"));
+      gtk_label_set_label (self->sample_label, _("The first sample comes after the first steps."));
+      return;
+    }
   title = g_strdup_printf (_("What the Model Writes after Step %" PRIu64), step);
   gtk_label_set_label (self->sample_title, title);
   gtk_label_set_label (self->sample_label, text);
