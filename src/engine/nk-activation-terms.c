@@ -15,7 +15,7 @@ static const struct {
 } terms[NK_ACT_N_TERMS] = {
   [NK_ACT_TERM_RESIDUAL] = {
     N_("Residual stream"),
-    N_("The embedding output and each block’s two sums, the inputs of every LayerNorm. Napkin and PyTorch’s autocast keep them in fp32; the Planner counts them at the run’s bytes per value.") },
+    N_("The embedding output and each block’s two sums, the inputs of every LayerNorm. Napkin, like PyTorch’s autocast, keeps them in fp32; the Planner counts them at the run’s bytes per value.") },
   [NK_ACT_TERM_NORM_STATS] = {
     N_("LayerNorm mean and 1/σ"),
     N_("Two fp32 numbers a token for each LayerNorm, as PyTorch’s native_layer_norm saves them; Korthikanti et al. leave them out, the Planner adds them.") },
@@ -42,13 +42,13 @@ static const struct {
     N_("The outputs of attention’s and the MLP’s c_proj. An add needs neither input for backward; Napkin’s graph keeps them anyway, PyTorch does not, nor does the Planner.") },
   [NK_ACT_TERM_DROPOUT] = {
     N_("Dropout"),
-    N_("Korthikanti et al. count a 1-byte mask after the embedding, attention and the MLP, and attention dropout’s output and mask. Napkin’s GPT has no dropout, as nanoGPT pretrains (dropout 0).") },
+    N_("Korthikanti et al. count a 1-byte mask after the embedding, attention and the MLP, and attention dropout’s output and mask. Napkin’s GPT has no dropout, like nanoGPT’s pretraining setting (dropout 0).") },
   [NK_ACT_TERM_LOGITS] = {
     N_("Logits and loss"),
-    N_("The head’s [B·T, V] output, which the cross entropy reads; the Planner counts them in fp32. Under autocast Napkin keeps the narrow logits and their fp32 copy.") },
+    N_("The output layer’s [B·T, V] logits, which the cross entropy reads; the Planner counts them in fp32. Under autocast Napkin keeps the narrow logits and their fp32 copy.") },
   [NK_ACT_TERM_AUTOCAST] = {
     N_("Autocast’s rounded copies"),
-    N_("Under bf16 or fp16 a product keeps the rounded copy of each fp32 operand it read (the LayerNorm outputs, the probabilities) and the softmax its widened scores, as torch.autocast does; the Planner counts each value once.") },
+    N_("Under bf16 or fp16 a product keeps the rounded copy of each fp32 operand it read (the LayerNorm outputs, the probabilities) and the softmax its scores widened to fp32, as torch.autocast does; the Planner counts each value once.") },
 };
 
 const char *

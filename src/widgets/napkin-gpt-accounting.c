@@ -21,7 +21,7 @@
 #define N_COLUMNS 4
 #define ACT_ROWS (NK_ACT_N_TERMS + 1)          /* terms, total */
 #define FLOP_OTHER NK_N_FLOP_KINDS
-#define FLOP_ROWS (NK_N_FLOP_KINDS + 2)        /* kinds, no kind, total */
+#define FLOP_ROWS (NK_N_FLOP_KINDS + 2)        /* kinds, other, total */
 
 struct _NapkinGptAccounting
 {
@@ -60,7 +60,7 @@ static const struct {
     N_("Embedding"),
     N_("The gather is free; backward adds each token’s gradient row into its table row, 1 an element.") },
   [FLOP_OTHER] = {
-    N_("No kind"),
+    N_("Other element-wise work"),
     N_("Residual adds, bias gradients, the positions’ gradient, the loss and casts: counted in the total, no closed form here.") },
   [FLOP_OTHER + 1] = {
     N_("Total"),
@@ -149,7 +149,7 @@ napkin_gpt_accounting_set_config (NapkinGptAccounting *self,
       double gap = 100 * (total_planner / total_stored - 1);
       g_autofree char *verdict =
         /* Translators: %s%.1f is a signed percentage, "−4.1" */
-        g_strdup_printf (_("The Planner’s formula is %s%.1f %% from what the GPT keeps; the activation bucket the run measures is the GPT’s total to the byte."),
+        g_strdup_printf (_("The Planner’s total is %s%.1f %% off the GPT’s (Planner ÷ GPT − 1); the activation bucket the run measures is the GPT’s total to the byte."),
                          gap < 0 ? "−" : "+", fabs (gap));
 
       gtk_label_set_label (self->verdict, verdict);

@@ -20,7 +20,7 @@ G_DECLARE_FINAL_TYPE (NapkinGptAccounting, napkin_gpt_accounting, NAPKIN, GPT_AC
  * NapkinGptAccountingTable:
  * @NAPKIN_GPT_ACCOUNTING_ACTIVATIONS: rows #NkActTerm, then the total; columns
  *   0 the term, 1 the Planner's bytes, 2 the GPT's, 3 their difference
- * @NAPKIN_GPT_ACCOUNTING_FLOPS: rows #NkFlopKind, then no kind, then the total;
+ * @NAPKIN_GPT_ACCOUNTING_FLOPS: rows #NkFlopKind, then other work, then the total;
  *   columns 0 the kind, 1 PaLM's formula, 2 the ops' closed form, 3 counted
  */
 typedef enum {

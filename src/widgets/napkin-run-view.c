@@ -708,6 +708,9 @@ napkin_run_view_set_config (NapkinRunView       *self,
       self->config = config != NULL ? nk_train_config_copy (config) : NULL;
     }
   update_prediction (self);
+  /* before a run, the choices name the parameters of the model the form describes */
+  if (self->run == NULL && self->config != NULL)
+    fill_histogram_sources (self, self->config);
   gtk_widget_set_visible (self->accounting_card, self->config != NULL && self->config->model == NK_MODEL_GPT);
   napkin_gpt_accounting_set_config (self->accounting, self->config);
   update_live_labels (self);
