@@ -234,6 +234,32 @@ test_flops_by_kind (void)
   nk_test_remove_tree (dir);
 }
 
+/* napkin-cli plan --json carries the same terms as "activation_terms". */
+static void
+test_plan_json (void)
+{
+  const char *plan[] = { "plan", "--layers", "4", "--d-model", "128", "--heads", "4", "--seq", "64",
+                         "--vocab", "256", "--batch", "16", "--gpus", "1", "--gpu", "h100-sxm",
+                         "--tokens", "512000", "--mfu", "0.4", "--json", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_FP32);
+  double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
+  JsonObject *terms;
+
+  g_assert_cmpint (nk_test_cli (NULL, plan, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  terms = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "activation_terms");
+  g_assert_nonnull (terms);
+  g_assert_cmpuint (json_object_get_size (terms), ==, NK_ACT_N_TERMS);
+  g_assert_true (nk_train_config_activation_terms (config, planner, stored));
+  for (guint i = 0; i < NK_ACT_N_TERMS; i++)
+    g_assert_cmpfloat (json_object_get_double_member (terms, nk_act_term_key (i)), ==, planner[i]);
+  g_assert_cmpfloat (json_object_get_double_member (terms, "residual"), ==, 9.0 * N * D * 4);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -243,5 +269,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/gpt-accounting/activations/cluster", test_cluster_terms);
   g_test_add_func ("/engine/gpt-accounting/activations/names", test_names);
   g_test_add_func ("/engine/gpt-accounting/flops-by-kind", test_flops_by_kind);
+  g_test_add_func ("/engine/gpt-accounting/plan-json", test_plan_json);
   return g_test_run ();
 }

@@ -11,7 +11,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -56,5 +56,13 @@ const char *nk_act_term_name (NkActTerm term);
 /* One translated sentence: what the term is and, where the Planner's count and a
  * GPT's graph differ, why. */
 const char *nk_act_term_why  (NkActTerm term);
+
+/* The term's JSON key ("norm_stats"). */
+const char *nk_act_term_key  (NkActTerm term);
+
+/* Adds an object of each term's key and bytes (the plan's and the train command's
+ * "activation_terms"). */
+void        nk_act_terms_build_json (JsonBuilder  *builder,
+                                     const double  terms[NK_ACT_N_TERMS]);
 
 G_END_DECLS

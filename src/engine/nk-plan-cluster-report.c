@@ -414,6 +414,9 @@ _nk_plan_build_json_cluster (JsonBuilder        *builder,
     nk_json_add_member_double (builder, "mfu", result->mfu);
   if (result->has[NK_PLAN_V_DEADLINE_GPUS])
     build_json_deadline (builder, inputs, result);
+  /* memory.max_activations of the most loaded GPU, tensor by tensor */
+  json_builder_set_member_name (builder, "activation_terms");
+  nk_act_terms_build_json (builder, result->act_terms);
 }
 
 /* ---------------------------------------------------------------- summary */
