@@ -196,10 +196,23 @@ text_memory (const Text *t)
                         p, p, sp ? " / t" : "", p,
                         scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
                         v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
-  t->f[NK_PLAN_V_MAX_ACT] =
-    _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
-                      t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
-                      v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+  if (rc == NK_RECOMPUTE_FULL)
+    {
+      double layers = t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP];
+      /* what is left is the working set of the one layer being recomputed */
+      double working = v[NK_PLAN_V_MAX_ACT] - layers * v[NK_PLAN_V_ACT_LAYER] * v[NK_PLAN_V_ACT_IN_FLIGHT]
+                       - v[NK_PLAN_V_ACT_EDGES];
+
+      t->f[NK_PLAN_V_MAX_ACT] =
+        _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B for the layer being recomputed + %N B embedding/logits = %N B"),
+                          layers, v[NK_PLAN_V_ACT_LAYER], v[NK_PLAN_V_ACT_IN_FLIGHT], working,
+                          v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+    }
+  else
+    t->f[NK_PLAN_V_MAX_ACT] =
+      _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
+                        t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
+                        v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
   t->f[NK_PLAN_V_MEM_MAX] =
     _nk_plan_formula (_("%N params + %N grads + %N optimizer + %N activations = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
                       v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
