@@ -225,3 +225,18 @@ nk_test_remove_tree (const char *path)
   else
     g_unlink (path);
 }
+
+NkTrainConfig *
+nk_test_done_means_gpt (NkPrecision precision)
+{
+  NkTrainConfig *c = nk_train_config_new ();
+
+  c->model = NK_MODEL_GPT;
+  c->dim = 128;
+  c->layers = 4;
+  c->n_head = 4;
+  c->context = 64;
+  c->batch = 16;
+  c->precision = precision;
+  return c;
+}

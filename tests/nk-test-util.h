@@ -13,6 +13,7 @@
 
 #include "nk-rng.h"
 #include "nk-tensor.h"
+#include "nk-train-config.h"
 
 G_BEGIN_DECLS
 
@@ -47,6 +48,9 @@ NkTensor   *nk_test_random_f64     (NkRng              *rng,
                                     gboolean            positive);
 NkTensor   *nk_test_weighted_sum   (NkTensor           *y,
                                     GError            **error);
+
+/* Issue 12's Done-means GPT (d 128, L 4, H 4, T 64, B 16, bytes) in @precision. */
+NkTrainConfig *nk_test_done_means_gpt (NkPrecision     precision);
 
 char       *nk_test_make_temp_dir  (const char         *name);
 void        nk_test_remove_tree    (const char         *path);

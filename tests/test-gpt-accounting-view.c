@@ -15,24 +15,10 @@
 #include <adwaita.h>
 
 #include "napkin-gpt-accounting.h"
+#include "nk-test-util.h"
 #include "nk-units.h"
 
 enum { D = 128, L = 4, H = 4, T = 64, B = 16, N = B * T };
-
-static NkTrainConfig *
-done_means (NkPrecision precision)
-{
-  NkTrainConfig *c = nk_train_config_new ();
-
-  c->model = NK_MODEL_GPT;
-  c->dim = D;
-  c->layers = L;
-  c->n_head = H;
-  c->context = T;
-  c->batch = B;
-  c->precision = precision;
-  return c;
-}
 
 static void
 assert_cell (NapkinGptAccounting      *table,
@@ -48,8 +34,8 @@ assert_cell (NapkinGptAccounting      *table,
 static void
 test_activations (void)
 {
-  g_autoptr(NkTrainConfig) fp32 = done_means (NK_PRECISION_FP32);
-  g_autoptr(NkTrainConfig) bf16 = done_means (NK_PRECISION_BF16_MIXED);
+  g_autoptr(NkTrainConfig) fp32 = nk_test_done_means_gpt (NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) bf16 = nk_test_done_means_gpt (NK_PRECISION_BF16_MIXED);
   NapkinGptAccounting *table = g_object_ref_sink (NAPKIN_GPT_ACCOUNTING (napkin_gpt_accounting_new ()));
   /* the Planner, fp32: per layer 34·sbh + 5·as²b at 4 bytes, as Korthikanti's
    * 16·p + 2 and 2·p + 1, plus 16·sb statistics; the final LayerNorm's input,
@@ -78,7 +64,7 @@ test_activations (void)
 static void
 test_flops (void)
 {
-  g_autoptr(NkTrainConfig) config = done_means (NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) config = nk_test_done_means_gpt (NK_PRECISION_FP32);
   NapkinGptAccounting *table = g_object_ref_sink (NAPKIN_GPT_ACCOUNTING (napkin_gpt_accounting_new ()));
   NkTrainMetrics m = { 0 };
   const double attention = 12.0 * L * N * T * D;

@@ -25,21 +25,6 @@
 
 enum { D = 128, L = 4, H = 4, T = 64, B = 16, V = 256, N = B * T };
 
-static NkTrainConfig *
-done_means_config (NkPrecision precision)
-{
-  NkTrainConfig *config = nk_train_config_new ();
-
-  config->model = NK_MODEL_GPT;
-  config->dim = D;
-  config->layers = L;
-  config->n_head = H;
-  config->context = T;
-  config->batch = B;
-  config->precision = precision;
-  return config;
-}
-
 static double
 sum (const double *terms)
 {
@@ -54,7 +39,7 @@ sum (const double *terms)
 static void
 test_fp32_by_hand (void)
 {
-  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) config = nk_test_done_means_gpt (NK_PRECISION_FP32);
   double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
   const double sbh = (double) N * D, scores = (double) B * H * T * T;
 
@@ -110,7 +95,7 @@ test_fp32_by_hand (void)
 static void
 test_bf16_by_hand (void)
 {
-  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_BF16_MIXED);
+  g_autoptr(NkTrainConfig) config = nk_test_done_means_gpt (NK_PRECISION_BF16_MIXED);
   double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
   const double sbh = (double) N * D, scores = (double) B * H * T * T;
 
@@ -244,7 +229,7 @@ test_plan_json (void)
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTrainConfig) config = done_means_config (NK_PRECISION_FP32);
+  g_autoptr(NkTrainConfig) config = nk_test_done_means_gpt (NK_PRECISION_FP32);
   double planner[NK_ACT_N_TERMS], stored[NK_ACT_N_TERMS];
   JsonObject *terms;
 
