@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-kernels.h"
 #include "nk-ops.h"
 
 static NkTensor *
@@ -882,6 +883,47 @@ test_zero_size (void)
   }
 }
 
+/* nk_iter_offset(), the flat-index walk CUDA's kernels use, against an odometer over
+ * the multi-index: every position of random shapes and strides, 0 to 4 dims, the
+ * one-dim fast path included. */
+static void
+test_iter_offset (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (int trial = 0; trial < 200; trial++)
+    {
+      NkIter it = { 0 };
+      gint64 idx[NK_MAX_DIMS] = { 0 };
+
+      it.ndim = trial % 5;
+      it.numel = 1;
+      for (int d = 0; d < it.ndim; d++)
+        {
+          it.shape[d] = g_rand_int_range (rand, 1, 6);
+          it.numel *= it.shape[d];
+          for (int j = 0; j < 3; j++)
+            it.stride[j][d] = g_rand_int_range (rand, -7, 40);
+        }
+      for (int j = 0; j < 3; j++)
+        it.offset[j] = g_rand_int_range (rand, 0, 100);
+      for (gint64 i = 0; i < it.numel; i++)
+        {
+          for (int j = 0; j < 3; j++)
+            {
+              gint64 expected = it.offset[j];
+
+              for (int d = 0; d < it.ndim; d++)
+                expected += idx[d] * it.stride[j][d];
+              g_assert_cmpint (nk_iter_offset (&it, j, i), ==, expected);
+            }
+          /* the next multi-index, last dim fastest */
+          for (int d = it.ndim - 1; d >= 0 && ++idx[d] == it.shape[d]; d--)
+            idx[d] = 0;
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -889,6 +931,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/engine/ops/broadcast-binary", test_broadcast_binary);
+  g_test_add_func ("/engine/ops/iter-offset", test_iter_offset);
   g_test_add_func ("/engine/ops/result-layout", test_result_layout_follows_inputs);
   g_test_add_func ("/engine/ops/unary-and-scalar", test_unary_and_scalar);
   g_test_add_func ("/engine/ops/reductions", test_reductions);

@@ -231,6 +231,10 @@ nk_iter_offset (const NkIter *it,
                 int64_t       i)
 {
   int64_t off = it->offset[j];
+
+  /* contiguous operands coalesce to one dim: no 64-bit divide per element */
+  if (it->ndim == 1)
+    return off + i * it->stride[j][0];
   for (int d = it->ndim - 1; d >= 0; d--)
     {
       int64_t q = i / it->shape[d];
