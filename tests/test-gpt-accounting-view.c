@@ -90,6 +90,14 @@ test_flops (void)
   assert_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_FLOP_KIND_LINEAR, 3, nk_units_format_sci (600000, 4));
   assert_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_N_FLOP_KINDS, 3, nk_units_format_sci (199000, 4));
   assert_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_N_FLOP_KINDS + 1, 3, nk_units_format_sci (1e6, 4));
+
+  /* a run recorded before the element-wise kinds were: their split is unknown, not 0 */
+  m.flops_norm = m.flops_activation = m.flops_softmax = m.flops_embedding = 0;
+  napkin_gpt_accounting_set_counted (table, &m);
+  assert_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_FLOP_KIND_ATTENTION, 3, nk_units_format_sci (100000, 4));
+  g_assert_cmpstr (napkin_gpt_accounting_get_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_FLOP_KIND_NORM, 3), ==, "—");
+  g_assert_cmpstr (napkin_gpt_accounting_get_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_N_FLOP_KINDS, 3), ==, "—");
+  assert_cell (table, NAPKIN_GPT_ACCOUNTING_FLOPS, NK_N_FLOP_KINDS + 1, 3, nk_units_format_sci (1e6, 4));
   g_object_unref (table);
 }
 

@@ -181,14 +181,18 @@ napkin_gpt_accounting_set_counted (NapkinGptAccounting  *self,
                                    const NkTrainMetrics *metrics)
 {
   double kinds[NK_N_FLOP_KINDS], other = NAN;
+  /* every GPT step runs LayerNorms: none counted means a run written before the
+   * element-wise kinds were recorded, whose split is unknown */
+  gboolean split = metrics != NULL && metrics->flops_norm > 0;
 
   g_return_if_fail (NAPKIN_IS_GPT_ACCOUNTING (self));
 
   if (metrics != NULL && metrics->flops > 0)
     other = nk_train_metrics_get_flop_kinds (metrics, kinds);
   for (guint k = 0; k < NK_N_FLOP_KINDS; k++)
-    set_cell (self->flops[k][3], isfinite (other) ? format_flops (kinds[k]) : NULL);
-  set_cell (self->flops[FLOP_OTHER][3], isfinite (other) ? format_flops (other) : NULL);
+    set_cell (self->flops[k][3], isfinite (other) && (split || k <= NK_FLOP_KIND_ATTENTION)
+                                 ? format_flops (kinds[k]) : NULL);
+  set_cell (self->flops[FLOP_OTHER][3], isfinite (other) && split ? format_flops (other) : NULL);
   set_cell (self->flops[FLOP_OTHER + 1][3], isfinite (other) ? format_flops ((double) metrics->flops) : NULL);
 }
 
