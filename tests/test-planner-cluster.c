@@ -196,6 +196,18 @@ test_gpt_preset (void)
   g_assert_cmpfloat (nk_plan_get_output (plan, "memory-max-optimizer"), ==, 8 * n);
   stored = nk_gpt_activation_bytes (nk_train_config_get_vocab (config), 128, 4, 4, 16, 64, NK_DTYPE_F32);
   g_assert_cmpfloat (fabs (nk_plan_get_output (plan, "memory-max-activations") / stored - 1), <=, 0.05);
+  /* "Activations by tensor": Q, K and V are 3 of the 4-byte s·b·h a layer, 6 MiB of the
+   * plan's 46,342,144 B (test-gpt-accounting counts every term by hand); the scores
+   * before softmax are no term of the plan's, so their line is hidden */
+  {
+    NapkinClusterResults *results =
+      NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+    g_autofree char *qkv = g_strdup_printf ("Q, K and V: 6 MiB, %.1f %%", 100.0 * 4 * 3 * 1024 * 128 * 4 / 46342144);
+
+    g_assert_cmpfloat (nk_plan_get_output (plan, "memory-max-activations"), ==, 46342144);
+    g_assert_cmpstr (_napkin_cluster_results_get_term_text (results, NK_ACT_TERM_QKV), ==, qkv);
+    g_assert_cmpstr (_napkin_cluster_results_get_term_text (results, NK_ACT_TERM_SCORES), ==, "");
+  }
 
   model = g_settings_get_string (settings, "training-model");
   g_assert_cmpstr (model, ==, "gpt");

@@ -24,7 +24,7 @@
 #define MAX_FORMULAS 7
 
 /* One row: a title, how its value reads, and the outputs whose formulas it opens. */
-typedef enum { ROW_LAYOUT, ROW_STEP, ROW_THROUGHPUT, ROW_MFU, ROW_MEMORY, N_ROWS } RowKind;
+typedef enum { ROW_LAYOUT, ROW_STEP, ROW_THROUGHPUT, ROW_MFU, ROW_MEMORY, ROW_ACTIVATIONS, N_ROWS } RowKind;
 
 static const struct {
   const char *title;
@@ -38,6 +38,8 @@ static const struct {
   [ROW_MFU] = { N_("MFU"), { "mfu-model", "mfu-hardware", "mfu-derived" } },
   [ROW_MEMORY] = { N_("Most loaded GPU"), { "activations-per-layer", "memory-max-activations",
                                             "memory-per-gpu-max", "memory-usable-per-gpu", "fits" } },
+  /* its lines are the activation terms (nk_plan_get_activation_terms()), not formulas */
+  [ROW_ACTIVATIONS] = { N_("Activations by tensor"), { NULL } },
 };
 
 /* The step bar's parts, in the order of the step formula. */
@@ -70,6 +72,7 @@ struct _NapkinClusterResults
   AdwExpanderRow      *row[N_ROWS];
   GtkLabel            *value[N_ROWS];
   GtkLabel            *formula[N_ROWS][MAX_FORMULAS];
+  GtkLabel            *term[NK_ACT_N_TERMS];
 };
 
 G_DEFINE_FINAL_TYPE (NapkinClusterResults, napkin_cluster_results, ADW_TYPE_PREFERENCES_GROUP)
@@ -116,11 +119,35 @@ row_value (NapkinClusterResults *self,
       a = percent (out (self, "mfu-model"));
       b = percent (out (self, "mfu-hardware"));
       return g_strdup_printf (_("%s model · %s hardware"), a, b);
+    case ROW_ACTIVATIONS:
+      a = nk_units_format_bytes (out (self, "memory-max-activations"));
+      return g_strdup_printf (_("%s on the most loaded GPU"), a);
     case ROW_MEMORY:
     default:
       a = nk_units_format_bytes (out (self, "memory-per-gpu-max"));
       b = nk_units_format_bytes (out (self, "capacity-per-gpu"));
       return g_strdup_printf (_("%s of %s"), a, b);
+    }
+}
+
+/* One line a term the plan counts, largest share first in the reader's eye by its
+ * percentage; the reason each exists is the line's tooltip. */
+static void
+update_terms (NapkinClusterResults *self)
+{
+  double terms[NK_ACT_N_TERMS], total = 0;
+
+  nk_plan_get_activation_terms (self->plan, terms);
+  for (guint t = 0; t < NK_ACT_N_TERMS; t++)
+    total += terms[t];
+  for (guint t = 0; t < NK_ACT_N_TERMS; t++)
+    {
+      g_autofree char *bytes = nk_units_format_bytes (terms[t]);
+      g_autofree char *text = g_strdup_printf (_("%s: %s, %.1f %%"), nk_act_term_name (t), bytes,
+                                               total > 0 ? 100 * terms[t] / total : 0.0);
+
+      gtk_label_set_label (self->term[t], text);
+      gtk_widget_set_visible (GTK_WIDGET (self->term[t]), terms[t] > 0);
     }
 }
 
@@ -207,6 +234,7 @@ update (NapkinClusterResults *self)
     update_step (self);
   update_memory (self);
   update_rows (self);
+  update_terms (self);
 }
 
 /* ---------------------------------------------------------------- export */
@@ -317,6 +345,27 @@ _napkin_cluster_results_get_step_text (NapkinClusterResults *self)
   return gtk_label_get_label (self->step_label);
 }
 
+static GtkLabel *
+formula_label (void)
+{
+  GtkLabel *label = GTK_LABEL (gtk_label_new (NULL));
+
+  gtk_label_set_xalign (label, 0);
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (label), "formula");
+  return label;
+}
+
+const char *
+_napkin_cluster_results_get_term_text (NapkinClusterResults *self,
+                                       NkActTerm             term)
+{
+  g_return_val_if_fail (term < NK_ACT_N_TERMS, NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->term[term])) ? gtk_label_get_label (self->term[term]) : "";
+}
+
 /* The rows: a value on the right, the formulas inside. */
 static void
 build_rows (NapkinClusterResults *self)
@@ -331,17 +380,14 @@ build_rows (NapkinClusterResults *self)
       gtk_widget_add_css_class (GTK_WIDGET (self->value[r]), "numeric");
       adw_expander_row_add_action (self->row[r], GTK_WIDGET (self->value[r]));
       for (guint f = 0; f < MAX_FORMULAS && rows[r].formulas[f] != NULL; f++)
-        {
-          GtkLabel *label = GTK_LABEL (gtk_label_new (NULL));
-
-          gtk_label_set_xalign (label, 0);
-          gtk_label_set_wrap (label, TRUE);
-          gtk_label_set_wrap_mode (label, PANGO_WRAP_WORD_CHAR);
-          gtk_label_set_selectable (label, TRUE);
-          gtk_widget_add_css_class (GTK_WIDGET (label), "formula");
-          gtk_box_append (GTK_BOX (box), GTK_WIDGET (label));
-          self->formula[r][f] = label;
-        }
+        gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->formula[r][f] = formula_label ()));
+      if (r == ROW_ACTIVATIONS)
+        for (guint t = 0; t < NK_ACT_N_TERMS; t++)
+          {
+            self->term[t] = formula_label ();
+            gtk_widget_set_tooltip_text (GTK_WIDGET (self->term[t]), nk_act_term_why (t));
+            gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->term[t]));
+          }
       adw_expander_row_add_row (self->row[r], box);
       gtk_list_box_append (self->formula_list, GTK_WIDGET (self->row[r]));
     }

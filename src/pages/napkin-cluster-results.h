@@ -24,5 +24,8 @@ gboolean  napkin_cluster_results_export   (NapkinClusterResults *self,
                                            GError              **error);
 GtkWidget *_napkin_cluster_results_get_step_bar (NapkinClusterResults *self);
 const char *_napkin_cluster_results_get_step_text (NapkinClusterResults *self);
+/* the "Activations by tensor" line of @term, "" while hidden */
+const char *_napkin_cluster_results_get_term_text (NapkinClusterResults *self,
+                                                   NkActTerm             term);
 
 G_END_DECLS
