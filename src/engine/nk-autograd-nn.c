@@ -747,17 +747,21 @@ nk_ag_softmax_causal (NkTensor  *scores,
 
 /* ---- embedding ------------------------------------------------------------------- */
 
-/* The ids of @index (int32, int64 or uint16, [N], on the CPU) as int64, checked
- * against the vocabulary. */
+/* The ids of @index (int32, int64 or uint16, [N], on any device) as int64 on the
+ * CPU, checked against the vocabulary there (one copy back when they live on the
+ * GPU). */
 static NkTensor *
-embedding_ids (NkTensor  *index,
+embedding_ids (NkTensor  *device_index,
                gint64     vocab,
                GError   **error)
 {
+  g_autoptr(NkTensor) index = nk_tensor_to_device (device_index, nk_device_get_cpu (), error);
   g_autoptr(NkTensor) ids = NULL;
-  gint64 n = index->shape[0];
+  gint64 n = device_index->shape[0];
   gint64 *v;
 
+  if (index == NULL)
+    return NULL;
   if (index->dtype != NK_DTYPE_INT32 && index->dtype != NK_DTYPE_INT64
       && index->dtype != NK_DTYPE_UINT16)
     {
@@ -921,7 +925,6 @@ nk_ag_embedding (NkTensor  *weight,
                  NkTensor  *index,
                  GError   **error)
 {
-  g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) ids = NULL;
   g_autoptr(NkTensor) out = NULL;
   Node *node;
@@ -934,10 +937,8 @@ nk_ag_embedding (NkTensor  *weight,
                    _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids."));
       return NULL;
     }
-  /* The ids are checked, and the backward's plan made, on the host (one copy back
-   * when a batch lives on the GPU). */
-  if ((host = nk_tensor_to_device (index, nk_device_get_cpu (), error)) == NULL
-      || (ids = embedding_ids (host, weight->shape[0], error)) == NULL
+  /* The ids are checked, and the backward's plan made, on the host. */
+  if ((ids = embedding_ids (index, weight->shape[0], error)) == NULL
       || (out = gather_rows (weight, ids, error)) == NULL)
     return NULL;
   node = record_external (out, backward_embedding, weight, NULL, NULL);
@@ -970,7 +971,6 @@ nk_ag_embedding_with_positions (NkTensor  *wte,
   g_autoptr(NkTensor) pos = NULL;
   g_autoptr(NkTensor) out = NULL;
   g_autoptr(NkTensor) out3 = NULL;
-  g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) ids = NULL;
   Node *node;
   gint64 B, T;
@@ -989,8 +989,7 @@ nk_ag_embedding_with_positions (NkTensor  *wte,
    * no [B·T, D] of token rows outlives the forward: a graph of wte[idx] + wpe
    * would keep them, PyTorch's does not. */
   if ((flat = nk_tensor_reshape (index, NK_SHAPE (B * T), error)) == NULL
-      || (host = nk_tensor_to_device (flat, nk_device_get_cpu (), error)) == NULL
-      || (ids = embedding_ids (host, wte->shape[0], error)) == NULL
+      || (ids = embedding_ids (flat, wte->shape[0], error)) == NULL
       || (out = gather_rows (wte, ids, error)) == NULL
       || (pos = nk_ag_narrow (wpe, 0, 0, T, error)) == NULL
       || (out3 = nk_tensor_view (out, 3, (gint64[]) { B, T, wte->shape[1] }, error)) == NULL
@@ -1044,7 +1043,6 @@ _nk_ag_cross_entropy_rows (NkTensor  *logits,
                            NkTensor  *targets,
                            GError   **error)
 {
-  g_autoptr(NkTensor) host = NULL;
   g_autoptr(NkTensor) ids = NULL;
   g_autoptr(NkTensor) dev_ids = NULL;
   g_autoptr(NkTensor) xc = NULL;
@@ -1053,9 +1051,8 @@ _nk_ag_cross_entropy_rows (NkTensor  *logits,
   gint64 n = logits->shape[0], v = logits->shape[1];
   Node *node;
 
-  /* The targets are checked on the host (one copy back when they live on the GPU). */
-  host = nk_tensor_to_device (targets, nk_device_get_cpu (), error);
-  if (host == NULL || (ids = embedding_ids (host, v, error)) == NULL
+  /* The targets are checked on the host. */
+  if ((ids = embedding_ids (targets, v, error)) == NULL
       || (dev_ids = on_device_of (ids, logits, error)) == NULL
       || (xc = nk_ag_contiguous (logits, error)) == NULL)
     return NULL;

@@ -150,10 +150,20 @@ nk_gpt_flops_formula (guint  vocab,
                       guint  block_size,
                       double tokens)
 {
-  double d = n_embd, l = n_layer, t = block_size;
+  double d = n_embd, l = n_layer;
   double n = 12.0 * l * d * d + 13.0 * l * d + (double) vocab * d + 2.0 * d;
 
-  return (6.0 * n + 12.0 * l * t * d) * tokens;
+  return (6.0 * n + nk_gpt_attention_flops_per_token (n_embd, n_layer, block_size)) * tokens;
+}
+
+double
+nk_gpt_attention_flops_per_token (guint n_embd,
+                                  guint n_layer,
+                                  guint block_size)
+{
+  double d = n_embd, l = n_layer, t = block_size;
+
+  return 12.0 * l * t * d;
 }
 
 void

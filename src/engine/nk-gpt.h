@@ -100,6 +100,10 @@ double     nk_gpt_flops_formula        (guint     vocab,
                                         guint     n_layer,
                                         guint     block_size,
                                         double    tokens);
+/* Of nk_gpt_flops_formula(), attention's 12·L·T·d per token. */
+double     nk_gpt_attention_flops_per_token (guint n_embd,
+                                             guint n_layer,
+                                             guint block_size);
 
 /**
  * nk_gpt_op_flops:

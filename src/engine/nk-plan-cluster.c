@@ -246,6 +246,7 @@ stage_memory (const NkPlanInputs *in,
   double o = state + (mixed ? 4 : 0);
   double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
   double in_flight, layers = m->L / l->pp, edges = 0;
+  double edge[NK_ACT_N_TERMS] = { 0 };
   double sbh = m->s / l->cp * l->micro * m->h;
   StageMemory mem;
 
@@ -266,24 +267,21 @@ stage_memory (const NkPlanInputs *in,
    * LayerNorm's input, statistics and output (the output layer's input) and the
    * fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
   if (first)
-    {
-      edges += in_flight * sbh / l->tp;
-      mem.act_terms[NK_ACT_TERM_DROPOUT] += in_flight * sbh / l->tp;
-    }
+    edge[NK_ACT_TERM_DROPOUT] = in_flight * sbh / l->tp;
   if (last)
     {
-      double logits = 4 * (m->s / l->cp) * l->micro * m->V / l->tp;
-      double stats = 2 * 4 * (m->s / l->cp) * l->micro / l->tp;
-
-      edges += 2 * sbh * p / l->tp + stats + logits;
-      mem.act_terms[NK_ACT_TERM_RESIDUAL] += sbh * p / l->tp;
-      mem.act_terms[NK_ACT_TERM_NORM_OUTPUT] += sbh * p / l->tp;
-      mem.act_terms[NK_ACT_TERM_NORM_STATS] += stats;
-      mem.act_terms[NK_ACT_TERM_LOGITS] += logits;
+      edge[NK_ACT_TERM_RESIDUAL] = sbh * p / l->tp;
+      edge[NK_ACT_TERM_NORM_OUTPUT] = sbh * p / l->tp;
+      edge[NK_ACT_TERM_NORM_STATS] = 2 * 4 * (m->s / l->cp) * l->micro / l->tp;
+      edge[NK_ACT_TERM_LOGITS] = 4 * (m->s / l->cp) * l->micro * m->V / l->tp;
     }
   mem.act = 0;
   for (guint i = 0; i < NK_ACT_N_TERMS; i++)
-    mem.act += mem.act_terms[i];
+    {
+      edges += edge[i];
+      mem.act_terms[i] += edge[i];
+      mem.act += mem.act_terms[i];
+    }
   mem.total = mem.params + mem.grads + mem.opt + mem.act;
   if (in_flight_out != NULL)
     *in_flight_out = in_flight;

@@ -419,8 +419,9 @@ nk_train_config_flops_terms (const NkTrainConfig *config,
   tokens = (double) config->batch * config->context;
   nk_gpt_op_flops (vocab, config->dim, config->layers, config->n_head, config->context,
                    config->batch, ops);
-  /* PaLM's attention term is the ops' product exactly; the rest of its count is 6·N */
-  palm[NK_FLOP_KIND_ATTENTION] = 12.0 * config->layers * config->context * config->dim * tokens;
+  /* the rest of PaLM's count is 6·N */
+  palm[NK_FLOP_KIND_ATTENTION] = nk_gpt_attention_flops_per_token (config->dim, config->layers,
+                                                                   config->context) * tokens;
   palm[NK_FLOP_KIND_LINEAR] = nk_gpt_flops_formula (vocab, config->dim, config->layers, config->context,
                                                     tokens) - palm[NK_FLOP_KIND_ATTENTION];
   return TRUE;

@@ -130,16 +130,14 @@ row_value (NapkinClusterResults *self,
     }
 }
 
-/* One line a term the plan counts, largest share first in the reader's eye by its
- * percentage; the reason each exists is the line's tooltip. */
+/* One line a term the plan counts, with its share of the activations; the reason
+ * each is kept is the line's tooltip. */
 static void
 update_terms (NapkinClusterResults *self)
 {
-  double terms[NK_ACT_N_TERMS], total = 0;
+  double terms[NK_ACT_N_TERMS], total = out (self, "memory-max-activations");
 
   nk_plan_get_activation_terms (self->plan, terms);
-  for (guint t = 0; t < NK_ACT_N_TERMS; t++)
-    total += terms[t];
   for (guint t = 0; t < NK_ACT_N_TERMS; t++)
     {
       g_autofree char *bytes = nk_units_format_bytes (terms[t]);
