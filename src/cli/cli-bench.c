@@ -15,7 +15,7 @@
 #include "cli-common.h"
 #include "nk-cpuinfo.h"
 #include "nk-device.h"
-#include "nk-gpus.h"
+#include "nk-device-peak.h"
 #include "nk-json.h"
 #include "nk-ops.h"
 #include "nk-rng.h"
@@ -44,7 +44,7 @@ static double
 device_peak (NkDevice *device,
              NkDType   dtype)
 {
-  return nk_gpus_device_peak (device, dtype == NK_DTYPE_BF16 ? NK_PEAK_BF16 : NK_PEAK_FP32);
+  return nk_device_get_peak (device, dtype == NK_DTYPE_BF16 ? NK_PEAK_BF16 : NK_PEAK_FP32);
 }
 
 static gboolean

@@ -1,0 +1,41 @@
+/* nk-optimizer.h: the optimizer kinds and the state each keeps per parameter
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A fact the planner and the trainer share: the planner sizes optimizer state from
+ * it without reaching the tensor stack; nk-optim.h runs the update rules.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * NkOptimizer:
+ * @NK_OPTIMIZER_SGD: no state (0 bytes per parameter)
+ * @NK_OPTIMIZER_MOMENTUM: SGD with momentum: one buffer (4 bytes)
+ * @NK_OPTIMIZER_ADAGRAD: sum of squared gradients (4 bytes)
+ * @NK_OPTIMIZER_RMSPROP: running mean of squared gradients (4 bytes)
+ * @NK_OPTIMIZER_ADAM: first and second moments (8 bytes)
+ * @NK_OPTIMIZER_ADAMW: as Adam (8 bytes)
+ *
+ * The update rule; the planner sizes its state with nk_optimizer_state_bytes().
+ * GEnum (nk-enum-types.h) nicks are the CLI names ("adamw", ...).
+ */
+typedef enum {
+  NK_OPTIMIZER_SGD,
+  NK_OPTIMIZER_MOMENTUM,
+  NK_OPTIMIZER_ADAGRAD,
+  NK_OPTIMIZER_RMSPROP,
+  NK_OPTIMIZER_ADAM,
+  NK_OPTIMIZER_ADAMW,
+} NkOptimizer;
+
+const char *nk_optimizer_to_string   (NkOptimizer  optimizer);
+gboolean    nk_optimizer_from_string (const char  *text,
+                                      NkOptimizer *out_optimizer);
+double      nk_optimizer_state_bytes (NkOptimizer  optimizer);
+
+G_END_DECLS

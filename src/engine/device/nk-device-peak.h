@@ -1,0 +1,17 @@
+/* nk-device-peak.h: a device's row in the GPU table and its promised FLOP/s
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "nk-device.h"
+#include "nk-gpus.h"
+
+G_BEGIN_DECLS
+
+const NkGpu *nk_device_lookup_gpu (NkDevice    *device);
+double       nk_device_get_peak   (NkDevice    *device,
+                                   NkPeakDtype  dtype);
+
+G_END_DECLS

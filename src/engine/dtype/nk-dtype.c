@@ -1,0 +1,1216 @@
+/* nk-dtype.c: number formats: the table, exact decode and encode, limits, items
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "nk-dtype.h"
+
+G_DEFINE_QUARK (nk-dtype-error-quark, nk_dtype_error)
+
+static const char *const f32_aliases[] = { "fp32", "float32", "float", NULL };
+static const char *const f16_aliases[] = { "fp16", "float16", "half", NULL };
+static const char *const bf16_aliases[] = { "bfloat16", NULL };
+static const char *const e4m3_aliases[] = { "fp8-e4m3", "e4m3fn", "float8_e4m3fn", NULL };
+static const char *const e5m2_aliases[] = { "fp8-e5m2", "float8_e5m2", NULL };
+static const char *const f64_aliases[] = { "fp64", "float64", "double", NULL };
+static const char *const tf32_aliases[] = { "tensorfloat32", NULL };
+static const char *const int64_aliases[] = { "int64", "long", NULL };
+static const char *const int32_aliases[] = { "int32", "int", NULL };
+static const char *const uint16_aliases[] = { "uint16", NULL };
+
+/* The one home of the format facts; everything else is computed from here. */
+static const NkDTypeInfo dtype_table[NK_N_DTYPES] = {
+  [NK_DTYPE_F32] = {
+    "float32", "f32", f32_aliases, N_("IEEE 754 binary32"),
+    32, 8, 23, 127, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), TRUE, 4 },
+  [NK_DTYPE_F16] = {
+    "float16", "f16", f16_aliases, N_("IEEE 754 binary16"),
+    16, 5, 10, 15, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), TRUE, 2 },
+  [NK_DTYPE_BF16] = {
+    "bfloat16", "bf16", bf16_aliases, N_("Brain floating point"),
+    16, 8, 7, 127, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), TRUE, 2 },
+  [NK_DTYPE_E4M3] = {
+    "float8_e4m3fn", "e4m3", e4m3_aliases, N_("OCP FP8 E4M3"),
+    8, 4, 3, 7, TRUE, TRUE, FALSE, NK_NAN_ALL_ONES,
+    N_("only s.1111.111 (0x7f and 0xff); there are no infinities"), TRUE, 1 },
+  [NK_DTYPE_E5M2] = {
+    "float8_e5m2", "e5m2", e5m2_aliases, N_("OCP FP8 E5M2"),
+    8, 5, 2, 15, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), TRUE, 1 },
+  [NK_DTYPE_F64] = {
+    "float64", "f64", f64_aliases, N_("IEEE 754 binary64"),
+    64, 11, 52, 1023, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), TRUE, 8 },
+  [NK_DTYPE_TF32] = {
+    "tensorfloat32", "tf32", tf32_aliases, N_("NVIDIA TensorFloat-32 (compute only)"),
+    19, 8, 10, 127, TRUE, TRUE, TRUE, NK_NAN_IEEE,
+    N_("exponent all ones and a nonzero fraction"), FALSE, 4 },
+  [NK_DTYPE_INT64] = {
+    "int64", "i64", int64_aliases, N_("64-bit signed integer"),
+    64, 0, 63, 0, FALSE, TRUE, FALSE, NK_NAN_NONE, "", TRUE, 8 },
+  [NK_DTYPE_INT32] = {
+    "int32", "i32", int32_aliases, N_("32-bit signed integer"),
+    32, 0, 31, 0, FALSE, TRUE, FALSE, NK_NAN_NONE, "", TRUE, 4 },
+  [NK_DTYPE_UINT16] = {
+    "uint16", "u16", uint16_aliases, N_("16-bit unsigned integer"),
+    16, 0, 16, 0, FALSE, FALSE, FALSE, NK_NAN_NONE, "", TRUE, 2 },
+};
+
+/**
+ * nk_dtype_info:
+ * @dtype: a format
+ *
+ * Returns: (transfer none): the table row of @dtype
+ */
+const NkDTypeInfo *
+nk_dtype_info (NkDType dtype)
+{
+  g_return_val_if_fail ((guint) dtype < NK_N_DTYPES, NULL);
+
+  return &dtype_table[dtype];
+}
+
+/**
+ * nk_dtype_is_float:
+ * @dtype: a format
+ *
+ * Returns: whether @dtype is a floating-point format (encode/decode apply)
+ */
+gboolean
+nk_dtype_is_float (NkDType dtype)
+{
+  g_return_val_if_fail ((guint) dtype < NK_N_DTYPES, FALSE);
+
+  return dtype_table[dtype].is_float;
+}
+
+/**
+ * nk_dtype_element_size:
+ * @dtype: a format
+ *
+ * Returns: bytes per element in a tensor
+ */
+gsize
+nk_dtype_element_size (NkDType dtype)
+{
+  g_return_val_if_fail ((guint) dtype < NK_N_DTYPES, 0);
+
+  return dtype_table[dtype].element_size;
+}
+
+/**
+ * nk_dtype_bits_mask:
+ * @dtype: a format
+ *
+ * Returns: the mask of the bits a pattern of @dtype may use
+ */
+guint64
+nk_dtype_bits_mask (NkDType dtype)
+{
+  guint bits;
+
+  g_return_val_if_fail ((guint) dtype < NK_N_DTYPES, 0);
+
+  bits = dtype_table[dtype].bits;
+  return bits >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << bits) - 1;
+}
+
+/**
+ * nk_dtype_class_to_string:
+ * @klass: a class
+ *
+ * Returns: the class as CLI.md spells it: "zero", "subnormal", "normal", "inf", "nan"
+ */
+const char *
+nk_dtype_class_to_string (NkDTypeClass klass)
+{
+  switch (klass)
+    {
+    case NK_DTYPE_CLASS_ZERO: return "zero";
+    case NK_DTYPE_CLASS_SUBNORMAL: return "subnormal";
+    case NK_DTYPE_CLASS_NORMAL: return "normal";
+    case NK_DTYPE_CLASS_INF: return "inf";
+    case NK_DTYPE_CLASS_NAN: return "nan";
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * nk_dtype_class_display_name:
+ * @klass: a class
+ *
+ * The class as people read it, translated. nk_dtype_class_to_string() is the
+ * untranslated spelling that CLI.md fixes for JSON and scripts.
+ *
+ * Returns: the translated class name, e.g. "subnormal"
+ */
+const char *
+nk_dtype_class_display_name (NkDTypeClass klass)
+{
+  /* Translators: the classes of a floating-point value, shown beside it. "inf"
+   * is an infinity and "nan" not-a-number: use your language's usual short forms. */
+  switch (klass)
+    {
+    case NK_DTYPE_CLASS_ZERO: return C_("number class", "zero");
+    case NK_DTYPE_CLASS_SUBNORMAL: return C_("number class", "subnormal");
+    case NK_DTYPE_CLASS_NORMAL: return C_("number class", "normal");
+    case NK_DTYPE_CLASS_INF: return C_("number class", "inf");
+    case NK_DTYPE_CLASS_NAN: return C_("number class", "nan");
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * nk_dtype_from_name:
+ * @name: a format name: the canonical CLI name, the PyTorch name or an alias
+ * @out_dtype: (out): the format
+ * @error: names @name and lists the formats when it is not one
+ *
+ * Names are matched without regard to ASCII case.
+ *
+ * Returns: %TRUE when @name names a format
+ */
+gboolean
+nk_dtype_from_name (const char *name,
+                    NkDType    *out_dtype,
+                    GError    **error)
+{
+  g_autoptr(GString) known = NULL;
+  g_autofree char *stripped = NULL;
+
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (out_dtype != NULL, FALSE);
+
+  stripped = g_strstrip (g_strdup (name));
+  if (*stripped == '\0')
+    {
+      g_set_error_literal (error, NK_DTYPE_ERROR, NK_DTYPE_ERROR_EMPTY,
+                           _("The number format name is empty"));
+      return FALSE;
+    }
+
+  for (guint i = 0; i < NK_N_DTYPES; i++)
+    {
+      const NkDTypeInfo *info = &dtype_table[i];
+
+      if (g_ascii_strcasecmp (stripped, info->cli_name) == 0 ||
+          g_ascii_strcasecmp (stripped, info->name) == 0)
+        {
+          *out_dtype = i;
+          return TRUE;
+        }
+      for (guint j = 0; info->aliases[j] != NULL; j++)
+        if (g_ascii_strcasecmp (stripped, info->aliases[j]) == 0)
+          {
+            *out_dtype = i;
+            return TRUE;
+          }
+    }
+
+  known = g_string_new (NULL);
+  for (guint i = 0; i < NK_N_DTYPES; i++)
+    g_string_append_printf (known, "%s%s", i ? ", " : "", dtype_table[i].cli_name);
+  g_set_error (error, NK_DTYPE_ERROR, NK_DTYPE_ERROR_UNKNOWN,
+               /* Translators: the second %s is a list like "f32, f16, bf16" */
+               _("“%s” is not a number format (known: %s)"), name, known->str);
+  return FALSE;
+}
+
+/* ---- fields ---------------------------------------------------------------- */
+
+static inline guint64
+exponent_all_ones (const NkDTypeInfo *info)
+{
+  return (G_GUINT64_CONSTANT (1) << info->exponent_bits) - 1;
+}
+
+static inline guint64
+mantissa_mask (const NkDTypeInfo *info)
+{
+  return (G_GUINT64_CONSTANT (1) << info->mantissa_bits) - 1;
+}
+
+static inline guint64
+sign_bit (const NkDTypeInfo *info)
+{
+  return G_GUINT64_CONSTANT (1) << (info->bits - 1);
+}
+
+/* The largest finite magnitude, as a pattern. */
+static guint64
+max_magnitude (const NkDTypeInfo *info)
+{
+  if (info->nan_style == NK_NAN_ALL_ONES)
+    return (exponent_all_ones (info) << info->mantissa_bits) | (mantissa_mask (info) - 1);
+  return ((exponent_all_ones (info) - 1) << info->mantissa_bits) | mantissa_mask (info);
+}
+
+static guint64
+inf_magnitude (const NkDTypeInfo *info)
+{
+  return exponent_all_ones (info) << info->mantissa_bits;
+}
+
+static guint64
+nan_magnitude (const NkDTypeInfo *info)
+{
+  if (info->nan_style == NK_NAN_ALL_ONES)
+    return (exponent_all_ones (info) << info->mantissa_bits) | mantissa_mask (info);
+  /* The quiet bit (top fraction bit) alone: the canonical quiet NaN. */
+  return inf_magnitude (info) | (G_GUINT64_CONSTANT (1) << (info->mantissa_bits - 1));
+}
+
+/**
+ * nk_dtype_nan_bits:
+ * @dtype: a floating-point format
+ * @sign: 0 or 1
+ *
+ * Returns: the canonical quiet NaN of @dtype with sign @sign (see the header)
+ */
+guint64
+nk_dtype_nan_bits (NkDType dtype,
+                   guint   sign)
+{
+  const NkDTypeInfo *info;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  info = &dtype_table[dtype];
+  return (sign ? sign_bit (info) : 0) | nan_magnitude (info);
+}
+
+/**
+ * nk_dtype_max_bits:
+ * @dtype: a floating-point format
+ *
+ * Returns: the pattern of the largest finite value
+ */
+guint64
+nk_dtype_max_bits (NkDType dtype)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return max_magnitude (&dtype_table[dtype]);
+}
+
+/**
+ * nk_dtype_min_normal_bits:
+ * @dtype: a floating-point format
+ *
+ * Returns: the pattern of the smallest positive normal value
+ */
+guint64
+nk_dtype_min_normal_bits (NkDType dtype)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return G_GUINT64_CONSTANT (1) << dtype_table[dtype].mantissa_bits;
+}
+
+/**
+ * nk_dtype_min_subnormal_bits:
+ * @dtype: a floating-point format
+ *
+ * Returns: the pattern of the smallest positive value
+ */
+guint64
+nk_dtype_min_subnormal_bits (NkDType dtype)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return 1;
+}
+
+/**
+ * nk_dtype_one_bits:
+ * @dtype: a floating-point format
+ *
+ * Returns: the pattern of 1.0
+ */
+guint64
+nk_dtype_one_bits (NkDType dtype)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return (guint64) dtype_table[dtype].bias << dtype_table[dtype].mantissa_bits;
+}
+
+/**
+ * nk_dtype_epsilon_bits:
+ * @dtype: a floating-point format
+ *
+ * Epsilon is 2^−M, a power of two every format here holds as a normal number.
+ *
+ * Returns: the pattern of epsilon, the gap between 1 and the next value
+ */
+guint64
+nk_dtype_epsilon_bits (NkDType dtype)
+{
+  const NkDTypeInfo *info;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  info = &dtype_table[dtype];
+  g_return_val_if_fail (info->bias > (int) info->mantissa_bits, 0);
+  return (guint64) (info->bias - (int) info->mantissa_bits) << info->mantissa_bits;
+}
+
+/* ---- decode ---------------------------------------------------------------- */
+
+/**
+ * nk_dtype_decode:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ * @out: (out caller-allocates): its fields and exact value
+ *
+ * Decodes @bits exactly: every value of these formats is a double.
+ *
+ * Returns: %TRUE (%FALSE on a programmer error: not a float format, bits too wide)
+ */
+gboolean
+nk_dtype_decode (NkDType         dtype,
+                 guint64         bits,
+                 NkDTypeDecoded *out)
+{
+  const NkDTypeInfo *info;
+  guint64 be, f;
+  int emin;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), FALSE);
+  g_return_val_if_fail ((bits & ~nk_dtype_bits_mask (dtype)) == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  info = &dtype_table[dtype];
+  emin = 1 - info->bias;
+  be = (bits >> info->mantissa_bits) & exponent_all_ones (info);
+  f = bits & mantissa_mask (info);
+
+  memset (out, 0, sizeof *out);
+  out->dtype = dtype;
+  out->bits = bits;
+  out->sign = (bits & sign_bit (info)) ? 1 : 0;
+  out->biased_exponent = (guint) be;
+  out->mantissa = f;
+
+  if ((info->nan_style == NK_NAN_IEEE && be == exponent_all_ones (info)) ||
+      (info->nan_style == NK_NAN_ALL_ONES && be == exponent_all_ones (info) &&
+       f == mantissa_mask (info)))
+    {
+      gboolean is_nan = info->nan_style == NK_NAN_ALL_ONES || f != 0;
+
+      out->klass = is_nan ? NK_DTYPE_CLASS_NAN : NK_DTYPE_CLASS_INF;
+      out->exponent = 0;
+      out->significand = 0;
+      out->value = is_nan ? NAN : INFINITY;
+    }
+  else if (be == 0)
+    {
+      out->klass = f == 0 ? NK_DTYPE_CLASS_ZERO : NK_DTYPE_CLASS_SUBNORMAL;
+      out->exponent = emin;
+      out->significand = ldexp ((double) f, -(int) info->mantissa_bits);
+      out->value = ldexp ((double) f, emin - (int) info->mantissa_bits);
+    }
+  else
+    {
+      guint64 n = f | (G_GUINT64_CONSTANT (1) << info->mantissa_bits);
+
+      out->klass = NK_DTYPE_CLASS_NORMAL;
+      out->exponent = (int) be - info->bias;
+      out->significand = ldexp ((double) n, -(int) info->mantissa_bits);
+      out->value = ldexp ((double) n, out->exponent - (int) info->mantissa_bits);
+    }
+  if (out->sign)
+    out->value = -out->value;
+  return TRUE;
+}
+
+/**
+ * nk_dtype_to_double:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ *
+ * Returns: the exact value of @bits
+ */
+double
+nk_dtype_to_double (NkDType dtype,
+                    guint64 bits)
+{
+  NkDTypeDecoded d;
+
+  if (!nk_dtype_decode (dtype, bits, &d))
+    return NAN;
+  return d.value;
+}
+
+/* ---- encode ---------------------------------------------------------------- */
+
+static guint64
+overflow_bits (const NkDTypeInfo *info,
+               guint64            sign,
+               NkOverflow         overflow)
+{
+  if (overflow == NK_OVERFLOW_SATURATE)
+    return sign | max_magnitude (info);
+  if (info->has_inf)
+    return sign | inf_magnitude (info);
+  return sign | nan_magnitude (info);
+}
+
+/* nk_dtype_encode(), and whether @overflow decided the result: a magnitude
+ * beyond max, or an infinity that did not stay one. */
+static guint64
+encode (NkDType     dtype,
+        double      value,
+        NkOverflow  overflow,
+        gboolean   *out_overflowed)
+{
+  const NkDTypeInfo *info;
+  guint64 u, sign, sig, md, n, mant, biased;
+  guint ed, m;
+  int q, ex, e_eff, shift, emin;
+  gint64 max_biased;
+
+  info = &dtype_table[dtype];
+  m = info->mantissa_bits;
+  *out_overflowed = FALSE;
+  memcpy (&u, &value, sizeof u);
+  sign = (u >> 63) ? sign_bit (info) : 0;
+  ed = (u >> 52) & 0x7ff;
+  md = u & ((G_GUINT64_CONSTANT (1) << 52) - 1);
+
+  if (ed == 0x7ff)
+    {
+      if (md != 0)
+        return sign | nan_magnitude (info);
+      if (overflow == NK_OVERFLOW_DEFAULT && info->has_inf)
+        return dtype == NK_DTYPE_F64 ? u : sign | inf_magnitude (info);
+      *out_overflowed = TRUE;
+      return overflow_bits (info, sign, overflow);
+    }
+  if (dtype == NK_DTYPE_F64)
+    return u;
+  if (ed == 0 && md == 0)
+    return sign;
+
+  /* value = sig × 2^q exactly, with sig a 53-bit integer */
+  sig = ed ? md | (G_GUINT64_CONSTANT (1) << 52) : md;
+  q = (ed ? (int) ed : 1) - 1075;
+  ex = q + 63 - __builtin_clzll (sig);
+  emin = 1 - info->bias;
+  e_eff = MAX (ex, emin);
+  /* n = sig × 2^(q − (e_eff − m)), rounded to nearest even: the significand
+   * in units of the quantum 2^(e_eff − m) of the binade (or of the subnormals). */
+  shift = e_eff - (int) m - q;
+  if (shift <= 0)
+    n = sig << -shift;
+  else if (shift >= 64)
+    n = 0;
+  else
+    {
+      guint64 rem = sig & ((G_GUINT64_CONSTANT (1) << shift) - 1);
+      guint64 half = G_GUINT64_CONSTANT (1) << (shift - 1);
+
+      n = sig >> shift;
+      if (rem > half || (rem == half && (n & 1)))
+        n++;
+    }
+  if (n >> (m + 1))
+    {
+      e_eff++;
+      n >>= 1;
+    }
+
+  if (n < (G_GUINT64_CONSTANT (1) << m))
+    return sign | n;  /* subnormal or zero: biased exponent 0 */
+
+  mant = n - (G_GUINT64_CONSTANT (1) << m);
+  max_biased = (gint64) (max_magnitude (info) >> m);
+  if ((gint64) e_eff + info->bias > max_biased ||
+      ((gint64) e_eff + info->bias == max_biased &&
+       mant > (max_magnitude (info) & mantissa_mask (info))))
+    {
+      *out_overflowed = TRUE;
+      return overflow_bits (info, sign, overflow);
+    }
+  biased = (guint64) (e_eff + info->bias);
+  return sign | (biased << m) | mant;
+}
+
+/**
+ * nk_dtype_encode:
+ * @dtype: a floating-point format
+ * @value: any double
+ * @overflow: what a magnitude beyond the largest finite value becomes
+ *
+ * Rounds @value once to @dtype: to nearest, ties to even, with gradual underflow
+ * and the sign of zero kept. With %NK_OVERFLOW_DEFAULT a value whose rounded
+ * magnitude passes the max becomes ±inf, or NaN in a format without infinities
+ * (e4m3: 464 → 448, 465 → NaN, inf → NaN); with %NK_OVERFLOW_SATURATE it and
+ * ±inf become ±max. NaN becomes the canonical quiet NaN with @value's sign.
+ *
+ * Returns: the pattern
+ */
+guint64
+nk_dtype_encode (NkDType    dtype,
+                 double     value,
+                 NkOverflow overflow)
+{
+  gboolean overflowed;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
+
+  return encode (dtype, value, overflow, &overflowed);
+}
+
+/**
+ * nk_dtype_round:
+ * @dtype: a floating-point format
+ * @value: any double
+ * @overflow: what a magnitude beyond the largest finite value becomes
+ * @out: (out caller-allocates): the pattern, its value, the error and the status
+ *
+ * Rounds @value as nk_dtype_encode() does and reports what that did to it.
+ *
+ * The error is CLI.md's: @out->abs_error is @value minus the decoded value, and
+ * @out->rel_error is that over |@value|. Equal values have no error, so a zero
+ * or an infinity that the format keeps has 0 and 0, not inf − inf or 0 / 0. Where
+ * the difference has no finite answer it is what IEEE arithmetic says: 1e-8
+ * rounded to +0 in f16 has abs_error 1e-8 and rel_error 1; a finite value
+ * overflowed to +inf has −inf and −inf; ±inf saturated to ±max has ±inf and NaN;
+ * anything that became NaN, and a NaN input, has NaN and NaN.
+ *
+ * The status: a NaN input stays NaN and counts as %NK_ROUNDING_EXACT (only its
+ * payload is dropped). A value that passes max, or an infinity that does not
+ * stay one, is %NK_ROUNDING_SATURATED, %NK_ROUNDING_OVERFLOW_TO_INF or
+ * %NK_ROUNDING_OVERFLOW_TO_NAN as @overflow and the format decide. Otherwise it
+ * is %NK_ROUNDING_EXACT when the format holds @value (subnormals included);
+ * %NK_ROUNDING_UNDERFLOW_TO_ZERO when a nonzero value became ±0;
+ * %NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL when it rounded to a subnormal; and
+ * %NK_ROUNDING_ROUNDED when it rounded to a normal value (a value just below the
+ * smallest normal that rounds up to it included).
+ *
+ * Returns: %TRUE (%FALSE on a programmer error: not a float format)
+ */
+gboolean
+nk_dtype_round (NkDType          dtype,
+                double           value,
+                NkOverflow       overflow,
+                NkDTypeRounding *out)
+{
+  const NkDTypeInfo *info;
+  NkDTypeDecoded decoded;
+  gboolean overflowed;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  info = &dtype_table[dtype];
+  out->bits = encode (dtype, value, overflow, &overflowed);
+  nk_dtype_decode (dtype, out->bits, &decoded);
+  out->value = decoded.value;
+  out->abs_error = value == decoded.value ? 0.0 : value - decoded.value;
+  out->rel_error = out->abs_error == 0 ? 0.0 : out->abs_error / fabs (value);
+
+  if (isnan (value))
+    out->status = NK_ROUNDING_EXACT;
+  else if (overflowed)
+    out->status = overflow == NK_OVERFLOW_SATURATE ? NK_ROUNDING_SATURATED
+                : info->has_inf ? NK_ROUNDING_OVERFLOW_TO_INF
+                : NK_ROUNDING_OVERFLOW_TO_NAN;
+  else if (value == decoded.value)
+    out->status = NK_ROUNDING_EXACT;
+  else if (decoded.klass == NK_DTYPE_CLASS_ZERO)
+    out->status = NK_ROUNDING_UNDERFLOW_TO_ZERO;
+  else if (decoded.klass == NK_DTYPE_CLASS_SUBNORMAL)
+    out->status = NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL;
+  else
+    out->status = NK_ROUNDING_ROUNDED;
+  return TRUE;
+}
+
+/* ---- exact decimals -------------------------------------------------------- */
+
+/* A non-negative integer in base 10^9 limbs, least significant first. */
+typedef struct {
+  guint32 *limbs;
+  gsize    len;
+  gsize    alloc;
+} BigDec;
+
+#define BIGDEC_BASE 1000000000u
+
+static void
+bigdec_mul_small (BigDec *b,
+                  guint32 factor)
+{
+  guint64 carry = 0;
+
+  for (gsize i = 0; i < b->len; i++)
+    {
+      guint64 t = (guint64) b->limbs[i] * factor + carry;
+
+      b->limbs[i] = (guint32) (t % BIGDEC_BASE);
+      carry = t / BIGDEC_BASE;
+    }
+  while (carry)
+    {
+      if (b->len == b->alloc)
+        {
+          b->alloc *= 2;
+          b->limbs = g_renew (guint32, b->limbs, b->alloc);
+        }
+      b->limbs[b->len++] = (guint32) (carry % BIGDEC_BASE);
+      carry /= BIGDEC_BASE;
+    }
+}
+
+/* The decimal digits of n × 2^k2 × 5^k5, k2, k5 >= 0. */
+static char *
+bigdec_digits (guint64 n,
+               int     k2,
+               int     k5)
+{
+  BigDec b = { g_new (guint32, 16), 0, 16 };
+  char *out;
+  gsize pos;
+
+  do
+    {
+      b.limbs[b.len++] = (guint32) (n % BIGDEC_BASE);
+      n /= BIGDEC_BASE;
+    }
+  while (n);
+
+  for (; k2 >= 29; k2 -= 29)
+    bigdec_mul_small (&b, 1u << 29);
+  if (k2 > 0)
+    bigdec_mul_small (&b, 1u << k2);
+  for (; k5 >= 13; k5 -= 13)
+    bigdec_mul_small (&b, 1220703125u);  /* 5^13 */
+  for (; k5 > 0; k5--)
+    bigdec_mul_small (&b, 5);
+
+  /* nine digits per limb, written from the right; the top limb without zeros */
+  out = g_malloc (b.len * 9 + 1);
+  pos = b.len * 9;
+  out[pos] = '\0';
+  for (gsize i = 0; i < b.len; i++)
+    {
+      guint32 limb = b.limbs[i];
+
+      for (int d = 0; d < 9; d++)
+        {
+          out[--pos] = (char) ('0' + limb % 10);
+          limb /= 10;
+          if (limb == 0 && i == b.len - 1)
+            break;
+        }
+    }
+  g_free (b.limbs);
+  if (pos > 0)
+    memmove (out, out + pos, b.len * 9 + 1 - pos);
+  return out;
+}
+
+/**
+ * nk_dtype_exact_decimal_double:
+ * @value: any double
+ *
+ * Every finite binary fraction has a finite decimal expansion: this is all of
+ * it, without an exponent (2^−1074 has 751 significant digits). Non-finite
+ * values are "nan", "inf", "-inf"; zeros "0" and "-0".
+ *
+ * Returns: (transfer full): the exact decimal expansion of @value
+ */
+char *
+nk_dtype_exact_decimal_double (double value)
+{
+  g_autofree char *digits = NULL;
+  gboolean negative = signbit (value) != 0;
+  GString *s;
+  guint64 n;
+  int e, k;
+  gsize len;
+
+  if (isnan (value))
+    return g_strdup ("nan");
+  if (isinf (value))
+    return g_strdup (negative ? "-inf" : "inf");
+  if (value == 0)
+    return g_strdup (negative ? "-0" : "0");
+
+  /* |value| = n × 2^k with n odd */
+  n = (guint64) ldexp (frexp (fabs (value), &e), 53);
+  k = e - 53;
+  while ((n & 1) == 0)
+    {
+      n >>= 1;
+      k++;
+    }
+
+  s = g_string_new (negative ? "-" : "");
+  if (k >= 0)
+    {
+      digits = bigdec_digits (n, k, 0);
+      g_string_append (s, digits);
+      return g_string_free (s, FALSE);
+    }
+
+  /* n × 2^k = n × 5^−k / 10^−k: the digits of n × 5^−k with the point −k from
+   * the right; n odd means the last digit is 5, so nothing to trim. */
+  digits = bigdec_digits (n, 0, -k);
+  len = strlen (digits);
+  if (len <= (gsize) -k)
+    {
+      g_string_append (s, "0.");
+      for (gsize i = len; i < (gsize) -k; i++)
+        g_string_append_c (s, '0');
+      g_string_append (s, digits);
+    }
+  else
+    {
+      g_string_append_len (s, digits, len + k);
+      g_string_append_c (s, '.');
+      g_string_append (s, digits + len + k);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * nk_dtype_exact_decimal:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ *
+ * Returns: (transfer full): the exact decimal expansion of the value of @bits,
+ *   see nk_dtype_exact_decimal_double()
+ */
+char *
+nk_dtype_exact_decimal (NkDType dtype,
+                        guint64 bits)
+{
+  return nk_dtype_exact_decimal_double (nk_dtype_to_double (dtype, bits));
+}
+
+/**
+ * nk_dtype_format_bits:
+ * @dtype: a format
+ * @bits: a pattern of @dtype
+ *
+ * Returns: (transfer full): @bits as lowercase, 0x-prefixed, full-width hex
+ *   ("0x7e", "0x3c00", "0x3f800000")
+ */
+char *
+nk_dtype_format_bits (NkDType dtype,
+                      guint64 bits)
+{
+  g_return_val_if_fail ((guint) dtype < NK_N_DTYPES, NULL);
+
+  return g_strdup_printf ("0x%0*" G_GINT64_MODIFIER "x",
+                          (int) (dtype_table[dtype].bits + 3) / 4, bits);
+}
+
+/**
+ * nk_dtype_format_binary:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ * @separator: (nullable): put between the sign, exponent and fraction fields
+ *
+ * Returns: (transfer full): @bits in binary, most significant first, e.g.
+ *   "0 1111 110" for e4m3's 448 with @separator " "
+ */
+char *
+nk_dtype_format_binary (NkDType     dtype,
+                        guint64     bits,
+                        const char *separator)
+{
+  const NkDTypeInfo *info;
+  GString *s;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), NULL);
+
+  info = &dtype_table[dtype];
+  s = g_string_sized_new (info->bits + 8);
+  for (int i = (int) info->bits - 1; i >= 0; i--)
+    {
+      g_string_append_c (s, (bits >> i) & 1 ? '1' : '0');
+      if (separator && (i == (int) info->bits - 1 || i == (int) info->mantissa_bits) && i > 0)
+        g_string_append (s, separator);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * nk_dtype_formula:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ * @style: whether the significand is shown in decimal or in binary
+ *
+ * The value formula with this pattern's own fields filled in, for teaching:
+ * "(−1)^0 × 1.5 × 2^(128 − 127)" for a normal f32, "(−1)^0 × 0.25 × 2^(1 − 15)"
+ * for a subnormal f16 (the biased exponent of a subnormal counts as 1), and a
+ * sentence for infinities and NaN.
+ *
+ * Returns: (transfer full): the formula
+ */
+char *
+nk_dtype_formula (NkDType        dtype,
+                  guint64        bits,
+                  NkFormulaStyle style)
+{
+  const NkDTypeInfo *info;
+  g_autofree char *significand = NULL;
+  NkDTypeDecoded d;
+
+  if (!nk_dtype_decode (dtype, bits, &d))
+    return NULL;
+  info = &dtype_table[dtype];
+
+  switch (d.klass)
+    {
+    case NK_DTYPE_CLASS_INF:
+      return g_strdup_printf (_("%s∞: exponent all ones, fraction 0"), d.sign ? "−" : "+");
+    case NK_DTYPE_CLASS_NAN:
+      if (info->nan_style == NK_NAN_ALL_ONES)
+        return g_strdup (_("NaN: exponent and fraction all ones"));
+      return g_strdup (_("NaN: exponent all ones, fraction not 0"));
+    case NK_DTYPE_CLASS_ZERO:
+    case NK_DTYPE_CLASS_SUBNORMAL:
+    case NK_DTYPE_CLASS_NORMAL:
+    default:
+      break;
+    }
+
+  if (style == NK_FORMULA_BINARY)
+    {
+      GString *s = g_string_new (d.klass == NK_DTYPE_CLASS_NORMAL ? "1." : "0.");
+
+      for (int i = (int) info->mantissa_bits - 1; i >= 0; i--)
+        g_string_append_c (s, (d.mantissa >> i) & 1 ? '1' : '0');
+      g_string_append (s, "₂");
+      significand = g_string_free (s, FALSE);
+    }
+  else
+    significand = nk_dtype_exact_decimal_double (d.significand);
+
+  return g_strdup_printf ("(−1)^%u × %s × 2^(%u − %d)", d.sign, significand,
+                          d.klass == NK_DTYPE_CLASS_NORMAL ? d.biased_exponent : 1,
+                          info->bias);
+}
+
+/* ---- neighbours and limits ------------------------------------------------- */
+
+static guint64
+step (NkDType dtype,
+      guint64 bits,
+      int     direction)
+{
+  const NkDTypeInfo *info = &dtype_table[dtype];
+  guint64 sbit = sign_bit (info);
+  guint64 mag = bits & ~sbit;
+  guint64 neg = bits & sbit;
+  gboolean away;
+  NkDTypeDecoded d;
+
+  if (!nk_dtype_decode (dtype, bits, &d) || d.klass == NK_DTYPE_CLASS_NAN)
+    return bits;
+  if (mag == 0)
+    return direction > 0 ? 1 : sbit | 1;
+
+  away = (direction > 0) == (neg == 0);
+  if (away)
+    {
+      if (d.klass == NK_DTYPE_CLASS_INF)
+        return bits;
+      if (mag == max_magnitude (info))
+        return info->has_inf ? neg | inf_magnitude (info) : bits;
+      return bits + 1;
+    }
+  if (d.klass == NK_DTYPE_CLASS_INF)
+    return neg | max_magnitude (info);
+  return bits - 1;
+}
+
+/**
+ * nk_dtype_next_up:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ *
+ * Like nextafter() toward +inf: −0 and +0 go to the smallest subnormal, max goes
+ * to inf (or stays at max where there is no inf), NaN stays.
+ *
+ * Returns: the next representable value above @bits
+ */
+guint64
+nk_dtype_next_up (NkDType dtype,
+                  guint64 bits)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), bits);
+
+  return step (dtype, bits, +1);
+}
+
+/**
+ * nk_dtype_next_down:
+ * @dtype: a floating-point format
+ * @bits: a pattern of @dtype
+ *
+ * Returns: the next representable value below @bits, see nk_dtype_next_up()
+ */
+guint64
+nk_dtype_next_down (NkDType dtype,
+                    guint64 bits)
+{
+  g_return_val_if_fail (nk_dtype_is_float (dtype), bits);
+
+  return step (dtype, bits, -1);
+}
+
+/**
+ * nk_dtype_ulp:
+ * @dtype: a floating-point format
+ * @value: a value
+ *
+ * The unit in the last place at @value: the gap between neighbours in the binade
+ * of |@value|, 2^(max(floor(log2 |value|), 1 − bias) − M) (numpy's spacing). It is
+ * the smallest subnormal at zero, the gap below max beyond max, NaN for inf/NaN.
+ *
+ * Returns: the ulp
+ */
+double
+nk_dtype_ulp (NkDType dtype,
+              double  value)
+{
+  const NkDTypeInfo *info;
+  int e, emin, emax;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), NAN);
+
+  info = &dtype_table[dtype];
+  if (!isfinite (value))
+    return NAN;
+  emin = 1 - info->bias;
+  emax = (int) (max_magnitude (info) >> info->mantissa_bits) - info->bias;
+  if (value == 0)
+    e = emin;
+  else
+    {
+      frexp (value, &e);
+      e = CLAMP (e - 1, emin, emax);
+    }
+  return ldexp (1.0, e - (int) info->mantissa_bits);
+}
+
+/**
+ * nk_dtype_limits:
+ * @dtype: a floating-point format
+ * @out: (out caller-allocates): the limits
+ *
+ * Computes the finfo of @dtype from its table row.
+ */
+void
+nk_dtype_limits (NkDType        dtype,
+                 NkDTypeLimits *out)
+{
+  const NkDTypeInfo *info;
+  NkDTypeDecoded max;
+
+  g_return_if_fail (nk_dtype_is_float (dtype));
+  g_return_if_fail (out != NULL);
+
+  info = &dtype_table[dtype];
+  nk_dtype_decode (dtype, max_magnitude (info), &max);
+  out->max = max.value;
+  out->max_exponent = max.exponent;
+  out->min_exponent = 1 - info->bias;
+  out->min_normal = nk_dtype_to_double (dtype, nk_dtype_min_normal_bits (dtype));
+  out->min_subnormal = nk_dtype_to_double (dtype, nk_dtype_min_subnormal_bits (dtype));
+  out->epsilon = nk_dtype_to_double (dtype, nk_dtype_next_up (dtype, nk_dtype_one_bits (dtype))) - 1.0;
+  out->precision = (int) floor (-log10 (out->epsilon));
+  out->decimal_digits = (info->mantissa_bits + 1) * log10 (2.0);
+  out->range_decades = log10 (out->max) - log10 (out->min_normal);
+  out->range_decades_subnormal = log10 (out->max) - log10 (out->min_subnormal);
+}
+
+/* ---- items ----------------------------------------------------------------- */
+
+/**
+ * nk_dtype_parse_item:
+ * @dtype: the floating-point format the item is for (it bounds raw bits)
+ * @text: an item: a decimal value ("1e-8", "-0", "inf", "nan", "465"), "pi" or
+ *   "e" (with an optional sign), or raw bits ("0x7e")
+ * @out: (out caller-allocates): the value or the bits
+ * @error: one sentence naming @text when it is empty, not a number, or bits
+ *   wider than @dtype
+ *
+ * Values are parsed as an IEEE binary64, correctly rounded; anything beyond the
+ * double range is ±inf, which then rounds to the format like any other value.
+ *
+ * Returns: %TRUE when @text is an item
+ */
+gboolean
+nk_dtype_parse_item (NkDType      dtype,
+                     const char  *text,
+                     NkDTypeItem *out,
+                     GError     **error)
+{
+  g_autofree char *item = NULL;
+  const char *p;
+  char *end = NULL;
+  gboolean negative = FALSE;
+
+  g_return_val_if_fail (nk_dtype_is_float (dtype), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  item = g_strstrip (g_strdup (text));
+  if (*item == '\0')
+    {
+      g_set_error_literal (error, NK_DTYPE_ERROR, NK_DTYPE_ERROR_EMPTY,
+                           _("The item is empty: give a number like 1e-8 or bits like 0x7e"));
+      return FALSE;
+    }
+
+  if (item[0] == '0' && (item[1] == 'x' || item[1] == 'X'))
+    {
+      guint64 bits = 0;
+      gboolean too_wide = FALSE;
+
+      if (item[2] == '\0')
+        goto invalid;
+      for (p = item + 2; *p; p++)
+        {
+          if (!g_ascii_isxdigit (*p))
+            goto invalid;
+          if (bits >> 60)
+            too_wide = TRUE;
+          bits = (bits << 4) | (guint64) g_ascii_xdigit_value (*p);
+        }
+      if (too_wide || (bits & ~nk_dtype_bits_mask (dtype)) != 0)
+        {
+          g_set_error (error, NK_DTYPE_ERROR, NK_DTYPE_ERROR_TOO_WIDE,
+                       _("“%s” is wider than the %u bits of %s"),
+                       text, dtype_table[dtype].bits, dtype_table[dtype].cli_name);
+          return FALSE;
+        }
+      out->is_bits = TRUE;
+      out->bits = bits;
+      return TRUE;
+    }
+
+  p = item;
+  if (*p == '-' || *p == '+')
+    negative = *p++ == '-';
+  if (g_ascii_strcasecmp (p, "pi") == 0 || strcmp (p, "π") == 0)
+    {
+      out->value = negative ? -G_PI : G_PI;
+      return TRUE;
+    }
+  if (strcmp (p, "e") == 0)
+    {
+      out->value = negative ? -G_E : G_E;
+      return TRUE;
+    }
+  /* A signed hex pattern is neither bits nor a decimal; strtod would read a hex float. */
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    goto invalid;
+  if (!g_ascii_isdigit (*p) && *p != '.' && g_ascii_strncasecmp (p, "inf", 3) != 0 &&
+      g_ascii_strncasecmp (p, "nan", 3) != 0)
+    goto invalid;
+
+  out->value = g_ascii_strtod (item, &end);
+  if (end == item || *end != '\0')
+    goto invalid;
+  return TRUE;
+
+invalid:
+  g_set_error (error, NK_DTYPE_ERROR, NK_DTYPE_ERROR_INVALID,
+               _("“%s” is not a number or bits (try 1e-8, -0, inf, nan, pi or 0x7e)"),
+               text);
+  return FALSE;
+}
+
+/* ---- element load / store -------------------------------------------------------- */
+
+/**
+ * nk_dtype_load_double:
+ * @dtype: a storage dtype
+ * @ptr: one element of @dtype in host memory
+ *
+ * Reads one element exactly (narrow floats through nk_dtype_to_double).
+ *
+ * Returns: its value
+ */
+double
+nk_dtype_load_double (NkDType       dtype,
+                      gconstpointer ptr)
+{
+  switch (dtype)
+    {
+    case NK_DTYPE_F32: return *(const float *) ptr;
+    case NK_DTYPE_F64: return *(const double *) ptr;
+    case NK_DTYPE_INT64: return (double) *(const gint64 *) ptr;
+    case NK_DTYPE_INT32: return *(const gint32 *) ptr;
+    case NK_DTYPE_UINT16: return *(const guint16 *) ptr;
+    case NK_DTYPE_F16:
+    case NK_DTYPE_BF16: return nk_dtype_to_double (dtype, *(const guint16 *) ptr);
+    case NK_DTYPE_E4M3:
+    case NK_DTYPE_E5M2: return nk_dtype_to_double (dtype, *(const guint8 *) ptr);
+    default:
+      g_return_val_if_reached (0.0);
+    }
+}
+
+/* Float to integer truncates toward zero like a C cast; out-of-range and NaN
+ * values (undefined in C and in PyTorch) saturate / become 0 here. */
+static gint64
+to_int (double v,
+        double lo,
+        double hi)
+{
+  if (v != v)
+    return 0;
+  if (v <= lo)
+    return (gint64) lo;
+  if (v >= hi)
+    return (gint64) hi;
+  return (gint64) v;
+}
+
+/**
+ * nk_dtype_store_double:
+ * @dtype: a storage dtype
+ * @ptr: where the element goes, in host memory
+ * @value: the value
+ *
+ * Writes one element, rounding once (narrow floats through nk_dtype_encode).
+ */
+void
+nk_dtype_store_double (NkDType  dtype,
+                       gpointer ptr,
+                       double   value)
+{
+  switch (dtype)
+    {
+    case NK_DTYPE_F32: *(float *) ptr = (float) value; break;
+    case NK_DTYPE_F64: *(double *) ptr = value; break;
+    case NK_DTYPE_INT64: *(gint64 *) ptr = to_int (value, -9223372036854775808.0, 9223372036854774784.0); break;
+    case NK_DTYPE_INT32: *(gint32 *) ptr = (gint32) to_int (value, G_MININT32, G_MAXINT32); break;
+    case NK_DTYPE_UINT16: *(guint16 *) ptr = (guint16) to_int (value, 0, G_MAXUINT16); break;
+    case NK_DTYPE_F16:
+    case NK_DTYPE_BF16: *(guint16 *) ptr = (guint16) nk_dtype_encode (dtype, value, NK_OVERFLOW_DEFAULT); break;
+    case NK_DTYPE_E4M3:
+    case NK_DTYPE_E5M2: *(guint8 *) ptr = (guint8) nk_dtype_encode (dtype, value, NK_OVERFLOW_DEFAULT); break;
+    default:
+      g_return_if_reached ();
+    }
+}

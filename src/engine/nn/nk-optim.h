@@ -1,0 +1,91 @@
+/* nk-optim.h: SGD, momentum, the lecture's AdaGrad, RMSProp, Adam and AdamW
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Settings are PyTorch's defaults (CLI.md): momentum 0.9 (dampening 0, no Nesterov);
+ * RMSProp alpha 0.99, eps 1e-8; Adam/AdamW betas (0.9, 0.999), eps 1e-8, AdamW weight
+ * decay 0.01. AdaGrad is the lecture's: g2 += g²; p -= lr·g / sqrt(g2 + 1e-5).
+ * The per-element rules live in nk-kernels.h (nk_kernel_optim_update), run through
+ * nk_optimizer_step_() so the GPU runs the same math.
+ *
+ * State tensors are allocated with the optimizer, zeroed, in %NK_BUCKET_OPTIMIZER:
+ * 0 bytes per parameter for SGD, 4 for momentum/AdaGrad/RMSProp, 8 for Adam/AdamW
+ * (nk_optimizer_state_bytes() in nk-optimizer.h; the planner reads the same table). Their state_dict names
+ * follow torch.optim: momentum_buffer, sum, square_avg, exp_avg, exp_avg_sq, saved
+ * in checkpoints as "optimizer.<param name>.<state>".
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "nk-checkpoint.h"
+#include "nk-optimizer.h"
+#include "nk-tensor.h"
+
+G_BEGIN_DECLS
+
+#define NK_OPTIM_ERROR (nk_optim_error_quark ())
+
+/**
+ * NkOptimError:
+ * @NK_OPTIM_ERROR_INVALID: a learning rate that is not a positive finite number
+ */
+typedef enum {
+  NK_OPTIM_ERROR_INVALID,
+} NkOptimError;
+
+GQuark nk_optim_error_quark (void);
+
+typedef struct _NkOptim NkOptim;
+
+/**
+ * nk_optim_new:
+ * @kind: the rule (#NkOptimizer: sgd, momentum, adagrad, rmsprop, adam, adamw)
+ * @lr: the learning rate, > 0
+ * @params: (array length=n_params): f32 contiguous parameters (refs are taken)
+ * @names: (array length=n_params): their state_dict names
+ * @n_params: their count
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the optimizer at step 0
+ */
+NkOptim    *nk_optim_new            (NkOptimizer          kind,
+                                     double               lr,
+                                     NkTensor *const     *params,
+                                     const char *const   *names,
+                                     guint                n_params,
+                                     GError             **error);
+void        nk_optim_free           (NkOptim             *optim);
+
+/* Applies one update to every parameter from its ->grad (step counts from 1). */
+gboolean    nk_optim_step           (NkOptim             *optim,
+                                     GError             **error);
+
+NkOptimizer nk_optim_get_kind       (NkOptim             *optim);
+double      nk_optim_get_lr         (NkOptim             *optim);
+guint64     nk_optim_get_step       (NkOptim             *optim);
+/* How many state tensors per parameter (0, 1 or 2). */
+guint       nk_optim_get_n_states   (NkOptim             *optim);
+/* Returns: (transfer none) (nullable): state @which (0 or 1) of parameter @index */
+NkTensor   *nk_optim_get_state      (NkOptim             *optim,
+                                     guint                index,
+                                     guint                which);
+/* The torch.optim name of state @which ("exp_avg", ...). */
+const char *nk_optim_get_state_name (NkOptim             *optim,
+                                     guint                which);
+
+/* Adds the state tensors as "optimizer.<name>.<state>" (the step goes in the
+ * checkpoint's step). */
+gboolean    nk_optim_save_state     (NkOptim             *optim,
+                                     NkCheckpoint        *ck,
+                                     GError             **error);
+/* Reads them back (checked by name, dtype and shape) and sets the step. */
+gboolean    nk_optim_load_state     (NkOptim             *optim,
+                                     NkCheckpoint        *ck,
+                                     guint64              step,
+                                     GError             **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkOptim, nk_optim_free)
+
+G_END_DECLS

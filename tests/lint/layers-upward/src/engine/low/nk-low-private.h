@@ -1,0 +1,2 @@
+/* nk-low-private.h: fixture — private to low/ */
+#pragma once

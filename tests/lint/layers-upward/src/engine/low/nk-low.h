@@ -1,0 +1,2 @@
+/* nk-low.h: fixture — the lower layer's public header */
+#pragma once
