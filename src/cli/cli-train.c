@@ -17,6 +17,7 @@
 #include "nk-file-util.h"
 #include "nk-json.h"
 #include "nk-run-dir.h"
+#include "nk-run-recorder.h"
 #include "nk-trainer.h"
 #include "nk-units.h"
 
@@ -27,8 +28,8 @@ typedef struct {
   double   last_loss;
   guint64  last_step;
   const char *device;
-  NkRunWriter *run;   /* --run-dir: metrics.jsonl gets the --json-lines lines */
-  GError      *run_error;
+  /* --run-dir: the folder's writer; with --json-lines it prints the lines it wrote */
+  NkRunRecorder *recorder;
 } Printer;
 
 static void
@@ -39,21 +40,15 @@ on_step (NkTrainer            *trainer,
   p->last_loss = m->loss;
   p->last_step = m->step;
 
-  if (p->json || p->run != NULL)
+  /* With a run folder its recorder prints the lines (print_written_lines()). */
+  if (p->json && p->recorder == NULL)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
       g_autofree char *line = NULL;
 
       nk_train_metrics_build_json (m, p->device, b);
       line = nk_json_to_line (b);
-      if (p->json)
-        printf ("%s\n", line);
-      /* Written before the line is flushed to stdout: whoever sees a step printed
-       * finds it in metrics.jsonl too. */
-      if (p->run != NULL && p->run_error == NULL
-          && (!nk_run_writer_append_line (p->run, line, &p->run_error)
-              || !nk_run_writer_add_scalars (p->run, m, &p->run_error)))
-        nk_trainer_stop (trainer);
+      printf ("%s\n", line);
     }
   if (!p->json && (m->step % p->every == 0 || m->step == p->total || m->step == 1))
     {
@@ -98,6 +93,17 @@ parse_count (const char  *flag,
     }
   *out = (guint64) v;
   return TRUE;
+}
+
+/* On the recorder's thread, once the lines are in metrics.jsonl: whoever sees a step
+ * printed finds it in the folder too. */
+static void
+print_written_lines (const char *lines,
+                     gsize       length,
+                     gpointer    user_data)
+{
+  fwrite (lines, 1, length, stdout);
+  fflush (stdout);
 }
 
 /* The loss a run resumed with nothing left to do ends on: its checkpoint's. */
@@ -170,7 +176,7 @@ train_context (TrainArgs *a)
     { "checkpoint-every", 0, 0, G_OPTION_ARG_STRING, &a->ckevery, N_("A checkpoint every N steps"), "N" },
     { "checkpoint-keep", 0, 0, G_OPTION_ARG_STRING, &a->ckkeep, N_("Checkpoints to keep (default 3, 0 = all)"), "K" },
     { "resume", 0, 0, G_OPTION_ARG_FILENAME, &a->resume,
-      N_("Continue from the newest intact checkpoint in DIR (same settings; see below)"), "DIR" },
+      N_("Continue from the newest intact checkpoint in DIR, or in run folder DIR's checkpoints (same settings; see below)"), "DIR" },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &a->save, N_("Save the final state_dict (safetensors)"), "FILE" },
     { "run-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->run_dir,
       N_("Write a run folder the app lists (config, plan, metrics.jsonl, checkpoints)"), "DIR" },
@@ -189,7 +195,11 @@ train_context (TrainArgs *a)
       "seed, precision, init and data files) must be given as before.\n"
       "One run at a time writes to a checkpoint folder; a second is refused, naming "
       "the process that holds it. Every input file is validated when opened, and "
-      "every output location is checked before step 1."));
+      "every output location is checked before step 1.\n"
+      "A run folder (--run-dir) is written on a thread of its own, in batches, and made "
+      "durable before every checkpoint. --resume F --run-dir F goes on in its own folder: "
+      "its metrics keep the steps up to the checkpoint and the run appends after them; "
+      "a resume that is refused leaves the folder as it was."));
   /* (the entries are copied: they may live on this stack) */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   return context;
@@ -293,7 +303,9 @@ apply_args (const TrainArgs *a,
   config->tokens_file = g_strdup (a->tokens);
   config->batches_file = g_strdup (a->batches);
   config->checkpoint_dir = g_strdup (a->ckdir);
-  config->resume_dir = g_strdup (a->resume);
+  /* A run folder is resumed from its checkpoints/: `--resume F --run-dir F` goes on
+   * in its own folder. */
+  config->resume_dir = a->resume != NULL ? nk_run_dir_resolve_checkpoints (a->resume) : NULL;
   /* Resuming keeps writing checkpoints where it reads them. */
   if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = g_strdup (config->resume_dir);
@@ -332,29 +344,8 @@ resolve_device (const NkTrainConfig *config,
   return -1;
 }
 
-/* --run-dir: the folder, with the prediction the run starts with; a run resumed
- * into its own folder drops the steps after its checkpoint (they run again). */
-static NkRunWriter *
-open_run_dir (const char           *dir,
-              const NkTrainConfig  *config,
-              GError              **error)
-{
-  NkTrainPrediction prediction;
-  double rate = NAN;
-  guint64 keep = 0;
-
-  nk_train_gemm_rate_peek (config->device, &rate, NULL);
-  nk_train_config_predict (config, rate, &prediction);
-  if (config->resume_dir != NULL)
-    {
-      g_autoptr(NkCheckpoint) ck = nk_checkpoint_find_latest_intact (config->resume_dir,
-                                                                     NULL, NULL);
-      keep = ck != NULL ? nk_checkpoint_get_step (ck) : 0;
-    }
-  return nk_run_writer_open (dir, config, &prediction, keep, error);
-}
-
-/* Runs @trainer to its end and closes the run folder.
+/* Runs @trainer to its end; a run folder's recorder records the end and is closed
+ * before anything more is printed.
  * Returns: -1, or the exit code of a failed run */
 static int
 train (NkTrainer           *trainer,
@@ -363,25 +354,20 @@ train (NkTrainer           *trainer,
        Printer             *printer)
 {
   g_autoptr(GError) error = NULL;
-  NkRunWriter *run = printer->run;
+  g_autoptr(GError) record_error = NULL;
+  gboolean ok;
 
-  if (!nk_trainer_run_sync (trainer, NULL, &error))
+  ok = nk_trainer_run_sync (trainer, NULL, &error);
+  if (printer->recorder != NULL && !nk_run_recorder_close (printer->recorder, &record_error)
+      && ok)
     {
-      if (run != NULL)
-        nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer->last_step, printer->last_loss,
-                              error->message, NULL);
-      g_clear_error (&printer->run_error);
-      return nk_cli_fail_error (printer->json,
+      ok = FALSE;
+      error = g_steal_pointer (&record_error);
+    }
+  if (!ok)
+    return nk_cli_fail_error (printer->json,
                               g_error_matches (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG)
                               ? NK_EXIT_USAGE : NK_EXIT_UNSATISFIABLE, error);
-    }
-  if (printer->run_error != NULL)
-    {
-      error = g_steal_pointer (&printer->run_error);
-      nk_run_writer_finish (run, NK_RUN_STATUS_FAILED, printer->last_step, printer->last_loss,
-                            error->message, NULL);
-      return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
-    }
 
   if (save != NULL && !nk_trainer_save (trainer, save, &error))
     return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
@@ -394,11 +380,6 @@ train (NkTrainer           *trainer,
         printer->last_loss = resumed_final_loss (config->resume_dir);
     }
 
-  if (run != NULL
-      && !nk_run_writer_finish (run, nk_trainer_get_state (trainer) == NK_TRAINER_STATE_STOPPED
-                                     ? NK_RUN_STATUS_STOPPED : NK_RUN_STATUS_FINISHED,
-                                printer->last_step, printer->last_loss, NULL, &error))
-    return nk_cli_fail_error (printer->json, NK_EXIT_UNSATISFIABLE, error);
   return -1;
 }
 
@@ -410,7 +391,7 @@ nk_cli_train_main (int    argc,
   g_autoptr(GOptionContext) context = train_context (&a);
   g_autoptr(NkTrainConfig) config = nk_train_config_new ();
   g_autoptr(NkTrainer) trainer = NULL;
-  g_autoptr(NkRunWriter) run = NULL;
+  g_autoptr(NkRunRecorder) recorder = NULL;
   g_autoptr(GError) error = NULL;
   gboolean wants_json = nk_cli_wants_json (argc, argv);
   Printer printer = { 0, };
@@ -437,10 +418,12 @@ nk_cli_train_main (int    argc,
     return exit_code;
   if (a.run_dir != NULL)
     {
-      run = open_run_dir (a.run_dir, config, &error);
-      if (run == NULL)
+      recorder = nk_run_recorder_new (trainer, a.run_dir, &error);
+      if (recorder == NULL)
         return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
-      printer.run = run;
+      if (printer.json)
+        nk_run_recorder_set_lines_func (recorder, print_written_lines, NULL);
+      printer.recorder = recorder;
     }
 
   if (!printer.json)

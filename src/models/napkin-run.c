@@ -12,6 +12,7 @@
 #include "napkin-run.h"
 #include "nk-import-plan.h"
 #include "nk-run-dir.h"
+#include "nk-run-recorder.h"
 
 /* The memory plot's buckets, in NapkinRunSeries order from PARAMS. */
 static const NkBucket series_buckets[] = {
@@ -38,10 +39,10 @@ struct _NapkinRun
   NkTrainHistory *history;
   NapkinSeries   *series[NAPKIN_RUN_N_SERIES];
 
-  /* Its folder on disk (nk-run-dir.h): written while it runs, or read back. */
+  /* Its folder on disk (nk-run-dir.h): written while it runs, by its recorder, or
+   * read back. */
   char           *folder;
-  GThreadPool    *folder_pool;    /* one thread that writes the folder, in order */
-  gpointer        folder_writer;  /* its FolderWriter, the thread's own until the pool ends */
+  NkRunRecorder  *recorder;
   gboolean        from_disk;
   gboolean        interrupted;
   gboolean        resumable;
@@ -101,152 +102,17 @@ add_step (NapkinRun            *self,
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
 }
 
-/* The run folder is written on a thread of its own: a tiny model does a step in
- * microseconds, turning a step into its JSON line takes about 12, and the main
- * thread must keep drawing. The thread takes jobs in order: steps to append (one
- * write() per ::step delivered), the end of the run, or a flush. */
-typedef enum { JOB_STEPS, JOB_FINISH, JOB_FLUSH } FolderJobKind;
-
-typedef struct {
-  FolderJobKind   kind;
-  GArray         *steps;
-  char           *device;
-  NkRunStatus     status;
-  guint64         last_step;
-  double          last_loss;
-  char           *message;
-  /* JOB_FLUSH: the caller waits for done */
-  GMutex         *mutex;
-  GCond          *cond;
-  gboolean       *done;
-} FolderJob;
-
-typedef struct {
-  NkRunWriter *writer;
-  char        *folder;
-} FolderWriter;
-
-static void
-folder_job_free (FolderJob *job)
-{
-  g_clear_pointer (&job->steps, g_array_unref);
-  g_free (job->device);
-  g_free (job->message);
-  g_free (job);
-}
-
-static void
-folder_job_run (gpointer data,
-                gpointer user_data)
-{
-  FolderJob *job = data;
-  FolderWriter *fw = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean ok = TRUE;
-
-  if (job->kind == JOB_FLUSH)
-    {
-      g_mutex_lock (job->mutex);
-      *job->done = TRUE;
-      g_cond_signal (job->cond);
-      g_mutex_unlock (job->mutex);
-    }
-  else if (fw->writer != NULL && job->kind == JOB_STEPS)
-    ok = nk_run_writer_append (fw->writer, (const NkTrainMetrics *) (gpointer) job->steps->data,
-                               job->steps->len, job->device, &error);
-  else if (fw->writer != NULL)
-    {
-      ok = nk_run_writer_finish (fw->writer, job->status, job->last_step, job->last_loss,
-                                 job->message, &error);
-      g_clear_pointer (&fw->writer, nk_run_writer_free);
-    }
-  /* A folder that cannot be written any more is let go: the run itself goes on. */
-  if (!ok)
-    {
-      g_debug ("Run folder %s: %s", fw->folder, error->message);
-      g_clear_pointer (&fw->writer, nk_run_writer_free);
-    }
-  folder_job_free (job);
-}
-
-static void
-push_folder_job (NapkinRun *self,
-                 FolderJob *job)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_thread_pool_push (self->folder_pool, job, &error))
-    {
-      g_debug ("Run folder %s: %s", self->folder, error->message);
-      folder_job_free (job);
-    }
-}
-
-static void
-write_steps (NapkinRun            *self,
-             const NkTrainMetrics *steps,
-             gsize                 n)
-{
-  FolderJob *job;
-
-  if (self->folder_pool == NULL || n == 0)
-    return;
-  job = g_new0 (FolderJob, 1);
-  job->kind = JOB_STEPS;
-  job->steps = g_array_sized_new (FALSE, FALSE, sizeof (NkTrainMetrics), n);
-  g_array_append_vals (job->steps, steps, n);
-  job->device = g_strdup (nk_trainer_get_device_name (self->trainer));
-  push_folder_job (self, job);
-}
-
-/* Waits until the folder holds everything pushed so far. */
+/* Waits until the folder holds every step the run has done, and its end once it
+ * has ended (the recorder writes on a thread of its own). */
 void
 napkin_run_flush_folder (NapkinRun *self)
 {
-  GMutex mutex;
-  GCond cond;
-  gboolean done = FALSE;
-  FolderJob *job;
+  g_autoptr(GError) error = NULL;
 
   g_return_if_fail (NAPKIN_IS_RUN (self));
 
-  if (self->folder_pool == NULL)
-    return;
-  g_mutex_init (&mutex);
-  g_cond_init (&cond);
-  job = g_new0 (FolderJob, 1);
-  job->kind = JOB_FLUSH;
-  job->mutex = &mutex;
-  job->cond = &cond;
-  job->done = &done;
-  g_mutex_lock (&mutex);
-  if (g_thread_pool_push (self->folder_pool, job, NULL))
-    while (!done)
-      g_cond_wait (&cond, &mutex);
-  else
-    folder_job_free (job);
-  g_mutex_unlock (&mutex);
-  g_mutex_clear (&mutex);
-  g_cond_clear (&cond);
-}
-
-static void
-close_folder (NapkinRun *self)
-{
-  FolderWriter *fw;
-
-  if (self->folder_pool == NULL)
-    return;
-  fw = g_steal_pointer (&self->folder_writer);
-  /* What is queued is written first; left unfinished, the folder reads as
-   * interrupted, which is what it is. */
-  g_thread_pool_free (g_steal_pointer (&self->folder_pool), FALSE, TRUE);
-  if (fw != NULL)
-    {
-      g_clear_pointer (&fw->writer, nk_run_writer_free);
-      g_free (fw->folder);
-      g_free (fw);
-    }
+  if (self->recorder != NULL && !nk_run_recorder_flush_sync (self->recorder, &error))
+    g_debug ("Run folder %s: %s", self->folder, error->message);
 }
 
 /* Brings the run up to the trainer's latest step, copying from the trainer only
@@ -263,7 +129,6 @@ catch_up (NapkinRun            *self,
     {
       nk_train_history_append (self->history, latest);
       add_step (self, latest);
-      write_steps (self, latest, 1);
     }
   else if (latest == NULL || latest->step > self->last_step)
     {
@@ -273,7 +138,6 @@ catch_up (NapkinRun            *self,
                                      missing->len);
       for (guint i = 0; i < missing->len; i++)
         add_step (self, &g_array_index (missing, NkTrainMetrics, i));
-      write_steps (self, (const NkTrainMetrics *) (gpointer) missing->data, missing->len);
     }
   for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
     napkin_series_end_update (self->series[i]);
@@ -336,8 +200,12 @@ napkin_run_dispose (GObject *object)
       nk_trainer_stop (self->trainer);
       nk_trainer_resume (self->trainer);
     }
+  /* What is queued is written first; a run not ended leaves its folder reading as
+   * interrupted, which is what it is. */
+  if (self->recorder != NULL)
+    nk_run_recorder_close (self->recorder, NULL);
+  g_clear_object (&self->recorder);
   g_clear_object (&self->trainer);
-  close_folder (self);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->dispose (object);
 }
@@ -499,25 +367,6 @@ napkin_run_new (NkTrainer *trainer,
 /* ------------------------------------------------------------ running */
 
 static void
-finish_folder (NapkinRun  *self,
-               const char *message)
-{
-  FolderJob *job;
-
-  if (self->folder_pool == NULL)
-    return;
-  job = g_new0 (FolderJob, 1);
-  job->kind = JOB_FINISH;
-  job->status = self->state == NK_TRAINER_STATE_FINISHED ? NK_RUN_STATUS_FINISHED
-                : self->state == NK_TRAINER_STATE_FAILED || message != NULL
-                ? NK_RUN_STATUS_FAILED : NK_RUN_STATUS_STOPPED;
-  job->last_step = self->last_step;
-  job->last_loss = self->last_loss;
-  job->message = g_strdup (message);
-  push_folder_job (self, job);
-}
-
-static void
 on_trainer_done (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -530,19 +379,16 @@ on_trainer_done (GObject      *source,
   /* Whatever the last idle did not deliver. */
   catch_up (self, NULL);
   on_trainer_state (self->trainer, NULL, self);
+  /* The recorder records the run's end itself. */
   if (!nk_trainer_start_finish (self->trainer, result, &error))
     {
-      finish_folder (self, error->message);
       g_free (self->error);
       self->error = g_strdup (error->message);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
       g_task_return_error (task, g_steal_pointer (&error));
     }
   else
-    {
-      finish_folder (self, NULL);
-      g_task_return_boolean (task, TRUE);
-    }
+    g_task_return_boolean (task, TRUE);
 }
 
 /**
@@ -800,43 +646,29 @@ napkin_run_format_loss (double loss)
 /**
  * napkin_run_write_folder:
  * @self: a run whose trainer has not started
- * @folder: the run folder to write (nk-run-dir.h)
- * @keep_steps: 0, or the step a resumed run continues after (its earlier steps
- *   stay in the folder's metrics)
+ * @folder: the run folder to write (nk-run-dir.h): a new one, or the folder of the
+ *   run this one resumes (its steps up to the checkpoint stay, and the rest of the
+ *   folder is untouched until the trainer has loaded the checkpoint)
  * @error: return location for a #GError
  *
- * From napkin_run_start() on, every step the run delivers is appended to the
- * folder's metrics.jsonl, and its end is recorded there.
+ * Attaches the folder's recorder (nk-run-recorder.h) to the run's trainer: from
+ * napkin_run_start() on, every step the trainer runs is appended to the folder's
+ * metrics.jsonl, on the recorder's thread, and its end is recorded there.
  *
  * Returns: %FALSE when the folder cannot be written
  */
 gboolean
 napkin_run_write_folder (NapkinRun   *self,
                          const char  *folder,
-                         guint64      keep_steps,
                          GError     **error)
 {
-  const NkTrainConfig *config;
-  NkTrainPrediction prediction;
-  double rate = NAN;
-  FolderWriter *fw;
-  NkRunWriter *writer;
-
   g_return_val_if_fail (NAPKIN_IS_RUN (self), FALSE);
   g_return_val_if_fail (folder != NULL, FALSE);
-  g_return_val_if_fail (self->folder_pool == NULL, FALSE);
+  g_return_val_if_fail (self->recorder == NULL, FALSE);
 
-  config = nk_trainer_get_config (self->trainer);
-  nk_train_gemm_rate_peek (config->device, &rate, NULL);
-  nk_train_config_predict (config, rate, &prediction);
-  writer = nk_run_writer_open (folder, config, &prediction, keep_steps, error);
-  if (writer == NULL)
+  self->recorder = nk_run_recorder_new (self->trainer, folder, error);
+  if (self->recorder == NULL)
     return FALSE;
-  fw = g_new0 (FolderWriter, 1);
-  fw->writer = writer;
-  fw->folder = g_strdup (folder);
-  self->folder_pool = g_thread_pool_new (folder_job_run, fw, 1, FALSE, NULL);
-  self->folder_writer = fw;
   g_free (self->folder);
   self->folder = g_strdup (folder);
   return TRUE;

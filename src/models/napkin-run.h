@@ -90,7 +90,6 @@ gboolean              napkin_run_start_finish        (NapkinRun           *self,
 /* Its folder on disk (nk-run-dir.h): written while it runs, or read back. */
 gboolean              napkin_run_write_folder        (NapkinRun           *self,
                                                       const char          *folder,
-                                                      guint64              keep_steps,
                                                       GError             **error);
 NapkinRun            *napkin_run_new_from_folder     (const NkRunInfo     *info,
                                                       guint                index,

@@ -270,7 +270,7 @@ write_run_folder (NapkinTrainingPage *self,
   g_autofree char *path = folder != NULL ? g_strdup (folder)
                                          : nk_run_dir_new_path (self->runs_root, &error);
 
-  if (path == NULL || !napkin_run_write_folder (run, path, keep_steps, &error))
+  if (path == NULL || !napkin_run_write_folder (run, path, &error))
     {
       g_autofree char *title = g_strdup_printf (_("This run is not saved: %s"), error->message);
 

@@ -793,6 +793,349 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* ---- run folders (--run-dir): resumed into, refused, killed, corrupt ---------------- */
+
+/* metrics.jsonl read with json-glib, not the engine's scanner: the steps in file
+ * order, the lines that are no JSON object, and the closing lines. */
+typedef struct {
+  GArray *steps;
+  guint   bad;
+  guint   done;
+} FolderMetrics;
+
+static void
+folder_metrics_clear (FolderMetrics *fm)
+{
+  g_clear_pointer (&fm->steps, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FolderMetrics, folder_metrics_clear)
+
+static void
+read_folder_metrics (const char    *dir,
+                     FolderMetrics *fm)
+{
+  g_autofree char *path = g_build_filename (dir, "metrics.jsonl", NULL);
+  g_autofree char *text = read_file (path, NULL);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  fm->steps = g_array_new (FALSE, FALSE, sizeof (gint64));
+  fm->bad = fm->done = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *o;
+
+      if (*lines[i] == '\0')
+        continue;
+      if (!json_parser_load_from_data (parser, lines[i], -1, NULL)
+          || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        {
+          fm->bad++;
+          continue;
+        }
+      o = json_node_get_object (json_parser_get_root (parser));
+      if (json_object_has_member (o, "step"))
+        {
+          gint64 step = json_object_get_int_member (o, "step");
+
+          g_array_append_val (fm->steps, step);
+        }
+      else if (json_object_has_member (o, "done"))
+        fm->done++;
+      else
+        fm->bad++;
+    }
+}
+
+/* Every step 1..n once, in order. */
+static void
+assert_steps_once (const FolderMetrics *fm,
+                   gint64               n)
+{
+  g_assert_cmpuint (fm->steps->len, ==, n);
+  for (guint i = 0; i < fm->steps->len; i++)
+    g_assert_cmpint (g_array_index (fm->steps, gint64, i), ==, i + 1);
+}
+
+static char *
+meta_status (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  return g_strdup (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
+                                                  "status"));
+}
+
+/* Every file under @dir (relative path → bytes) but the lock files, whose content
+ * is only the id of the last process that locked them. */
+static void
+snapshot_into (GHashTable *files,
+               const char *root,
+               const char *rel)
+{
+  g_autofree char *path = rel != NULL ? g_build_filename (root, rel, NULL) : g_strdup (root);
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = rel != NULL ? g_build_filename (rel, name, NULL) : g_strdup (name);
+      g_autofree char *full = g_build_filename (root, sub, NULL);
+
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        snapshot_into (files, root, sub);
+      else if (strcmp (name, ".napkin-lock") != 0)
+        {
+          gsize len;
+          char *data = read_file (full, &len);
+
+          g_hash_table_insert (files, g_steal_pointer (&sub), g_bytes_new_take (data, len));
+        }
+    }
+}
+
+static GHashTable *
+snapshot_folder (const char *dir)
+{
+  GHashTable *files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) g_bytes_unref);
+
+  snapshot_into (files, dir, NULL);
+  return files;
+}
+
+static void
+assert_same_snapshot (GHashTable *before,
+                      GHashTable *after)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_cmpuint (g_hash_table_size (after), ==, g_hash_table_size (before));
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GBytes *now = g_hash_table_lookup (after, key);
+
+      g_test_message ("%s", (const char *) key);
+      g_assert_nonnull (now);
+      g_assert_true (g_bytes_equal (now, value));
+    }
+}
+
+/* A small GPT with a checkpoint every 10 steps, and @extra. */
+static int
+train_gpt (const char *const *extra,
+           char             **out,
+           char             **err)
+{
+  const char *common[] = { "--model", "gpt", "--n-layer", "1", "--n-embd", "16", "--n-head",
+                           "2", "--block-size", "8", "--batch", "2", "--checkpoint-every",
+                           "10" };
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (args, (gpointer) common[i]);
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  return nk_test_cli ("train", (const char *const *) args->pdata, out, err);
+}
+
+/* What the README promises: `--resume F --run-dir F` goes on in its own folder.
+ * Before: exit 1, "in use by process <its own>", after emptying metrics.jsonl,
+ * writing meta.json as failed and adding an event file. */
+static void
+test_run_dir_resume_own_folder (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "run-own", NULL);
+  const char *first[] = { "--steps", "40", "--run-dir", dir, NULL };
+  const char *second[] = { "--steps", "80", "--resume", dir, "--run-dir", dir, "--json-lines",
+                           NULL };
+  g_auto(FolderMetrics) fm = { 0, };
+  g_autofree char *status = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_cmpint (train_gpt (first, NULL, NULL), ==, 0);
+  g_assert_cmpint (train_gpt (second, &out, &err), ==, 0);
+  g_test_message ("%s", err);
+  read_folder_metrics (dir, &fm);
+  assert_steps_once (&fm, 80);
+  g_assert_cmpuint (fm.bad, ==, 0);
+  g_assert_cmpuint (fm.done, ==, 1);
+  status = meta_status (dir);
+  g_assert_cmpstr (status, ==, "finished");
+  /* It resumed: it printed steps 41..80 (then its done line). */
+  lines = g_strsplit (g_strstrip (out), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 41);
+  {
+    g_autoptr(JsonObject) o = parse_line (lines[0]);
+
+    g_assert_cmpint (json_object_get_int_member (o, "step"), ==, 41);
+  }
+}
+
+/* A resume the checkpoint refuses (a changed lr) leaves the folder as it found it,
+ * byte for byte. Before: metrics.jsonl truncated, meta.json rewritten as failed, a
+ * second event file. */
+static void
+test_run_dir_refused_resume (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "run-refused", NULL);
+  g_autofree char *ckdir = g_build_filename (dir, "checkpoints", NULL);
+  const char *first[] = { "--steps", "30", "--run-dir", dir, NULL };
+  const char *changed[] = { "--steps", "60", "--lr", "0.5", "--resume", dir, "--run-dir", dir,
+                            NULL };
+  const char *changed_ck[] = { "--steps", "60", "--lr", "0.5", "--resume", ckdir, "--run-dir",
+                               dir, NULL };
+  g_autoptr(GHashTable) before = NULL;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_cmpint (train_gpt (first, NULL, NULL), ==, 0);
+  before = snapshot_folder (dir);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *err = NULL;
+      g_autoptr(GHashTable) after = NULL;
+
+      g_assert_cmpint (train_gpt (i == 0 ? changed : changed_ck, NULL, &err), ==, 1);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, "lr"));
+      after = snapshot_folder (dir);
+      assert_same_snapshot (before, after);
+    }
+}
+
+/* Waits until @dir's metrics.jsonl has at least @lines lines and a checkpoint exists. */
+static void
+wait_for_folder (const char *dir,
+                 guint       lines)
+{
+  g_autofree char *metrics = g_build_filename (dir, "metrics.jsonl", NULL);
+  g_autofree char *ckdir = g_build_filename (dir, "checkpoints", NULL);
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) cks = NULL;
+      guint n = 0;
+
+      if (g_file_get_contents (metrics, &text, NULL, NULL))
+        for (const char *p = text; (p = strchr (p, '\n')) != NULL; p++)
+          n++;
+      if (n >= lines && g_file_test (ckdir, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GDir) d = g_dir_open (ckdir, 0, NULL);
+          const char *name;
+
+          while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+            if (g_str_has_suffix (name, ".safetensors"))
+              return;
+        }
+      g_usleep (1000);
+    }
+  g_assert_not_reached ();
+}
+
+/* kill -9 at a random moment, then resume into the same folder: every step 1..N once,
+ * in order (those after the checkpoint were dropped and run again). Before: the
+ * resume was refused (exit 1) after emptying metrics.jsonl. */
+static void
+test_run_dir_killed_resumes (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/run-killed-%u", tmpdir, round);
+      const char *argv[] = { nk_test_cli_path (), "train", "--dim", "8", "--layers", "1",
+                             "--steps", "100000000", "--checkpoint-every", "25", "--run-dir",
+                             dir, NULL };
+      g_autoptr(GError) error = NULL;
+      g_auto(FolderMetrics) fm = { 0, };
+      g_autofree char *steps = NULL;
+      g_autofree char *status = NULL;
+      GPid pid;
+      int wstatus;
+
+      g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
+                                    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                    NULL, NULL, &pid, &error));
+      g_assert_no_error (error);
+      wait_for_folder (dir, 60);
+      g_usleep (g_rand_int_range (rand, 0, 200000));
+      kill (pid, SIGKILL);
+      g_assert_cmpint (waitpid (pid, &wstatus, 0), ==, pid);
+      g_assert_true (WIFSIGNALED (wstatus));
+      g_spawn_close_pid (pid);
+
+      read_folder_metrics (dir, &fm);
+      g_test_message ("killed after %u steps written", fm.steps->len);
+      steps = g_strdup_printf ("%u", fm.steps->len + 100);
+      {
+        const char *resume[] = { "--dim", "8", "--layers", "1", "--steps", steps,
+                                 "--checkpoint-every", "25", "--resume", dir, "--run-dir", dir,
+                                 NULL };
+
+        folder_metrics_clear (&fm);
+        g_assert_cmpint (nk_test_cli ("train", resume, NULL, NULL), ==, 0);
+      }
+      read_folder_metrics (dir, &fm);
+      assert_steps_once (&fm, g_ascii_strtoll (steps, NULL, 10));
+      g_assert_cmpuint (fm.bad, ==, 0);
+      status = meta_status (dir);
+      g_assert_cmpstr (status, ==, "finished");
+    }
+}
+
+/* A garbage line in the middle of metrics.jsonl is skipped and counted, never the end
+ * of the steps: a resume keeps every valid step. Before: the steps after it (6..30)
+ * were dropped. */
+static void
+test_run_dir_corrupt_line (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "run-corrupt", NULL);
+  g_autofree char *ckdir = g_build_filename (dir, "checkpoints", NULL);
+  g_autofree char *path = g_build_filename (dir, "metrics.jsonl", NULL);
+  const char *first[] = { "--steps", "30", "--run-dir", dir, NULL };
+  const char *resume[] = { "--steps", "60", "--resume", ckdir, "--run-dir", dir, NULL };
+  g_auto(FolderMetrics) fm = { 0, };
+  g_autofree char *text = NULL;
+  g_autoptr(GString) edited = g_string_new (NULL);
+  const char *p;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_cmpint (train_gpt (first, NULL, NULL), ==, 0);
+  text = read_file (path, NULL);
+  /* after the fifth line */
+  p = text;
+  for (guint i = 0; i < 5; i++)
+    p = strchr (p, '\n') + 1;
+  g_string_append_len (edited, text, p - text);
+  g_string_append (edited, "{\"step\": 6, \"loss\": garbage\n");
+  g_string_append (edited, p);
+  g_assert_true (g_file_set_contents (path, edited->str, -1, NULL));
+
+  g_assert_cmpint (train_gpt (resume, NULL, NULL), ==, 0);
+  read_folder_metrics (dir, &fm);
+  assert_steps_once (&fm, 60);
+  g_assert_cmpuint (fm.bad, ==, 1);
+  g_assert_cmpuint (fm.done, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -812,6 +1155,10 @@ main (int    argc,
   g_test_add_func ("/cli/train/outputs-first", test_outputs_first);
   g_test_add_func ("/cli/train/inputs-on-open", test_inputs_on_open);
   g_test_add_func ("/cli/train/ranges-and-devices", test_ranges_and_devices);
+  g_test_add_func ("/cli/train/run-dir/resume-own-folder", test_run_dir_resume_own_folder);
+  g_test_add_func ("/cli/train/run-dir/refused-resume", test_run_dir_refused_resume);
+  g_test_add_func ("/cli/train/run-dir/killed-resumes", test_run_dir_killed_resumes);
+  g_test_add_func ("/cli/train/run-dir/corrupt-line", test_run_dir_corrupt_line);
   g_test_add_func ("/cli/devices/cpu-peak", test_devices);
   g_test_add_func ("/cli/bench/matmul", test_bench_matmul);
 

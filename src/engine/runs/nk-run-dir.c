@@ -16,7 +16,7 @@
 
 #include "nk-checkpoint.h"
 #include "nk-json.h"
-#include "nk-run-dir.h"
+#include "nk-run-dir-private.h"
 #include "nk-tfevents.h"
 
 #define META_NAME    "meta.json"
@@ -62,6 +62,19 @@ char *
 nk_run_dir_get_checkpoint_dir (const char *dir)
 {
   return g_build_filename (dir, CHECKPOINTS_NAME, NULL);
+}
+
+char *
+nk_run_dir_resolve_checkpoints (const char *dir)
+{
+  g_autofree char *meta = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  meta = g_build_filename (dir, META_NAME, NULL);
+  if (g_file_test (meta, G_FILE_TEST_IS_REGULAR))
+    return nk_run_dir_get_checkpoint_dir (dir);
+  return g_strdup (dir);
 }
 
 char *
@@ -211,52 +224,222 @@ write_plan (const char               *dir,
   return write_json_file (dir, PLAN_NAME, b, error);
 }
 
-/* ---- the writer ----------------------------------------------------------------- */
+/* ---- metrics.jsonl kept up to a step ------------------------------------------------ */
 
-/* A resumed run continues after its checkpoint: the steps the killed run wrote past
- * it are dropped, so metrics.jsonl says each step once. */
-static gboolean
-truncate_metrics_after (int       fd,
-                        guint64   keep_steps,
-                        GError  **error)
+#define METRICS_TEMP_PREFIX ".metrics.jsonl-"
+
+gboolean
+_nk_run_dir_has_run (const char *dir)
 {
+  g_autofree char *meta = g_build_filename (dir, META_NAME, NULL);
+  g_autofree char *metrics = g_build_filename (dir, METRICS_NAME, NULL);
+
+  return g_file_test (meta, G_FILE_TEST_EXISTS) || g_file_test (metrics, G_FILE_TEST_EXISTS);
+}
+
+typedef struct {
+  gsize offset;
+  gsize length;
+} Range;
+
+static void
+add_range (GArray *ranges,
+           gsize   offset,
+           gsize   length)
+{
+  Range *last = ranges->len > 0 ? &g_array_index (ranges, Range, ranges->len - 1) : NULL;
+  Range r = { offset, length };
+
+  if (last != NULL && last->offset + last->length == offset)
+    last->length += length;
+  else
+    g_array_append_val (ranges, r);
+}
+
+/* The byte ranges of @data that stay: each step up to @keep once, in order, and the
+ * lines between two kept steps (a corrupt line there is kept, and counted, rather
+ * than taken for the end of the file). Returns: whether anything is dropped */
+static gboolean
+plan_kept_ranges (const char *data,
+                  gsize       length,
+                  guint64     keep,
+                  GArray     *ranges,
+                  gsize      *out_bad)
+{
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (Range));
+  const char *p = data, *end = data + length;
+  gboolean dropped = FALSE;
+  guint64 last_kept = 0;
+  gsize bad = 0, pending_bad = 0;
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      gsize line_len = nl != NULL ? (gsize) (nl + 1 - p) : (gsize) (end - p);
+      NkTrainMetrics m;
+      NkRunLineKind kind = _nk_run_metrics_scan_line (p, nl != NULL ? (gsize) (nl - p) : line_len, &m);
+
+      if (nl == NULL)
+        dropped = TRUE;   /* torn: the writer died inside its last write() */
+      else if (kind == NK_RUN_LINE_STEP && m.step > last_kept && m.step <= keep)
+        {
+          for (guint i = 0; i < pending->len; i++)
+            add_range (ranges, g_array_index (pending, Range, i).offset,
+                       g_array_index (pending, Range, i).length);
+          g_array_set_size (pending, 0);
+          bad += pending_bad;
+          pending_bad = 0;
+          add_range (ranges, p - data, line_len);
+          last_kept = m.step;
+        }
+      else if (kind == NK_RUN_LINE_BAD || kind == NK_RUN_LINE_BLANK)
+        {
+          Range r = { p - data, line_len };
+
+          g_array_append_val (pending, r);
+          pending_bad += kind == NK_RUN_LINE_BAD;
+        }
+      else
+        dropped = TRUE;   /* the closing line, a step to run again, a repeat */
+      p += line_len;
+    }
+  if (out_bad != NULL)
+    *out_bad = bad;
+  return dropped || pending->len > 0;
+}
+
+static gboolean
+write_fd_all (int          fd,
+              const char  *data,
+              gsize        len,
+              const char  *path,
+              GError     **error)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                       _("Could not write “%s”: %s"), path, g_strerror (errsv));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+static void
+sync_dir (const char *dir)
+{
+  int fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    return;
+  if (fsync (fd) != 0)
+    g_debug ("fsync of %s: %s", dir, g_strerror (errno));
+  close (fd);
+}
+
+/* A temporary left by a resume that was killed while it replaced metrics.jsonl. */
+static void
+remove_stale_temps (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, METRICS_TEMP_PREFIX))
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        g_unlink (path);
+      }
+}
+
+/* Writes @ranges of @data to a new file and renames it over @path. */
+static gboolean
+replace_with_ranges (const char  *dir,
+                     const char  *path,
+                     const char  *data,
+                     GArray      *ranges,
+                     GError     **error)
+{
+  g_autofree char *tmp = g_build_filename (dir, METRICS_TEMP_PREFIX "XXXXXX", NULL);
+  gboolean ok = TRUE;
+  int fd, errsv;
+
+  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not create a file in “%s”: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  for (guint i = 0; ok && i < ranges->len; i++)
+    ok = write_fd_all (fd, data + g_array_index (ranges, Range, i).offset,
+                       g_array_index (ranges, Range, i).length, tmp, error);
+  if (ok && fsync (fd) != 0)
+    {
+      errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not write “%s”: %s"), tmp, g_strerror (errsv));
+      ok = FALSE;
+    }
+  close (fd);
+  if (ok && g_rename (tmp, path) != 0)
+    {
+      errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not replace “%s”: %s"), path, g_strerror (errsv));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp);
+  else
+    sync_dir (dir);
+  return ok;
+}
+
+gboolean
+_nk_run_dir_keep_steps (const char  *dir,
+                        guint64      keep_steps,
+                        gsize       *out_bad_lines,
+                        GError     **error)
+{
+  g_autofree char *path = g_build_filename (dir, METRICS_NAME, NULL);
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
   g_autoptr(GMappedFile) map = NULL;
   g_autoptr(GError) local = NULL;
-  const char *data, *p, *end;
-  gsize keep = 0;
+  const char *data;
+  gsize length;
 
-  map = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  if (out_bad_lines != NULL)
+    *out_bad_lines = 0;
+  remove_stale_temps (dir);
+  map = g_mapped_file_new (path, FALSE, &local);
   if (map == NULL)
     {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return TRUE;
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   data = g_mapped_file_get_contents (map);
-  end = data + g_mapped_file_get_length (map);
-  for (p = data; data != NULL && p < end;)
-    {
-      const char *nl = memchr (p, '\n', end - p);
-      g_autoptr(NkTrainHistory) h = nk_train_history_new ();
-
-      if (nl == NULL)
-        break;
-      nk_run_metrics_parse (p, nl + 1 - p, h, NULL);
-      if (nk_train_history_get_n (h) != 1
-          || nk_train_history_get_value (h, NK_TRAIN_COLUMN_STEP, 0) > (double) keep_steps)
-        break;
-      keep = nl + 1 - data;
-      p = nl + 1;
-    }
-  if (ftruncate (fd, (off_t) keep) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                   _("Could not truncate the run’s metrics: %s"), g_strerror (errsv));
-      return FALSE;
-    }
-  return TRUE;
+  length = g_mapped_file_get_length (map);
+  if (length == 0 || !plan_kept_ranges (data, length, keep_steps, ranges, out_bad_lines))
+    return TRUE;
+  return replace_with_ranges (dir, path, data, ranges, error);
 }
+
+/* ---- the writer ----------------------------------------------------------------- */
 
 /* The name and creation time a resumed run keeps. */
 static void
@@ -274,19 +457,13 @@ read_existing_meta (const char  *dir,
 }
 
 NkRunWriter *
-nk_run_writer_open (const char               *dir,
-                    const NkTrainConfig      *config,
-                    const NkTrainPrediction  *prediction,
-                    guint64                   keep_steps,
-                    GError                  **error)
+_nk_run_writer_lock (const char  *dir,
+                     GError     **error)
 {
-  g_autoptr(NkRunWriter) w = NULL;
-  g_autofree char *path = NULL;
+  g_autoptr(NkRunWriter) w = g_new0 (NkRunWriter, 1);
 
   g_return_val_if_fail (dir != NULL, NULL);
-  g_return_val_if_fail (config != NULL, NULL);
 
-  w = g_new0 (NkRunWriter, 1);
   w->fd = -1;
   w->dir = g_strdup (dir);
   w->buffer = g_string_sized_new (1024);
@@ -294,30 +471,68 @@ nk_run_writer_open (const char               *dir,
   w->lock = nk_checkpoint_lock (dir, error);
   if (w->lock == NULL)
     return NULL;
-  if (keep_steps > 0)
-    read_existing_meta (dir, &w->name, &w->created);
+  return g_steal_pointer (&w);
+}
 
-  path = g_build_filename (dir, METRICS_NAME, NULL);
-  /* Read too: a resumed run reads the steps it keeps. */
-  w->fd = g_open (path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+gboolean
+_nk_run_writer_has_begun (NkRunWriter *writer)
+{
+  return writer->fd >= 0;
+}
+
+gboolean
+_nk_run_writer_begin (NkRunWriter              *w,
+                      const NkTrainConfig      *config,
+                      const NkTrainPrediction  *prediction,
+                      guint64                   keep_steps,
+                      gsize                    *out_bad_lines,
+                      GError                  **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (w != NULL && w->lock != NULL && w->fd < 0, FALSE);
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  if (_nk_run_dir_has_run (w->dir))
+    read_existing_meta (w->dir, &w->name, &w->created);
+  /* Before anything says "running": a crash from here on leaves each kept step once. */
+  if (!_nk_run_dir_keep_steps (w->dir, keep_steps, out_bad_lines, error))
+    return FALSE;
+  if (!write_meta (w->dir, w->name, w->created, NK_RUN_STATUS_RUNNING, NULL, error)
+      || !write_config (w->dir, config, error))
+    return FALSE;
+  if (prediction != NULL && !write_plan (w->dir, prediction, error))
+    return FALSE;
+  w->events = nk_event_writer_new (w->dir, error);
+  if (w->events == NULL)
+    return FALSE;
+  path = g_build_filename (w->dir, METRICS_NAME, NULL);
+  w->fd = g_open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (w->fd < 0)
     {
       int errsv = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    _("Could not open “%s”: %s"), path, g_strerror (errsv));
-      return NULL;
+      return FALSE;
     }
-  if (!truncate_metrics_after (w->fd, keep_steps, error))
-    return NULL;
+  return TRUE;
+}
 
-  if (!write_meta (dir, w->name, w->created, NK_RUN_STATUS_RUNNING, NULL, error)
-      || !write_config (dir, config, error))
-    return NULL;
-  if (prediction != NULL && !write_plan (dir, prediction, error))
-    return NULL;
-  w->events = nk_event_writer_new (dir, error);
-  if (w->events == NULL)
+NkRunWriter *
+nk_run_writer_open (const char               *dir,
+                    const NkTrainConfig      *config,
+                    const NkTrainPrediction  *prediction,
+                    guint64                   keep_steps,
+                    GError                  **error)
+{
+  g_autoptr(NkRunWriter) w = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  w = _nk_run_writer_lock (dir, error);
+  if (w == NULL || !_nk_run_writer_begin (w, config, prediction, keep_steps, NULL, error))
     return NULL;
   return g_steal_pointer (&w);
 }
@@ -335,38 +550,15 @@ write_all (NkRunWriter  *w,
            gsize         len,
            GError      **error)
 {
-  while (len > 0)
-    {
-      ssize_t n = write (w->fd, data, len);
+  g_autoptr(GError) local = NULL;
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                       _("Could not write the run’s metrics in “%s”: %s"), w->dir,
-                       g_strerror (errsv));
-          return FALSE;
-        }
-      data += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-gboolean
-nk_run_writer_append_line (NkRunWriter  *writer,
-                           const char   *line,
-                           GError      **error)
-{
-  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
-  g_return_val_if_fail (line != NULL, FALSE);
-
-  g_string_assign (writer->buffer, line);
-  g_string_append_c (writer->buffer, '\n');
-  return write_all (writer, writer->buffer->str, writer->buffer->len, error);
+  if (write_fd_all (w->fd, data, len, METRICS_NAME, &local))
+    return TRUE;
+  g_set_error (error, local->domain, local->code,
+               _("Could not write the run’s metrics in “%s”: %s"), w->dir,
+               strchr (local->message, ':') != NULL ? strchr (local->message, ':') + 2
+                                                    : local->message);
+  return FALSE;
 }
 
 /* TensorBoard's names for a step's figures; bytes under memory/ as the buckets. */
@@ -409,11 +601,37 @@ add_step_scalars (NkRunWriter           *writer,
 }
 
 gboolean
-nk_run_writer_add_scalars (NkRunWriter           *writer,
-                           const NkTrainMetrics  *m,
-                           GError               **error)
+_nk_run_writer_write_lines (NkRunWriter           *writer,
+                            const char            *lines,
+                            gsize                  length,
+                            const NkTrainMetrics  *metrics,
+                            gsize                  n_steps,
+                            GError               **error)
 {
-  return add_step_scalars (writer, m, error) && nk_event_writer_flush (writer->events, error);
+  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
+  g_return_val_if_fail (metrics != NULL || n_steps == 0, FALSE);
+
+  if (!write_all (writer, lines, length, error))
+    return FALSE;
+  /* one flush for the batch, as metrics.jsonl gets one write() */
+  for (gsize i = 0; i < n_steps; i++)
+    if (!add_step_scalars (writer, &metrics[i], error))
+      return FALSE;
+  return nk_event_writer_flush (writer->events, error);
+}
+
+void
+_nk_run_metrics_format (const NkTrainMetrics *m,
+                        const char           *device,
+                        GString              *out)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char *line = NULL;
+
+  nk_train_metrics_build_json (m, device, b);
+  line = nk_json_to_line (b);
+  g_string_append (out, line);
+  g_string_append_c (out, '\n');
 }
 
 gboolean
@@ -428,22 +646,27 @@ nk_run_writer_append (NkRunWriter           *writer,
 
   g_string_truncate (writer->buffer, 0);
   for (gsize i = 0; i < n_steps; i++)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autofree char *line = NULL;
+    _nk_run_metrics_format (&metrics[i], device, writer->buffer);
+  return _nk_run_writer_write_lines (writer, writer->buffer->str, writer->buffer->len,
+                                     metrics, n_steps, error);
+}
 
-      nk_train_metrics_build_json (&metrics[i], device, b);
-      line = nk_json_to_line (b);
-      g_string_append (writer->buffer, line);
-      g_string_append_c (writer->buffer, '\n');
-    }
-  if (!write_all (writer, writer->buffer->str, writer->buffer->len, error))
-    return FALSE;
-  /* one flush for the batch, as metrics.jsonl gets one write() */
-  for (gsize i = 0; i < n_steps; i++)
-    if (!add_step_scalars (writer, &metrics[i], error))
+gboolean
+_nk_run_writer_sync (NkRunWriter  *writer,
+                     GError      **error)
+{
+  g_return_val_if_fail (writer != NULL && writer->fd >= 0, FALSE);
+
+  if (fsync (writer->fd) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _("Could not write the run’s metrics in “%s”: %s"), writer->dir,
+                   g_strerror (errsv));
       return FALSE;
-  return nk_event_writer_flush (writer->events, error);
+    }
+  return TRUE;
 }
 
 gboolean
@@ -465,7 +688,9 @@ nk_run_writer_finish (NkRunWriter  *writer,
 
       nk_train_done_build_json (steps, final_loss, b);
       line = nk_json_to_line (b);
-      if (!nk_run_writer_append_line (writer, line, error))
+      g_string_assign (writer->buffer, line);
+      g_string_append_c (writer->buffer, '\n');
+      if (!write_all (writer, writer->buffer->str, writer->buffer->len, error))
         return FALSE;
     }
   if (fsync (writer->fd) != 0)

@@ -3,16 +3,22 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A run folder outlives the process that wrote it. Its files:
+ * A run folder outlives the process that wrote it. One writer writes it: the
+ * #NkRunRecorder attached to the run's trainer (nk-run-recorder.h), which the app and
+ * `napkin-cli train --run-dir` both use; #NkRunWriter below is its low-level file
+ * writer (and what tests use to lay out a folder by hand). Its files:
  *
  *   meta.json       {"version": 1, "name", "created" (Unix seconds), "status"
  *                   ("running", "finished", "stopped", "failed"), "pid", "error"}
  *   config.json     the #NkTrainConfig (nk_train_config_to_json() plus device and
  *                   checkpoint settings): enough to resume the run
  *   plan.json       the #NkTrainPrediction the run started with
- *   metrics.jsonl   exactly `napkin-cli train --json-lines`'s objects, one write()
- *                   per step, then the closing {"done": ...} line
- *   checkpoints/    the run's safetensors checkpoints (nk-checkpoint.h)
+ *   metrics.jsonl   exactly `napkin-cli train --json-lines`'s objects, appended in
+ *                   batches (one write() per batch, so a crash tears at most the
+ *                   last line), fsync()ed before each checkpoint, on pause, stop and
+ *                   at the end; then the closing {"done": ...} line
+ *   checkpoints/    the run's safetensors checkpoints (nk-checkpoint.h); a checkpoint
+ *                   of step s is written only once metrics.jsonl holds steps 1..s
  *   events.out.tfevents.<time>.<host>.<pid>
  *                   the same steps as TensorBoard scalars (nk-tfevents.h): loss,
  *                   seconds, flops_per_s, mfu, memory/<bucket> in bytes and, for fp16,
@@ -22,7 +28,17 @@
  * A folder whose meta.json says "running" while no process holds its lock was left
  * by a run that crashed or was killed: it is described as interrupted, with every
  * step that reached metrics.jsonl. Reading metrics.jsonl back skips, and counts, a
- * torn last line or any line that is not a step.
+ * torn last line or any line that is not a step, wherever it is: the steps after it
+ * are read all the same.
+ *
+ * Resuming into a run's own folder (`--resume F --run-dir F`, the app's Resume)
+ * changes nothing there until the trainer has proven it can go on (settings match,
+ * checkpoint loaded, folder locked); a refused resume leaves the folder as it was.
+ * Then metrics.jsonl keeps each step up to the checkpoint's once, in order (a
+ * corrupt line among them stays where it was), drops the later ones (they run again)
+ * and the closing line, by writing a new file and renaming it over the old one,
+ * never by truncating in place; the run appends after them. A run killed at any
+ * point and resumed so ends with each step 1..N once, in order.
  *
  * The default home of runs is `$XDG_DATA_HOME/napkin/runs/`; each folder's name is
  * its id, `YYYYMMDD-HHMMSS-N` in local time, so names sort by time.
@@ -43,10 +59,18 @@ G_BEGIN_DECLS
  * NkRunDirError:
  * @NK_RUN_DIR_ERROR_NOT_A_RUN: the folder has no readable meta.json
  * @NK_RUN_DIR_ERROR_CORRUPT: a file of the run is not what it should be
+ * @NK_RUN_DIR_ERROR_HAS_RUN: a run that does not resume was given a folder that
+ *   already holds a run
+ * @NK_RUN_DIR_ERROR_IN_USE: another run of this process writes the folder
+ * @NK_RUN_DIR_ERROR_CHECKPOINTS: the run's checkpoints were to go into the run
+ *   folder itself rather than its checkpoints/
  */
 typedef enum {
   NK_RUN_DIR_ERROR_NOT_A_RUN,
   NK_RUN_DIR_ERROR_CORRUPT,
+  NK_RUN_DIR_ERROR_HAS_RUN,
+  NK_RUN_DIR_ERROR_IN_USE,
+  NK_RUN_DIR_ERROR_CHECKPOINTS,
 } NkRunDirError;
 
 GQuark nk_run_dir_error_quark (void);
@@ -95,12 +119,13 @@ typedef struct _NkRunWriter NkRunWriter;
  * @config: the run's settings
  * @prediction: (nullable): what the run is predicted to cost
  * @keep_steps: 0 for a new run; a resumed run's start step: metrics.jsonl keeps its
- *   lines up to that step and the run appends after them
+ *   steps up to that step, once each and in order, and the run appends after them
  * @error: return location for a #GError (%NK_CHECKPOINT_ERROR_LOCKED when a live
  *   process writes the folder)
  *
- * Locks the folder and writes meta.json ("running", this process's id),
- * config.json and plan.json.
+ * Locks the folder and at once writes meta.json ("running", this process's id),
+ * config.json and plan.json: for laying out a folder. A run's folder is written by
+ * its #NkRunRecorder, which begins only once the run has proven it can go on.
  *
  * Returns: (transfer full) (nullable): the writer
  */
@@ -130,16 +155,6 @@ gboolean     nk_run_writer_append   (NkRunWriter             *writer,
                                      gsize                    n_steps,
                                      const char              *device,
                                      GError                 **error);
-/* Appends one line as it is (a newline is added); for callers that print the same
- * bytes, such as `napkin-cli train`. */
-gboolean     nk_run_writer_append_line (NkRunWriter          *writer,
-                                        const char           *line,
-                                        GError              **error);
-/* Adds one step to the TensorBoard event file and flushes it; nk_run_writer_append()
- * does this itself, callers of nk_run_writer_append_line() call it beside. */
-gboolean     nk_run_writer_add_scalars (NkRunWriter          *writer,
-                                        const NkTrainMetrics *metrics,
-                                        GError              **error);
 
 /**
  * nk_run_writer_finish:
@@ -224,6 +239,9 @@ gboolean    nk_run_dir_set_name     (const char   *dir,
 
 /* The checkpoint folder of a run folder. Returns: (transfer full) */
 char       *nk_run_dir_get_checkpoint_dir (const char *dir);
+/* The checkpoint folder `--resume DIR` means: a run folder's (one with a meta.json)
+ * checkpoints/, any other folder itself. Returns: (transfer full) */
+char       *nk_run_dir_resolve_checkpoints (const char *dir);
 
 /**
  * NkRunMetricsInfo:

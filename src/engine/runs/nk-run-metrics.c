@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nk-run-dir.h"
+#include "nk-run-dir-private.h"
 
 typedef enum {
   F_U64,      /* a count at offset */
@@ -574,6 +574,40 @@ scan_line (Scanner        *s,
     }
   skip_ws (s);
   return s->p == s->end;
+}
+
+/**
+ * _nk_run_metrics_scan_line:
+ * @line: (array length=length): one line of a metrics.jsonl, without its newline
+ * @length: its bytes
+ * @out: (out caller-allocates): the step, for %NK_RUN_LINE_STEP
+ *
+ * What one line is, by the same scanner the readers use.
+ *
+ * Returns: its kind
+ */
+NkRunLineKind
+_nk_run_metrics_scan_line (const char     *line,
+                           gsize           length,
+                           NkTrainMetrics *out)
+{
+  g_autofree Scanner *s = g_new0 (Scanner, 1);
+  NkRunLineKind kind;
+  gboolean has_step;
+
+  s->p = line;
+  s->end = line + length;
+  skip_ws (s);
+  if (s->p == s->end)
+    return NK_RUN_LINE_BLANK;
+  if (!scan_line (s, out, &has_step))
+    kind = NK_RUN_LINE_BAD;
+  else if (has_step)
+    kind = NK_RUN_LINE_STEP;
+  else
+    kind = s->saw_done ? NK_RUN_LINE_DONE : NK_RUN_LINE_BAD;
+  g_free (s->device);
+  return kind;
 }
 
 /* Steps go to the history in blocks: one call per block keeps its appends cheap. */

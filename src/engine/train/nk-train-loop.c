@@ -261,6 +261,8 @@ save_checkpoint (Run      *run,
   g_autofree char *path = NULL;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
+  /* The run's recorder has every step up to this one on disk before it exists. */
+  _nk_trainer_sync_observer (run->self);
   nk_checkpoint_set_step (ck, step);
   nk_checkpoint_set_rng (ck, rng);
   nk_checkpoint_set_config (ck, config_json);
@@ -734,6 +736,7 @@ run_steps (Run           *run,
       if (!run_step (run, step, &m, error))
         return FALSE;
       run->last_loss = m.loss;
+      _nk_trainer_record_step (self, &m);
 
       checkpoint = c->checkpoint_dir != NULL
                    && ((c->checkpoint_every > 0 && m.step % c->checkpoint_every == 0)

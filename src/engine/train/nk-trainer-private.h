@@ -32,6 +32,12 @@ void      _nk_trainer_set_start_step          (NkTrainer          *self,
                                                guint64             step);
 void      _nk_trainer_publish                 (NkTrainer          *self,
                                                const NkTrainMetrics *metrics);
+/* The observer's (nk_trainer_set_observer()): a step measured, before its
+ * checkpoint; and, first thing in writing a checkpoint, a wait until the observer
+ * has every step on disk. */
+void      _nk_trainer_record_step             (NkTrainer          *self,
+                                               const NkTrainMetrics *metrics);
+void      _nk_trainer_sync_observer           (NkTrainer          *self);
 void      _nk_trainer_announce_checkpoint     (NkTrainer          *self,
                                                guint64             step,
                                                char               *path);

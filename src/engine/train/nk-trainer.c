@@ -49,6 +49,14 @@ struct _NkTrainer
   GMainContext    *context;
   gboolean         sync;
 
+  /* The observer (a run recorder): called on the thread that runs the steps under
+   * observer_mutex, so detaching waits for a call in progress. */
+  GMutex           observer_mutex;
+  NkTrainerObserver observer;
+  gpointer         observer_data;
+  gboolean         has_observer;
+  GError          *abort_error;        /* under mutex */
+
   /* Set by the thread that runs the steps, once, before the first step; read by
    * others under the mutex. The model's tensors are the worker's while it runs. */
   NkModel         *model;
@@ -115,7 +123,9 @@ nk_trainer_finalize (GObject *object)
   g_clear_pointer (&self->sample, g_free);
   g_clear_pointer (&self->model, nk_model_free);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_error (&self->abort_error);
   g_mutex_clear (&self->mutex);
+  g_mutex_clear (&self->observer_mutex);
   g_cond_clear (&self->cond);
 
   G_OBJECT_CLASS (nk_trainer_parent_class)->finalize (object);
@@ -254,6 +264,7 @@ static void
 nk_trainer_init (NkTrainer *self)
 {
   g_mutex_init (&self->mutex);
+  g_mutex_init (&self->observer_mutex);
   g_cond_init (&self->cond);
   g_queue_init (&self->checkpoints);
   self->published_loss = NAN;
@@ -439,6 +450,84 @@ _nk_trainer_publish (NkTrainer            *self,
     }
 }
 
+/* ---- the observer ------------------------------------------------------------------ */
+
+void
+nk_trainer_set_observer (NkTrainer               *self,
+                         const NkTrainerObserver *observer,
+                         gpointer                 user_data)
+{
+  g_return_if_fail (NK_IS_TRAINER (self));
+  g_return_if_fail (observer == NULL || !self->started);
+
+  g_mutex_lock (&self->observer_mutex);
+  self->has_observer = observer != NULL;
+  if (observer != NULL)
+    self->observer = *observer;
+  self->observer_data = observer != NULL ? user_data : NULL;
+  g_mutex_unlock (&self->observer_mutex);
+}
+
+void
+_nk_trainer_record_step (NkTrainer            *self,
+                         const NkTrainMetrics *m)
+{
+  g_mutex_lock (&self->observer_mutex);
+  if (self->has_observer && self->observer.step != NULL)
+    self->observer.step (self, m, self->observer_data);
+  g_mutex_unlock (&self->observer_mutex);
+}
+
+void
+_nk_trainer_sync_observer (NkTrainer *self)
+{
+  g_mutex_lock (&self->observer_mutex);
+  if (self->has_observer && self->observer.sync != NULL)
+    self->observer.sync (self, self->observer_data);
+  g_mutex_unlock (&self->observer_mutex);
+}
+
+static void
+observer_ready (NkTrainer *self,
+                guint64    start_step)
+{
+  g_mutex_lock (&self->observer_mutex);
+  if (self->has_observer && self->observer.ready != NULL)
+    self->observer.ready (self, start_step, self->observer_data);
+  g_mutex_unlock (&self->observer_mutex);
+}
+
+void
+nk_trainer_abort (NkTrainer    *self,
+                  const GError *error)
+{
+  g_return_if_fail (NK_IS_TRAINER (self));
+  g_return_if_fail (error != NULL);
+
+  g_mutex_lock (&self->mutex);
+  if (self->abort_error == NULL)
+    self->abort_error = g_error_copy (error);
+  g_atomic_int_set (&self->stop_requested, TRUE);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->mutex);
+}
+
+/* A run that ended well but was aborted fails with the abort's error. */
+static gboolean
+check_aborted (NkTrainer  *self,
+               gboolean    ok,
+               GError    **error)
+{
+  g_mutex_lock (&self->mutex);
+  if (ok && self->abort_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->abort_error));
+      ok = FALSE;
+    }
+  g_mutex_unlock (&self->mutex);
+  return ok;
+}
+
 /* ---- for the run loop (nk-trainer-private.h), on the thread that runs the steps -- */
 
 /* Waits while paused; FALSE when the run should end. */
@@ -446,6 +535,11 @@ gboolean
 _nk_trainer_wait_if_paused (NkTrainer    *self,
                             GCancellable *cancellable)
 {
+  gboolean go_on;
+
+  /* A pause and a stop are points to be on disk at. */
+  if (g_atomic_int_get (&self->pause_requested) && !g_atomic_int_get (&self->stop_requested))
+    _nk_trainer_sync_observer (self);
   g_mutex_lock (&self->mutex);
   while (g_atomic_int_get (&self->pause_requested) && !g_atomic_int_get (&self->stop_requested)
          && !g_cancellable_is_cancelled (cancellable))
@@ -458,7 +552,10 @@ _nk_trainer_wait_if_paused (NkTrainer    *self,
   g_atomic_int_set (&self->parked, FALSE);
   g_mutex_unlock (&self->mutex);
 
-  return !g_atomic_int_get (&self->stop_requested) && !g_cancellable_is_cancelled (cancellable);
+  go_on = !g_atomic_int_get (&self->stop_requested) && !g_cancellable_is_cancelled (cancellable);
+  if (!go_on)
+    _nk_trainer_sync_observer (self);
+  return go_on;
 }
 
 /* Whether nk_trainer_checkpoint_now() asked for one, clearing the request. */
@@ -502,6 +599,8 @@ _nk_trainer_set_start_step (NkTrainer *self,
   g_mutex_lock (&self->mutex);
   self->start_step = step;
   g_mutex_unlock (&self->mutex);
+  /* Set once the run has checked its settings and loaded its checkpoint. */
+  observer_ready (self, step);
 }
 
 /* Takes @path: announced by ::checkpoint-written after the ::step of @step. */
@@ -633,6 +732,7 @@ nk_trainer_run_sync (NkTrainer     *self,
   self->sync = TRUE;
   set_state (self, NK_TRAINER_STATE_RUNNING);
   ok = _nk_train_loop_run (self, cancellable, &local_error);
+  ok = check_aborted (self, ok, &local_error);
   finish_state (self, ok, local_error);
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&local_error));
@@ -647,7 +747,9 @@ worker (GTask        *task,
 {
   GError *error = NULL;
 
-  if (_nk_train_loop_run (NK_TRAINER (source_object), cancellable, &error))
+  if (check_aborted (NK_TRAINER (source_object),
+                     _nk_train_loop_run (NK_TRAINER (source_object), cancellable, &error),
+                     &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);

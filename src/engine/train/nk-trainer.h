@@ -122,6 +122,56 @@ void            nk_trainer_resume           (NkTrainer           *self);
 void            nk_trainer_stop             (NkTrainer           *self);
 /* Writes a checkpoint after the current step (needs a checkpoint dir). */
 void            nk_trainer_checkpoint_now   (NkTrainer           *self);
+/**
+ * nk_trainer_abort:
+ * @self: a trainer
+ * @error: why the run cannot go on
+ *
+ * Ends the run between two steps, as FAILED with @error (the first abort's error
+ * wins); any thread may call it (a recorder whose folder cannot be written does).
+ */
+void            nk_trainer_abort            (NkTrainer           *self,
+                                             const GError        *error);
+
+/**
+ * NkTrainerObserver:
+ * @ready: the run has proven it can go on (settings checked, checkpoint loaded)
+ *   and starts after @start_step; called once, before step 1
+ * @step: a step was measured; called before a checkpoint of it is written and
+ *   before ::step is scheduled, between two timed steps, so it must only copy
+ *   and queue
+ * @sync: returns once everything @step was given is on disk; called before each
+ *   checkpoint is written, when the run parks on a pause and when it stops
+ *
+ * What a recorder of the run (nk-run-recorder.h) is told, on the thread that runs
+ * the steps (the worker, or the caller of nk_trainer_run_sync()). Because @step
+ * comes before the checkpoint and @sync waits, a checkpoint of step s never exists
+ * on disk before the steps up to s do: a run killed at any point and resumed from
+ * its newest checkpoint has every step before it.
+ */
+typedef struct {
+  void (*ready) (NkTrainer            *trainer,
+                 guint64               start_step,
+                 gpointer              user_data);
+  void (*step)  (NkTrainer            *trainer,
+                 const NkTrainMetrics *metrics,
+                 gpointer              user_data);
+  void (*sync)  (NkTrainer            *trainer,
+                 gpointer              user_data);
+} NkTrainerObserver;
+
+/**
+ * nk_trainer_set_observer:
+ * @self: a trainer
+ * @observer: (nullable): the calls, copied; %NULL detaches
+ * @user_data: for them
+ *
+ * One observer per trainer, attached before start(); detaching waits for a call
+ * in progress, so @user_data may go once this returns.
+ */
+void            nk_trainer_set_observer     (NkTrainer               *self,
+                                             const NkTrainerObserver *observer,
+                                             gpointer                 user_data);
 
 NkTrainerState  nk_trainer_get_state        (NkTrainer           *self);
 /* Whether the worker has seen the pause and is waiting. */
