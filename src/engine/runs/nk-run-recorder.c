@@ -185,6 +185,7 @@ typedef struct {
   gboolean  failed;      /* an earlier write failed: nothing more is written */
   gboolean  sync;
   gboolean  finish;
+  NkRunStatus status;
   char     *message;     /* a FAILED run's sentence */
 } Turn;
 
@@ -216,8 +217,9 @@ write_turn (NkRunRecorder *self,
   if (!ok)
     set_error (self, g_error_copy (error));
   g_mutex_unlock (&self->mutex);
+  /* A run whose folder could not be written failed, however its trainer ended. */
   if (turn->finish && begun)
-    write_finish (self, self->finish_status,
+    write_finish (self, error != NULL || turn->failed ? NK_RUN_STATUS_FAILED : turn->status,
                   error != NULL ? error->message : turn->message);
 }
 
@@ -258,7 +260,8 @@ recorder_thread (gpointer data)
       batch = swap;
       ticket = self->sync_wanted;
       turn.finish = self->finish_wanted && !self->finished;
-      turn.sync = ticket != self->sync_done || turn.finish;
+      turn.status = self->finish_status;
+      turn.sync = ticket != self->sync_done || turn.finish || self->quit;
       turn.failed = self->error != NULL;
       turn.begun = _nk_run_writer_has_begun (self->writer);
       turn.message = g_strdup (self->error != NULL ? self->error->message : self->finish_message);
