@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "nk-gpt.h"
-#include "nk-plan.h"
+#include "nk-plan-compute.h"
 #include "nk-train-config.h"
 
 G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
@@ -270,18 +270,42 @@ nk_train_config_compute_dtype (const NkTrainConfig *config)
          : config->precision == NK_PRECISION_FP16_MIXED ? NK_DTYPE_F16 : NK_DTYPE_F32;
 }
 
+/* The Planner's inputs for one step of @config (nk_plan_inputs_init()'s defaults
+ * otherwise): N parameters, the step's tokens, the optimizer in fp32, and the
+ * lecture's linear shape, batch · seq · dim · layers. */
+static void
+plan_step (const NkTrainConfig *config,
+           double               n_parameters,
+           double               tokens,
+           double               seq,
+           NkPlanInputs        *in)
+{
+  nk_plan_inputs_init (in);
+  in->in[NK_PLAN_IN_PARAMS] = n_parameters;
+  in->in[NK_PLAN_IN_TOKENS] = tokens;
+  in->optimizer = config->optimizer;
+  in->precision = NK_PRECISION_FP32;
+  in->in[NK_PLAN_IN_BATCH] = (double) config->batch;
+  in->in[NK_PLAN_IN_SEQ] = seq;
+  in->in[NK_PLAN_IN_LAYERS] = (double) MAX (config->layers, 1);
+  in->in[NK_PLAN_IN_D_MODEL] = (double) config->dim;
+}
+
 /* The Planner's cluster model for a GPT run on one GPU: GPT-2's shape, tied, the
  * run's batch, sequence and precision. */
 static void
 plan_gpt (const NkTrainConfig *config,
-          NkPlan              *plan)
+          NkPlanInputs        *in)
 {
-  g_object_set (plan, "gpus", 1.0, "batch", (double) config->batch, "seq", (double) config->context,
-                "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim,
-                "heads", (double) config->n_head,
-                "vocab", (double) nk_train_config_get_vocab (config), "tied-embeddings", TRUE,
-                "precision", nk_precision_is_mixed (config->precision) ? NK_PRECISION_BF16_MIXED
-                                                                      : NK_PRECISION_FP32, NULL);
+  in->in[NK_PLAN_IN_GPUS] = 1;
+  in->in[NK_PLAN_IN_BATCH] = (double) config->batch;
+  in->in[NK_PLAN_IN_SEQ] = (double) config->context;
+  in->in[NK_PLAN_IN_LAYERS] = (double) MAX (config->layers, 1);
+  in->in[NK_PLAN_IN_D_MODEL] = (double) config->dim;
+  in->in[NK_PLAN_IN_HEADS] = (double) config->n_head;
+  in->in[NK_PLAN_IN_VOCAB] = (double) nk_train_config_get_vocab (config);
+  in->layout[NK_PLAN_L_TIED_EMBEDDINGS] = TRUE;
+  in->precision = nk_precision_is_mixed (config->precision) ? NK_PRECISION_BF16_MIXED : NK_PRECISION_FP32;
 }
 
 /**
@@ -298,7 +322,8 @@ nk_train_config_predict (const NkTrainConfig *config,
                          double               gemm_rate,
                          NkTrainPrediction   *out)
 {
-  g_autoptr(NkPlan) plan = nk_plan_new ();
+  NkPlanInputs in;
+  NkPlanResult r;
   double seq;
 
   g_return_if_fail (config != NULL);
@@ -309,13 +334,9 @@ nk_train_config_predict (const NkTrainConfig *config,
   out->n_parameters = nk_train_config_count_parameters (config);
   out->tokens_per_step = (double) config->batch * seq;
 
-  nk_plan_set_params (plan, (double) out->n_parameters);
-  nk_plan_set_tokens (plan, out->tokens_per_step);
-  nk_plan_set_optimizer (plan, config->optimizer);
-  nk_plan_set_precision (plan, NK_PRECISION_FP32);
-  g_object_set (plan, "batch", (double) config->batch, "seq", seq,
-                "layers", (double) MAX (config->layers, 1), "d-model", (double) config->dim, NULL);
-  out->flops_per_step = nk_plan_get_output (plan, "total-flops");
+  plan_step (config, (double) out->n_parameters, out->tokens_per_step, seq, &in);
+  nk_plan_compute (&in, &r);
+  out->flops_per_step = r.values[NK_PLAN_V_TOTAL_FLOPS];
   /* A GPT's step is PaLM's 6·N + 12·L·T·d per token (nk_gpt_flops_formula()). */
   if (config->model == NK_MODEL_GPT)
     out->flops_per_step = nk_gpt_flops_formula (nk_train_config_get_vocab (config), config->dim,
@@ -327,9 +348,9 @@ nk_train_config_predict (const NkTrainConfig *config,
    * (nk_model_activation_bytes()): for the fp32 Cruncher that is nk-plan's linear
    * formula plus B·8 + 4 bytes; under bf16/fp16 it adds layer 0's rounded input, and
    * the tiny LM is no linear model at all. */
-  out->memory[0] = nk_plan_get_output (plan, "memory-params");
-  out->memory[1] = nk_plan_get_output (plan, "memory-grads");
-  out->memory[2] = nk_plan_get_output (plan, "memory-optimizer");
+  out->memory[0] = r.values[NK_PLAN_V_MEM_PARAMS];
+  out->memory[1] = r.values[NK_PLAN_V_MEM_GRADS];
+  out->memory[2] = r.values[NK_PLAN_V_MEM_OPT];
   if (config->model == NK_MODEL_GPT)
     out->memory[3] = (double) nk_gpt_activation_bytes (nk_train_config_get_vocab (config),
                                                        config->dim, config->layers, config->n_head,
@@ -344,8 +365,9 @@ nk_train_config_predict (const NkTrainConfig *config,
   out->activations_planner = NAN;
   if (config->model == NK_MODEL_GPT)
     {
-      plan_gpt (config, plan);
-      out->activations_planner = nk_plan_get_output (plan, "memory-max-activations");
+      plan_gpt (config, &in);
+      nk_plan_compute (&in, &r);
+      out->activations_planner = r.values[NK_PLAN_V_MAX_ACT];
     }
   out->gemm_rate = isfinite (gemm_rate) && gemm_rate > 0 ? gemm_rate : NAN;
   out->seconds_per_step = out->flops_per_step / out->gemm_rate;
@@ -369,7 +391,8 @@ nk_train_config_activation_terms (const NkTrainConfig *config,
                                   double               planner[NK_ACT_N_TERMS],
                                   double               stored[NK_ACT_N_TERMS])
 {
-  g_autoptr(NkPlan) plan = NULL;
+  NkPlanInputs in;
+  NkPlanResult r;
   guint64 bytes[NK_ACT_N_TERMS];
 
   g_return_val_if_fail (config != NULL, FALSE);
@@ -378,9 +401,10 @@ nk_train_config_activation_terms (const NkTrainConfig *config,
   memset (stored, 0, NK_ACT_N_TERMS * sizeof stored[0]);
   if (config->model != NK_MODEL_GPT)
     return FALSE;
-  plan = nk_plan_new ();
-  plan_gpt (config, plan);
-  nk_plan_get_activation_terms (plan, planner);
+  nk_plan_inputs_init (&in);
+  plan_gpt (config, &in);
+  nk_plan_compute (&in, &r);
+  memcpy (planner, r.act_terms, NK_ACT_N_TERMS * sizeof planner[0]);
   nk_gpt_activation_terms (nk_train_config_get_vocab (config), config->dim, config->layers, config->n_head,
                            config->batch, config->context, nk_train_config_compute_dtype (config), bytes);
   for (guint i = 0; i < NK_ACT_N_TERMS; i++)
