@@ -3,17 +3,18 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Reads a result of nk-plan-cluster.c and its inputs; decides no number.
+ * Reads a result of nk-plan-cluster.c and its inputs; decides no number and knows
+ * no #NkPlan object.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "nk-enum-types.h"
 #include "nk-enums.h"
 #include "nk-json.h"
-#include "nk-plan-private.h"
-#include "nk-units.h"
+#include "nk-plan-report-private.h"
 
 /* ---------------------------------------------------------------- sentences */
 
@@ -64,34 +65,34 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
   switch ((NkPlanLayoutRule) problem->which)
     {
     case NK_PLAN_RULE_GPUS:
-      return _nk_plan_formula (_("TP × PP × CP × DP must equal the GPUs: %N × %N × %N × %N = %N, not %N"),
-                               tp, pp, cp, dp, tp * pp * cp * dp, x[NK_PLAN_IN_GPUS]);
+      return nk_plan_format_formula (_("TP × PP × CP × DP must equal the GPUs: %N × %N × %N × %N = %N, not %N"),
+                                     tp, pp, cp, dp, tp * pp * cp * dp, x[NK_PLAN_IN_GPUS]);
     case NK_PLAN_RULE_HEADS_DMODEL:
-      return _nk_plan_formula (_("d_model %N must be a multiple of the %N heads"),
-                               x[NK_PLAN_IN_D_MODEL], x[NK_PLAN_IN_HEADS]);
+      return nk_plan_format_formula (_("d_model %N must be a multiple of the %N heads"),
+                                     x[NK_PLAN_IN_D_MODEL], x[NK_PLAN_IN_HEADS]);
     case NK_PLAN_RULE_HEADS_KV:
-      return _nk_plan_formula (_("The %N heads must be a multiple of the %N KV heads"), x[NK_PLAN_IN_HEADS], kv);
+      return nk_plan_format_formula (_("The %N heads must be a multiple of the %N KV heads"), x[NK_PLAN_IN_HEADS], kv);
     case NK_PLAN_RULE_HEADS_TP:
-      return _nk_plan_formula (_("The %N heads must be a multiple of TP %N (each GPU holds whole heads)"),
-                               x[NK_PLAN_IN_HEADS], tp);
+      return nk_plan_format_formula (_("The %N heads must be a multiple of TP %N (each GPU holds whole heads)"),
+                                     x[NK_PLAN_IN_HEADS], tp);
     case NK_PLAN_RULE_KV_TP:
-      return _nk_plan_formula (_("The %N KV heads must be a multiple of TP %N, or divide it (Megatron-LM replicates them)"),
-                               kv, tp);
+      return nk_plan_format_formula (_("The %N KV heads must be a multiple of TP %N, or divide it (Megatron-LM replicates them)"),
+                                     kv, tp);
     case NK_PLAN_RULE_LAYERS_PP:
-      return _nk_plan_formula (_("The %N layers must be a multiple of PP %N (whole layers per stage)"),
-                               x[NK_PLAN_IN_LAYERS], pp);
+      return nk_plan_format_formula (_("The %N layers must be a multiple of PP %N (whole layers per stage)"),
+                                     x[NK_PLAN_IN_LAYERS], pp);
     case NK_PLAN_RULE_LAYERS_VIRTUAL:
-      return _nk_plan_formula (_("The %N layers must be a multiple of PP × virtual stages = %N × %N"),
-                               x[NK_PLAN_IN_LAYERS], pp, v);
+      return nk_plan_format_formula (_("The %N layers must be a multiple of PP × virtual stages = %N × %N"),
+                                     x[NK_PLAN_IN_LAYERS], pp, v);
     case NK_PLAN_RULE_VIRTUAL_PP:
-      return _nk_plan_formula (_("Interleaving (%N virtual stages) needs PP > 1 and micro-batches per step a multiple of PP %N"),
-                               v, pp);
+      return nk_plan_format_formula (_("Interleaving (%N virtual stages) needs PP > 1 and micro-batches per step a multiple of PP %N"),
+                                     v, pp);
     case NK_PLAN_RULE_SEQ_CP:
-      return _nk_plan_formula (_("The sequence %N must be a multiple of 2 × CP = %N (causal load balancing splits it in 2 × CP chunks)"),
-                               x[NK_PLAN_IN_SEQ], 2 * cp);
+      return nk_plan_format_formula (_("The sequence %N must be a multiple of 2 × CP = %N (causal load balancing splits it in 2 × CP chunks)"),
+                                     x[NK_PLAN_IN_SEQ], 2 * cp);
     case NK_PLAN_RULE_BATCH:
-      return _nk_plan_formula (_("The global batch %N must be a multiple of micro-batch × DP = %N × %N (whole micro-batches on every replica)"),
-                               global, micro, dp);
+      return nk_plan_format_formula (_("The global batch %N must be a multiple of micro-batch × DP = %N × %N (whole micro-batches on every replica)"),
+                                     global, micro, dp);
     case NK_PLAN_RULE_NEEDS_BATCH:
       return g_strdup (_("A layout needs the global batch in sequences"));
     case NK_PLAN_RULE_SWIGLU_DFF:
@@ -121,13 +122,13 @@ text_shape (const Text *t)
   if (!t->r->has[NK_PLAN_V_SHAPE_PARAMS])
     return;
   t->f[NK_PLAN_V_SHAPE_PARAMS] =
-    _nk_plan_formula (_("%N layers × %N params + %N embedding params + final norm = %N params "
-                        "(%s; %s embeddings)"),
-                      x[NK_PLAN_IN_LAYERS], v[NK_PLAN_V_SHAPE_LAYER], v[NK_PLAN_V_SHAPE_EMBED],
-                      v[NK_PLAN_V_SHAPE_PARAMS],
-                      swiglu ? _("Llama's shape: SwiGLU, RMSNorm, no biases")
-                             : _("GPT-2's shape: GELU, LayerNorm, biases, learned positions"),
-                      tied ? _("tied") : _("untied"));
+    nk_plan_format_formula (_("%N layers × %N params + %N embedding params + final norm = %N params "
+                              "(%s; %s embeddings)"),
+                            x[NK_PLAN_IN_LAYERS], v[NK_PLAN_V_SHAPE_LAYER], v[NK_PLAN_V_SHAPE_EMBED],
+                            v[NK_PLAN_V_SHAPE_PARAMS],
+                            swiglu ? _("Llama's shape: SwiGLU, RMSNorm, no biases")
+                                   : _("GPT-2's shape: GELU, LayerNorm, biases, learned positions"),
+                            tied ? _("tied") : _("untied"));
 }
 
 static void
@@ -138,36 +139,36 @@ text_layout (const Text *t)
   if (!t->r->cluster)
     return;
   t->f[NK_PLAN_V_LAYOUT_DP] =
-    _nk_plan_formula (_("%N GPUs / (TP %N × PP %N × CP %N) = DP %N"), x[NK_PLAN_IN_GPUS],
-                      v[NK_PLAN_V_LAYOUT_TP], v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_LAYOUT_CP],
-                      v[NK_PLAN_V_LAYOUT_DP]);
+    nk_plan_format_formula (_("%N GPUs / (TP %N × PP %N × CP %N) = DP %N"), x[NK_PLAN_IN_GPUS],
+                            v[NK_PLAN_V_LAYOUT_TP], v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_LAYOUT_CP],
+                            v[NK_PLAN_V_LAYOUT_DP]);
   t->f[NK_PLAN_V_GRAD_ACCUM] =
-    _nk_plan_formula (_("%N sequences / (micro-batch %N × DP %N) = %N micro-batches per step"),
-                      v[NK_PLAN_V_GLOBAL_BATCH], v[NK_PLAN_V_MICRO_BATCH], v[NK_PLAN_V_LAYOUT_DP],
-                      v[NK_PLAN_V_GRAD_ACCUM]);
+    nk_plan_format_formula (_("%N sequences / (micro-batch %N × DP %N) = %N micro-batches per step"),
+                            v[NK_PLAN_V_GLOBAL_BATCH], v[NK_PLAN_V_MICRO_BATCH], v[NK_PLAN_V_LAYOUT_DP],
+                            v[NK_PLAN_V_GRAD_ACCUM]);
   t->f[NK_PLAN_V_TOKENS_PER_STEP] =
-    _nk_plan_formula (_("%N sequences × %N tokens = %N tokens per step"), v[NK_PLAN_V_GLOBAL_BATCH],
-                      x[NK_PLAN_IN_SEQ], v[NK_PLAN_V_TOKENS_PER_STEP]);
+    nk_plan_format_formula (_("%N sequences × %N tokens = %N tokens per step"), v[NK_PLAN_V_GLOBAL_BATCH],
+                            x[NK_PLAN_IN_SEQ], v[NK_PLAN_V_TOKENS_PER_STEP]);
   if (t->r->has[NK_PLAN_V_STEPS])
-    t->f[NK_PLAN_V_STEPS] = _nk_plan_formula (_("⌈%N tokens / %N per step⌉ = %N steps"), x[NK_PLAN_IN_TOKENS],
-                                              v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_STEPS]);
-  t->f[NK_PLAN_V_NODES] = _nk_plan_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes"), x[NK_PLAN_IN_GPUS],
-                                            (double) t->in->layout[NK_PLAN_L_GPUS_PER_NODE],
-                                            v[NK_PLAN_V_NODES]);
+    t->f[NK_PLAN_V_STEPS] = nk_plan_format_formula (_("⌈%N tokens / %N per step⌉ = %N steps"), x[NK_PLAN_IN_TOKENS],
+                                                    v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_STEPS]);
+  t->f[NK_PLAN_V_NODES] = nk_plan_format_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes"), x[NK_PLAN_IN_GPUS],
+                                                  (double) t->in->layout[NK_PLAN_L_GPUS_PER_NODE],
+                                                  v[NK_PLAN_V_NODES]);
   if (!t->r->has[NK_PLAN_V_DEADLINE_GPUS])
     return;
   if (isfinite (v[NK_PLAN_V_DEADLINE_GPUS]))
     t->f[NK_PLAN_V_DEADLINE_GPUS] =
-      _nk_plan_formula (_("DP %N × TP·PP·CP %N = %N GPUs on %N nodes: %N days ≤ %N and %N B ≤ %N B on the most loaded GPU (DP divides the %N micro-batches per step; the global batch stays)"),
-                        v[NK_PLAN_V_DEADLINE_DP], v[NK_PLAN_V_LAYOUT_TP] * v[NK_PLAN_V_LAYOUT_PP] * v[NK_PLAN_V_LAYOUT_CP],
-                        v[NK_PLAN_V_DEADLINE_GPUS],
-                        ceil (v[NK_PLAN_V_DEADLINE_GPUS] / t->in->layout[NK_PLAN_L_GPUS_PER_NODE]),
-                        v[NK_PLAN_V_DEADLINE_DAYS], x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_DEADLINE_MEMORY],
-                        v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH]);
+      nk_plan_format_formula (_("DP %N × TP·PP·CP %N = %N GPUs on %N nodes: %N days ≤ %N and %N B ≤ %N B on the most loaded GPU (DP divides the %N micro-batches per step; the global batch stays)"),
+                              v[NK_PLAN_V_DEADLINE_DP], v[NK_PLAN_V_LAYOUT_TP] * v[NK_PLAN_V_LAYOUT_PP] * v[NK_PLAN_V_LAYOUT_CP],
+                              v[NK_PLAN_V_DEADLINE_GPUS],
+                              ceil (v[NK_PLAN_V_DEADLINE_GPUS] / t->in->layout[NK_PLAN_L_GPUS_PER_NODE]),
+                              v[NK_PLAN_V_DEADLINE_DAYS], x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_DEADLINE_MEMORY],
+                              v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH]);
   else
     t->f[NK_PLAN_V_DEADLINE_GPUS] =
-      _nk_plan_formula (_("No DP dividing the %N micro-batches per step gives whole nodes that train in %N days and fit; raise the global batch or the deadline"),
-                        v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH], x[NK_PLAN_IN_DEADLINE]);
+      nk_plan_format_formula (_("No DP dividing the %N micro-batches per step gives whole nodes that train in %N days and fit; raise the global batch or the deadline"),
+                              v[NK_PLAN_V_GLOBAL_BATCH] / v[NK_PLAN_V_MICRO_BATCH], x[NK_PLAN_IN_DEADLINE]);
 }
 
 static void
@@ -181,21 +182,21 @@ text_memory (const Text *t)
 
   if (t->r->has[NK_PLAN_V_USABLE])
     t->f[NK_PLAN_V_USABLE] =
-      _nk_plan_formula (_("(%N B reported − %N B CUDA context) × (1 − %N %% reserve) = %N B"),
-                        v[NK_PLAN_V_REPORTED], 512.0 * 1048576.0,
-                        (double) t->in->layout[NK_PLAN_L_MEMORY_RESERVE], v[NK_PLAN_V_USABLE]);
+      nk_plan_format_formula (_("(%N B reported − %N B CUDA context) × (1 − %N %% reserve) = %N B"),
+                              v[NK_PLAN_V_REPORTED], 512.0 * 1048576.0,
+                              (double) t->in->layout[NK_PLAN_L_MEMORY_RESERVE], v[NK_PLAN_V_USABLE]);
   if (!t->r->cluster)
     return;
   if (rc == NK_RECOMPUTE_FULL)
     t->f[NK_PLAN_V_ACT_LAYER] =
-      _nk_plan_formula (_("full recompute keeps each layer's input: s·b·h·%N B%s = %N B per layer"),
-                        p, sp ? " / t" : "", v[NK_PLAN_V_ACT_LAYER]);
+      nk_plan_format_formula (_("full recompute keeps each layer's input: s·b·h·%N B%s = %N B per layer"),
+                              p, sp ? " / t" : "", v[NK_PLAN_V_ACT_LAYER]);
   else
     t->f[NK_PLAN_V_ACT_LAYER] =
-      _nk_plan_formula (_("Korthikanti et al. 2022 at %N B per value: (s·b·h·(4·%N + 2) + 16·s·b LayerNorm statistics)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),
-                        p, p, sp ? " / t" : "", p,
-                        scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
-                        v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
+      nk_plan_format_formula (_("Korthikanti et al. 2022 at %N B per value: (s·b·h·(4·%N + 2) + 16·s·b LayerNorm statistics)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),
+                              p, p, sp ? " / t" : "", p,
+                              scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
+                              v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
   if (rc == NK_RECOMPUTE_FULL)
     {
       double layers = t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP];
@@ -204,22 +205,22 @@ text_memory (const Text *t)
                        - v[NK_PLAN_V_ACT_EDGES];
 
       t->f[NK_PLAN_V_MAX_ACT] =
-        _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B for the layer being recomputed + %N B embedding/logits = %N B"),
-                          layers, v[NK_PLAN_V_ACT_LAYER], v[NK_PLAN_V_ACT_IN_FLIGHT], working,
-                          v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+        nk_plan_format_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B for the layer being recomputed + %N B embedding/logits = %N B"),
+                                layers, v[NK_PLAN_V_ACT_LAYER], v[NK_PLAN_V_ACT_IN_FLIGHT], working,
+                                v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
     }
   else
     t->f[NK_PLAN_V_MAX_ACT] =
-      _nk_plan_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
-                        t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
-                        v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+      nk_plan_format_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
+                              t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
+                              v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
   t->f[NK_PLAN_V_MEM_MAX] =
-    _nk_plan_formula (_("%N params + %N grads + %N optimizer + %N activations = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
-                      v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
-                      v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MEM_MAX],
-                      v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 || v[NK_PLAN_V_LAYOUT_PP] == 1
-                      ? _("first pipeline stage") : _("last pipeline stage"),
-                      (double) t->r->zero_stage, v[NK_PLAN_V_LAYOUT_DP]);
+    nk_plan_format_formula (_("%N params + %N grads + %N optimizer + %N activations = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
+                            v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
+                            v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MEM_MAX],
+                            v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 || v[NK_PLAN_V_LAYOUT_PP] == 1
+                            ? _("first pipeline stage") : _("last pipeline stage"),
+                            (double) t->r->zero_stage, v[NK_PLAN_V_LAYOUT_DP]);
 }
 
 static void
@@ -232,55 +233,55 @@ text_time (const Text *t)
   if (!t->r->has[NK_PLAN_V_T_STEP])
     return;
   t->f[NK_PLAN_V_MODEL_FLOPS_TOKEN] =
-    _nk_plan_formula (_("6 × (layers' matmul weights + V·h output layer) + 12 × L × s × h attention = %N FLOPs per token (PaLM's, Megatron-LM's count)"),
-                      v[NK_PLAN_V_MODEL_FLOPS_TOKEN]);
+    nk_plan_format_formula (_("6 × (layers' matmul weights + V·h output layer) + 12 × L × s × h attention = %N FLOPs per token (PaLM's, Megatron-LM's count)"),
+                            v[NK_PLAN_V_MODEL_FLOPS_TOKEN]);
   t->f[NK_PLAN_V_HW_FLOPS_TOKEN] =
-    _nk_plan_formula (_("%N model FLOPs + %N recomputed = %N FLOPs per token"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
-                      v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN], v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+    nk_plan_format_formula (_("%N model FLOPs + %N recomputed = %N FLOPs per token"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                            v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN], v[NK_PLAN_V_HW_FLOPS_TOKEN]);
   t->f[NK_PLAN_V_T_COMPUTE] =
-    _nk_plan_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
-                      v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
-                      v[NK_PLAN_V_T_COMPUTE]);
+    nk_plan_format_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
+                            v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
+                            v[NK_PLAN_V_T_COMPUTE]);
   t->f[NK_PLAN_V_T_RECOMPUTE] =
-    _nk_plan_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
-                      v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
-                      gpus, peak, eff, v[NK_PLAN_V_T_RECOMPUTE]);
+    nk_plan_format_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
+                            v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                            gpus, peak, eff, v[NK_PLAN_V_T_RECOMPUTE]);
   t->f[NK_PLAN_V_T_MEMORY] =
-    _nk_plan_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM = %N s (element-wise work is bound by memory)"),
-                      v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
-                      t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
-                      v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
+    nk_plan_format_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM = %N s (element-wise work is bound by memory)"),
+                            v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
+                            t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
+                            v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
   t->f[NK_PLAN_V_T_TP] =
-    _nk_plan_formula (_("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
-                      v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
-                      t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
+    nk_plan_format_formula (_("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
+                            v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
+                            t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
   t->f[NK_PLAN_V_T_DP] =
-    _nk_plan_formula (t->r->zero_stage >= 3
-                      ? _("%N micro-batches × (an all-gather of the parameters per forward and backward pass — DeepSpeed's recompute gathers again, FSDP's does not — + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
-                      : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
-                      t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
-                      v[NK_PLAN_V_T_DP_EXPOSED]);
+    nk_plan_format_formula (t->r->zero_stage >= 3
+                            ? _("%N micro-batches × (an all-gather of the parameters per forward and backward pass — DeepSpeed's recompute gathers again, FSDP's does not — + a reduce-scatter of the gradients), each (n − 1)/n × bytes / bandwidth = %N s; hidden behind the compute: %N s exposed")
+                            : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
+                            t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
+                            v[NK_PLAN_V_T_DP_EXPOSED]);
   t->f[NK_PLAN_V_T_BUBBLE] =
-    _nk_plan_formula (_("(PP %N − 1) / (%N micro-batches × %N virtual stages) × %N s busy = %N s (Narayanan et al. 2021)"),
-                      v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_GRAD_ACCUM], (double) t->l[NK_PLAN_L_VIRTUAL_STAGES],
-                      v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_TP],
-                      v[NK_PLAN_V_T_BUBBLE]);
+    nk_plan_format_formula (_("(PP %N − 1) / (%N micro-batches × %N virtual stages) × %N s busy = %N s (Narayanan et al. 2021)"),
+                            v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_GRAD_ACCUM], (double) t->l[NK_PLAN_L_VIRTUAL_STAGES],
+                            v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_TP],
+                            v[NK_PLAN_V_T_BUBBLE]);
   t->f[NK_PLAN_V_T_STEP] =
-    _nk_plan_formula (_("%N compute + %N recompute + %N element-wise + %N exposed communication + %N bubble = %N s per step"),
-                      v[NK_PLAN_V_T_COMPUTE], v[NK_PLAN_V_T_RECOMPUTE], v[NK_PLAN_V_T_MEMORY], v[NK_PLAN_V_T_EXPOSED],
-                      v[NK_PLAN_V_T_BUBBLE], v[NK_PLAN_V_T_STEP]);
-  t->f[NK_PLAN_V_TOKENS_PER_S] = _nk_plan_formula (_("%N tokens / %N s = %N tokens/s"), v[NK_PLAN_V_TOKENS_PER_STEP],
-                                                   v[NK_PLAN_V_T_STEP], v[NK_PLAN_V_TOKENS_PER_S]);
+    nk_plan_format_formula (_("%N compute + %N recompute + %N element-wise + %N exposed communication + %N bubble = %N s per step"),
+                            v[NK_PLAN_V_T_COMPUTE], v[NK_PLAN_V_T_RECOMPUTE], v[NK_PLAN_V_T_MEMORY], v[NK_PLAN_V_T_EXPOSED],
+                            v[NK_PLAN_V_T_BUBBLE], v[NK_PLAN_V_T_STEP]);
+  t->f[NK_PLAN_V_TOKENS_PER_S] = nk_plan_format_formula (_("%N tokens / %N s = %N tokens/s"), v[NK_PLAN_V_TOKENS_PER_STEP],
+                                                         v[NK_PLAN_V_T_STEP], v[NK_PLAN_V_TOKENS_PER_S]);
   t->f[NK_PLAN_V_MFU_MODEL] =
-    _nk_plan_formula (_("%N FLOPs/token × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
-                      v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_MODEL]);
+    nk_plan_format_formula (_("%N FLOPs/token × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                            v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_MODEL]);
   t->f[NK_PLAN_V_MFU_HARDWARE] =
-    _nk_plan_formula (_("%N FLOPs/token with recompute × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"),
-                      v[NK_PLAN_V_HW_FLOPS_TOKEN], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_HARDWARE]);
+    nk_plan_format_formula (_("%N FLOPs/token with recompute × %N tokens/s / (%N GPUs × %N FLOP/s) = %N"),
+                            v[NK_PLAN_V_HW_FLOPS_TOKEN], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_HARDWARE]);
   if (t->r->has[NK_PLAN_V_MFU_6N])
     t->f[NK_PLAN_V_MFU_6N] =
-      _nk_plan_formula (_("6 × %N params × %N tokens/s / (%N GPUs × %N FLOP/s) = %N (the days' 6N convention)"),
-                        x[NK_PLAN_IN_PARAMS], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_6N]);
+      nk_plan_format_formula (_("6 × %N params × %N tokens/s / (%N GPUs × %N FLOP/s) = %N (the days' 6N convention)"),
+                              x[NK_PLAN_IN_PARAMS], v[NK_PLAN_V_TOKENS_PER_S], gpus, peak, v[NK_PLAN_V_MFU_6N]);
 }
 
 /**
@@ -436,71 +437,67 @@ _nk_plan_build_json_cluster (JsonBuilder        *builder,
 
 static void
 row (GString             *s,
-     const NkPlanOutputs *o,
+     const NkPlanReport  *o,
      const char          *label,
      NkPlanValue          which,
      char                *value_text)
 {
-  _nk_plan_summary_row (s, label, value_text, o->formulas[which]);
+  nk_plan_format_row (s, label, value_text, o->formulas[which]);
   g_free (value_text);
-}
-
-static char *
-seconds_text (double seconds)
-{
-  return isfinite (seconds) ? nk_units_format_duration (seconds) : g_strdup ("—");
 }
 
 /**
  * _nk_plan_summary_cluster:
  * @s: the summary being written
  * @inputs: the plan's inputs
- * @outputs: the plan's outputs
+ * @result: the plan's result
+ * @o: its report
  *
  * Appends the layout, the most loaded GPU and the step time, each row with its
  * formula.
  */
 void
-_nk_plan_summary_cluster (GString             *s,
-                          const NkPlanInputs  *inputs,
-                          const NkPlanOutputs *o)
+_nk_plan_summary_cluster (GString            *s,
+                          const NkPlanInputs *inputs,
+                          const NkPlanResult *result,
+                          const NkPlanReport *o)
 {
-  const NkPlanResult *r = &o->result;
+  const NkPlanResult *r = result;
   const double *v = r->values;
 
   if (!r->cluster)
     return;
   g_string_append_printf (s, _("\nLayout (%s)\n"), r->searched ? _("the fastest that fits") : _("as given"));
-  row (s, o, _("data parallel"), NK_PLAN_V_LAYOUT_DP, _nk_plan_formula ("DP %N", v[NK_PLAN_V_LAYOUT_DP]));
-  row (s, o, _("micro-batches"), NK_PLAN_V_GRAD_ACCUM, _nk_plan_formula ("%N", v[NK_PLAN_V_GRAD_ACCUM]));
-  row (s, o, _("tokens/step"), NK_PLAN_V_TOKENS_PER_STEP, _nk_plan_formula ("%N", v[NK_PLAN_V_TOKENS_PER_STEP]));
+  row (s, o, _("data parallel"), NK_PLAN_V_LAYOUT_DP, nk_plan_format_formula ("DP %N", v[NK_PLAN_V_LAYOUT_DP]));
+  row (s, o, _("micro-batches"), NK_PLAN_V_GRAD_ACCUM, nk_plan_format_formula ("%N", v[NK_PLAN_V_GRAD_ACCUM]));
+  row (s, o, _("tokens/step"), NK_PLAN_V_TOKENS_PER_STEP, nk_plan_format_formula ("%N", v[NK_PLAN_V_TOKENS_PER_STEP]));
   if (r->has[NK_PLAN_V_STEPS])
-    row (s, o, _("steps"), NK_PLAN_V_STEPS, _nk_plan_formula ("%N", v[NK_PLAN_V_STEPS]));
-  row (s, o, _("nodes"), NK_PLAN_V_NODES, _nk_plan_formula ("%N", v[NK_PLAN_V_NODES]));
+    row (s, o, _("steps"), NK_PLAN_V_STEPS, nk_plan_format_formula ("%N", v[NK_PLAN_V_STEPS]));
+  row (s, o, _("nodes"), NK_PLAN_V_NODES, nk_plan_format_formula ("%N", v[NK_PLAN_V_NODES]));
   if (r->has[NK_PLAN_V_DEADLINE_GPUS])
     row (s, o, _("for the deadline"), NK_PLAN_V_DEADLINE_GPUS,
-         isfinite (v[NK_PLAN_V_DEADLINE_GPUS]) ? _nk_plan_formula (_("%N GPUs"), v[NK_PLAN_V_DEADLINE_GPUS])
+         isfinite (v[NK_PLAN_V_DEADLINE_GPUS]) ? nk_plan_format_formula (_("%N GPUs"), v[NK_PLAN_V_DEADLINE_GPUS])
                                                : g_strdup ("—"));
   if (r->tp_crosses_nodes)
-    _nk_plan_summary_row (s, _("warning"), "TP", _("TP is larger than a node: its all-reduces cross the network"));
+    nk_plan_format_row (s, _("warning"), "TP", _("TP is larger than a node: its all-reduces cross the network"));
   g_string_append (s, _("Most loaded GPU\n"));
-  row (s, o, _("activations/layer"), NK_PLAN_V_ACT_LAYER, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_LAYER]));
-  row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, _nk_plan_bytes_text (v[NK_PLAN_V_MAX_ACT]));
-  row (s, o, _("per GPU (max)"), NK_PLAN_V_MEM_MAX, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_MAX]));
+  row (s, o, _("activations/layer"), NK_PLAN_V_ACT_LAYER, nk_plan_format_bytes (v[NK_PLAN_V_ACT_LAYER]));
+  row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, nk_plan_format_bytes (v[NK_PLAN_V_MAX_ACT]));
+  row (s, o, _("per GPU (max)"), NK_PLAN_V_MEM_MAX, nk_plan_format_bytes (v[NK_PLAN_V_MEM_MAX]));
   row (s, o, inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable per GPU") : _("datasheet per GPU"),
        inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? NK_PLAN_V_USABLE : NK_PLAN_V_CAPACITY,
-       _nk_plan_bytes_text (v[NK_PLAN_V_CAPACITY]));
+       nk_plan_format_bytes (v[NK_PLAN_V_CAPACITY]));
   if (!r->has[NK_PLAN_V_T_STEP])
     return;
   g_string_append (s, _("Time per step\n"));
-  row (s, o, _("compute"), NK_PLAN_V_T_COMPUTE, seconds_text (v[NK_PLAN_V_T_COMPUTE]));
-  row (s, o, _("recompute"), NK_PLAN_V_T_RECOMPUTE, seconds_text (v[NK_PLAN_V_T_RECOMPUTE]));
-  row (s, o, _("element-wise"), NK_PLAN_V_T_MEMORY, seconds_text (v[NK_PLAN_V_T_MEMORY]));
-  row (s, o, _("TP comm"), NK_PLAN_V_T_TP, seconds_text (v[NK_PLAN_V_T_TP]));
-  row (s, o, _("DP comm"), NK_PLAN_V_T_DP, seconds_text (v[NK_PLAN_V_T_DP]));
-  row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, seconds_text (v[NK_PLAN_V_T_BUBBLE]));
-  row (s, o, _("step"), NK_PLAN_V_T_STEP, seconds_text (v[NK_PLAN_V_T_STEP]));
-  row (s, o, _("tokens/s"), NK_PLAN_V_TOKENS_PER_S, _nk_plan_formula ("%N", v[NK_PLAN_V_TOKENS_PER_S]));
-  row (s, o, _("MFU (model)"), NK_PLAN_V_MFU_MODEL, _nk_plan_formula ("%N", v[NK_PLAN_V_MFU_MODEL]));
-  row (s, o, _("MFU (hardware)"), NK_PLAN_V_MFU_HARDWARE, _nk_plan_formula ("%N", v[NK_PLAN_V_MFU_HARDWARE]));
+  row (s, o, _("compute"), NK_PLAN_V_T_COMPUTE, nk_plan_format_seconds (v[NK_PLAN_V_T_COMPUTE]));
+  row (s, o, _("recompute"), NK_PLAN_V_T_RECOMPUTE, nk_plan_format_seconds (v[NK_PLAN_V_T_RECOMPUTE]));
+  row (s, o, _("element-wise"), NK_PLAN_V_T_MEMORY, nk_plan_format_seconds (v[NK_PLAN_V_T_MEMORY]));
+  row (s, o, _("TP comm"), NK_PLAN_V_T_TP, nk_plan_format_seconds (v[NK_PLAN_V_T_TP]));
+  row (s, o, _("DP comm"), NK_PLAN_V_T_DP, nk_plan_format_seconds (v[NK_PLAN_V_T_DP]));
+  row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, nk_plan_format_seconds (v[NK_PLAN_V_T_BUBBLE]));
+  row (s, o, _("step"), NK_PLAN_V_T_STEP, nk_plan_format_seconds (v[NK_PLAN_V_T_STEP]));
+  row (s, o, _("tokens/s"), NK_PLAN_V_TOKENS_PER_S, nk_plan_format_formula ("%N", v[NK_PLAN_V_TOKENS_PER_S]));
+  row (s, o, _("MFU (model)"), NK_PLAN_V_MFU_MODEL, nk_plan_format_formula ("%N", v[NK_PLAN_V_MFU_MODEL]));
+  row (s, o, _("MFU (hardware)"), NK_PLAN_V_MFU_HARDWARE, nk_plan_format_formula ("%N", v[NK_PLAN_V_MFU_HARDWARE]));
 }

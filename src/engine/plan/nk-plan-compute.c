@@ -156,6 +156,51 @@ nk_plan_dtype_is_supported (NkPeakDtype dtype)
          || dtype == NK_PEAK_FP16 || dtype == NK_PEAK_FP8;
 }
 
+/**
+ * nk_plan_inputs_init:
+ * @inputs: (out caller-allocates): the inputs to fill
+ *
+ * Fills @inputs with #NkPlan's defaults, the lecture's first question: 70e9
+ * parameters, 15e12 tokens, 1024 H100 SXM, dense bf16, MFU 0.5, AdamW in fp32,
+ * ZeRO-0, no shape (batch, sequence, layers ... 0: not given), and the
+ * single-layout defaults of the cluster model (TP = PP = CP = 1, DP derived,
+ * 8 GPUs per node, tied embeddings, 16-bit gradients under mixed precision, 5 %
+ * memory reserve). A new #NkPlan holds exactly these.
+ */
+void
+nk_plan_inputs_init (NkPlanInputs *inputs)
+{
+  g_return_if_fail (inputs != NULL);
+
+  memset (inputs, 0, sizeof *inputs);
+  inputs->in[NK_PLAN_IN_PARAMS] = 70e9;
+  inputs->in[NK_PLAN_IN_TOKENS] = 15e12;
+  inputs->in[NK_PLAN_IN_GPUS] = 1024;
+  inputs->in[NK_PLAN_IN_MFU] = 0.5;
+  inputs->gpu = "h100-sxm";
+  inputs->dtype = NK_PEAK_BF16;
+  inputs->sparse = FALSE;
+  inputs->optimizer = NK_OPTIMIZER_ADAMW;
+  inputs->precision = NK_PRECISION_FP32;
+  inputs->zero_stage = 0;
+  inputs->activation_model = NK_ACTIVATION_MODEL_LINEAR;
+  inputs->checkpointing = FALSE;
+  inputs->layout[NK_PLAN_L_TP] = 1;
+  inputs->layout[NK_PLAN_L_PP] = 1;
+  inputs->layout[NK_PLAN_L_CP] = 1;
+  inputs->layout[NK_PLAN_L_VIRTUAL_STAGES] = 1;
+  inputs->layout[NK_PLAN_L_RECOMPUTE] = NK_RECOMPUTE_NONE;
+  /* 16 B/param in mixed precision, the ZeRO paper's count the lecture uses */
+  inputs->layout[NK_PLAN_L_GRAD_PRECISION] = NK_GRAD_PRECISION_BF16;
+  inputs->layout[NK_PLAN_L_GPUS_PER_NODE] = NK_PLAN_GPUS_PER_NODE;
+  inputs->layout[NK_PLAN_L_FFN] = NK_FFN_GELU;
+  /* GPT-2's and Napkin's GPT's one V × d matrix */
+  inputs->layout[NK_PLAN_L_TIED_EMBEDDINGS] = 1;
+  inputs->layout[NK_PLAN_L_CAPACITY] = NK_CAPACITY_DATASHEET;
+  /* percent of the reported memory kept free for the allocator's fragmentation */
+  inputs->layout[NK_PLAN_L_MEMORY_RESERVE] = 5;
+}
+
 /* ---------------------------------------------------------------- problems */
 
 /* Which inputs passed validation; an output is computed only from good ones. */
@@ -653,6 +698,35 @@ nk_plan_compute_largest_params (const NkPlanResult *result,
   double n = largest_params (v, stage, gpus, v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_MEM_ACT_GPU]);
 
   return isfinite (n) ? n : NAN;
+}
+
+/**
+ * nk_plan_largest_params_at_stage:
+ * @inputs: the inputs @result was computed from
+ * @result: a computed plan
+ * @stage: a ZeRO stage, 0 to 3
+ *
+ * The answer #NkPlan:largest-params would give under another ZeRO stage, so a
+ * page can show which assumption an answer rests on (the lecture's 4.0e10 on
+ * 8 H100s is ZeRO-3; replicated, ZeRO-0, it is 5.0e9).
+ *
+ * Returns: whole parameters, NAN when the GPU count or the memory inputs are not
+ *   valid
+ */
+double
+nk_plan_largest_params_at_stage (const NkPlanInputs *inputs,
+                                 const NkPlanResult *result,
+                                 int                 stage)
+{
+  double gpus;
+
+  g_return_val_if_fail (inputs != NULL && result != NULL, NAN);
+  g_return_val_if_fail (stage >= 0 && stage <= 3, NAN);
+
+  gpus = inputs->in[NK_PLAN_IN_GPUS];
+  if (!isfinite (gpus) || gpus < 1 || gpus != floor (gpus))
+    return NAN;
+  return nk_plan_compute_largest_params (result, stage, gpus);
 }
 
 /**

@@ -7,9 +7,9 @@
  * number #NkPlan shows, which outputs were computed, and what is wrong with the
  * inputs as codes (#NkPlanProblem), never as text. No GObject, no allocation, no
  * translated string: the object (nk-plan.c) holds the inputs as properties, the
- * report (nk-plan-report.c) turns a result into formulas and sentences, and a
- * search loop may call it as often as it likes. The formulas are listed in
- * nk-plan.h.
+ * report (nk-plan-report.h) turns a result into formulas and sentences, and a
+ * search loop may call it as often as it likes. nk_plan_inputs_init() gives the
+ * object's defaults. The formulas are listed in nk-plan.h.
  */
 #pragma once
 
@@ -366,6 +366,7 @@ gboolean    nk_plan_dtype_is_supported      (NkPeakDtype         dtype);
 const char *nk_plan_input_name              (NkPlanInput         input);
 const char *nk_plan_value_name              (NkPlanValue         value);
 
+void        nk_plan_inputs_init             (NkPlanInputs       *inputs);
 void        nk_plan_compute                 (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);
 double      nk_plan_bytes_per_param_per_gpu (const double       *values,
@@ -374,6 +375,9 @@ double      nk_plan_bytes_per_param_per_gpu (const double       *values,
 double      nk_plan_compute_largest_params  (const NkPlanResult *result,
                                              int                 stage,
                                              double              gpus);
+double      nk_plan_largest_params_at_stage (const NkPlanInputs *inputs,
+                                             const NkPlanResult *result,
+                                             int                 stage);
 double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
                                              const NkPlanResult *result,
                                              double              gpus);

@@ -2,17 +2,21 @@
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A pure function of the plan's inputs and result, as the rest of its report.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "nk-plan-private.h"
+#include "nk-plan-report.h"
 
 /**
- * nk_plan_get_launch_spec:
- * @self: a plan
+ * nk_plan_report_launch_spec:
+ * @inputs: the inputs @result was computed from
+ * @result: a result of nk_plan_compute()
+ * @report: its report (the sentence of an invalid plan's error)
  * @spec: (out caller-allocates): the spec to fill
  * @error: why there is no launch to write
  *
@@ -26,21 +30,21 @@
  *   shape, a sequence and a global batch)
  */
 gboolean
-nk_plan_get_launch_spec (NkPlan        *self,
-                         NkLaunchSpec  *spec,
-                         GError       **error)
+nk_plan_report_launch_spec (const NkPlanInputs *inputs,
+                            const NkPlanResult *result,
+                            const NkPlanReport *report,
+                            NkLaunchSpec       *spec,
+                            GError            **error)
 {
-  const NkPlanInputs *in;
-  const NkPlanResult *r;
+  const NkPlanInputs *in = inputs;
+  const NkPlanResult *r = result;
   const double *x, *v;
 
-  g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
+  g_return_val_if_fail (inputs != NULL && result != NULL && report != NULL, FALSE);
   g_return_val_if_fail (spec != NULL, FALSE);
 
-  if (!nk_plan_check (self, error))
+  if (!nk_plan_report_check (result, report, error))
     return FALSE;
-  in = _nk_plan_get_inputs (self);
-  r = &_nk_plan_get_outputs (self)->result;
   x = in->in;
   v = r->values;
   if (!r->cluster)

@@ -3,123 +3,31 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Everything here reads a computed #NkPlanResult (nk-plan-compute.c) and its
- * inputs; nothing here decides a number.
+ * Everything here reads a computed #NkPlanResult (nk-plan-compute.c) and the
+ * #NkPlanInputs it came from; nothing here decides a number or knows the
+ * #NkPlan object. Numbers become text in nk-plan-format.c.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "nk-enum-types.h"
+#include "nk-enums.h"
 #include "nk-json.h"
-#include "nk-plan-private.h"
+#include "nk-plan-report-private.h"
 #include "nk-units.h"
 
-/* ---------------------------------------------------------------- numbers */
-
-/* Numbers inside formulas: plain for small whole numbers (1024, 86400), otherwise
- * the lecture's short scientific notation with up to four significant digits
- * (7.0e10, 9.895e14, 6.3e24). */
-static void
-append_num (GString *s,
-            double   v)
-{
-  char buf[64];
-  char *e, *end;
-  int exponent;
-
-  if (!isfinite (v))
-    {
-      g_string_append (s, "—");
-      return;
-    }
-  if (v == floor (v) && fabs (v) < 1e6)
-    {
-      g_string_append_printf (s, "%.0f", v);
-      return;
-    }
-  if (fabs (v) >= 1e3 && fabs (v) < 1e6)
-    {
-      g_string_append_printf (s, "%.0f", v);
-      return;
-    }
-  if (fabs (v) >= 1e-3 && fabs (v) < 1e3)
-    {
-      g_snprintf (buf, sizeof buf, "%.4g", v);
-      g_string_append (s, buf);
-      return;
-    }
-  g_snprintf (buf, sizeof buf, "%.3e", v);
-  e = strchr (buf, 'e');
-  exponent = atoi (e + 1);
-  *e = '\0';
-  /* Trim trailing zeros but keep one decimal: 7.000 -> 7.0, 9.895 stays. */
-  end = e - 1;
-  while (end > buf + 2 && *end == '0' && end[-1] != '.')
-    *end-- = '\0';
-  g_string_append_printf (s, "%se%d", buf, exponent);
-}
-
-static char *
-num (double v)
-{
-  GString *s = g_string_new (NULL);
-
-  append_num (s, v);
-  return g_string_free (s, FALSE);
-}
-
-/* A tiny printf where %N is a number for append_num() and %s a string; keeps the
- * formula templates readable and translatable. */
-char *
-_nk_plan_formula (const char *format,
-         ...)
-{
-  GString *s = g_string_new (NULL);
-  va_list args;
-
-  va_start (args, format);
-  for (const char *p = format; *p; p++)
-    {
-      if (p[0] == '%' && p[1] == 'N')
-        {
-          append_num (s, va_arg (args, double));
-          p++;
-        }
-      else if (p[0] == '%' && p[1] == 's')
-        {
-          g_string_append (s, va_arg (args, const char *));
-          p++;
-        }
-      else
-        g_string_append_c (s, *p);
-    }
-  va_end (args);
-  return g_string_free (s, FALSE);
-}
-
-/* Days as the lecture writes them, "143.9"; with four significant digits where
- * one decimal would say "0.0" or print twenty digits (0.005483, 1.755e22). */
-static char *
-days_number (double days)
-{
-  if (!isfinite (days))
-    return g_strdup ("—");
-  if (days < 0.05 || days >= 1e6)
-    return num (days);
-  return g_strdup_printf ("%.1f", days);
-}
+G_DEFINE_QUARK (nk-plan-error-quark, nk_plan_error)
 
 /**
- * _nk_plan_zero_text:
+ * nk_plan_zero_text:
  * @stage: a ZeRO stage
  *
  * Returns: what the stage shards, as one phrase
  */
 const char *
-_nk_plan_zero_text (int stage)
+nk_plan_zero_text (int stage)
 {
   switch (stage)
     {
@@ -151,45 +59,45 @@ report_peak (const Report *p)
     return;
   if (p->in->sparse)
     p->f[NK_PLAN_V_PEAK] =
-      _nk_plan_formula (_("%s 2:4-sparse %s peak = %N FLOP/s (dense: %N FLOP/s; the sparse figure "
-                 "holds only for matrices with 2 of every 4 weights zero)"),
-               gpu->name, dtype, peak, gpu->peak[p->in->dtype]);
+      nk_plan_format_formula (_("%s 2:4-sparse %s peak = %N FLOP/s (dense: %N FLOP/s; the sparse figure "
+                                "holds only for matrices with 2 of every 4 weights zero)"),
+                              gpu->name, dtype, peak, gpu->peak[p->in->dtype]);
   else if (isfinite (gpu->peak_sparse[p->in->dtype]))
     p->f[NK_PLAN_V_PEAK] =
-      _nk_plan_formula (_("%s dense %s peak = %N FLOP/s (the datasheet's %N FLOP/s is with 2:4 sparsity)"),
-               gpu->name, dtype, peak, gpu->peak_sparse[p->in->dtype]);
+      nk_plan_format_formula (_("%s dense %s peak = %N FLOP/s (the datasheet's %N FLOP/s is with 2:4 sparsity)"),
+                              gpu->name, dtype, peak, gpu->peak_sparse[p->in->dtype]);
   else
-    p->f[NK_PLAN_V_PEAK] = _nk_plan_formula (_("%s dense %s peak = %N FLOP/s"), gpu->name, dtype, peak);
+    p->f[NK_PLAN_V_PEAK] = nk_plan_format_formula (_("%s dense %s peak = %N FLOP/s"), gpu->name, dtype, peak);
 }
 
 static void
 report_time (const Report *p)
 {
   const double *x = p->x, *v = p->v;
-  g_autofree char *days = days_number (v[NK_PLAN_V_DAYS]);
+  g_autofree char *days = nk_plan_format_days_number (v[NK_PLAN_V_DAYS]);
 
   if (p->r->has[NK_PLAN_V_TOTAL_FLOPS])
-    p->f[NK_PLAN_V_TOTAL_FLOPS] = _nk_plan_formula (_("6 × %N params × %N tokens = %N FLOPs"),
-                                           x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
-                                           v[NK_PLAN_V_TOTAL_FLOPS]);
+    p->f[NK_PLAN_V_TOTAL_FLOPS] = nk_plan_format_formula (_("6 × %N params × %N tokens = %N FLOPs"),
+                                                          x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
+                                                          v[NK_PLAN_V_TOTAL_FLOPS]);
   if (p->r->has[NK_PLAN_V_FLOPS_PER_DAY])
     p->f[NK_PLAN_V_FLOPS_PER_DAY] =
-      _nk_plan_formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
-               v[NK_PLAN_V_PEAK], p->r->mfu, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_FLOPS_PER_DAY]);
+      nk_plan_format_formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
+                              v[NK_PLAN_V_PEAK], p->r->mfu, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_FLOPS_PER_DAY]);
   if (p->r->has[NK_PLAN_V_DAYS])
-    p->f[NK_PLAN_V_DAYS] = _nk_plan_formula (_("%N FLOPs / %N FLOPs/day = %s days"),
-                                    v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_FLOPS_PER_DAY], days);
+    p->f[NK_PLAN_V_DAYS] = nk_plan_format_formula (_("%N FLOPs / %N FLOPs/day = %s days"),
+                                                   v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_FLOPS_PER_DAY], days);
   if (p->r->has[NK_PLAN_V_GPU_HOURS])
-    p->f[NK_PLAN_V_GPU_HOURS] = _nk_plan_formula (_("%s days × 24 h × %N GPUs = %N GPU-hours"),
-                                         days, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_GPU_HOURS]);
+    p->f[NK_PLAN_V_GPU_HOURS] = nk_plan_format_formula (_("%s days × 24 h × %N GPUs = %N GPU-hours"),
+                                                        days, x[NK_PLAN_IN_GPUS], v[NK_PLAN_V_GPU_HOURS]);
   if (p->r->has[NK_PLAN_V_COST])
-    p->f[NK_PLAN_V_COST] = _nk_plan_formula (_("%N GPU-hours × $%N per GPU-hour = $%N"),
-                                    v[NK_PLAN_V_GPU_HOURS], x[NK_PLAN_IN_PRICE], v[NK_PLAN_V_COST]);
+    p->f[NK_PLAN_V_COST] = nk_plan_format_formula (_("%N GPU-hours × $%N per GPU-hour = $%N"),
+                                                   v[NK_PLAN_V_GPU_HOURS], x[NK_PLAN_IN_PRICE], v[NK_PLAN_V_COST]);
   if (p->r->has[NK_PLAN_V_GPUS_DEADLINE])
     p->f[NK_PLAN_V_GPUS_DEADLINE] =
-      _nk_plan_formula (_("⌈%N FLOPs / (%N FLOP/s × %N MFU × 86400 s/day × %N days)⌉ = %N GPUs"),
-               v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK], p->r->mfu,
-               x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_GPUS_DEADLINE]);
+      nk_plan_format_formula (_("⌈%N FLOPs / (%N FLOP/s × %N MFU × 86400 s/day × %N days)⌉ = %N GPUs"),
+                              v[NK_PLAN_V_TOTAL_FLOPS], v[NK_PLAN_V_PEAK], p->r->mfu,
+                              x[NK_PLAN_IN_DEADLINE], v[NK_PLAN_V_GPUS_DEADLINE]);
 }
 
 static char *
@@ -201,22 +109,22 @@ report_bytes (const Report *p)
 
   if (nk_precision_is_mixed (p->in->precision) && v[NK_PLAN_V_GRAD_BYTES] == 4)
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
-      _nk_plan_formula (_("2 (bf16 params) + 4 (fp32 grads, Megatron-LM's) + 4 (fp32 master params) + %N (%s state, fp32) "
-                 "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+      nk_plan_format_formula (_("2 (bf16 params) + 4 (fp32 grads, Megatron-LM's) + 4 (fp32 master params) + %N (%s state, fp32) "
+                                "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
   else if (nk_precision_is_mixed (p->in->precision))
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
-      _nk_plan_formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
-                 "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+      nk_plan_format_formula (_("2 (bf16 params) + 2 (bf16 grads) + 4 (fp32 master params) + %N (%s state, fp32) "
+                                "= %N bytes per parameter"), state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
   else
     p->f[NK_PLAN_V_BYTES_PER_PARAM] =
-      _nk_plan_formula (_("4 (fp32 params) + 4 (fp32 grads) + %N (%s state, fp32) = %N bytes per parameter"),
-               state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
-  p->f[NK_PLAN_V_PARAM_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_PARAM_BYTES]);
-  p->f[NK_PLAN_V_GRAD_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
-  p->f[NK_PLAN_V_OPT_BYTES] = _nk_plan_formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
+      nk_plan_format_formula (_("4 (fp32 params) + 4 (fp32 grads) + %N (%s state, fp32) = %N bytes per parameter"),
+                              state, opt, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  p->f[NK_PLAN_V_PARAM_BYTES] = nk_plan_format_formula ("%N", v[NK_PLAN_V_PARAM_BYTES]);
+  p->f[NK_PLAN_V_GRAD_BYTES] = nk_plan_format_formula ("%N", v[NK_PLAN_V_GRAD_BYTES]);
+  p->f[NK_PLAN_V_OPT_BYTES] = nk_plan_format_formula ("%N", v[NK_PLAN_V_OPT_BYTES]);
   if (nk_precision_is_mixed (p->in->precision))
-    return _nk_plan_formula ("2 + %N + 4 + %N = %N", v[NK_PLAN_V_GRAD_BYTES], state, v[NK_PLAN_V_BYTES_PER_PARAM]);
-  return _nk_plan_formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+    return nk_plan_format_formula ("2 + %N + 4 + %N = %N", v[NK_PLAN_V_GRAD_BYTES], state, v[NK_PLAN_V_BYTES_PER_PARAM]);
+  return nk_plan_format_formula ("4 + 4 + %N = %N", state, v[NK_PLAN_V_BYTES_PER_PARAM]);
 }
 
 /* Korthikanti et al. count 2-byte activations; in fp32 the same tensors take 4
@@ -232,24 +140,24 @@ report_transformer (const Report *p)
   if (q == 2)
     {
       p->f[NK_PLAN_V_ACT_TRANSFORMER] =
-        _nk_plan_formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
-                   "(Korthikanti et al. 2022, eq. 1, 16-bit activations)"),
-                 L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
+        nk_plan_format_formula (_("layers %N × s %N × b %N × h %N × (34 + 5 × a %N × s %N / h %N) B = %N B "
+                                  "(Korthikanti et al. 2022, eq. 1, 16-bit activations)"),
+                                L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
       p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
-        _nk_plan_formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
-                   "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
-                 s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
+        nk_plan_format_formula (_("2 × s %N × b %N × h %N × layers %N B (checkpointed layer inputs) + %N B "
+                                  "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
+                                s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
       return;
     }
   p->f[NK_PLAN_V_ACT_TRANSFORMER] =
-    _nk_plan_formula (_("layers %N × s %N × b %N × h %N × (66 + 9 × a %N × s %N / h %N) B = %N B "
-               "(Korthikanti et al. 2022, eq. 1 with 32-bit activations: 16 × 4 + 2 and 2 × 4 + 1, "
-               "dropout masks 1 byte)"),
-             L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
+    nk_plan_format_formula (_("layers %N × s %N × b %N × h %N × (66 + 9 × a %N × s %N / h %N) B = %N B "
+                              "(Korthikanti et al. 2022, eq. 1 with 32-bit activations: 16 × 4 + 2 and 2 × 4 + 1, "
+                              "dropout masks 1 byte)"),
+                            L, s, b, h, a, s, h, v[NK_PLAN_V_ACT_TRANSFORMER]);
   p->f[NK_PLAN_V_ACT_TRANSFORMER_CKPT] =
-    _nk_plan_formula (_("4 × s %N × b %N × h %N × layers %N B (checkpointed fp32 layer inputs) + %N B "
-               "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
-             s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
+    nk_plan_format_formula (_("4 × s %N × b %N × h %N × layers %N B (checkpointed fp32 layer inputs) + %N B "
+                              "(one layer recomputed) = %N B (Korthikanti et al. 2022, full recomputation)"),
+                            s, b, h, L, per_layer, v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]);
 }
 
 static void
@@ -261,9 +169,9 @@ report_activations (const Report *p)
 
   if (p->r->has[NK_PLAN_V_ACT_LINEAR])
     p->f[NK_PLAN_V_ACT_LINEAR] =
-      _nk_plan_formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
-                 "(the lecture's deep linear model)"),
-               b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
+      nk_plan_format_formula (_("batch %N × seq %N × d_model %N × layers %N = %N values × %N B = %N B "
+                                "(the lecture's deep linear model)"),
+                              b, s, h, L, b * s * h * L, p->r->act_bytes, v[NK_PLAN_V_ACT_LINEAR]);
   if (p->r->has[NK_PLAN_V_ACT_TRANSFORMER])
     report_transformer (p);
   if (!p->r->has[NK_PLAN_V_MEM_ACT])
@@ -285,18 +193,18 @@ report_memory (const Report *p,
 
   if (p->r->has[NK_PLAN_V_MEM_PARAMS])
     {
-      p->f[NK_PLAN_V_MEM_PARAMS] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
-                                            v[NK_PLAN_V_PARAM_BYTES], v[NK_PLAN_V_MEM_PARAMS]);
-      p->f[NK_PLAN_V_MEM_GRADS] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
-                                           v[NK_PLAN_V_GRAD_BYTES], v[NK_PLAN_V_MEM_GRADS]);
-      p->f[NK_PLAN_V_MEM_OPT] = _nk_plan_formula (_("%N params × %N B = %N B"), n,
-                                         v[NK_PLAN_V_OPT_BYTES], v[NK_PLAN_V_MEM_OPT]);
-      p->f[NK_PLAN_V_MEM_TOTAL] = _nk_plan_formula (_("%N params × (%s) B + %N B activations = %N B"),
-                                           n, bytes_text, v[NK_PLAN_V_MEM_ACT], v[NK_PLAN_V_MEM_TOTAL]);
+      p->f[NK_PLAN_V_MEM_PARAMS] = nk_plan_format_formula (_("%N params × %N B = %N B"), n,
+                                                           v[NK_PLAN_V_PARAM_BYTES], v[NK_PLAN_V_MEM_PARAMS]);
+      p->f[NK_PLAN_V_MEM_GRADS] = nk_plan_format_formula (_("%N params × %N B = %N B"), n,
+                                                          v[NK_PLAN_V_GRAD_BYTES], v[NK_PLAN_V_MEM_GRADS]);
+      p->f[NK_PLAN_V_MEM_OPT] = nk_plan_format_formula (_("%N params × %N B = %N B"), n,
+                                                        v[NK_PLAN_V_OPT_BYTES], v[NK_PLAN_V_MEM_OPT]);
+      p->f[NK_PLAN_V_MEM_TOTAL] = nk_plan_format_formula (_("%N params × (%s) B + %N B activations = %N B"),
+                                                          n, bytes_text, v[NK_PLAN_V_MEM_ACT], v[NK_PLAN_V_MEM_TOTAL]);
     }
   if (p->r->has[NK_PLAN_V_HBM])
-    p->f[NK_PLAN_V_HBM] = _nk_plan_formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
-                                   gpu->name, gpu->memory);
+    p->f[NK_PLAN_V_HBM] = nk_plan_format_formula (_("%s: %N B (as the datasheet gives it: GB = 1e9 B)"),
+                                                  gpu->name, gpu->memory);
 }
 
 static char *
@@ -306,8 +214,8 @@ report_shard (int          stage,
               double       gpus,
               double       per_gpu)
 {
-  return _nk_plan_formula (stage >= from_stage ? _("%N B / %N GPUs = %N B") : _("%N B (replicated; %N GPUs) = %N B"),
-                  bytes, gpus, per_gpu);
+  return nk_plan_format_formula (stage >= from_stage ? _("%N B / %N GPUs = %N B") : _("%N B (replicated; %N GPUs) = %N B"),
+                                 bytes, gpus, per_gpu);
 }
 
 static void
@@ -320,8 +228,8 @@ report_per_gpu (const Report *p,
   double per = nk_plan_bytes_per_param_per_gpu (v, z, gpus);
 
   if (p->r->has[NK_PLAN_V_MEM_ACT_GPU])
-    p->f[NK_PLAN_V_MEM_ACT_GPU] = _nk_plan_formula (_("%N B / %N GPUs (data parallel) = %N B"),
-                                           v[NK_PLAN_V_MEM_ACT], gpus, v[NK_PLAN_V_MEM_ACT_GPU]);
+    p->f[NK_PLAN_V_MEM_ACT_GPU] = nk_plan_format_formula (_("%N B / %N GPUs (data parallel) = %N B"),
+                                                          v[NK_PLAN_V_MEM_ACT], gpus, v[NK_PLAN_V_MEM_ACT_GPU]);
   if (p->r->has[NK_PLAN_V_MEM_PER_GPU])
     {
       p->f[NK_PLAN_V_MEM_PARAMS_GPU] = report_shard (z, 3, v[NK_PLAN_V_MEM_PARAMS], gpus,
@@ -331,27 +239,27 @@ report_per_gpu (const Report *p,
       p->f[NK_PLAN_V_MEM_OPT_GPU] = report_shard (z, 1, v[NK_PLAN_V_MEM_OPT], gpus,
                                                   v[NK_PLAN_V_MEM_OPT_GPU]);
       p->f[NK_PLAN_V_MEM_PER_GPU] =
-        _nk_plan_formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
-                 _nk_plan_zero_text (z), p->x[NK_PLAN_IN_PARAMS], per, v[NK_PLAN_V_MEM_ACT_GPU],
-                 v[NK_PLAN_V_MEM_PER_GPU]);
+        nk_plan_format_formula (_("%s: %N params × %N B per parameter per GPU + %N B activations = %N B per GPU"),
+                                nk_plan_zero_text (z), p->x[NK_PLAN_IN_PARAMS], per, v[NK_PLAN_V_MEM_ACT_GPU],
+                                v[NK_PLAN_V_MEM_PER_GPU]);
     }
   if (p->r->has[NK_PLAN_V_LARGEST])
     p->f[NK_PLAN_V_LARGEST] =
-      _nk_plan_formula (_("(%N GPUs × %N B HBM − %N B activations) / (%N GPUs × %N B per parameter per GPU) "
-                 "= %N params (%s; %s B per parameter)"),
-               gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
-               _nk_plan_zero_text (z), bytes_text);
+      nk_plan_format_formula (_("(%N GPUs × %N B HBM − %N B activations) / (%N GPUs × %N B per parameter per GPU) "
+                                "= %N params (%s; %s B per parameter)"),
+                              gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
+                              nk_plan_zero_text (z), bytes_text);
   if (p->r->has[NK_PLAN_V_FITS_DP])
     p->f[NK_PLAN_V_FITS_DP] =
-      _nk_plan_formula (p->r->values[NK_PLAN_V_FITS_DP] == 1 ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
-                        v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_CAPACITY],
-                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
+      nk_plan_format_formula (p->r->values[NK_PLAN_V_FITS_DP] == 1 ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
+                              v[NK_PLAN_V_MEM_PER_GPU], v[NK_PLAN_V_CAPACITY],
+                              p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
   if (p->r->has[NK_PLAN_V_FITS] && p->r->cluster)
     p->f[NK_PLAN_V_FITS] =
-      _nk_plan_formula (p->r->fits ? _("%N B on the most loaded GPU of the layout ≤ %N B %s: fits")
-                                   : _("%N B on the most loaded GPU of the layout > %N B %s: does not fit"),
-                        v[NK_PLAN_V_MEM_MAX], v[NK_PLAN_V_CAPACITY],
-                        p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
+      nk_plan_format_formula (p->r->fits ? _("%N B on the most loaded GPU of the layout ≤ %N B %s: fits")
+                                         : _("%N B on the most loaded GPU of the layout > %N B %s: does not fit"),
+                              v[NK_PLAN_V_MEM_MAX], v[NK_PLAN_V_CAPACITY],
+                              p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
   else if (p->r->has[NK_PLAN_V_FITS])
     p->f[NK_PLAN_V_FITS] = g_strdup (p->f[NK_PLAN_V_FITS_DP]);
 }
@@ -365,28 +273,23 @@ report_sizing (const Report *p)
 
   if (p->r->has[NK_PLAN_V_SIZED_PARAMS])
     p->f[NK_PLAN_V_SIZED_PARAMS] =
-      _nk_plan_formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
-               d, L, d, d_ff, v[NK_PLAN_V_SIZED_PARAMS]);
+      nk_plan_format_formula (_("2 × d_model %N × n_layer %N × (2 × d_attn %N + d_ff %N) = %N params (embeddings excluded)"),
+                              d, L, d, d_ff, v[NK_PLAN_V_SIZED_PARAMS]);
   if (p->r->has[NK_PLAN_V_SIZED_FWD])
     p->f[NK_PLAN_V_SIZED_FWD] =
-      _nk_plan_formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
-               v[NK_PLAN_V_SIZED_PARAMS], L, n_ctx, d, v[NK_PLAN_V_SIZED_FWD]);
+      nk_plan_format_formula (_("2 × %N + 2 × n_layer %N × n_ctx %N × d_attn %N = %N FLOPs per token"),
+                              v[NK_PLAN_V_SIZED_PARAMS], L, n_ctx, d, v[NK_PLAN_V_SIZED_FWD]);
   if (p->r->has[NK_PLAN_V_SIZED_EMBED])
     p->f[NK_PLAN_V_SIZED_EMBED] =
-      _nk_plan_formula (_("(n_vocab %N + n_ctx %N) × d_model %N = %N params"),
-               x[NK_PLAN_IN_VOCAB], n_ctx, d, v[NK_PLAN_V_SIZED_EMBED]);
+      nk_plan_format_formula (_("(n_vocab %N + n_ctx %N) × d_model %N = %N params"),
+                              x[NK_PLAN_IN_VOCAB], n_ctx, d, v[NK_PLAN_V_SIZED_EMBED]);
 }
 
 /* ---------------------------------------------------------------- problems */
 
-/**
- * _nk_plan_problem_code:
- * @kind: a problem
- *
- * Returns: its #NkPlanError code
- */
-int
-_nk_plan_problem_code (NkPlanProblemKind kind)
+/* The #NkPlanError code of a problem. */
+static NkPlanError
+problem_code (NkPlanProblemKind kind)
 {
   switch (kind)
     {
@@ -454,14 +357,21 @@ problem_sentence (const NkPlanInputs  *in,
                   const NkPlanProblem *problem)
 {
   const char *dtype = nk_peak_dtype_to_string (in->dtype);
+  /* the table's name; a hand-filled result may carry no row */
+  const char *gpu = r->gpu != NULL ? r->gpu->name : in->gpu != NULL ? in->gpu : "";
   g_autoptr(GError) error = NULL;
 
   switch (problem->kind)
     {
-    case NK_PLAN_PROBLEM_NO_VALUE: return g_strdup (invalid[problem->which]);
+    case NK_PLAN_PROBLEM_NO_VALUE:
+      /* the reason the caller kept (the parser's sentence), else the range rule */
+      if (invalid != NULL && invalid[problem->which] != NULL)
+        return g_strdup (invalid[problem->which]);
+      return g_strdup (range_sentence (problem->which));
     case NK_PLAN_PROBLEM_RANGE: return g_strdup (range_sentence (problem->which));
     case NK_PLAN_PROBLEM_UNKNOWN_GPU:
-      nk_gpus_check_id (in->gpu, &error);
+      if (nk_gpus_check_id (in->gpu, &error))
+        return g_strdup (gpu);
       return g_strdup (error->message);
     case NK_PLAN_PROBLEM_DTYPE:
       return g_strdup_printf (_("The dtype must be fp32, tf32, bf16, fp16 or fp8, not %s"), dtype);
@@ -469,9 +379,9 @@ problem_sentence (const NkPlanInputs  *in,
       return g_strdup_printf (in->sparse
                               ? _("The GPU table lists no 2:4-sparse peak for %s in %s; turn sparsity off or choose another dtype")
                               : _("The GPU table lists no dense peak for %s in %s; choose another dtype or GPU"),
-                              r->gpu->name, dtype);
+                              gpu, dtype);
     case NK_PLAN_PROBLEM_NO_MEMORY:
-      return g_strdup_printf (_("The table gives no memory size for %s"), r->gpu->name);
+      return g_strdup_printf (_("The table gives no memory size for %s"), gpu);
     case NK_PLAN_PROBLEM_ZERO_STAGE: return g_strdup (_("The ZeRO stage must be 0, 1, 2 or 3"));
     case NK_PLAN_PROBLEM_NEEDS_HEADS:
       return g_strdup (_("The transformer activation estimate needs the number of attention heads"));
@@ -489,51 +399,80 @@ problem_sentence (const NkPlanInputs  *in,
 }
 
 /**
- * _nk_plan_outputs_fill:
- * @outputs: outputs whose result is computed; the text is written here
- * @inputs: the inputs the result was computed from
- * @invalid: why each numeric input has no value, or %NULL
+ * nk_plan_report_fill:
+ * @report: an empty report (zero-initialised or cleared); the text is written here
+ * @inputs: the inputs @result was computed from
+ * @result: a result of nk_plan_compute()
+ * @invalid: (nullable) (array fixed-size=NK_PLAN_N_INPUTS): why each numeric
+ *   input has no value (the sentence of a %NK_PLAN_PROBLEM_NO_VALUE problem), or
+ *   %NULL to use the input's range rule
  *
  * Writes every formula, the bytes-per-parameter sum, the GPU's name and one
  * sentence per problem.
  */
 void
-_nk_plan_outputs_fill (NkPlanOutputs      *outputs,
-                       const NkPlanInputs *inputs,
-                       char *const        *invalid)
+nk_plan_report_fill (NkPlanReport       *report,
+                     const NkPlanInputs *inputs,
+                     const NkPlanResult *result,
+                     char *const        *invalid)
 {
-  const NkPlanResult *r = &outputs->result;
-  Report p = { inputs, r, inputs->in, r->values, outputs->formulas };
+  Report p = { inputs, result, inputs->in, result->values, report->formulas };
 
-  outputs->gpu_name = g_strdup (r->gpu != NULL ? r->gpu->name : inputs->gpu ? inputs->gpu : "");
+  g_return_if_fail (report != NULL && inputs != NULL && result != NULL);
+
+  report->gpu_name = g_strdup (result->gpu != NULL ? result->gpu->name : inputs->gpu ? inputs->gpu : "");
   report_peak (&p);
   report_time (&p);
-  outputs->bytes_text = report_bytes (&p);
+  report->bytes_text = report_bytes (&p);
   report_activations (&p);
-  report_memory (&p, outputs->bytes_text);
-  report_per_gpu (&p, outputs->bytes_text);
+  report_memory (&p, report->bytes_text);
+  report_per_gpu (&p, report->bytes_text);
   report_sizing (&p);
-  _nk_plan_report_cluster (inputs, r, outputs->formulas);
-  for (guint i = 0; i < r->n_problems; i++)
-    outputs->messages[i] = problem_sentence (inputs, r, invalid, &r->problems[i]);
+  _nk_plan_report_cluster (inputs, result, report->formulas);
+  for (guint i = 0; i < result->n_problems; i++)
+    report->messages[i] = problem_sentence (inputs, result, invalid, &result->problems[i]);
 }
 
 /**
- * _nk_plan_outputs_clear:
- * @outputs: outputs
+ * nk_plan_report_clear:
+ * @report: a report
  *
- * Frees the text and forgets the problems.
+ * Frees the text; @report is empty again.
  */
 void
-_nk_plan_outputs_clear (NkPlanOutputs *outputs)
+nk_plan_report_clear (NkPlanReport *report)
 {
+  g_return_if_fail (report != NULL);
+
   for (guint i = 0; i < NK_PLAN_N_FORMULAS; i++)
-    g_clear_pointer (&outputs->formulas[i], g_free);
+    g_clear_pointer (&report->formulas[i], g_free);
   for (guint i = 0; i < NK_PLAN_MAX_PROBLEMS; i++)
-    g_clear_pointer (&outputs->messages[i], g_free);
-  g_clear_pointer (&outputs->bytes_text, g_free);
-  g_clear_pointer (&outputs->gpu_name, g_free);
-  outputs->result.n_problems = 0;
+    g_clear_pointer (&report->messages[i], g_free);
+  g_clear_pointer (&report->bytes_text, g_free);
+  g_clear_pointer (&report->gpu_name, g_free);
+}
+
+/**
+ * nk_plan_report_check:
+ * @result: a result of nk_plan_compute()
+ * @report: its report
+ * @error: the result's first problem as a #GError in %NK_PLAN_ERROR, its
+ *   sentence the report's
+ *
+ * Returns: %TRUE when @result is valid
+ */
+gboolean
+nk_plan_report_check (const NkPlanResult *result,
+                      const NkPlanReport *report,
+                      GError            **error)
+{
+  g_return_val_if_fail (result != NULL && report != NULL, FALSE);
+
+  if (result->valid)
+    return TRUE;
+  g_set_error_literal (error, NK_PLAN_ERROR, problem_code (result->problems[0].kind),
+                       result->n_problems > 0 ? report->messages[0] : NULL);
+  return FALSE;
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -595,34 +534,53 @@ build_json_assumptions (JsonBuilder        *builder,
   add_boolean (builder, "sparse", in->sparse);
   add_string (builder, "optimizer", nk_optimizer_to_string (in->optimizer));
   add_string (builder, "precision", nk_precision_to_string (in->precision));
-  add_string (builder, "activation_model", nk_activation_model_to_string (in->activation_model));
+  add_string (builder, "activation_model", nk_enum_to_nick (NK_TYPE_ACTIVATION_MODEL, in->activation_model));
   add_boolean (builder, "checkpointing", in->checkpointing);
   json_builder_end_object (builder);
 }
 
+static void
+build_json_sizing (JsonBuilder        *builder,
+                   const NkPlanResult *r)
+{
+  const double *v = r->values;
+
+  json_builder_set_member_name (builder, "sizing");
+  json_builder_begin_object (builder);
+  /* CLI.md: the shape's whole count where the shape is known */
+  nk_json_add_member_double (builder, "params", r->has[NK_PLAN_V_SHAPE_PARAMS]
+                                                ? v[NK_PLAN_V_SHAPE_PARAMS] : v[NK_PLAN_V_SIZED_PARAMS]);
+  nk_json_add_member_double (builder, "openai_params", v[NK_PLAN_V_SIZED_PARAMS]);
+  if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
+    nk_json_add_member_double (builder, "embedding_params", v[NK_PLAN_V_SIZED_EMBED]);
+  if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
+    nk_json_add_member_double (builder, "forward_flops_per_token", v[NK_PLAN_V_SIZED_FWD]);
+  json_builder_end_object (builder);
+}
+
 /**
- * nk_plan_build_json:
- * @self: a plan
- * @builder: a builder expecting a value
+ * nk_plan_report_build_json:
+ * @inputs: the inputs @result was computed from
+ * @result: a result of nk_plan_compute()
  * @flags: optional fields
+ * @builder: a builder expecting a value
  *
  * Adds the plan as CLI.md's `napkin-cli plan --json` object (the app's export
  * writes the same). Non-finite numbers become the strings "nan"/"inf".
  */
 void
-nk_plan_build_json (NkPlan          *self,
-                    JsonBuilder     *builder,
-                    NkPlanJsonFlags  flags)
+nk_plan_report_build_json (const NkPlanInputs *inputs,
+                           const NkPlanResult *result,
+                           NkPlanJsonFlags     flags,
+                           JsonBuilder        *builder)
 {
-  const NkPlanInputs *in;
-  const NkPlanResult *r;
+  const NkPlanInputs *in = inputs;
+  const NkPlanResult *r = result;
   const double *v;
 
-  g_return_if_fail (NK_IS_PLAN (self));
+  g_return_if_fail (inputs != NULL && result != NULL);
   g_return_if_fail (JSON_IS_BUILDER (builder));
 
-  in = _nk_plan_get_inputs (self);
-  r = &_nk_plan_get_outputs (self)->result;
   v = r->values;
   json_builder_begin_object (builder);
   if (!(flags & NK_PLAN_JSON_NO_COMPUTE))
@@ -647,19 +605,7 @@ nk_plan_build_json (NkPlan          *self,
       nk_json_add_member_double (builder, "gpus_for_deadline", v[NK_PLAN_V_GPUS_DEADLINE]);
     }
   if (isfinite (v[NK_PLAN_V_SIZED_PARAMS]))
-    {
-      json_builder_set_member_name (builder, "sizing");
-      json_builder_begin_object (builder);
-      /* CLI.md: the shape's whole count where the shape is known */
-      nk_json_add_member_double (builder, "params", r->has[NK_PLAN_V_SHAPE_PARAMS]
-                                                    ? v[NK_PLAN_V_SHAPE_PARAMS] : v[NK_PLAN_V_SIZED_PARAMS]);
-      nk_json_add_member_double (builder, "openai_params", v[NK_PLAN_V_SIZED_PARAMS]);
-      if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
-        nk_json_add_member_double (builder, "embedding_params", v[NK_PLAN_V_SIZED_EMBED]);
-      if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
-        nk_json_add_member_double (builder, "forward_flops_per_token", v[NK_PLAN_V_SIZED_FWD]);
-      json_builder_end_object (builder);
-    }
+    build_json_sizing (builder, r);
   _nk_plan_build_json_cluster (builder, in, r);
   build_json_assumptions (builder, in);
   json_builder_end_object (builder);
@@ -667,30 +613,11 @@ nk_plan_build_json (NkPlan          *self,
 
 /* ---------------------------------------------------------------- summary */
 
-void
-_nk_plan_summary_row (GString    *s,
-             const char *label,
-             const char *value,
-             const char *formula_text)
-{
-  /* Pad by characters, not bytes: labels and values carry "×" and "—". */
-  glong label_len = g_utf8_strlen (label, -1);
-  glong value_len = g_utf8_strlen (value, -1);
-
-  g_string_append_printf (s, "  %s%*s  %s%*s", label, (int) MAX (0, 18 - label_len), "",
-                          value, (int) MAX (0, 22 - value_len), "");
-  if (formula_text != NULL)
-    g_string_append_printf (s, "  %s", formula_text);
-  while (s->len > 0 && s->str[s->len - 1] == ' ')
-    g_string_truncate (s, s->len - 1);
-  g_string_append_c (s, '\n');
-}
-
 typedef struct {
   GString             *s;
-  NkPlan              *plan;
   const NkPlanInputs  *in;
-  const NkPlanOutputs *o;
+  const NkPlanResult  *r;
+  const NkPlanReport  *text;
   const double        *v;
 } Summary;
 
@@ -701,50 +628,8 @@ summary_value (const Summary *m,
                NkPlanValue    which,
                char          *value_text)
 {
-  _nk_plan_summary_row (m->s, label, value_text, m->o->formulas[which]);
+  nk_plan_format_row (m->s, label, value_text, m->text->formulas[which]);
   g_free (value_text);
-}
-
-char *
-_nk_plan_bytes_text (double bytes)
-{
-  g_autofree char *binary = nk_units_format_bytes (bytes);
-  g_autofree char *sci = NULL;
-
-  if (!isfinite (bytes))
-    return g_strdup ("—");
-  if (bytes < 1024)
-    return g_steal_pointer (&binary);
-  sci = num (bytes);
-  return g_strdup_printf ("%s (%s B)", binary, sci);
-}
-
-char *
-_nk_plan_sci_unit (double      value,
-          const char *unit)
-{
-  g_autofree char *n = num (value);
-
-  if (!isfinite (value))
-    return g_strdup ("—");
-  return g_strdup_printf ("%s %s", n, unit);
-}
-
-/* Days as the lecture gives them; under a day, hours or minutes ("7.9 min", not
- * "0.0 days"); past a million days, without twenty digits. */
-static char *
-time_text (double days)
-{
-  g_autofree char *n = NULL;
-
-  if (!isfinite (days))
-    return g_strdup ("—");
-  if (days < 1)
-    return nk_units_format_duration (days * 86400.0);
-  if (days < 1e6)
-    return g_strdup_printf (_("%.1f days"), days);
-  n = num (days);
-  return g_strdup_printf (_("%s days"), n);
 }
 
 static void
@@ -755,16 +640,16 @@ summary_compute (const Summary   *m,
 
   g_string_append_printf (m->s, _("Compute (%s %s, MFU %.3g, %g × %s)\n"),
                           m->in->sparse ? _("2:4-sparse") : _("dense"),
-                          nk_peak_dtype_to_string (m->in->dtype), m->o->result.mfu,
-                          m->in->in[NK_PLAN_IN_GPUS], m->o->gpu_name ? m->o->gpu_name : "");
-  summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, _nk_plan_sci_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
+                          nk_peak_dtype_to_string (m->in->dtype), m->r->mfu,
+                          m->in->in[NK_PLAN_IN_GPUS], m->text->gpu_name ? m->text->gpu_name : "");
+  summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, nk_plan_format_with_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
   summary_value (m, _("peak per GPU"), NK_PLAN_V_PEAK, nk_units_format_rate (v[NK_PLAN_V_PEAK]));
   summary_value (m, _("FLOPs per day"), NK_PLAN_V_FLOPS_PER_DAY,
-                 _nk_plan_sci_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
-  summary_value (m, _("time"), NK_PLAN_V_DAYS, time_text (v[NK_PLAN_V_DAYS]));
-  summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, _nk_plan_sci_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
+                 nk_plan_format_with_unit (v[NK_PLAN_V_FLOPS_PER_DAY], "FLOPs/day"));
+  summary_value (m, _("time"), NK_PLAN_V_DAYS, nk_plan_format_days (v[NK_PLAN_V_DAYS]));
+  summary_value (m, _("GPU-hours"), NK_PLAN_V_GPU_HOURS, nk_plan_format_with_unit (v[NK_PLAN_V_GPU_HOURS], "GPU-h"));
   if (flags & NK_PLAN_JSON_COST)
-    summary_value (m, _("cost"), NK_PLAN_V_COST, _nk_plan_sci_unit (v[NK_PLAN_V_COST], "USD"));
+    summary_value (m, _("cost"), NK_PLAN_V_COST, nk_plan_format_with_unit (v[NK_PLAN_V_COST], "USD"));
   g_string_append_c (m->s, '\n');
 }
 
@@ -777,18 +662,18 @@ summary_memory (const Summary *m)
   g_string_append_printf (m->s, _("Memory (%s, %s precision, %s)\n"),
                           nk_optimizer_to_string (m->in->optimizer),
                           nk_precision_to_string (m->in->precision),
-                          _nk_plan_zero_text (m->in->zero_stage));
-  _nk_plan_summary_row (m->s, _("bytes/param"), m->o->bytes_text ? m->o->bytes_text : "—",
-               m->o->formulas[NK_PLAN_V_BYTES_PER_PARAM]);
-  summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_PARAMS]));
-  summary_value (m, _("grads"), NK_PLAN_V_MEM_GRADS, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_GRADS]));
-  summary_value (m, _("optimizer state"), NK_PLAN_V_MEM_OPT, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_OPT]));
-  summary_value (m, _("activations"), NK_PLAN_V_MEM_ACT, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_ACT]));
-  summary_value (m, _("total"), NK_PLAN_V_MEM_TOTAL, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_TOTAL]));
-  summary_value (m, _("per GPU"), NK_PLAN_V_MEM_PER_GPU, _nk_plan_bytes_text (v[NK_PLAN_V_MEM_PER_GPU]));
-  summary_value (m, _("HBM per GPU"), NK_PLAN_V_HBM, _nk_plan_bytes_text (v[NK_PLAN_V_HBM]));
-  _nk_plan_summary_row (m->s, _("fits"), known ? (m->o->result.fits ? _("yes") : _("no")) : "—",
-               m->o->formulas[NK_PLAN_V_FITS]);
+                          nk_plan_zero_text (m->in->zero_stage));
+  nk_plan_format_row (m->s, _("bytes/param"), m->text->bytes_text ? m->text->bytes_text : "—",
+                      m->text->formulas[NK_PLAN_V_BYTES_PER_PARAM]);
+  summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, nk_plan_format_bytes (v[NK_PLAN_V_MEM_PARAMS]));
+  summary_value (m, _("grads"), NK_PLAN_V_MEM_GRADS, nk_plan_format_bytes (v[NK_PLAN_V_MEM_GRADS]));
+  summary_value (m, _("optimizer state"), NK_PLAN_V_MEM_OPT, nk_plan_format_bytes (v[NK_PLAN_V_MEM_OPT]));
+  summary_value (m, _("activations"), NK_PLAN_V_MEM_ACT, nk_plan_format_bytes (v[NK_PLAN_V_MEM_ACT]));
+  summary_value (m, _("total"), NK_PLAN_V_MEM_TOTAL, nk_plan_format_bytes (v[NK_PLAN_V_MEM_TOTAL]));
+  summary_value (m, _("per GPU"), NK_PLAN_V_MEM_PER_GPU, nk_plan_format_bytes (v[NK_PLAN_V_MEM_PER_GPU]));
+  summary_value (m, _("HBM per GPU"), NK_PLAN_V_HBM, nk_plan_format_bytes (v[NK_PLAN_V_HBM]));
+  nk_plan_format_row (m->s, _("fits"), known ? (m->r->fits ? _("yes") : _("no")) : "—",
+                      m->text->formulas[NK_PLAN_V_FITS]);
 }
 
 static void
@@ -797,14 +682,14 @@ summary_largest (const Summary *m)
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Largest model that fits\n"));
   summary_value (m, _("largest params"), NK_PLAN_V_LARGEST,
-                 _nk_plan_sci_unit (m->v[NK_PLAN_V_LARGEST], "params"));
+                 nk_plan_format_with_unit (m->v[NK_PLAN_V_LARGEST], "params"));
   for (int stage = 0; stage <= 3; stage++)
     {
       g_autofree char *label = g_strdup_printf (_("at ZeRO-%d"), stage);
-      g_autofree char *n = _nk_plan_sci_unit (nk_plan_largest_params_for_stage (m->plan, stage), "params");
+      g_autofree char *n = nk_plan_format_with_unit (nk_plan_largest_params_at_stage (m->in, m->r, stage), "params");
 
-      _nk_plan_summary_row (m->s, label, n,
-                   stage == m->in->zero_stage ? _("← the assumption of this answer") : NULL);
+      nk_plan_format_row (m->s, label, n,
+                          stage == m->in->zero_stage ? _("← the assumption of this answer") : NULL);
     }
 }
 
@@ -813,37 +698,37 @@ summary_largest (const Summary *m)
 static void
 summary_deadline_memory (const Summary *m)
 {
-  const NkPlanResult *r = &m->o->result;
+  const NkPlanResult *r = m->r;
   double nodes = r->deadline_nodes, gpus = nodes * NK_PLAN_GPUS_PER_NODE;
-  g_autofree char *nodes_text = _nk_plan_formula (_("%N nodes"), nodes);
+  g_autofree char *nodes_text = nk_plan_format_formula (_("%N nodes"), nodes);
   g_autofree char *nodes_formula =
-    _nk_plan_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes = %N GPUs"), m->v[NK_PLAN_V_GPUS_DEADLINE],
-             (double) NK_PLAN_GPUS_PER_NODE, nodes, gpus);
+    nk_plan_format_formula (_("⌈%N GPUs / %N per node⌉ = %N nodes = %N GPUs"), m->v[NK_PLAN_V_GPUS_DEADLINE],
+                            (double) NK_PLAN_GPUS_PER_NODE, nodes, gpus);
   g_autofree char *fits_formula = NULL;
   g_autofree char *memory_text = NULL;
 
-  _nk_plan_summary_row (m->s, _("whole nodes"), nodes_text, nodes_formula);
+  nk_plan_format_row (m->s, _("whole nodes"), nodes_text, nodes_formula);
   if (!isfinite (r->deadline_memory_per_gpu))
     return;
-  fits_formula = _nk_plan_formula (r->deadline_fits
-                          ? _("%s at %N GPUs: %N B per GPU ≤ %N B HBM: fits")
-                          : _("%s at %N GPUs: %N B per GPU > %N B HBM: does not fit (the deadline counts compute only)"),
-                          _nk_plan_zero_text (m->in->zero_stage), gpus, r->deadline_memory_per_gpu,
-                          m->v[NK_PLAN_V_HBM]);
-  memory_text = _nk_plan_bytes_text (r->deadline_memory_per_gpu);
-  _nk_plan_summary_row (m->s, _("memory there"), memory_text, fits_formula);
+  fits_formula = nk_plan_format_formula (r->deadline_fits
+                                         ? _("%s at %N GPUs: %N B per GPU ≤ %N B HBM: fits")
+                                         : _("%s at %N GPUs: %N B per GPU > %N B HBM: does not fit (the deadline counts compute only)"),
+                                         nk_plan_zero_text (m->in->zero_stage), gpus, r->deadline_memory_per_gpu,
+                                         m->v[NK_PLAN_V_HBM]);
+  memory_text = nk_plan_format_bytes (r->deadline_memory_per_gpu);
+  nk_plan_format_row (m->s, _("memory there"), memory_text, fits_formula);
   if (r->deadline_fits)
     return;
   if (isfinite (r->fewest_gpus_that_fit))
     {
-      g_autofree char *fewest = _nk_plan_sci_unit (r->fewest_gpus_that_fit, "GPUs");
+      g_autofree char *fewest = nk_plan_format_with_unit (r->fewest_gpus_that_fit, "GPUs");
 
-      _nk_plan_summary_row (m->s, _("fits from"), fewest,
-                   _("the fewest GPUs whose memory fits under this ZeRO stage"));
+      nk_plan_format_row (m->s, _("fits from"), fewest,
+                          _("the fewest GPUs whose memory fits under this ZeRO stage"));
     }
   else
-    _nk_plan_summary_row (m->s, _("fits from"), "—",
-                 _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));
+    nk_plan_format_row (m->s, _("fits from"), "—",
+                        _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));
 }
 
 static void
@@ -852,8 +737,8 @@ summary_deadline (const Summary *m)
   g_autofree char *label = g_strdup_printf (_("GPUs for %g days"), m->in->in[NK_PLAN_IN_DEADLINE]);
 
   g_string_append_c (m->s, '\n');
-  summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, _nk_plan_sci_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
-  if (isfinite (m->o->result.deadline_nodes))
+  summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, nk_plan_format_with_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
+  if (isfinite (m->r->deadline_nodes))
     summary_deadline_memory (m);
 }
 
@@ -864,11 +749,11 @@ summary_sizing (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Transformer sizing (OpenAI table, Kaplan et al. 2020)\n"));
-  summary_value (m, _("params"), NK_PLAN_V_SIZED_PARAMS, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_PARAMS], "params"));
+  summary_value (m, _("params"), NK_PLAN_V_SIZED_PARAMS, nk_plan_format_with_unit (v[NK_PLAN_V_SIZED_PARAMS], "params"));
   if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
-    summary_value (m, _("embeddings"), NK_PLAN_V_SIZED_EMBED, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_EMBED], "params"));
+    summary_value (m, _("embeddings"), NK_PLAN_V_SIZED_EMBED, nk_plan_format_with_unit (v[NK_PLAN_V_SIZED_EMBED], "params"));
   if (isfinite (v[NK_PLAN_V_SIZED_FWD]))
-    summary_value (m, _("forward/token"), NK_PLAN_V_SIZED_FWD, _nk_plan_sci_unit (v[NK_PLAN_V_SIZED_FWD], "FLOPs"));
+    summary_value (m, _("forward/token"), NK_PLAN_V_SIZED_FWD, nk_plan_format_with_unit (v[NK_PLAN_V_SIZED_FWD], "FLOPs"));
 }
 
 static void
@@ -878,18 +763,20 @@ summary_activations (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   g_string_append (m->s, _("Activation estimates (whole batch)\n"));
-  summary_value (m, _("linear model"), NK_PLAN_V_ACT_LINEAR, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_LINEAR]));
+  summary_value (m, _("linear model"), NK_PLAN_V_ACT_LINEAR, nk_plan_format_bytes (v[NK_PLAN_V_ACT_LINEAR]));
   if (!isfinite (v[NK_PLAN_V_ACT_TRANSFORMER]))
     return;
-  summary_value (m, _("transformer"), NK_PLAN_V_ACT_TRANSFORMER, _nk_plan_bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER]));
+  summary_value (m, _("transformer"), NK_PLAN_V_ACT_TRANSFORMER, nk_plan_format_bytes (v[NK_PLAN_V_ACT_TRANSFORMER]));
   summary_value (m, _("checkpointed"), NK_PLAN_V_ACT_TRANSFORMER_CKPT,
-                 _nk_plan_bytes_text (v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]));
+                 nk_plan_format_bytes (v[NK_PLAN_V_ACT_TRANSFORMER_CKPT]));
 }
 
 /**
- * nk_plan_format_summary:
- * @self: a plan
- * @flags: the optional parts, as for nk_plan_build_json()
+ * nk_plan_report_format_summary:
+ * @inputs: the inputs @result was computed from
+ * @result: a result of nk_plan_compute()
+ * @report: its report (nk_plan_report_fill())
+ * @flags: the optional parts, as for nk_plan_report_build_json()
  *
  * The plan for people: aligned rows with units, each followed by its formula with
  * the numbers in it. `napkin-cli plan` prints it; the page copies it to the
@@ -898,19 +785,17 @@ summary_activations (const Summary *m)
  * Returns: (transfer full): the text, ending in a newline
  */
 char *
-nk_plan_format_summary (NkPlan          *self,
-                        NkPlanJsonFlags  flags)
+nk_plan_report_format_summary (const NkPlanInputs *inputs,
+                               const NkPlanResult *result,
+                               const NkPlanReport *report,
+                               NkPlanJsonFlags     flags)
 {
-  Summary m;
+  Summary m = { NULL, inputs, result, report, NULL };
 
-  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+  g_return_val_if_fail (inputs != NULL && result != NULL && report != NULL, NULL);
 
   m.s = g_string_new (NULL);
-  m.plan = self;
-  m.in = _nk_plan_get_inputs (self);
-  m.o = _nk_plan_get_outputs (self);
-  m.v = m.o->result.values;
-
+  m.v = result->values;
   if (!(flags & NK_PLAN_JSON_NO_COMPUTE))
     summary_compute (&m, flags);
   summary_memory (&m);
@@ -922,6 +807,6 @@ nk_plan_format_summary (NkPlan          *self,
     summary_sizing (&m);
   if (isfinite (m.v[NK_PLAN_V_ACT_TRANSFORMER]) || isfinite (m.v[NK_PLAN_V_ACT_LINEAR]))
     summary_activations (&m);
-  _nk_plan_summary_cluster (m.s, m.in, m.o);
+  _nk_plan_summary_cluster (m.s, inputs, result, report);
   return g_string_free (m.s, FALSE);
 }

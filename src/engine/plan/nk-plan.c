@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The numbers come from nk_plan_compute() (nk-plan-compute.c), their text from
- * the report (nk-plan-report.c); this file holds the properties and notifies.
+ * the report (nk-plan-report.c), both pure functions of the plan's
+ * #NkPlanInputs and #NkPlanResult; this file holds the properties, notifies,
+ * and wraps the report in methods that read its own structs.
  */
 #include "config.h"
 
@@ -13,10 +15,8 @@
 
 #include "nk-enum-types.h"
 #include "nk-enums.h"
-#include "nk-plan-private.h"
+#include "nk-plan.h"
 #include "nk-units.h"
-
-G_DEFINE_QUARK (nk-plan-error-quark, nk_plan_error)
 
 /* ---------------------------------------------------------------- enums */
 
@@ -54,29 +54,29 @@ nk_activation_model_from_string (const char        *text,
 
 /* ---------------------------------------------------------------- tables */
 
-/* @optional inputs read empty text as 0, "not given". */
+/* @optional inputs read empty text as 0, "not given"; the defaults are
+ * nk_plan_inputs_init()'s. */
 static const struct {
-  double   default_value;
   gboolean optional;
 } inputs[NK_PLAN_N_INPUTS] = {
-  [NK_PLAN_IN_PARAMS]   = { 70e9, FALSE },
-  [NK_PLAN_IN_TOKENS]   = { 15e12, FALSE },
-  [NK_PLAN_IN_GPUS]     = { 1024, FALSE },
-  [NK_PLAN_IN_MFU]      = { 0.5, FALSE },
-  [NK_PLAN_IN_BATCH]    = { 0, TRUE },
-  [NK_PLAN_IN_SEQ]      = { 0, TRUE },
-  [NK_PLAN_IN_LAYERS]   = { 0, TRUE },
-  [NK_PLAN_IN_D_MODEL]  = { 0, TRUE },
-  [NK_PLAN_IN_HEADS]    = { 0, TRUE },
-  [NK_PLAN_IN_D_FF]     = { 0, TRUE },
-  [NK_PLAN_IN_VOCAB]    = { 0, TRUE },
-  [NK_PLAN_IN_PRICE]    = { 0, TRUE },
-  [NK_PLAN_IN_DEADLINE] = { 0, TRUE },
+  [NK_PLAN_IN_PARAMS]   = { FALSE },
+  [NK_PLAN_IN_TOKENS]   = { FALSE },
+  [NK_PLAN_IN_GPUS]     = { FALSE },
+  [NK_PLAN_IN_MFU]      = { FALSE },
+  [NK_PLAN_IN_BATCH]    = { TRUE },
+  [NK_PLAN_IN_SEQ]      = { TRUE },
+  [NK_PLAN_IN_LAYERS]   = { TRUE },
+  [NK_PLAN_IN_D_MODEL]  = { TRUE },
+  [NK_PLAN_IN_HEADS]    = { TRUE },
+  [NK_PLAN_IN_D_FF]     = { TRUE },
+  [NK_PLAN_IN_VOCAB]    = { TRUE },
+  [NK_PLAN_IN_PRICE]    = { TRUE },
+  [NK_PLAN_IN_DEADLINE] = { TRUE },
   /* 0: the calibrated default, nk_plan_matmul_efficiency() */
-  [NK_PLAN_IN_EFFICIENCY] = { 0, TRUE },
+  [NK_PLAN_IN_EFFICIENCY] = { TRUE },
   /* bytes/s each way per GPU; 0: the GPU table's */
-  [NK_PLAN_IN_NVLINK_BW] = { 0, TRUE },
-  [NK_PLAN_IN_NETWORK_BW] = { 0, TRUE },
+  [NK_PLAN_IN_NVLINK_BW] = { TRUE },
+  [NK_PLAN_IN_NETWORK_BW] = { TRUE },
 };
 
 static int
@@ -87,6 +87,13 @@ input_index (const char *name)
       return i;
   return -1;
 }
+
+/* Everything a recompute produces: the pure result and its text. Compared field
+ * by field to notify only what changed. */
+typedef struct {
+  NkPlanResult  result;
+  NkPlanReport  report;
+} NkPlanOutputs;
 
 struct _NkPlan
 {
@@ -104,49 +111,44 @@ struct _NkPlan
 
 G_DEFINE_FINAL_TYPE (NkPlan, nk_plan, G_TYPE_OBJECT)
 
-/* The layout inputs (issue 14), one row each: kebab-case name, kind, range and
- * default. Booleans and enums are stored as ints in NkPlanInputs.layout. */
+/* The layout inputs (issue 14), one row each: kebab-case name, kind and range
+ * (the defaults are nk_plan_inputs_init()'s). Booleans and enums are stored as
+ * ints in NkPlanInputs.layout. */
 typedef enum { LAYOUT_INT, LAYOUT_BOOL, LAYOUT_ENUM } LayoutKind;
 
 static const struct {
   const char *name;
   LayoutKind  kind;
   GType     (*enum_type) (void);
-  int         min, max, default_value;
+  int         min, max;
 } layout_inputs[NK_PLAN_N_LAYOUT] = {
-  [NK_PLAN_L_TP] = { "tp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
-  [NK_PLAN_L_PP] = { "pp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
-  [NK_PLAN_L_CP] = { "cp", LAYOUT_INT, NULL, 1, 1 << 20, 1 },
+  [NK_PLAN_L_TP] = { "tp", LAYOUT_INT, NULL, 1, 1 << 20 },
+  [NK_PLAN_L_PP] = { "pp", LAYOUT_INT, NULL, 1, 1 << 20 },
+  [NK_PLAN_L_CP] = { "cp", LAYOUT_INT, NULL, 1, 1 << 20 },
   /* 0: derived, gpus / (tp · pp · cp) */
-  [NK_PLAN_L_DP] = { "dp", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
-  [NK_PLAN_L_VIRTUAL_STAGES] = { "virtual-stages", LAYOUT_INT, NULL, 1, 1 << 10, 1 },
-  [NK_PLAN_L_SEQUENCE_PARALLEL] = { "sequence-parallel", LAYOUT_BOOL, NULL, 0, 1, 0 },
-  [NK_PLAN_L_RECOMPUTE] = { "recompute", LAYOUT_ENUM, nk_recompute_get_type, 0, 0,
-                            NK_RECOMPUTE_NONE },
-  [NK_PLAN_L_FLASH_ATTENTION] = { "flash-attention", LAYOUT_BOOL, NULL, 0, 1, 0 },
-  /* 16 B/param in mixed precision, the ZeRO paper's count the lecture uses */
-  [NK_PLAN_L_GRAD_PRECISION] = { "grad-precision", LAYOUT_ENUM, nk_grad_precision_get_type,
-                                 0, 0, NK_GRAD_PRECISION_BF16 },
-  [NK_PLAN_L_GPUS_PER_NODE] = { "gpus-per-node", LAYOUT_INT, NULL, 1, 1 << 16,
-                                NK_PLAN_GPUS_PER_NODE },
+  [NK_PLAN_L_DP] = { "dp", LAYOUT_INT, NULL, 0, G_MAXINT },
+  [NK_PLAN_L_VIRTUAL_STAGES] = { "virtual-stages", LAYOUT_INT, NULL, 1, 1 << 10 },
+  [NK_PLAN_L_SEQUENCE_PARALLEL] = { "sequence-parallel", LAYOUT_BOOL, NULL, 0, 1 },
+  [NK_PLAN_L_RECOMPUTE] = { "recompute", LAYOUT_ENUM, nk_recompute_get_type, 0, 0 },
+  [NK_PLAN_L_FLASH_ATTENTION] = { "flash-attention", LAYOUT_BOOL, NULL, 0, 1 },
+  [NK_PLAN_L_GRAD_PRECISION] = { "grad-precision", LAYOUT_ENUM, nk_grad_precision_get_type, 0, 0 },
+  [NK_PLAN_L_GPUS_PER_NODE] = { "gpus-per-node", LAYOUT_INT, NULL, 1, 1 << 16 },
   /* 0: the global batch over DP in one micro-batch */
-  [NK_PLAN_L_MICRO_BATCH] = { "micro-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  [NK_PLAN_L_MICRO_BATCH] = { "micro-batch", LAYOUT_INT, NULL, 0, G_MAXINT },
   /* 0: the batch input (sequences per step, all GPUs together) */
-  [NK_PLAN_L_GLOBAL_BATCH] = { "global-batch", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
+  [NK_PLAN_L_GLOBAL_BATCH] = { "global-batch", LAYOUT_INT, NULL, 0, G_MAXINT },
   /* 0: as many as the heads (multi-head attention) */
-  [NK_PLAN_L_KV_HEADS] = { "kv-heads", LAYOUT_INT, NULL, 0, G_MAXINT, 0 },
-  [NK_PLAN_L_FFN] = { "ffn", LAYOUT_ENUM, nk_ffn_get_type, 0, 0, NK_FFN_GELU },
-  /* GPT-2's and Napkin's GPT's one V × d matrix */
-  [NK_PLAN_L_TIED_EMBEDDINGS] = { "tied-embeddings", LAYOUT_BOOL, NULL, 0, 1, 1 },
-  [NK_PLAN_L_CAPACITY] = { "capacity", LAYOUT_ENUM, nk_capacity_get_type, 0, 0,
-                           NK_CAPACITY_DATASHEET },
-  [NK_PLAN_L_MFU_AUTO] = { "mfu-auto", LAYOUT_BOOL, NULL, 0, 1, 0 },
-  [NK_PLAN_L_BEST_LAYOUT] = { "best-layout", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  [NK_PLAN_L_KV_HEADS] = { "kv-heads", LAYOUT_INT, NULL, 0, G_MAXINT },
+  [NK_PLAN_L_FFN] = { "ffn", LAYOUT_ENUM, nk_ffn_get_type, 0, 0 },
+  [NK_PLAN_L_TIED_EMBEDDINGS] = { "tied-embeddings", LAYOUT_BOOL, NULL, 0, 1 },
+  [NK_PLAN_L_CAPACITY] = { "capacity", LAYOUT_ENUM, nk_capacity_get_type, 0, 0 },
+  [NK_PLAN_L_MFU_AUTO] = { "mfu-auto", LAYOUT_BOOL, NULL, 0, 1 },
+  [NK_PLAN_L_BEST_LAYOUT] = { "best-layout", LAYOUT_BOOL, NULL, 0, 1 },
   /* percent of the reported memory kept free for the allocator's fragmentation */
-  [NK_PLAN_L_MEMORY_RESERVE] = { "memory-reserve", LAYOUT_INT, NULL, 0, 90, 5 },
+  [NK_PLAN_L_MEMORY_RESERVE] = { "memory-reserve", LAYOUT_INT, NULL, 0, 90 },
   /* ZeRO-3 as PyTorch FSDP rather than DeepSpeed: full recompute reuses the
    * backward's all-gather instead of gathering again */
-  [NK_PLAN_L_FSDP] = { "fsdp", LAYOUT_BOOL, NULL, 0, 1, 0 },
+  [NK_PLAN_L_FSDP] = { "fsdp", LAYOUT_BOOL, NULL, 0, 1 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);
@@ -186,7 +188,7 @@ static GParamSpec *properties[N_PROPS];
 static const char *
 outputs_error (const NkPlanOutputs *o)
 {
-  return o->result.n_problems > 0 ? o->messages[0] : NULL;
+  return o->result.n_problems > 0 ? o->report.messages[0] : NULL;
 }
 
 static const char *
@@ -203,7 +205,7 @@ same_input_errors (const NkPlanOutputs *a,
     return FALSE;
   for (guint i = 0; i < a->result.n_problems; i++)
     if (!g_str_equal (a->result.problems[i].input, b->result.problems[i].input)
-        || g_strcmp0 (a->messages[i], b->messages[i]) != 0)
+        || g_strcmp0 (a->report.messages[i], b->report.messages[i]) != 0)
       return FALSE;
   return TRUE;
 }
@@ -220,7 +222,7 @@ compute (NkPlan        *self,
          NkPlanOutputs *outputs)
 {
   nk_plan_compute (&self->in, &outputs->result);
-  _nk_plan_outputs_fill (outputs, &self->in, self->invalid);
+  nk_plan_report_fill (&outputs->report, &self->in, &outputs->result, self->invalid);
 }
 
 /* Notifies each changed output property; returns whether anything changed,
@@ -245,11 +247,12 @@ notify_changes (NkPlan              *self,
   NOTIFY_IF (g_strcmp0 (outputs_error (old), outputs_error (fresh)) != 0, PROP_ERROR);
   NOTIFY_IF (g_strcmp0 (outputs_error_input (old), outputs_error_input (fresh)) != 0,
              PROP_ERROR_INPUT);
-  NOTIFY_IF (g_strcmp0 (old->gpu_name, fresh->gpu_name) != 0, PROP_GPU_NAME);
-  NOTIFY_IF (g_strcmp0 (old->bytes_text, fresh->bytes_text) != 0, PROP_BYTES_PER_PARAM_TEXT);
+  NOTIFY_IF (g_strcmp0 (old->report.gpu_name, fresh->report.gpu_name) != 0, PROP_GPU_NAME);
+  NOTIFY_IF (g_strcmp0 (old->report.bytes_text, fresh->report.bytes_text) != 0,
+             PROP_BYTES_PER_PARAM_TEXT);
 #undef NOTIFY_IF
   for (guint i = 0; i < NK_PLAN_N_FORMULAS && !any; i++)
-    if (g_strcmp0 (old->formulas[i], fresh->formulas[i]) != 0)
+    if (g_strcmp0 (old->report.formulas[i], fresh->report.formulas[i]) != 0)
       any = TRUE;
   return any || !same_input_errors (old, fresh);
 }
@@ -264,25 +267,13 @@ recompute (NkPlan *self)
 
   compute (self, &fresh);
   any = notify_changes (self, &self->out, &fresh);
-  _nk_plan_outputs_clear (&self->out);
+  nk_plan_report_clear (&self->out.report);
   self->out = fresh;
   if (any)
     {
       self->revision++;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REVISION]);
     }
-}
-
-const NkPlanInputs *
-_nk_plan_get_inputs (NkPlan *self)
-{
-  return &self->in;
-}
-
-const NkPlanOutputs *
-_nk_plan_get_outputs (NkPlan *self)
-{
-  return &self->out;
 }
 
 /* ---------------------------------------------------------------- GObject */
@@ -295,7 +286,7 @@ nk_plan_finalize (GObject *object)
   g_clear_pointer (&self->gpu, g_free);
   for (guint i = 0; i < NK_PLAN_N_INPUTS; i++)
     g_clear_pointer (&self->invalid[i], g_free);
-  _nk_plan_outputs_clear (&self->out);
+  nk_plan_report_clear (&self->out.report);
 
   G_OBJECT_CLASS (nk_plan_parent_class)->finalize (object);
 }
@@ -337,8 +328,8 @@ nk_plan_get_property (GObject    *object,
     case PROP_VALID: g_value_set_boolean (value, self->out.result.valid); break;
     case PROP_ERROR: g_value_set_string (value, outputs_error (&self->out)); break;
     case PROP_ERROR_INPUT: g_value_set_string (value, outputs_error_input (&self->out)); break;
-    case PROP_GPU_NAME: g_value_set_string (value, self->out.gpu_name); break;
-    case PROP_BYTES_PER_PARAM_TEXT: g_value_set_string (value, self->out.bytes_text); break;
+    case PROP_GPU_NAME: g_value_set_string (value, self->out.report.gpu_name); break;
+    case PROP_BYTES_PER_PARAM_TEXT: g_value_set_string (value, self->out.report.bytes_text); break;
     case PROP_FITS: g_value_set_boolean (value, self->out.result.fits); break;
     case PROP_REVISION: g_value_set_uint (value, self->revision); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -425,10 +416,10 @@ set_layout_value (NkPlan       *self,
 
 static GParamSpec *
 layout_pspec (guint       which,
+              int         def,
               GParamFlags flags)
 {
   const char *name = layout_inputs[which].name;
-  int def = layout_inputs[which].default_value;
 
   switch (layout_inputs[which].kind)
     {
@@ -489,7 +480,9 @@ nk_plan_class_init (NkPlanClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+  NkPlanInputs d;
 
+  nk_plan_inputs_init (&d);
   object_class->finalize = nk_plan_finalize;
   object_class->get_property = nk_plan_get_property;
   object_class->set_property = nk_plan_set_property;
@@ -499,24 +492,24 @@ nk_plan_class_init (NkPlanClass *klass)
   for (guint i = 0; i < NK_PLAN_N_INPUTS; i++)
     properties[PROP_IN_FIRST + i] =
       g_param_spec_double (nk_plan_input_name (i), NULL, NULL, -INFINITY, INFINITY,
-                           inputs[i].default_value, rw);
+                           d.in[i], rw);
 
   for (guint i = 0; i < NK_PLAN_N_LAYOUT; i++)
-    properties[PROP_LAYOUT_FIRST + i] = layout_pspec (i, rw);
+    properties[PROP_LAYOUT_FIRST + i] = layout_pspec (i, d.layout[i], rw);
 
-  properties[PROP_GPU] = g_param_spec_string ("gpu", NULL, NULL, "h100-sxm", rw);
-  properties[PROP_DTYPE] = g_param_spec_enum ("dtype", NULL, NULL, NK_TYPE_PEAK_DTYPE,
-                                              NK_PEAK_BF16, rw);
-  properties[PROP_SPARSE] = g_param_spec_boolean ("sparse", NULL, NULL, FALSE, rw);
+  properties[PROP_GPU] = g_param_spec_string ("gpu", NULL, NULL, d.gpu, rw);
+  properties[PROP_DTYPE] = g_param_spec_enum ("dtype", NULL, NULL, NK_TYPE_PEAK_DTYPE, d.dtype, rw);
+  properties[PROP_SPARSE] = g_param_spec_boolean ("sparse", NULL, NULL, d.sparse, rw);
   properties[PROP_OPTIMIZER] = g_param_spec_enum ("optimizer", NULL, NULL, NK_TYPE_OPTIMIZER,
-                                                  NK_OPTIMIZER_ADAMW, rw);
+                                                  d.optimizer, rw);
   properties[PROP_PRECISION] = g_param_spec_enum ("precision", NULL, NULL, NK_TYPE_PRECISION,
-                                                  NK_PRECISION_FP32, rw);
-  properties[PROP_ZERO_STAGE] = g_param_spec_int ("zero-stage", NULL, NULL, 0, 3, 0, rw);
+                                                  d.precision, rw);
+  properties[PROP_ZERO_STAGE] = g_param_spec_int ("zero-stage", NULL, NULL, 0, 3, d.zero_stage, rw);
   properties[PROP_ACTIVATION_MODEL] =
     g_param_spec_enum ("activation-model", NULL, NULL, NK_TYPE_ACTIVATION_MODEL,
-                       NK_ACTIVATION_MODEL_LINEAR, rw);
-  properties[PROP_CHECKPOINTING] = g_param_spec_boolean ("checkpointing", NULL, NULL, FALSE, rw);
+                       d.activation_model, rw);
+  properties[PROP_CHECKPOINTING] = g_param_spec_boolean ("checkpointing", NULL, NULL,
+                                                         d.checkpointing, rw);
 
   properties[PROP_VALID] = g_param_spec_boolean ("valid", NULL, NULL, TRUE, ro);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, ro);
@@ -536,16 +529,9 @@ nk_plan_class_init (NkPlanClass *klass)
 static void
 nk_plan_init (NkPlan *self)
 {
-  for (guint i = 0; i < NK_PLAN_N_INPUTS; i++)
-    self->in.in[i] = inputs[i].default_value;
-  for (guint i = 0; i < NK_PLAN_N_LAYOUT; i++)
-    self->in.layout[i] = layout_inputs[i].default_value;
-  self->gpu = g_strdup ("h100-sxm");
+  nk_plan_inputs_init (&self->in);
+  self->gpu = g_strdup (self->in.gpu);
   self->in.gpu = self->gpu;
-  self->in.dtype = NK_PEAK_BF16;
-  self->in.optimizer = NK_OPTIMIZER_ADAMW;
-  self->in.precision = NK_PRECISION_FP32;
-  self->in.activation_model = NK_ACTIVATION_MODEL_LINEAR;
   compute (self, &self->out);
 }
 
@@ -811,7 +797,7 @@ nk_plan_get_input_error (NkPlan     *self,
 
   for (guint i = 0; i < self->out.result.n_problems; i++)
     if (g_str_equal (self->out.result.problems[i].input, name))
-      return self->out.messages[i];
+      return self->out.report.messages[i];
   return NULL;
 }
 
@@ -992,7 +978,7 @@ const char *
 nk_plan_get_gpu_name (NkPlan *self)
 {
   g_return_val_if_fail (NK_IS_PLAN (self), NULL);
-  return self->out.gpu_name;
+  return self->out.report.gpu_name;
 }
 
 /**
@@ -1004,7 +990,7 @@ const char *
 nk_plan_get_bytes_per_param_text (NkPlan *self)
 {
   g_return_val_if_fail (NK_IS_PLAN (self), NULL);
-  return self->out.bytes_text;
+  return self->out.report.bytes_text;
 }
 
 /**
@@ -1224,13 +1210,7 @@ nk_plan_check (NkPlan  *self,
                GError **error)
 {
   g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
-
-  if (self->out.result.valid)
-    return TRUE;
-  g_set_error_literal (error, NK_PLAN_ERROR,
-                       _nk_plan_problem_code (self->out.result.problems[0].kind),
-                       outputs_error (&self->out));
-  return FALSE;
+  return nk_plan_report_check (&self->out.result, &self->out.report, error);
 }
 
 static int
@@ -1316,7 +1296,7 @@ nk_plan_get_formula (NkPlan     *self,
   g_return_val_if_fail (NK_IS_PLAN (self), NULL);
   i = value_index (output);
   g_return_val_if_fail (i >= 0, NULL);
-  return self->out.formulas[i];
+  return self->out.report.formulas[i];
 }
 
 /**
@@ -1334,14 +1314,63 @@ double
 nk_plan_largest_params_for_stage (NkPlan *self,
                                   int     stage)
 {
-  double gpus;
-
   g_return_val_if_fail (NK_IS_PLAN (self), NAN);
-  g_return_val_if_fail (stage >= 0 && stage <= 3, NAN);
-
-  gpus = self->in.in[NK_PLAN_IN_GPUS];
-  if (!isfinite (gpus) || gpus < 1 || gpus != floor (gpus))
-    return NAN;
-  return nk_plan_compute_largest_params (&self->out.result, stage, gpus);
+  return nk_plan_largest_params_at_stage (&self->in, &self->out.result, stage);
 }
 
+/* ---------------------------------------------------------------- report */
+
+/**
+ * nk_plan_build_json:
+ * @self: a plan
+ * @builder: a builder expecting a value
+ * @flags: optional fields
+ *
+ * nk_plan_report_build_json() on this plan's inputs and result.
+ */
+void
+nk_plan_build_json (NkPlan          *self,
+                    JsonBuilder     *builder,
+                    NkPlanJsonFlags  flags)
+{
+  g_return_if_fail (NK_IS_PLAN (self));
+  nk_plan_report_build_json (&self->in, &self->out.result, flags, builder);
+}
+
+/**
+ * nk_plan_format_summary:
+ * @self: a plan
+ * @flags: the optional parts, as for nk_plan_build_json()
+ *
+ * nk_plan_report_format_summary() on this plan's inputs, result and report.
+ *
+ * Returns: (transfer full): the text, ending in a newline
+ */
+char *
+nk_plan_format_summary (NkPlan          *self,
+                        NkPlanJsonFlags  flags)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), NULL);
+  return nk_plan_report_format_summary (&self->in, &self->out.result, &self->out.report, flags);
+}
+
+/**
+ * nk_plan_get_launch_spec:
+ * @self: a plan
+ * @spec: (out caller-allocates): the spec to fill
+ * @error: why there is no launch to write
+ *
+ * nk_plan_report_launch_spec() on this plan's inputs and result. The page's
+ * "Export launch config" and `napkin-cli plan --export` both call this, then
+ * nk_launch_write(), so they write the same bytes.
+ *
+ * Returns: %FALSE when the plan is invalid or has no layout
+ */
+gboolean
+nk_plan_get_launch_spec (NkPlan        *self,
+                         NkLaunchSpec  *spec,
+                         GError       **error)
+{
+  g_return_val_if_fail (NK_IS_PLAN (self), FALSE);
+  return nk_plan_report_launch_spec (&self->in, &self->out.result, &self->out.report, spec, error);
+}

@@ -9,8 +9,9 @@
  * and notifies each changed property exactly
  * once. Widgets bind to the properties; `napkin-cli plan` prints them. The
  * arithmetic is nk_plan_compute() (nk-plan-compute.h), a pure function on a plain
- * struct that search loops call too; the text (formulas, JSON, summary) is
- * nk-plan-report.c's.
+ * struct that search loops call too; the text (formulas, JSON, summary, launch
+ * spec) is nk-plan-report.h's, pure functions of the same structs that the
+ * methods below wrap.
  *
  * The formulas (every output also has its formula as text with the numbers in it,
  * see nk_plan_get_formula()):
@@ -117,25 +118,14 @@
 #include "nk-launch.h"
 #include "nk-optimizer.h"
 #include "nk-plan-compute.h"
+#include "nk-plan-report.h"
 #include "nk-precision.h"
 
 G_BEGIN_DECLS
 
-#define NK_PLAN_ERROR (nk_plan_error_quark ())
-
-typedef enum {
-  NK_PLAN_ERROR_INVALID_INPUT,
-  NK_PLAN_ERROR_UNKNOWN_GPU,
-  NK_PLAN_ERROR_NO_PEAK,
-  NK_PLAN_ERROR_OVERFLOW,
-  NK_PLAN_ERROR_NO_LAYOUT,
-} NkPlanError;
-
 #define NK_TYPE_PLAN             (nk_plan_get_type ())
 
 G_DECLARE_FINAL_TYPE (NkPlan, nk_plan, NK, PLAN, GObject)
-
-GQuark       nk_plan_error_quark              (void);
 
 const char  *nk_activation_model_to_string    (NkActivationModel  model);
 gboolean     nk_activation_model_from_string  (const char        *text,
@@ -254,29 +244,13 @@ const char  *nk_plan_get_formula              (NkPlan            *self,
 double       nk_plan_largest_params_for_stage (NkPlan            *self,
                                                int                stage);
 
-/**
- * NkPlanJsonFlags:
- * @NK_PLAN_JSON_NONE: the fields CLI.md always prints
- * @NK_PLAN_JSON_COST: add `cost`
- * @NK_PLAN_JSON_LARGEST: add `largest_params`
- * @NK_PLAN_JSON_DEADLINE: add `deadline_days` and `gpus_for_deadline`
- * @NK_PLAN_JSON_NO_COMPUTE: leave out the time fields (params or tokens not given)
- */
-typedef enum {
-  NK_PLAN_JSON_NONE       = 0,
-  NK_PLAN_JSON_COST       = 1 << 0,
-  NK_PLAN_JSON_LARGEST    = 1 << 1,
-  NK_PLAN_JSON_DEADLINE   = 1 << 2,
-  NK_PLAN_JSON_NO_COMPUTE = 1 << 3,
-} NkPlanJsonFlags;
-
+/* The report of the plan's own structs (nk-plan-report.h). */
 void         nk_plan_build_json               (NkPlan            *self,
                                                JsonBuilder       *builder,
                                                NkPlanJsonFlags    flags);
 char        *nk_plan_format_summary           (NkPlan            *self,
                                                NkPlanJsonFlags    flags);
 
-/* nk-plan-launch.c */
 gboolean     nk_plan_get_launch_spec          (NkPlan            *self,
                                                NkLaunchSpec      *spec,
                                                GError           **error);

@@ -204,6 +204,30 @@ nk_tensor_to_device (NkTensor  *tensor,
   return g_steal_pointer (&out);
 }
 
+/* A dense copy of @a in @dtype whose dim order follows @a's strides (what
+ * nk-ops.c's elementwise ops allocate for one input). */
+NkTensor *
+nk_cast (NkTensor  *a,
+         NkDType    dtype,
+         GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+  gint64 a_stride[NK_MAX_DIMS], out_stride[NK_MAX_DIMS];
+  const gint64 *strides[1] = { a_stride };
+
+  g_return_val_if_fail (a != NULL, NULL);
+  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+
+  if (a->dtype == dtype)
+    return nk_tensor_ref (a);
+  _nk_broadcast_strides (a, a->ndim, a->shape, a_stride);
+  _nk_dense_strides_like (a->ndim, a->shape, 1, strides, out_stride);
+  out = _nk_tensor_new_strided (nk_tensor_get_device (a), dtype, a->ndim, a->shape, out_stride, error);
+  if (out == NULL || !nk_tensor_copy_ (out, a, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
 /* ---- reshapes that may copy ------------------------------------------------------ */
 
 NkTensor *

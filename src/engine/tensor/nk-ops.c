@@ -453,24 +453,6 @@ nk_mul_scalar_ (NkTensor  *a,
   return nk_binary_scalar_out (NK_BINARY_MUL, a, a, s, FALSE, error);
 }
 
-NkTensor *
-nk_cast (NkTensor  *a,
-         NkDType    dtype,
-         GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-
-  g_return_val_if_fail (a != NULL, NULL);
-  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
-
-  if (a->dtype == dtype)
-    return nk_tensor_ref (a);
-  out = new_like_layout (a, dtype, a->ndim, a->shape, 1, &a, error);
-  if (out == NULL || !nk_tensor_copy_ (out, a, error))
-    return NULL;
-  return g_steal_pointer (&out);
-}
-
 /* ---- reductions ------------------------------------------------------------------ */
 
 

@@ -130,22 +130,6 @@ gboolean    nk_add_                (NkTensor *a, NkTensor *b, GError **error);
 /* a *= s */
 gboolean    nk_mul_scalar_         (NkTensor *a, double s, GError **error);
 
-/**
- * nk_cast:
- * @a: a tensor
- * @dtype: target dtype (any storage dtype)
- * @error: return location for a #GError
- *
- * Converts element by element, rounding once to nearest-even per nk-dtype (default
- * overflow: ±inf, NaN for e4m3); floats to integers truncate toward zero like
- * PyTorch. Returns a new ref to @a when the dtype already matches. No FLOPs.
- *
- * Returns: (transfer full) (nullable): the converted tensor (dense, @a's dim order)
- */
-NkTensor   *nk_cast                (NkTensor        *a,
-                                    NkDType          dtype,
-                                    GError         **error);
-
 /* ---- copies, and reshapes that may copy ------------------------------------------ */
 
 /* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
@@ -173,6 +157,21 @@ gboolean    nk_tensor_fill_             (NkTensor       *tensor,
 /* Copies to another device (new storage, same bucket); a ref when already there. */
 NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
                                          NkDevice       *device,
+                                         GError        **error);
+/**
+ * nk_cast:
+ * @a: a tensor
+ * @dtype: target dtype (any storage dtype)
+ * @error: return location for a #GError
+ *
+ * Converts element by element, rounding once to nearest-even per nk-dtype (default
+ * overflow: ±inf, NaN for e4m3); floats to integers truncate toward zero like
+ * PyTorch. Returns a new ref to @a when the dtype already matches. No FLOPs.
+ *
+ * Returns: (transfer full) (nullable): the converted tensor (dense, @a's dim order)
+ */
+NkTensor   *nk_cast                     (NkTensor       *a,
+                                         NkDType         dtype,
                                          GError        **error);
 
 /* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
