@@ -17,6 +17,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -476,6 +477,54 @@ test_one_writer (void)
   nk_test_remove_tree (root);
 }
 
+/* A folder that cannot take more bytes (a file size limit, as a full disk) ends the
+ * run as FAILED with a sentence naming the folder, never a crash; the steps that
+ * were written stay readable, and meta.json says failed. */
+static void
+test_write_fails (void)
+{
+  g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
+  g_autofree char *dir = g_build_filename (root, "run", NULL);
+  g_autoptr(NkTrainConfig) config = small_config (dir, 100000, FALSE);
+  g_autoptr(NkTrainer) trainer = NULL;
+  g_autoptr(NkRunRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) record_error = NULL;
+  g_autoptr(GArray) steps = NULL;
+  g_autofree char *status = NULL;
+  struct rlimit saved, small;
+  void (*old_handler) (int);
+
+  config->checkpoint_every = 0;
+  g_free (config->checkpoint_dir);
+  config->checkpoint_dir = NULL;
+  trainer = nk_trainer_new (config);
+  recorder = nk_run_recorder_new (trainer, dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  small = saved;
+  small.rlim_cur = 64 * 1024;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  g_assert_false (nk_trainer_run_sync (trainer, NULL, &error));
+  g_assert_false (nk_run_recorder_close (recorder, &record_error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &saved), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, dir));
+  g_assert_cmpstr (error->message, ==, record_error->message);
+  g_assert_cmpint (nk_trainer_get_state (trainer), ==, NK_TRAINER_STATE_FAILED);
+  g_assert_cmpuint (nk_trainer_get_steps_done (trainer), <, 100000);
+  steps = read_steps (dir, NULL, NULL);
+  g_assert_cmpuint (steps->len, >, 0);
+  for (guint i = 0; i < steps->len; i++)
+    g_assert_cmpint (g_array_index (steps, gint64, i), ==, i + 1);
+  status = read_status (dir);
+  g_assert_cmpstr (status, ==, "failed");
+  nk_test_remove_tree (root);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -488,5 +537,6 @@ main (int    argc,
   g_test_add_func ("/engine/run-recorder/checkpoint-after-steps", test_checkpoint_after_steps);
   g_test_add_func ("/engine/run-recorder/pause-flushes", test_pause_flushes);
   g_test_add_func ("/engine/run-recorder/one-writer", test_one_writer);
+  g_test_add_func ("/engine/run-recorder/write-fails", test_write_fails);
   return g_test_run ();
 }
