@@ -591,7 +591,8 @@ _nk_run_metrics_scan_line (const char     *line,
                            gsize           length,
                            NkTrainMetrics *out)
 {
-  g_autofree Scanner *s = g_new0 (Scanner, 1);
+  Scanner scanner = { 0, };
+  Scanner *s = &scanner;
   NkRunLineKind kind;
   gboolean has_step;
 
