@@ -218,6 +218,7 @@ static void
 update_prediction (NapkinRunView *self)
 {
   const NkTrainConfig *c = self->config;
+  const NkModelArch *arch;
   NkTrainPrediction p;
   g_autofree char *reason = NULL;
   double rate;
@@ -231,14 +232,15 @@ update_prediction (NapkinRunView *self)
       return;
     }
 
+  arch = nk_model_arch_lookup (c->model);
   rate = gemm_rate_for (self, c->device, &reason);
   nk_train_config_predict (c, rate, &p);
   take_label (self->predicted_params, format_count ((double) p.n_parameters));
   take_label (self->predicted_flops, format_count (p.flops_per_step));
-  /* a GPT's step is PaLM's count (nk_train_config_predict()), not the Cruncher's 6·N */
+  /* a model's own formula (a GPT's PaLM count, nk_train_config_predict()), or the Planner's 6·N */
   gtk_label_set_label (self->predicted_flops_caption,
-                       c->model == NK_MODEL_GPT ? _("FLOPs per step, 6 · N + 12 · L · T · d per token")
-                                                : _("FLOPs per step, 6 · N · tokens"));
+                       arch->step_flops_caption != NULL ? _(arch->step_flops_caption)
+                                                        : _("FLOPs per step, 6 · N · tokens"));
   show_predicted_memory (self, &p);
   if (isfinite (p.seconds_per_step))
     {
@@ -514,11 +516,13 @@ update_tick (NapkinRunView *self)
     g_clear_handle_id (&self->tick_source, g_source_remove);
 }
 
-/* A GPT's latest sample of its text (NkTrainConfig.sample_every), drawn on the worker. */
+/* A GPT's latest sample of its text (NkTrainConfig.sample_every), drawn on the worker:
+ * a model that generates text (#NkModelArch.generate). */
 static void
 update_sample (NapkinRunView *self)
 {
-  gboolean gpt = self->run != NULL && napkin_run_get_config (self->run)->model == NK_MODEL_GPT;
+  gboolean gpt = self->run != NULL
+                 && nk_model_arch_lookup (napkin_run_get_config (self->run)->model)->generate != NULL;
   g_autofree char *text = NULL;
   g_autofree char *title = NULL;
   guint64 step = 0;
@@ -711,7 +715,10 @@ napkin_run_view_set_config (NapkinRunView       *self,
   /* before a run, the choices name the parameters of the model the form describes */
   if (self->run == NULL && self->config != NULL)
     fill_histogram_sources (self, self->config);
-  gtk_widget_set_visible (self->accounting_card, self->config != NULL && self->config->model == NK_MODEL_GPT);
+  /* the activation and FLOP terms of a transformer (nk_train_config_activation_terms()) */
+  gtk_widget_set_visible (self->accounting_card,
+                          self->config != NULL
+                          && nk_model_arch_lookup (self->config->model)->activation_terms != NULL);
   napkin_gpt_accounting_set_config (self->accounting, self->config);
   update_live_labels (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);

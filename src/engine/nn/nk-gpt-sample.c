@@ -168,10 +168,10 @@ nk_gpt_generate (NkModel        *model,
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint vocab, block;
 
-  g_return_val_if_fail (model != NULL && model->kind == NK_MODEL_GPT, NULL);
+  g_return_val_if_fail (model != NULL && model->arch == &_nk_gpt_arch, NULL);
   g_return_val_if_fail (n_prompt > 0, NULL);
-  vocab = model->vocab;
-  block = model->block_size;
+  vocab = model->shape.vocab;
+  block = model->shape.context;
 
   for (gsize i = 0; i < n_prompt; i++)
     {

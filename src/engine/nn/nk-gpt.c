@@ -81,9 +81,10 @@ nk_model_new_gpt (guint     vocab,
   if (!nk_gpt_check_sizes (vocab, n_embd, n_layer, n_head, block_size, error))
     return NULL;
 
-  model = _nk_model_new (NK_MODEL_GPT, n_embd, n_layer, vocab, dtype);
-  model->n_head = n_head;
-  model->block_size = block_size;
+  model = _nk_model_new (&_nk_gpt_arch,
+                         &(NkModelShape) { .vocab = vocab, .dim = n_embd, .layers = n_layer,
+                                           .n_head = n_head, .context = block_size },
+                         dtype);
   if (!_nk_model_add_param (model, "transformer.wte.weight", NK_SHAPE (vocab, d), 0, error)
       || !_nk_model_add_param (model, "transformer.wpe.weight", NK_SHAPE (block_size, d), 0, error))
     return NULL;
@@ -255,24 +256,14 @@ nk_gpt_activation_bytes (guint    vocab,
   return bytes;
 }
 
-guint64
-_nk_gpt_activation_bytes (guint    vocab,
-                          guint    dim,
-                          guint    layers,
-                          guint    n_head,
-                          guint64  batch,
-                          guint64  block,
-                          NkDType  compute)
+/* nanoGPT's _init_weights: its own rule, whatever @kind says. */
+static gboolean
+gpt_init (NkModel     *model,
+          NkRng       *rng,
+          NkInitKind   kind,
+          GError     **error)
 {
-  return nk_gpt_activation_bytes (vocab, dim, layers, n_head, batch, block, compute);
-}
-
-gboolean
-_nk_gpt_init (NkModel  *model,
-              NkRng    *rng,
-              GError  **error)
-{
-  double proj_std = GPT_INIT_STD / sqrt (2.0 * model->layers);
+  double proj_std = GPT_INIT_STD / sqrt (2.0 * model->shape.layers);
 
   for (guint i = 0; i < model->params->len; i++)
     {
@@ -318,7 +309,7 @@ attention (NkModel   *model,
            gint64     T,
            GError   **error)
 {
-  gint64 d = model->dim, H = model->n_head, hd = d / H;
+  gint64 d = model->shape.dim, H = model->shape.n_head, hd = d / H;
   g_autoptr(NkTensor) qkv = nk_ag_linear (h, P (model, l, 2), P (model, l, 3), error);
   NkTensor *heads[3] = { NULL, NULL, NULL };
   g_autoptr(NkTensor) att = NULL;
@@ -400,10 +391,10 @@ embed (NkModel   *model,
                      : NULL;
 }
 
-NkTensor *
-_nk_gpt_forward (NkModel   *model,
-                 NkTensor  *input,
-                 GError   **error)
+static NkTensor *
+gpt_forward (NkModel   *model,
+             NkTensor  *input,
+             GError   **error)
 {
   guint last = model->params->len;
   g_autoptr(NkTensor) x = NULL;
@@ -420,18 +411,18 @@ _nk_gpt_forward (NkModel   *model,
                    _("A GPT reads tokens [B, T], not a %d-D tensor."), input->ndim);
       return NULL;
     }
-  if (T < 1 || T > model->block_size)
+  if (T < 1 || T > model->shape.context)
     {
       g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
                    _("Cannot forward a sequence of length %" PRId64 ", block size is only %u."),
-                   T, model->block_size);
+                   T, model->shape.context);
       return NULL;
     }
 
   x = embed (model, input, B, T, error);
   if (x == NULL)
     return NULL;
-  for (guint l = 0; l < model->layers; l++)
+  for (guint l = 0; l < model->shape.layers; l++)
     for (int attn = 1; attn >= 0; attn--)
       {
         NkTensor *next = residual (model, l, x, attn, B, T, error);
@@ -448,3 +439,114 @@ _nk_gpt_forward (NkModel   *model,
   /* The head is tied: logits = ln_f(x)·wteᵀ, no bias. */
   return nk_ag_linear (h, g_ptr_array_index (model->params, 0), NULL, error);
 }
+
+/* ---- the architecture table -------------------------------------------------------- */
+
+static gboolean
+gpt_check_shape (const NkModelShape  *shape,
+                 GError             **error)
+{
+  return nk_gpt_check_sizes (shape->vocab, shape->dim, shape->layers, shape->n_head,
+                             shape->context, error);
+}
+
+static NkModel *
+gpt_build (const NkModelShape  *shape,
+           NkDType              dtype,
+           GError             **error)
+{
+  return nk_model_new_gpt (shape->vocab, shape->dim, shape->layers, shape->n_head,
+                           shape->context, dtype, error);
+}
+
+static guint64
+gpt_count_parameters (const NkModelShape *shape)
+{
+  return nk_gpt_count_parameters (shape->vocab, shape->dim, shape->layers, shape->context);
+}
+
+static char **
+gpt_param_names (const NkModelShape *shape)
+{
+  return nk_gpt_param_names (shape->layers);
+}
+
+/* @rows tokens are @rows / T sequences of the block size T. */
+static guint64
+gpt_activation_bytes (const NkModelShape *shape,
+                      guint64             rows,
+                      NkDType             weights,
+                      NkDType             compute)
+{
+  guint64 t = shape->context;
+
+  g_return_val_if_fail (t > 0, 0);
+  return nk_gpt_activation_bytes (shape->vocab, shape->dim, shape->layers, shape->n_head,
+                                  rows / t, t, compute);
+}
+
+static void
+gpt_activation_terms (const NkModelShape *shape,
+                      guint64             batch,
+                      NkDType             compute,
+                      guint64             terms[NK_ACT_N_TERMS])
+{
+  nk_gpt_activation_terms (shape->vocab, shape->dim, shape->layers, shape->n_head, batch,
+                           shape->context, compute, terms);
+}
+
+/* PaLM's 6·N + 12·L·T·d per token (nk_gpt_flops_formula()) */
+static double
+gpt_step_flops (const NkModelShape *shape,
+                double              tokens)
+{
+  return nk_gpt_flops_formula (shape->vocab, shape->dim, shape->layers, shape->context, tokens);
+}
+
+/* PaLM's count by kind (its 6·N the Linears', 12·L·T·d per token attention's, NAN
+ * for the element-wise kinds it leaves out), and the ops' (nk_gpt_op_flops()). */
+static void
+gpt_flops_terms (const NkModelShape *shape,
+                 guint               batch,
+                 double              palm[NK_N_FLOP_KINDS],
+                 double              ops[NK_N_FLOP_KINDS])
+{
+  double tokens = (double) batch * shape->context;
+
+  for (guint i = 0; i < NK_N_FLOP_KINDS; i++)
+    palm[i] = ops[i] = NAN;
+  nk_gpt_op_flops (shape->vocab, shape->dim, shape->layers, shape->n_head, shape->context,
+                   batch, ops);
+  /* the rest of PaLM's count is 6·N */
+  palm[NK_FLOP_KIND_ATTENTION] = nk_gpt_attention_flops_per_token (shape->dim, shape->layers,
+                                                                   shape->context) * tokens;
+  palm[NK_FLOP_KIND_LINEAR] = nk_gpt_flops_formula (shape->vocab, shape->dim, shape->layers,
+                                                    shape->context, tokens)
+                              - palm[NK_FLOP_KIND_ATTENTION];
+}
+
+const NkModelArch _nk_gpt_arch = {
+  .kind = NK_MODEL_GPT,
+  .name = "gpt",
+  .title = N_("GPT (nanoGPT’s)"),
+  .description = N_("nanoGPT’s GPT: L pre-LayerNorm blocks of causal self-attention and a GELU MLP of width D, predicting the next token of the text."),
+  .fields = NK_MODEL_FIELD_DIM | NK_MODEL_FIELD_LAYERS | NK_MODEL_FIELD_CONTEXT
+            | NK_MODEL_FIELD_HEADS | NK_MODEL_FIELD_VOCAB,
+  /* The one size a GPT's tensors do not tell (nk_gpt_load()). */
+  .metadata = NK_MODEL_FIELD_HEADS,
+  .input = NK_MODEL_INPUT_SEQUENCES,
+  .default_lr = 1e-3,
+  .check_shape = gpt_check_shape,
+  .build = gpt_build,
+  .init = gpt_init,
+  .forward = gpt_forward,
+  .loss = _nk_model_next_token_loss,
+  .count_parameters = gpt_count_parameters,
+  .param_names = gpt_param_names,
+  .activation_bytes = gpt_activation_bytes,
+  .activation_terms = gpt_activation_terms,
+  .step_flops = gpt_step_flops,
+  .step_flops_caption = N_("FLOPs per step, 6 · N + 12 · L · T · d per token"),
+  .flops_terms = gpt_flops_terms,
+  .generate = nk_gpt_generate,
+};

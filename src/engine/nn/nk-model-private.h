@@ -1,33 +1,32 @@
-/* nk-model-private.h: what nk-model.c shares with the model files beside it (nk-gpt.c)
+/* nk-model-private.h: what nk-model.c shares with the architectures beside it
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
-#include "nk-model.h"
+#include "nk-model-arch.h"
 
 G_BEGIN_DECLS
 
 struct _NkModel
 {
-  NkModelKind kind;
-  guint       dim;
-  guint       layers;
-  guint       vocab;
-  guint       n_head;       /* GPT */
-  guint       block_size;   /* GPT: T, the rows of transformer.wpe.weight */
-  NkDType     dtype;
-  GPtrArray  *params;   /* NkTensor*, state_dict order */
-  GPtrArray  *names;    /* char*, NULL-terminated */
-  GArray     *fan_in;   /* gint64 per param; 0 marks an embedding */
+  const NkModelArch *arch;
+  NkModelShape       shape;
+  NkDType            dtype;
+  GPtrArray         *params;   /* NkTensor*, state_dict order */
+  GPtrArray         *names;    /* char*, NULL-terminated */
+  GArray            *fan_in;   /* gint64 per param; 0 marks an embedding */
 };
 
-NkModel    *_nk_model_new        (NkModelKind    kind,
-                                  guint          dim,
-                                  guint          layers,
-                                  guint          vocab,
-                                  NkDType        dtype);
+/* The architectures, each filled in its own file; nk-model.c lists them. */
+extern const NkModelArch _nk_cruncher_arch;
+extern const NkModelArch _nk_tiny_lm_arch;
+extern const NkModelArch _nk_gpt_arch;
+
+NkModel    *_nk_model_new        (const NkModelArch  *arch,
+                                  const NkModelShape *shape,
+                                  NkDType             dtype);
 gboolean    _nk_model_add_param  (NkModel       *model,
                                   const char    *name,
                                   int            ndim,
@@ -39,20 +38,27 @@ gboolean    _nk_model_add_linear (NkModel       *model,
                                   gint64         in,
                                   gint64         out,
                                   GError       **error);
+static inline NkTensor *
+_nk_model_param (NkModel *model,
+                 guint    i)
+{
+  return g_ptr_array_index (model->params, i);
+}
 
-/* nk-gpt.c */
-gboolean    _nk_gpt_init         (NkModel       *model,
-                                  NkRng         *rng,
-                                  GError       **error);
-NkTensor   *_nk_gpt_forward      (NkModel       *model,
-                                  NkTensor      *input,
-                                  GError       **error);
-guint64     _nk_gpt_activation_bytes (guint      vocab,
-                                      guint      dim,
-                                      guint      layers,
-                                      guint      n_head,
-                                      guint64    batch,
-                                      guint64    block,
-                                      NkDType    compute);
+/* The lecture's bounds on D and L, with the sentence a model fails with. */
+gboolean    _nk_model_check_sizes      (guint          dim,
+                                        guint          layers,
+                                        GError       **error);
+/* Every weight and bias by @kind with its recorded fan_in; an embedding (fan_in
+ * 0) N(0, 1), as torch.nn.Embedding. Draws in state_dict order. */
+gboolean    _nk_model_init_by_fan_in   (NkModel       *model,
+                                        NkRng         *rng,
+                                        NkInitKind     kind,
+                                        GError       **error);
+/* Cross-entropy of logits [N, V] against the next tokens, [B, T] or [N]. */
+NkTensor   *_nk_model_next_token_loss  (NkModel       *model,
+                                        NkTensor      *logits,
+                                        NkTensor      *target,
+                                        GError       **error);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* nk-model.c: the lecture's models: Linear, the Cruncher and a tiny byte-level LM
+/* nk-model.c: a model: its parameters, the architecture table's list, state_dict I/O
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,40 +13,81 @@
 G_DEFINE_QUARK (nk-model-error-quark, nk_model_error)
 
 
+/* Every architecture, each filled in its own file, in #NkModelKind order. */
+static const NkModelArch *const archs[] = {
+  &_nk_cruncher_arch,
+  &_nk_tiny_lm_arch,
+  &_nk_gpt_arch,
+};
+
+const NkModelArch *const *
+nk_model_archs (guint *out_n)
+{
+  if (out_n != NULL)
+    *out_n = G_N_ELEMENTS (archs);
+  return archs;
+}
+
+const NkModelArch *
+nk_model_arch_lookup (NkModelKind kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (archs); i++)
+    if (archs[i]->kind == kind)
+      return archs[i];
+  return NULL;
+}
+
+const NkModelArch *
+nk_model_arch_find (const char *name)
+{
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (archs); i++)
+    if (g_str_equal (name, archs[i]->name) || g_strcmp0 (name, archs[i]->alias) == 0)
+      return archs[i];
+  return NULL;
+}
+
 const char *
 nk_model_kind_to_string (NkModelKind kind)
 {
-  return kind == NK_MODEL_TINY_LM ? "tiny-lm" : kind == NK_MODEL_GPT ? "gpt" : "cruncher";
+  const NkModelArch *arch = nk_model_arch_lookup (kind);
+
+  g_return_val_if_fail (arch != NULL, NULL);
+  return arch->name;
 }
 
 gboolean
 nk_model_kind_from_string (const char  *text,
                            NkModelKind *out_kind)
 {
-  if (g_strcmp0 (text, "cruncher") == 0)
-    *out_kind = NK_MODEL_CRUNCHER;
-  else if (g_strcmp0 (text, "tiny-lm") == 0 || g_strcmp0 (text, "lm") == 0)
-    *out_kind = NK_MODEL_TINY_LM;
-  else if (g_strcmp0 (text, "gpt") == 0)
-    *out_kind = NK_MODEL_GPT;
-  else
+  const NkModelArch *arch = nk_model_arch_find (text);
+
+  if (arch == NULL)
     return FALSE;
+  *out_kind = arch->kind;
   return TRUE;
 }
 
 NkModel *
-_nk_model_new (NkModelKind kind,
-               guint       dim,
-               guint       layers,
-               guint       vocab,
-               NkDType     dtype)
+nk_model_new (NkModelKind          kind,
+              const NkModelShape  *shape,
+              NkDType              dtype,
+              GError             **error)
+{
+  const NkModelArch *arch = nk_model_arch_lookup (kind);
+
+  g_return_val_if_fail (arch != NULL && shape != NULL, NULL);
+  return arch->build (shape, dtype, error);
+}
+
+NkModel *
+_nk_model_new (const NkModelArch  *arch,
+               const NkModelShape *shape,
+               NkDType             dtype)
 {
   NkModel *model = g_new0 (NkModel, 1);
 
-  model->kind = kind;
-  model->dim = dim;
-  model->layers = layers;
-  model->vocab = vocab;
+  model->arch = arch;
+  model->shape = *shape;
   model->dtype = dtype;
   model->params = g_ptr_array_new_with_free_func ((GDestroyNotify) nk_tensor_unref);
   model->names = g_ptr_array_new_with_free_func (g_free);
@@ -110,10 +151,10 @@ _nk_model_add_linear (NkModel     *model,
          && _nk_model_add_param (model, b, NK_SHAPE (out), in, error);
 }
 
-static gboolean
-check_sizes (guint    dim,
-             guint    layers,
-             GError **error)
+gboolean
+_nk_model_check_sizes (guint    dim,
+                       guint    layers,
+                       GError **error)
 {
   if (dim == 0 || dim > 65536 || layers > 4096)
     {
@@ -125,99 +166,54 @@ check_sizes (guint    dim,
   return TRUE;
 }
 
-NkModel *
-nk_model_new_cruncher (guint     dim,
-                       guint     layers,
-                       NkDType   dtype,
-                       GError  **error)
+const NkModelArch *
+nk_model_get_arch (NkModel *model)
 {
-  g_autoptr(NkModel) model = NULL;
-
-  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64, NULL);
-  if (!check_sizes (dim, layers, error))
-    return NULL;
-
-  model = _nk_model_new (NK_MODEL_CRUNCHER, dim, layers, 0, dtype);
-  for (guint l = 0; l < layers; l++)
-    {
-      g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
-
-      if (!_nk_model_add_linear (model, prefix, dim, dim, error))
-        return NULL;
-    }
-  if (!_nk_model_add_linear (model, "final", dim, 1, error))
-    return NULL;
-  return g_steal_pointer (&model);
+  g_return_val_if_fail (model != NULL, NULL);
+  return model->arch;
 }
 
-NkModel *
-nk_model_new_tiny_lm (guint     vocab,
-                      guint     dim,
-                      guint     layers,
-                      NkDType   dtype,
-                      GError  **error)
+const NkModelShape *
+nk_model_get_shape (NkModel *model)
 {
-  g_autoptr(NkModel) model = NULL;
-
-  g_return_val_if_fail (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64, NULL);
-  if (!check_sizes (dim, layers, error))
-    return NULL;
-  if (vocab == 0 || vocab > 65536)
-    {
-      g_set_error (error, NK_MODEL_ERROR, NK_MODEL_ERROR_INVALID,
-                   _("A vocabulary of %u tokens is not between 1 and 65536."), vocab);
-      return NULL;
-    }
-
-  model = _nk_model_new (NK_MODEL_TINY_LM, dim, layers, vocab, dtype);
-  if (!_nk_model_add_param (model, "embedding.weight", NK_SHAPE (vocab, dim), 0, error))
-    return NULL;
-  for (guint l = 0; l < layers; l++)
-    {
-      g_autofree char *prefix = g_strdup_printf ("layers.%u", l);
-
-      if (!_nk_model_add_linear (model, prefix, dim, dim, error))
-        return NULL;
-    }
-  if (!_nk_model_add_linear (model, "head", dim, vocab, error))
-    return NULL;
-  return g_steal_pointer (&model);
+  g_return_val_if_fail (model != NULL, NULL);
+  return &model->shape;
 }
 
 NkModelKind
 nk_model_get_kind (NkModel *model)
 {
-  return model->kind;
+  return model->arch->kind;
 }
 
 guint
 nk_model_get_dim (NkModel *model)
 {
-  return model->dim;
+  return model->shape.dim;
 }
 
 guint
 nk_model_get_layers (NkModel *model)
 {
-  return model->layers;
+  return model->shape.layers;
 }
 
 guint
 nk_model_get_vocab (NkModel *model)
 {
-  return model->vocab;
+  return model->shape.vocab;
 }
 
 guint
 nk_model_get_n_head (NkModel *model)
 {
-  return model->n_head;
+  return model->shape.n_head;
 }
 
 guint
 nk_model_get_block_size (NkModel *model)
 {
-  return model->block_size;
+  return model->shape.context;
 }
 
 NkTensor **
@@ -255,18 +251,14 @@ nk_model_count_parameters (NkModel *model)
 }
 
 gboolean
-nk_model_init (NkModel     *model,
-               NkRng       *rng,
-               NkInitKind   kind,
-               GError     **error)
+_nk_model_init_by_fan_in (NkModel     *model,
+                          NkRng       *rng,
+                          NkInitKind   kind,
+                          GError     **error)
 {
-  /* nanoGPT's _init_weights: its own rule, whatever @kind says. */
-  if (model->kind == NK_MODEL_GPT)
-    return _nk_gpt_init (model, rng, error);
-
   for (guint i = 0; i < model->params->len; i++)
     {
-      NkTensor *p = g_ptr_array_index (model->params, i);
+      NkTensor *p = _nk_model_param (model, i);
       gint64 fan_in = g_array_index (model->fan_in, gint64, i);
       gboolean ok;
 
@@ -283,36 +275,14 @@ nk_model_init (NkModel     *model,
   return TRUE;
 }
 
-guint64
-nk_model_kind_activation_bytes (NkModelKind kind,
-                                guint       vocab,
-                                guint       dim,
-                                guint       layers,
-                                NkDType     weights,
-                                guint64     rows,
-                                NkDType     compute)
+gboolean
+nk_model_init (NkModel     *model,
+               NkRng       *rng,
+               NkInitKind   kind,
+               GError     **error)
 {
-  guint64 c, w, d, l, bytes;
-  gboolean narrow;
-
-  c = nk_dtype_element_size (compute);
-  w = nk_dtype_element_size (weights);
-  d = dim;
-  l = layers;
-  narrow = compute != weights;
-
-  if (kind == NK_MODEL_CRUNCHER)
-    {
-      bytes = l * rows * d * c + rows * c;
-      if (narrow)
-        bytes += rows * d * c;
-      return bytes + rows * MAX (c, 4) + MAX (c, 4);
-    }
-
-  bytes = rows * d * w + 2 * l * rows * d * c + rows * (guint64) vocab * c;
-  if (narrow)
-    bytes += rows * d * c + rows * (guint64) vocab * 4;
-  return bytes + 4;
+  g_return_val_if_fail (model != NULL, FALSE);
+  return model->arch->init (model, rng, kind, error);
 }
 
 guint64
@@ -321,56 +291,7 @@ nk_model_activation_bytes (NkModel *model,
                            NkDType  compute)
 {
   g_return_val_if_fail (model != NULL, 0);
-
-  if (model->kind == NK_MODEL_GPT)
-    {
-      guint64 t = model->block_size;
-
-      return _nk_gpt_activation_bytes (model->vocab, model->dim, model->layers, model->n_head,
-                                       rows / t, t, compute);
-    }
-  return nk_model_kind_activation_bytes (model->kind, model->vocab, model->dim, model->layers,
-                                         model->dtype, rows, compute);
-}
-
-guint64
-nk_model_kind_count_parameters (NkModelKind kind,
-                                guint       vocab,
-                                guint       dim,
-                                guint       layers)
-{
-  guint64 d = dim, l = layers, v = vocab;
-
-  /* The shapes nk_model_new_cruncher() and nk_model_new_tiny_lm() allocate. */
-  if (kind == NK_MODEL_CRUNCHER)
-    return l * (d * d + d) + d + 1;
-  return v * d + l * (d * d + d) + v * d + v;
-}
-
-char **
-nk_model_kind_param_names (NkModelKind kind,
-                           guint       layers)
-{
-  GPtrArray *names = g_ptr_array_new ();
-
-  if (kind == NK_MODEL_TINY_LM)
-    g_ptr_array_add (names, g_strdup ("embedding.weight"));
-  for (guint l = 0; l < layers; l++)
-    {
-      g_ptr_array_add (names, g_strdup_printf ("layers.%u.weight", l));
-      g_ptr_array_add (names, g_strdup_printf ("layers.%u.bias", l));
-    }
-  g_ptr_array_add (names, g_strdup (kind == NK_MODEL_TINY_LM ? "head.weight" : "final.weight"));
-  g_ptr_array_add (names, g_strdup (kind == NK_MODEL_TINY_LM ? "head.bias" : "final.bias"));
-  g_ptr_array_add (names, NULL);
-  return (char **) g_ptr_array_free (names, FALSE);
-}
-
-static NkTensor *
-param (NkModel *model,
-       guint    i)
-{
-  return g_ptr_array_index (model->params, i);
+  return model->arch->activation_bytes (&model->shape, rows, model->dtype, compute);
 }
 
 NkTensor *
@@ -378,53 +299,8 @@ nk_model_forward (NkModel   *model,
                   NkTensor  *input,
                   GError   **error)
 {
-  g_autoptr(NkTensor) h = NULL;
-  guint p = 0;
-
   g_return_val_if_fail (model != NULL && input != NULL, NULL);
-
-  if (model->kind == NK_MODEL_GPT)
-    return _nk_gpt_forward (model, input, error);
-  if (model->kind == NK_MODEL_CRUNCHER)
-    {
-      h = nk_tensor_ref (input);
-      for (guint l = 0; l <= model->layers; l++, p += 2)
-        {
-          NkTensor *next = nk_ag_linear (h, param (model, p), param (model, p + 1), error);
-
-          if (next == NULL)
-            return NULL;
-          nk_tensor_unref (h);
-          h = next;
-        }
-      return g_steal_pointer (&h);
-    }
-
-  /* TinyLM: tokens [B, T] → logits [B·T, V] */
-  {
-    g_autoptr(NkTensor) flat = nk_tensor_reshape (input, NK_SHAPE (nk_tensor_numel (input)), error);
-
-    if (flat == NULL)
-      return NULL;
-    h = nk_ag_embedding (param (model, 0), flat, error);
-    if (h == NULL)
-      return NULL;
-    p = 1;
-    for (guint l = 0; l < model->layers; l++, p += 2)
-      {
-        g_autoptr(NkTensor) lin = nk_ag_linear (h, param (model, p), param (model, p + 1), error);
-        NkTensor *act;
-
-        if (lin == NULL)
-          return NULL;
-        act = nk_ag_relu (lin, error);
-        if (act == NULL)
-          return NULL;
-        nk_tensor_unref (h);
-        h = act;
-      }
-    return nk_ag_linear (h, param (model, p), param (model, p + 1), error);
-  }
+  return model->arch->forward (model, input, error);
 }
 
 NkTensor *
@@ -437,16 +313,20 @@ nk_model_loss (NkModel   *model,
 
   if (out == NULL)
     return NULL;
-  if (model->kind == NK_MODEL_CRUNCHER)
-    return nk_ag_mse_loss (out, target, error);
+  return model->arch->loss (model, out, target, error);
+}
 
-  {
-    g_autoptr(NkTensor) flat = nk_tensor_reshape (target, NK_SHAPE (nk_tensor_numel (target)), error);
+NkTensor *
+_nk_model_next_token_loss (NkModel   *model,
+                           NkTensor  *logits,
+                           NkTensor  *target,
+                           GError   **error)
+{
+  g_autoptr(NkTensor) flat = nk_tensor_reshape (target, NK_SHAPE (nk_tensor_numel (target)), error);
 
-    if (flat == NULL)
-      return NULL;
-    return nk_ag_cross_entropy (out, flat, error);
-  }
+  if (flat == NULL)
+    return NULL;
+  return nk_ag_cross_entropy (logits, flat, error);
 }
 
 gboolean
@@ -492,7 +372,7 @@ read_params (NkModel   *model,
              GError   **error)
 {
   for (guint i = 0; i < model->params->len; i++)
-    if (!read_param (param (model, i), read, source, nk_model_get_param_name (model, i), error))
+    if (!read_param (_nk_model_param (model, i), read, source, nk_model_get_param_name (model, i), error))
       return FALSE;
   return TRUE;
 }
@@ -519,21 +399,39 @@ nk_model_load_state_dict (NkModel        *model,
   return read_params (model, read_safetensors, st, error);
 }
 
+/* The sizes an architecture may keep as metadata (#NkModelArch.metadata), under
+ * nanoGPT's names, for the loaders that rebuild a model from its file alone
+ * (nk_gpt_load()). */
+static const struct {
+  NkModelFields field;
+  const char   *key;
+  gsize         offset;
+} metadata_keys[] = {
+  { NK_MODEL_FIELD_HEADS, "n_head", G_STRUCT_OFFSET (NkModelShape, n_head) },
+};
+
+static char *
+metadata_value (NkModel *model,
+                guint    i)
+{
+  return g_strdup_printf ("%u", G_STRUCT_MEMBER (guint, &model->shape, metadata_keys[i].offset));
+}
+
 gboolean
 nk_model_save_state_dict (NkModel              *model,
                           NkSafetensorsWriter  *writer,
                           GError              **error)
 {
-  /* The one size of a GPT its shapes do not tell (nk_gpt_load()). */
-  if (model->kind == NK_MODEL_GPT)
-    {
-      g_autofree char *heads = g_strdup_printf ("%u", model->n_head);
+  for (guint i = 0; i < G_N_ELEMENTS (metadata_keys); i++)
+    if (model->arch->metadata & metadata_keys[i].field)
+      {
+        g_autofree char *value = metadata_value (model, i);
 
-      nk_safetensors_writer_set_metadata (writer, "n_head", heads);
-    }
+        nk_safetensors_writer_set_metadata (writer, metadata_keys[i].key, value);
+      }
   for (guint i = 0; i < model->params->len; i++)
     if (!nk_safetensors_writer_add_tensor (writer, nk_model_get_param_name (model, i),
-                                           param (model, i), error))
+                                           _nk_model_param (model, i), error))
       return FALSE;
   return TRUE;
 }
@@ -551,15 +449,16 @@ nk_model_save_checkpoint (NkModel       *model,
                           NkCheckpoint  *ck,
                           GError       **error)
 {
-  if (model->kind == NK_MODEL_GPT)
-    {
-      g_autofree char *heads = g_strdup_printf ("%u", model->n_head);
+  for (guint i = 0; i < G_N_ELEMENTS (metadata_keys); i++)
+    if (model->arch->metadata & metadata_keys[i].field)
+      {
+        g_autofree char *value = metadata_value (model, i);
 
-      nk_checkpoint_set_metadata (ck, "n_head", heads);
-    }
+        nk_checkpoint_set_metadata (ck, metadata_keys[i].key, value);
+      }
   for (guint i = 0; i < model->params->len; i++)
     if (!nk_checkpoint_add_tensor (ck, nk_model_get_param_name (model, i),
-                                   param (model, i), error))
+                                   _nk_model_param (model, i), error))
       return FALSE;
   return TRUE;
 }

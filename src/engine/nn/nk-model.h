@@ -1,4 +1,4 @@
-/* nk-model.h: the lecture's models: Linear, the Cruncher and a tiny byte-level LM
+/* nk-model.h: a model (the lecture's Cruncher and tiny byte-level LM, or a GPT)
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -14,6 +14,10 @@
  *                     head.weight [V, D], head.bias [V]
  *                     tokens [B, T] → embedding → L × (Linear + ReLU) → logits
  *                     [B·T, V]; cross-entropy against the next tokens.
+ *
+ * Each is an architecture (nk-model-arch.h) in its own file: nk-cruncher.c,
+ * nk-tiny-lm.c, nk-gpt.c. nk-model.c holds what every model shares and calls
+ * through the table.
  *
  * Parameter storages are counted in %NK_BUCKET_PARAMS and their gradients (allocated
  * with the model, zeroed) in %NK_BUCKET_GRADS, so both buckets hold exactly 4 bytes
@@ -132,6 +136,7 @@ guint64     nk_model_count_parameters  (NkModel      *model);
  *    for the softmax, N·V·4; the loss, 4. nk-plan's one-tensor-per-layer formula does
  *    not describe this model (the ReLU doubles a layer, the vocabulary-wide logits
  *    often dominate), so the trainer predicts with this.
+ *  - GPT: nk_gpt_activation_bytes() for @rows / T sequences of its block size T.
  *
  * Returns: the bytes
  */
@@ -139,40 +144,9 @@ guint64     nk_model_activation_bytes  (NkModel      *model,
                                         guint64       rows,
                                         NkDType       compute);
 
-/* nk_model_activation_bytes() for a model that is not built: @weights is its
- * parameters' dtype (f32 in training). */
-guint64     nk_model_kind_activation_bytes (NkModelKind kind,
-                                            guint       vocab,
-                                            guint       dim,
-                                            guint       layers,
-                                            NkDType     weights,
-                                            guint64     rows,
-                                            NkDType     compute);
-
-/**
- * nk_model_kind_count_parameters:
- * @kind: the model
- * @vocab: V (tiny LM; ignored for the Cruncher)
- * @dim: D
- * @layers: L
- *
- * What nk_model_count_parameters() says of that model once built, without building
- * it: D²L + DL + D + 1 for the Cruncher (seed 001), 2VD + V + L(D² + D) for the LM.
- *
- * Returns: the number of scalar parameters
- */
-guint64     nk_model_kind_count_parameters (NkModelKind kind,
-                                            guint       vocab,
-                                            guint       dim,
-                                            guint       layers);
-
-/* Returns: (transfer full): the state_dict names of that model, in order, without
- * building it (nk_model_get_param_names() of the built model). */
-char      **nk_model_kind_param_names      (NkModelKind kind,
-                                            guint       layers);
-
-/* Fills every weight and bias by @kind with fan_in = in_features (the embedding:
- * N(0, 1) as torch.nn.Embedding). Draws in state_dict order. */
+/* Fills every parameter by the model's rule (#NkModelArch.init): for the lecture's
+ * models every weight and bias by @kind with fan_in = in_features (the embedding:
+ * N(0, 1) as torch.nn.Embedding), draws in state_dict order. */
 gboolean    nk_model_init              (NkModel      *model,
                                         NkRng        *rng,
                                         NkInitKind    kind,

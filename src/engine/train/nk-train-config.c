@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "nk-gpt.h"
 #include "nk-plan-compute.h"
 #include "nk-train-config.h"
 
@@ -22,7 +21,27 @@ G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
 double
 nk_train_config_default_lr (NkModelKind model)
 {
-  return model == NK_MODEL_GPT ? 1e-3 : 0.01;
+  const NkModelArch *arch = nk_model_arch_lookup (model);
+
+  g_return_val_if_fail (arch != NULL, 0.01);
+  return arch->default_lr;
+}
+
+/* The architecture a config names and the sizes it reads. */
+static const NkModelArch *
+arch_of (const NkTrainConfig *config)
+{
+  return nk_model_arch_lookup (config->model);
+}
+
+void
+nk_train_config_get_shape (const NkTrainConfig *config,
+                           NkModelShape        *shape)
+{
+  g_return_if_fail (config != NULL && shape != NULL);
+  *shape = (NkModelShape) { .vocab = nk_train_config_get_vocab (config), .dim = config->dim,
+                            .layers = config->layers, .n_head = config->n_head,
+                            .context = config->context };
 }
 
 NkTrainConfig *
@@ -84,6 +103,23 @@ nk_train_config_free (NkTrainConfig *config)
 
 G_DEFINE_BOXED_TYPE (NkTrainConfig, nk_train_config, nk_train_config_copy, nk_train_config_free)
 
+/* The sizes the model reads, by its own rule (a GPT's heads must divide n_embd). */
+static gboolean
+check_shape (const NkTrainConfig  *config,
+             GError              **error)
+{
+  g_autoptr(GError) local = NULL;
+  NkModelShape shape;
+
+  nk_train_config_get_shape (config, &shape);
+  if (!arch_of (config)->check_shape (&shape, &local))
+    {
+      g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 nk_train_config_validate (const NkTrainConfig  *config,
                           GError              **error)
@@ -120,7 +156,13 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    _("--steps must be at least 1."));
       return FALSE;
     }
-  if (config->model != NK_MODEL_CRUNCHER && config->context == 0)
+  if (arch_of (config) == NULL)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("There is no model of kind %d."), (int) config->model);
+      return FALSE;
+    }
+  if ((arch_of (config)->fields & NK_MODEL_FIELD_CONTEXT) && config->context == 0)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
                    _("The context length must be at least 1 token."));
@@ -133,23 +175,14 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    _("Give at most one of --text, --tokens and --batches."));
       return FALSE;
     }
-  if (config->batches_file != NULL && config->model != NK_MODEL_GPT)
+  if (config->batches_file != NULL && arch_of (config)->input != NK_MODEL_INPUT_SEQUENCES)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
                    _("--batches is for --model gpt."));
       return FALSE;
     }
-  if (config->model == NK_MODEL_GPT)
-    {
-      g_autoptr(GError) local = NULL;
-
-      if (!nk_gpt_check_sizes (nk_train_config_get_vocab (config), config->dim,
-                               config->layers, config->n_head, config->context, &local))
-        {
-          g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG, local->message);
-          return FALSE;
-        }
-    }
+  if (!check_shape (config, error))
+    return FALSE;
   if ((config->inputs == NULL) != (config->targets == NULL))
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
@@ -179,7 +212,9 @@ nk_train_config_to_json (const NkTrainConfig *config)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
+  const NkModelArch *arch = arch_of (config);
 
+  g_return_val_if_fail (arch != NULL, NULL);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "model");
   json_builder_add_string_value (b, nk_model_kind_to_string (config->model));
@@ -189,15 +224,18 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_add_int_value (b, config->layers);
   json_builder_set_member_name (b, "batch");
   json_builder_add_int_value (b, config->batch);
-  if (config->model != NK_MODEL_CRUNCHER)
+  if (arch->fields & NK_MODEL_FIELD_CONTEXT)
     {
       json_builder_set_member_name (b, "context");
       json_builder_add_int_value (b, config->context);
     }
-  if (config->model == NK_MODEL_GPT)
+  if (arch->fields & NK_MODEL_FIELD_HEADS)
     {
       json_builder_set_member_name (b, "n_head");
       json_builder_add_int_value (b, config->n_head);
+    }
+  if (arch->fields & NK_MODEL_FIELD_VOCAB)
+    {
       json_builder_set_member_name (b, "vocab");
       json_builder_add_int_value (b, nk_train_config_get_vocab (config));
     }
@@ -240,26 +278,30 @@ guint
 nk_train_config_get_vocab (const NkTrainConfig *config)
 {
   g_return_val_if_fail (config != NULL, 0);
-  return config->model == NK_MODEL_GPT && config->vocab > 0 ? config->vocab : NK_TRAIN_LM_VOCAB;
+  const NkModelArch *arch = arch_of (config);
+
+  return arch != NULL && (arch->fields & NK_MODEL_FIELD_VOCAB) && config->vocab > 0
+         ? config->vocab : NK_TRAIN_LM_VOCAB;
 }
 
 guint64
 nk_train_config_count_parameters (const NkTrainConfig *config)
 {
-  g_return_val_if_fail (config != NULL, 0);
-  if (config->model == NK_MODEL_GPT)
-    return nk_gpt_count_parameters (nk_train_config_get_vocab (config), config->dim,
-                                    config->layers, config->context);
-  return nk_model_kind_count_parameters (config->model, NK_TRAIN_LM_VOCAB, config->dim, config->layers);
+  NkModelShape shape;
+
+  g_return_val_if_fail (config != NULL && arch_of (config) != NULL, 0);
+  nk_train_config_get_shape (config, &shape);
+  return arch_of (config)->count_parameters (&shape);
 }
 
 char **
 nk_train_config_dup_param_names (const NkTrainConfig *config)
 {
-  g_return_val_if_fail (config != NULL, NULL);
-  if (config->model == NK_MODEL_GPT)
-    return nk_gpt_param_names (config->layers);
-  return nk_model_kind_param_names (config->model, config->layers);
+  NkModelShape shape;
+
+  g_return_val_if_fail (config != NULL && arch_of (config) != NULL, NULL);
+  nk_train_config_get_shape (config, &shape);
+  return arch_of (config)->param_names (&shape);
 }
 
 NkDType
@@ -324,24 +366,24 @@ nk_train_config_predict (const NkTrainConfig *config,
 {
   NkPlanInputs in;
   NkPlanResult r;
+  NkModelShape shape;
   double seq;
 
-  g_return_if_fail (config != NULL);
+  g_return_if_fail (config != NULL && arch_of (config) != NULL);
   g_return_if_fail (out != NULL);
 
   memset (out, 0, sizeof *out);
-  seq = config->model != NK_MODEL_CRUNCHER ? config->context : 1;
+  nk_train_config_get_shape (config, &shape);
+  seq = arch_of (config)->fields & NK_MODEL_FIELD_CONTEXT ? config->context : 1;
   out->n_parameters = nk_train_config_count_parameters (config);
   out->tokens_per_step = (double) config->batch * seq;
 
   plan_step (config, (double) out->n_parameters, out->tokens_per_step, seq, &in);
   nk_plan_compute (&in, &r);
   out->flops_per_step = r.values[NK_PLAN_V_TOTAL_FLOPS];
-  /* A GPT's step is PaLM's 6·N + 12·L·T·d per token (nk_gpt_flops_formula()). */
-  if (config->model == NK_MODEL_GPT)
-    out->flops_per_step = nk_gpt_flops_formula (nk_train_config_get_vocab (config), config->dim,
-                                                config->layers, config->context,
-                                                out->tokens_per_step);
+  /* A model with a formula of its own (a GPT: PaLM's 6·N + 12·L·T·d per token). */
+  if (arch_of (config)->step_flops != NULL)
+    out->flops_per_step = arch_of (config)->step_flops (&shape, out->tokens_per_step);
   /* The master weights, their grads and the optimizer state stay fp32 in every
    * precision (the narrow weight copies are per-step temporaries), so nk-plan's fp32
    * column is exact for them. Activations are counted per tensor the model keeps
@@ -351,19 +393,14 @@ nk_train_config_predict (const NkTrainConfig *config,
   out->memory[0] = r.values[NK_PLAN_V_MEM_PARAMS];
   out->memory[1] = r.values[NK_PLAN_V_MEM_GRADS];
   out->memory[2] = r.values[NK_PLAN_V_MEM_OPT];
-  if (config->model == NK_MODEL_GPT)
-    out->memory[3] = (double) nk_gpt_activation_bytes (nk_train_config_get_vocab (config),
-                                                       config->dim, config->layers, config->n_head,
-                                                       config->batch, config->context,
-                                                       nk_train_config_compute_dtype (config));
-  else
-    out->memory[3] = (double) nk_model_kind_activation_bytes (config->model, NK_TRAIN_LM_VOCAB, config->dim,
-                                                              config->layers, NK_DTYPE_F32,
-                                                              (guint64) config->batch * (guint64) seq,
-                                                              nk_train_config_compute_dtype (config));
+  out->memory[3] = (double) arch_of (config)->activation_bytes (&shape,
+                                                                (guint64) config->batch * (guint64) seq,
+                                                                NK_DTYPE_F32,
+                                                                nk_train_config_compute_dtype (config));
   out->memory_total = out->memory[0] + out->memory[1] + out->memory[2] + out->memory[3];
   out->activations_planner = NAN;
-  if (config->model == NK_MODEL_GPT)
+  /* The Planner's cluster model counts a transformer's terms (#NkModelArch.activation_terms). */
+  if (arch_of (config)->activation_terms != NULL)
     {
       plan_gpt (config, &in);
       nk_plan_compute (&in, &r);
@@ -384,7 +421,7 @@ nk_train_config_predict (const NkTrainConfig *config,
  * The activation table of the Training page: the textbook formula and the GPT's
  * tensors side by side.
  *
- * Returns: %FALSE (and zeros) unless @config is a GPT
+ * Returns: %FALSE (and zeros) unless @config's model counts those terms (a GPT)
  */
 gboolean
 nk_train_config_activation_terms (const NkTrainConfig *config,
@@ -393,20 +430,21 @@ nk_train_config_activation_terms (const NkTrainConfig *config,
 {
   NkPlanInputs in;
   NkPlanResult r;
+  NkModelShape shape;
   guint64 bytes[NK_ACT_N_TERMS];
 
-  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (config != NULL && arch_of (config) != NULL, FALSE);
 
   memset (planner, 0, NK_ACT_N_TERMS * sizeof planner[0]);
   memset (stored, 0, NK_ACT_N_TERMS * sizeof stored[0]);
-  if (config->model != NK_MODEL_GPT)
+  if (arch_of (config)->activation_terms == NULL)
     return FALSE;
   nk_plan_inputs_init (&in);
   plan_gpt (config, &in);
   nk_plan_compute (&in, &r);
   memcpy (planner, r.act_terms, NK_ACT_N_TERMS * sizeof planner[0]);
-  nk_gpt_activation_terms (nk_train_config_get_vocab (config), config->dim, config->layers, config->n_head,
-                           config->batch, config->context, nk_train_config_compute_dtype (config), bytes);
+  nk_train_config_get_shape (config, &shape);
+  arch_of (config)->activation_terms (&shape, config->batch, nk_train_config_compute_dtype (config), bytes);
   for (guint i = 0; i < NK_ACT_N_TERMS; i++)
     stored[i] = (double) bytes[i];
   return TRUE;
@@ -423,30 +461,22 @@ nk_train_config_activation_terms (const NkTrainConfig *config,
  * The FLOPs table of the Training page: the formula, the ops' closed forms, and
  * (from each step's #NkTrainMetrics) what they counted.
  *
- * Returns: %FALSE (and NANs) unless @config is a GPT
+ * Returns: %FALSE (and NANs) unless @config's model has such a formula (a GPT)
  */
 gboolean
 nk_train_config_flops_terms (const NkTrainConfig *config,
                              double               palm[NK_N_FLOP_KINDS],
                              double               ops[NK_N_FLOP_KINDS])
 {
-  double tokens;
-  guint vocab;
+  NkModelShape shape;
 
-  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (config != NULL && arch_of (config) != NULL, FALSE);
 
   for (guint i = 0; i < NK_N_FLOP_KINDS; i++)
     palm[i] = ops[i] = NAN;
-  if (config->model != NK_MODEL_GPT)
+  if (arch_of (config)->flops_terms == NULL)
     return FALSE;
-  vocab = nk_train_config_get_vocab (config);
-  tokens = (double) config->batch * config->context;
-  nk_gpt_op_flops (vocab, config->dim, config->layers, config->n_head, config->context,
-                   config->batch, ops);
-  /* the rest of PaLM's count is 6·N */
-  palm[NK_FLOP_KIND_ATTENTION] = nk_gpt_attention_flops_per_token (config->dim, config->layers,
-                                                                   config->context) * tokens;
-  palm[NK_FLOP_KIND_LINEAR] = nk_gpt_flops_formula (vocab, config->dim, config->layers, config->context,
-                                                    tokens) - palm[NK_FLOP_KIND_ATTENTION];
+  nk_train_config_get_shape (config, &shape);
+  arch_of (config)->flops_terms (&shape, config->batch, palm, ops);
   return TRUE;
 }

@@ -15,7 +15,7 @@
 
 #include "nk-activation-terms.h"
 #include "nk-init.h"
-#include "nk-model.h"
+#include "nk-model-arch.h"
 #include "nk-optim.h"
 #include "nk-precision.h"
 
@@ -137,7 +137,12 @@ char          *nk_train_config_to_json   (const NkTrainConfig *config);
 /* The vocabulary the config's model has: 256 for bytes, or the GPT's --vocab. */
 guint          nk_train_config_get_vocab (const NkTrainConfig *config);
 
-/* The model the config describes, without building it (nk-model's closed forms). */
+/* The sizes of the config's model (#NkModelArch.fields says which it reads). */
+void           nk_train_config_get_shape (const NkTrainConfig *config,
+                                          NkModelShape        *shape);
+
+/* The model the config describes, without building it (its architecture's closed
+ * forms). */
 guint64        nk_train_config_count_parameters (const NkTrainConfig *config);
 /* Returns: (transfer full): its parameters' state_dict names, in order */
 char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
@@ -149,7 +154,7 @@ char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
  * @flops_per_step: nk-plan's 6 · N · tokens for one step
  * @memory: the bytes the trainer predicts beside its measurements
  *   (#NkTrainMetrics.predicted): params, grads, optimizer (nk-plan's fp32 formulas)
- *   and activations (nk_model_kind_activation_bytes() in the run's precision)
+ *   and activations (the model's #NkModelArch.activation_bytes in the run's precision)
  * @memory_total: their sum
  * @gemm_rate: the matmul rate the time is predicted at (FLOP/s; NAN: not known)
  * @seconds_per_step: @flops_per_step / @gemm_rate (NAN without a rate)

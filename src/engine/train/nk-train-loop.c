@@ -17,7 +17,6 @@
 #include "nk-autograd.h"
 #include "nk-checkpoint.h"
 #include "nk-data.h"
-#include "nk-gpt.h"
 #include "nk-device-peak.h"
 #include "nk-ops.h"
 #include "nk-safetensors.h"
@@ -163,8 +162,9 @@ setup_data (Run      *run,
             GError  **error)
 {
   const NkTrainConfig *c = run->config;
+  NkModelInput input = nk_model_arch_lookup (c->model)->input;
 
-  if (c->model == NK_MODEL_CRUNCHER)
+  if (input == NK_MODEL_INPUT_VECTORS)
     {
       if (c->inputs != NULL)
         {
@@ -199,8 +199,8 @@ setup_data (Run      *run,
                                     NK_BUCKET_DATA, TRUE, error);
   if (run->window == NULL)
     return FALSE;
-  /* The GPT reads [B, T]; the tiny LM the same tokens flat. */
-  if (c->model == NK_MODEL_GPT)
+  /* A model of sequences (the GPT) reads [B, T]; the tiny LM the same tokens flat. */
+  if (input == NK_MODEL_INPUT_SEQUENCES)
     return setup_buffers (run, NK_DTYPE_INT32, 2, c->batch, c->context, error);
   return setup_buffers (run, NK_DTYPE_INT32, 1, (gint64) c->batch * c->context, 1, error);
 }
@@ -213,7 +213,7 @@ fill_batch (Run      *run,
   const NkTrainConfig *c = run->config;
   g_autoptr(NkRng) rng = data_rng_for_step (run, step);
 
-  if (c->model == NK_MODEL_CRUNCHER)
+  if (nk_model_arch_lookup (c->model)->input == NK_MODEL_INPUT_VECTORS)
     {
       if (run->dataset != NULL)
         nk_array_dataset_fill (run->dataset, step, nk_tensor_data_f32 (run->x_host),
@@ -434,7 +434,8 @@ take_sample (Run     *run,
     return;
   /* The sample runs in fp32 whatever the run's precision, outside its arena. */
   autocast = nk_autograd_set_autocast (NK_DTYPE_F32);
-  tokens = nk_gpt_generate (run->model, prompt, 1, NK_TRAINER_SAMPLE_TOKENS, 0.8, 200, rng, NULL);
+  tokens = nk_model_get_arch (run->model)->generate (run->model, prompt, 1, NK_TRAINER_SAMPLE_TOKENS,
+                                                     0.8, 200, rng, NULL);
   nk_autograd_set_autocast (autocast);
   if (tokens == NULL)
     return;
@@ -600,7 +601,7 @@ run_step (Run            *run,
   clock.t3 = now_seconds ();
 
   /* After the step's clock: the sample's time is no part of it. */
-  if (run->config->model == NK_MODEL_GPT && run->config->sample_every > 0
+  if (nk_model_get_arch (run->model)->generate != NULL && run->config->sample_every > 0
       && (m->step % run->config->sample_every == 0 || m->step == run->config->steps))
     take_sample (run, m->step);
 
@@ -648,15 +649,11 @@ build_model (const NkTrainConfig  *c,
              GError              **error)
 {
   g_autoptr(NkRng) init_rng = nk_rng_new (c->seed);
+  NkModelShape shape;
   NkModel *model;
 
-  if (c->model == NK_MODEL_CRUNCHER)
-    model = nk_model_new_cruncher (c->dim, c->layers, NK_DTYPE_F32, error);
-  else if (c->model == NK_MODEL_GPT)
-    model = nk_model_new_gpt (nk_train_config_get_vocab (c), c->dim, c->layers, c->n_head,
-                              c->context, NK_DTYPE_F32, error);
-  else
-    model = nk_model_new_tiny_lm (NK_TRAIN_LM_VOCAB, c->dim, c->layers, NK_DTYPE_F32, error);
+  nk_train_config_get_shape (c, &shape);
+  model = nk_model_new (c->model, &shape, NK_DTYPE_F32, error);
   if (model == NULL)
     return NULL;
   if (!nk_model_init (model, init_rng, c->init_kind, error))
