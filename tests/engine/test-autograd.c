@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "nk-autograd.h"
+#include "nk-autograd-nn.h"
 #include "nk-test-util.h"
 #include "nk-rng.h"
 
@@ -367,6 +368,350 @@ test_arena_reuse (void)
     g_assert_cmpuint (live[0][k], ==, live[1][k]);
 }
 
+/* ---- every op kind: its backward against float64 finite differences ---------------- */
+
+/* The library lists every kind of node it records (nk_autograd_list_ops()); each must
+ * have a case below whose graph holds it, so a new op cannot land without its
+ * gradient being checked, and a case cannot silently stop reaching its op. */
+
+typedef enum {
+  DRAW_NORMAL,      /* N(0, 1) */
+  DRAW_POSITIVE,    /* |N(0, 1)| + 0.5: log, sqrt, divisors */
+  DRAW_AWAY,        /* ±(|N(0, 1)| + 0.5), signs mixed: relu's kink stays out of reach */
+} Draw;
+
+typedef struct {
+  int       arg;        /* the NkUnaryOp / NkBinaryOp of a case */
+  NkTensor *tokens;     /* [5] int32 */
+  NkTensor *tokens2d;   /* [2, 3] int64 */
+  NkTensor *target;     /* [5] f64 */
+  NkTensor *classes;    /* [4] int32 */
+} CaseData;
+
+typedef struct {
+  const char     *op;     /* what nk_autograd_get_op_name() calls the node it checks */
+  NkAutogradFunc  f;
+  int             arg;
+  guint           n_inputs;
+  struct { int ndim; gint64 shape[3]; Draw draw; } in[3];
+  double          eps, atol;   /* 0: 1e-6 and 1e-7 */
+} OpCase;
+
+/* The op names of the nodes the case functions made. */
+static GHashTable *seen_ops;
+
+static NkTensor *
+seen (NkTensor *y)
+{
+  if (y != NULL && nk_autograd_get_op_name (y) != NULL)
+    g_hash_table_add (seen_ops, (gpointer) nk_autograd_get_op_name (y));
+  return y;
+}
+
+static NkTensor *
+weigh (NkTensor  *y,
+       GError   **error)
+{
+  g_autoptr(NkTensor) owned = seen (y);
+
+  return owned != NULL ? nk_test_weighted_sum (owned, error) : NULL;
+}
+
+#define CD(d) ((CaseData *) (d))
+
+static NkTensor *
+c_matmul (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_matmul (in[0], in[1], error), error);
+}
+
+static NkTensor *
+c_linear (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_linear (in[0], in[1], in[2], error), error);
+}
+
+static NkTensor *
+c_binary (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_binary (CD (d)->arg, in[0], in[1], error), error);
+}
+
+static NkTensor *
+c_mul_scalar (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_mul_scalar (in[0], -2.5, error), error);
+}
+
+static NkTensor *
+c_unary (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_unary (CD (d)->arg, in[0], error), error);
+}
+
+static NkTensor *
+c_sum (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return seen (nk_ag_sum (in[0], error));
+}
+
+static NkTensor *
+c_mean (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  g_autoptr(NkTensor) sq = nk_ag_mul (in[0], in[0], error);
+
+  return sq != NULL ? seen (nk_ag_mean (sq, error)) : NULL;
+}
+
+static NkTensor *
+c_cast (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  /* To f32 and back: the gradient is cast back through both. */
+  g_autoptr(NkTensor) narrow = seen (nk_ag_cast (in[0], NK_DTYPE_F32, error));
+
+  return narrow != NULL ? weigh (nk_ag_cast (narrow, NK_DTYPE_F64, error), error) : NULL;
+}
+
+static NkTensor *
+c_view (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_view (in[0], NK_SHAPE (2, 6), error), error);
+}
+
+static NkTensor *
+c_transpose (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_transpose (in[0], 0, 1, error), error);
+}
+
+static NkTensor *
+c_narrow (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_narrow (in[0], 1, 1, 2, error), error);
+}
+
+static NkTensor *
+c_contiguous (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  g_autoptr(NkTensor) t = nk_ag_transpose (in[0], 0, 1, error);
+
+  return t != NULL ? weigh (nk_ag_contiguous (t, error), error) : NULL;
+}
+
+static NkTensor *
+c_bmm (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_bmm (in[0], in[1], NK_BMM_TRANS_B, error), error);
+}
+
+static NkTensor *
+c_gelu (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_gelu (in[0], error), error);
+}
+
+static NkTensor *
+c_layer_norm (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_layer_norm (in[0], in[1], in[2], 1e-5, error), error);
+}
+
+static NkTensor *
+c_softmax_causal (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_softmax_causal (in[0], 0.7, error), error);
+}
+
+static NkTensor *
+c_embedding (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_embedding (in[0], CD (d)->tokens, error), error);
+}
+
+static NkTensor *
+c_embedding_with_positions (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return weigh (nk_ag_embedding_with_positions (in[0], in[1], CD (d)->tokens2d, error), error);
+}
+
+static NkTensor *
+c_mse_loss (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return seen (nk_ag_mse_loss (in[0], CD (d)->target, error));
+}
+
+static NkTensor *
+c_cross_entropy (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  return seen (nk_ag_cross_entropy (in[0], CD (d)->classes, error));
+}
+
+static NkTensor *
+c_cross_entropy_rows (NkTensor **in, guint n, gpointer d, GError **error)
+{
+  /* Strided logits (a transpose) take the row kernels' path. */
+  g_autoptr(NkTensor) t = nk_ag_transpose (in[0], 0, 1, error);
+
+  return t != NULL ? seen (nk_ag_cross_entropy (t, CD (d)->classes, error)) : NULL;
+}
+
+#define IN1(a, b, dr)    { { 2, { a, b }, dr } }
+#define IN2(a, b, c, e)  { { 2, { a, b }, DRAW_NORMAL }, { 2, { c, e }, DRAW_NORMAL } }
+#define VEC(a, dr)       { 1, { a }, dr }
+
+static const OpCase op_cases[] = {
+  { "matmul", c_matmul, 0, 2, IN2 (3, 5, 5, 2) },
+  { "linear", c_linear, 0, 3, { { 2, { 4, 3 } }, { 2, { 5, 3 } }, VEC (5, DRAW_NORMAL) } },
+  { "binary_add", c_binary, NK_BINARY_ADD, 2, { { 2, { 3, 4 } }, VEC (4, DRAW_NORMAL) } },
+  { "binary_sub", c_binary, NK_BINARY_SUB, 2, { { 2, { 3, 4 } }, VEC (4, DRAW_NORMAL) } },
+  { "binary_mul", c_binary, NK_BINARY_MUL, 2, { { 2, { 3, 4 } }, VEC (4, DRAW_NORMAL) } },
+  { "binary_div", c_binary, NK_BINARY_DIV, 2, { { 2, { 3, 4 } }, VEC (4, DRAW_POSITIVE) } },
+  { "mul_scalar", c_mul_scalar, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_neg", c_unary, NK_UNARY_NEG, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_exp", c_unary, NK_UNARY_EXP, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_log", c_unary, NK_UNARY_LOG, 1, IN1 (3, 4, DRAW_POSITIVE) },
+  { "unary_sqrt", c_unary, NK_UNARY_SQRT, 1, IN1 (3, 4, DRAW_POSITIVE) },
+  { "unary_square", c_unary, NK_UNARY_SQUARE, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_tanh", c_unary, NK_UNARY_TANH, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_sigmoid", c_unary, NK_UNARY_SIGMOID, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_relu", c_unary, NK_UNARY_RELU, 1, IN1 (3, 4, DRAW_AWAY) },
+  { "unary_gelu", c_unary, NK_UNARY_GELU, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "unary_silu", c_unary, NK_UNARY_SILU, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "sum", c_sum, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "mean", c_mean, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  /* The function is linear, so the step can be wide: f32 rounds x ± eps by at most
+   * 2⁻²⁴·|x| each, which over 2·eps = 2e-2 and weights of a few units stays ~1e-5. */
+  { "cast", c_cast, 0, 1, IN1 (3, 4, DRAW_NORMAL), 1e-2, 1e-4 },
+  { "view", c_view, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "transpose", c_transpose, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "narrow", c_narrow, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "contiguous", c_contiguous, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "bmm", c_bmm, 0, 2, { { 3, { 2, 3, 4 } }, { 3, { 2, 5, 4 } } } },
+  { "gelu", c_gelu, 0, 1, IN1 (3, 4, DRAW_NORMAL) },
+  { "layer_norm", c_layer_norm, 0, 3, { { 2, { 3, 4 } }, VEC (4, DRAW_NORMAL),
+                                         VEC (4, DRAW_NORMAL) } },
+  { "softmax_causal", c_softmax_causal, 0, 1, { { 3, { 2, 4, 4 } } } },
+  { "embedding", c_embedding, 0, 1, IN1 (7, 3, DRAW_NORMAL) },
+  { "embedding_with_positions", c_embedding_with_positions, 0, 2, IN2 (5, 3, 4, 3) },
+  { "mse_loss", c_mse_loss, 0, 1, IN1 (5, 1, DRAW_NORMAL) },
+  { "cross_entropy", c_cross_entropy, 0, 1, IN1 (4, 6, DRAW_NORMAL) },
+  { "cross_entropy_rows", c_cross_entropy_rows, 0, 1, IN1 (6, 4, DRAW_NORMAL) },
+};
+
+static NkTensor *
+draw_input (NkRng         *rng,
+            int            ndim,
+            const gint64  *shape,
+            Draw           draw)
+{
+  NkTensor *t = nk_test_random_f64 (rng, ndim, shape, draw != DRAW_NORMAL);
+
+  if (draw == DRAW_AWAY)
+    for (gint64 i = 0; i < nk_tensor_numel (t); i += 2)
+      nk_tensor_data_f64 (t)[i] = -nk_tensor_data_f64 (t)[i];
+  return t;
+}
+
+/* Runs @c's gradient check; seen_ops holds the op names its graphs had. */
+static void
+check_case (const OpCase *c,
+            CaseData     *data,
+            NkRng        *rng)
+{
+  g_autoptr(GError) error = NULL;
+  NkTensor *in[3] = { NULL };
+  double max_error = NAN;
+
+  for (guint k = 0; k < c->n_inputs; k++)
+    in[k] = draw_input (rng, c->in[k].ndim, c->in[k].shape, c->in[k].draw);
+  data->arg = c->arg;
+  g_hash_table_remove_all (seen_ops);
+  g_test_message ("op %s", c->op);
+  g_assert_true (nk_autograd_gradcheck (c->f, in, c->n_inputs, data,
+                                        c->eps > 0 ? c->eps : 1e-6,
+                                        c->atol > 0 ? c->atol : 1e-7, 1e-6, &max_error, &error));
+  g_assert_no_error (error);
+  g_test_message ("  largest |analytic - numeric| = %.3g", max_error);
+  /* The case reached the op it is named for. */
+  g_assert_true (g_hash_table_contains (seen_ops, c->op));
+  for (guint k = 0; k < c->n_inputs; k++)
+    nk_tensor_unref (in[k]);
+}
+
+static void
+test_every_op (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkRng) rng = nk_rng_new (11);
+  g_autoptr(GHashTable) checked = g_hash_table_new (g_str_hash, g_str_equal);
+  const char * const *ops = nk_autograd_list_ops ();
+  CaseData data = { 0 };
+
+  data.tokens = nk_tensor_new_from_data (NK_DTYPE_INT32, NK_SHAPE (5),
+                                         (const gint32[]) { 1, 6, 1, 0, 1 }, &error);
+  data.tokens2d = nk_tensor_new_from_data (NK_DTYPE_INT64, NK_SHAPE (2, 3),
+                                           (const gint64[]) { 0, 2, 2, 4, 2, 0 }, &error);
+  data.classes = nk_tensor_new_from_data (NK_DTYPE_INT32, NK_SHAPE (4),
+                                          (const gint32[]) { 0, 5, 2, 2 }, &error);
+  g_assert_no_error (error);
+  data.target = nk_test_random_f64 (rng, NK_SHAPE (5), FALSE);
+  seen_ops = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < G_N_ELEMENTS (op_cases); i++)
+    {
+      GHashTableIter iter;
+      gpointer name;
+
+      check_case (&op_cases[i], &data, rng);
+      g_hash_table_iter_init (&iter, seen_ops);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        {
+          /* Every node a graph holds is of a listed kind. */
+          if (!g_strv_contains (ops, name))
+            g_test_message ("op %s is recorded but not listed", (const char *) name);
+          g_assert_true (g_strv_contains (ops, name));
+        }
+      g_hash_table_add (checked, (gpointer) op_cases[i].op);
+    }
+
+  for (guint i = 0; ops[i] != NULL; i++)
+    {
+      if (!g_hash_table_contains (checked, ops[i]))
+        g_test_message ("op %s has no gradient check here", ops[i]);
+      g_assert_true (g_hash_table_contains (checked, ops[i]));
+    }
+  g_assert_cmpuint (g_strv_length ((char **) ops), ==, G_N_ELEMENTS (op_cases));
+
+  g_clear_pointer (&seen_ops, g_hash_table_unref);
+  g_clear_pointer (&data.tokens, nk_tensor_unref);
+  g_clear_pointer (&data.tokens2d, nk_tensor_unref);
+  g_clear_pointer (&data.classes, nk_tensor_unref);
+  g_clear_pointer (&data.target, nk_tensor_unref);
+}
+
+/* A leaf and a tensor outside any graph have no op; a recorded one names its own. */
+static void
+test_op_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkRng) rng = nk_rng_new (12);
+  g_autoptr(NkTensor) x = nk_test_random_f64 (rng, NK_SHAPE (2, 3), FALSE);
+  g_autoptr(NkTensor) plain = nk_test_random_f64 (rng, NK_SHAPE (2, 3), FALSE);
+  g_autoptr(NkTensor) y = NULL;
+  g_autoptr(NkTensor) z = NULL;
+
+  nk_tensor_set_requires_grad (x, TRUE);
+  y = nk_ag_unary (NK_UNARY_TANH, x, &error);
+  z = nk_ag_unary (NK_UNARY_TANH, plain, &error);
+  g_assert_no_error (error);
+  g_assert_null (nk_autograd_get_op_name (x));
+  g_assert_null (nk_autograd_get_op_name (z));
+  g_assert_null (nk_autograd_get_op_name (NULL));
+  g_assert_cmpstr (nk_autograd_get_op_name (y), ==, "unary_tanh");
+  nk_autograd_release (y);
+  g_assert_null (nk_autograd_get_op_name (y));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -384,6 +729,8 @@ main (int    argc,
   g_test_add_func ("/engine/autograd/errors", test_errors);
   g_test_add_func ("/engine/autograd/checker-catches", test_checker_catches);
   g_test_add_func ("/engine/autograd/arena-reuse", test_arena_reuse);
+  g_test_add_func ("/engine/autograd/every-op", test_every_op);
+  g_test_add_func ("/engine/autograd/op-names", test_op_names);
 
   return g_test_run ();
 }

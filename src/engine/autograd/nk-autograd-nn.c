@@ -1,4 +1,5 @@
-/* nk-autograd-nn.c: recorded LayerNorm, GELU, causal softmax, attention bmm and views
+/* nk-autograd-nn.c: recorded batched matmul, LayerNorm, GELU, causal softmax and
+ * embeddings, each forward followed by its backward, over the device's row kernels
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,36 +9,13 @@
 #include <inttypes.h>
 
 #include <glib/gi18n-lib.h>
-#include <math.h>
 #include <string.h>
 
 #include "nk-autograd-nn.h"
 #include "nk-autograd-private.h"
 #include "nk-storage.h"
 
-/* ---- shared helpers -------------------------------------------------------------- */
-
-typedef enum {
-  VIEW_VIEW,
-  VIEW_TRANSPOSE,
-  VIEW_NARROW,
-} ViewKind;
-
-static gboolean backward_view (Node *node, GError **error);
-
-static Node *
-record_external (NkTensor         *out,
-                 NkAgBackwardFunc  backward,
-                 NkTensor         *a,
-                 NkTensor         *b,
-                 NkTensor         *c)
-{
-  Node *node = _nk_ag_record (out, OP_EXTERNAL, a, b, c);
-
-  if (node != NULL)
-    node->backward = backward;
-  return node;
-}
+/* ---- row kernels on the tensors' device ------------------------------------------- */
 
 static gboolean
 is_cpu (NkTensor *t)
@@ -45,436 +23,8 @@ is_cpu (NkTensor *t)
   return nk_device_get_kind (nk_tensor_get_device (t)) == NK_DEVICE_CPU;
 }
 
-/* Applies the view a view node made to @t (a tensor with the view input's shape). */
-static NkTensor *
-apply_view (Node      *node,
-            NkTensor  *t,
-            GError   **error)
-{
-  NkTensor *out = node->out;
-
-  switch ((ViewKind) node->sub)
-    {
-    case VIEW_VIEW:
-      return nk_tensor_view (t, out->ndim, out->shape, error);
-    case VIEW_TRANSPOSE:
-      return nk_tensor_transpose (t, (int) node->iparam[0], (int) node->iparam[1], error);
-    case VIEW_NARROW:
-      return nk_tensor_narrow (t, (int) node->iparam[0], node->iparam[1], node->iparam[2],
-                               error);
-    }
-  g_return_val_if_reached (NULL);
-}
-
-/* Whether the view covers every element of its input (no zero-fill needed). */
-static gboolean
-view_covers_input (Node *node)
-{
-  return nk_tensor_numel (node->out) == nk_tensor_numel (node->in[0]);
-}
-
-/*
- * Where a product should write the gradient of @t, with the beta to write it with.
- * For a view whose own gradient has not started, that is the matching view of its
- * base's gradient (zero-filled first when the view covers only part of it), so the
- * product writes through the view and no copy back is needed.
- */
-static NkTensor *
-grad_target_through (NkTensor  *t,
-                     double    *beta,
-                     GError   **error)
-{
-  Node *node = _nk_ag_node_of (t);
-  g_autoptr(NkTensor) base_target = NULL;
-  double base_beta;
-
-  if (node == NULL || node->backward != backward_view || node->grad != NULL
-      || !nk_autograd_requires_grad (node->in[0]))
-    {
-      NkTensor *target = _nk_ag_grad_target (t, beta, error);
-      return target != NULL ? nk_tensor_ref (target) : NULL;
-    }
-
-  base_target = grad_target_through (node->in[0], &base_beta, error);
-  if (base_target == NULL)
-    return NULL;
-  if (base_beta == 0.0 && !view_covers_input (node))
-    {
-      if (!nk_tensor_fill_ (base_target, 0.0, error))
-        return NULL;
-      base_beta = 1.0;
-    }
-  {
-    /* A view forward made on its input's strides may not exist on the gradient's
-     * (contiguous) ones: then the view's own gradient buffer takes it. */
-    NkTensor *view = apply_view (node, base_target, NULL);
-    NkTensor *target;
-
-    if (view != NULL)
-      {
-        *beta = base_beta;
-        return view;
-      }
-    /* The base's buffer was handed out for overwriting: it must hold zeros now. */
-    if (base_beta == 0.0 && !nk_tensor_fill_ (base_target, 0.0, error))
-      return NULL;
-    target = _nk_ag_grad_target (t, beta, error);
-    return target != NULL ? nk_tensor_ref (target) : NULL;
-  }
-}
-
-/* ---- views ----------------------------------------------------------------------- */
-
-static gboolean
-backward_view (Node    *node,
-               GError **error)
-{
-  g_autoptr(NkTensor) target = NULL;
-  g_autoptr(NkTensor) region = NULL;
-  NkTensor *x = node->in[0];
-  double beta;
-
-  if (!nk_autograd_requires_grad (x))
-    return TRUE;
-  /* Through the base's own view chain, so a view of a view lands in one place. */
-  target = grad_target_through (x, &beta, error);
-  if (target == NULL)
-    return FALSE;
-  if (beta == 0.0 && !view_covers_input (node))
-    {
-      if (!nk_tensor_fill_ (target, 0.0, error))
-        return FALSE;
-      beta = 1.0;
-    }
-  region = apply_view (node, target, error);
-  if (region == NULL)
-    return FALSE;
-  if (beta == 0.0)
-    return nk_tensor_copy_ (region, node->grad, error);
-  return nk_add_ (region, node->grad, error);
-}
-
-static NkTensor *
-finish_view (NkTensor  *x,
-             NkTensor  *view,
-             ViewKind   kind,
-             gint64     p0,
-             gint64     p1,
-             gint64     p2)
-{
-  Node *node;
-
-  if (view == NULL)
-    return NULL;
-  node = record_external (view, backward_view, x, NULL, NULL);
-  if (node != NULL)
-    {
-      node->sub = kind;
-      node->iparam[0] = p0;
-      node->iparam[1] = p1;
-      node->iparam[2] = p2;
-    }
-  return view;
-}
-
-NkTensor *
-nk_ag_view (NkTensor      *x,
-            int            ndim,
-            const gint64  *shape,
-            GError       **error)
-{
-  g_return_val_if_fail (x != NULL, NULL);
-  return finish_view (x, nk_tensor_view (x, ndim, shape, error), VIEW_VIEW, 0, 0, 0);
-}
-
-NkTensor *
-nk_ag_transpose (NkTensor  *x,
-                 int        dim0,
-                 int        dim1,
-                 GError   **error)
-{
-  g_return_val_if_fail (x != NULL, NULL);
-  return finish_view (x, nk_tensor_transpose (x, dim0, dim1, error), VIEW_TRANSPOSE,
-                      dim0, dim1, 0);
-}
-
-NkTensor *
-nk_ag_narrow (NkTensor  *x,
-              int        dim,
-              gint64     start,
-              gint64     length,
-              GError   **error)
-{
-  g_return_val_if_fail (x != NULL, NULL);
-  if (dim < 0)
-    dim += x->ndim;
-  if (start < 0 && dim >= 0 && dim < x->ndim)
-    start += x->shape[dim];
-  return finish_view (x, nk_tensor_narrow (x, dim, start, length, error), VIEW_NARROW,
-                      dim, start, length);
-}
-
-static gboolean
-backward_copy (Node    *node,
-               GError **error)
-{
-  return _nk_ag_accumulate (node->in[0], node->grad, FALSE, error);
-}
-
-NkTensor *
-nk_ag_contiguous (NkTensor  *x,
-                  GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-
-  g_return_val_if_fail (x != NULL, NULL);
-  if (nk_tensor_is_contiguous (x))
-    return nk_tensor_ref (x);
-  out = _nk_ag_take_like (x, NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL || !nk_tensor_copy_ (out, x, error))
-    return NULL;
-  record_external (out, backward_copy, x, NULL, NULL);
-  return g_steal_pointer (&out);
-}
-
-/* ---- batched matmul -------------------------------------------------------------- */
-
-static NkTensor *
-maybe_transposed (NkTensor  *t,
-                  gboolean   transpose,
-                  GError   **error)
-{
-  return transpose ? nk_tensor_transpose (t, -2, -1, error) : nk_tensor_ref (t);
-}
-
-static gboolean
-check_bmm (NkTensor    *a,
-           NkTensor    *b,
-           NkBmmFlags   flags,
-           GError     **error)
-{
-  int nd = a->ndim;
-  gint64 k_a, k_b;
-  gboolean ok = nd >= 2 && b->ndim == nd;
-
-  for (int d = 0; ok && d < nd - 2; d++)
-    ok = a->shape[d] == b->shape[d];
-  if (ok)
-    {
-      k_a = a->shape[(flags & NK_BMM_TRANS_A) ? nd - 2 : nd - 1];
-      k_b = b->shape[(flags & NK_BMM_TRANS_B) ? nd - 1 : nd - 2];
-      ok = k_a == k_b && (!(flags & NK_BMM_MERGE_HEADS) || nd == 4);
-    }
-  if (!ok)
-    {
-      g_autofree char *sa = nk_format_shape (a->ndim, a->shape);
-      g_autofree char *sb = nk_format_shape (b->ndim, b->shape);
-
-      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
-                   _("A batched product cannot take operands of shapes %s and %s."), sa, sb);
-    }
-  return ok;
-}
-
-static guint64
-bmm_flops (NkTensor *ae,
-           NkTensor *be)
-{
-  guint64 batch = 1;
-
-  for (int d = 0; d < ae->ndim - 2; d++)
-    batch *= (guint64) ae->shape[d];
-  return 2 * batch * (guint64) ae->shape[ae->ndim - 2] * (guint64) ae->shape[ae->ndim - 1]
-         * (guint64) be->shape[be->ndim - 1];
-}
-
-/* The gradient as the product's [..., m, n] (undoing MERGE_HEADS's layout). */
-static NkTensor *
-bmm_grad_view (Node      *node,
-               GError   **error)
-{
-  g_autoptr(NkTensor) split = NULL;
-
-  if (!(node->sub & NK_BMM_MERGE_HEADS))
-    return nk_tensor_ref (node->grad);
-  split = nk_tensor_view (node->grad, 4, node->iparam, error);
-  return split != NULL ? nk_tensor_transpose (split, 1, 2, error) : NULL;
-}
-
-/* Adds @left · @right to the gradient of @input, written through @input's own
- * layout (transposed back when the product used it transposed). */
-static gboolean
-bmm_grad_product (NkTensor  *input,
-                  gboolean   transposed,
-                  NkTensor  *left,
-                  NkTensor  *right,
-                  guint64    flops,
-                  GError   **error)
-{
-  g_autoptr(NkTensor) target = NULL;
-  g_autoptr(NkTensor) dst = NULL;
-  double beta;
-
-  if ((target = grad_target_through (input, &beta, error)) == NULL
-      || (dst = maybe_transposed (target, transposed, error)) == NULL
-      || !nk_matmul_out (dst, left, right, 1.0, beta, error))
-    return FALSE;
-  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
-  return TRUE;
-}
-
-static gboolean
-backward_bmm (Node    *node,
-              GError **error)
-{
-  NkTensor *a = node->in[0], *b = node->in[1];
-  gboolean ta = (node->sub & NK_BMM_TRANS_A) != 0, tb = (node->sub & NK_BMM_TRANS_B) != 0;
-  g_autoptr(NkTensor) g = bmm_grad_view (node, error);
-  g_autoptr(NkTensor) ae = NULL;
-  g_autoptr(NkTensor) be = NULL;
-  guint64 flops;
-
-  if (g == NULL || (ae = maybe_transposed (a, ta, error)) == NULL
-      || (be = maybe_transposed (b, tb, error)) == NULL)
-    return FALSE;
-  flops = bmm_flops (ae, be);
-
-  if (nk_autograd_requires_grad (a))
-    {
-      /* dA_eff [.., m, k] = g · B_effᵀ */
-      g_autoptr(NkTensor) bt = nk_tensor_transpose (be, -2, -1, error);
-
-      if (bt == NULL || !bmm_grad_product (a, ta, g, bt, flops, error))
-        return FALSE;
-    }
-  if (nk_autograd_requires_grad (b))
-    {
-      /* dB_eff [.., k, n] = A_effᵀ · g */
-      g_autoptr(NkTensor) at = nk_tensor_transpose (ae, -2, -1, error);
-
-      if (at == NULL || !bmm_grad_product (b, tb, at, g, flops, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Rounds an operand to the autocast dtype (a recorded cast), as nk_ag_linear does. */
-static NkTensor *
-autocast_operand (NkTensor  *t,
-                  GError   **error)
-{
-  NkDType dt = nk_autograd_get_autocast ();
-
-  if (dt == NK_DTYPE_F32 || t->dtype == dt)
-    return nk_tensor_ref (t);
-  return nk_ag_cast (t, dt, error);
-}
-
-NkTensor *
-nk_ag_bmm (NkTensor    *a,
-           NkTensor    *b,
-           NkBmmFlags   flags,
-           GError     **error)
-{
-  g_autoptr(NkTensor) ac = NULL;
-  g_autoptr(NkTensor) bc = NULL;
-  g_autoptr(NkTensor) ae = NULL;
-  g_autoptr(NkTensor) be = NULL;
-  g_autoptr(NkTensor) buf = NULL;
-  g_autoptr(NkTensor) dst = NULL;
-  g_autoptr(NkTensor) out = NULL;
-  gint64 shape[NK_MAX_DIMS];
-  int nd;
-  Node *node;
-
-  g_return_val_if_fail (a != NULL && b != NULL, NULL);
-  if (!check_bmm (a, b, flags, error))
-    return NULL;
-  if ((ac = autocast_operand (a, error)) == NULL || (bc = autocast_operand (b, error)) == NULL
-      || (ae = maybe_transposed (ac, flags & NK_BMM_TRANS_A, error)) == NULL
-      || (be = maybe_transposed (bc, flags & NK_BMM_TRANS_B, error)) == NULL)
-    return NULL;
-
-  nd = ae->ndim;
-  memcpy (shape, ae->shape, sizeof (gint64) * nd);
-  shape[nd - 1] = be->shape[nd - 1];
-  if (flags & NK_BMM_MERGE_HEADS)
-    {
-      /* Stored [B, m, H, n]; the gemm writes through its [B, H, m, n] transpose. */
-      gint64 stored[4] = { shape[0], shape[2], shape[1], shape[3] };
-
-      buf = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), 4, stored,
-                           NK_BUCKET_ACTIVATIONS, error);
-      if (buf == NULL || (dst = nk_tensor_transpose (buf, 1, 2, error)) == NULL
-          || !nk_matmul_out (dst, ae, be, 1.0, 0.0, error))
-        return NULL;
-      out = nk_tensor_view (buf, NK_SHAPE (stored[0], stored[1], stored[2] * stored[3]),
-                            error);
-      if (out == NULL)
-        return NULL;
-    }
-  else
-    {
-      out = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), nd, shape,
-                           NK_BUCKET_ACTIVATIONS, error);
-      if (out == NULL || !nk_matmul_out (out, ae, be, 1.0, 0.0, error))
-        return NULL;
-    }
-  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, bmm_flops (ae, be), FALSE);
-
-  node = record_external (out, backward_bmm, ac, bc, NULL);
-  if (node != NULL)
-    {
-      node->sub = flags;
-      /* MERGE_HEADS: the stored [B, m, H, n] shape, to split the gradient. */
-      if (flags & NK_BMM_MERGE_HEADS)
-        {
-          node->iparam[0] = shape[0];
-          node->iparam[1] = shape[2];
-          node->iparam[2] = shape[1];
-          node->iparam[3] = shape[3];
-        }
-    }
-  return g_steal_pointer (&out);
-}
-
-/* ---- GELU ------------------------------------------------------------------------ */
-
-static gboolean
-backward_gelu (Node    *node,
-               GError **error)
-{
-  NkTensor *x = node->in[0];
-  g_autoptr(NkTensor) dx = NULL;
-
-  if (!nk_autograd_requires_grad (x))
-    return TRUE;
-  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
-  if (dx == NULL || !nk_binary_out (NK_BINARY_GELU_BACKWARD, dx, node->grad, x, error))
-    return FALSE;
-  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
-  return _nk_ag_accumulate (x, dx, TRUE, error);
-}
-
-NkTensor *
-nk_ag_gelu (NkTensor  *x,
-            GError   **error)
-{
-  g_autoptr(NkTensor) out = NULL;
-
-  g_return_val_if_fail (x != NULL, NULL);
-  out = _nk_ag_take_like (x, NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL || !nk_unary_out (NK_UNARY_GELU, out, x, error))
-    return NULL;
-  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
-  record_external (out, backward_gelu, x, NULL, NULL);
-  return g_steal_pointer (&out);
-}
-
-/* ---- row kernels on the tensors' device ------------------------------------------ */
-
-static gpointer
-dev_ptr (NkTensor *t)
+gpointer
+_nk_ag_dev_ptr (NkTensor *t)
 {
   if (t == NULL)
     return NULL;
@@ -482,10 +32,10 @@ dev_ptr (NkTensor *t)
          + t->offset * (gint64) nk_tensor_element_size (t);
 }
 
-static gboolean
-run_rows (NkTensor    *like,
-          NkRowsCall  *call,
-          GError     **error)
+gboolean
+_nk_ag_run_rows (NkTensor    *like,
+                 NkRowsCall  *call,
+                 GError     **error)
 {
   NkDevice *device = nk_tensor_get_device (like);
   const NkDeviceOps *ops = nk_device_get_ops (device);
@@ -500,7 +50,64 @@ run_rows (NkTensor    *like,
   return ops->rows (nk_device_get_backend (device), like->dtype, call, error);
 }
 
-#define ROWS_OF(t) (nk_tensor_numel (t) / MAX ((t)->shape[(t)->ndim - 1], 1))
+/* The ids of @index (int32, int64 or uint16, [N], on any device) as int64 on the
+ * CPU, checked against the vocabulary there (one copy back when they live on the
+ * GPU). */
+NkTensor *
+_nk_ag_token_ids (NkTensor  *device_index,
+                  gint64     vocab,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) index = nk_tensor_to_device (device_index, nk_device_get_cpu (), error);
+  g_autoptr(NkTensor) ids = NULL;
+  gint64 n = device_index->shape[0];
+  gint64 *v;
+
+  if (index == NULL)
+    return NULL;
+  if (index->dtype != NK_DTYPE_INT32 && index->dtype != NK_DTYPE_INT64
+      && index->dtype != NK_DTYPE_UINT16)
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("Token ids must be int32, int64 or uint16, not %s."),
+                   nk_dtype_info (index->dtype)->name);
+      return NULL;
+    }
+  ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64, NK_SHAPE (n),
+                            NK_BUCKET_OTHER, FALSE, error);
+  if (ids == NULL || !nk_tensor_copy_ (ids, index, error))
+    return NULL;
+  v = nk_tensor_data (ids);
+  for (gint64 i = 0; i < n; i++)
+    if (v[i] < 0 || v[i] >= vocab)
+      {
+        g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                     _("Token %" PRId64 " is outside the vocabulary of %"
+                       PRId64 "."), v[i], vocab);
+        return NULL;
+      }
+  return g_steal_pointer (&ids);
+}
+
+/* @host (a CPU tensor) on @like's device: itself on the CPU, else a copy in an arena
+ * buffer (so a steady-state step allocates nothing). */
+NkTensor *
+_nk_ag_on_device_of (NkTensor  *host,
+                     NkTensor  *like,
+                     GError   **error)
+{
+  NkDevice *device = nk_tensor_get_device (like);
+  g_autoptr(NkTensor) copy = NULL;
+
+  if (device == nk_tensor_get_device (host))
+    return nk_tensor_ref (host);
+  if (device != nk_device_get_default ())
+    return nk_tensor_to_device (host, device, error);
+  copy = nk_arena_take (host->dtype, host->ndim, host->shape, NK_BUCKET_OTHER, error);
+  if (copy == NULL || !nk_tensor_copy_ (copy, host, error))
+    return NULL;
+  return g_steal_pointer (&copy);
+}
 
 /* @x as the f32/f64 contiguous tensor the row kernels read, recorded (cast to f32
  * for narrow floats, as autocast runs these ops; a copy for other layouts). */
@@ -551,13 +158,300 @@ check_affine (NkTensor  *p,
   return TRUE;
 }
 
-/* ---- LayerNorm ------------------------------------------------------------------- */
+/* ---- batched matmul: out [..., m, n] = a [..., m, k] · b [..., k, n] ---------------- */
+
+static gboolean bmm_backward (NkAgNode *node, GError **error);
+static const NkAgOp bmm_op = { "bmm", bmm_backward };
+
+static NkTensor *
+maybe_transposed (NkTensor  *t,
+                  gboolean   transpose,
+                  GError   **error)
+{
+  return transpose ? nk_tensor_transpose (t, -2, -1, error) : nk_tensor_ref (t);
+}
+
+static gboolean
+check_bmm (NkTensor    *a,
+           NkTensor    *b,
+           NkBmmFlags   flags,
+           GError     **error)
+{
+  int nd = a->ndim;
+  gint64 k_a, k_b;
+  gboolean ok = nd >= 2 && b->ndim == nd;
+
+  for (int d = 0; ok && d < nd - 2; d++)
+    ok = a->shape[d] == b->shape[d];
+  if (ok)
+    {
+      k_a = a->shape[(flags & NK_BMM_TRANS_A) ? nd - 2 : nd - 1];
+      k_b = b->shape[(flags & NK_BMM_TRANS_B) ? nd - 1 : nd - 2];
+      ok = k_a == k_b && (!(flags & NK_BMM_MERGE_HEADS) || nd == 4);
+    }
+  if (!ok)
+    {
+      g_autofree char *sa = nk_format_shape (a->ndim, a->shape);
+      g_autofree char *sb = nk_format_shape (b->ndim, b->shape);
+
+      g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE,
+                   _("A batched product cannot take operands of shapes %s and %s."), sa, sb);
+    }
+  return ok;
+}
+
+static guint64
+bmm_flops (NkTensor *ae,
+           NkTensor *be)
+{
+  guint64 batch = 1;
+
+  for (int d = 0; d < ae->ndim - 2; d++)
+    batch *= (guint64) ae->shape[d];
+  return 2 * batch * (guint64) ae->shape[ae->ndim - 2] * (guint64) ae->shape[ae->ndim - 1]
+         * (guint64) be->shape[be->ndim - 1];
+}
+
+/* Rounds an operand to the autocast dtype (a recorded cast), as nk_ag_linear does. */
+static NkTensor *
+autocast_operand (NkTensor  *t,
+                  GError   **error)
+{
+  NkDType dt = nk_autograd_get_autocast ();
+
+  if (dt == NK_DTYPE_F32 || t->dtype == dt)
+    return nk_tensor_ref (t);
+  return nk_ag_cast (t, dt, error);
+}
+
+NkTensor *
+nk_ag_bmm (NkTensor    *a,
+           NkTensor    *b,
+           NkBmmFlags   flags,
+           GError     **error)
+{
+  g_autoptr(NkTensor) ac = NULL;
+  g_autoptr(NkTensor) bc = NULL;
+  g_autoptr(NkTensor) ae = NULL;
+  g_autoptr(NkTensor) be = NULL;
+  g_autoptr(NkTensor) buf = NULL;
+  g_autoptr(NkTensor) dst = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  gint64 shape[NK_MAX_DIMS];
+  int nd;
+  NkAgNode *node;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  if (!check_bmm (a, b, flags, error))
+    return NULL;
+  if ((ac = autocast_operand (a, error)) == NULL || (bc = autocast_operand (b, error)) == NULL
+      || (ae = maybe_transposed (ac, flags & NK_BMM_TRANS_A, error)) == NULL
+      || (be = maybe_transposed (bc, flags & NK_BMM_TRANS_B, error)) == NULL)
+    return NULL;
+
+  nd = ae->ndim;
+  memcpy (shape, ae->shape, sizeof (gint64) * nd);
+  shape[nd - 1] = be->shape[nd - 1];
+  if (flags & NK_BMM_MERGE_HEADS)
+    {
+      /* Stored [B, m, H, n]; the gemm writes through its [B, H, m, n] transpose. */
+      gint64 stored[4] = { shape[0], shape[2], shape[1], shape[3] };
+
+      buf = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), 4, stored,
+                           NK_BUCKET_ACTIVATIONS, error);
+      if (buf == NULL || (dst = nk_tensor_transpose (buf, 1, 2, error)) == NULL
+          || !nk_matmul_out (dst, ae, be, 1.0, 0.0, error))
+        return NULL;
+      out = nk_tensor_view (buf, NK_SHAPE (stored[0], stored[1], stored[2] * stored[3]),
+                            error);
+      if (out == NULL)
+        return NULL;
+    }
+  else
+    {
+      out = nk_arena_take (nk_promote_types (ae->dtype, be->dtype), nd, shape,
+                           NK_BUCKET_ACTIVATIONS, error);
+      if (out == NULL || !nk_matmul_out (out, ae, be, 1.0, 0.0, error))
+        return NULL;
+    }
+  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, bmm_flops (ae, be), FALSE);
+
+  node = _nk_ag_record (out, &bmm_op, ac, bc, NULL);
+  if (node != NULL)
+    {
+      node->sub = flags;
+      /* MERGE_HEADS: the stored [B, m, H, n] shape, to split the gradient. */
+      if (flags & NK_BMM_MERGE_HEADS)
+        {
+          node->iparam[0] = shape[0];
+          node->iparam[1] = shape[2];
+          node->iparam[2] = shape[1];
+          node->iparam[3] = shape[3];
+        }
+    }
+  return g_steal_pointer (&out);
+}
+
+/* The gradient as the product's [..., m, n] (undoing MERGE_HEADS's layout). */
+static NkTensor *
+bmm_grad_view (NkAgNode  *node,
+               GError   **error)
+{
+  g_autoptr(NkTensor) split = NULL;
+
+  if (!(node->sub & NK_BMM_MERGE_HEADS))
+    return nk_tensor_ref (node->grad);
+  split = nk_tensor_view (node->grad, 4, node->iparam, error);
+  return split != NULL ? nk_tensor_transpose (split, 1, 2, error) : NULL;
+}
+
+/* Adds @left · @right to the gradient of @input, written through @input's own
+ * layout (transposed back when the product used it transposed). */
+static gboolean
+bmm_grad_product (NkTensor  *input,
+                  gboolean   transposed,
+                  NkTensor  *left,
+                  NkTensor  *right,
+                  guint64    flops,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) target = NULL;
+  g_autoptr(NkTensor) dst = NULL;
+  double beta;
+
+  if ((target = _nk_ag_grad_target_through (input, &beta, error)) == NULL
+      || (dst = maybe_transposed (target, transposed, error)) == NULL
+      || !nk_matmul_out (dst, left, right, 1.0, beta, error))
+    return FALSE;
+  _nk_ag_count_flops (NK_FLOP_KIND_ATTENTION, flops, FALSE);
+  return TRUE;
+}
+
+static gboolean
+bmm_backward (NkAgNode  *node,
+              GError   **error)
+{
+  NkTensor *a = node->in[0], *b = node->in[1];
+  gboolean ta = (node->sub & NK_BMM_TRANS_A) != 0, tb = (node->sub & NK_BMM_TRANS_B) != 0;
+  g_autoptr(NkTensor) g = bmm_grad_view (node, error);
+  g_autoptr(NkTensor) ae = NULL;
+  g_autoptr(NkTensor) be = NULL;
+  guint64 flops;
+
+  if (g == NULL || (ae = maybe_transposed (a, ta, error)) == NULL
+      || (be = maybe_transposed (b, tb, error)) == NULL)
+    return FALSE;
+  flops = bmm_flops (ae, be);
+
+  if (nk_autograd_requires_grad (a))
+    {
+      /* dA_eff [.., m, k] = g · B_effᵀ */
+      g_autoptr(NkTensor) bt = nk_tensor_transpose (be, -2, -1, error);
+
+      if (bt == NULL || !bmm_grad_product (a, ta, g, bt, flops, error))
+        return FALSE;
+    }
+  if (nk_autograd_requires_grad (b))
+    {
+      /* dB_eff [.., k, n] = A_effᵀ · g */
+      g_autoptr(NkTensor) at = nk_tensor_transpose (ae, -2, -1, error);
+
+      if (at == NULL || !bmm_grad_product (b, tb, at, g, flops, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- GELU: out = x·Φ(x) ------------------------------------------------------------ */
+
+static gboolean gelu_backward (NkAgNode *node, GError **error);
+static const NkAgOp gelu_op = { "gelu", gelu_backward };
+
+NkTensor *
+nk_ag_gelu (NkTensor  *x,
+            GError   **error)
+{
+  g_autoptr(NkTensor) out = NULL;
+
+  g_return_val_if_fail (x != NULL, NULL);
+  out = _nk_ag_take_like (x, NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL || !nk_unary_out (NK_UNARY_GELU, out, x, error))
+    return NULL;
+  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
+  _nk_ag_record (out, &gelu_op, x, NULL, NULL);
+  return g_steal_pointer (&out);
+}
+
+static gboolean
+gelu_backward (NkAgNode  *node,
+               GError   **error)
+{
+  NkTensor *x = node->in[0];
+  g_autoptr(NkTensor) dx = NULL;
+
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
+  if (dx == NULL || !nk_binary_out (NK_BINARY_GELU_BACKWARD, dx, node->grad, x, error))
+    return FALSE;
+  _nk_ag_count_flops (NK_FLOP_KIND_ACTIVATION, (guint64) nk_tensor_numel (x), FALSE);
+  return _nk_ag_accumulate (x, dx, TRUE, error);
+}
+
+/* ---- LayerNorm: out = (x − mean)·rstd·γ + β over the last dim ---------------------- */
+
+static gboolean layer_norm_backward (NkAgNode *node, GError **error);
+static const NkAgOp layer_norm_op = { "layer_norm", layer_norm_backward };
+
+NkTensor *
+nk_ag_layer_norm (NkTensor  *x,
+                  NkTensor  *weight,
+                  NkTensor  *bias,
+                  double     eps,
+                  GError   **error)
+{
+  g_autoptr(NkTensor) xc = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  g_autoptr(NkTensor) mean = NULL;
+  g_autoptr(NkTensor) rstd = NULL;
+  gint64 rows;
+  NkAgNode *node;
+
+  g_return_val_if_fail (x != NULL, NULL);
+  if ((xc = row_input (x, "LayerNorm", error)) == NULL
+      || !check_affine (weight, xc, error) || !check_affine (bias, xc, error))
+    return NULL;
+
+  rows = _NK_AG_ROWS_OF (xc);
+  out = _nk_ag_take_like (xc, NK_BUCKET_ACTIVATIONS, error);
+  mean = out ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
+  rstd = mean ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
+  if (rstd == NULL)
+    return NULL;
+  {
+    NkRowsCall call = { NK_ROWS_LAYERNORM, rows, xc->shape[xc->ndim - 1], 1, 0, eps, FALSE,
+                        { _nk_ag_dev_ptr (xc), _nk_ag_dev_ptr (weight), _nk_ag_dev_ptr (bias) },
+                        { _nk_ag_dev_ptr (out), _nk_ag_dev_ptr (mean), _nk_ag_dev_ptr (rstd) } };
+
+    if (!_nk_ag_run_rows (xc, &call, error))
+      return NULL;
+  }
+  _nk_ag_count_flops (NK_FLOP_KIND_NORM, 8 * (guint64) nk_tensor_numel (xc), TRUE);
+
+  node = _nk_ag_record (out, &layer_norm_op, xc, weight, bias);
+  if (node != NULL)
+    {
+      node->saved[0] = g_steal_pointer (&mean);
+      node->saved[1] = g_steal_pointer (&rstd);
+    }
+  return g_steal_pointer (&out);
+}
 
 /* The gradients of LayerNorm's weight and bias, written into their grad buffers (or
  * into temporaries added there when those are not plain contiguous buffers). */
 static gboolean
-layer_norm_param_grads (Node    *node,
-                        GError **error)
+layer_norm_param_grads (NkAgNode  *node,
+                        GError   **error)
 {
   NkTensor *x = node->in[0], *w = node->in[1], *b = node->in[2];
   gboolean want_w = w != NULL && nk_autograd_requires_grad (w);
@@ -565,9 +459,9 @@ layer_norm_param_grads (Node    *node,
   g_autoptr(NkTensor) tw = NULL;
   g_autoptr(NkTensor) tb = NULL;
   g_autoptr(NkTensor) scratch = NULL;
-  NkRowsCall call = { NK_ROWS_LAYERNORM_PARAMS, ROWS_OF (x), x->shape[x->ndim - 1], 1, 0,
-                      0.0, FALSE, { dev_ptr (x), NULL, dev_ptr (node->saved),
-                                    dev_ptr (node->saved3), dev_ptr (node->grad) },
+  NkRowsCall call = { NK_ROWS_LAYERNORM_PARAMS, _NK_AG_ROWS_OF (x), x->shape[x->ndim - 1], 1, 0,
+                      0.0, FALSE, { _nk_ag_dev_ptr (x), NULL, _nk_ag_dev_ptr (node->saved[0]),
+                                    _nk_ag_dev_ptr (node->saved[1]), _nk_ag_dev_ptr (node->grad) },
                       { NULL } };
 
   if (!want_w && !want_b)
@@ -588,22 +482,22 @@ layer_norm_param_grads (Node    *node,
                                     NK_BUCKET_OTHER, FALSE, error);
       if (scratch == NULL)
         return FALSE;
-      call.out[2] = dev_ptr (scratch);
+      call.out[2] = _nk_ag_dev_ptr (scratch);
     }
-  call.out[0] = dev_ptr (tw);
-  call.out[1] = dev_ptr (tb);
-  if (!run_rows (x, &call, error))
+  call.out[0] = _nk_ag_dev_ptr (tw);
+  call.out[1] = _nk_ag_dev_ptr (tb);
+  if (!_nk_ag_run_rows (x, &call, error))
     return FALSE;
   return (!want_w || _nk_ag_accumulate (w, tw, TRUE, error))
          && (!want_b || _nk_ag_accumulate (b, tb, TRUE, error));
 }
 
 static gboolean
-backward_layer_norm (Node    *node,
-                     GError **error)
+layer_norm_backward (NkAgNode  *node,
+                     GError   **error)
 {
   NkTensor *x = node->in[0], *w = node->in[1];
-  gint64 c = x->shape[x->ndim - 1], rows = ROWS_OF (x);
+  gint64 c = x->shape[x->ndim - 1], rows = _NK_AG_ROWS_OF (x);
 
   /* 13 per element: x̂ 2, dx̂ 1, dw 2, db 1, the two row sums 3, dx 4. */
   _nk_ag_count_flops (NK_FLOP_KIND_NORM, 13 * (guint64) (rows * c), TRUE);
@@ -613,99 +507,32 @@ backward_layer_norm (Node    *node,
     {
       g_autoptr(NkTensor) dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
       NkRowsCall call = { NK_ROWS_LAYERNORM_DX, rows, c, 1, 0, 0.0, FALSE,
-                          { dev_ptr (x), dev_ptr (w), dev_ptr (node->saved),
-                            dev_ptr (node->saved3), dev_ptr (node->grad) },
-                          { dev_ptr (dx) } };
+                          { _nk_ag_dev_ptr (x), _nk_ag_dev_ptr (w), _nk_ag_dev_ptr (node->saved[0]),
+                            _nk_ag_dev_ptr (node->saved[1]), _nk_ag_dev_ptr (node->grad) },
+                          { _nk_ag_dev_ptr (dx) } };
 
-      if (dx == NULL || !run_rows (x, &call, error))
+      if (dx == NULL || !_nk_ag_run_rows (x, &call, error))
         return FALSE;
       return _nk_ag_accumulate (x, dx, TRUE, error);
     }
   return TRUE;
 }
 
-NkTensor *
-nk_ag_layer_norm (NkTensor  *x,
-                  NkTensor  *weight,
-                  NkTensor  *bias,
-                  double     eps,
-                  GError   **error)
-{
-  g_autoptr(NkTensor) xc = NULL;
-  g_autoptr(NkTensor) out = NULL;
-  g_autoptr(NkTensor) mean = NULL;
-  g_autoptr(NkTensor) rstd = NULL;
-  gint64 rows;
-  Node *node;
+/* ---- causal softmax: out = softmax (scale·scores, masked above the diagonal) -------- */
 
-  g_return_val_if_fail (x != NULL, NULL);
-  if ((xc = row_input (x, "LayerNorm", error)) == NULL
-      || !check_affine (weight, xc, error) || !check_affine (bias, xc, error))
-    return NULL;
-
-  rows = ROWS_OF (xc);
-  out = _nk_ag_take_like (xc, NK_BUCKET_ACTIVATIONS, error);
-  mean = out ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
-  rstd = mean ? nk_arena_take (xc->dtype, NK_SHAPE (rows), NK_BUCKET_ACTIVATIONS, error) : NULL;
-  if (rstd == NULL)
-    return NULL;
-  {
-    NkRowsCall call = { NK_ROWS_LAYERNORM, rows, xc->shape[xc->ndim - 1], 1, 0, eps, FALSE,
-                        { dev_ptr (xc), dev_ptr (weight), dev_ptr (bias) },
-                        { dev_ptr (out), dev_ptr (mean), dev_ptr (rstd) } };
-
-    if (!run_rows (xc, &call, error))
-      return NULL;
-  }
-  _nk_ag_count_flops (NK_FLOP_KIND_NORM, 8 * (guint64) nk_tensor_numel (xc), TRUE);
-
-  node = record_external (out, backward_layer_norm, xc, weight, bias);
-  if (node != NULL)
-    {
-      node->saved = g_steal_pointer (&mean);
-      node->saved3 = g_steal_pointer (&rstd);
-    }
-  return g_steal_pointer (&out);
-}
-
-/* ---- causal softmax -------------------------------------------------------------- */
+static gboolean softmax_causal_backward (NkAgNode *node, GError **error);
+static const NkAgOp softmax_causal_op = { "softmax_causal", softmax_causal_backward };
 
 static guint64
 visible_elements (NkTensor *t)
 {
-  gint64 n = t->shape[t->ndim - 1], rows = ROWS_OF (t), m = t->shape[t->ndim - 2];
+  gint64 n = t->shape[t->ndim - 1], rows = _NK_AG_ROWS_OF (t), m = t->shape[t->ndim - 2];
   guint64 per_matrix = 0;
 
   /* Row i of each [m, n] matrix sees min(i + 1, n) columns. */
   for (gint64 i = 0; i < m; i++)
     per_matrix += (guint64) MIN (i + 1, n);
   return per_matrix * (guint64) (rows / MAX (m, 1));
-}
-
-static gboolean
-backward_softmax_causal (Node    *node,
-                         GError **error)
-{
-  NkTensor *x = node->in[0];
-  g_autoptr(NkTensor) dx = NULL;
-
-  if (!nk_autograd_requires_grad (x))
-    return TRUE;
-  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
-  if (dx == NULL)
-    return FALSE;
-  {
-    /* Backward reads the output through node->out (a ref would be a cycle). */
-    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL_BACKWARD, ROWS_OF (x), x->shape[x->ndim - 1],
-                        x->shape[x->ndim - 2], 0, node->scalar, FALSE,
-                        { dev_ptr (node->out), NULL, NULL, NULL, dev_ptr (node->grad) },
-                        { dev_ptr (dx) } };
-
-    if (!run_rows (x, &call, error))
-      return FALSE;
-  }
-  _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 5 * visible_elements (x), TRUE);
-  return _nk_ag_accumulate (x, dx, TRUE, error);
 }
 
 NkTensor *
@@ -715,7 +542,7 @@ nk_ag_softmax_causal (NkTensor  *scores,
 {
   g_autoptr(NkTensor) xc = NULL;
   g_autoptr(NkTensor) out = NULL;
-  Node *node;
+  NkAgNode *node;
 
   g_return_val_if_fail (scores != NULL, NULL);
   if (scores->ndim < 2)
@@ -730,80 +557,113 @@ nk_ag_softmax_causal (NkTensor  *scores,
   if (out == NULL)
     return NULL;
   {
-    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL, ROWS_OF (xc), xc->shape[xc->ndim - 1],
+    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL, _NK_AG_ROWS_OF (xc), xc->shape[xc->ndim - 1],
                         xc->shape[xc->ndim - 2], 0, scale, FALSE,
-                        { dev_ptr (xc) }, { dev_ptr (out) } };
+                        { _nk_ag_dev_ptr (xc) }, { _nk_ag_dev_ptr (out) } };
 
-    if (!run_rows (xc, &call, error))
+    if (!_nk_ag_run_rows (xc, &call, error))
       return NULL;
   }
   _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 6 * visible_elements (xc), TRUE);
 
-  node = record_external (out, backward_softmax_causal, xc, NULL, NULL);
+  node = _nk_ag_record (out, &softmax_causal_op, xc, NULL, NULL);
   if (node != NULL)
     node->scalar = scale;
   return g_steal_pointer (&out);
 }
 
-/* ---- embedding ------------------------------------------------------------------- */
-
-/* The ids of @index (int32, int64 or uint16, [N], on any device) as int64 on the
- * CPU, checked against the vocabulary there (one copy back when they live on the
- * GPU). */
-static NkTensor *
-embedding_ids (NkTensor  *device_index,
-               gint64     vocab,
-               GError   **error)
+static gboolean
+softmax_causal_backward (NkAgNode  *node,
+                         GError   **error)
 {
-  g_autoptr(NkTensor) index = nk_tensor_to_device (device_index, nk_device_get_cpu (), error);
-  g_autoptr(NkTensor) ids = NULL;
-  gint64 n = device_index->shape[0];
-  gint64 *v;
+  NkTensor *x = node->in[0];
+  g_autoptr(NkTensor) dx = NULL;
 
-  if (index == NULL)
-    return NULL;
-  if (index->dtype != NK_DTYPE_INT32 && index->dtype != NK_DTYPE_INT64
-      && index->dtype != NK_DTYPE_UINT16)
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("Token ids must be int32, int64 or uint16, not %s."),
-                   nk_dtype_info (index->dtype)->name);
-      return NULL;
-    }
-  ids = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT64, NK_SHAPE (n),
-                            NK_BUCKET_OTHER, FALSE, error);
-  if (ids == NULL || !nk_tensor_copy_ (ids, index, error))
-    return NULL;
-  v = nk_tensor_data (ids);
-  for (gint64 i = 0; i < n; i++)
-    if (v[i] < 0 || v[i] >= vocab)
-      {
-        g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                     _("Token %" PRId64 " is outside the vocabulary of %"
-                       PRId64 "."), v[i], vocab);
-        return NULL;
-      }
-  return g_steal_pointer (&ids);
+  if (!nk_autograd_requires_grad (x))
+    return TRUE;
+  dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error);
+  if (dx == NULL)
+    return FALSE;
+  {
+    /* Backward reads the output through node->out (a ref would be a cycle). */
+    NkRowsCall call = { NK_ROWS_SOFTMAX_CAUSAL_BACKWARD, _NK_AG_ROWS_OF (x), x->shape[x->ndim - 1],
+                        x->shape[x->ndim - 2], 0, node->scalar, FALSE,
+                        { _nk_ag_dev_ptr (node->out), NULL, NULL, NULL,
+                          _nk_ag_dev_ptr (node->grad) },
+                        { _nk_ag_dev_ptr (dx) } };
+
+    if (!_nk_ag_run_rows (x, &call, error))
+      return FALSE;
+  }
+  _nk_ag_count_flops (NK_FLOP_KIND_SOFTMAX, 5 * visible_elements (x), TRUE);
+  return _nk_ag_accumulate (x, dx, TRUE, error);
 }
 
-/* @host (a CPU tensor) on @like's device: itself on the CPU, else a copy in an arena
- * buffer (so a steady-state step allocates nothing). */
-static NkTensor *
-on_device_of (NkTensor  *host,
-              NkTensor  *like,
-              GError   **error)
-{
-  NkDevice *device = nk_tensor_get_device (like);
-  g_autoptr(NkTensor) copy = NULL;
+/* ---- embedding: out [N, D] = weight[index] ----------------------------------------- */
 
-  if (device == nk_tensor_get_device (host))
-    return nk_tensor_ref (host);
-  if (device != nk_device_get_default ())
-    return nk_tensor_to_device (host, device, error);
-  copy = nk_arena_take (host->dtype, host->ndim, host->shape, NK_BUCKET_OTHER, error);
-  if (copy == NULL || !nk_tensor_copy_ (copy, host, error))
+static gboolean embedding_backward (NkAgNode *node, GError **error);
+static const NkAgOp embedding_op = { "embedding", embedding_backward };
+
+static gboolean
+is_embedding_table (NkTensor *weight)
+{
+  return weight->ndim == 2 && nk_tensor_is_contiguous (weight)
+         && (weight->dtype == NK_DTYPE_F32 || weight->dtype == NK_DTYPE_F64);
+}
+
+/* weight[ids] as a new [N, D] activation on weight's device. */
+static NkTensor *
+gather_rows (NkTensor  *weight,
+             NkTensor  *ids,
+             GError   **error)
+{
+  g_autoptr(NkTensor) dev_ids = _nk_ag_on_device_of (ids, weight, error);
+  g_autoptr(NkTensor) out = NULL;
+
+  if (dev_ids == NULL)
     return NULL;
-  return g_steal_pointer (&copy);
+  out = nk_arena_take (weight->dtype, NK_SHAPE (ids->shape[0], weight->shape[1]),
+                       NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL)
+    return NULL;
+  {
+    NkRowsCall call = { NK_ROWS_GATHER, ids->shape[0], weight->shape[1], 1,
+                        weight->shape[0], 0.0, FALSE,
+                        { _nk_ag_dev_ptr (weight), NULL, NULL, NULL, NULL,
+                          _nk_ag_dev_ptr (dev_ids) },
+                        { _nk_ag_dev_ptr (out) } };
+
+    if (!_nk_ag_run_rows (weight, &call, error))
+      return NULL;
+  }
+  return g_steal_pointer (&out);
+}
+
+NkTensor *
+nk_ag_embedding (NkTensor  *weight,
+                 NkTensor  *index,
+                 GError   **error)
+{
+  g_autoptr(NkTensor) ids = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  NkAgNode *node;
+
+  g_return_val_if_fail (weight != NULL && index != NULL, NULL);
+
+  if (!is_embedding_table (weight) || index->ndim != 1)
+    {
+      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
+                   _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids."));
+      return NULL;
+    }
+  /* The ids are checked, and the backward's plan made, on the host. */
+  if ((ids = _nk_ag_token_ids (index, weight->shape[0], error)) == NULL
+      || (out = gather_rows (weight, ids, error)) == NULL)
+    return NULL;
+  node = _nk_ag_record (out, &embedding_op, weight, NULL, NULL);
+  if (node != NULL)
+    node->saved[0] = g_steal_pointer (&ids);
+  return g_steal_pointer (&out);
 }
 
 /* Positions grouped by token, each group in position order, and where each token's
@@ -841,9 +701,9 @@ scatter_plan (NkTensor   *ids,
   fill = g_memdup2 (st, sizeof (gint64) * vocab);
   for (gint64 i = 0; i < n; i++)
     o[fill[v[i]]++] = i;
-  if ((*out_order = on_device_of (order, like, error)) == NULL)
+  if ((*out_order = _nk_ag_on_device_of (order, like, error)) == NULL)
     return FALSE;
-  if ((*out_starts = on_device_of (starts, like, error)) == NULL)
+  if ((*out_starts = _nk_ag_on_device_of (starts, like, error)) == NULL)
     {
       g_clear_pointer (out_order, nk_tensor_unref);
       return FALSE;
@@ -852,8 +712,8 @@ scatter_plan (NkTensor   *ids,
 }
 
 static gboolean
-backward_embedding (Node    *node,
-                    GError **error)
+embedding_backward (NkAgNode  *node,
+                    GError   **error)
 {
   NkTensor *w = node->in[0];
   g_autoptr(NkTensor) order = NULL;
@@ -863,8 +723,8 @@ backward_embedding (Node    *node,
 
   if (!nk_autograd_requires_grad (w))
     return TRUE;
-  if (!scatter_plan (node->saved, w->shape[0], w, &order, &starts, error)
-      || (target = grad_target_through (w, &beta, error)) == NULL)
+  if (!scatter_plan (node->saved[0], w->shape[0], w, &order, &starts, error)
+      || (target = _nk_ag_grad_target_through (w, &beta, error)) == NULL)
     return FALSE;
   if (!nk_tensor_is_contiguous (target) || target->dtype != w->dtype)
     {
@@ -873,93 +733,25 @@ backward_embedding (Node    *node,
       return FALSE;
     }
   {
-    NkRowsCall call = { NK_ROWS_SCATTER, node->saved->shape[0], w->shape[1], 1, w->shape[0],
+    NkRowsCall call = { NK_ROWS_SCATTER, node->saved[0]->shape[0], w->shape[1], 1, w->shape[0],
                         0.0, beta != 0.0,
-                        { NULL, NULL, NULL, NULL, dev_ptr (node->grad), dev_ptr (order),
-                          dev_ptr (starts) },
-                        { dev_ptr (target) } };
+                        { NULL, NULL, NULL, NULL, _nk_ag_dev_ptr (node->grad),
+                          _nk_ag_dev_ptr (order), _nk_ag_dev_ptr (starts) },
+                        { _nk_ag_dev_ptr (target) } };
 
-    if (!run_rows (w, &call, error))
+    if (!_nk_ag_run_rows (w, &call, error))
       return FALSE;
   }
   _nk_ag_count_flops (NK_FLOP_KIND_EMBEDDING, (guint64) nk_tensor_numel (node->grad), TRUE);
   return TRUE;
 }
 
-static gboolean
-is_embedding_table (NkTensor *weight)
-{
-  return weight->ndim == 2 && nk_tensor_is_contiguous (weight)
-         && (weight->dtype == NK_DTYPE_F32 || weight->dtype == NK_DTYPE_F64);
-}
+/* ---- embedding with positions: out [B·T, D] = wte[index] + wpe[0..T) --------------- */
 
-/* weight[ids] as a new [N, D] activation on weight's device. */
-static NkTensor *
-gather_rows (NkTensor  *weight,
-             NkTensor  *ids,
-             GError   **error)
-{
-  g_autoptr(NkTensor) dev_ids = on_device_of (ids, weight, error);
-  g_autoptr(NkTensor) out = NULL;
-
-  if (dev_ids == NULL)
-    return NULL;
-  out = nk_arena_take (weight->dtype, NK_SHAPE (ids->shape[0], weight->shape[1]),
-                       NK_BUCKET_ACTIVATIONS, error);
-  if (out == NULL)
-    return NULL;
-  {
-    NkRowsCall call = { NK_ROWS_GATHER, ids->shape[0], weight->shape[1], 1,
-                        weight->shape[0], 0.0, FALSE,
-                        { dev_ptr (weight), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
-                        { dev_ptr (out) } };
-
-    if (!run_rows (weight, &call, error))
-      return NULL;
-  }
-  return g_steal_pointer (&out);
-}
-
-NkTensor *
-nk_ag_embedding (NkTensor  *weight,
-                 NkTensor  *index,
-                 GError   **error)
-{
-  g_autoptr(NkTensor) ids = NULL;
-  g_autoptr(NkTensor) out = NULL;
-  Node *node;
-
-  g_return_val_if_fail (weight != NULL && index != NULL, NULL);
-
-  if (!is_embedding_table (weight) || index->ndim != 1)
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("An embedding needs a contiguous f32/f64 [V, D] table and [N] ids."));
-      return NULL;
-    }
-  /* The ids are checked, and the backward's plan made, on the host. */
-  if ((ids = embedding_ids (index, weight->shape[0], error)) == NULL
-      || (out = gather_rows (weight, ids, error)) == NULL)
-    return NULL;
-  node = record_external (out, backward_embedding, weight, NULL, NULL);
-  if (node != NULL)
-    node->saved = g_steal_pointer (&ids);
-  return g_steal_pointer (&out);
-}
-
-/* d loss / d wte as nk_ag_embedding's, and d loss / d positions: the gradient
- * summed over the batch, as nk_ag_add's backward sums a broadcast operand. */
-static gboolean
-backward_embedding_with_positions (Node    *node,
-                                   GError **error)
-{
-  NkTensor *pos = node->in[1];
-  g_autoptr(NkTensor) g3 = nk_tensor_view (node->grad, 3,
-                                           (gint64[]) { node->iparam[0], pos->shape[0], pos->shape[1] },
-                                           error);
-
-  return g3 != NULL && _nk_ag_accumulate (pos, g3, FALSE, error) && backward_embedding (node, error);
-}
+static gboolean embedding_with_positions_backward (NkAgNode *node, GError **error);
+static const NkAgOp embedding_with_positions_op = {
+  "embedding_with_positions", embedding_with_positions_backward
+};
 
 NkTensor *
 nk_ag_embedding_with_positions (NkTensor  *wte,
@@ -972,7 +764,7 @@ nk_ag_embedding_with_positions (NkTensor  *wte,
   g_autoptr(NkTensor) out = NULL;
   g_autoptr(NkTensor) out3 = NULL;
   g_autoptr(NkTensor) ids = NULL;
-  Node *node;
+  NkAgNode *node;
   gint64 B, T;
 
   g_return_val_if_fail (wte != NULL && wpe != NULL && index != NULL, NULL);
@@ -989,88 +781,40 @@ nk_ag_embedding_with_positions (NkTensor  *wte,
    * no [B·T, D] of token rows outlives the forward: a graph of wte[idx] + wpe
    * would keep them, PyTorch's does not. */
   if ((flat = nk_tensor_reshape (index, NK_SHAPE (B * T), error)) == NULL
-      || (ids = embedding_ids (flat, wte->shape[0], error)) == NULL
+      || (ids = _nk_ag_token_ids (flat, wte->shape[0], error)) == NULL
       || (out = gather_rows (wte, ids, error)) == NULL
       || (pos = nk_ag_narrow (wpe, 0, 0, T, error)) == NULL
       || (out3 = nk_tensor_view (out, 3, (gint64[]) { B, T, wte->shape[1] }, error)) == NULL
       || !nk_add_ (out3, pos, error))
     return NULL;
-  node = record_external (out, backward_embedding_with_positions, wte, pos, NULL);
+  node = _nk_ag_record (out, &embedding_with_positions_op, wte, pos, NULL);
   if (node != NULL)
     {
-      node->saved = g_steal_pointer (&ids);
+      node->saved[0] = g_steal_pointer (&ids);
       node->iparam[0] = B;
     }
   return g_steal_pointer (&out);
 }
 
-/* ---- cross-entropy on a device --------------------------------------------------- */
-
+/* d loss / d wte as nk_ag_embedding's, and d loss / d positions: the gradient
+ * summed over the batch, as nk_ag_add's backward sums a broadcast operand. */
 static gboolean
-backward_cross_entropy (Node    *node,
-                        GError **error)
+embedding_with_positions_backward (NkAgNode  *node,
+                                   GError   **error)
 {
-  NkTensor *x = node->in[0];
-  g_autoptr(NkTensor) dx = NULL;
-  g_autoptr(NkTensor) g = NULL;
-  gint64 n = x->shape[0], v = x->shape[1];
+  NkTensor *pos = node->in[1];
+  g_autoptr(NkTensor) g3 = nk_tensor_view (node->grad, 3,
+                                           (gint64[]) { node->iparam[0], pos->shape[0],
+                                                        pos->shape[1] }, error);
 
-  if (!nk_autograd_requires_grad (x))
-    return TRUE;
-  /* The upstream gradient in the logits' dtype, read by the kernel where it lies. */
-  if (node->grad->dtype == x->dtype)
-    g = nk_tensor_ref (node->grad);
-  else if ((g = nk_arena_take (x->dtype, 0, NULL, NK_BUCKET_OTHER, error)) == NULL
-           || !nk_tensor_copy_ (g, node->grad, error))
-    return FALSE;
-  if ((dx = _nk_ag_take_like (x, NK_BUCKET_OTHER, error)) == NULL)
-    return FALSE;
-  {
-    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY_BACKWARD, n, v, 1, 0, 1.0 / (double) MAX (n, 1),
-                        FALSE, { dev_ptr (x), dev_ptr (g), NULL, NULL, NULL,
-                                 dev_ptr (node->saved) },
-                        { dev_ptr (dx) } };
-
-    if (!run_rows (x, &call, error))
-      return FALSE;
-  }
-  nk_flops_add (3 * (guint64) (n * v));
-  return _nk_ag_accumulate (x, dx, TRUE, error);
+  return g3 != NULL && _nk_ag_accumulate (pos, g3, FALSE, error)
+         && embedding_backward (node, error);
 }
 
-NkTensor *
-_nk_ag_cross_entropy_rows (NkTensor  *logits,
-                           NkTensor  *targets,
-                           GError   **error)
-{
-  g_autoptr(NkTensor) ids = NULL;
-  g_autoptr(NkTensor) dev_ids = NULL;
-  g_autoptr(NkTensor) xc = NULL;
-  g_autoptr(NkTensor) rows = NULL;
-  g_autoptr(NkTensor) out = NULL;
-  gint64 n = logits->shape[0], v = logits->shape[1];
-  Node *node;
+/* ---- the list ---------------------------------------------------------------------- */
 
-  /* The targets are checked on the host. */
-  if ((ids = embedding_ids (targets, v, error)) == NULL
-      || (dev_ids = on_device_of (ids, logits, error)) == NULL
-      || (xc = nk_ag_contiguous (logits, error)) == NULL)
-    return NULL;
-  rows = nk_arena_take (NK_DTYPE_F64, NK_SHAPE (n), NK_BUCKET_OTHER, error);
-  out = rows ? nk_arena_take (xc->dtype, 0, NULL, NK_BUCKET_ACTIVATIONS, error) : NULL;
-  if (out == NULL)
-    return NULL;
-  {
-    NkRowsCall call = { NK_ROWS_CROSS_ENTROPY, n, v, 1, 0, 0.0, FALSE,
-                        { dev_ptr (xc), NULL, NULL, NULL, NULL, dev_ptr (dev_ids) },
-                        { dev_ptr (rows), dev_ptr (out) } };
-
-    if (!run_rows (xc, &call, error))
-      return NULL;
-  }
-  nk_flops_add (4 * (guint64) (n * v));
-  node = record_external (out, backward_cross_entropy, xc, NULL, NULL);
-  if (node != NULL)
-    node->saved = g_steal_pointer (&dev_ids);
-  return g_steal_pointer (&out);
-}
+const NkAgOp *const _nk_ag_ops_nn[] = {
+  &bmm_op, &gelu_op, &layer_norm_op, &softmax_causal_op, &embedding_op,
+  &embedding_with_positions_op,
+};
+const guint _nk_ag_n_ops_nn = G_N_ELEMENTS (_nk_ag_ops_nn);

@@ -1,83 +1,158 @@
-/* nk-autograd-private.h: the tape's nodes and helpers, shared by nk-autograd.c and the
- * files that add recorded ops (nk-autograd-nn.c)
+/* nk-autograd-private.h: the tape's node and what the autograd files share
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A recorded op is an NkAgOp (a name and its backward) that its file defines beside
+ * the forward, as micrograd's Value sets out._backward where it builds out: the tape
+ * (nk-autograd.c) only walks nodes and calls node->op->backward (node); it knows no
+ * op. What a backward needs rides on the node: its inputs, up to three saved tensors
+ * and a few scalars the forward fills in.
+ *
+ *   nk-autograd.c            the tape: nodes, topological order, backward, ambient
+ *                            state (autocast, FLOP counters)
+ *   nk-autograd-arena.c      op outputs reused slot by slot across steps
+ *   nk-autograd-gradcheck.c  backward against central differences; the op list
+ *   nk-autograd-ops.c        matmul, linear, elementwise, reductions, cast, views
+ *   nk-autograd-nn.c         batched matmul, LayerNorm, GELU, causal softmax,
+ *                            embeddings; the device row kernels they share
+ *   nk-autograd-loss.c       mean squared error and cross-entropy
  */
 #pragma once
+
+#include <math.h>
 
 #include "nk-autograd.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  OP_MATMUL,
-  OP_LINEAR,
-  OP_BINARY,
-  OP_MUL_SCALAR,
-  OP_UNARY,
-  OP_SUM,
-  OP_MEAN,
-  OP_MSE,
-  OP_CROSS_ENTROPY,
-  OP_EMBEDDING,
-  OP_CAST,
-  OP_EXTERNAL,    /* an op of another file: node->backward runs it */
-} NodeOp;
-
-typedef struct _Node Node;
+typedef struct _NkAgNode NkAgNode;
 
 /* Adds d loss / d input for each input that requires grad; node->grad is d loss / d out. */
-typedef gboolean (*NkAgBackwardFunc) (Node    *node,
-                                      GError **error);
+typedef gboolean (*NkAgBackwardFunc) (NkAgNode  *node,
+                                      GError   **error);
 
-struct _Node {
-  NodeOp    op;
-  int       sub;        /* NkUnaryOp / NkBinaryOp / flags */
-  double    scalar;
-  guint64   seq;
-  NkTensor *in[3];      /* refs, NULL where unused */
-  NkTensor *saved;      /* ref: the output or a difference backward reads */
-  NkTensor *saved2;     /* ref: autocast's rounded weight */
-  NkTensor *saved3;     /* ref: a third saved tensor (LayerNorm's 1/σ) */
-  NkTensor *out;        /* not a ref: the node lives inside it */
-  NkTensor *grad;       /* ref: d loss / d out, accumulated during backward */
-  guint     mark;
-  NkAgBackwardFunc backward;   /* set for OP_EXTERNAL */
-  gint64    iparam[4];
+/* One kind of recorded op: defined (static const) in the file of its forward. */
+typedef struct {
+  const char       *name;      /* what nk_autograd_get_op_name() says */
+  NkAgBackwardFunc  backward;
+} NkAgOp;
+
+struct _NkAgNode {
+  const NkAgOp *op;
+  guint64       seq;
+  NkTensor     *in[3];      /* refs, NULL where unused */
+  NkTensor     *saved[3];   /* refs: what the forward keeps for backward */
+  NkTensor     *out;        /* not a ref: the node lives inside it */
+  NkTensor     *grad;       /* ref: d loss / d out, accumulated during backward */
+  guint         mark;
+  int           sub;        /* an op's variant (flags, a view's kind) */
+  double        scalar;
+  gint64        iparam[4];
 };
 
-Node       *_nk_ag_node_of      (NkTensor    *t);
-/* Attaches a node to @out when any input needs a gradient (else returns NULL). */
-Node       *_nk_ag_record       (NkTensor    *out,
-                                 NodeOp       op,
-                                 NkTensor    *a,
-                                 NkTensor    *b,
-                                 NkTensor    *c);
+/* ---- the tape (nk-autograd.c) ----------------------------------------------------- */
+
+NkAgNode   *_nk_ag_node_of      (NkTensor      *t);
+/* Attaches a node of @op to @out when any input needs a gradient (else returns NULL). */
+NkAgNode   *_nk_ag_record       (NkTensor      *out,
+                                 const NkAgOp  *op,
+                                 NkTensor      *a,
+                                 NkTensor      *b,
+                                 NkTensor      *c);
 /* Where the gradient of @t goes, and whether to add (beta 1) or overwrite (beta 0). */
-NkTensor   *_nk_ag_grad_target  (NkTensor    *t,
-                                 double      *beta,
-                                 GError     **error);
+NkTensor   *_nk_ag_grad_target  (NkTensor      *t,
+                                 double        *beta,
+                                 GError       **error);
 /* Adds @contrib (possibly of a broadcast shape) to the gradient of @t; @fresh: the
  * caller's private buffer, adoptable as is. */
-gboolean    _nk_ag_accumulate   (NkTensor    *t,
-                                 NkTensor    *contrib,
-                                 gboolean     fresh,
-                                 GError     **error);
-/* A contiguous arena buffer shaped like @like. */
-NkTensor   *_nk_ag_take_like    (NkTensor    *like,
-                                 NkBucket     bucket,
-                                 GError     **error);
+gboolean    _nk_ag_accumulate   (NkTensor      *t,
+                                 NkTensor      *contrib,
+                                 gboolean       fresh,
+                                 GError       **error);
 /* Adds @flops to @kind's bucket and, with @add_to_total, to nk_flops_get()'s total
  * (without it when an nk-ops call already counted them there). */
-void        _nk_ag_count_flops  (NkFlopKind   kind,
-                                 guint64      flops,
-                                 gboolean     add_to_total);
+void        _nk_ag_count_flops  (NkFlopKind     kind,
+                                 guint64        flops,
+                                 gboolean       add_to_total);
 
-/* nk_ag_cross_entropy() on a non-CPU device (nk-autograd-nn.c, over the device's
- * row kernels); @logits are f32/f64 [N, V], @targets [N] integers on any device. */
-NkTensor   *_nk_ag_cross_entropy_rows (NkTensor  *logits,
-                                       NkTensor  *targets,
-                                       GError   **error);
+/* ---- the arena (nk-autograd-arena.c) ---------------------------------------------- */
+
+/* A contiguous arena buffer shaped like @like. */
+NkTensor   *_nk_ag_take_like    (NkTensor      *like,
+                                 NkBucket       bucket,
+                                 GError       **error);
+
+/* ---- shared by the op files ------------------------------------------------------- */
+
+/* Where a product writes the gradient of @t: through a view's base when @t is a
+ * recorded view whose gradient has not started (nk-autograd-ops.c). */
+NkTensor   *_nk_ag_grad_target_through (NkTensor  *t,
+                                        double    *beta,
+                                        GError   **error);
+
+/* The device row kernels (nk-autograd-nn.c). */
+gpointer    _nk_ag_dev_ptr      (NkTensor      *t);
+gboolean    _nk_ag_run_rows     (NkTensor      *like,
+                                 NkRowsCall    *call,
+                                 GError       **error);
+/* The ids of @index ([N] int32/int64/uint16, any device) as int64 on the CPU, each
+ * checked to be below @vocab. */
+NkTensor   *_nk_ag_token_ids    (NkTensor      *index,
+                                 gint64         vocab,
+                                 GError       **error);
+/* @host (a CPU tensor) on @like's device (an arena copy on the default device). */
+NkTensor   *_nk_ag_on_device_of (NkTensor      *host,
+                                 NkTensor      *like,
+                                 GError       **error);
+
+/* The op kinds of each op file, for nk_autograd_list_ops(). */
+extern const NkAgOp *const _nk_ag_ops_core[];
+extern const guint         _nk_ag_n_ops_core;
+extern const NkAgOp *const _nk_ag_ops_nn[];
+extern const guint         _nk_ag_n_ops_nn;
+extern const NkAgOp *const _nk_ag_ops_loss[];
+extern const guint         _nk_ag_n_ops_loss;
+
+/* ---- small CPU helpers ------------------------------------------------------------ */
+
+static inline gboolean
+_nk_ag_is_cpu_float (NkTensor *t)
+{
+  return nk_device_get_kind (nk_tensor_get_device (t)) == NK_DEVICE_CPU
+         && (t->dtype == NK_DTYPE_F32 || t->dtype == NK_DTYPE_F64)
+         && nk_tensor_is_contiguous (t);
+}
+
+static inline double
+_nk_ag_load (NkTensor *t,
+             gint64    i)
+{
+  return t->dtype == NK_DTYPE_F32 ? (double) nk_tensor_data_f32 (t)[i]
+                                  : nk_tensor_data_f64 (t)[i];
+}
+
+static inline void
+_nk_ag_store (NkTensor *t,
+              gint64    i,
+              double    v)
+{
+  if (t->dtype == NK_DTYPE_F32)
+    nk_tensor_data_f32 (t)[i] = (float) v;
+  else
+    nk_tensor_data_f64 (t)[i] = v;
+}
+
+/* The value of a one-element tensor (NaN where it cannot be read). */
+static inline double
+_nk_ag_scalar_of (NkTensor *t)
+{
+  double v = NAN;
+
+  nk_tensor_item (t, &v, NULL);
+  return v;
+}
+
+#define _NK_AG_ROWS_OF(t) (nk_tensor_numel (t) / MAX ((t)->shape[(t)->ndim - 1], 1))
 
 G_END_DECLS

@@ -7,9 +7,13 @@
  *
  * The nk_ag_*() functions run the op (through nk-ops, so FLOPs are counted by the op
  * that does them) and, when an input requires grad, attach a node to the output with
- * nk_tensor_set_autograd(): the node knows the op, refs its inputs and whatever the
- * backward needs (saved tensors). Leaves are tensors with requires_grad and no node
- * (the parameters); their gradient accumulates in tensor->grad.
+ * nk_tensor_set_autograd(): the node points at its op's backward — written beside the
+ * forward, as micrograd's _backward closure and llm.c's forward/backward pairs — refs
+ * its inputs and whatever the backward needs (saved tensors). Leaves are tensors with
+ * requires_grad and no node (the parameters); their gradient accumulates in
+ * tensor->grad. nk_autograd_get_op_name() names the op that made a tensor (PyTorch's
+ * grad_fn); nk_autograd_list_ops() lists every op kind, each of which the tests check
+ * against finite differences.
  *
  *     x ──matmul── h1 ──matmul── h2 ──square── s ──mean── loss
  *           w1 ─┘          w2 ─┘
@@ -111,6 +115,26 @@ NkTensor   *nk_arena_take                (NkDType         dtype,
 
 /* Whether any autograd node or leaf makes @t part of a graph. */
 gboolean    nk_autograd_requires_grad    (NkTensor       *t);
+
+/**
+ * nk_autograd_get_op_name:
+ * @t: (nullable): a tensor
+ *
+ * The kind of op whose node @t carries (PyTorch's grad_fn): "linear", "binary_add",
+ * "unary_exp", "layer_norm", ... — one of nk_autograd_list_ops().
+ *
+ * Returns: (nullable): the name, or %NULL for a leaf or a tensor outside any graph
+ */
+const char *nk_autograd_get_op_name      (NkTensor       *t);
+
+/**
+ * nk_autograd_list_ops:
+ *
+ * Every kind of op the nk_ag_*() functions record, each with its backward.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the names
+ */
+const char * const *nk_autograd_list_ops (void);
 
 /* a [m, k] · b [k, n] (2-D only). */
 NkTensor   *nk_ag_matmul                 (NkTensor       *a,
