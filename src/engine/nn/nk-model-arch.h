@@ -172,7 +172,7 @@ const NkModelArch  *nk_model_arch_lookup      (NkModelKind          kind);
 const NkModelArch  *nk_model_arch_find        (const char          *name);
 /* Returns: (transfer none): the architecture @model is */
 const NkModelArch  *nk_model_get_arch         (NkModel             *model);
-/* Returns: the sizes @model was built with (those its architecture reads) */
+/* Returns: the sizes @model has (a tiny LM has no context: it reads any) */
 const NkModelShape *nk_model_get_shape        (NkModel             *model);
 
 /**

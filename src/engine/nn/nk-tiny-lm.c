@@ -56,17 +56,14 @@ nk_model_new_tiny_lm (guint     vocab,
   return g_steal_pointer (&model);
 }
 
-/* The context is the trainer's business: the model reads any number of tokens. */
+/* The context is the trainer's business: the model reads any number of tokens
+ * (nk_model_get_block_size() says 0). */
 static NkModel *
 tiny_lm_build (const NkModelShape  *shape,
                NkDType              dtype,
                GError             **error)
 {
-  NkModel *model = nk_model_new_tiny_lm (shape->vocab, shape->dim, shape->layers, dtype, error);
-
-  if (model != NULL)
-    model->shape.context = shape->context;
-  return model;
+  return nk_model_new_tiny_lm (shape->vocab, shape->dim, shape->layers, dtype, error);
 }
 
 /* tokens [B, T] → logits [B·T, V] */
