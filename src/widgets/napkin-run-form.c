@@ -6,16 +6,19 @@
  * The form's inputs make one #NkTrainConfig, its #NapkinRunForm:config property
  * (%NULL while an input is wrong). Each change validates the whole config with
  * the engine's nk_train_config_validate(), marks the row at fault and shows the
- * error inline, one sentence, in #NapkinRunForm:error. The inputs are kept in
+ * error inline, one sentence, in #NapkinRunForm:error. The combo rows list the
+ * engine's own enums (#AdwEnumListModel over NK_TYPE_MODEL_KIND, NK_TYPE_OPTIMIZER,
+ * NK_TYPE_PRECISION), shown by the names below. The inputs are kept in
  * typed GSettings keys bound with g_settings_bind()
  * (napkin_run_form_bind_settings()); the CUDA switch is not kept, since whether a
  * device is there is known afresh each time.
  */
 #include "config.h"
 
-#include <math.h>
 #include <glib/gi18n.h>
 
+#include "nk-enum-types.h"
+#include "nk-enums.h"
 #include "nk-units.h"
 #include "napkin-file-chooser.h"
 #include "napkin-page.h"
@@ -27,18 +30,31 @@
 /* A GPT writes a sample of its text this often (and after its last step). */
 #define SAMPLE_EVERY 50
 
-/* The combo rows' choices, in their rows' order, by the names the settings keep. */
+/* The names the combo rows show for the engine's values; the settings and the
+ * CLI use the values' GEnum nicks ("tiny-lm", "adamw", "bf16-mixed"). */
 typedef struct {
-  const char *const *names;
-  guint              n;
-} Choices;
+  int         value;
+  const char *name;
+} DisplayName;
 
-static const char *const model_names[] = { "cruncher", "tiny-lm", "gpt" };
-static const char *const optimizer_names[] = { "sgd", "momentum", "adagrad", "rmsprop", "adam", "adamw" };
-static const char *const precision_names[] = { "fp32", "bf16-mixed", "fp16" };
-static const Choices model_choices = { model_names, G_N_ELEMENTS (model_names) };
-static const Choices optimizer_choices = { optimizer_names, G_N_ELEMENTS (optimizer_names) };
-static const Choices precision_choices = { precision_names, G_N_ELEMENTS (precision_names) };
+static const DisplayName model_display_names[] = {
+  { NK_MODEL_CRUNCHER, N_("Cruncher (deep linear)") },
+  { NK_MODEL_TINY_LM, N_("Tiny language model") },
+  { NK_MODEL_GPT, N_("GPT (nanoGPT’s)") },
+};
+static const DisplayName optimizer_display_names[] = {
+  { NK_OPTIMIZER_SGD, N_("SGD") },
+  { NK_OPTIMIZER_MOMENTUM, N_("SGD with momentum") },
+  { NK_OPTIMIZER_ADAGRAD, N_("AdaGrad") },
+  { NK_OPTIMIZER_RMSPROP, N_("RMSprop") },
+  { NK_OPTIMIZER_ADAM, N_("Adam") },
+  { NK_OPTIMIZER_ADAMW, N_("AdamW") },
+};
+static const DisplayName precision_display_names[] = {
+  { NK_PRECISION_FP32, N_("fp32") },
+  { NK_PRECISION_BF16_MIXED, N_("bf16 mixed") },
+  { NK_PRECISION_FP16_MIXED, N_("fp16 with loss scaling") },
+};
 
 struct _NapkinRunForm
 {
@@ -53,7 +69,7 @@ struct _NapkinRunForm
 
   AdwPreferencesGroup *model_group;
   AdwComboRow   *model_row;
-  guint          lr_model;      /* the model whose default learning rate the lr row may hold */
+  NkModelKind    lr_model;      /* the model whose default learning rate the lr row may hold */
   GtkSpinButton *dim_spin;
   GtkSpinButton *layers_spin;
   AdwActionRow  *context_row;
@@ -87,15 +103,73 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* ------------------------------------------------------------ the config */
+/* ------------------------------------------------------------ the choices */
 
-static const char *
-choice (AdwComboRow   *row,
-        const Choices *choices)
+static char *
+display_name (GType              enum_type,
+              const DisplayName *names,
+              guint              n_names,
+              int                value)
 {
-  return choices->names[MIN (adw_combo_row_get_selected (row), choices->n - 1)];
+  for (guint i = 0; i < n_names; i++)
+    if (names[i].value == value)
+      return g_strdup (_(names[i].name));
+  /* A value the engine has and this table lacks still shows, as the CLI spells it. */
+  return g_strdup (nk_enum_to_nick (enum_type, value));
 }
 
+/* The combo rows' expressions (napkin-run-form.ui): an AdwEnumListItem's value,
+ * named. */
+static char *
+model_display_name (AdwEnumListItem *item,
+                    int              value,
+                    gpointer         user_data)
+{
+  return display_name (NK_TYPE_MODEL_KIND, model_display_names,
+                       G_N_ELEMENTS (model_display_names), value);
+}
+
+static char *
+optimizer_display_name (AdwEnumListItem *item,
+                        int              value,
+                        gpointer         user_data)
+{
+  return display_name (NK_TYPE_OPTIMIZER, optimizer_display_names,
+                       G_N_ELEMENTS (optimizer_display_names), value);
+}
+
+static char *
+precision_display_name (AdwEnumListItem *item,
+                        int              value,
+                        gpointer         user_data)
+{
+  return display_name (NK_TYPE_PRECISION, precision_display_names,
+                       G_N_ELEMENTS (precision_display_names), value);
+}
+
+/* ------------------------------------------------------------ the config */
+
+/* The engine value a combo row has chosen (its model is an AdwEnumListModel). */
+static int
+selected_value (AdwComboRow *row)
+{
+  AdwEnumListItem *item = adw_combo_row_get_selected_item (row);
+
+  return item != NULL ? adw_enum_list_item_get_value (item) : 0;
+}
+
+static void
+select_value (AdwComboRow *row,
+              int          value)
+{
+  AdwEnumListModel *model = ADW_ENUM_LIST_MODEL (adw_combo_row_get_model (row));
+
+  adw_combo_row_set_selected (row, adw_enum_list_model_find_position (model, value));
+}
+
+/* The learning rate as typed. Whether a run can use it is the engine's rule alone
+ * (nk_train_config_validate()): asked of the default config with only this rate
+ * changed, its refusal is the rate's own, and marks this row. */
 static gboolean
 parse_lr (NapkinRunForm  *self,
           double         *out_lr,
@@ -103,6 +177,7 @@ parse_lr (NapkinRunForm  *self,
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->lr_row));
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(NkTrainConfig) probe = NULL;
 
   if (!nk_units_parse (text, out_lr, &local_error))
     {
@@ -110,13 +185,9 @@ parse_lr (NapkinRunForm  *self,
                    _("The learning rate “%s” is not a number: %s"), text, local_error->message);
       return FALSE;
     }
-  if (!(*out_lr > 0) || !isfinite (*out_lr))
-    {
-      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
-                   _("The learning rate must be a positive number, not “%s”."), text);
-      return FALSE;
-    }
-  return TRUE;
+  probe = nk_train_config_new ();
+  probe->lr = *out_lr;
+  return nk_train_config_validate (probe, error);
 }
 
 /* The config the form describes, or NULL with one sentence naming the bad input
@@ -129,15 +200,15 @@ build_config (NapkinRunForm  *self,
   g_autoptr(NkTrainConfig) c = nk_train_config_new ();
 
   *out_bad = NULL;
-  nk_model_kind_from_string (choice (self->model_row, &model_choices), &c->model);
+  c->model = selected_value (self->model_row);
   c->dim = (guint) gtk_spin_button_get_value_as_int (self->dim_spin);
   c->layers = (guint) gtk_spin_button_get_value_as_int (self->layers_spin);
   c->context = (guint) gtk_spin_button_get_value_as_int (self->context_spin);
   c->n_head = (guint) gtk_spin_button_get_value_as_int (self->heads_spin);
   c->batch = (guint) gtk_spin_button_get_value_as_int (self->batch_spin);
   c->steps = (guint64) gtk_spin_button_get_value (self->steps_spin);
-  nk_optimizer_from_string (choice (self->optimizer_row, &optimizer_choices), &c->optimizer);
-  nk_precision_from_string (choice (self->precision_row, &precision_choices), &c->precision);
+  c->optimizer = selected_value (self->optimizer_row);
+  c->precision = selected_value (self->precision_row);
   c->seed = (guint64) gtk_spin_button_get_value (self->seed_spin);
   g_free (c->device);
   c->device = g_strdup (gtk_switch_get_active (self->cuda_switch) ? "cuda" : "cpu");
@@ -184,20 +255,20 @@ validate (NapkinRunForm *self)
 {
   g_autoptr(GError) error = NULL;
   GtkWidget *bad = NULL;
-  guint model = adw_combo_row_get_selected (self->model_row);
-  gboolean lm = model == 1 || model == 2;
+  NkModelKind model = selected_value (self->model_row);
+  gboolean lm = model == NK_MODEL_TINY_LM || model == NK_MODEL_GPT;
 
-  /* What the chosen model is, in the order of model_names */
+  /* What the chosen model is */
   const char *const about[] = {
-    _("The lecture’s Cruncher: L Linear(D, D) layers, then Linear(D, 1), trained on y = x · (0, 1, …, D − 1)."),
-    _("A byte-level language model: an embedding, L Linear(D, D) + ReLU layers and a head, predicting the next byte of the text."),
-    _("nanoGPT’s GPT: L pre-LayerNorm blocks of causal self-attention and a GELU MLP of width D, predicting the next token of the text."),
+    [NK_MODEL_CRUNCHER] = _("The lecture’s Cruncher: L Linear(D, D) layers, then Linear(D, 1), trained on y = x · (0, 1, …, D − 1)."),
+    [NK_MODEL_TINY_LM] = _("A byte-level language model: an embedding, L Linear(D, D) + ReLU layers and a head, predicting the next byte of the text."),
+    [NK_MODEL_GPT] = _("nanoGPT’s GPT: L pre-LayerNorm blocks of causal self-attention and a GELU MLP of width D, predicting the next token of the text."),
   };
 
-  adw_preferences_group_set_description (self->model_group, about[MIN (model, G_N_ELEMENTS (about) - 1)]);
+  adw_preferences_group_set_description (self->model_group, about[MIN ((guint) model, G_N_ELEMENTS (about) - 1)]);
   gtk_widget_set_visible (GTK_WIDGET (self->context_row), lm);
   gtk_widget_set_visible (GTK_WIDGET (self->text_row), lm);
-  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == 2);
+  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == NK_MODEL_GPT);
 
   g_clear_pointer (&self->config, nk_train_config_free);
   self->config = build_config (self, &bad, &error);
@@ -218,16 +289,14 @@ validate (NapkinRunForm *self)
 static void
 model_changed (NapkinRunForm *self)
 {
-  NkModelKind old_model = 0, new_model = 0;
-  guint selected = adw_combo_row_get_selected (self->model_row);
+  NkModelKind old_model = self->lr_model;
+  NkModelKind new_model = selected_value (self->model_row);
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->lr_row));
   double lr;
 
-  if (selected == self->lr_model || selected >= G_N_ELEMENTS (model_names))
+  if (new_model == old_model)
     return;
-  nk_model_kind_from_string (model_names[self->lr_model], &old_model);
-  nk_model_kind_from_string (model_names[selected], &new_model);
-  self->lr_model = selected;
+  self->lr_model = new_model;
   if (nk_units_parse (text, &lr, NULL) && lr == nk_train_config_default_lr (old_model))
     {
       g_autofree char *rate = g_strdup_printf ("%g", nk_train_config_default_lr (new_model));
@@ -360,21 +429,23 @@ clear_checkpoint_dir_action (GtkWidget  *widget,
 
 /* ------------------------------------------------------------ settings */
 
+/* A combo row's choice is kept by its value's GEnum nick ("adamw"); @user_data is
+ * the row's AdwEnumListModel. */
 static gboolean
 choice_from_setting (GValue   *value,
                      GVariant *variant,
                      gpointer  user_data)
 {
-  const Choices *choices = user_data;
-  const char *name = g_variant_get_string (variant, NULL);
+  AdwEnumListModel *model = user_data;
+  int enum_value;
+  guint position;
 
-  for (guint i = 0; i < choices->n; i++)
-    if (g_str_equal (choices->names[i], name))
-      {
-        g_value_set_uint (value, i);
-        return TRUE;
-      }
-  return FALSE;
+  if (!nk_enum_from_nick (adw_enum_list_model_get_enum_type (model),
+                          g_variant_get_string (variant, NULL), &enum_value))
+    return FALSE;
+  position = adw_enum_list_model_find_position (model, enum_value);
+  g_value_set_uint (value, position);
+  return position != GTK_INVALID_LIST_POSITION;
 }
 
 static GVariant *
@@ -382,10 +453,10 @@ choice_to_setting (const GValue       *value,
                    const GVariantType *expected_type,
                    gpointer            user_data)
 {
-  const Choices *choices = user_data;
-  guint i = g_value_get_uint (value);
+  g_autoptr(AdwEnumListItem) item = g_list_model_get_item (G_LIST_MODEL (user_data),
+                                                          g_value_get_uint (value));
 
-  return i < choices->n ? g_variant_new_string (choices->names[i]) : NULL;
+  return item != NULL ? g_variant_new_string (adw_enum_list_item_get_nick (item)) : NULL;
 }
 
 /* No path is kept as "". */
@@ -420,10 +491,10 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
     { "training-seed", G_STRUCT_OFFSET (NapkinRunForm, seed_spin) },
     { "training-checkpoint-every", G_STRUCT_OFFSET (NapkinRunForm, checkpoint_every_spin) },
   };
-  static const struct { const char *key; gsize offset; const Choices *choices; } combos[] = {
-    { "training-model", G_STRUCT_OFFSET (NapkinRunForm, model_row), &model_choices },
-    { "training-optimizer", G_STRUCT_OFFSET (NapkinRunForm, optimizer_row), &optimizer_choices },
-    { "training-precision", G_STRUCT_OFFSET (NapkinRunForm, precision_row), &precision_choices },
+  static const struct { const char *key; gsize offset; } combos[] = {
+    { "training-model", G_STRUCT_OFFSET (NapkinRunForm, model_row) },
+    { "training-optimizer", G_STRUCT_OFFSET (NapkinRunForm, optimizer_row) },
+    { "training-precision", G_STRUCT_OFFSET (NapkinRunForm, precision_row) },
   };
 
   g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
@@ -446,10 +517,13 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
     g_settings_bind (settings, spins[i].key, G_STRUCT_MEMBER (gpointer, self, spins[i].offset),
                      "value", G_SETTINGS_BIND_DEFAULT);
   for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
-    g_settings_bind_with_mapping (settings, combos[i].key,
-                                  G_STRUCT_MEMBER (gpointer, self, combos[i].offset), "selected",
-                                  G_SETTINGS_BIND_DEFAULT, choice_from_setting, choice_to_setting,
-                                  (gpointer) combos[i].choices, NULL);
+    {
+      AdwComboRow *row = G_STRUCT_MEMBER (AdwComboRow *, self, combos[i].offset);
+
+      g_settings_bind_with_mapping (settings, combos[i].key, row, "selected",
+                                    G_SETTINGS_BIND_DEFAULT, choice_from_setting, choice_to_setting,
+                                    adw_combo_row_get_model (row), NULL);
+    }
   g_settings_bind (settings, "training-lr", self->lr_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "training-text-file", self, "text-file",
                                 G_SETTINGS_BIND_DEFAULT, NULL, path_to_setting, NULL, NULL);
@@ -594,8 +668,15 @@ napkin_run_form_class_init (NapkinRunFormClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* The template names the engine's enum types. */
+  g_type_ensure (NK_TYPE_MODEL_KIND);
+  g_type_ensure (NK_TYPE_OPTIMIZER);
+  g_type_ensure (NK_TYPE_PRECISION);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-run-form.ui");
+  gtk_widget_class_bind_template_callback (widget_class, model_display_name);
+  gtk_widget_class_bind_template_callback (widget_class, optimizer_display_name);
+  gtk_widget_class_bind_template_callback (widget_class, precision_display_name);
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, NapkinRunForm, name)
   CHILD (model_group);
   CHILD (model_row);
@@ -634,8 +715,14 @@ napkin_run_form_init (NapkinRunForm *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* The lecture's defaults: AdamW, as the planner. */
-  adw_combo_row_set_selected (self->optimizer_row, G_N_ELEMENTS (optimizer_names) - 1);
+  /* The engine's defaults (the lecture's AdamW, as the planner). */
+  {
+    g_autoptr(NkTrainConfig) defaults = nk_train_config_new ();
+
+    select_value (self->model_row, defaults->model);
+    select_value (self->optimizer_row, defaults->optimizer);
+    select_value (self->precision_row, defaults->precision);
+  }
 
   spins[0] = self->dim_spin;
   spins[1] = self->layers_spin;
