@@ -15,139 +15,202 @@
 #include "nk-plan.h"
 #include "nk-units.h"
 
-/* The plan's input property names and the flags that set them, so an invalid
- * input is reported under the flag the person typed. */
-static const struct {
-  const char *input;
-  const char *flag;
-} flag_names[] = {
-  { "params", "--params" }, { "tokens", "--tokens" }, { "gpu", "--gpu" },
-  { "gpus", "--gpus" }, { "mfu", "--mfu" }, { "dtype", "--dtype" },
-  { "sparse", "--sparse" }, { "zero-stage", "--zero" }, { "batch", "--batch" },
-  { "seq", "--seq" }, { "layers", "--layers" }, { "d-model", "--d-model" },
-  { "heads", "--heads" }, { "d-ff", "--d-ff" }, { "vocab", "--vocab" },
-  { "price", "--price" }, { "deadline-days", "--deadline" },
-  { "matmul-efficiency", "--matmul-efficiency" },
-  { "nvlink-bandwidth", "--nvlink-bandwidth" }, { "network-bandwidth", "--network-bandwidth" },
-  { "tp", "--tp" }, { "pp", "--pp" }, { "cp", "--cp" }, { "dp", "--dp" },
-  { "virtual-stages", "--virtual-stages" }, { "global-batch", "--global-batch" },
-  { "micro-batch", "--micro-batch" }, { "kv-heads", "--kv-heads" },
-  { "best-layout", "--best-layout" },
+/* ------------------------------------------------------------ the flags */
+
+/* How a flag's text is read. */
+typedef enum {
+  FLAG_SWITCH,   /* no value: on when given */
+  FLAG_NUMBER,   /* a number in CLI.md's notation ("70B", "1e-3") */
+  FLAG_WHOLE,    /* a whole number from .minimum to G_MAXINT */
+  FLAG_CHOICE,   /* one of .choices: a nick of .type, or what .parse accepts */
+  FLAG_TEXT,     /* taken as typed (the GPU id, which the plan looks up) */
+  FLAG_FILE,     /* a file name */
+} FlagKind;
+
+/* The flags in the order --help lists them. */
+typedef enum {
+  F_PARAMS, F_TOKENS, F_GPU, F_GPUS, F_MFU, F_DTYPE, F_SPARSE, F_OPTIMIZER, F_PRECISION,
+  F_ZERO, F_BATCH, F_SEQ, F_LAYERS, F_D_MODEL, F_HEADS, F_D_FF, F_VOCAB, F_ACTIVATIONS,
+  F_CHECKPOINTING, F_PRICE, F_DEADLINE, F_LARGEST, F_JSON, F_KV_HEADS, F_FFN, F_TIED,
+  F_GLOBAL_BATCH, F_MICRO_BATCH, F_TP, F_PP, F_CP, F_DP, F_VIRTUAL, F_SEQUENCE_PARALLEL,
+  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
+  N_FLAGS
+} PlanFlagId;
+
+typedef struct {
+  const char  *flag;                                       /* as typed: "--params" */
+  FlagKind     kind;
+  const char  *property;                                   /* the NkPlan input it sets, or NULL */
+  const char  *arg;                                        /* the value's name in --help */
+  const char  *help;
+  double       minimum;                                    /* FLAG_WHOLE */
+  GType      (*type) (void);                               /* FLAG_CHOICE by GEnum nick ... */
+  gboolean   (*parse) (const char *text, int *out_value);  /* ... or by its own reader */
+  const char  *choices;                                    /* FLAG_CHOICE: what an error lists */
+  const char  *fallback;                                   /* FLAG_CHOICE: the value when not given */
+} PlanFlag;
+
+static gboolean
+parse_dtype (const char *text,
+             int        *out_value)
+{
+  NkPeakDtype dtype;
+
+  if (!nk_peak_dtype_from_string (text, &dtype) || !nk_plan_dtype_is_supported (dtype))
+    return FALSE;
+  *out_value = dtype;
+  return TRUE;
+}
+
+static gboolean
+parse_precision (const char *text,
+                 int        *out_value)
+{
+  NkPrecision precision;
+
+  if (!nk_precision_from_string (text, &precision))
+    return FALSE;
+  *out_value = precision;
+  return TRUE;
+}
+
+static gboolean
+parse_zero (const char *text,
+            int        *out_value)
+{
+  if (strlen (text) != 1 || text[0] < '0' || text[0] > '3')
+    return FALSE;
+  *out_value = text[0] - '0';
+  return TRUE;
+}
+
+static gboolean
+parse_engine (const char *text,
+              int        *out_value)
+{
+  NkLaunchEngine engine;
+
+  if (!nk_launch_engine_from_string (text, &engine))
+    return FALSE;
+  *out_value = engine;
+  return TRUE;
+}
+
+/* Each flag once: its name, the plan input it sets, how its value is read and
+ * checked, and its help. The option parser, the checks, the plan's inputs and the
+ * flag an invalid input is reported under all come from here. */
+static const PlanFlag plan_flags[N_FLAGS] = {
+  [F_PARAMS] = { "--params", FLAG_NUMBER, "params", "N", N_("Parameters (70B, 7e10)") },
+  [F_TOKENS] = { "--tokens", FLAG_NUMBER, "tokens", "N", N_("Training tokens (15T)") },
+  [F_GPU] = { "--gpu", FLAG_TEXT, "gpu", "ID", N_("GPU id from “napkin-cli gpus” (h100-sxm)") },
+  [F_GPUS] = { "--gpus", FLAG_NUMBER, "gpus", "N", N_("Number of GPUs") },
+  [F_MFU] = { "--mfu", FLAG_NUMBER, "mfu", "F", N_("Model FLOPs utilization, in (0, 1]") },
+  [F_DTYPE] = { "--dtype", FLAG_CHOICE, "dtype", "D", N_("Peak to use: fp32, tf32, bf16 (default), fp16, fp8"),
+                .parse = parse_dtype, .choices = "fp32, tf32, bf16, fp16, fp8", .fallback = "bf16" },
+  [F_SPARSE] = { "--sparse", FLAG_SWITCH, "sparse", NULL,
+                 N_("Use the datasheet’s 2:4-sparsity peak instead of the dense one") },
+  [F_OPTIMIZER] = { "--optimizer", FLAG_CHOICE, "optimizer", "NAME",
+                    N_("sgd, momentum, adagrad, rmsprop, adam, adamw (default)"),
+                    .type = nk_optimizer_get_type,
+                    .choices = "sgd, momentum, adagrad, rmsprop, adam, adamw", .fallback = "adamw" },
+  [F_PRECISION] = { "--precision", FLAG_CHOICE, "precision", "P", N_("fp32 (default) or mixed"),
+                    .parse = parse_precision, .choices = "fp32, mixed", .fallback = "fp32" },
+  [F_ZERO] = { "--zero", FLAG_CHOICE, "zero-stage", "0|1|2|3", N_("ZeRO stage 0 (default), 1, 2 or 3"),
+               .parse = parse_zero, .choices = "0, 1, 2, 3", .fallback = "0" },
+  [F_BATCH] = { "--batch", FLAG_NUMBER, "batch", "B", N_("Global batch in sequences (for activations)") },
+  [F_SEQ] = { "--seq", FLAG_NUMBER, "seq", "S", N_("Sequence length (for activations and sizing)") },
+  [F_LAYERS] = { "--layers", FLAG_NUMBER, "layers", "L", N_("Layers (for activations and sizing)") },
+  [F_D_MODEL] = { "--d-model", FLAG_NUMBER, "d-model", "D", N_("Hidden size (for activations and sizing)") },
+  [F_HEADS] = { "--heads", FLAG_NUMBER, "heads", "A", N_("Attention heads (transformer activations)") },
+  [F_D_FF] = { "--d-ff", FLAG_NUMBER, "d-ff", "F", N_("Feed-forward width for sizing (default 4 × d-model)") },
+  [F_VOCAB] = { "--vocab", FLAG_NUMBER, "vocab", "V", N_("Vocabulary size for sizing") },
+  [F_ACTIVATIONS] = { "--activations", FLAG_CHOICE, "activation-model", "MODEL",
+                      N_("Activation model: linear (default, the lecture’s B·S·D·L) or transformer"),
+                      .type = nk_activation_model_get_type, .choices = "linear, transformer",
+                      .fallback = "linear" },
+  [F_CHECKPOINTING] = { "--checkpointing", FLAG_SWITCH, "checkpointing", NULL,
+                        N_("Full activation checkpointing (transformer model)") },
+  [F_PRICE] = { "--price", FLAG_NUMBER, "price", "USD_PER_GPU_HOUR", N_("Price in USD per GPU-hour") },
+  [F_DEADLINE] = { "--deadline", FLAG_NUMBER, "deadline-days", "DAYS",
+                   N_("Also answer: fewest GPUs to finish within DAYS") },
+  [F_LARGEST] = { "--largest", FLAG_SWITCH, NULL, NULL,
+                  N_("Answer: the most parameters whose memory fits the GPUs") },
+  [F_JSON] = { "--json", FLAG_SWITCH, NULL, NULL, N_("One JSON object per line") },
+  [F_KV_HEADS] = { "--kv-heads", FLAG_WHOLE, "kv-heads", "K",
+                   N_("Key/value heads (grouped-query attention; default: the heads)"), .minimum = 1 },
+  [F_FFN] = { "--ffn", FLAG_CHOICE, "ffn", "FFN", N_("gelu (default, GPT-2: 2 matrices) or swiglu (Llama: 3)"),
+              .type = nk_ffn_get_type, .choices = "gelu, swiglu" },
+  [F_TIED] = { "--tied-embeddings", FLAG_SWITCH, "tied-embeddings", NULL,
+               N_("Input embedding and output layer share one matrix (default: untied)") },
+  [F_GLOBAL_BATCH] = { "--global-batch", FLAG_WHOLE, "global-batch", "SEQS",
+                       N_("Sequences per optimizer step, all GPUs together (default: --batch)"), .minimum = 1 },
+  [F_MICRO_BATCH] = { "--micro-batch", FLAG_WHOLE, "micro-batch", "SEQS",
+                      N_("Sequences per GPU per micro-step (default: global / DP)"), .minimum = 1 },
+  [F_TP] = { "--tp", FLAG_WHOLE, "tp", "N", N_("Tensor-parallel degree (default 1)"), .minimum = 1 },
+  [F_PP] = { "--pp", FLAG_WHOLE, "pp", "N", N_("Pipeline-parallel degree (default 1)"), .minimum = 1 },
+  [F_CP] = { "--cp", FLAG_WHOLE, "cp", "N", N_("Context-parallel degree (default 1)"), .minimum = 1 },
+  [F_DP] = { "--dp", FLAG_WHOLE, "dp", "N", N_("Data-parallel degree (default: GPUs / (TP × PP × CP))"),
+             .minimum = 1 },
+  [F_VIRTUAL] = { "--virtual-stages", FLAG_WHOLE, "virtual-stages", "V",
+                  N_("Interleaved pipeline chunks per GPU (default 1)"), .minimum = 1 },
+  [F_SEQUENCE_PARALLEL] = { "--sequence-parallel", FLAG_SWITCH, "sequence-parallel", NULL,
+                            N_("Megatron-LM sequence parallelism over the TP group") },
+  [F_RECOMPUTE] = { "--recompute", FLAG_CHOICE, "recompute", "R",
+                    N_("Activation recompute: none (default), selective, full"),
+                    .type = nk_recompute_get_type, .choices = "none, selective, full" },
+  [F_FLASH] = { "--flash-attention", FLAG_SWITCH, "flash-attention", NULL,
+                N_("Fused attention: no s² score matrix stored") },
+  [F_GRAD_PRECISION] = { "--grad-precision", FLAG_CHOICE, "grad-precision", "P",
+                         N_("Gradients in mixed precision: bf16 (default, 16 B/param, ZeRO) or fp32 (18 B/param, Megatron-LM)"),
+                         .type = nk_grad_precision_get_type, .choices = "fp32, bf16" },
+  [F_PER_NODE] = { "--gpus-per-node", FLAG_WHOLE, "gpus-per-node", "N", N_("GPUs in one node (default 8)"),
+                   .minimum = 1 },
+  [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
+                   N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
+                   .type = nk_capacity_get_type, .choices = "datasheet, usable" },
+  [F_RESERVE] = { "--memory-reserve", FLAG_WHOLE, "memory-reserve", "PCT",
+                  N_("Percent of the reported memory kept for fragmentation (default 5)"), .minimum = 0 },
+  [F_EFFICIENCY] = { "--matmul-efficiency", FLAG_NUMBER, "matmul-efficiency", "F",
+                     N_("Fraction of the dense peak the step's matmuls reach (default: calibrated, see README)") },
+  [F_NVLINK] = { "--nvlink-bandwidth", FLAG_NUMBER, "nvlink-bandwidth", "B",
+                 N_("GPU-to-GPU bandwidth inside a node, bytes/s each way (default: the GPU table’s)") },
+  [F_NETWORK] = { "--network-bandwidth", FLAG_NUMBER, "network-bandwidth", "B",
+                  N_("Bandwidth between nodes per GPU, bytes/s (default: the GPU table’s)") },
+  [F_FSDP] = { "--fsdp", FLAG_SWITCH, "fsdp", NULL,
+               N_("ZeRO-3 as PyTorch FSDP (torchtitan): full recompute reuses the backward’s all-gather (default: DeepSpeed’s, which gathers again)") },
+  [F_BEST_LAYOUT] = { "--best-layout", FLAG_SWITCH, "best-layout", NULL,
+                      N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits") },
+  [F_EXPORT] = { "--export", FLAG_CHOICE, NULL, "ENGINE", N_("Write the launch config: deepspeed, megatron or torchtitan"),
+                 .parse = parse_engine, .choices = "deepspeed, megatron, torchtitan" },
+  [F_OUT] = { "--out", FLAG_FILE, NULL, "FILE", N_("Write the launch config to FILE instead of standard output") },
 };
 
+/* The flag that sets a plan input, so an invalid input is reported under the
+ * flag the person typed. */
 static const char *
 flag_for_input (const char *input)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (flag_names); i++)
-    if (g_strcmp0 (flag_names[i].input, input) == 0)
-      return flag_names[i].flag;
+  for (guint i = 0; i < N_FLAGS; i++)
+    if (g_strcmp0 (plan_flags[i].property, input) == 0)
+      return plan_flags[i].flag;
   return input;
 }
 
-enum { N_PARAMS, N_TOKENS, N_GPUS, N_MFU, N_BATCH, N_SEQ, N_LAYERS, N_D_MODEL,
-       N_HEADS, N_D_FF, N_VOCAB, N_PRICE, N_DEADLINE, N_EFFICIENCY, N_NVLINK, N_NETWORK, N_NUMBERS };
-
-static const struct {
-  const char *flag;
-  const char *property;
-} number_flags[N_NUMBERS] = {
-  [N_PARAMS] = { "--params", "params" },
-  [N_TOKENS] = { "--tokens", "tokens" },
-  [N_GPUS] = { "--gpus", "gpus" },
-  [N_MFU] = { "--mfu", "mfu" },
-  [N_BATCH] = { "--batch", "batch" },
-  [N_SEQ] = { "--seq", "seq" },
-  [N_LAYERS] = { "--layers", "layers" },
-  [N_D_MODEL] = { "--d-model", "d-model" },
-  [N_HEADS] = { "--heads", "heads" },
-  [N_D_FF] = { "--d-ff", "d-ff" },
-  [N_VOCAB] = { "--vocab", "vocab" },
-  [N_PRICE] = { "--price", "price" },
-  [N_DEADLINE] = { "--deadline", "deadline-days" },
-  [N_EFFICIENCY] = { "--matmul-efficiency", "matmul-efficiency" },
-  [N_NVLINK] = { "--nvlink-bandwidth", "nvlink-bandwidth" },
-  [N_NETWORK] = { "--network-bandwidth", "network-bandwidth" },
-};
-
-/* The layout's whole-number flags, each an int property of NkPlan. */
-enum { I_TP, I_PP, I_CP, I_DP, I_VIRTUAL, I_GLOBAL, I_MICRO, I_KV_HEADS, I_PER_NODE, I_RESERVE,
-       N_INTS };
-
-static const struct {
-  const char *flag;
-  const char *property;
-  double      minimum;
-} int_flags[N_INTS] = {
-  [I_TP] = { "--tp", "tp", 1 },
-  [I_PP] = { "--pp", "pp", 1 },
-  [I_CP] = { "--cp", "cp", 1 },
-  [I_DP] = { "--dp", "dp", 1 },
-  [I_VIRTUAL] = { "--virtual-stages", "virtual-stages", 1 },
-  [I_GLOBAL] = { "--global-batch", "global-batch", 1 },
-  [I_MICRO] = { "--micro-batch", "micro-batch", 1 },
-  [I_KV_HEADS] = { "--kv-heads", "kv-heads", 1 },
-  [I_PER_NODE] = { "--gpus-per-node", "gpus-per-node", 1 },
-  [I_RESERVE] = { "--memory-reserve", "memory-reserve", 0 },
-};
-
-/* The layout's named choices: flag, property, enum type. */
-enum { C_FFN, C_RECOMPUTE, C_GRAD_PRECISION, C_CAPACITY, N_CHOICES };
-
-static const struct {
-  const char *flag;
-  const char *property;
-  GType     (*type) (void);
-  const char *names;
-} choice_flags[N_CHOICES] = {
-  [C_FFN] = { "--ffn", "ffn", nk_ffn_get_type, "gelu, swiglu" },
-  [C_RECOMPUTE] = { "--recompute", "recompute", nk_recompute_get_type, "none, selective, full" },
-  [C_GRAD_PRECISION] = { "--grad-precision", "grad-precision", nk_grad_precision_get_type, "fp32, bf16" },
-  [C_CAPACITY] = { "--capacity", "capacity", nk_capacity_get_type, "datasheet, usable" },
-};
-
-/* The command line as typed, then as parsed. */
+/* The command line as typed, then as read. */
 typedef struct {
-  char              *numbers[N_NUMBERS];
-  double             values[N_NUMBERS];
-  char              *ints[N_INTS];
-  int                int_values[N_INTS];
-  char              *choices[N_CHOICES];
-  int                choice_values[N_CHOICES];
-  char              *export_name;
-  char              *out_path;
-  gboolean           tied, sequence_parallel, flash, best_layout, mfu_auto, fsdp;
-  NkLaunchEngine     engine;
-  char              *gpu;
-  char              *dtype_name;
-  char              *optimizer_name;
-  char              *precision_name;
-  char              *zero_text;
-  char              *activations_name;
-  gboolean           sparse, largest, checkpointing, json;
-  NkPeakDtype        dtype;
-  NkOptimizer        optimizer;
-  NkPrecision        precision;
-  NkActivationModel  activations;
-  int                zero;
+  char     *text[N_FLAGS];     /* a value as typed; NULL when the flag was not given */
+  gboolean  on[N_FLAGS];       /* FLAG_SWITCH */
+  double    number[N_FLAGS];   /* FLAG_NUMBER and FLAG_WHOLE, as read */
+  int       choice[N_FLAGS];   /* FLAG_CHOICE, as read (or its fallback) */
+  gboolean  mfu_auto;          /* --mfu auto */
 } PlanArgs;
 
 static void
 plan_args_clear (PlanArgs *args)
 {
-  for (guint i = 0; i < N_NUMBERS; i++)
-    g_free (args->numbers[i]);
-  for (guint i = 0; i < N_INTS; i++)
-    g_free (args->ints[i]);
-  for (guint i = 0; i < N_CHOICES; i++)
-    g_free (args->choices[i]);
-  g_free (args->export_name);
-  g_free (args->out_path);
-  g_free (args->gpu);
-  g_free (args->dtype_name);
-  g_free (args->optimizer_name);
-  g_free (args->precision_name);
-  g_free (args->zero_text);
-  g_free (args->activations_name);
+  for (guint i = 0; i < N_FLAGS; i++)
+    g_free (args->text[i]);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PlanArgs, plan_args_clear)
@@ -155,58 +218,20 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PlanArgs, plan_args_clear)
 static GOptionContext *
 plan_context (PlanArgs *a)
 {
-  const GOptionEntry entries[] = {
-    { "params", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_PARAMS], N_("Parameters (70B, 7e10)"), "N" },
-    { "tokens", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_TOKENS], N_("Training tokens (15T)"), "N" },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &a->gpu, N_("GPU id from “napkin-cli gpus” (h100-sxm)"), "ID" },
-    { "gpus", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_GPUS], N_("Number of GPUs"), "N" },
-    { "mfu", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_MFU], N_("Model FLOPs utilization, in (0, 1]"), "F" },
-    { "dtype", 0, 0, G_OPTION_ARG_STRING, &a->dtype_name, N_("Peak to use: fp32, tf32, bf16 (default), fp16, fp8"), "D" },
-    { "sparse", 0, 0, G_OPTION_ARG_NONE, &a->sparse, N_("Use the datasheet’s 2:4-sparsity peak instead of the dense one"), NULL },
-    { "optimizer", 0, 0, G_OPTION_ARG_STRING, &a->optimizer_name, N_("sgd, momentum, adagrad, rmsprop, adam, adamw (default)"), "NAME" },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &a->precision_name, N_("fp32 (default) or mixed"), "P" },
-    { "zero", 0, 0, G_OPTION_ARG_STRING, &a->zero_text, N_("ZeRO stage 0 (default), 1, 2 or 3"), "0|1|2|3" },
-    { "batch", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_BATCH], N_("Global batch in sequences (for activations)"), "B" },
-    { "seq", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_SEQ], N_("Sequence length (for activations and sizing)"), "S" },
-    { "layers", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_LAYERS], N_("Layers (for activations and sizing)"), "L" },
-    { "d-model", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_D_MODEL], N_("Hidden size (for activations and sizing)"), "D" },
-    { "heads", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_HEADS], N_("Attention heads (transformer activations)"), "A" },
-    { "d-ff", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_D_FF], N_("Feed-forward width for sizing (default 4 × d-model)"), "F" },
-    { "vocab", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_VOCAB], N_("Vocabulary size for sizing"), "V" },
-    { "activations", 0, 0, G_OPTION_ARG_STRING, &a->activations_name, N_("Activation model: linear (default, the lecture’s B·S·D·L) or transformer"), "MODEL" },
-    { "checkpointing", 0, 0, G_OPTION_ARG_NONE, &a->checkpointing, N_("Full activation checkpointing (transformer model)"), NULL },
-    { "price", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_PRICE], N_("Price in USD per GPU-hour"), "USD_PER_GPU_HOUR" },
-    { "deadline", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_DEADLINE], N_("Also answer: fewest GPUs to finish within DAYS"), "DAYS" },
-    { "largest", 0, 0, G_OPTION_ARG_NONE, &a->largest, N_("Answer: the most parameters whose memory fits the GPUs"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("One JSON object per line"), NULL },
-    { "kv-heads", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_KV_HEADS], N_("Key/value heads (grouped-query attention; default: the heads)"), "K" },
-    { "ffn", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_FFN], N_("gelu (default, GPT-2: 2 matrices) or swiglu (Llama: 3)"), "FFN" },
-    { "tied-embeddings", 0, 0, G_OPTION_ARG_NONE, &a->tied, N_("Input embedding and output layer share one matrix (default: untied)"), NULL },
-    { "global-batch", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_GLOBAL], N_("Sequences per optimizer step, all GPUs together (default: --batch)"), "SEQS" },
-    { "micro-batch", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_MICRO], N_("Sequences per GPU per micro-step (default: global / DP)"), "SEQS" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_TP], N_("Tensor-parallel degree (default 1)"), "N" },
-    { "pp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_PP], N_("Pipeline-parallel degree (default 1)"), "N" },
-    { "cp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_CP], N_("Context-parallel degree (default 1)"), "N" },
-    { "dp", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_DP], N_("Data-parallel degree (default: GPUs / (TP × PP × CP))"), "N" },
-    { "virtual-stages", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_VIRTUAL], N_("Interleaved pipeline chunks per GPU (default 1)"), "V" },
-    { "sequence-parallel", 0, 0, G_OPTION_ARG_NONE, &a->sequence_parallel, N_("Megatron-LM sequence parallelism over the TP group"), NULL },
-    { "recompute", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_RECOMPUTE], N_("Activation recompute: none (default), selective, full"), "R" },
-    { "flash-attention", 0, 0, G_OPTION_ARG_NONE, &a->flash, N_("Fused attention: no s² score matrix stored"), NULL },
-    { "grad-precision", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_GRAD_PRECISION], N_("Gradients in mixed precision: bf16 (default, 16 B/param, ZeRO) or fp32 (18 B/param, Megatron-LM)"), "P" },
-    { "gpus-per-node", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_PER_NODE], N_("GPUs in one node (default 8)"), "N" },
-    { "capacity", 0, 0, G_OPTION_ARG_STRING, &a->choices[C_CAPACITY], N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"), "C" },
-    { "memory-reserve", 0, 0, G_OPTION_ARG_STRING, &a->ints[I_RESERVE], N_("Percent of the reported memory kept for fragmentation (default 5)"), "PCT" },
-    { "matmul-efficiency", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_EFFICIENCY], N_("Fraction of the dense peak the step's matmuls reach (default: calibrated, see README)"), "F" },
-    { "nvlink-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NVLINK], N_("GPU-to-GPU bandwidth inside a node, bytes/s each way (default: the GPU table’s)"), "B" },
-    { "network-bandwidth", 0, 0, G_OPTION_ARG_STRING, &a->numbers[N_NETWORK], N_("Bandwidth between nodes per GPU, bytes/s (default: the GPU table’s)"), "B" },
-    { "fsdp", 0, 0, G_OPTION_ARG_NONE, &a->fsdp, N_("ZeRO-3 as PyTorch FSDP (torchtitan): full recompute reuses the backward’s all-gather (default: DeepSpeed’s, which gathers again)"), NULL },
-    { "best-layout", 0, 0, G_OPTION_ARG_NONE, &a->best_layout, N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits"), NULL },
-    { "export", 0, 0, G_OPTION_ARG_STRING, &a->export_name, N_("Write the launch config: deepspeed, megatron or torchtitan"), "ENGINE" },
-    { "out", 0, 0, G_OPTION_ARG_FILENAME, &a->out_path, N_("Write the launch config to FILE instead of standard output"), "FILE" },
-    { NULL }
-  };
+  GOptionEntry entries[N_FLAGS + 1] = { { NULL } };
   GOptionContext *context = g_option_context_new (_("— time, cost and memory of a training run"));
 
+  for (guint i = 0; i < N_FLAGS; i++)
+    {
+      const PlanFlag *f = &plan_flags[i];
+
+      entries[i].long_name = f->flag + strlen ("--");
+      entries[i].arg = f->kind == FLAG_SWITCH ? G_OPTION_ARG_NONE
+                       : f->kind == FLAG_FILE ? G_OPTION_ARG_FILENAME : G_OPTION_ARG_STRING;
+      entries[i].arg_data = f->kind == FLAG_SWITCH ? (gpointer) &a->on[i] : (gpointer) &a->text[i];
+      entries[i].description = f->help;
+      entries[i].arg_description = f->arg;
+    }
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
@@ -219,7 +244,7 @@ plan_context (PlanArgs *a)
   return context;
 }
 
-#define FAIL(args, ...) nk_cli_fail ((args)->json, NK_EXIT_USAGE, __VA_ARGS__)
+#define FAIL(args, ...) nk_cli_fail ((args)->on[F_JSON], NK_EXIT_USAGE, __VA_ARGS__)
 
 /* The flags a question cannot do without; returns an exit code, or -1. */
 static int
@@ -229,55 +254,42 @@ check_required (const PlanArgs *a,
 {
   if (argc > 1)
     return FAIL (a, _("“%s” is not an option of plan (run napkin-cli plan --help)"), argv[1]);
-  if (a->gpu == NULL)
+  if (a->text[F_GPU] == NULL)
     return FAIL (a, "%s", _("--gpu is required (see napkin-cli gpus)"));
-  if (a->numbers[N_GPUS] == NULL)
+  if (a->text[F_GPUS] == NULL)
     return FAIL (a, "%s", _("--gpus is required"));
-  if (a->largest)
+  if (a->on[F_LARGEST])
     return -1;
-  if (a->numbers[N_PARAMS] == NULL && (a->numbers[N_LAYERS] == NULL || a->numbers[N_D_MODEL] == NULL))
+  if (a->text[F_PARAMS] == NULL && (a->text[F_LAYERS] == NULL || a->text[F_D_MODEL] == NULL))
     return FAIL (a, "%s", _("--params is required (or give the shape: --layers and --d-model; or ask --largest)"));
-  if (a->numbers[N_TOKENS] == NULL)
+  if (a->text[F_TOKENS] == NULL)
     return FAIL (a, "%s", _("--tokens is required (or ask --largest)"));
-  if (a->numbers[N_MFU] == NULL)
+  if (a->text[F_MFU] == NULL)
     return FAIL (a, "%s", _("--mfu is required (0.5 is a good guess for a well-tuned run)"));
   return -1;
 }
 
-/* The named choices; returns an exit code, or -1. */
+/* The named choices, then the rules between flags; returns an exit code, or -1. */
 static int
 parse_choices (PlanArgs *a)
 {
-  if (a->dtype_name != NULL
-      && (!nk_peak_dtype_from_string (a->dtype_name, &a->dtype) || !nk_plan_dtype_is_supported (a->dtype)))
-    return FAIL (a, _("--dtype: “%s” is not one of fp32, tf32, bf16, fp16, fp8"), a->dtype_name);
-  if (a->optimizer_name != NULL && !nk_optimizer_from_string (a->optimizer_name, &a->optimizer))
-    return FAIL (a, _("--optimizer: “%s” is not one of sgd, momentum, adagrad, rmsprop, adam, adamw"),
-                 a->optimizer_name);
-  if (a->precision_name != NULL && !nk_precision_from_string (a->precision_name, &a->precision))
-    return FAIL (a, _("--precision: “%s” is not one of fp32, mixed"), a->precision_name);
-  if (a->activations_name != NULL
-      && !nk_activation_model_from_string (a->activations_name, &a->activations))
-    return FAIL (a, _("--activations: “%s” is not one of linear, transformer"), a->activations_name);
+  for (guint i = 0; i < N_FLAGS; i++)
+    {
+      const PlanFlag *f = &plan_flags[i];
+      const char *text = a->text[i] != NULL ? a->text[i] : f->fallback;
+
+      if (f->kind != FLAG_CHOICE || text == NULL)
+        continue;
+      if (f->type != NULL ? !nk_enum_from_nick (f->type (), text, &a->choice[i])
+                          : !f->parse (text, &a->choice[i]))
+        return FAIL (a, _("%s: “%s” is not one of %s"), f->flag, text, f->choices);
+    }
   /* The linear model keeps every activation; checkpointing would be ignored. */
-  if (a->checkpointing && a->activations != NK_ACTIVATION_MODEL_TRANSFORMER)
+  if (a->on[F_CHECKPOINTING] && a->choice[F_ACTIVATIONS] != NK_ACTIVATION_MODEL_TRANSFORMER)
     return FAIL (a, "%s", _("--checkpointing applies to the transformer activation estimate "
                             "(add --activations transformer); the linear model keeps every activation"));
-  for (guint i = 0; i < N_CHOICES; i++)
-    if (a->choices[i] != NULL
-        && !nk_enum_from_nick (choice_flags[i].type (), a->choices[i], &a->choice_values[i]))
-      return FAIL (a, _("%s: “%s” is not one of %s"), choice_flags[i].flag, a->choices[i],
-                   choice_flags[i].names);
-  if (a->export_name != NULL && !nk_launch_engine_from_string (a->export_name, &a->engine))
-    return FAIL (a, _("--export: “%s” is not one of deepspeed, megatron, torchtitan"), a->export_name);
-  if (a->out_path != NULL && a->export_name == NULL)
+  if (a->text[F_OUT] != NULL && a->text[F_EXPORT] == NULL)
     return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
-  if (a->zero_text != NULL)
-    {
-      if (strlen (a->zero_text) != 1 || a->zero_text[0] < '0' || a->zero_text[0] > '3')
-        return FAIL (a, _("--zero: “%s” is not one of 0, 1, 2, 3"), a->zero_text);
-      a->zero = a->zero_text[0] - '0';
-    }
   return -1;
 }
 
@@ -297,121 +309,118 @@ static int
 choose_dtype (PlanArgs *a)
 {
   static const NkPeakDtype candidates[] = { NK_PEAK_BF16, NK_PEAK_FP16, NK_PEAK_TF32, NK_PEAK_FP32 };
-  const NkGpu *gpu = nk_gpus_lookup (a->gpu);
+  const NkGpu *gpu = nk_gpus_lookup (a->text[F_GPU]);
+  gboolean sparse = a->on[F_SPARSE];
   double best = NAN;
 
-  if (a->dtype_name != NULL || gpu == NULL || isfinite (nk_gpu_get_peak (gpu, NK_PEAK_BF16, a->sparse)))
+  if (a->text[F_DTYPE] != NULL || gpu == NULL || isfinite (nk_gpu_get_peak (gpu, NK_PEAK_BF16, sparse)))
     return -1;
   for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
     {
-      double peak = nk_gpu_get_peak (gpu, candidates[i], a->sparse);
+      double peak = nk_gpu_get_peak (gpu, candidates[i], sparse);
 
       if (isfinite (peak) && !(peak <= best))
         {
           best = peak;
-          a->dtype = candidates[i];
+          a->choice[F_DTYPE] = candidates[i];
         }
     }
-  if (!isfinite (best) && a->sparse && has_dense_peak (gpu))
+  if (!isfinite (best) && sparse && has_dense_peak (gpu))
     return FAIL (a, _("--sparse: the GPU table lists no 2:4-sparse peak for %s in fp32, tf32, bf16 "
                       "or fp16; leave out --sparse"), gpu->name);
   if (!isfinite (best))
     return FAIL (a, _("--gpu: the GPU table lists no dense peak for %s in fp32, tf32, bf16 or fp16; "
                       "choose another GPU"), gpu->name);
   g_printerr (_("napkin-cli: %s has no bf16 peak in the GPU table; planning with %s, its fastest "
-                "(give --dtype to choose)\n"), gpu->name, nk_peak_dtype_to_string (a->dtype));
+                "(give --dtype to choose)\n"), gpu->name, nk_peak_dtype_to_string (a->choice[F_DTYPE]));
+  return -1;
+}
+
+/* Whole numbers of the layout; returns an exit code, or -1. */
+static int
+parse_wholes (PlanArgs *a)
+{
+  for (guint i = 0; i < N_FLAGS; i++)
+    {
+      const PlanFlag *f = &plan_flags[i];
+      g_autoptr(GError) error = NULL;
+      double value;
+
+      if (f->kind != FLAG_WHOLE || a->text[i] == NULL)
+        continue;
+      if (!nk_cli_parse_number (f->flag, a->text[i], &value, &error))
+        return FAIL (a, "%s", error->message);
+      if (!(value >= f->minimum) || value != floor (value) || value > G_MAXINT)
+        return FAIL (a, _("%s: “%s” is not a whole number from %g to %d"), f->flag,
+                     a->text[i], f->minimum, G_MAXINT);
+      a->number[i] = value;
+    }
   return -1;
 }
 
 /* Numbers as typed ("70B"); returns an exit code, or -1. */
-/* Whole numbers of the layout; returns an exit code, or -1. */
-static int
-parse_ints (PlanArgs *a)
-{
-  for (guint i = 0; i < N_INTS; i++)
-    {
-      g_autoptr(GError) error = NULL;
-      double value;
-
-      if (a->ints[i] == NULL)
-        continue;
-      if (!nk_cli_parse_number (int_flags[i].flag, a->ints[i], &value, &error))
-        return FAIL (a, "%s", error->message);
-      if (!(value >= int_flags[i].minimum) || value != floor (value) || value > G_MAXINT)
-        return FAIL (a, _("%s: “%s” is not a whole number from %g to %d"), int_flags[i].flag,
-                     a->ints[i], int_flags[i].minimum, G_MAXINT);
-      a->int_values[i] = (int) value;
-    }
-  return -1;
-}
-
 static int
 parse_numbers (PlanArgs *a)
 {
   /* "--mfu auto": the time model derives it; 0.5 stands in until it does. */
-  a->mfu_auto = g_strcmp0 (a->numbers[N_MFU], "auto") == 0;
+  a->mfu_auto = g_strcmp0 (a->text[F_MFU], "auto") == 0;
   if (a->mfu_auto)
     {
-      g_free (a->numbers[N_MFU]);
-      a->numbers[N_MFU] = g_strdup ("0.5");
+      g_free (a->text[F_MFU]);
+      a->text[F_MFU] = g_strdup ("0.5");
     }
-  for (guint i = 0; i < N_NUMBERS; i++)
+  for (guint i = 0; i < N_FLAGS; i++)
     {
       g_autoptr(GError) error = NULL;
 
-      if (a->numbers[i] != NULL
-          && !nk_cli_parse_number (number_flags[i].flag, a->numbers[i], &a->values[i], &error))
+      if (plan_flags[i].kind == FLAG_NUMBER && a->text[i] != NULL
+          && !nk_cli_parse_number (plan_flags[i].flag, a->text[i], &a->number[i], &error))
         return FAIL (a, "%s", error->message);
     }
   /* "0 days" is the plan's "not asked"; typed, it is a deadline nothing meets. */
-  if (a->numbers[N_DEADLINE] != NULL && a->values[N_DEADLINE] == 0)
-    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "%s",
+  if (a->text[F_DEADLINE] != NULL && a->number[F_DEADLINE] == 0)
+    return nk_cli_fail (a->on[F_JSON], NK_EXIT_UNSATISFIABLE, "%s",
                         _("--deadline: no number of GPUs trains in 0 days"));
   return -1;
 }
 
+/* Every flag that names a plan input sets it: a switch on or off, a choice as
+ * given or its fallback, anything else when given. */
 static void
 apply (NkPlan         *plan,
        const PlanArgs *a)
 {
   g_object_freeze_notify (G_OBJECT (plan));
-  for (guint i = 0; i < N_NUMBERS; i++)
-    if (a->numbers[i] != NULL)
-      g_object_set (plan, number_flags[i].property, a->values[i], NULL);
-  g_object_set (plan,
-                "gpu", a->gpu,
-                "dtype", a->dtype,
-                "sparse", a->sparse,
-                "optimizer", a->optimizer,
-                "precision", a->precision,
-                "zero-stage", a->zero,
-                "activation-model", a->activations,
-                "checkpointing", a->checkpointing,
-                "tied-embeddings", a->tied,
-                "sequence-parallel", a->sequence_parallel,
-                "flash-attention", a->flash,
-                "best-layout", a->best_layout,
-                "mfu-auto", a->mfu_auto,
-                "fsdp", a->fsdp,
-                NULL);
-  for (guint i = 0; i < N_INTS; i++)
-    if (a->ints[i] != NULL)
-      g_object_set (plan, int_flags[i].property, a->int_values[i], NULL);
-  for (guint i = 0; i < N_CHOICES; i++)
-    if (a->choices[i] != NULL)
-      g_object_set (plan, choice_flags[i].property, a->choice_values[i], NULL);
+  for (guint i = 0; i < N_FLAGS; i++)
+    {
+      const PlanFlag *f = &plan_flags[i];
+
+      if (f->property == NULL)
+        continue;
+      if (f->kind == FLAG_SWITCH)
+        g_object_set (plan, f->property, a->on[i], NULL);
+      else if (f->kind == FLAG_CHOICE && (a->text[i] != NULL || f->fallback != NULL))
+        g_object_set (plan, f->property, a->choice[i], NULL);
+      else if (f->kind == FLAG_NUMBER && a->text[i] != NULL)
+        g_object_set (plan, f->property, a->number[i], NULL);
+      else if (f->kind == FLAG_WHOLE && a->text[i] != NULL)
+        g_object_set (plan, f->property, (int) a->number[i], NULL);
+      else if (f->kind == FLAG_TEXT && a->text[i] != NULL)
+        g_object_set (plan, f->property, a->text[i], NULL);
+    }
+  g_object_set (plan, "mfu-auto", a->mfu_auto, NULL);
   /* Inputs the question does not need get harmless stand-ins; the fields that
    * would depend on them are left out of the answer. */
-  if (a->numbers[N_PARAMS] == NULL)
+  if (a->text[F_PARAMS] == NULL)
     nk_plan_set_params (plan, 1);
   /* With a shape and no --params, the shape's own count (CLI.md: sizing.params). */
-  if (a->numbers[N_PARAMS] == NULL && isfinite (nk_plan_get_output (plan, "shape-params")))
+  if (a->text[F_PARAMS] == NULL && isfinite (nk_plan_get_output (plan, "shape-params")))
     nk_plan_set_params (plan, nk_plan_get_output (plan, "shape-params"));
-  if (a->numbers[N_TOKENS] == NULL)
+  if (a->text[F_TOKENS] == NULL)
     nk_plan_set_tokens (plan, 1);
-  if (a->numbers[N_MFU] == NULL)
+  if (a->text[F_MFU] == NULL)
     nk_plan_set_mfu (plan, 0.5);
-  if (a->numbers[N_PRICE] == NULL)
+  if (a->text[F_PRICE] == NULL)
     nk_plan_set_price (plan, 0);
   g_object_thaw_notify (G_OBJECT (plan));
 }
@@ -431,7 +440,7 @@ refuse_invalid (NkPlan         *plan,
   if ((g_strcmp0 (input, "deadline-days") == 0
        && g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_OVERFLOW))
       || g_error_matches (error, NK_PLAN_ERROR, NK_PLAN_ERROR_NO_LAYOUT))
-    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "%s: %s", flag_for_input (input),
+    return nk_cli_fail (a->on[F_JSON], NK_EXIT_UNSATISFIABLE, "%s: %s", flag_for_input (input),
                         nk_plan_get_error (plan));
   return FAIL (a, "%s: %s", flag_for_input (input), nk_plan_get_error (plan));
 }
@@ -442,16 +451,16 @@ print_plan (NkPlan         *plan,
 {
   NkPlanJsonFlags flags = NK_PLAN_JSON_NONE;
 
-  if (!((a->numbers[N_PARAMS] || a->numbers[N_LAYERS]) && a->numbers[N_TOKENS] && a->numbers[N_MFU]))
+  if (!((a->text[F_PARAMS] || a->text[F_LAYERS]) && a->text[F_TOKENS] && a->text[F_MFU]))
     flags |= NK_PLAN_JSON_NO_COMPUTE;
-  if (a->numbers[N_PRICE] != NULL)
+  if (a->text[F_PRICE] != NULL)
     flags |= NK_PLAN_JSON_COST;
-  if (a->largest)
+  if (a->on[F_LARGEST])
     flags |= NK_PLAN_JSON_LARGEST;
-  if (a->numbers[N_DEADLINE] != NULL)
+  if (a->text[F_DEADLINE] != NULL)
     flags |= NK_PLAN_JSON_DEADLINE;
 
-  if (a->json)
+  if (a->on[F_JSON])
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
 
@@ -465,13 +474,13 @@ print_plan (NkPlan         *plan,
       fputs (summary, stdout);
     }
 
-  if (a->largest && !(nk_plan_get_output (plan, "largest-params") >= 1))
+  if (a->on[F_LARGEST] && !(nk_plan_get_output (plan, "largest-params") >= 1))
     {
       g_autofree char *act = nk_units_format_bytes (nk_plan_get_output (plan, "memory-activations-per-gpu"));
       g_autofree char *hbm = nk_units_format_bytes (nk_plan_get_output (plan, "hbm-per-gpu"));
 
       /* The plan above shows why; the error line still ends the JSON output. */
-      return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE,
+      return nk_cli_fail (a->on[F_JSON], NK_EXIT_UNSATISFIABLE,
                           _("--largest: not even one parameter fits: activations take %s "
                             "of the %s per GPU (lower --batch or --seq)"), act, hbm);
     }
@@ -490,22 +499,22 @@ export_launch (NkPlan         *plan,
   NkLaunchSpec spec;
 
   if (!nk_plan_get_launch_spec (plan, &spec, &error))
-    return FAIL (a, "--export %s: %s", a->export_name, error->message);
+    return FAIL (a, "--export %s: %s", a->text[F_EXPORT], error->message);
   /* a valid plan the engine cannot run is understood but not satisfiable */
-  if ((text = nk_launch_write (&spec, a->engine, &error)) == NULL
-      || (command = nk_launch_command (&spec, a->engine, &error)) == NULL)
-    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "--export %s: %s", a->export_name, error->message);
-  if (a->json)
+  if ((text = nk_launch_write (&spec, a->choice[F_EXPORT], &error)) == NULL
+      || (command = nk_launch_command (&spec, a->choice[F_EXPORT], &error)) == NULL)
+    return nk_cli_fail (a->on[F_JSON], NK_EXIT_UNSATISFIABLE, "--export %s: %s", a->text[F_EXPORT], error->message);
+  if (a->on[F_JSON])
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
 
       nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
       nk_cli_print_json (builder);
     }
-  if (a->out_path == NULL)
+  if (a->text[F_OUT] == NULL)
     fputs (text, stdout);
-  else if (!g_file_set_contents (a->out_path, text, -1, &error))
-    return nk_cli_fail (a->json, NK_EXIT_UNSATISFIABLE, "--out: %s", error->message);
+  else if (!g_file_set_contents (a->text[F_OUT], text, -1, &error))
+    return nk_cli_fail (a->on[F_JSON], NK_EXIT_UNSATISFIABLE, "--out: %s", error->message);
   g_printerr (_("napkin-cli: launch with: %s\n"), command);
   return NK_EXIT_OK;
 }
@@ -514,9 +523,7 @@ int
 nk_cli_plan_main (int    argc,
                   char **argv)
 {
-  g_auto(PlanArgs) args = { .dtype = NK_PEAK_BF16, .optimizer = NK_OPTIMIZER_ADAMW,
-                            .precision = NK_PRECISION_FP32,
-                            .activations = NK_ACTIVATION_MODEL_LINEAR };
+  g_auto(PlanArgs) args = { 0 };
   g_autoptr(GOptionContext) context = plan_context (&args);
   g_autoptr(NkPlan) plan = NULL;
   gboolean json = nk_cli_wants_json (argc, argv);
@@ -524,12 +531,12 @@ nk_cli_plan_main (int    argc,
 
   if (!nk_cli_parse_options (context, &argc, &argv, json, &exit_code))
     return exit_code;
-  args.json = args.json || json;
+  args.on[F_JSON] = args.on[F_JSON] || json;
 
   if ((exit_code = check_required (&args, argc, argv)) >= 0
       || (exit_code = parse_choices (&args)) >= 0
       || (exit_code = choose_dtype (&args)) >= 0
-      || (exit_code = parse_ints (&args)) >= 0
+      || (exit_code = parse_wholes (&args)) >= 0
       || (exit_code = parse_numbers (&args)) >= 0)
     return exit_code;
 
@@ -538,7 +545,7 @@ nk_cli_plan_main (int    argc,
   if ((exit_code = refuse_invalid (plan, &args)) >= 0)
     return exit_code;
 
-  if (args.largest && args.numbers[N_PARAMS] == NULL)
+  if (args.on[F_LARGEST] && args.text[F_PARAMS] == NULL)
     {
       double n = nk_plan_get_output (plan, "largest-params");
 
@@ -546,9 +553,9 @@ nk_cli_plan_main (int    argc,
       if (n >= 1)
         nk_plan_set_params (plan, n);
     }
-  if (nk_plan_get_output (plan, "layout-tp") > (args.ints[I_PER_NODE] ? args.int_values[I_PER_NODE] : 8))
+  if (nk_plan_get_output (plan, "layout-tp") > (args.text[F_PER_NODE] != NULL ? args.number[F_PER_NODE] : 8))
     g_printerr ("%s\n", _("napkin-cli: warning: TP is larger than a node; its all-reduces cross the network"));
-  if (args.export_name != NULL)
+  if (args.text[F_EXPORT] != NULL)
     return export_launch (plan, &args);
   return print_plan (plan, &args);
 }
