@@ -15,6 +15,7 @@
 #include "napkin-memory-chart.h"
 #include "napkin-planner-page-private.h"
 #include "nk-test-ui-util.h"
+#include "nk-test-util.h"
 
 /* Seeds: H100 SXM dense bf16 peak (the datasheet's 1979 TFLOP/s is 2:4-sparse)
  * and its 80 GB of HBM as the datasheet counts them. */
@@ -453,24 +454,20 @@ test_settings_kept (void)
 static void
 test_export_matches_cli (void)
 {
-  const char *cli = g_getenv ("NAPKIN_CLI");
   NapkinPlannerPage *page;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
   g_autofree char *exported = NULL;
-  g_autofree char *cli_out = NULL;
+  g_auto(NkTestRun) cli = { 0 };
   g_autoptr(JsonNode) page_json = NULL;
   g_autoptr(JsonNode) cli_json = NULL;
   g_autoptr(GError) error = NULL;
-  int status = 0;
-  const char *argv[] = { cli, "plan", "--params", "70e9", "--tokens", "15e12", "--gpu", "h100-sxm",
+  const char *args[] = { "--params", "70e9", "--tokens", "15e12", "--gpu", "h100-sxm",
                          "--gpus", "1024", "--mfu", "0.5", "--largest", "--json", NULL };
 
-  if (cli == NULL || !g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("napkin-cli is not built");
-      return;
-    }
+  if (!nk_test_run_cli (&cli, "plan", args, NULL, 0))
+    return;
+  g_assert_cmpint (cli.status, ==, 0);
 
   page = new_page ();
   dir = g_dir_make_tmp ("napkin-planner-XXXXXX", &error);
@@ -480,15 +477,10 @@ test_export_matches_cli (void)
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &exported, NULL, &error));
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                               &cli_out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-
   /* The same object as the CLI prints, field for field. */
   page_json = json_from_string (exported, &error);
   g_assert_no_error (error);
-  cli_json = json_from_string (cli_out, &error);
+  cli_json = json_from_string (cli.out, &error);
   g_assert_no_error (error);
   g_assert_true (json_node_equal (page_json, cli_json));
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_node_get_object (page_json), "days"),

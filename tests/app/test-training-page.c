@@ -215,30 +215,25 @@ test_run_to_completion (void)
 static GPtrArray *
 cli_json_lines (const char *const *extra)
 {
-  const char *cli = g_getenv ("NAPKIN_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_auto(NkTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-  int status;
 
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  for (const char *const *a = (const char *const[]) { "train", "--model", "cruncher", "--dim", "8",
+  for (const char *const *a = (const char *const[]) { "--model", "cruncher", "--dim", "8",
                                                       "--layers", "2", "--batch", "4", "--steps", "30",
                                                       "--lr", "0.01", "--optimizer", "adamw",
                                                       "--seed", "3", "--json-lines", NULL }; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
+    g_ptr_array_add (args, (char *) *a);
   for (; extra != NULL && *extra; extra++)
-    g_ptr_array_add (argv, (char *) *extra);
-  g_ptr_array_add (argv, NULL);
+    g_ptr_array_add (args, (char *) *extra);
+  g_ptr_array_add (args, NULL);
   /* A real fork while the page's matmul-rate measurement may be running: Debian's
-   * OpenBLAS 0.3.21 would hang in its fork handler without nk_blas_lock. */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, NULL));
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  lines = g_strsplit (out, "\n", -1);
+   * OpenBLAS 0.3.21 would hang in its fork handler without nk_blas_lock. (GSubprocess
+   * forks: it leaves posix_spawn() to callers that keep every descriptor open.) */
+  g_assert_true (nk_test_run_cli (&run, "train", (const char *const *) args->pdata, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     if (lines[i][0] != '\0')
       {

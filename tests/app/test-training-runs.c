@@ -18,6 +18,7 @@
 #include <json-glib/json-glib.h>
 
 #include "napkin-training-page-private.h"
+#include "nk-test-util.h"
 
 #define MAX_WAIT_ITERATIONS 600000
 
@@ -319,7 +320,6 @@ test_new_run_writes_folder (void)
 static void
 test_killed_run_resumes (void)
 {
-  const char *cli = g_getenv ("NAPKIN_CLI");
   g_autofree char *root = runs_root ();
   g_autofree char *dir = g_build_filename (root, "20261124-090000-1", NULL);
   g_autoptr(GSubprocess) proc = NULL;
@@ -332,15 +332,12 @@ test_killed_run_resumes (void)
   guint64 seen = 0, start;
   guint i;
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set");
-      return;
-    }
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli, "train", "--dim", "8",
-                           "--layers", "1", "--steps", "100000000", "--checkpoint-every", "100",
-                           "--json-lines", "--run-dir", dir, NULL);
-  g_assert_no_error (error);
+  proc = nk_test_spawn_cli ("train", (const char *[]) { "--dim", "8", "--layers", "1", "--steps",
+                                                        "100000000", "--checkpoint-every", "100",
+                                                        "--json-lines", "--run-dir", dir, NULL },
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  if (proc == NULL)
+    return;
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
   while (seen < 500)
     {

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nk-test-util.h"
+
 /* The case passes when a CUDA device exists and the run succeeds, too. */
 #define CASE_CUDA_OPTIONAL (1u << 0)
 
@@ -335,53 +337,28 @@ static const Case cases[] = {
     { "matmul", "--m", "--k", "--n", "--dtype", "--device", "--json" } },
 };
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
 static char *data_dir;
 
+/* Runs a case through the shared runner, "@/NAME" arguments naming files of the
+ * test's data folder; standard input is the case's input, or empty. */
 static gboolean
 run_case (const Case *c,
-          Run        *run)
+          NkTestRun  *run)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
+  const char *input = c->input != NULL ? c->input : "";
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
-      return FALSE;
-    }
-  g_ptr_array_add (args, g_strdup (cli));
   for (guint i = 0; c->args[i] != NULL; i++)
     g_ptr_array_add (args, g_str_has_prefix (c->args[i], "@/")
                            ? g_build_filename (data_dir, c->args[i] + 2, NULL)
                            : g_strdup (c->args[i]));
   g_ptr_array_add (args, NULL);
-
-  process = g_subprocess_newv ((const char *const *) args->pdata,
-                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                               | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, c->input ? c->input : "", NULL,
-                                 &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
+  if (!nk_test_run_cli (run, NULL, (const char *const *) args->pdata, input, strlen (input)))
+    return FALSE;
+  g_assert_cmpint (run->status, >=, 0);
+  /* CLI.md: what it prints is UTF-8 text. */
+  g_assert_true (g_utf8_validate (run->out, run->out_len, NULL));
+  g_assert_true (g_utf8_validate (run->err, run->err_len, NULL));
   return TRUE;
 }
 
@@ -536,7 +513,7 @@ static void
 test_case (gconstpointer data)
 {
   const Case *c = data;
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   g_autoptr(GPtrArray) objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   gboolean json = FALSE;
@@ -612,7 +589,7 @@ test_gpus (void)
     "h100-sxm", "h100-pcie", "h100-nvl", "h200", "a100-sxm-40", "a100-sxm-80",
     "a100-pcie", "l40s", "rtx-4090", "b200", "v100", "cpu",
   };
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 

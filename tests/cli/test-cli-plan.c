@@ -8,52 +8,26 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
+#include "nk-test-util.h"
 
+/* Runs napkin-cli with a NULL-terminated list of arguments (the shared runner;
+ * run->out stays NULL when the test is skipped). */
 static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs napkin-cli with a NULL-terminated list of arguments. */
-static void
-run_cli (Run *run,
+run_cli (NkTestRun *run,
          ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("NAPKIN_CLI");
   const char *arg;
-  int wait_status = 0;
   va_list ap;
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
-      return;
-    }
-  g_ptr_array_add (args, (gpointer) cli);
   va_start (ap, run);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (args, (gpointer) arg);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run->out, &run->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
+  if (nk_test_run_cli (run, NULL, (const char *const *) args->pdata, NULL, 0))
+    g_assert_cmpint (run->status, >=, 0);
 }
 
 static JsonObject *
@@ -73,7 +47,7 @@ parse_line (const char *line)
 static void
 test_lecture_days (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(JsonObject) o = NULL;
   JsonObject *memory;
 
@@ -101,7 +75,7 @@ test_lecture_days (void)
 static void
 test_human_output (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
 
   run_cli (&run, Q1, NULL);
   if (run.out == NULL)
@@ -117,7 +91,7 @@ test_human_output (void)
 static void
 test_sparse_and_price (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(JsonObject) o = NULL;
 
   run_cli (&run, Q1, "--sparse", "--price", "2.5", "--json", NULL);
@@ -135,7 +109,7 @@ static void
 check_largest (const char *zero,
                double      expected)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(JsonObject) o = NULL;
   JsonObject *memory;
 
@@ -163,7 +137,7 @@ test_lecture_largest (void)
 static void
 test_nothing_fits (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
 
   /* 1e6 × 1e4 × 1e4 × 100 × 4 B of activations on 8 GPUs: far beyond 80 GB each. */
   run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "8", "--largest", "--batch", "1M",
@@ -187,7 +161,7 @@ test_bad_usage (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(NkTestRun) run = { 0 };
       g_autoptr(JsonObject) o = NULL;
       const char *error;
 
@@ -204,7 +178,7 @@ test_bad_usage (void)
     }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
 
     run_cli (&run, "plan", "--params", "70B", "--tokens", "15T", "--gpus", "8", "--mfu", "0.5", NULL);
     if (run.out == NULL)
@@ -213,7 +187,7 @@ test_bad_usage (void)
     g_assert_nonnull (strstr (run.err, "--gpu"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(NkTestRun) run = { 0 };
 
     /* 6 × 1e200 × 1e200 is beyond a double: refused, never printed as inf. */
     run_cli (&run, "plan", "--params", "1e200", "--tokens", "1e200", "--gpu", "h100-sxm",
@@ -229,7 +203,7 @@ test_bad_usage (void)
 static void
 test_deadline (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(JsonObject) o = NULL;
 
   run_cli (&run, Q1, "--deadline", "144", "--json", NULL);
@@ -249,7 +223,7 @@ test_gpus (void)
     "a100-pcie", "l40s", "rtx-4090", "b200", "v100", "cpu",
   };
   static const char *keys[] = { "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8" };
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_auto(GStrv) lines = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
@@ -294,7 +268,7 @@ test_gpus (void)
     g_assert_true (g_hash_table_contains (seen, required[i]));
 
   {
-    g_auto(Run) bad = { 0 };
+    g_auto(NkTestRun) bad = { 0 };
 
     run_cli (&bad, "gpus", "h900", NULL);
     g_assert_cmpint (bad.status, ==, 2);
@@ -307,25 +281,13 @@ test_gpus (void)
 static void
 test_german (void)
 {
-  const char *cli = g_getenv ("NAPKIN_CLI");
-  const char *argv[] = { cli, "plan", "--params", "7B", NULL };
-  g_auto(GStrv) env = g_get_environ ();
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int wait_status = 0;
+  const char *const env[] = { "LC_ALL=C.UTF-8", "LANGUAGE=de", NULL };
+  g_auto(NkTestRun) run = { 0 };
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set (run through meson test)");
-      return;
-    }
-  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
-  env = g_environ_setenv (env, "LANGUAGE", "de", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 2);
-  g_assert_nonnull (strstr (err, "--gpu ist erforderlich"));
+  if (!nk_test_run_cli_env (&run, env, "plan", (const char *[]) { "--params", "7B", NULL }, NULL, 0))
+    return;
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--gpu ist erforderlich"));
 }
 
 /* Issue 14, bugs found by trying the CLI as a new user would. Each case failed
@@ -336,8 +298,8 @@ test_german (void)
 static void
 test_bug_time_text (void)
 {
-  g_auto(Run) short_run = { 0 };
-  g_auto(Run) huge = { 0 };
+  g_auto(NkTestRun) short_run = { 0 };
+  g_auto(NkTestRun) huge = { 0 };
   g_autoptr(GRegex) digits = g_regex_new ("[0-9]{10}", 0, 0, NULL);
 
   run_cli (&short_run, "plan", "--params", "125M", "--tokens", "2.5B", "--gpu", "h100-sxm",
@@ -367,7 +329,7 @@ test_bug_error_flags (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(NkTestRun) run = { 0 };
       g_autofree char *expected = g_strdup_printf ("napkin-cli: %s:", cases[i].blamed);
 
       run_cli (&run, Q1, "--batch", "8", "--seq", "2048", "--layers", "32", "--d-model", "4096",
@@ -387,8 +349,8 @@ test_bug_error_flags (void)
 static void
 test_bug_default_dtype (void)
 {
-  g_auto(Run) v100 = { 0 };
-  g_auto(Run) cpu = { 0 };
+  g_auto(NkTestRun) v100 = { 0 };
+  g_auto(NkTestRun) cpu = { 0 };
   g_autoptr(JsonObject) o = NULL;
 
   run_cli (&v100, "plan", "--params", "7B", "--tokens", "1T", "--gpu", "v100", "--gpus", "8",
@@ -414,8 +376,8 @@ test_bug_default_dtype (void)
 static void
 test_bug_checkpointing_linear (void)
 {
-  g_auto(Run) run = { 0 };
-  g_auto(Run) transformer = { 0 };
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) transformer = { 0 };
 
   run_cli (&run, Q1, "--batch", "8", "--seq", "8", "--layers", "2", "--d-model", "8",
            "--checkpointing", "--json", NULL);
@@ -439,7 +401,7 @@ test_bug_deadline_unsatisfiable (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (deadlines); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(NkTestRun) run = { 0 };
       g_autoptr(JsonObject) o = NULL;
 
       run_cli (&run, Q1, "--deadline", deadlines[i], "--json", NULL);
@@ -457,7 +419,7 @@ test_bug_deadline_unsatisfiable (void)
 static void
 test_bug_deadline_nodes (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
 
   run_cli (&run, Q1, "--deadline", "90", NULL);
   if (run.out == NULL)
@@ -473,7 +435,7 @@ test_bug_deadline_nodes (void)
 static void
 test_bug_search_terminates (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(NkTestRun) run = { 0 };
   g_autoptr(JsonObject) o = NULL;
 
   run_cli (&run, "plan", "--params", "70B", "--tokens", "15T", "--gpu", "h100-sxm",

@@ -46,9 +46,70 @@ bytes_to_string (GBytes *bytes)
   return g_strndup (size > 0 ? g_bytes_get_data (bytes, NULL) : "", size);
 }
 
+/* A launcher for napkin-cli @command @args, with @env ("NAME=VALUE" pairs) set
+ * over the test's own environment. */
+static GSubprocessLauncher *
+cli_launcher (const char        *cli,
+              const char *const *env,
+              const char        *command,
+              const char *const *args,
+              GSubprocessFlags   flags,
+              GPtrArray         *argv)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    {
+      g_auto(GStrv) pair = g_strsplit (env[i], "=", 2);
+
+      g_assert_nonnull (pair[1]);
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
+  g_ptr_array_add (argv, (gpointer) cli);
+  if (command != NULL)
+    g_ptr_array_add (argv, (gpointer) command);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return launcher;
+}
+
 /**
- * nk_test_run_cli:
+ * nk_test_spawn_cli:
+ * @command: (nullable): the subcommand put before @args ("train"), or %NULL
+ * @args: NULL-terminated arguments
+ * @flags: how to connect its standard streams (a pipe to read while it runs)
+ *
+ * Starts napkin-cli and returns without waiting, for a test that reads its output
+ * as it comes or stops it (g_subprocess_force_exit()).
+ *
+ * Returns: (transfer full) (nullable): the process, or %NULL (the test skipped)
+ *   outside meson test
+ */
+GSubprocess *
+nk_test_spawn_cli (const char        *command,
+                   const char *const *args,
+                   GSubprocessFlags   flags)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = nk_test_cli_path ();
+  GSubprocess *process;
+
+  if (cli == NULL)
+    return NULL;
+  launcher = cli_launcher (cli, NULL, command, args, flags, argv);
+  process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+/**
+ * nk_test_run_cli_env:
  * @run: (out caller-allocates): cleared, then filled
+ * @env: (nullable): NULL-terminated "NAME=VALUE" pairs to set for the run
+ *   (LANGUAGE=de), over the test's environment
  * @command: (nullable): the subcommand put before @args ("train"), or %NULL
  * @args: NULL-terminated arguments
  * @input: (nullable): bytes for standard input (may hold NULs), or %NULL for none
@@ -59,13 +120,15 @@ bytes_to_string (GBytes *bytes)
  * Returns: %FALSE (the test skipped) outside meson test
  */
 gboolean
-nk_test_run_cli (NkTestRun         *run,
-                 const char        *command,
-                 const char *const *args,
-                 const char        *input,
-                 gsize              input_len)
+nk_test_run_cli_env (NkTestRun         *run,
+                     const char *const *env,
+                     const char        *command,
+                     const char *const *args,
+                     const char        *input,
+                     gsize              input_len)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GBytes) in = input != NULL ? g_bytes_new (input, input_len) : NULL;
   g_autoptr(GBytes) out = NULL, err = NULL;
@@ -76,17 +139,10 @@ nk_test_run_cli (NkTestRun         *run,
   run->status = -1;
   if (cli == NULL)
     return FALSE;
-  g_ptr_array_add (argv, (gpointer) cli);
-  if (command != NULL)
-    g_ptr_array_add (argv, (gpointer) command);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char *const *) argv->pdata,
-                               (input != NULL ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0) |
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
+  launcher = cli_launcher (cli, env, command, args,
+                           (input != NULL ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0) |
+                           G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, argv);
+  process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_communicate (process, in, NULL, &out, &err, &error));
   g_assert_no_error (error);
@@ -97,6 +153,28 @@ nk_test_run_cli (NkTestRun         *run,
   if (g_subprocess_get_if_exited (process))
     run->status = g_subprocess_get_exit_status (process);
   return TRUE;
+}
+
+/**
+ * nk_test_run_cli:
+ * @run: (out caller-allocates): cleared, then filled
+ * @command: (nullable): the subcommand put before @args ("train"), or %NULL
+ * @args: NULL-terminated arguments
+ * @input: (nullable): bytes for standard input (may hold NULs), or %NULL for none
+ * @input_len: the length of @input
+ *
+ * nk_test_run_cli_env() in the test's own environment.
+ *
+ * Returns: %FALSE (the test skipped) outside meson test
+ */
+gboolean
+nk_test_run_cli (NkTestRun         *run,
+                 const char        *command,
+                 const char *const *args,
+                 const char        *input,
+                 gsize              input_len)
+{
+  return nk_test_run_cli_env (run, NULL, command, args, input, input_len);
 }
 
 /**
@@ -179,6 +257,40 @@ nk_test_weighted_sum (NkTensor  *y,
   g_autoptr(NkTensor) p = nk_ag_mul (y, w, error);
 
   return p != NULL ? nk_ag_sum (p, error) : NULL;
+}
+
+/**
+ * nk_test_filled:
+ * @dtype: the element type
+ * @ndim: dims
+ * @shape: (array length=ndim): sizes
+ * @salt: makes tensors of the same shape differ
+ *
+ * A tensor whose element i (in row-major order) is
+ * ((7 i + 5 salt) mod 23 − 11) / 4 + 1/8: small multiples of 1/8, never 0, so
+ * exact in every format down to fp16 and bf16 and safe to divide by.
+ *
+ * Returns: (transfer full): a contiguous tensor
+ */
+NkTensor *
+nk_test_filled (NkDType       dtype,
+                int           ndim,
+                const gint64 *shape,
+                int           salt)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree double *v = NULL;
+  gint64 n = 1;
+  NkTensor *t;
+
+  for (int d = 0; d < ndim; d++)
+    n *= shape[d];
+  v = g_new (double, MAX (n, 1));
+  for (gint64 i = 0; i < n; i++)
+    v[i] = (double) (((i * 7 + salt * 5) % 23) - 11) / 4.0 + 0.125;
+  t = nk_tensor_new_from_doubles (dtype, ndim, shape, v, &error);
+  g_assert_no_error (error);
+  return t;
 }
 
 /**

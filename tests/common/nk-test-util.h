@@ -1,14 +1,16 @@
-/* nk-test-util.h: what the tests share: running napkin-cli, temporary folders
+/* nk-test-util.h: what the tests share: running napkin-cli, temporary folders, test tensors
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One home for the spawning and clean-up code every CLI and file test needs, so a
- * fix (capturing stderr, bytes with NULs on stdin, a missing NAPKIN_CLI) lands once;
- * and for the random inputs and weighted loss the gradient checks share.
+ * fix (capturing stderr, bytes with NULs on stdin, a missing NAPKIN_CLI, a locale
+ * for one run) lands once; for the random inputs and weighted loss the gradient
+ * checks share; and for the patterned tensors the op tests fill.
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "nk-rng.h"
@@ -36,6 +38,15 @@ gboolean    nk_test_run_cli        (NkTestRun          *run,
                                     const char *const  *args,
                                     const char         *input,
                                     gsize               input_len);
+gboolean    nk_test_run_cli_env    (NkTestRun          *run,
+                                    const char *const  *env,
+                                    const char         *command,
+                                    const char *const  *args,
+                                    const char         *input,
+                                    gsize               input_len);
+GSubprocess *nk_test_spawn_cli     (const char         *command,
+                                    const char *const  *args,
+                                    GSubprocessFlags    flags);
 
 int         nk_test_cli            (const char         *command,
                                     const char *const  *args,
@@ -48,6 +59,10 @@ NkTensor   *nk_test_random_f64     (NkRng              *rng,
                                     gboolean            positive);
 NkTensor   *nk_test_weighted_sum   (NkTensor           *y,
                                     GError            **error);
+NkTensor   *nk_test_filled         (NkDType             dtype,
+                                    int                 ndim,
+                                    const gint64       *shape,
+                                    int                 salt);
 
 /* Issue 12's Done-means GPT (d 128, L 4, H 4, T 64, B 16, bytes) in @precision. */
 NkTrainConfig *nk_test_done_means_gpt (NkPrecision     precision);

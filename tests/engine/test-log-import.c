@@ -306,25 +306,6 @@ test_tensorboard_two_ranks (void)
 
 /* -- the CLI ------------------------------------------------------------------------ */
 
-static int
-run_cli (const char *const *args,
-         char             **out)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_ptr_array_add (argv, (char *) g_getenv ("NAPKIN_CLI"));
-  g_ptr_array_add (argv, (char *) "import");
-  for (int i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, out, NULL, &status, &error));
-  g_assert_no_error (error);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 static JsonObject *
 parse_line (const char *line)
 {
@@ -343,11 +324,8 @@ test_cli (void)
   g_autofree char *out = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (g_getenv ("NAPKIN_CLI") == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set");
-      return;
-    }
+  if (nk_test_cli_path () == NULL)
+    return;
   g_assert_true (g_file_set_contents (log, "iter 1: loss 3.5000, time 250.00ms, mfu 40.00%\nnoise\n"
                                       "iter 2: loss 3.2500, time 200.00ms, mfu 50.00%\n", -1, NULL));
   g_assert_true (g_file_set_contents (bad, "nothing here\n", -1, NULL));
@@ -355,7 +333,8 @@ test_cli (void)
                                       " \"tokens_per_s\": 5e5, \"mfu_model\": 0.45,"
                                       " \"memory\": {\"per_gpu_max\": 6.4e10}}}", -1, NULL));
 
-  g_assert_cmpint (run_cli ((const char *[]) { log, "--plan", plan, "--json-lines", NULL }, &out), ==, 0);
+  g_assert_cmpint (nk_test_cli ("import", (const char *[]) { log, "--plan", plan, "--json-lines", NULL },
+                               &out, NULL), ==, 0);
   lines = g_strsplit (g_strchomp (out), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
   {
@@ -378,13 +357,13 @@ test_cli (void)
     g_assert_cmpint (json_object_get_int_member (done, "skipped_lines"), ==, 1);
   }
   g_clear_pointer (&out, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { bad, NULL }, &out), ==, 1);
+  g_assert_cmpint (nk_test_cli ("import", (const char *[]) { bad, NULL }, &out, NULL), ==, 1);
   g_clear_pointer (&out, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { log, "--format", "nope", NULL }, &out), ==, 2);
+  g_assert_cmpint (nk_test_cli ("import", (const char *[]) { log, "--format", "nope", NULL }, &out, NULL), ==, 2);
   g_clear_pointer (&out, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { NULL }, &out), ==, 2);
+  g_assert_cmpint (nk_test_cli ("import", (const char *[]) { NULL }, &out, NULL), ==, 2);
   g_clear_pointer (&out, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { log, "--format", "megatron", NULL }, &out), ==, 1);
+  g_assert_cmpint (nk_test_cli ("import", (const char *[]) { log, "--format", "megatron", NULL }, &out, NULL), ==, 1);
 
   g_remove (log);
   g_remove (bad);

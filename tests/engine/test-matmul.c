@@ -14,6 +14,7 @@
 
 #include "nk-blas.h"
 #include "nk-ops.h"
+#include "nk-test-util.h"
 
 typedef enum {
   OP_CONTIGUOUS,
@@ -27,27 +28,6 @@ typedef enum {
 
 static const char *kind_names[] = { "contiguous", "transposed", "narrowed", "row-step",
                                     "both-step", "expanded" };
-
-static NkTensor *
-filled (NkDType dtype,
-        int     ndim,
-        const gint64 *shape,
-        int     salt)
-{
-  g_autoptr(GError) error = NULL;
-  gint64 n = 1;
-  g_autofree double *v = NULL;
-  NkTensor *t;
-
-  for (int d = 0; d < ndim; d++)
-    n *= shape[d];
-  v = g_new (double, MAX (n, 1));
-  for (gint64 i = 0; i < n; i++)
-    v[i] = (double) (((i * 11 + salt * 7) % 29) - 14) / 8.0;
-  t = nk_tensor_new_from_doubles (dtype, ndim, shape, v, &error);
-  g_assert_no_error (error);
-  return t;
-}
 
 /* A [rows, cols] operand (with optional leading batch dims) of the given kind. */
 static NkTensor *
@@ -71,23 +51,23 @@ make_operand (OperandKind kind,
     case OP_CONTIGUOUS:
       shape[nb] = rows;
       shape[nb + 1] = cols;
-      return filled (dtype, nb + 2, shape, salt);
+      return nk_test_filled (dtype, nb + 2, shape, salt);
     case OP_TRANSPOSED:
       shape[nb] = cols;
       shape[nb + 1] = rows;
-      base = filled (dtype, nb + 2, shape, salt);
+      base = nk_test_filled (dtype, nb + 2, shape, salt);
       t = nk_tensor_transpose (base, -1, -2, &error);
       break;
     case OP_NARROWED:
       shape[nb] = rows;
       shape[nb + 1] = cols + 3;
-      base = filled (dtype, nb + 2, shape, salt);
+      base = nk_test_filled (dtype, nb + 2, shape, salt);
       t = nk_tensor_narrow (base, -1, 2, cols, &error);
       break;
     case OP_ROW_STEP:
       shape[nb] = 2 * rows;
       shape[nb + 1] = cols;
-      base = filled (dtype, nb + 2, shape, salt);
+      base = nk_test_filled (dtype, nb + 2, shape, salt);
       t = nk_tensor_slice (base, -2, 1, NK_SLICE_END, 2, &error);
       break;
     case OP_BOTH_STEP:
@@ -95,7 +75,7 @@ make_operand (OperandKind kind,
         g_autoptr(NkTensor) r = NULL;
         shape[nb] = 2 * rows;
         shape[nb + 1] = 2 * cols;
-        base = filled (dtype, nb + 2, shape, salt);
+        base = nk_test_filled (dtype, nb + 2, shape, salt);
         r = nk_tensor_slice (base, -2, 0, NK_SLICE_END, 2, &error);
         t = nk_tensor_slice (r, -1, 1, NK_SLICE_END, 2, &error);
       }
@@ -103,7 +83,7 @@ make_operand (OperandKind kind,
     case OP_EXPANDED:
       shape[nb] = 1;
       shape[nb + 1] = cols;
-      base = filled (dtype, nb + 2, shape, salt);
+      base = nk_test_filled (dtype, nb + 2, shape, salt);
       shape[nb] = rows;
       t = nk_tensor_expand (base, nb + 2, shape, &error);
       break;
@@ -261,10 +241,10 @@ static void
 test_vectors (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) v = filled (NK_DTYPE_F64, NK_SHAPE (4), 1);
-  g_autoptr(NkTensor) w0 = filled (NK_DTYPE_F64, NK_SHAPE (8), 2);
+  g_autoptr(NkTensor) v = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (4), 1);
+  g_autoptr(NkTensor) w0 = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (8), 2);
   g_autoptr(NkTensor) w = nk_tensor_slice (w0, 0, 0, NK_SLICE_END, 2, &error);
-  g_autoptr(NkTensor) mat = filled (NK_DTYPE_F64, NK_SHAPE (4, 3), 3);
+  g_autoptr(NkTensor) mat = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (4, 3), 3);
   g_autoptr(NkTensor) dot = nk_matmul (v, w, &error);
   g_autoptr(NkTensor) vm = nk_matmul (v, mat, &error);
   g_autoptr(NkTensor) mt = nk_tensor_t (mat, &error);
@@ -291,7 +271,7 @@ test_vectors (void)
     }
 
   {
-    g_autoptr(NkTensor) bad = filled (NK_DTYPE_F64, NK_SHAPE (5, 6), 0);
+    g_autoptr(NkTensor) bad = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (5, 6), 0);
     g_autoptr(NkTensor) r = nk_matmul (mat, bad, &error);
     g_assert_null (r);
     g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
@@ -303,10 +283,10 @@ static void
 test_out_accumulate (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = filled (NK_DTYPE_F32, NK_SHAPE (6, 4), 1);    /* activations [B, in] */
-  g_autoptr(NkTensor) g = filled (NK_DTYPE_F32, NK_SHAPE (6, 3), 2);    /* grad out [B, out] */
+  g_autoptr(NkTensor) x = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (6, 4), 1);    /* activations [B, in] */
+  g_autoptr(NkTensor) g = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (6, 3), 2);    /* grad out [B, out] */
   g_autoptr(NkTensor) gt = nk_tensor_t (g, &error);
-  g_autoptr(NkTensor) dw = filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 3);   /* weight grad [out, in] */
+  g_autoptr(NkTensor) dw = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 3);   /* weight grad [out, in] */
   g_autofree double *before = nk_tensor_to_doubles (dw, NULL);
   g_autofree double *after = NULL;
 

@@ -14,27 +14,7 @@
 
 #include "nk-kernels.h"
 #include "nk-ops.h"
-
-static NkTensor *
-filled (NkDType dtype,
-        int     ndim,
-        const gint64 *shape,
-        int     salt)
-{
-  g_autoptr(GError) error = NULL;
-  gint64 n = 1;
-  g_autofree double *v = NULL;
-  NkTensor *t;
-
-  for (int d = 0; d < ndim; d++)
-    n *= shape[d];
-  v = g_new (double, MAX (n, 1));
-  for (gint64 i = 0; i < n; i++)
-    v[i] = (double) (((i * 7 + salt * 5) % 23) - 11) / 4.0 + 0.125;   /* never 0 */
-  t = nk_tensor_new_from_doubles (dtype, ndim, shape, v, &error);
-  g_assert_no_error (error);
-  return t;
-}
+#include "nk-test-util.h"
 
 /* Element at a logical index, via the address rule on the raw f32/f64 storage. */
 static double
@@ -84,9 +64,9 @@ static void
 test_broadcast_binary (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) a0 = filled (NK_DTYPE_F32, NK_SHAPE (4, 3), 1);
+  g_autoptr(NkTensor) a0 = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (4, 3), 1);
   g_autoptr(NkTensor) a = nk_tensor_t (a0, &error);               /* (3, 4) transposed */
-  g_autoptr(NkTensor) b0 = filled (NK_DTYPE_F32, NK_SHAPE (2, 1, 8), 2);
+  g_autoptr(NkTensor) b0 = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (2, 1, 8), 2);
   g_autoptr(NkTensor) b = nk_tensor_slice (b0, 2, 0, NK_SLICE_END, 2, &error);  /* (2, 1, 4) step 2 */
   static const NkBinaryOp ops[] = { NK_BINARY_ADD, NK_BINARY_SUB, NK_BINARY_MUL, NK_BINARY_DIV,
                                     NK_BINARY_MAX, NK_BINARY_LT };
@@ -124,8 +104,8 @@ test_broadcast_binary (void)
 
   /* PyTorch's words for shapes that do not broadcast. */
   {
-    g_autoptr(NkTensor) p = filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
-    g_autoptr(NkTensor) q = filled (NK_DTYPE_F32, NK_SHAPE (3), 0);
+    g_autoptr(NkTensor) p = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
+    g_autoptr(NkTensor) q = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (3), 0);
     g_autoptr(NkTensor) r = nk_add (p, q, &error);
     g_assert_null (r);
     g_assert_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_SHAPE);
@@ -138,7 +118,7 @@ static void
 test_result_layout_follows_inputs (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
+  g_autoptr(NkTensor) x = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (3, 4), 0);
   g_autoptr(NkTensor) xt = nk_tensor_t (x, &error);
   g_autoptr(NkTensor) y = nk_add_scalar (xt, 1.0, &error);
   g_autoptr(NkTensor) s = nk_tensor_slice (x, 1, 0, NK_SLICE_END, 2, &error);
@@ -156,7 +136,7 @@ static void
 test_unary_and_scalar (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F64, NK_SHAPE (5, 6), 3);
+  g_autoptr(NkTensor) x0 = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (5, 6), 3);
   g_autoptr(NkTensor) x = nk_tensor_slice (x0, 0, 1, NK_SLICE_END, 2, &error);  /* (2, 6) */
   g_autoptr(NkTensor) e = nk_unary (NK_UNARY_EXP, x, &error);
   g_autoptr(NkTensor) r = nk_relu (x, &error);
@@ -192,7 +172,7 @@ static void
 test_reductions (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F32, NK_SHAPE (4, 3, 5), 4);
+  g_autoptr(NkTensor) x0 = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (4, 3, 5), 4);
   g_autoptr(NkTensor) x = nk_tensor_permute (x0, 3, (int[]) { 2, 0, 1 }, &error);  /* (5, 4, 3) */
   static const NkReduceOp ops[] = { NK_REDUCE_SUM, NK_REDUCE_MEAN, NK_REDUCE_MAX, NK_REDUCE_MIN };
 
@@ -272,7 +252,7 @@ static void
 test_triu_tril (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x0 = filled (NK_DTYPE_F32, NK_SHAPE (2, 4, 5), 5);
+  g_autoptr(NkTensor) x0 = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (2, 4, 5), 5);
   g_autoptr(NkTensor) x = nk_tensor_transpose (x0, 1, 2, &error);   /* (2, 5, 4) */
 
   for (gint64 diag = -2; diag <= 2; diag++)
@@ -353,8 +333,8 @@ static void
 test_mixed_dtypes (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) a = filled (NK_DTYPE_BF16, NK_SHAPE (3, 4), 1);
-  g_autoptr(NkTensor) b = filled (NK_DTYPE_F32, NK_SHAPE (4), 2);
+  g_autoptr(NkTensor) a = nk_test_filled (NK_DTYPE_BF16, NK_SHAPE (3, 4), 1);
+  g_autoptr(NkTensor) b = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (4), 2);
   g_autoptr(NkTensor) c = nk_mul (a, b, &error);
   g_autoptr(NkTensor) d = nk_add (a, a, &error);
   g_autofree double *av = nk_tensor_to_doubles (a, NULL);
@@ -377,7 +357,7 @@ static void
 test_softmax (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) x = filled (NK_DTYPE_F64, NK_SHAPE (3, 5), 2);
+  g_autoptr(NkTensor) x = nk_test_filled (NK_DTYPE_F64, NK_SHAPE (3, 5), 2);
   g_autoptr(NkTensor) s = nk_softmax (x, -1, &error);
   g_autoptr(NkTensor) ls = nk_log_softmax (x, 1, &error);
 
@@ -400,7 +380,7 @@ static void
 test_index_select (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(NkTensor) emb = filled (NK_DTYPE_F32, NK_SHAPE (6, 3), 1);
+  g_autoptr(NkTensor) emb = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (6, 3), 1);
   static const gint64 ids[] = { 5, 0, 5, 2 };
   g_autoptr(NkTensor) idx = nk_tensor_new_from_data (NK_DTYPE_INT64, NK_SHAPE (2, 2), ids, &error);
   g_autoptr(NkTensor) rows = nk_index_select (emb, 0, idx, &error);
@@ -434,7 +414,7 @@ test_optimizer_kernel (void)
       g_autoptr(GError) error = NULL;
       gint64 n = sizes[c];
       g_autoptr(NkTensor) p = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (n), 1.0, &error);
-      g_autoptr(NkTensor) g = filled (NK_DTYPE_F32, NK_SHAPE (n), 0);
+      g_autoptr(NkTensor) g = nk_test_filled (NK_DTYPE_F32, NK_SHAPE (n), 0);
       g_autoptr(NkTensor) m = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (n), &error);
       g_autoptr(NkTensor) v = nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (n), &error);
       NkOptimStep st = { .kind = NK_OPTIM_ADAM, .lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f,
@@ -482,13 +462,13 @@ test_crosswise_tiles (void)
     {
       g_autoptr(GError) error = NULL;
       NkDType dt = dtypes[t];
-      g_autoptr(NkTensor) a0 = filled (dt, NK_SHAPE (301, 37), 1);
+      g_autoptr(NkTensor) a0 = nk_test_filled (dt, NK_SHAPE (301, 37), 1);
       g_autoptr(NkTensor) a = nk_tensor_t (a0, &error);                 /* (37, 301), stride (1, 37) */
-      g_autoptr(NkTensor) b = filled (dt, NK_SHAPE (37, 301), 2);       /* contiguous */
-      g_autoptr(NkTensor) b2 = filled (dt, NK_SHAPE (37, 301), 5);
+      g_autoptr(NkTensor) b = nk_test_filled (dt, NK_SHAPE (37, 301), 2);       /* contiguous */
+      g_autoptr(NkTensor) b2 = nk_test_filled (dt, NK_SHAPE (37, 301), 5);
       g_autoptr(NkTensor) c1 = NULL, c2 = NULL;
       g_autoptr(NkTensor) out0 = NULL, out = NULL;
-      g_autoptr(NkTensor) w = filled (dt, NK_SHAPE (2, 50, 61), 3);
+      g_autoptr(NkTensor) w = nk_test_filled (dt, NK_SHAPE (2, 50, 61), 3);
       g_autoptr(NkTensor) ws = NULL, wt = NULL, v = NULL, out3 = NULL;
 
       g_assert_no_error (error);
@@ -514,7 +494,7 @@ test_crosswise_tiles (void)
        * contiguous output: the general gather. */
       ws = nk_tensor_slice (w, 2, 1, NK_SLICE_END, 2, &error);        /* (2, 50, 30) */
       wt = nk_tensor_transpose (ws, 1, 2, &error);                     /* (2, 30, 50), stride (3050, 2, 61) */
-      v = filled (dt, NK_SHAPE (2, 30, 50), 4);
+      v = nk_test_filled (dt, NK_SHAPE (2, 30, 50), 4);
       out3 = nk_tensor_zeros (dt, NK_SHAPE (2, 30, 50), &error);
       g_assert_no_error (error);
       g_assert_true (nk_binary_out (NK_BINARY_SUB, out3, wt, v, &error));
@@ -536,7 +516,7 @@ test_crosswise_copy (void)
     for (int step = 1; step <= 2; step++)
       {
         g_autoptr(GError) error = NULL;
-        g_autoptr(NkTensor) x0 = filled (dtypes[t], NK_SHAPE (70, 45 * step), 6);
+        g_autoptr(NkTensor) x0 = nk_test_filled (dtypes[t], NK_SHAPE (70, 45 * step), 6);
         g_autoptr(NkTensor) xs = nk_tensor_slice (x0, 1, 0, NK_SLICE_END, step, &error);
         g_autoptr(NkTensor) xt = nk_tensor_t (xs, &error);     /* (45, 70) */
         g_autoptr(NkTensor) c = nk_tensor_contiguous (xt, &error);
@@ -694,7 +674,7 @@ test_sum_lanes (void)
       {
         NkDType dt = t ? NK_DTYPE_F64 : NK_DTYPE_F32;
         gint64 n = lengths[l];
-        g_autoptr(NkTensor) x = filled (dt, NK_SHAPE (3, n), (int) l);
+        g_autoptr(NkTensor) x = nk_test_filled (dt, NK_SHAPE (3, n), (int) l);
         g_autoptr(NkTensor) ints = NULL;
         g_autoptr(NkTensor) rows = nk_sum (x, 1, (int[]) { -1 }, FALSE, &error);
         g_autoptr(NkTensor) mean = nk_mean (x, 0, NULL, FALSE, &error);

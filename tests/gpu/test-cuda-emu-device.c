@@ -20,6 +20,7 @@
 #include "nk-ops.h"
 #include "nk-tensor.h"
 #include "nk-trainer.h"
+#include "nk-test-util.h"
 
 static NkDevice *
 cuda (void)
@@ -245,37 +246,20 @@ test_pinned_staging (void)
   g_assert_cmpuint (after.host_alloc_calls - before.host_alloc_calls, <=, 4);
 }
 
-static GPtrArray *
-cli_args (const char *device)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAPKIN_CLI"));
-  g_ptr_array_add (argv, "train");
-  g_ptr_array_add (argv, "--steps=4");
-  g_ptr_array_add (argv, "--batch=16");
-  g_ptr_array_add (argv, "--json-lines");
-  g_ptr_array_add (argv, (gpointer) device);
-  g_ptr_array_add (argv, NULL);
-  return argv;
-}
-
+/* napkin-cli train's final loss on @device; NaN when the test is skipped. */
 static double
 cli_final_loss (const char *device)
 {
-  g_autoptr(GPtrArray) argv = cli_args (device);
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GError) error = NULL;
+  const char *args[] = { "--steps=4", "--batch=16", "--json-lines", device, NULL };
+  g_auto(NkTestRun) run = { 0 };
   const char *done;
-  int status = 0;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  if (!nk_test_run_cli (&run, "train", args, NULL, 0))
+    return NAN;
+  g_assert_cmpint (run.status, ==, 0);
   if (g_str_equal (device, "--device=cuda"))
-    g_assert_nonnull (strstr (out, "\"device\":\"cuda:0\""));
-  done = strstr (out, "\"final_loss\":");
+    g_assert_nonnull (strstr (run.out, "\"device\":\"cuda:0\""));
+  done = strstr (run.out, "\"final_loss\":");
   g_assert_nonnull (done);
   return g_ascii_strtod (done + strlen ("\"final_loss\":"), NULL);
 }
@@ -284,6 +268,9 @@ static void
 test_cli_train (void)
 {
   double cpu = cli_final_loss ("--device=cpu"), gpu = cli_final_loss ("--device=cuda");
+
+  if (isnan (cpu) || isnan (gpu))
+    return;
 
   g_test_message ("final loss: cpu %.9g, emulated cuda %.9g", cpu, gpu);
   g_assert_cmpfloat (fabs (cpu - gpu), <=, 1e-4 * fabs (cpu));
