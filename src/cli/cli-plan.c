@@ -21,7 +21,7 @@
 typedef enum {
   FLAG_SWITCH,   /* no value: on when given */
   FLAG_NUMBER,   /* a number in CLI.md's notation ("70B", "1e-3") */
-  FLAG_WHOLE,    /* a whole number from .minimum to G_MAXINT */
+  FLAG_WHOLE,    /* a whole number from .minimum to its plan input's maximum */
   FLAG_CHOICE,   /* one of .choices: a nick of .type, or what .parse accepts */
   FLAG_TEXT,     /* taken as typed (the GPU id, which the plan looks up) */
   FLAG_FILE,     /* a file name */
@@ -336,23 +336,32 @@ choose_dtype (PlanArgs *a)
   return -1;
 }
 
-/* Whole numbers of the layout; returns an exit code, or -1. */
+/* Whole numbers of the layout, each up to the largest its plan input takes (a
+ * larger one would be refused by GObject with a warning and dropped); returns an
+ * exit code, or -1. */
 static int
 parse_wholes (PlanArgs *a)
 {
+  g_autoptr(GTypeClass) plan_class = g_type_class_ref (NK_TYPE_PLAN);
+
   for (guint i = 0; i < N_FLAGS; i++)
     {
       const PlanFlag *f = &plan_flags[i];
       g_autoptr(GError) error = NULL;
+      GParamSpec *pspec;
       double value;
+      int maximum;
 
       if (f->kind != FLAG_WHOLE || a->text[i] == NULL)
         continue;
+      pspec = g_object_class_find_property (G_OBJECT_CLASS (plan_class), f->property);
+      g_assert (G_IS_PARAM_SPEC_INT (pspec));
+      maximum = G_PARAM_SPEC_INT (pspec)->maximum;
       if (!nk_cli_parse_number (f->flag, a->text[i], &value, &error))
         return FAIL (a, "%s", error->message);
-      if (!(value >= f->minimum) || value != floor (value) || value > G_MAXINT)
+      if (!(value >= f->minimum) || value != floor (value) || value > maximum)
         return FAIL (a, _("%s: “%s” is not a whole number from %g to %d"), f->flag,
-                     a->text[i], f->minimum, G_MAXINT);
+                     a->text[i], f->minimum, maximum);
       a->number[i] = value;
     }
   return -1;

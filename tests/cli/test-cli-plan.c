@@ -342,6 +342,38 @@ test_bug_error_flags (void)
     }
 }
 
+/* A whole number past the largest its plan input takes is bad input naming the
+ * range (it was a GLib warning, fatal under G_DEBUG, and the value dropped);
+ * the largest itself plans. Oracle: the ranges of nk-plan.c's layout table. */
+static void
+test_bug_layout_range (void)
+{
+  static const struct { const char *flag, *over, *largest, *sentence; } cases[] = {
+    { "--gpus-per-node", "100000", "65536",
+      "napkin-cli: --gpus-per-node: “100000” is not a whole number from 1 to 65536\n" },
+    { "--memory-reserve", "95", "90",
+      "napkin-cli: --memory-reserve: “95” is not a whole number from 0 to 90\n" },
+    { "--tp", "2000000", "1048576",
+      "napkin-cli: --tp: “2000000” is not a whole number from 1 to 1048576\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) over = { 0 };
+      g_auto(NkTestRun) largest = { 0 };
+
+      run_cli (&over, Q1, cases[i].flag, cases[i].over, NULL);
+      if (over.out == NULL)
+        return;
+      g_assert_cmpint (over.status, ==, 2);
+      g_assert_cmpstr (over.err, ==, cases[i].sentence);
+      run_cli (&largest, Q1, cases[i].flag, cases[i].largest, "--json", NULL);
+      /* in range: no word about the number (a layout rule may still refuse the plan) */
+      g_assert_null (strstr (largest.err, "is not a whole number"));
+      g_assert_null (strstr (largest.err, "WARNING"));
+    }
+}
+
 /* Without --dtype, a GPU with no bf16 peak is planned in its fastest dense
  * format, which the plan says; a GPU with no peak at all is refused under --gpu,
  * never under the --dtype nobody typed. Oracle: the V100 datasheet's 125 TFLOP/s
@@ -464,6 +496,7 @@ main (int    argc,
   g_test_add_func ("/cli/plan/german", test_german);
   g_test_add_func ("/cli/plan/bugs/time-text", test_bug_time_text);
   g_test_add_func ("/cli/plan/bugs/error-flags", test_bug_error_flags);
+  g_test_add_func ("/cli/plan/bugs/layout-range", test_bug_layout_range);
   g_test_add_func ("/cli/plan/bugs/default-dtype", test_bug_default_dtype);
   g_test_add_func ("/cli/plan/bugs/checkpointing-linear", test_bug_checkpointing_linear);
   g_test_add_func ("/cli/plan/bugs/deadline-unsatisfiable", test_bug_deadline_unsatisfiable);
