@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "nk-cuda-kernels.h"
-#include "nk-device.h"
+#include "nk-device-impl.h"
 
 /* The engine's NK_DEVICE_ERROR, reached by name: the module links no engine symbol. */
 #define NK_CUDA_ERROR (g_quark_from_static_string ("nk-device-error-quark"))

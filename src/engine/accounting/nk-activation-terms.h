@@ -11,7 +11,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -51,17 +57,21 @@ typedef enum {
 } NkActTerm;
 
 /* The term's name, translated ("Q, K and V"). */
+NK_AVAILABLE_IN_ALL
 const char *nk_act_term_name (NkActTerm term);
 
 /* One translated sentence: what the term is and, where the Planner's count and a
  * GPT's graph differ, why. */
+NK_AVAILABLE_IN_ALL
 const char *nk_act_term_why  (NkActTerm term);
 
 /* The term's JSON key ("norm_stats"). */
+NK_AVAILABLE_IN_ALL
 const char *nk_act_term_key  (NkActTerm term);
 
 /* Adds an object of each term's key and bytes (the plan's and the train command's
  * "activation_terms"). */
+NK_AVAILABLE_IN_ALL
 void        nk_act_terms_build_json (JsonBuilder  *builder,
                                      const double  terms[NK_ACT_N_TERMS]);
 

@@ -16,7 +16,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-enum-types.h"
 
@@ -97,25 +103,37 @@ typedef struct {
   char   *notes;
 } NkGpu;
 
+NK_AVAILABLE_IN_ALL
 GQuark        nk_gpus_error_quark       (void);
+NK_AVAILABLE_IN_ALL
 GType         nk_gpu_get_type           (void) G_GNUC_CONST;
 
+NK_AVAILABLE_IN_ALL
 const char   *nk_peak_dtype_to_string   (NkPeakDtype   dtype);
+NK_AVAILABLE_IN_ALL
 gboolean      nk_peak_dtype_from_string (const char   *text,
                                          NkPeakDtype  *out_dtype);
 
+NK_AVAILABLE_IN_ALL
 NkGpu        *nk_gpu_copy               (const NkGpu  *gpu);
+NK_AVAILABLE_IN_ALL
 void          nk_gpu_free               (NkGpu        *gpu);
+NK_AVAILABLE_IN_ALL
 double        nk_gpu_get_peak           (const NkGpu  *gpu,
                                          NkPeakDtype   dtype,
                                          gboolean      sparse);
 
+NK_AVAILABLE_IN_ALL
 GPtrArray    *nk_gpus_parse             (const char   *json,
                                          gssize        length,
                                          GError      **error);
+NK_AVAILABLE_IN_ALL
 const GPtrArray *nk_gpus_get_all        (void);
+NK_AVAILABLE_IN_ALL
 const NkGpu  *nk_gpus_lookup            (const char   *id);
+NK_AVAILABLE_IN_ALL
 const NkGpu  *nk_gpus_lookup_cuda_name  (const char   *cuda_name);
+NK_AVAILABLE_IN_ALL
 gboolean      nk_gpus_check_id          (const char   *id,
                                          GError      **error);
 

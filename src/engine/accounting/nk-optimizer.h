@@ -8,7 +8,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -33,9 +39,12 @@ typedef enum {
   NK_OPTIMIZER_ADAMW,
 } NkOptimizer;
 
+NK_AVAILABLE_IN_ALL
 const char *nk_optimizer_to_string   (NkOptimizer  optimizer);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_optimizer_from_string (const char  *text,
                                       NkOptimizer *out_optimizer);
+NK_AVAILABLE_IN_ALL
 double      nk_optimizer_state_bytes (NkOptimizer  optimizer);
 
 G_END_DECLS

@@ -9,7 +9,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -26,9 +32,12 @@ typedef enum {
   NK_PRECISION_FP16_MIXED, /*< nick=fp16 >*/
 } NkPrecision;
 
+NK_AVAILABLE_IN_ALL
 const char *nk_precision_to_string   (NkPrecision  precision);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_precision_from_string (const char  *text,
                                       NkPrecision *out_precision);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_precision_is_mixed    (NkPrecision  precision);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "nk-device-impl.h"
 #include "nk-autograd-nn.h"
 #include "nk-autograd-private.h"
 #include "nk-storage.h"

@@ -58,6 +58,12 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
+#include "nk-version-macros.h"
+
 #include "nk-autograd.h"
 
 G_BEGIN_DECLS
@@ -96,6 +102,7 @@ typedef enum {
  * Returns: (transfer full) (nullable): [..., m, n], contiguous (or [B, m, H·n] with
  *   %NK_BMM_MERGE_HEADS)
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_bmm                (NkTensor       *a,
                                       NkTensor       *b,
                                       NkBmmFlags      flags,
@@ -116,6 +123,7 @@ NkTensor   *nk_ag_bmm                (NkTensor       *a,
  *
  * Returns: (transfer full) (nullable): same shape as @x, contiguous
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_layer_norm         (NkTensor       *x,
                                       NkTensor       *weight,
                                       NkTensor       *bias,
@@ -131,6 +139,7 @@ NkTensor   *nk_ag_layer_norm         (NkTensor       *x,
  *
  * Returns: (transfer full) (nullable): same shape and dtype, contiguous
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_gelu               (NkTensor       *x,
                                       GError        **error);
 
@@ -146,6 +155,7 @@ NkTensor   *nk_ag_gelu               (NkTensor       *x,
  *
  * Returns: (transfer full) (nullable): same shape, contiguous
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_softmax_causal     (NkTensor       *scores,
                                       double          scale,
                                       GError        **error);
@@ -154,22 +164,26 @@ NkTensor   *nk_ag_softmax_causal     (NkTensor       *scores,
 
 /* x.view(shape): as nk_tensor_view() (at most one -1; fails where a view cannot be
  * made — call nk_ag_contiguous() first then). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_view               (NkTensor       *x,
                                       int             ndim,
                                       const gint64   *shape,
                                       GError        **error);
 /* x.transpose(dim0, dim1) */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_transpose          (NkTensor       *x,
                                       int             dim0,
                                       int             dim1,
                                       GError        **error);
 /* x.narrow(dim, start, length): c_attn's q, k, v are narrows of its output. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_narrow             (NkTensor       *x,
                                       int             dim,
                                       gint64          start,
                                       gint64          length,
                                       GError        **error);
 /* x.contiguous(): @x itself (a new ref) when contiguous, else a recorded copy. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_contiguous         (NkTensor       *x,
                                       GError        **error);
 

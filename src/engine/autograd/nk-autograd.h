@@ -46,7 +46,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-ops.h"
 #include "nk-tensor.h"
@@ -69,17 +75,22 @@ typedef enum {
   NK_AUTOGRAD_ERROR_MISMATCH,
 } NkAutogradError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_autograd_error_quark (void);
 
 /* ---- arenas ---------------------------------------------------------------------- */
 
 typedef struct _NkArena NkArena;
 
+NK_AVAILABLE_IN_ALL
 NkArena    *nk_arena_new                 (void);
+NK_AVAILABLE_IN_ALL
 void        nk_arena_free                (NkArena        *arena);
 /* Next request gets slot 0 again. */
+NK_AVAILABLE_IN_ALL
 void        nk_arena_reset               (NkArena        *arena);
 /* Bytes the arena's buffers hold, per bucket. */
+NK_AVAILABLE_IN_ALL
 guint64     nk_arena_get_bytes           (NkArena        *arena,
                                           NkBucket        bucket);
 
@@ -90,7 +101,9 @@ guint64     nk_arena_get_bytes           (NkArena        *arena,
  *
  * Returns: (transfer none) (nullable): the previous arena
  */
+NK_AVAILABLE_IN_ALL
 NkArena    *nk_arena_set_current         (NkArena        *arena);
+NK_AVAILABLE_IN_ALL
 NkArena    *nk_arena_get_current         (void);
 
 /**
@@ -105,6 +118,7 @@ NkArena    *nk_arena_get_current         (void);
  *
  * Returns: (transfer full) (nullable): the buffer
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_arena_take                (NkDType         dtype,
                                           int             ndim,
                                           const gint64   *shape,
@@ -114,6 +128,7 @@ NkTensor   *nk_arena_take                (NkDType         dtype,
 /* ---- recording ops --------------------------------------------------------------- */
 
 /* Whether any autograd node or leaf makes @t part of a graph. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_requires_grad    (NkTensor       *t);
 
 /**
@@ -125,6 +140,7 @@ gboolean    nk_autograd_requires_grad    (NkTensor       *t);
  *
  * Returns: (nullable): the name, or %NULL for a leaf or a tensor outside any graph
  */
+NK_AVAILABLE_IN_ALL
 const char *nk_autograd_get_op_name      (NkTensor       *t);
 
 /**
@@ -134,9 +150,11 @@ const char *nk_autograd_get_op_name      (NkTensor       *t);
  *
  * Returns: (transfer none) (array zero-terminated=1): the names
  */
+NK_AVAILABLE_IN_ALL
 const char * const *nk_autograd_list_ops (void);
 
 /* a [m, k] · b [k, n] (2-D only). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_matmul                 (NkTensor       *a,
                                           NkTensor       *b,
                                           GError        **error);
@@ -153,32 +171,42 @@ NkTensor   *nk_ag_matmul                 (NkTensor       *a,
  *
  * Returns: (transfer full) (nullable): [B, out]
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_linear                 (NkTensor       *x,
                                           NkTensor       *weight,
                                           NkTensor       *bias,
                                           GError        **error);
 
 /* Elementwise with broadcasting: add, sub, mul, div. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_binary                 (NkBinaryOp      op,
                                           NkTensor       *a,
                                           NkTensor       *b,
                                           GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_add                    (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_sub                    (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mul                    (NkTensor *a, NkTensor *b, GError **error);
 /* a·s */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mul_scalar             (NkTensor       *a,
                                           double          s,
                                           GError        **error);
 /* neg, exp, log, sqrt, square, tanh, sigmoid, relu, gelu, silu. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_unary                  (NkUnaryOp       op,
                                           NkTensor       *a,
                                           GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_relu                   (NkTensor *a, GError **error);
 
 /* Sum / mean of every element (a 0-D result). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_sum                    (NkTensor       *a,
                                           GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mean                   (NkTensor       *a,
                                           GError        **error);
 
@@ -193,6 +221,7 @@ NkTensor   *nk_ag_mean                   (NkTensor       *a,
  *
  * Returns: (transfer full) (nullable): a 0-D tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mse_loss               (NkTensor       *pred,
                                           NkTensor       *target,
                                           GError        **error);
@@ -208,6 +237,7 @@ NkTensor   *nk_ag_mse_loss               (NkTensor       *pred,
  *
  * Returns: (transfer full) (nullable): a 0-D tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_cross_entropy          (NkTensor       *logits,
                                           NkTensor       *targets,
                                           GError        **error);
@@ -226,6 +256,7 @@ NkTensor   *nk_ag_cross_entropy          (NkTensor       *logits,
  *
  * Returns: (transfer full) (nullable): [N, D]
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_embedding              (NkTensor       *weight,
                                           NkTensor       *index,
                                           GError        **error);
@@ -245,12 +276,14 @@ NkTensor   *nk_ag_embedding              (NkTensor       *weight,
  *
  * Returns: (transfer full) (nullable): [B·T, D]
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_embedding_with_positions (NkTensor     *wte,
                                             NkTensor     *wpe,
                                             NkTensor     *index,
                                             GError      **error);
 
 /* A copy in another dtype (rounded once); the gradient is cast back. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_cast                   (NkTensor       *a,
                                           NkDType         dtype,
                                           GError        **error);
@@ -267,7 +300,9 @@ NkTensor   *nk_ag_cast                   (NkTensor       *a,
  *
  * Returns: the previous setting
  */
+NK_AVAILABLE_IN_ALL
 NkDType     nk_autograd_set_autocast     (NkDType         dtype);
+NK_AVAILABLE_IN_ALL
 NkDType     nk_autograd_get_autocast     (void);
 
 /* ---- running backward ------------------------------------------------------------ */
@@ -282,6 +317,7 @@ NkDType     nk_autograd_get_autocast     (void);
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_backward         (NkTensor       *loss,
                                           GError        **error);
 
@@ -294,15 +330,18 @@ gboolean    nk_autograd_backward         (NkTensor       *loss,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_backward_scaled  (NkTensor       *loss,
                                           double          scale,
                                           GError        **error);
 
 /* Drops the nodes reachable from @t without running backward. */
+NK_AVAILABLE_IN_ALL
 void        nk_autograd_release          (NkTensor       *t);
 
 /* Sets each leaf's grad to zeros (keeping the buffer, so %NK_BUCKET_GRADS holds
  * still). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_zero_grad        (NkTensor      **params,
                                           guint           n_params,
                                           GError        **error);
@@ -332,10 +371,13 @@ typedef enum {
 
 /* Matmul FLOPs run by nk_ag_*() forward and backward on this thread (a subset of
  * nk_flops_get()): %NK_FLOP_KIND_LINEAR + %NK_FLOP_KIND_ATTENTION. */
+NK_AVAILABLE_IN_ALL
 guint64     nk_autograd_get_matmul_flops (void);
 /* FLOPs of one kind on this thread since the last reset. */
+NK_AVAILABLE_IN_ALL
 guint64     nk_autograd_get_flops        (NkFlopKind      kind);
 /* Resets every kind (not nk_flops_get()'s total). */
+NK_AVAILABLE_IN_ALL
 void        nk_autograd_reset_matmul_flops (void);
 
 /* ---- checking -------------------------------------------------------------------- */
@@ -374,6 +416,7 @@ typedef NkTensor *(*NkAutogradFunc) (NkTensor **inputs,
  *
  * Returns: %TRUE when every element agrees within atol + rtol·|numeric|
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_gradcheck        (NkAutogradFunc  func,
                                           NkTensor      **inputs,
                                           guint           n_inputs,

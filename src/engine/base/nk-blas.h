@@ -18,16 +18,27 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 const char *nk_blas_get_kernels            (void);
+NK_AVAILABLE_IN_ALL
 const char *nk_blas_better_kernels         (const char *current,
                                             gboolean    avx512,
                                             gboolean    avx2_fma);
+NK_AVAILABLE_IN_ALL
 void        nk_blas_reexec_if_kernels_weak (char      **argv);
+NK_AVAILABLE_IN_ALL
 void        nk_blas_lock                   (void);
+NK_AVAILABLE_IN_ALL
 void        nk_blas_unlock                 (void);
 
 G_END_DECLS

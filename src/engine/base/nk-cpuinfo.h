@@ -18,7 +18,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -58,12 +64,15 @@ typedef struct {
  * Returns: (transfer none): the CPU's description (fields may be 0 / NAN where
  *   cpuinfo says nothing)
  */
+NK_AVAILABLE_IN_ALL
 const NkCpuInfo *nk_cpu_info_get   (void);
 
 /* Parses a /proc/cpuinfo text (for tests); @max_freq_khz 0 when unknown. */
+NK_AVAILABLE_IN_ALL
 NkCpuInfo       *nk_cpu_info_parse (const char *cpuinfo,
                                     guint       online,
                                     guint64     max_freq_khz);
+NK_AVAILABLE_IN_ALL
 void             nk_cpu_info_free  (NkCpuInfo  *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkCpuInfo, nk_cpu_info_free)

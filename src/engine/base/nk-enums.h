@@ -8,12 +8,20 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 const char *nk_enum_to_nick   (GType       enum_type,
                                int         value);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_enum_from_nick (GType       enum_type,
                                const char *text,
                                int        *out_value);

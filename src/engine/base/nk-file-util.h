@@ -9,7 +9,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -21,6 +27,7 @@ G_BEGIN_DECLS
  *
  * Returns: %TRUE if @path is a regular file (after following links)
  */
+NK_AVAILABLE_IN_ALL
 gboolean nk_file_check_regular       (const char  *path,
                                       GError     **error);
 
@@ -35,6 +42,7 @@ gboolean nk_file_check_regular       (const char  *path,
  *
  * Returns: %TRUE if @path can be written
  */
+NK_AVAILABLE_IN_ALL
 gboolean nk_file_check_writable      (const char  *path,
                                       GError     **error);
 
@@ -45,11 +53,13 @@ gboolean nk_file_check_writable      (const char  *path,
  *
  * Returns: %TRUE if @dir is a folder in which a file can be created
  */
+NK_AVAILABLE_IN_ALL
 gboolean nk_file_check_writable_dir  (const char  *dir,
                                       GError     **error);
 
 /* Sets @error to "@name: <message>" in @domain and returns FALSE, so a reader
  * can `return nk_file_fail (...)`; every message names the file first. */
+NK_AVAILABLE_IN_ALL
 gboolean nk_file_fail                (GError     **error,
                                       GQuark       domain,
                                       int          code,

@@ -5,10 +5,17 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 const char *nk_i18n_init (void);
 
 G_END_DECLS

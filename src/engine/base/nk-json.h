@@ -5,31 +5,44 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 void  nk_json_add_double   (JsonBuilder *builder,
                             double       value);
+NK_AVAILABLE_IN_ALL
 void  nk_json_add_member_double (JsonBuilder *builder,
                                  const char  *name,
                                  double       value);
+NK_AVAILABLE_IN_ALL
 char *nk_json_to_line      (JsonBuilder *builder);
 
 /* Reading JSON a person can hand the app: nested at most this deep (json-glib
  * recurses without a limit). */
 #define NK_JSON_MAX_DEPTH 512
 
+NK_AVAILABLE_IN_ALL
 gboolean  nk_json_check_depth      (const char  *text,
                                     gssize       length,
                                     GError     **error);
+NK_AVAILABLE_IN_ALL
 gboolean  nk_json_parser_load      (JsonParser  *parser,
                                     const char  *text,
                                     gssize       length,
                                     GError     **error);
+NK_AVAILABLE_IN_ALL
 gboolean  nk_json_parser_load_file (JsonParser  *parser,
                                     const char  *path,
                                     GError     **error);
+NK_AVAILABLE_IN_ALL
 JsonNode *nk_json_from_string      (const char  *text,
                                     GError     **error);
 

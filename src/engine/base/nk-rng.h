@@ -30,7 +30,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -44,12 +50,14 @@ typedef enum {
   NK_RNG_ERROR_PARSE,
 } NkRngError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_rng_error_quark (void);
 
 #define NK_TYPE_RNG (nk_rng_get_type ())
 
 typedef struct _NkRng NkRng;
 
+NK_AVAILABLE_IN_ALL
 GType      nk_rng_get_type      (void) G_GNUC_CONST;
 
 /**
@@ -61,6 +69,7 @@ GType      nk_rng_get_type      (void) G_GNUC_CONST;
  * The bare block function (what Random123's philox4x32(ctr, key) computes), exposed so
  * tests can check it against the published known-answer vectors.
  */
+NK_AVAILABLE_IN_ALL
 void       nk_philox4x32_10     (const guint32  ctr[4],
                                  const guint32  key[2],
                                  guint32        out[4]);
@@ -71,6 +80,7 @@ void       nk_philox4x32_10     (const guint32  ctr[4],
  *
  * Returns: (transfer full): a generator at counter 0
  */
+NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new           (guint64        seed);
 
 /**
@@ -80,18 +90,25 @@ NkRng     *nk_rng_new           (guint64        seed);
  *
  * Returns: (transfer full): a generator that continues exactly where the saved one was
  */
+NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new_from_state (guint64       seed,
                                   guint64       counter);
+NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_copy          (const NkRng   *rng);
+NK_AVAILABLE_IN_ALL
 void       nk_rng_free          (NkRng         *rng);
 
+NK_AVAILABLE_IN_ALL
 void       nk_rng_get_state     (const NkRng   *rng,
                                  guint64       *out_seed,
                                  guint64       *out_counter);
+NK_AVAILABLE_IN_ALL
 void       nk_rng_set_state     (NkRng         *rng,
                                  guint64        seed,
                                  guint64        counter);
+NK_AVAILABLE_IN_ALL
 guint64    nk_rng_get_seed      (const NkRng   *rng);
+NK_AVAILABLE_IN_ALL
 guint64    nk_rng_get_counter   (const NkRng   *rng);
 
 /**
@@ -101,6 +118,7 @@ guint64    nk_rng_get_counter   (const NkRng   *rng);
  * Returns: (transfer full): the state as "philox4x32-10:SEED:COUNTER" (decimal),
  *   the form checkpoints keep in their metadata
  */
+NK_AVAILABLE_IN_ALL
 char      *nk_rng_to_string     (const NkRng   *rng);
 
 /**
@@ -110,15 +128,20 @@ char      *nk_rng_to_string     (const NkRng   *rng);
  *
  * Returns: (transfer full) (nullable): the generator, or %NULL if @text is malformed
  */
+NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new_from_string (const char  *text,
                                    GError     **error);
 
 /* Raw words */
+NK_AVAILABLE_IN_ALL
 guint32    nk_rng_next_u32      (NkRng         *rng);
+NK_AVAILABLE_IN_ALL
 guint64    nk_rng_next_u64      (NkRng         *rng);
 
 /* Uniform on [0, 1): float has 24 random bits, double 53. */
+NK_AVAILABLE_IN_ALL
 float      nk_rng_uniform_float (NkRng         *rng);
+NK_AVAILABLE_IN_ALL
 double     nk_rng_uniform_double (NkRng        *rng);
 
 /**
@@ -128,10 +151,12 @@ double     nk_rng_uniform_double (NkRng        *rng);
  *
  * Returns: an integer uniform on [0, @n), without modulo bias
  */
+NK_AVAILABLE_IN_ALL
 guint64    nk_rng_uniform_int   (NkRng         *rng,
                                  guint64        n);
 
 /* N(mean, std²), Box–Muller in double. */
+NK_AVAILABLE_IN_ALL
 double     nk_rng_normal        (NkRng         *rng,
                                  double         mean,
                                  double         std);
@@ -153,6 +178,7 @@ double     nk_rng_normal        (NkRng         *rng,
  *
  * Returns: the deviate
  */
+NK_AVAILABLE_IN_ALL
 double     nk_rng_truncated_normal (NkRng      *rng,
                                     double      mean,
                                     double      std,
@@ -160,11 +186,13 @@ double     nk_rng_truncated_normal (NkRng      *rng,
                                     double      b);
 
 /* Fills of float32 buffers (rounded once from double for the normals). */
+NK_AVAILABLE_IN_ALL
 void       nk_rng_fill_uniform_f32 (NkRng      *rng,
                                     float      *out,
                                     gsize       n,
                                     float       low,
                                     float       high);
+NK_AVAILABLE_IN_ALL
 void       nk_rng_fill_normal_f32  (NkRng      *rng,
                                     float      *out,
                                     gsize       n,
@@ -173,6 +201,7 @@ void       nk_rng_fill_normal_f32  (NkRng      *rng,
 /* Truncated normals as nk_rng_truncated_normal() defines them (a, b in standard
  * deviations), but candidates are drawn as Box–Muller pairs (2 words per pair, both
  * used), so the values differ from n scalar calls. */
+NK_AVAILABLE_IN_ALL
 void       nk_rng_fill_truncated_normal_f32 (NkRng  *rng,
                                              float  *out,
                                              gsize   n,

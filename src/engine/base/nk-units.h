@@ -5,7 +5,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -17,15 +23,21 @@ typedef enum {
   NK_UNITS_ERROR_RANGE,
 } NkUnitsError;
 
+NK_AVAILABLE_IN_ALL
 GQuark   nk_units_error_quark       (void);
 
+NK_AVAILABLE_IN_ALL
 gboolean nk_units_parse             (const char  *text,
                                      double      *out_value,
                                      GError     **error);
+NK_AVAILABLE_IN_ALL
 char    *nk_units_format_bytes      (double       bytes);
+NK_AVAILABLE_IN_ALL
 char    *nk_units_format_sci        (double       value,
                                      int          digits);
+NK_AVAILABLE_IN_ALL
 char    *nk_units_format_duration   (double       seconds);
+NK_AVAILABLE_IN_ALL
 char    *nk_units_format_rate       (double       flops_per_s);
 
 G_END_DECLS

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "nk-device.h"
+#include "nk-device-impl.h"
 
 G_BEGIN_DECLS
 

@@ -11,18 +11,28 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 void      nk_device_probe_cuda_async      (GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data);
+NK_AVAILABLE_IN_ALL
 gboolean  nk_device_probe_cuda_finish     (GAsyncResult         *result,
                                            char                **out_description,
                                            GError              **error);
+NK_AVAILABLE_IN_ALL
 gboolean  nk_device_get_cached_cuda_probe (gboolean             *out_usable,
                                            char                **out_text);
+NK_AVAILABLE_IN_ALL
 void      nk_device_wait_for_probe        (void);
 
 G_END_DECLS

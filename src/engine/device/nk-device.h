@@ -8,7 +8,8 @@
  * name. Tensors and ops never touch device memory directly; they call the entry
  * points below, which account and then dispatch.
  *
- * What a backend implements: allocate, free, copy (host↔device, device→device),
+ * What a backend implements (the table NkDeviceOps, in nk-device-impl.h): allocate,
+ * free, copy (host↔device, device→device),
  * gemm (taking an NkGemmPlan, see nk-gemm-plan.h), the elementwise / reduction /
  * triangle / optimizer kernels over an NkIter (see nk-kernels.h, whose per-element
  * bodies it must use), synchronize, memory info and a timer.
@@ -35,11 +36,15 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
 
+#include "nk-version-macros.h"
+
 #include "nk-dtype.h"
-#include "nk-gemm-plan.h"
-#include "nk-kernels.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +64,7 @@ typedef enum {
   NK_DEVICE_ERROR_FAILED,
 } NkDeviceError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_device_error_quark (void);
 
 /**
@@ -85,6 +91,7 @@ typedef enum {
 
 /* Returns the bucket's short name ("params", "grads", "optimizer", "activations",
  * "data", "other") as CLI.md spells the JSON keys. */
+NK_AVAILABLE_IN_ALL
 const char *nk_bucket_to_string (NkBucket bucket);
 
 /**
@@ -111,154 +118,6 @@ typedef enum {
 
 typedef struct _NkDevice NkDevice;
 
-/* Bump when NkDeviceOps changes layout; modules refuse a mismatch. */
-#define NK_DEVICE_ABI_VERSION 3
-
-/**
- * NkDeviceOps:
- *
- * What a backend implements. @backend is the pointer given to nk_device_register().
- * Data pointers are the storages' base pointers; element offsets and strides come in
- * the NkIter / NkReduceIter / NkGemmPlan. Entries that can fail take a GError and
- * must never abort the process. Kernels may be asynchronous (CUDA stream order);
- * nk_device_synchronize() waits.
- *
- * @supports_dtype: whether unary/binary/reduce/triangle run natively in @dtype;
- *   nk-ops casts other dtypes to f32 (f64 for f64 and integers) around the call.
- * @cast: converts elements of any storage dtype to any other along @it (operand 0
- *   out, 1 in); rounding to narrow floats follows nk-dtype (nearest even, default
- *   overflow). Also used for plain strided copies (same dtype).
- * @fill: writes @value (rounded to @dtype) along operand 0 of @it.
- * @unary: out = op(a); @binary: out = op(a, b); when @b is %NULL, operand 2 is the
- *   scalar @scalar (and with @scalar_first, out = op(scalar, a)).
- * @reduce: see NkReduceIter; out has the input's dtype.
- * @triangle: @it is 2-operand with the matrix in the last two dims; keeps element
- *   (i, j) where j - i >= @diagonal (@upper) or j - i <= @diagonal, zeroes the rest.
- * @optimizer: one update of @n contiguous f32 parameters (nk_kernel_optim_update).
- * @gemm: C = alpha·op(first)·op(second) + beta·C per the plan, which the caller has
- *   already made copy-free (no copy_* flag set). f32, f64, and optionally bf16/f16
- *   (@supports_gemm_dtype).
- * @rows: the row kernels of LayerNorm, causal softmax and embeddings (NkRowsCall in
- *   nk-kernels.h, over its shared bodies); f32 and f64.
- */
-typedef struct {
-  guint abi_version;
-  NkDeviceKind kind;
-
-  void      (*destroy)            (gpointer backend);
-  char     *(*describe)           (gpointer backend);
-
-  gpointer  (*alloc)              (gpointer backend,
-                                   gsize nbytes,
-                                   GError **error);
-  void      (*free)               (gpointer backend,
-                                   gpointer ptr,
-                                   gsize nbytes);
-  gboolean  (*copy)               (gpointer backend,
-                                   NkCopyKind kind,
-                                   gpointer dst,
-                                   gconstpointer src,
-                                   gsize nbytes,
-                                   GError **error);
-
-  gboolean  (*supports_dtype)     (gpointer backend,
-                                   NkDType dtype);
-  gboolean  (*supports_gemm_dtype)(gpointer backend,
-                                   NkDType dtype);
-
-  gboolean  (*cast)               (gpointer backend,
-                                   const NkIter *it,
-                                   NkDType out_dtype,
-                                   gpointer out,
-                                   NkDType in_dtype,
-                                   gconstpointer in,
-                                   GError **error);
-  gboolean  (*fill)               (gpointer backend,
-                                   const NkIter *it,
-                                   NkDType dtype,
-                                   gpointer out,
-                                   double value,
-                                   GError **error);
-  gboolean  (*unary)              (gpointer backend,
-                                   NkUnaryOp op,
-                                   const NkIter *it,
-                                   NkDType dtype,
-                                   gpointer out,
-                                   gconstpointer a,
-                                   GError **error);
-  gboolean  (*binary)             (gpointer backend,
-                                   NkBinaryOp op,
-                                   const NkIter *it,
-                                   NkDType dtype,
-                                   gpointer out,
-                                   gconstpointer a,
-                                   gconstpointer b,
-                                   double scalar,
-                                   gboolean scalar_first,
-                                   GError **error);
-  gboolean  (*reduce)             (gpointer backend,
-                                   NkReduceOp op,
-                                   const NkReduceIter *it,
-                                   NkDType dtype,
-                                   gpointer out,
-                                   gconstpointer in,
-                                   GError **error);
-  gboolean  (*triangle)           (gpointer backend,
-                                   gboolean upper,
-                                   gint64 diagonal,
-                                   const NkIter *it,
-                                   NkDType dtype,
-                                   gpointer out,
-                                   gconstpointer in,
-                                   GError **error);
-  gboolean  (*optimizer)          (gpointer backend,
-                                   const NkOptimStep *step,
-                                   gsize n,
-                                   float *param,
-                                   const float *grad,
-                                   float *state1,
-                                   float *state2,
-                                   GError **error);
-  gboolean  (*gemm)               (gpointer backend,
-                                   const NkGemmPlan *plan,
-                                   NkDType dtype,
-                                   double alpha,
-                                   gconstpointer a,
-                                   gconstpointer b,
-                                   double beta,
-                                   gpointer c,
-                                   GError **error);
-
-  gboolean  (*rows)               (gpointer backend,
-                                   NkDType dtype,
-                                   const NkRowsCall *call,
-                                   GError **error);
-
-  gboolean  (*synchronize)        (gpointer backend,
-                                   GError **error);
-  gboolean  (*memory_info)        (gpointer backend,
-                                   guint64 *free_bytes,
-                                   guint64 *total_bytes,
-                                   GError **error);
-
-  /* Timer: an opaque mark (a CUDA event, or a host timestamp). */
-  gpointer  (*timer_mark)         (gpointer backend);
-  double    (*timer_elapsed)      (gpointer backend,
-                                   gpointer start_mark,
-                                   gpointer end_mark);
-  void      (*timer_free)         (gpointer backend,
-                                   gpointer mark);
-} NkDeviceOps;
-
-/* The callback a device module receives; returns the registered device. */
-typedef NkDevice *(*NkDeviceModuleRegister) (const char        *name,
-                                             const NkDeviceOps *ops,
-                                             gpointer           backend);
-
-typedef gboolean (*NkDeviceModuleInit) (guint                   abi_version,
-                                        NkDeviceModuleRegister  register_func,
-                                        GError                **error);
-
 /* ---- finding devices ------------------------------------------------------------- */
 
 /**
@@ -266,21 +125,8 @@ typedef gboolean (*NkDeviceModuleInit) (guint                   abi_version,
  *
  * Returns: (transfer none): the CPU device (a process-wide singleton)
  */
+NK_AVAILABLE_IN_ALL
 NkDevice          *nk_device_get_cpu        (void);
-
-/**
- * nk_device_register:
- * @name: "cuda:0", ...; must be unique
- * @ops: (transfer none): the backend's table, static for the process lifetime
- * @backend: passed back to every op
- *
- * Adds a device. Devices live until the process ends.
- *
- * Returns: (transfer none): the device
- */
-NkDevice          *nk_device_register       (const char        *name,
-                                             const NkDeviceOps *ops,
-                                             gpointer           backend);
 
 /**
  * nk_device_lookup:
@@ -292,6 +138,7 @@ NkDevice          *nk_device_register       (const char        *name,
  *
  * Returns: (transfer none) (nullable): the device
  */
+NK_AVAILABLE_IN_ALL
 NkDevice          *nk_device_lookup         (const char  *name,
                                              GError     **error);
 
@@ -300,6 +147,7 @@ NkDevice          *nk_device_lookup         (const char  *name,
  *
  * Returns: (transfer container) (element-type NkDevice): the devices known so far
  */
+NK_AVAILABLE_IN_ALL
 GPtrArray         *nk_device_list           (void);
 
 /**
@@ -310,15 +158,18 @@ GPtrArray         *nk_device_list           (void);
  *
  * Returns: (transfer none): the calling thread's default device
  */
+NK_AVAILABLE_IN_ALL
 NkDevice          *nk_device_get_default    (void);
+NK_AVAILABLE_IN_ALL
 void               nk_device_set_default    (NkDevice    *device);
 
+NK_AVAILABLE_IN_ALL
 const char        *nk_device_get_name       (NkDevice    *device);
+NK_AVAILABLE_IN_ALL
 NkDeviceKind       nk_device_get_kind       (NkDevice    *device);
 /* Returns: (transfer full): a line about the hardware (model, memory) */
+NK_AVAILABLE_IN_ALL
 char              *nk_device_describe       (NkDevice    *device);
-const NkDeviceOps *nk_device_get_ops        (NkDevice    *device);
-gpointer           nk_device_get_backend    (NkDevice    *device);
 
 /* ---- memory accounting ----------------------------------------------------------- */
 
@@ -334,21 +185,25 @@ gpointer           nk_device_get_backend    (NkDevice    *device);
  *
  * Returns: (nullable): device memory, or %NULL with NK_DEVICE_ERROR_OUT_OF_MEMORY
  */
+NK_AVAILABLE_IN_ALL
 gpointer           nk_device_alloc          (NkDevice    *device,
                                              gsize        nbytes,
                                              NkBucket     bucket,
                                              GError     **error);
+NK_AVAILABLE_IN_ALL
 void               nk_device_free           (NkDevice    *device,
                                              gpointer     ptr,
                                              gsize        nbytes,
                                              NkBucket     bucket);
 
 /* Moves already-counted bytes from one bucket to another (nk_storage_set_bucket). */
+NK_AVAILABLE_IN_ALL
 void               nk_device_move_bytes     (NkDevice    *device,
                                              gsize        nbytes,
                                              NkBucket     from,
                                              NkBucket     to);
 /* Counts bytes the device did not allocate (wrapped host memory) in a bucket. */
+NK_AVAILABLE_IN_ALL
 void               nk_device_count_bytes    (NkDevice    *device,
                                              gssize       delta,
                                              NkBucket     bucket);
@@ -361,13 +216,16 @@ void               nk_device_count_bytes    (NkDevice    *device,
  * @out_peak: (out) (optional): the most bytes allocated at once since the last
  *   nk_device_reset_peak() (for %NK_N_BUCKETS: the peak of the total)
  */
+NK_AVAILABLE_IN_ALL
 void               nk_device_get_bytes      (NkDevice    *device,
                                              NkBucket     bucket,
                                              guint64     *out_live,
                                              guint64     *out_peak);
 /* Sets every peak to the current live bytes. */
+NK_AVAILABLE_IN_ALL
 void               nk_device_reset_peak     (NkDevice    *device);
 
+NK_AVAILABLE_IN_ALL
 gboolean           nk_device_memory_info    (NkDevice    *device,
                                              guint64     *out_free,
                                              guint64     *out_total,
@@ -375,12 +233,14 @@ gboolean           nk_device_memory_info    (NkDevice    *device,
 
 /* ---- data movement and sync ------------------------------------------------------ */
 
+NK_AVAILABLE_IN_ALL
 gboolean           nk_device_copy           (NkDevice      *device,
                                              NkCopyKind     kind,
                                              gpointer       dst,
                                              gconstpointer  src,
                                              gsize          nbytes,
                                              GError       **error);
+NK_AVAILABLE_IN_ALL
 gboolean           nk_device_synchronize    (NkDevice    *device,
                                              GError     **error);
 
@@ -395,8 +255,11 @@ gboolean           nk_device_synchronize    (NkDevice    *device,
  */
 typedef struct _NkDeviceTimer NkDeviceTimer;
 
+NK_AVAILABLE_IN_ALL
 NkDeviceTimer     *nk_device_timer_start    (NkDevice      *device);
+NK_AVAILABLE_IN_ALL
 double             nk_device_timer_stop     (NkDeviceTimer *timer);
+NK_AVAILABLE_IN_ALL
 void               nk_device_timer_free     (NkDeviceTimer *timer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkDeviceTimer, nk_device_timer_free)

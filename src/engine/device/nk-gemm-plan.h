@@ -27,7 +27,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -111,6 +117,7 @@ typedef struct {
  *
  * Returns: %TRUE when the plan was made
  */
+NK_AVAILABLE_IN_ALL
 gboolean       nk_gemm_plan        (const NkGemmMatrix *a,
                                     const NkGemmMatrix *b,
                                     const NkGemmMatrix *c,
@@ -170,6 +177,7 @@ nk_gemm_plan_second (const NkGemmPlan *plan,
  *
  * Returns: (transfer full): the description
  */
+NK_AVAILABLE_IN_ALL
 char          *nk_gemm_plan_to_string (const NkGemmPlan *plan);
 
 G_END_DECLS

@@ -24,7 +24,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +43,7 @@ typedef enum {
   NK_DTYPE_ERROR_UNKNOWN,      /* not a dtype name */
 } NkDTypeError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_dtype_error_quark (void);
 
 typedef enum {
@@ -207,81 +214,114 @@ typedef enum {
 } NkFormulaStyle;
 
 /* The table */
+NK_AVAILABLE_IN_ALL
 const NkDTypeInfo *nk_dtype_info            (NkDType        dtype);
+NK_AVAILABLE_IN_ALL
 gboolean           nk_dtype_from_name       (const char    *name,
                                              NkDType       *out_dtype,
                                              GError       **error);
+NK_AVAILABLE_IN_ALL
 gsize              nk_dtype_element_size    (NkDType        dtype);
+NK_AVAILABLE_IN_ALL
 const char        *nk_dtype_class_to_string (NkDTypeClass   klass);
+NK_AVAILABLE_IN_ALL
 const char        *nk_dtype_class_display_name (NkDTypeClass klass);
+NK_AVAILABLE_IN_ALL
 gboolean           nk_dtype_is_float        (NkDType        dtype);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_bits_mask       (NkDType        dtype);
 
 /* One value */
+NK_AVAILABLE_IN_ALL
 gboolean           nk_dtype_decode          (NkDType         dtype,
                                              guint64         bits,
                                              NkDTypeDecoded *out);
+NK_AVAILABLE_IN_ALL
 double             nk_dtype_to_double       (NkDType         dtype,
                                              guint64         bits);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_encode          (NkDType         dtype,
                                              double          value,
                                              NkOverflow      overflow);
+NK_AVAILABLE_IN_ALL
 gboolean           nk_dtype_round           (NkDType          dtype,
                                              double           value,
                                              NkOverflow       overflow,
                                              NkDTypeRounding *out);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_nan_bits        (NkDType         dtype,
                                              guint           sign);
 /* One element of any storage dtype in host memory (integers too), exactly */
+NK_AVAILABLE_IN_ALL
 double             nk_dtype_load_double     (NkDType         dtype,
                                              gconstpointer   ptr);
+NK_AVAILABLE_IN_ALL
 void               nk_dtype_store_double    (NkDType         dtype,
                                              gpointer        ptr,
                                              double          value);
+NK_AVAILABLE_IN_ALL
 char              *nk_dtype_exact_decimal   (NkDType         dtype,
                                              guint64         bits);
+NK_AVAILABLE_IN_ALL
 char              *nk_dtype_exact_decimal_double (double     value);
+NK_AVAILABLE_IN_ALL
 char              *nk_dtype_format_bits     (NkDType         dtype,
                                              guint64         bits);
+NK_AVAILABLE_IN_ALL
 char              *nk_dtype_format_binary   (NkDType         dtype,
                                              guint64         bits,
                                              const char     *separator);
+NK_AVAILABLE_IN_ALL
 char              *nk_dtype_formula         (NkDType         dtype,
                                              guint64         bits,
                                              NkFormulaStyle  style);
 
 /* Neighbours and limits */
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_next_up         (NkDType         dtype,
                                              guint64         bits);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_next_down       (NkDType         dtype,
                                              guint64         bits);
+NK_AVAILABLE_IN_ALL
 double             nk_dtype_ulp             (NkDType         dtype,
                                              double          value);
+NK_AVAILABLE_IN_ALL
 void               nk_dtype_limits          (NkDType         dtype,
                                              NkDTypeLimits  *out);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_max_bits        (NkDType         dtype);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_min_normal_bits (NkDType         dtype);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_min_subnormal_bits (NkDType      dtype);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_one_bits        (NkDType         dtype);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_epsilon_bits    (NkDType         dtype);
 
 /* Items as people type them: "1e-8", "-0", "inf", "nan", "pi", "e", "0x7e" */
+NK_AVAILABLE_IN_ALL
 gboolean           nk_dtype_parse_item      (NkDType         dtype,
                                              const char     *text,
                                              NkDTypeItem    *out,
                                              GError        **error);
 
 /* Bulk conversion of float32 arrays (f32, f16, bf16, e4m3, e5m2) */
+NK_AVAILABLE_IN_ALL
 void               nk_dtype_convert_from_f32 (NkDType        dtype,
                                               const float   *src,
                                               void          *dst,
                                               gsize          n,
                                               NkOverflow     overflow);
+NK_AVAILABLE_IN_ALL
 void               nk_dtype_convert_to_f32   (NkDType        dtype,
                                               const void    *src,
                                               float         *dst,
                                               gsize          n);
+NK_AVAILABLE_IN_ALL
 const char        *nk_dtype_bulk_path        (NkDType        dtype);
+NK_AVAILABLE_IN_ALL
 void               nk_dtype_bulk_force_portable (gboolean     portable);
 
 G_END_DECLS

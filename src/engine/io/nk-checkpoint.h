@@ -43,7 +43,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 #include "nk-dtype.h"
@@ -80,6 +86,7 @@ typedef enum {
   NK_CHECKPOINT_ERROR_LOCKED,
 } NkCheckpointError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_checkpoint_error_quark (void);
 
 #define NK_CHECKPOINT_FORMAT "napkin-checkpoint-1"
@@ -95,39 +102,53 @@ GQuark nk_checkpoint_error_quark (void);
  */
 typedef struct _NkCheckpoint NkCheckpoint;
 
+NK_AVAILABLE_IN_ALL
 GType           nk_checkpoint_get_type        (void) G_GNUC_CONST;
 
+NK_AVAILABLE_IN_ALL
 NkCheckpoint   *nk_checkpoint_new             (void);
+NK_AVAILABLE_IN_ALL
 NkCheckpoint   *nk_checkpoint_ref             (NkCheckpoint  *ck);
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_unref           (NkCheckpoint  *ck);
 
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_step        (NkCheckpoint  *ck,
                                                guint64        step);
+NK_AVAILABLE_IN_ALL
 guint64         nk_checkpoint_get_step        (NkCheckpoint  *ck);
 
 /* Records the generator's (seed, counter); a loaded checkpoint gives it back. */
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_rng         (NkCheckpoint  *ck,
                                                const NkRng   *rng);
 /* Returns: (transfer full): a generator in the recorded state */
+NK_AVAILABLE_IN_ALL
 NkRng          *nk_checkpoint_get_rng         (NkCheckpoint  *ck);
 
 /* @config_json: (nullable): a JSON object as text; stored verbatim */
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_config      (NkCheckpoint  *ck,
                                                const char    *config_json);
 /* Returns: (transfer none) (nullable): the config text, or %NULL if none */
+NK_AVAILABLE_IN_ALL
 const char     *nk_checkpoint_get_config      (NkCheckpoint  *ck);
 
 /* The loss of the step the checkpoint holds the run after, as metadata "loss" (the
  * shortest decimal that reads back to the same double; "nan", "inf"): a run resumed
  * with nothing left to do reports it as its final loss. NAN when not recorded. */
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_loss        (NkCheckpoint  *ck,
                                                double         loss);
+NK_AVAILABLE_IN_ALL
 double          nk_checkpoint_get_loss        (NkCheckpoint  *ck);
 
 /* Extra "__metadata__" strings (keys other than the reserved ones above). */
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_metadata    (NkCheckpoint  *ck,
                                                const char    *key,
                                                const char    *value);
+NK_AVAILABLE_IN_ALL
 const char     *nk_checkpoint_get_metadata    (NkCheckpoint  *ck,
                                                const char    *key);
 
@@ -140,6 +161,7 @@ const char     *nk_checkpoint_get_metadata    (NkCheckpoint  *ck,
  * @shape: (array length=ndim): sizes
  * @data: host memory, numel × item size bytes, C order; copied now
  */
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_add_data        (NkCheckpoint  *ck,
                                                const char    *name,
                                                NkDType        dtype,
@@ -148,16 +170,20 @@ void            nk_checkpoint_add_data        (NkCheckpoint  *ck,
                                                gconstpointer  data);
 
 /* Gathers a tensor (any layout, any device) to host memory and adds it. */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_add_tensor      (NkCheckpoint  *ck,
                                                const char    *name,
                                                NkTensor      *tensor,
                                                GError       **error);
 
+NK_AVAILABLE_IN_ALL
 guint           nk_checkpoint_get_n_tensors   (NkCheckpoint  *ck);
 /* Returns: (transfer none): tensor @index's name, dtype, shape and bytes */
+NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
                                                           guint         index);
 /* Returns: (transfer none) (nullable): the tensor called @name, or %NULL */
+NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_checkpoint_lookup (NkCheckpoint *ck,
                                                  const char   *name);
 
@@ -175,6 +201,7 @@ const NkSafetensorsTensor *nk_checkpoint_lookup (NkCheckpoint *ck,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_read_into       (NkCheckpoint  *ck,
                                                const char    *name,
                                                NkDType        dtype,
@@ -184,6 +211,7 @@ gboolean        nk_checkpoint_read_into       (NkCheckpoint  *ck,
                                                GError       **error);
 
 /* Returns: (transfer full) (nullable): a contiguous copy of @name on the default device */
+NK_AVAILABLE_IN_ALL
 NkTensor       *nk_checkpoint_get_tensor      (NkCheckpoint  *ck,
                                                const char    *name,
                                                NkBucket       bucket,
@@ -192,6 +220,7 @@ NkTensor       *nk_checkpoint_get_tensor      (NkCheckpoint  *ck,
 /* ---- files --------------------------------------------------------------------- */
 
 /* Returns: (transfer full): DIR/step-%08llu.safetensors */
+NK_AVAILABLE_IN_ALL
 char           *nk_checkpoint_path_for_step   (const char    *dir,
                                                guint64        step);
 
@@ -205,6 +234,7 @@ char           *nk_checkpoint_path_for_step   (const char    *dir,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_save_to_file    (NkCheckpoint  *ck,
                                                const char    *path,
                                                GError       **error);
@@ -220,6 +250,7 @@ gboolean        nk_checkpoint_save_to_file    (NkCheckpoint  *ck,
  *
  * Returns: %TRUE for the same run
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_same_run        (const char    *config_a,
                                                const char    *config_b);
 
@@ -238,6 +269,7 @@ gboolean        nk_checkpoint_same_run        (const char    *config_a,
  * Returns: (transfer full) (array zero-terminated=1): the differing member names in
  *   the order of @saved, then @requested; empty when the configs are the same run
  */
+NK_AVAILABLE_IN_ALL
 char          **nk_checkpoint_config_changes  (const char    *saved,
                                                const char    *requested);
 
@@ -255,6 +287,7 @@ char          **nk_checkpoint_config_changes  (const char    *saved,
  *
  * Returns: %TRUE if the run may resume from @ck
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_check_resume    (NkCheckpoint  *ck,
                                                const char    *config_json,
                                                guint64        steps,
@@ -275,6 +308,7 @@ gboolean        nk_checkpoint_check_resume    (NkCheckpoint  *ck,
  *
  * Returns: %TRUE if a fresh run may write checkpoints to @dir
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_check_dir       (const char    *dir,
                                                const char    *config_json,
                                                GError       **error);
@@ -303,6 +337,7 @@ gboolean        nk_checkpoint_check_dir       (const char    *dir,
  *
  * Returns: %TRUE if the checkpoint was written
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_save            (NkCheckpoint  *ck,
                                                const char    *dir,
                                                guint          keep_last,
@@ -319,6 +354,7 @@ gboolean        nk_checkpoint_save            (NkCheckpoint  *ck,
  *
  * Returns: (transfer full) (nullable): the checkpoint
  */
+NK_AVAILABLE_IN_ALL
 NkCheckpoint   *nk_checkpoint_load            (const char    *path,
                                                GError       **error);
 
@@ -330,6 +366,7 @@ NkCheckpoint   *nk_checkpoint_load            (const char    *path,
  * Returns: (transfer full) (element-type utf8): paths of "step-N.safetensors" files in
  *   @dir, highest step first (an empty array for a missing directory)
  */
+NK_AVAILABLE_IN_ALL
 GPtrArray      *nk_checkpoint_list            (const char    *dir,
                                                GError       **error);
 
@@ -346,11 +383,13 @@ GPtrArray      *nk_checkpoint_list            (const char    *dir,
  *
  * Returns: (transfer full) (nullable): the checkpoint
  */
+NK_AVAILABLE_IN_ALL
 NkCheckpoint   *nk_checkpoint_find_latest_intact (const char  *dir,
                                                   GPtrArray  **out_skipped,
                                                   GError     **error);
 
 /* The path a loaded checkpoint came from, %NULL for one built in memory. */
+NK_AVAILABLE_IN_ALL
 const char     *nk_checkpoint_get_path        (NkCheckpoint  *ck);
 
 /* ---- one writer per folder ------------------------------------------------------ */
@@ -374,8 +413,10 @@ typedef struct _NkCheckpointLock NkCheckpointLock;
  *
  * Returns: (transfer full) (nullable): the lock, released by nk_checkpoint_unlock()
  */
+NK_AVAILABLE_IN_ALL
 NkCheckpointLock *nk_checkpoint_lock          (const char    *dir,
                                                GError       **error);
+NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_unlock          (NkCheckpointLock *lock);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkCheckpointLock, nk_checkpoint_unlock)

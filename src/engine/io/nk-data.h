@@ -26,7 +26,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 #include "nk-npy.h"
@@ -55,6 +61,7 @@ typedef enum {
   NK_DATA_ERROR_VALUES,
 } NkDataError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_data_error_quark (void);
 
 typedef struct _NkTensor NkTensor;
@@ -71,6 +78,7 @@ typedef struct _NkTensor NkTensor;
  *
  * Draws one batch of the lecture's task: x ~ N(0, 1), y = Σ_j j·x[j].
  */
+NK_AVAILABLE_IN_ALL
 void          nk_data_synthetic_fill     (NkRng      *rng,
                                           guint       dim,
                                           guint       batch,
@@ -88,6 +96,7 @@ void          nk_data_synthetic_fill     (NkRng      *rng,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean      nk_data_synthetic_batch    (NkRng      *rng,
                                           guint       dim,
                                           guint       batch,
@@ -114,23 +123,30 @@ typedef struct _NkArrayDataset NkArrayDataset;
  *
  * Returns: (transfer full) (nullable): the dataset
  */
+NK_AVAILABLE_IN_ALL
 NkArrayDataset *nk_array_dataset_new     (const char *inputs_path,
                                           const char *targets_path,
                                           guint       batch,
                                           GError    **error);
 
 /* As nk_array_dataset_new(), from already-parsed arrays (refs them). */
+NK_AVAILABLE_IN_ALL
 NkArrayDataset *nk_array_dataset_new_from_arrays (NkNpyArray *inputs,
                                                   NkNpyArray *targets,
                                                   guint       batch,
                                                   GError    **error);
+NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_free      (NkArrayDataset *ds);
 
+NK_AVAILABLE_IN_ALL
 guint64       nk_array_dataset_get_n_rows (NkArrayDataset *ds);
+NK_AVAILABLE_IN_ALL
 guint         nk_array_dataset_get_dim    (NkArrayDataset *ds);
+NK_AVAILABLE_IN_ALL
 guint         nk_array_dataset_get_batch  (NkArrayDataset *ds);
 
 /* Returns: the first row of step @step's batch, (step·B) mod N */
+NK_AVAILABLE_IN_ALL
 guint64       nk_array_dataset_batch_start (NkArrayDataset *ds,
                                             guint64         step);
 
@@ -143,18 +159,21 @@ guint64       nk_array_dataset_batch_start (NkArrayDataset *ds,
  *
  * Points at step @step's rows in place.
  */
+NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_get_batch_data (NkArrayDataset *ds,
                                                guint64         step,
                                                const float   **out_x,
                                                const float   **out_y);
 
 /* Copies step @step's rows into caller buffers (B·D and B floats). */
+NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_fill      (NkArrayDataset *ds,
                                           guint64         step,
                                           float          *x,
                                           float          *y);
 
 /* Copies step @step's rows into new f32 tensors [B, D] and [B] in %NK_BUCKET_DATA. */
+NK_AVAILABLE_IN_ALL
 gboolean      nk_array_dataset_batch     (NkArrayDataset *ds,
                                           guint64         step,
                                           NkTensor      **out_x,
@@ -179,6 +198,7 @@ typedef struct _NkTokenStream NkTokenStream;
  *
  * Returns: (transfer full) (nullable): the stream
  */
+NK_AVAILABLE_IN_ALL
 NkTokenStream *nk_token_stream_new_from_file (const char *path,
                                               GError    **error);
 
@@ -188,6 +208,7 @@ NkTokenStream *nk_token_stream_new_from_file (const char *path,
  *
  * Returns: (transfer full): the stream, keeping a ref on @bytes
  */
+NK_AVAILABLE_IN_ALL
 NkTokenStream *nk_token_stream_new_from_text (GBytes     *bytes);
 
 /**
@@ -200,6 +221,7 @@ NkTokenStream *nk_token_stream_new_from_text (GBytes     *bytes);
  *
  * Returns: (transfer full) (nullable): the stream
  */
+NK_AVAILABLE_IN_ALL
 NkTokenStream *nk_token_stream_new_from_text_file (const char *path,
                                                    GError    **error);
 
@@ -211,14 +233,19 @@ NkTokenStream *nk_token_stream_new_from_text_file (const char *path,
  *
  * Returns: (transfer full): the stream
  */
+NK_AVAILABLE_IN_ALL
 NkTokenStream *nk_token_stream_new_default (void);
 
 /* Returns: (transfer full): the default text's bytes */
+NK_AVAILABLE_IN_ALL
 GBytes        *nk_data_get_default_text  (void);
 
+NK_AVAILABLE_IN_ALL
 void          nk_token_stream_free       (NkTokenStream *ts);
 
+NK_AVAILABLE_IN_ALL
 guint64       nk_token_stream_get_length (NkTokenStream *ts);
+NK_AVAILABLE_IN_ALL
 guint         nk_token_stream_get_vocab_size (NkTokenStream *ts);
 /**
  * nk_token_stream_check_vocab:
@@ -232,10 +259,12 @@ guint         nk_token_stream_get_vocab_size (NkTokenStream *ts);
  *
  * Returns: %TRUE if every token is below @vocab
  */
+NK_AVAILABLE_IN_ALL
 gboolean      nk_token_stream_check_vocab (NkTokenStream *ts,
                                            guint          vocab,
                                            GError       **error);
 /* Returns: token @index (< length) */
+NK_AVAILABLE_IN_ALL
 guint32       nk_token_stream_get_token  (NkTokenStream *ts,
                                           guint64        index);
 
@@ -252,6 +281,7 @@ guint32       nk_token_stream_get_token  (NkTokenStream *ts,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean      nk_token_stream_sample_fill (NkTokenStream *ts,
                                            NkRng         *rng,
                                            guint          batch,
@@ -261,6 +291,7 @@ gboolean      nk_token_stream_sample_fill (NkTokenStream *ts,
                                            GError       **error);
 
 /* As nk_token_stream_sample_fill(), into a new int32 tensor [B, T+1] in %NK_BUCKET_DATA. */
+NK_AVAILABLE_IN_ALL
 NkTensor     *nk_token_stream_sample     (NkTokenStream *ts,
                                           NkRng         *rng,
                                           guint          batch,
@@ -286,15 +317,21 @@ typedef struct _NkBatchFile NkBatchFile;
  *
  * Returns: (transfer full) (nullable): the file
  */
+NK_AVAILABLE_IN_ALL
 NkBatchFile  *nk_batch_file_new          (const char   *path,
                                           guint         vocab,
                                           GError      **error);
+NK_AVAILABLE_IN_ALL
 void          nk_batch_file_free         (NkBatchFile  *bf);
+NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_n        (NkBatchFile  *bf);
+NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_batch    (NkBatchFile  *bf);
 /* T: the sequence length, one less than the file's last dim */
+NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_context  (NkBatchFile  *bf);
 /* Writes step @step's inputs and targets, B·T int32 each, row-major [B, T]. */
+NK_AVAILABLE_IN_ALL
 void          nk_batch_file_fill         (NkBatchFile  *bf,
                                           guint64       step,
                                           gint32       *x,

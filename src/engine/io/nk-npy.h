@@ -22,7 +22,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 
@@ -49,6 +55,7 @@ typedef enum {
   NK_NPY_ERROR_SHAPE,
 } NkNpyError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_npy_error_quark (void);
 
 /**
@@ -74,7 +81,9 @@ typedef enum {
 #define NK_NPY_MAX_DIMS 8
 
 /* '<f4' etc., and the element size in bytes. */
+NK_AVAILABLE_IN_ALL
 const char *nk_npy_dtype_to_descr  (NkNpyDType dtype);
+NK_AVAILABLE_IN_ALL
 gsize       nk_npy_dtype_item_size (NkNpyDType dtype);
 
 #define NK_TYPE_NPY_ARRAY (nk_npy_array_get_type ())
@@ -87,6 +96,7 @@ gsize       nk_npy_dtype_item_size (NkNpyDType dtype);
  */
 typedef struct _NkNpyArray NkNpyArray;
 
+NK_AVAILABLE_IN_ALL
 GType        nk_npy_array_get_type   (void) G_GNUC_CONST;
 
 /**
@@ -98,6 +108,7 @@ GType        nk_npy_array_get_type   (void) G_GNUC_CONST;
  *
  * Returns: (transfer full) (nullable): the array
  */
+NK_AVAILABLE_IN_ALL
 NkNpyArray  *nk_npy_array_load       (const char   *path,
                                       GError      **error);
 
@@ -112,23 +123,33 @@ NkNpyArray  *nk_npy_array_load       (const char   *path,
  *
  * Returns: (transfer full) (nullable): the array
  */
+NK_AVAILABLE_IN_ALL
 NkNpyArray  *nk_npy_array_new_from_bytes (GBytes   *bytes,
                                           const char *name,
                                           GError  **error);
 
+NK_AVAILABLE_IN_ALL
 NkNpyArray  *nk_npy_array_ref        (NkNpyArray   *array);
+NK_AVAILABLE_IN_ALL
 void         nk_npy_array_unref      (NkNpyArray   *array);
 
+NK_AVAILABLE_IN_ALL
 NkNpyDType   nk_npy_array_get_dtype  (NkNpyArray   *array);
+NK_AVAILABLE_IN_ALL
 guint        nk_npy_array_get_ndim   (NkNpyArray   *array);
 /* Returns: (array length=ndim) (transfer none): the shape (ndim 0 is a scalar) */
+NK_AVAILABLE_IN_ALL
 const gint64 *nk_npy_array_get_shape (NkNpyArray   *array);
+NK_AVAILABLE_IN_ALL
 guint64      nk_npy_array_get_n_elements (NkNpyArray *array);
 /* Returns: (transfer none): the elements, C order, little-endian, read-only.
  * Aligned to the item size when the file's data offset is (numpy's always are). */
+NK_AVAILABLE_IN_ALL
 gconstpointer nk_npy_array_get_data  (NkNpyArray   *array);
+NK_AVAILABLE_IN_ALL
 gsize        nk_npy_array_get_nbytes (NkNpyArray   *array);
 /* The name given at load (the path), for messages. */
+NK_AVAILABLE_IN_ALL
 const char  *nk_npy_array_get_name   (NkNpyArray   *array);
 
 /**
@@ -144,6 +165,7 @@ const char  *nk_npy_array_get_name   (NkNpyArray   *array);
  *
  * Returns: %TRUE if @array matches
  */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_npy_array_check      (NkNpyArray   *array,
                                       NkNpyDType    dtype,
                                       guint         ndim,
@@ -161,6 +183,7 @@ gboolean     nk_npy_array_check      (NkNpyArray   *array,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_npy_save             (const char   *path,
                                       NkNpyDType    dtype,
                                       guint         ndim,
@@ -169,6 +192,7 @@ gboolean     nk_npy_save             (const char   *path,
                                       GError      **error);
 
 /* Returns: (transfer full): the bytes nk_npy_save() writes */
+NK_AVAILABLE_IN_ALL
 GBytes      *nk_npy_to_bytes         (NkNpyDType    dtype,
                                       guint         ndim,
                                       const gint64 *shape,
@@ -192,6 +216,7 @@ typedef struct _NkTensor NkTensor;
  *
  * Returns: (transfer full) (nullable): the tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor    *nk_npy_load_tensor      (const char   *path,
                                       NkBucket      bucket,
                                       GError      **error);
@@ -207,6 +232,7 @@ NkTensor    *nk_npy_load_tensor      (const char   *path,
  *
  * Returns: (transfer full) (nullable): the tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor    *nk_npy_array_to_tensor  (NkNpyArray   *array,
                                       NkBucket      bucket,
                                       GError      **error);
@@ -220,6 +246,7 @@ NkTensor    *nk_npy_array_to_tensor  (NkNpyArray   *array,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_npy_save_tensor      (const char   *path,
                                       NkTensor     *tensor,
                                       GError      **error);

@@ -27,7 +27,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 #include "nk-dtype.h"
@@ -57,12 +63,15 @@ typedef enum {
   NK_SAFETENSORS_ERROR_SHAPE,
 } NkSafetensorsError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_safetensors_error_quark (void);
 
 #define NK_SAFETENSORS_MAX_DIMS 8
 
 /* "F32" etc. ↔ NkDType; FALSE / NULL for dtypes safetensors files here cannot hold. */
+NK_AVAILABLE_IN_ALL
 const char *nk_safetensors_dtype_to_string   (NkDType      dtype);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_safetensors_dtype_from_string (const char  *name,
                                               NkDType     *out_dtype);
 
@@ -94,6 +103,7 @@ typedef struct {
 
 typedef struct _NkSafetensors NkSafetensors;
 
+NK_AVAILABLE_IN_ALL
 GType            nk_safetensors_get_type      (void) G_GNUC_CONST;
 
 /**
@@ -105,6 +115,7 @@ GType            nk_safetensors_get_type      (void) G_GNUC_CONST;
  *
  * Returns: (transfer full) (nullable): the parsed file
  */
+NK_AVAILABLE_IN_ALL
 NkSafetensors   *nk_safetensors_load          (const char    *path,
                                                GError       **error);
 
@@ -116,29 +127,39 @@ NkSafetensors   *nk_safetensors_load          (const char    *path,
  *
  * Returns: (transfer full) (nullable): the parsed file, keeping a ref on @bytes
  */
+NK_AVAILABLE_IN_ALL
 NkSafetensors   *nk_safetensors_new_from_bytes (GBytes       *bytes,
                                                 const char   *name,
                                                 GError      **error);
 
+NK_AVAILABLE_IN_ALL
 NkSafetensors   *nk_safetensors_ref           (NkSafetensors *st);
+NK_AVAILABLE_IN_ALL
 void             nk_safetensors_unref         (NkSafetensors *st);
 
+NK_AVAILABLE_IN_ALL
 const char      *nk_safetensors_get_name      (NkSafetensors *st);
+NK_AVAILABLE_IN_ALL
 guint            nk_safetensors_get_n_tensors (NkSafetensors *st);
 /* Returns: (transfer none): tensor @index, in payload order */
+NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_safetensors_get_tensor_info (NkSafetensors *st,
                                                            guint          index);
 /* Returns: (transfer none) (nullable): the tensor called @name, or %NULL */
+NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_safetensors_lookup (NkSafetensors *st,
                                                   const char    *name);
 
 /* Returns: (transfer none) (nullable): a "__metadata__" value, or %NULL */
+NK_AVAILABLE_IN_ALL
 const char      *nk_safetensors_get_metadata  (NkSafetensors *st,
                                                const char    *key);
 /* Returns: (transfer container) (element-type utf8): the metadata keys, sorted */
+NK_AVAILABLE_IN_ALL
 GPtrArray       *nk_safetensors_get_metadata_keys (NkSafetensors *st);
 
 /* Returns: (transfer none): the payload (all tensor bytes, in file order) */
+NK_AVAILABLE_IN_ALL
 gconstpointer    nk_safetensors_get_payload   (NkSafetensors *st,
                                                gsize         *out_size);
 
@@ -158,6 +179,7 @@ gconstpointer    nk_safetensors_get_payload   (NkSafetensors *st,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean         nk_safetensors_read_into     (NkSafetensors *st,
                                                const char    *name,
                                                NkDType        dtype,
@@ -170,7 +192,9 @@ gboolean         nk_safetensors_read_into     (NkSafetensors *st,
 
 typedef struct _NkSafetensorsWriter NkSafetensorsWriter;
 
+NK_AVAILABLE_IN_ALL
 NkSafetensorsWriter *nk_safetensors_writer_new  (void);
+NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_free   (NkSafetensorsWriter *writer);
 
 /**
@@ -184,6 +208,7 @@ void             nk_safetensors_writer_free   (NkSafetensorsWriter *writer);
  *
  * Adds a tensor. Programmer errors (duplicate name, bad dtype) are g_return_if_fail.
  */
+NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_add    (NkSafetensorsWriter *writer,
                                                const char    *name,
                                                NkDType        dtype,
@@ -192,6 +217,7 @@ void             nk_safetensors_writer_add    (NkSafetensorsWriter *writer,
                                                gconstpointer  data);
 
 /* As nk_safetensors_writer_add(), taking a ref on @bytes instead of copying. */
+NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_add_bytes (NkSafetensorsWriter *writer,
                                                   const char    *name,
                                                   NkDType        dtype,
@@ -199,11 +225,13 @@ void             nk_safetensors_writer_add_bytes (NkSafetensorsWriter *writer,
                                                   const gint64  *shape,
                                                   GBytes        *bytes);
 
+NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_set_metadata (NkSafetensorsWriter *writer,
                                                      const char    *key,
                                                      const char    *value);
 
 /* Returns: (transfer full): the whole file */
+NK_AVAILABLE_IN_ALL
 GBytes          *nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer);
 
 /**
@@ -217,6 +245,7 @@ GBytes          *nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer);
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean         nk_safetensors_writer_write  (NkSafetensorsWriter *writer,
                                                const char    *path,
                                                GError       **error);
@@ -234,6 +263,7 @@ gboolean         nk_safetensors_writer_write  (NkSafetensorsWriter *writer,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean         nk_file_write_atomic         (const char    *path,
                                                GBytes *const *chunks,
                                                guint          n_chunks,
@@ -253,6 +283,7 @@ typedef struct _NkTensor NkTensor;
  * Returns: (transfer full) (nullable): a contiguous copy on the calling thread's
  *   default device
  */
+NK_AVAILABLE_IN_ALL
 NkTensor        *nk_safetensors_get_tensor    (NkSafetensors *st,
                                                const char    *name,
                                                NkBucket       bucket,
@@ -270,6 +301,7 @@ NkTensor        *nk_safetensors_get_tensor    (NkSafetensors *st,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean         nk_safetensors_writer_add_tensor (NkSafetensorsWriter *writer,
                                                    const char    *name,
                                                    NkTensor      *tensor,

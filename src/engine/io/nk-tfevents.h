@@ -17,7 +17,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -33,12 +39,15 @@ typedef enum {
   NK_TFEVENTS_ERROR_NOT_FOUND,
 } NkTfeventsError;
 
+NK_AVAILABLE_IN_ALL
 GQuark   nk_tfevents_error_quark (void);
 
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), and TensorFlow's mask of it. */
+NK_AVAILABLE_IN_ALL
 guint32  nk_crc32c               (guint32       crc,
                                   const void   *data,
                                   gsize         len);
+NK_AVAILABLE_IN_ALL
 guint32  nk_crc32c_mask          (guint32       crc);
 
 /* -- writer -------------------------------------------------------------------- */
@@ -47,23 +56,29 @@ typedef struct _NkEventWriter NkEventWriter;
 
 /* Creates @dir (with parents) and in it events.out.tfevents.<time>.<host>.<pid>,
  * and writes the file_version record. */
+NK_AVAILABLE_IN_ALL
 NkEventWriter *nk_event_writer_new        (const char     *dir,
                                            GError        **error);
 /* The file's full path. */
+NK_AVAILABLE_IN_ALL
 const char    *nk_event_writer_get_path   (NkEventWriter  *writer);
 /* One Event {wall_time, step, summary {value {tag, simple_value}}}. @wall_time in
  * seconds since the epoch; pass a value < 0 for "now". */
+NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_add_scalar (NkEventWriter  *writer,
                                            const char     *tag,
                                            gint64          step,
                                            double          wall_time,
                                            float           value,
                                            GError        **error);
+NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_flush      (NkEventWriter  *writer,
                                            GError        **error);
 /* Flushes and closes the file; frees @writer (NULL is fine). */
+NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_close      (NkEventWriter  *writer,
                                            GError        **error);
+NK_AVAILABLE_IN_ALL
 void           nk_event_writer_free       (NkEventWriter  *writer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkEventWriter, nk_event_writer_free)
@@ -87,19 +102,25 @@ typedef struct {
 /* Reads one event file (@path a file) or every file whose name contains "tfevents"
  * under @path (a folder, recursively: per-rank subfolders). Corrupt or truncated
  * records are skipped and counted; a corrupt length ends that file (its framing is lost). */
+NK_AVAILABLE_IN_ALL
 NkScalarLog *nk_scalar_log_read    (const char    *path,
                                     GError       **error);
 /* Reads a buffer holding one event file's bytes into @log (which may hold other files). */
+NK_AVAILABLE_IN_ALL
 void         nk_scalar_log_add_buffer (NkScalarLog *log,
                                     const guint8  *data,
                                     gsize          len);
+NK_AVAILABLE_IN_ALL
 NkScalarLog *nk_scalar_log_new     (void);
 /* Tags sorted by name; free the array only (g_free), not the strings. */
+NK_AVAILABLE_IN_ALL
 const char **nk_scalar_log_get_tags (NkScalarLog  *log,
                                     guint         *n_tags);
 /* NULL when @tag is absent. */
+NK_AVAILABLE_IN_ALL
 GArray      *nk_scalar_log_get     (NkScalarLog   *log,
                                     const char    *tag);
+NK_AVAILABLE_IN_ALL
 void         nk_scalar_log_free    (NkScalarLog   *log);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkScalarLog, nk_scalar_log_free)

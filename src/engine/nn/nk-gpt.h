@@ -33,6 +33,12 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
+#include "nk-version-macros.h"
+
 #include "nk-activation-terms.h"
 #include "nk-model.h"
 
@@ -53,6 +59,7 @@ G_BEGIN_DECLS
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */
+NK_AVAILABLE_IN_ALL
 NkModel   *nk_model_new_gpt            (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -62,6 +69,7 @@ NkModel   *nk_model_new_gpt            (guint     vocab,
                                         GError  **error);
 
 /* Checks the sizes nk_model_new_gpt() takes, with the sentence it would fail with. */
+NK_AVAILABLE_IN_ALL
 gboolean   nk_gpt_check_sizes          (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -70,12 +78,14 @@ gboolean   nk_gpt_check_sizes          (guint     vocab,
                                         GError  **error);
 
 /* The closed form above: 12·L·d² + 13·L·d + (V + T)·d + 2·d. */
+NK_AVAILABLE_IN_ALL
 guint64    nk_gpt_count_parameters     (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
                                         guint     block_size);
 
 /* Returns: (transfer full): the state_dict names in order (NULL-terminated) */
+NK_AVAILABLE_IN_ALL
 char     **nk_gpt_param_names          (guint     n_layer);
 
 /**
@@ -95,12 +105,14 @@ char     **nk_gpt_param_names          (guint     n_layer);
  *
  * Returns: the FLOPs
  */
+NK_AVAILABLE_IN_ALL
 double     nk_gpt_flops_formula        (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
                                         guint     block_size,
                                         double    tokens);
 /* Of nk_gpt_flops_formula(), attention's 12·L·T·d per token. */
+NK_AVAILABLE_IN_ALL
 double     nk_gpt_attention_flops_per_token (guint n_embd,
                                              guint n_layer,
                                              guint block_size);
@@ -122,6 +134,7 @@ double     nk_gpt_attention_flops_per_token (guint n_embd,
  * scatter-add N·d. What nk_flops_get() counts beyond these (residual adds, bias
  * gradients, the loss, the positions' gradient) is element-wise work of no kind.
  */
+NK_AVAILABLE_IN_ALL
 void       nk_gpt_op_flops             (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -145,6 +158,7 @@ void       nk_gpt_op_flops             (guint     vocab,
  *
  * Returns: the FLOPs
  */
+NK_AVAILABLE_IN_ALL
 double     nk_gpt_matmul_flops         (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -174,6 +188,7 @@ double     nk_gpt_matmul_flops         (guint     vocab,
  * output) —, the softmax its narrow scores widened, B·H·T²·4, and the loss the
  * logits widened, N·V·4. No dropout.
  */
+NK_AVAILABLE_IN_ALL
 void       nk_gpt_activation_terms     (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -184,6 +199,7 @@ void       nk_gpt_activation_terms     (guint     vocab,
                                         guint64   terms[NK_ACT_N_TERMS]);
 
 /* Returns: the sum of nk_gpt_activation_terms(), the activation bucket of a step */
+NK_AVAILABLE_IN_ALL
 guint64    nk_gpt_activation_bytes     (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
@@ -206,6 +222,7 @@ guint64    nk_gpt_activation_bytes     (guint     vocab,
  *
  * Returns: (transfer full) (nullable): the f32 model on the CPU
  */
+NK_AVAILABLE_IN_ALL
 NkModel   *nk_gpt_load                 (const char  *path,
                                         GError     **error);
 
@@ -225,6 +242,7 @@ NkModel   *nk_gpt_load                 (const char  *path,
  *
  * Returns: (transfer full) (nullable): the @n_new new tokens (guint32)
  */
+NK_AVAILABLE_IN_ALL
 GArray    *nk_gpt_generate             (NkModel       *model,
                                         const guint32 *prompt,
                                         gsize          n_prompt,

@@ -11,7 +11,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-rng.h"
 #include "nk-safetensors.h"
@@ -29,6 +35,7 @@ typedef enum {
   NK_INIT_ERROR_NONFINITE,
 } NkInitError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_init_error_quark (void);
 
 /**
@@ -51,6 +58,7 @@ typedef enum {
  *
  * Returns: %TRUE on success (%FALSE for a tensor it cannot fill)
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_init_trunc_normal_ (NkTensor   *tensor,
                                    NkRng      *rng,
                                    double      std,
@@ -58,6 +66,7 @@ gboolean    nk_init_trunc_normal_ (NkTensor   *tensor,
                                    double      b);
 
 /* N(mean, std²) into an f32/f64 tensor on any device. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_init_normal_       (NkTensor   *tensor,
                                    NkRng      *rng,
                                    double      mean,
@@ -72,11 +81,13 @@ gboolean    nk_init_normal_       (NkTensor   *tensor,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_init_param_        (NkTensor   *tensor,
                                    NkRng      *rng,
                                    NkInitKind  kind,
                                    gint64      fan_in);
 
+NK_AVAILABLE_IN_ALL
 const char *nk_init_kind_to_string (NkInitKind kind);
 
 /**
@@ -91,6 +102,7 @@ const char *nk_init_kind_to_string (NkInitKind kind);
  *
  * Returns: %TRUE if every floating-point value in @st is finite
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_init_check_finite  (NkSafetensors *st,
                                    GError       **error);
 

@@ -15,6 +15,12 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
+#include "nk-version-macros.h"
+
 #include "nk-activation-terms.h"
 #include "nk-model.h"
 
@@ -165,14 +171,19 @@ struct _NkModelArch
 };
 
 /* Returns: (transfer none) (array length=out_n): every architecture, by kind */
+NK_AVAILABLE_IN_ALL
 const NkModelArch *const *nk_model_archs      (guint               *out_n);
 /* Returns: (transfer none) (nullable): @kind's architecture, %NULL for no kind */
+NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_arch_lookup      (NkModelKind          kind);
 /* Returns: (transfer none) (nullable): the architecture of that name or alias */
+NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_arch_find        (const char          *name);
 /* Returns: (transfer none): the architecture @model is */
+NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_get_arch         (NkModel             *model);
 /* Returns: the sizes @model has (a tiny LM has no context: it reads any) */
+NK_AVAILABLE_IN_ALL
 const NkModelShape *nk_model_get_shape        (NkModel             *model);
 
 /**
@@ -184,6 +195,7 @@ const NkModelShape *nk_model_get_shape        (NkModel             *model);
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */
+NK_AVAILABLE_IN_ALL
 NkModel            *nk_model_new              (NkModelKind          kind,
                                                const NkModelShape  *shape,
                                                NkDType              dtype,

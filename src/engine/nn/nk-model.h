@@ -25,7 +25,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-autograd.h"
 #include "nk-checkpoint.h"
@@ -48,6 +54,7 @@ typedef enum {
   NK_MODEL_ERROR_STATE,
 } NkModelError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_model_error_quark (void);
 
 /**
@@ -62,7 +69,9 @@ typedef enum {
   NK_MODEL_GPT,
 } NkModelKind;
 
+NK_AVAILABLE_IN_ALL
 const char *nk_model_kind_to_string   (NkModelKind kind);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_kind_from_string (const char  *text,
                                        NkModelKind *out_kind);
 
@@ -77,6 +86,7 @@ typedef struct _NkModel NkModel;
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */
+NK_AVAILABLE_IN_ALL
 NkModel    *nk_model_new_cruncher      (guint         dim,
                                         guint         layers,
                                         NkDType       dtype,
@@ -92,28 +102,40 @@ NkModel    *nk_model_new_cruncher      (guint         dim,
  *
  * Returns: (transfer full) (nullable): the model
  */
+NK_AVAILABLE_IN_ALL
 NkModel    *nk_model_new_tiny_lm       (guint         vocab,
                                         guint         dim,
                                         guint         layers,
                                         NkDType       dtype,
                                         GError      **error);
+NK_AVAILABLE_IN_ALL
 void        nk_model_free              (NkModel      *model);
 
+NK_AVAILABLE_IN_ALL
 NkModelKind nk_model_get_kind          (NkModel      *model);
+NK_AVAILABLE_IN_ALL
 guint       nk_model_get_dim           (NkModel      *model);
+NK_AVAILABLE_IN_ALL
 guint       nk_model_get_layers        (NkModel      *model);
+NK_AVAILABLE_IN_ALL
 guint       nk_model_get_vocab         (NkModel      *model);
 /* GPT: the heads and the block size T (0 for the other models). */
+NK_AVAILABLE_IN_ALL
 guint       nk_model_get_n_head        (NkModel      *model);
+NK_AVAILABLE_IN_ALL
 guint       nk_model_get_block_size    (NkModel      *model);
 
 /* Parameter tensors in state_dict order. (transfer none) */
+NK_AVAILABLE_IN_ALL
 NkTensor  **nk_model_get_params        (NkModel      *model,
                                         guint        *out_n);
+NK_AVAILABLE_IN_ALL
 const char *nk_model_get_param_name    (NkModel      *model,
                                         guint         index);
+NK_AVAILABLE_IN_ALL
 const char *const *nk_model_get_param_names (NkModel *model);
 /* Total number of scalar parameters. */
+NK_AVAILABLE_IN_ALL
 guint64     nk_model_count_parameters  (NkModel      *model);
 
 /**
@@ -140,6 +162,7 @@ guint64     nk_model_count_parameters  (NkModel      *model);
  *
  * Returns: the bytes
  */
+NK_AVAILABLE_IN_ALL
 guint64     nk_model_activation_bytes  (NkModel      *model,
                                         guint64       rows,
                                         NkDType       compute);
@@ -147,6 +170,7 @@ guint64     nk_model_activation_bytes  (NkModel      *model,
 /* Fills every parameter by the model's rule (#NkModelArch.init): for the lecture's
  * models every weight and bias by @kind with fan_in = in_features (the embedding:
  * N(0, 1) as torch.nn.Embedding), draws in state_dict order. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_init              (NkModel      *model,
                                         NkRng        *rng,
                                         NkInitKind    kind,
@@ -163,6 +187,7 @@ gboolean    nk_model_init              (NkModel      *model,
  *
  * Returns: (transfer full) (nullable): the 0-D loss
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_model_loss              (NkModel      *model,
                                         NkTensor     *input,
                                         NkTensor     *target,
@@ -170,10 +195,12 @@ NkTensor   *nk_model_loss              (NkModel      *model,
 
 /* The forward pass: Cruncher x [B, D] → predictions [B, 1]; TinyLM and GPT tokens
  * [B, T] → logits [B·T, V] (a GPT takes a 1-D [T] as one sequence). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_model_forward           (NkModel      *model,
                                         NkTensor     *input,
                                         GError      **error);
 
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_zero_grad         (NkModel      *model,
                                         GError      **error);
 
@@ -188,18 +215,22 @@ gboolean    nk_model_zero_grad         (NkModel      *model,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_load_state_dict   (NkModel       *model,
                                         NkSafetensors *st,
                                         GError       **error);
 /* Adds every parameter to @writer under its name. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_save_state_dict   (NkModel             *model,
                                         NkSafetensorsWriter *writer,
                                         GError             **error);
 
 /* The same, through a checkpoint (names and shapes checked by nk-checkpoint). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_load_checkpoint   (NkModel       *model,
                                         NkCheckpoint  *ck,
                                         GError       **error);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_model_save_checkpoint   (NkModel       *model,
                                         NkCheckpoint  *ck,
                                         GError       **error);

@@ -17,7 +17,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-checkpoint.h"
 #include "nk-optimizer.h"
@@ -35,6 +41,7 @@ typedef enum {
   NK_OPTIM_ERROR_INVALID,
 } NkOptimError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_optim_error_quark (void);
 
 typedef struct _NkOptim NkOptim;
@@ -50,37 +57,48 @@ typedef struct _NkOptim NkOptim;
  *
  * Returns: (transfer full) (nullable): the optimizer at step 0
  */
+NK_AVAILABLE_IN_ALL
 NkOptim    *nk_optim_new            (NkOptimizer          kind,
                                      double               lr,
                                      NkTensor *const     *params,
                                      const char *const   *names,
                                      guint                n_params,
                                      GError             **error);
+NK_AVAILABLE_IN_ALL
 void        nk_optim_free           (NkOptim             *optim);
 
 /* Applies one update to every parameter from its ->grad (step counts from 1). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_step           (NkOptim             *optim,
                                      GError             **error);
 
+NK_AVAILABLE_IN_ALL
 NkOptimizer nk_optim_get_kind       (NkOptim             *optim);
+NK_AVAILABLE_IN_ALL
 double      nk_optim_get_lr         (NkOptim             *optim);
+NK_AVAILABLE_IN_ALL
 guint64     nk_optim_get_step       (NkOptim             *optim);
 /* How many state tensors per parameter (0, 1 or 2). */
+NK_AVAILABLE_IN_ALL
 guint       nk_optim_get_n_states   (NkOptim             *optim);
 /* Returns: (transfer none) (nullable): state @which (0 or 1) of parameter @index */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_optim_get_state      (NkOptim             *optim,
                                      guint                index,
                                      guint                which);
 /* The torch.optim name of state @which ("exp_avg", ...). */
+NK_AVAILABLE_IN_ALL
 const char *nk_optim_get_state_name (NkOptim             *optim,
                                      guint                which);
 
 /* Adds the state tensors as "optimizer.<name>.<state>" (the step goes in the
  * checkpoint's step). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_save_state     (NkOptim             *optim,
                                      NkCheckpoint        *ck,
                                      GError             **error);
 /* Reads them back (checked by name, dtype and shape) and sets the step. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_load_state     (NkOptim             *optim,
                                      NkCheckpoint        *ck,
                                      guint64              step,

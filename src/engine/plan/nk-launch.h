@@ -38,7 +38,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-optimizer.h"
 #include "nk-plan-compute.h"
@@ -60,6 +66,7 @@ typedef enum {
   NK_LAUNCH_ERROR_UNSUPPORTED,
 } NkLaunchError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_launch_error_quark (void);
 
 /**
@@ -151,19 +158,26 @@ typedef struct {
   guint64     train_steps;
 } NkLaunchSpec;
 
+NK_AVAILABLE_IN_ALL
 void         nk_launch_spec_init         (NkLaunchSpec       *spec);
 
+NK_AVAILABLE_IN_ALL
 const char  *nk_launch_engine_to_string  (NkLaunchEngine      engine);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_launch_engine_from_string (const char         *text,
                                           NkLaunchEngine     *out_engine);
+NK_AVAILABLE_IN_ALL
 const char  *nk_launch_engine_file_name  (NkLaunchEngine      engine);
 
+NK_AVAILABLE_IN_ALL
 gboolean     nk_launch_check             (const NkLaunchSpec *spec,
                                           NkLaunchEngine      engine,
                                           GError            **error);
+NK_AVAILABLE_IN_ALL
 char        *nk_launch_write             (const NkLaunchSpec *spec,
                                           NkLaunchEngine      engine,
                                           GError            **error);
+NK_AVAILABLE_IN_ALL
 char        *nk_launch_command           (const NkLaunchSpec *spec,
                                           NkLaunchEngine      engine,
                                           GError            **error);

@@ -13,7 +13,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-activation-terms.h"
 #include "nk-gpus.h"
@@ -362,34 +368,46 @@ typedef struct {
   guint              n_problems;
 } NkPlanResult;
 
+NK_AVAILABLE_IN_ALL
 gboolean    nk_plan_dtype_is_supported      (NkPeakDtype         dtype);
+NK_AVAILABLE_IN_ALL
 const char *nk_plan_input_name              (NkPlanInput         input);
+NK_AVAILABLE_IN_ALL
 const char *nk_plan_value_name              (NkPlanValue         value);
 
+NK_AVAILABLE_IN_ALL
 void        nk_plan_inputs_init             (NkPlanInputs       *inputs);
+NK_AVAILABLE_IN_ALL
 void        nk_plan_compute                 (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);
+NK_AVAILABLE_IN_ALL
 double      nk_plan_bytes_per_param_per_gpu (const double       *values,
                                              int                 stage,
                                              double              gpus);
+NK_AVAILABLE_IN_ALL
 double      nk_plan_compute_largest_params  (const NkPlanResult *result,
                                              int                 stage,
                                              double              gpus);
+NK_AVAILABLE_IN_ALL
 double      nk_plan_largest_params_at_stage (const NkPlanInputs *inputs,
                                              const NkPlanResult *result,
                                              int                 stage);
+NK_AVAILABLE_IN_ALL
 double      nk_plan_compute_memory_per_gpu  (const NkPlanInputs *inputs,
                                              const NkPlanResult *result,
                                              double              gpus);
 
+NK_AVAILABLE_IN_ALL
 void        nk_plan_result_add_problem      (NkPlanResult       *r,
                                              NkPlanProblemKind   kind,
                                              const char         *input,
                                              int                 which);
 
 /* nk-plan-cluster.c: the cluster model, run by nk_plan_compute() */
+NK_AVAILABLE_IN_ALL
 void        nk_plan_compute_cluster         (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);
+NK_AVAILABLE_IN_ALL
 double      nk_plan_matmul_efficiency       (const NkPlanInputs *inputs);
 
 G_END_DECLS

@@ -15,21 +15,36 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
+NK_AVAILABLE_IN_ALL
 void   nk_plan_format_append_number (GString    *s,
                                      double      value);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_number        (double      value);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_formula       (const char *format,
                                      ...);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_days_number   (double      days);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_days          (double      days);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_seconds       (double      seconds);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_bytes         (double      bytes);
+NK_AVAILABLE_IN_ALL
 char  *nk_plan_format_with_unit     (double      value,
                                      const char *unit);
+NK_AVAILABLE_IN_ALL
 void   nk_plan_format_row           (GString    *s,
                                      const char *label,
                                      const char *value,

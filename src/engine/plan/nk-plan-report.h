@@ -24,8 +24,14 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-launch.h"
 #include "nk-plan-compute.h"
@@ -77,28 +83,36 @@ typedef struct {
   char *messages[NK_PLAN_MAX_PROBLEMS];
 } NkPlanReport;
 
+NK_AVAILABLE_IN_ALL
 GQuark      nk_plan_error_quark           (void);
 
+NK_AVAILABLE_IN_ALL
 void        nk_plan_report_fill           (NkPlanReport       *report,
                                            const NkPlanInputs *inputs,
                                            const NkPlanResult *result,
                                            char *const        *invalid);
+NK_AVAILABLE_IN_ALL
 void        nk_plan_report_clear          (NkPlanReport       *report);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_plan_report_check          (const NkPlanResult *result,
                                            const NkPlanReport *report,
                                            GError            **error);
+NK_AVAILABLE_IN_ALL
 const char *nk_plan_zero_text             (int                 stage);
 
+NK_AVAILABLE_IN_ALL
 void        nk_plan_report_build_json     (const NkPlanInputs *inputs,
                                            const NkPlanResult *result,
                                            NkPlanJsonFlags     flags,
                                            JsonBuilder        *builder);
+NK_AVAILABLE_IN_ALL
 char       *nk_plan_report_format_summary (const NkPlanInputs *inputs,
                                            const NkPlanResult *result,
                                            const NkPlanReport *report,
                                            NkPlanJsonFlags     flags);
 
 /* nk-plan-launch.c */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_plan_report_launch_spec    (const NkPlanInputs *inputs,
                                            const NkPlanResult *result,
                                            const NkPlanReport *report,

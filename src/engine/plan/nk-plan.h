@@ -110,8 +110,14 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-enum-types.h"
 #include "nk-gpus.h"
@@ -125,132 +131,211 @@ G_BEGIN_DECLS
 
 #define NK_TYPE_PLAN             (nk_plan_get_type ())
 
+NK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NkPlan, nk_plan, NK, PLAN, GObject)
 
+NK_AVAILABLE_IN_ALL
 const char  *nk_activation_model_to_string    (NkActivationModel  model);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_activation_model_from_string  (const char        *text,
                                                NkActivationModel *out_model);
 
+NK_AVAILABLE_IN_ALL
 NkPlan      *nk_plan_new                      (void);
 
 /* Inputs. */
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_params               (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_params               (NkPlan            *self,
                                                double             params);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_tokens               (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_tokens               (NkPlan            *self,
                                                double             tokens);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_gpu                  (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_gpu                  (NkPlan            *self,
                                                const char        *gpu);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_gpus                 (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_gpus                 (NkPlan            *self,
                                                double             gpus);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_mfu                  (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_mfu                  (NkPlan            *self,
                                                double             mfu);
+NK_AVAILABLE_IN_ALL
 NkPeakDtype  nk_plan_get_dtype                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_dtype                (NkPlan            *self,
                                                NkPeakDtype        dtype);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_sparse               (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_sparse               (NkPlan            *self,
                                                gboolean           sparse);
+NK_AVAILABLE_IN_ALL
 NkOptimizer  nk_plan_get_optimizer            (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_optimizer            (NkPlan            *self,
                                                NkOptimizer        optimizer);
+NK_AVAILABLE_IN_ALL
 NkPrecision  nk_plan_get_precision            (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_precision            (NkPlan            *self,
                                                NkPrecision        precision);
+NK_AVAILABLE_IN_ALL
 int          nk_plan_get_zero_stage           (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_zero_stage           (NkPlan            *self,
                                                int                stage);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_price                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_price                (NkPlan            *self,
                                                double             price);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_batch                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_batch                (NkPlan            *self,
                                                double             batch);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_seq                  (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_seq                  (NkPlan            *self,
                                                double             seq);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_layers               (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_layers               (NkPlan            *self,
                                                double             layers);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_d_model              (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_d_model              (NkPlan            *self,
                                                double             d_model);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_heads                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_heads                (NkPlan            *self,
                                                double             heads);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_d_ff                 (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_d_ff                 (NkPlan            *self,
                                                double             d_ff);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_vocab                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_vocab                (NkPlan            *self,
                                                double             vocab);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_deadline_days        (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_deadline_days        (NkPlan            *self,
                                                double             days);
 NkActivationModel
              nk_plan_get_activation_model     (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_activation_model     (NkPlan            *self,
                                                NkActivationModel  model);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_checkpointing        (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_set_checkpointing        (NkPlan            *self,
                                                gboolean           checkpointing);
 
 /* Inputs as a form holds them: text, or no value with a reason. */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_set_input_text           (NkPlan            *self,
                                                const char        *name,
                                                const char        *text);
+NK_AVAILABLE_IN_ALL
 void         nk_plan_invalidate_input         (NkPlan            *self,
                                                const char        *name,
                                                const char        *message);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_input_error          (NkPlan            *self,
                                                const char        *name);
 
 /* Outputs. */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_valid                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_error                (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_error_input          (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_check                    (NkPlan            *self,
                                                GError           **error);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_output               (NkPlan            *self,
                                                const char        *name);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_activation_terms     (NkPlan            *self,
                                                double             terms[NK_ACT_N_TERMS]);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_fits                 (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_gpu_name             (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_bytes_per_param_text (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_total_flops          (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_peak_flops_per_gpu   (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_flops_per_day        (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_days                 (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_gpu_hours            (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_cost                 (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_hbm_per_gpu          (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_memory_params_per_gpu      (NkPlan      *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_memory_grads_per_gpu       (NkPlan      *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_memory_optimizer_per_gpu   (NkPlan      *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_memory_activations_per_gpu (NkPlan      *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_memory_per_gpu       (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_largest_params       (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_gpus_for_deadline    (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_sized_params         (NkPlan            *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_sized_embedding_params        (NkPlan   *self);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_get_sized_forward_flops_per_token (NkPlan   *self);
+NK_AVAILABLE_IN_ALL
 const char  *nk_plan_get_formula              (NkPlan            *self,
                                                const char        *output);
+NK_AVAILABLE_IN_ALL
 double       nk_plan_largest_params_for_stage (NkPlan            *self,
                                                int                stage);
 
 /* The report of the plan's own structs (nk-plan-report.h). */
+NK_AVAILABLE_IN_ALL
 void         nk_plan_build_json               (NkPlan            *self,
                                                JsonBuilder       *builder,
                                                NkPlanJsonFlags    flags);
+NK_AVAILABLE_IN_ALL
 char        *nk_plan_format_summary           (NkPlan            *self,
                                                NkPlanJsonFlags    flags);
 
+NK_AVAILABLE_IN_ALL
 gboolean     nk_plan_get_launch_spec          (NkPlan            *self,
                                                NkLaunchSpec      *spec,
                                                GError           **error);

@@ -26,7 +26,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-tensor.h"
 
@@ -54,6 +60,7 @@ typedef enum {
   NK_EINOPS_ERROR_LIMIT,
 } NkEinopsError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_einops_error_quark (void);
 
 /**
@@ -70,16 +77,19 @@ typedef enum {
   NK_EINOPS_MIN,
 } NkEinopsReduction;
 
+NK_AVAILABLE_IN_ALL
 gboolean  nk_einops_reduction_from_name (const char         *name,
                                          NkEinopsReduction  *out_reduction,
                                          GError            **error);
 
+NK_AVAILABLE_IN_ALL
 NkTensor *nk_einops_rearrange           (NkTensor           *x,
                                          const char         *pattern,
                                          guint               n_sizes,
                                          const char *const  *size_names,
                                          const gint64       *sizes,
                                          GError            **error);
+NK_AVAILABLE_IN_ALL
 NkTensor *nk_einops_reduce              (NkTensor           *x,
                                          const char         *pattern,
                                          NkEinopsReduction   reduction,
@@ -87,6 +97,7 @@ NkTensor *nk_einops_reduce              (NkTensor           *x,
                                          const char *const  *size_names,
                                          const gint64       *sizes,
                                          GError            **error);
+NK_AVAILABLE_IN_ALL
 NkTensor *nk_einops_einsum              (guint               n_operands,
                                          NkTensor *const    *operands,
                                          const char         *pattern,

@@ -30,7 +30,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-dtype.h"
 #include "nk-tensor.h"
@@ -57,6 +63,7 @@ typedef enum {
   NK_PROGRAM_ERROR_LIMIT,      /* more elements than the program may allocate */
 } NkProgramError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_program_error_quark (void);
 
 /**
@@ -84,75 +91,113 @@ typedef enum {
 typedef struct _NkProgramValue NkProgramValue;
 
 #define NK_TYPE_PROGRAM_VALUE (nk_program_value_get_type ())
+NK_AVAILABLE_IN_ALL
 GType               nk_program_value_get_type   (void) G_GNUC_CONST;
+NK_AVAILABLE_IN_ALL
 NkProgramValue     *nk_program_value_ref        (NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 void                nk_program_value_unref      (NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 NkProgramValueKind  nk_program_value_get_kind   (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 NkTensor           *nk_program_value_get_tensor (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 gint64              nk_program_value_get_int    (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 double              nk_program_value_get_double (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 gboolean            nk_program_value_get_bool   (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 const gint64       *nk_program_value_get_tuple  (const NkProgramValue *value,
                                                  guint                *n_items);
+NK_AVAILABLE_IN_ALL
 const char         *nk_program_value_get_string (const NkProgramValue *value);
+NK_AVAILABLE_IN_ALL
 char               *nk_program_value_to_string  (const NkProgramValue *value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkProgramValue, nk_program_value_unref)
 
 #define NK_TYPE_PROGRAM (nk_program_get_type ())
+NK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NkProgram, nk_program, NK, PROGRAM, GObject)
 
+NK_AVAILABLE_IN_ALL
 NkProgram      *nk_program_new                    (void);
 
+NK_AVAILABLE_IN_ALL
 NkDType         nk_program_get_dtype              (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 void            nk_program_set_dtype              (NkProgram   *self,
                                                    NkDType      dtype);
+NK_AVAILABLE_IN_ALL
 void            nk_program_set_max_work           (NkProgram   *self,
                                                    gint64       elements);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_source             (NkProgram   *self);
 
+NK_AVAILABLE_IN_ALL
 gboolean        nk_program_run                    (NkProgram   *self,
                                                    const char  *source,
                                                    GError     **error);
 
 /* Statements: index from 0 to n - 1 (the error statement counts from 1) */
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_n_statements       (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 void            nk_program_get_statement_range    (NkProgram   *self,
                                                    guint        index,
                                                    guint       *start,
                                                    guint       *end);
+NK_AVAILABLE_IN_ALL
 NkProgramValue *nk_program_get_statement_value    (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_statement_name     (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 gboolean        nk_program_get_statement_copied   (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 gsize           nk_program_get_statement_new_bytes (NkProgram  *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_statement_op       (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 NkProgramValue *nk_program_get_last_value         (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_last_name          (NkProgram   *self);
 
 /* The failure, if the last run failed */
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_error_statement    (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_error_column       (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_error_reason       (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_error_offset       (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 gboolean        nk_program_get_error_range        (NkProgram   *self,
                                                    guint       *start,
                                                    guint       *end);
 
 /* Names bound at the end of the run, in the order of the statements that bound them */
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_n_names            (NkProgram   *self);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_name               (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 NkProgramValue *nk_program_get_name_value         (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 guint           nk_program_get_name_statement     (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 const char     *nk_program_get_name_shares_with   (NkProgram   *self,
                                                    guint        index);
+NK_AVAILABLE_IN_ALL
 NkProgramValue *nk_program_lookup                 (NkProgram   *self,
                                                    const char  *name);
 

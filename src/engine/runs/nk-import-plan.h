@@ -10,7 +10,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-log-import.h"
 
@@ -58,16 +64,21 @@ typedef struct {
   const char *mfu_count;
 } NkImportComparison;
 
+NK_AVAILABLE_IN_ALL
 const char *nk_import_quantity_name (NkImportQuantity          quantity);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_import_plan_read     (JsonNode                 *root,
                                      NkImportPrediction       *out,
                                      GError                  **error);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_import_plan_load     (const char               *path,
                                      NkImportPrediction       *out,
                                      GError                  **error);
+NK_AVAILABLE_IN_ALL
 double      nk_import_prediction_get_mfu (const NkImportPrediction *prediction,
                                           NkLogFormat               format,
                                           const char              **count);
+NK_AVAILABLE_IN_ALL
 void        nk_import_compare       (const NkImportPrediction *prediction,
                                      const NkImport           *import,
                                      NkImportComparison       *out);

@@ -16,7 +16,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -64,21 +70,27 @@ typedef struct {
   guint skipped_lines;      /* non-blank lines (or records) that are not the format's */
 } NkImport;
 
+NK_AVAILABLE_IN_ALL
 GQuark       nk_log_import_error_quark (void);
 
+NK_AVAILABLE_IN_ALL
 const char  *nk_log_format_to_string   (NkLogFormat  format);
+NK_AVAILABLE_IN_ALL
 gboolean     nk_log_format_from_string (const char  *text,
                                         NkLogFormat *out);
 
 /* Reads @path (a log file, a CSV-monitor or TensorBoard folder). */
+NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import             (const char  *path,
                                         NkLogFormat  format,
                                         GError     **error);
 /* Parses log text already in memory (not TensorBoard). */
+NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import_text        (const char  *text,
                                         gsize        len,
                                         NkLogFormat  format,
                                         GError     **error);
+NK_AVAILABLE_IN_ALL
 void         nk_import_free            (NkImport    *import);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkImport, nk_import_free)

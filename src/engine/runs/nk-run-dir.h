@@ -45,7 +45,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-train-config.h"
 #include "nk-train-history.h"
@@ -73,6 +79,7 @@ typedef enum {
   NK_RUN_DIR_ERROR_CHECKPOINTS,
 } NkRunDirError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_run_dir_error_quark (void);
 
 /**
@@ -91,9 +98,11 @@ typedef enum {
   NK_RUN_STATUS_INTERRUPTED,
 } NkRunStatus;
 
+NK_AVAILABLE_IN_ALL
 const char *nk_run_status_to_string (NkRunStatus status);
 
 /* Returns: (transfer full): `$XDG_DATA_HOME/napkin/runs` (not created) */
+NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_default_root (void);
 
 /**
@@ -106,6 +115,7 @@ char       *nk_run_dir_default_root (void);
  *
  * Returns: (transfer full) (nullable): its path
  */
+NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_new_path     (const char   *root,
                                      GError      **error);
 
@@ -129,12 +139,14 @@ typedef struct _NkRunWriter NkRunWriter;
  *
  * Returns: (transfer full) (nullable): the writer
  */
+NK_AVAILABLE_IN_ALL
 NkRunWriter *nk_run_writer_open     (const char              *dir,
                                      const NkTrainConfig     *config,
                                      const NkTrainPrediction *prediction,
                                      guint64                  keep_steps,
                                      GError                 **error);
 /* Returns: (transfer none): the folder */
+NK_AVAILABLE_IN_ALL
 const char  *nk_run_writer_get_dir  (NkRunWriter             *writer);
 
 /**
@@ -150,6 +162,7 @@ const char  *nk_run_writer_get_dir  (NkRunWriter             *writer);
  *
  * Returns: %FALSE when the write failed
  */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_run_writer_append   (NkRunWriter             *writer,
                                      const NkTrainMetrics    *metrics,
                                      gsize                    n_steps,
@@ -168,6 +181,7 @@ gboolean     nk_run_writer_append   (NkRunWriter             *writer,
  * Appends the closing `{"done": true, ...}` line (not for FAILED), records @status
  * and releases the lock.
  */
+NK_AVAILABLE_IN_ALL
 gboolean     nk_run_writer_finish   (NkRunWriter             *writer,
                                      NkRunStatus              status,
                                      guint64                  steps,
@@ -176,6 +190,7 @@ gboolean     nk_run_writer_finish   (NkRunWriter             *writer,
                                      GError                 **error);
 /* Closes the files and releases the lock; a writer not finished leaves a folder that
  * reads as interrupted. */
+NK_AVAILABLE_IN_ALL
 void         nk_run_writer_free     (NkRunWriter             *writer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkRunWriter, nk_run_writer_free)
@@ -212,8 +227,10 @@ typedef struct {
   gboolean          has_checkpoint;
 } NkRunInfo;
 
+NK_AVAILABLE_IN_ALL
 NkRunInfo  *nk_run_info_read        (const char   *dir,
                                      GError      **error);
+NK_AVAILABLE_IN_ALL
 void        nk_run_info_free        (NkRunInfo    *info);
 
 /**
@@ -226,21 +243,26 @@ void        nk_run_info_free        (NkRunInfo    *info);
  *
  * Returns: (transfer full) (element-type NkRunInfo): the runs
  */
+NK_AVAILABLE_IN_ALL
 GPtrArray  *nk_run_dir_list         (const char   *root,
                                      GError      **error);
 
 /* Whether a live process holds the folder's lock. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_is_locked    (const char   *dir);
 
 /* Renames the run (meta.json's "name"; the folder keeps its id), atomically. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_set_name     (const char   *dir,
                                      const char   *name,
                                      GError      **error);
 
 /* The checkpoint folder of a run folder. Returns: (transfer full) */
+NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_get_checkpoint_dir (const char *dir);
 /* The checkpoint folder `--resume DIR` means: a run folder's (one with a meta.json)
  * checkpoints/, any other folder itself. Returns: (transfer full) */
+NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_resolve_checkpoints (const char *dir);
 
 /**
@@ -271,6 +293,7 @@ typedef struct {
  *
  * Returns: %FALSE when the file could not be read
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_read_metrics (const char        *dir,
                                      NkTrainHistory    *history,
                                      NkRunMetricsInfo  *out_info,
@@ -285,9 +308,11 @@ gboolean    nk_run_dir_read_metrics (const char        *dir,
  *
  * Returns: %FALSE when the folder has no step
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_read_last_step (const char     *dir,
                                        NkTrainMetrics *out);
 /* The same, from the bytes of a metrics.jsonl. */
+NK_AVAILABLE_IN_ALL
 void        nk_run_metrics_parse    (const char        *data,
                                      gsize              length,
                                      NkTrainHistory    *history,
@@ -295,6 +320,7 @@ void        nk_run_metrics_parse    (const char        *data,
 
 /* A config.json (or checkpoint config) back into settings; fields it lacks keep
  * their defaults. Returns: (transfer full) (nullable) */
+NK_AVAILABLE_IN_ALL
 NkTrainConfig *nk_run_config_from_json (const char  *json,
                                         GError     **error);
 

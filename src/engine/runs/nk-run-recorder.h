@@ -30,7 +30,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-run-dir.h"
 #include "nk-trainer.h"
@@ -39,6 +45,7 @@ G_BEGIN_DECLS
 
 #define NK_TYPE_RUN_RECORDER (nk_run_recorder_get_type ())
 
+NK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NkRunRecorder, nk_run_recorder, NK, RUN_RECORDER, GObject)
 
 /**
@@ -71,15 +78,19 @@ typedef void (*NkRunRecorderLinesFunc) (const char *lines,
  *
  * Returns: (transfer full) (nullable): the recorder
  */
+NK_AVAILABLE_IN_ALL
 NkRunRecorder  *nk_run_recorder_new            (NkTrainer              *trainer,
                                                 const char             *dir,
                                                 GError                **error);
 /* Returns: (transfer none) */
+NK_AVAILABLE_IN_ALL
 const char     *nk_run_recorder_get_dir        (NkRunRecorder          *self);
 /* Returns: (transfer none) */
+NK_AVAILABLE_IN_ALL
 NkTrainer      *nk_run_recorder_get_trainer    (NkRunRecorder          *self);
 
 /* Set before the trainer starts. */
+NK_AVAILABLE_IN_ALL
 void            nk_run_recorder_set_lines_func (NkRunRecorder          *self,
                                                 NkRunRecorderLinesFunc  func,
                                                 gpointer                user_data);
@@ -94,6 +105,7 @@ void            nk_run_recorder_set_lines_func (NkRunRecorder          *self,
  *
  * Returns: %FALSE when writing the folder failed
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_run_recorder_flush_sync     (NkRunRecorder          *self,
                                                 GError                **error);
 /**
@@ -107,13 +119,16 @@ gboolean        nk_run_recorder_flush_sync     (NkRunRecorder          *self,
  *
  * Returns: %FALSE when writing the folder failed
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_run_recorder_close          (NkRunRecorder          *self,
                                                 GError                **error);
 
 /* Lines of metrics.jsonl that were no step, kept where they were when the run
  * resumed into the folder (0 for a new folder, or before the run began). */
+NK_AVAILABLE_IN_ALL
 gsize           nk_run_recorder_get_bad_lines  (NkRunRecorder          *self);
 /* The last step written to the folder (0 for none). */
+NK_AVAILABLE_IN_ALL
 guint64         nk_run_recorder_get_last_step  (NkRunRecorder          *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "nk-device-impl.h"
 #include "nk-iter-private.h"
 #include "nk-ops.h"
 #include "nk-tensor-private.h"

@@ -27,6 +27,12 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
+#include "nk-version-macros.h"
+
 #include "nk-kernels.h"
 #include "nk-tensor.h"
 
@@ -35,8 +41,11 @@ G_BEGIN_DECLS
 /* ---- FLOP counter (per thread) --------------------------------------------------- */
 
 /* FLOPs counted on the calling thread since the last reset. */
+NK_AVAILABLE_IN_ALL
 guint64     nk_flops_get           (void);
+NK_AVAILABLE_IN_ALL
 void        nk_flops_reset         (void);
+NK_AVAILABLE_IN_ALL
 void        nk_flops_add           (guint64          flops);
 
 /* ---- broadcasting ---------------------------------------------------------------- */
@@ -54,6 +63,7 @@ void        nk_flops_add           (guint64          flops);
  *
  * Returns: %TRUE when the shapes broadcast
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_broadcast_shapes    (int              ndim_a,
                                     const gint64    *shape_a,
                                     int              ndim_b,
@@ -63,14 +73,17 @@ gboolean    nk_broadcast_shapes    (int              ndim_a,
                                     GError         **error);
 
 /* The dtype a binary op between @a and @b computes and returns in (see above). */
+NK_AVAILABLE_IN_ALL
 NkDType     nk_promote_types       (NkDType          a,
                                     NkDType          b);
 
 /* ---- elementwise ----------------------------------------------------------------- */
 
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_unary               (NkUnaryOp        op,
                                     NkTensor        *a,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_binary              (NkBinaryOp       op,
                                     NkTensor        *a,
                                     NkTensor        *b,
@@ -85,6 +98,7 @@ NkTensor   *nk_binary              (NkBinaryOp       op,
  *
  * Returns: (transfer full) (nullable): the result, in @a's dtype
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_binary_scalar       (NkBinaryOp       op,
                                     NkTensor        *a,
                                     double           scalar,
@@ -98,15 +112,18 @@ NkTensor   *nk_binary_scalar       (NkBinaryOp       op,
  * result is always op of the old values (PyTorch refuses some of these with "some
  * elements of the input tensor and the written-to tensor refer to a single memory
  * location" and gets others wrong). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_unary_out           (NkUnaryOp        op,
                                     NkTensor        *out,
                                     NkTensor        *a,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_binary_out          (NkBinaryOp       op,
                                     NkTensor        *out,
                                     NkTensor        *a,
                                     NkTensor        *b,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_binary_scalar_out   (NkBinaryOp       op,
                                     NkTensor        *out,
                                     NkTensor        *a,
@@ -115,27 +132,41 @@ gboolean    nk_binary_scalar_out   (NkBinaryOp       op,
                                     GError         **error);
 
 /* Shorthands. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_add                 (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_sub                 (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mul                 (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_div                 (NkTensor *a, NkTensor *b, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_add_scalar          (NkTensor *a, double s, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mul_scalar          (NkTensor *a, double s, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_neg                 (NkTensor *a, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_exp                 (NkTensor *a, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_log                 (NkTensor *a, GError **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_relu                (NkTensor *a, GError **error);
 /* a += b (b broadcast to a), the gradient accumulation step. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_add_                (NkTensor *a, NkTensor *b, GError **error);
 /* a *= s */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_mul_scalar_         (NkTensor *a, double s, GError **error);
 
 /* ---- copies, and reshapes that may copy ------------------------------------------ */
 
 /* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_contiguous        (NkTensor       *tensor,
                                          GError        **error);
 /* Always a new storage (contiguous; same dtype, device, default bucket). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
                                          GError        **error);
 /**
@@ -147,14 +178,17 @@ NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_copy_             (NkTensor       *dst,
                                          NkTensor       *src,
                                          GError        **error);
 /* Writes @value (rounded to the dtype) into every element of the view. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_fill_             (NkTensor       *tensor,
                                          double          value,
                                          GError        **error);
 /* Copies to another device (new storage, same bucket); a ref when already there. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
                                          NkDevice       *device,
                                          GError        **error);
@@ -170,17 +204,20 @@ NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
  *
  * Returns: (transfer full) (nullable): the converted tensor (dense, @a's dim order)
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_cast                     (NkTensor       *a,
                                          NkDType         dtype,
                                          GError        **error);
 
 /* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_reshape           (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
 /* Merges dims start..end (inclusive) into one: a view when possible, else a copy
  * (PyTorch's flatten is reshape-like). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
                                          int             start_dim,
                                          int             end_dim,
@@ -207,17 +244,20 @@ NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
  * Returns: (transfer full) (nullable): the result, in @a's dtype (int64 for the sum
  *   of integers)
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_reduce              (NkReduceOp       op,
                                     NkTensor        *a,
                                     int              ndims,
                                     const int       *dims,
                                     gboolean         keepdim,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_sum                 (NkTensor        *a,
                                     int              ndims,
                                     const int       *dims,
                                     gboolean         keepdim,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mean                (NkTensor        *a,
                                     int              ndims,
                                     const int       *dims,
@@ -235,6 +275,7 @@ NkTensor   *nk_mean                (NkTensor        *a,
  *
  * Returns: (transfer full) (nullable): the reduced tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_sum_to_shape        (NkTensor        *a,
                                     int              ndim,
                                     const gint64    *shape,
@@ -244,29 +285,35 @@ NkTensor   *nk_sum_to_shape        (NkTensor        *a,
 
 /* Upper / lower triangle of the last two dims: keeps (i, j) with j - i ≥ diagonal
  * (triu) or j - i ≤ diagonal (tril), zeroes the rest. No FLOPs. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_triu                (NkTensor        *a,
                                     gint64           diagonal,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tril                (NkTensor        *a,
                                     gint64           diagonal,
                                     GError         **error);
 
 /* softmax / log_softmax along @dim (max-subtracted; counted as the ops it runs). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_softmax             (NkTensor        *a,
                                     int              dim,
                                     GError         **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_log_softmax         (NkTensor        *a,
                                     int              dim,
                                     GError         **error);
 
 /* Rows of @a picked by @index (int64/int32/uint16, any shape) along @dim: the
  * embedding lookup. Result shape: a.shape[:dim] + index.shape + a.shape[dim+1:]. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_index_select        (NkTensor        *a,
                                     int              dim,
                                     NkTensor        *index,
                                     GError         **error);
 /* dst.index_select(dim, index) += src, summing repeated indices: the backward of
  * nk_index_select. @src has the shape nk_index_select would return. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_index_add_          (NkTensor        *dst,
                                     int              dim,
                                     NkTensor        *index,
@@ -298,6 +345,7 @@ gboolean    nk_index_add_          (NkTensor        *dst,
  *
  * Returns: (transfer full) (nullable): the product (contiguous)
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_matmul              (NkTensor        *a,
                                     NkTensor        *b,
                                     GError         **error);
@@ -319,6 +367,7 @@ NkTensor   *nk_matmul              (NkTensor        *a,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_matmul_out          (NkTensor        *out,
                                     NkTensor        *a,
                                     NkTensor        *b,
@@ -342,6 +391,7 @@ gboolean    nk_matmul_out          (NkTensor        *out,
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_optimizer_step_     (const NkOptimStep *step,
                                     NkTensor          *param,
                                     NkTensor          *grad,

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "nk-device-impl.h"
 #include "nk-storage.h"
 
 struct _NkStorage

@@ -10,7 +10,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 
@@ -20,6 +26,7 @@ G_BEGIN_DECLS
 
 typedef struct _NkStorage NkStorage;
 
+NK_AVAILABLE_IN_ALL
 GType       nk_storage_get_type      (void) G_GNUC_CONST;
 
 /**
@@ -33,6 +40,7 @@ GType       nk_storage_get_type      (void) G_GNUC_CONST;
  *
  * Returns: (transfer full) (nullable): a new storage
  */
+NK_AVAILABLE_IN_ALL
 NkStorage  *nk_storage_new           (NkDevice       *device,
                                       gsize           nbytes,
                                       NkBucket        bucket,
@@ -47,6 +55,7 @@ NkStorage  *nk_storage_new           (NkDevice       *device,
  *
  * Returns: (transfer full) (nullable): a new storage filled with zero bytes
  */
+NK_AVAILABLE_IN_ALL
 NkStorage  *nk_storage_new_zeroed    (NkDevice       *device,
                                       gsize           nbytes,
                                       NkBucket        bucket,
@@ -65,20 +74,27 @@ NkStorage  *nk_storage_new_zeroed    (NkDevice       *device,
  *
  * Returns: (transfer full): a new storage on the CPU device
  */
+NK_AVAILABLE_IN_ALL
 NkStorage  *nk_storage_new_for_host_data (gpointer        data,
                                           gsize           nbytes,
                                           NkBucket        bucket,
                                           GDestroyNotify  destroy,
                                           gpointer        user_data);
 
+NK_AVAILABLE_IN_ALL
 NkStorage  *nk_storage_ref           (NkStorage      *storage);
+NK_AVAILABLE_IN_ALL
 void        nk_storage_unref         (NkStorage      *storage);
 
 /* Returns: (transfer none): device memory (host memory on the CPU) */
+NK_AVAILABLE_IN_ALL
 gpointer    nk_storage_get_data      (NkStorage      *storage);
+NK_AVAILABLE_IN_ALL
 gsize       nk_storage_get_nbytes    (NkStorage      *storage);
 /* Returns: (transfer none): the device */
+NK_AVAILABLE_IN_ALL
 NkDevice   *nk_storage_get_device    (NkStorage      *storage);
+NK_AVAILABLE_IN_ALL
 NkBucket    nk_storage_get_bucket    (NkStorage      *storage);
 
 /**
@@ -89,6 +105,7 @@ NkBucket    nk_storage_get_bucket    (NkStorage      *storage);
  * Re-tags the bytes (e.g. an op output that autograd keeps becomes an activation);
  * the device moves the live count between buckets.
  */
+NK_AVAILABLE_IN_ALL
 void        nk_storage_set_bucket    (NkStorage      *storage,
                                       NkBucket        bucket);
 
@@ -101,6 +118,7 @@ void        nk_storage_set_bucket    (NkStorage      *storage,
  *
  * Returns: the id
  */
+NK_AVAILABLE_IN_ALL
 guint64     nk_storage_get_id        (NkStorage      *storage);
 
 /**
@@ -112,6 +130,7 @@ guint64     nk_storage_get_id        (NkStorage      *storage);
  *
  * Returns: the calling thread's default bucket
  */
+NK_AVAILABLE_IN_ALL
 NkBucket    nk_storage_get_default_bucket (void);
 
 /**
@@ -120,6 +139,7 @@ NkBucket    nk_storage_get_default_bucket (void);
  *
  * Returns: the previous default, so callers can restore it
  */
+NK_AVAILABLE_IN_ALL
 NkBucket    nk_storage_set_default_bucket (NkBucket   bucket);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkStorage, nk_storage_unref)

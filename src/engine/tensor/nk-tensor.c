@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "nk-device.h"
+#include "nk-device-impl.h"
 #include "nk-tensor.h"
 #include "nk-tensor-private.h"
 

@@ -64,9 +64,16 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib-object.h>
 
+#include "nk-version-macros.h"
+
 #include "nk-dtype.h"
+#include "nk-kernels.h"
 #include "nk-storage.h"
 
 G_BEGIN_DECLS
@@ -93,6 +100,7 @@ typedef enum {
   NK_TENSOR_ERROR_MEMORY,
 } NkTensorError;
 
+NK_AVAILABLE_IN_ALL
 GQuark nk_tensor_error_quark (void);
 
 /* Writes (ndim, shape) for the many functions taking a shape. */
@@ -140,9 +148,12 @@ struct _NkTensor
   GDestroyNotify autograd_destroy;
 };
 
+NK_AVAILABLE_IN_ALL
 GType       nk_tensor_get_type          (void) G_GNUC_CONST;
 
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_ref               (NkTensor       *tensor);
+NK_AVAILABLE_IN_ALL
 void        nk_tensor_unref             (NkTensor       *tensor);
 
 /* ---- construction ---------------------------------------------------------------- */
@@ -161,6 +172,7 @@ void        nk_tensor_unref             (NkTensor       *tensor);
  *
  * Returns: (transfer full) (nullable): the tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_new_full          (NkDevice       *device,
                                          NkDType         dtype,
                                          int             ndim,
@@ -170,26 +182,32 @@ NkTensor   *nk_tensor_new_full          (NkDevice       *device,
                                          GError        **error);
 
 /* Uninitialised, default device, the thread's default bucket. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_empty             (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_zeros             (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_ones              (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_full              (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
                                          double          value,
                                          GError        **error);
 /* A tensor of the same shape, dtype and device as @like (contiguous). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_empty_like        (NkTensor       *like,
                                          GError        **error);
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_zeros_like        (NkTensor       *like,
                                          GError        **error);
 
@@ -203,6 +221,7 @@ NkTensor   *nk_tensor_zeros_like        (NkTensor       *like,
  *
  * Returns: (transfer full) (nullable): the tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_arange            (NkDType         dtype,
                                          gint64          n,
                                          GError        **error);
@@ -217,6 +236,7 @@ NkTensor   *nk_tensor_arange            (NkDType         dtype,
  *
  * Returns: (transfer full) (nullable): a contiguous tensor on the default device
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_new_from_data     (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
@@ -233,6 +253,7 @@ NkTensor   *nk_tensor_new_from_data     (NkDType         dtype,
  *
  * Returns: (transfer full) (nullable): a contiguous tensor on the default device
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_new_from_doubles  (NkDType         dtype,
                                          int             ndim,
                                          const gint64   *shape,
@@ -254,6 +275,7 @@ NkTensor   *nk_tensor_new_from_doubles  (NkDType         dtype,
  *
  * Returns: (transfer full) (nullable): the tensor
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_new_view          (NkStorage      *storage,
                                          NkDType         dtype,
                                          int             ndim,
@@ -264,20 +286,29 @@ NkTensor   *nk_tensor_new_view          (NkStorage      *storage,
 
 /* ---- metadata -------------------------------------------------------------------- */
 
+NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_numel             (NkTensor       *tensor);
 /* numel · element size: the bytes this tensor's elements take if contiguous. */
+NK_AVAILABLE_IN_ALL
 gsize       nk_tensor_nbytes            (NkTensor       *tensor);
+NK_AVAILABLE_IN_ALL
 gsize       nk_tensor_element_size      (NkTensor       *tensor);
 /* Size and stride along @dim (negative counts from the end); programmer error if
  * out of range. */
+NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_size              (NkTensor       *tensor,
                                          int             dim);
+NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_get_stride        (NkTensor       *tensor,
                                          int             dim);
+NK_AVAILABLE_IN_ALL
 NkDevice   *nk_tensor_get_device        (NkTensor       *tensor);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_is_contiguous     (NkTensor       *tensor);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_same_storage      (NkTensor       *a,
                                          NkTensor       *b);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_same_shape        (NkTensor       *a,
                                          NkTensor       *b);
 /**
@@ -291,6 +322,7 @@ gboolean    nk_tensor_same_shape        (NkTensor       *a,
  *
  * Returns: the number of elements
  */
+NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_storage_numel     (NkTensor       *tensor);
 
 /**
@@ -301,9 +333,11 @@ gint64      nk_tensor_storage_numel     (NkTensor       *tensor);
  *
  * Returns: (transfer full): the text
  */
+NK_AVAILABLE_IN_ALL
 char       *nk_tensor_format_layout     (NkTensor       *tensor);
 
 /* "(4, 4)" for any gint64 list, as PyTorch prints sizes. */
+NK_AVAILABLE_IN_ALL
 char       *nk_format_shape             (int             ndim,
                                          const gint64   *shape);
 
@@ -313,11 +347,13 @@ char       *nk_format_shape             (int             ndim,
  * _to_device, _reshape, _flatten) are ops: nk-ops.h. */
 
 /* x[index] along @dim: drops the dim. Negative indices count from the end. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_select            (NkTensor       *tensor,
                                          int             dim,
                                          gint64          index,
                                          GError        **error);
 /* x.narrow(dim, start, length): start may be negative; start+length ≤ size. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_narrow            (NkTensor       *tensor,
                                          int             dim,
                                          gint64          start,
@@ -336,6 +372,7 @@ NkTensor   *nk_tensor_narrow            (NkTensor       *tensor,
  *
  * Returns: (transfer full) (nullable): the view
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_slice             (NkTensor       *tensor,
                                          int             dim,
                                          gint64          start,
@@ -361,22 +398,26 @@ NkTensor   *nk_tensor_slice             (NkTensor       *tensor,
  *
  * Returns: (transfer full) (nullable): the view
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_view              (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
 
 /* Swaps two dims (swaps their sizes and strides). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_transpose         (NkTensor       *tensor,
                                          int             dim0,
                                          int             dim1,
                                          GError        **error);
 /* transpose(0, 1) for ≤ 2 dims (a 0-D or 1-D tensor is returned as a view as is);
  * more dims is an error, as in PyTorch. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_t                 (NkTensor       *tensor,
                                          GError        **error);
 /* The dims reordered: result dim i is input dim dims[i]; @ndim must equal the
  * tensor's, every dim once. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
                                          int             ndim,
                                          const int      *dims,
@@ -384,21 +425,26 @@ NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
 /* Broadcasts size-1 dims (and new leading dims) to @shape with stride 0; -1 keeps a
  * size and may appear in every existing dim (not in a new leading one). No copy:
  * writing to an expanded tensor writes the shared element. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_expand            (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
 /* Inserts a size-1 dim at @dim (−ndim−1 ≤ dim ≤ ndim). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_unsqueeze         (NkTensor       *tensor,
                                          int             dim,
                                          GError        **error);
 /* Removes @dim if its size is 1 (else returns a view unchanged, like PyTorch). */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_squeeze           (NkTensor       *tensor,
                                          int             dim,
                                          GError        **error);
 /* Removes every size-1 dim. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_squeeze_all       (NkTensor       *tensor);
 /* Splits @dim into @ndim sizes (one may be -1, as in view); always a view. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
                                          int             dim,
                                          int             ndim,
@@ -406,6 +452,7 @@ NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
                                          GError        **error);
 /* The diagonal of dims dim1, dim2 (removed; appended as the last dim), shifted by
  * @offset (> 0 above the main diagonal): stride = stride[dim1] + stride[dim2]. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_diagonal          (NkTensor       *tensor,
                                          gint64          offset,
                                          int             dim1,
@@ -427,6 +474,7 @@ NkTensor   *nk_tensor_diagonal          (NkTensor       *tensor,
  *
  * Returns: (transfer full) (nullable): the view
  */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_as_strided        (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
@@ -434,6 +482,7 @@ NkTensor   *nk_tensor_as_strided        (NkTensor       *tensor,
                                          gint64          offset,
                                          GError        **error);
 /* A new NkTensor with the same layout and storage (x.view_as(x)); never fails. */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_alias             (NkTensor       *tensor);
 
 /* ---- elements -------------------------------------------------------------------- */
@@ -449,21 +498,25 @@ NkTensor   *nk_tensor_alias             (NkTensor       *tensor);
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_get_item          (NkTensor       *tensor,
                                          const gint64   *index,
                                          double         *out_value,
                                          GError        **error);
 /* Writes one element (rounded to the dtype); visible through every view. */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_set_item          (NkTensor       *tensor,
                                          const gint64   *index,
                                          double          value,
                                          GError        **error);
 /* The only element of a one-element tensor (any ndim). */
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_item              (NkTensor       *tensor,
                                          double         *out_value,
                                          GError        **error);
 /* Storage index of an element: offset + Σ index[d]·stride[d] (no bounds check
  * beyond g_return; for teaching UIs and tests). */
+NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_storage_index     (NkTensor       *tensor,
                                          const gint64   *index);
 
@@ -476,6 +529,7 @@ gint64      nk_tensor_storage_index     (NkTensor       *tensor,
  *
  * Returns: (transfer full) (array length=out_n): g_free() it
  */
+NK_AVAILABLE_IN_ALL
 double     *nk_tensor_to_doubles        (NkTensor       *tensor,
                                          gsize          *out_n);
 
@@ -488,19 +542,26 @@ double     *nk_tensor_to_doubles        (NkTensor       *tensor,
  *
  * Returns: (transfer none) (nullable): the pointer
  */
+NK_AVAILABLE_IN_ALL
 gpointer    nk_tensor_data              (NkTensor       *tensor);
 /* Typed shorthands (programmer error if the dtype differs). */
+NK_AVAILABLE_IN_ALL
 float      *nk_tensor_data_f32          (NkTensor       *tensor);
+NK_AVAILABLE_IN_ALL
 double     *nk_tensor_data_f64          (NkTensor       *tensor);
 
 /* ---- autograd slots (the tensor core never looks inside) ------------------------- */
 
+NK_AVAILABLE_IN_ALL
 void        nk_tensor_set_requires_grad (NkTensor       *tensor,
                                          gboolean        requires_grad);
+NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_get_requires_grad (NkTensor       *tensor);
 /* (transfer none) (nullable) */
+NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_get_grad          (NkTensor       *tensor);
 /* Takes a new ref on @grad (or clears with %NULL). */
+NK_AVAILABLE_IN_ALL
 void        nk_tensor_set_grad          (NkTensor       *tensor,
                                          NkTensor       *grad);
 /**
@@ -511,9 +572,11 @@ void        nk_tensor_set_grad          (NkTensor       *tensor,
  *
  * The slot autograd attaches its tape to. Views do not inherit it.
  */
+NK_AVAILABLE_IN_ALL
 void        nk_tensor_set_autograd      (NkTensor       *tensor,
                                          gpointer        data,
                                          GDestroyNotify  destroy);
+NK_AVAILABLE_IN_ALL
 gpointer    nk_tensor_get_autograd      (NkTensor       *tensor);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTensor, nk_tensor_unref)

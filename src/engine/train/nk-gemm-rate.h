@@ -9,7 +9,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
+
+#include "nk-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -36,14 +42,17 @@ G_BEGIN_DECLS
  *
  * Returns: the measured FLOP/s, or NAN with @error set
  */
+NK_AVAILABLE_IN_ALL
 double         nk_train_gemm_rate_measure_sync   (const char          *device,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
 /* The same on a worker thread; @callback runs on the caller's main context. */
+NK_AVAILABLE_IN_ALL
 void           nk_train_gemm_rate_measure        (const char          *device,
                                                   GCancellable        *cancellable,
                                                   GAsyncReadyCallback  callback,
                                                   gpointer             user_data);
+NK_AVAILABLE_IN_ALL
 double         nk_train_gemm_rate_measure_finish (GAsyncResult        *result,
                                                   GError             **error);
 /**
@@ -54,6 +63,7 @@ double         nk_train_gemm_rate_measure_finish (GAsyncResult        *result,
  *
  * Returns: whether @device was measured already (then the answer is at hand)
  */
+NK_AVAILABLE_IN_ALL
 gboolean       nk_train_gemm_rate_peek           (const char          *device,
                                                   double              *out_rate,
                                                   char               **out_reason);

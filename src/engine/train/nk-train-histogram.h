@@ -8,7 +8,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-tensor.h"
 
@@ -33,6 +39,7 @@ typedef enum {
   NK_TRAIN_HISTOGRAM_N_FORMATS
 } NkTrainHistogramFormat;
 
+NK_AVAILABLE_IN_ALL
 NkDType nk_train_histogram_format_dtype (NkTrainHistogramFormat format);
 
 /**
@@ -84,6 +91,7 @@ typedef struct {
  *
  * Returns: %TRUE on success
  */
+NK_AVAILABLE_IN_ALL
 gboolean nk_train_histogram_compute (NkTensor          *tensor,
                                      NkTrainHistogram  *out,
                                      GError           **error);

@@ -23,7 +23,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-train-metrics.h"
 
@@ -84,34 +90,47 @@ typedef enum {
 
 typedef struct _NkTrainHistory NkTrainHistory;
 
+NK_AVAILABLE_IN_ALL
 NkTrainHistory *nk_train_history_new             (void);
+NK_AVAILABLE_IN_ALL
 void            nk_train_history_free            (NkTrainHistory       *self);
 
+NK_AVAILABLE_IN_ALL
 void            nk_train_history_append          (NkTrainHistory       *self,
                                                   const NkTrainMetrics *metrics);
+NK_AVAILABLE_IN_ALL
 void            nk_train_history_append_steps    (NkTrainHistory       *self,
                                                   const NkTrainMetrics *steps,
                                                   gsize                 n_steps);
+NK_AVAILABLE_IN_ALL
 void            nk_train_history_clear           (NkTrainHistory       *self);
 
+NK_AVAILABLE_IN_ALL
 gsize           nk_train_history_get_n           (NkTrainHistory       *self);
+NK_AVAILABLE_IN_ALL
 void            nk_train_history_get             (NkTrainHistory       *self,
                                                   gsize                 index,
                                                   NkTrainMetrics       *out);
+NK_AVAILABLE_IN_ALL
 double          nk_train_history_get_value       (NkTrainHistory       *self,
                                                   NkTrainColumn         column,
                                                   gsize                 index);
+NK_AVAILABLE_IN_ALL
 gsize           nk_train_history_copy_column     (NkTrainHistory       *self,
                                                   NkTrainColumn         column,
                                                   gsize                 from,
                                                   gsize                 n,
                                                   double               *out);
+NK_AVAILABLE_IN_ALL
 gsize           nk_train_history_lower_bound     (NkTrainHistory       *self,
                                                   guint64               step);
+NK_AVAILABLE_IN_ALL
 gsize           nk_train_history_get_memory_size (NkTrainHistory       *self);
 
+NK_AVAILABLE_IN_ALL
 char           *nk_train_history_to_csv          (NkTrainHistory       *self,
                                                   const char           *device);
+NK_AVAILABLE_IN_ALL
 char           *nk_train_history_to_json_lines   (NkTrainHistory       *self,
                                                   const char           *device);
 

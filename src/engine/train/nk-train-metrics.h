@@ -10,7 +10,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <json-glib/json-glib.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-autograd.h"
 #include "nk-storage.h"
@@ -80,14 +86,17 @@ typedef struct {
   guint64  flops_embedding;
 } NkTrainMetrics;
 
+NK_AVAILABLE_IN_ALL
 double         nk_train_metrics_get_flop_kinds (const NkTrainMetrics *metrics,
                                                 double                kinds[NK_N_FLOP_KINDS]);
 
 /* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the
  * app shows beside them): one object per step, then one for the end of the run. */
+NK_AVAILABLE_IN_ALL
 void           nk_train_metrics_build_json (const NkTrainMetrics *metrics,
                                             const char           *device,
                                             JsonBuilder          *builder);
+NK_AVAILABLE_IN_ALL
 void           nk_train_done_build_json    (guint64               steps,
                                             double                final_loss,
                                             JsonBuilder          *builder);
@@ -108,12 +117,15 @@ void           nk_train_done_build_json    (guint64               steps,
   "seconds_forward,seconds_backward,seconds_optimizer," \
   "loss_scale,skipped\n"
 
+NK_AVAILABLE_IN_ALL
 void           nk_train_metrics_append_csv (const NkTrainMetrics *metrics,
                                             const char           *device,
                                             GString              *out);
+NK_AVAILABLE_IN_ALL
 char          *nk_train_metrics_to_csv     (const NkTrainMetrics *steps,
                                             gsize                 n_steps,
                                             const char           *device);
+NK_AVAILABLE_IN_ALL
 char          *nk_train_metrics_to_json_lines (const NkTrainMetrics *steps,
                                                gsize                 n_steps,
                                                const char           *device);

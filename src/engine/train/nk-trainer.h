@@ -40,7 +40,13 @@
  */
 #pragma once
 
+#if !defined (NAPKIN_INSIDE) && !defined (NAPKIN_COMPILATION)
+#error "Only <napkin.h> can be included directly."
+#endif
+
 #include <gio/gio.h>
+
+#include "nk-version-macros.h"
 
 #include "nk-device.h"
 #include "nk-enum-types.h"
@@ -73,12 +79,15 @@ typedef enum {
 
 #define NK_TYPE_TRAINER (nk_trainer_get_type ())
 
+NK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NkTrainer, nk_trainer, NK, TRAINER, GObject)
 
 /* Returns: (transfer full): a trainer with a frozen copy of @config */
+NK_AVAILABLE_IN_ALL
 NkTrainer      *nk_trainer_new              (const NkTrainConfig *config);
 
 /* Returns: (transfer none): the frozen config */
+NK_AVAILABLE_IN_ALL
 const NkTrainConfig *nk_trainer_get_config  (NkTrainer       *self);
 
 /**
@@ -93,11 +102,13 @@ const NkTrainConfig *nk_trainer_get_config  (NkTrainer       *self);
  * context first, then calls @callback: the state ends the same whether or not
  * there is a callback that calls nk_trainer_start_finish().
  */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_start            (NkTrainer           *self,
                                              GCancellable        *cancellable,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data);
 /* Returns: %TRUE if the run finished or was stopped; %FALSE with the error */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_start_finish     (NkTrainer           *self,
                                              GAsyncResult        *result,
                                              GError             **error);
@@ -112,15 +123,20 @@ gboolean        nk_trainer_start_finish     (NkTrainer           *self,
  *
  * Returns: %TRUE if all steps ran (or nk_trainer_stop() ended the run)
  */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_run_sync         (NkTrainer           *self,
                                              GCancellable        *cancellable,
                                              GError             **error);
 
 /* Take effect between two steps. */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_pause            (NkTrainer           *self);
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_resume           (NkTrainer           *self);
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_stop             (NkTrainer           *self);
 /* Writes a checkpoint after the current step (needs a checkpoint dir). */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_checkpoint_now   (NkTrainer           *self);
 /**
  * nk_trainer_abort:
@@ -130,6 +146,7 @@ void            nk_trainer_checkpoint_now   (NkTrainer           *self);
  * Ends the run between two steps, as FAILED with @error (the first abort's error
  * wins); any thread may call it (a recorder whose folder cannot be written does).
  */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_abort            (NkTrainer           *self,
                                              const GError        *error);
 
@@ -169,22 +186,29 @@ typedef struct {
  * One observer per trainer, attached before start(); detaching waits for a call
  * in progress, so @user_data may go once this returns.
  */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_set_observer     (NkTrainer               *self,
                                              const NkTrainerObserver *observer,
                                              gpointer                 user_data);
 
+NK_AVAILABLE_IN_ALL
 NkTrainerState  nk_trainer_get_state        (NkTrainer           *self);
 /* Whether the worker has seen the pause and is waiting. */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_is_parked        (NkTrainer           *self);
 /* Steps done so far (read atomically; also from other threads). */
+NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_steps_done   (NkTrainer           *self);
 /* The step a resumed run started after (0 for a fresh run). */
+NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_start_step   (NkTrainer           *self);
 
 /* The latest metrics; %FALSE before the first step. */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_get_latest       (NkTrainer           *self,
                                              NkTrainMetrics      *out_metrics);
 /* Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history */
+NK_AVAILABLE_IN_ALL
 GArray         *nk_trainer_get_history      (NkTrainer           *self);
 /**
  * nk_trainer_get_history_range:
@@ -196,9 +220,11 @@ GArray         *nk_trainer_get_history      (NkTrainer           *self);
  *
  * Returns: (transfer full) (element-type NkTrainMetrics): a copy of those steps
  */
+NK_AVAILABLE_IN_ALL
 GArray         *nk_trainer_get_history_range (NkTrainer          *self,
                                               guint64             from_step);
 /* fp16 steps skipped so far (the #NkTrainer:skipped-steps property). */
+NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_skipped_steps (NkTrainer          *self);
 
 /**
@@ -211,10 +237,12 @@ guint64         nk_trainer_get_skipped_steps (NkTrainer          *self);
  * Chooses the tensor the worker histograms every #NkTrainConfig.histogram_every steps;
  * may be called at any time: the next step takes a new histogram.
  */
+NK_AVAILABLE_IN_ALL
 void            nk_trainer_set_histogram_source (NkTrainer       *self,
                                                  const char      *name,
                                                  gboolean         gradient);
 /* The latest histogram; %FALSE before the first. */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
                                               NkTrainHistogram   *out);
 /**
@@ -230,6 +258,7 @@ gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
  *   %NULL before the first
  */
 #define NK_TRAINER_SAMPLE_TOKENS 200
+NK_AVAILABLE_IN_ALL
 char           *nk_trainer_dup_sample        (NkTrainer          *self,
                                               guint64            *out_step);
 
@@ -237,14 +266,18 @@ char           *nk_trainer_dup_sample        (NkTrainer          *self,
  * step, and read under the trainer's mutex: any thread may call them at any time.
  * (transfer none): the model, %NULL until built; its values change while the run
  * runs, so read them (tests, --save) only when it is not running. */
+NK_AVAILABLE_IN_ALL
 NkModel        *nk_trainer_get_model        (NkTrainer           *self);
 /* 0 until the model is built. */
+NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_n_parameters (NkTrainer           *self);
 /* Returns: (transfer none): the device's name ("cpu", "cuda:0") once the run has
  * found its device, the config's device before */
+NK_AVAILABLE_IN_ALL
 const char     *nk_trainer_get_device_name  (NkTrainer           *self);
 
 /* Writes the model's state_dict (PyTorch names) as safetensors, atomically. */
+NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_save             (NkTrainer           *self,
                                              const char          *path,
                                              GError             **error);

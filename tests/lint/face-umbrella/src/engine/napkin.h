@@ -1,0 +1,1 @@
+/* napkin.h: fixture umbrella that includes nothing */

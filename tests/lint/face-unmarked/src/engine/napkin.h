@@ -1,0 +1,2 @@
+/* napkin.h: fixture umbrella */
+#include "nk-low.h"
