@@ -609,23 +609,12 @@ napkin_run_get_memory_size (NapkinRun *self)
 char *
 napkin_run_describe_config (const NkTrainConfig *c)
 {
+  const NkModelArch *arch = nk_model_arch_lookup (c->model);
   g_autofree char *model = NULL;
+  NkModelShape shape;
 
-  switch (c->model)
-    {
-    case NK_MODEL_CRUNCHER:
-      model = g_strdup_printf (_("Cruncher D %u · L %u"), c->dim, c->layers);
-      break;
-    case NK_MODEL_TINY_LM:
-      model = g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), c->dim, c->layers, c->context);
-      break;
-    case NK_MODEL_GPT:
-    default:
-      /* nanoGPT's names: n_layer, n_head, n_embd, block_size */
-      model = g_strdup_printf (_("GPT L %u · H %u · d %u · T %u"), c->layers, c->n_head, c->dim,
-                               c->context);
-      break;
-    }
+  nk_train_config_get_shape (c, &shape);
+  model = arch != NULL ? arch->describe (&shape) : g_strdup (nk_model_kind_to_string (c->model));
   return g_strdup_printf (_("%s · batch %u · %" PRIu64 " steps · lr %g · %s · %s · %s"),
                           model, c->batch, c->steps, c->lr,
                           nk_optimizer_to_string (c->optimizer),

@@ -37,11 +37,6 @@ typedef struct {
   const char *name;
 } DisplayName;
 
-static const DisplayName model_display_names[] = {
-  { NK_MODEL_CRUNCHER, N_("Cruncher (deep linear)") },
-  { NK_MODEL_TINY_LM, N_("Tiny language model") },
-  { NK_MODEL_GPT, N_("GPT (nanoGPT’s)") },
-};
 static const DisplayName optimizer_display_names[] = {
   { NK_OPTIMIZER_SGD, N_("SGD") },
   { NK_OPTIMIZER_MOMENTUM, N_("SGD with momentum") },
@@ -125,8 +120,10 @@ model_display_name (AdwEnumListItem *item,
                     int              value,
                     gpointer         user_data)
 {
-  return display_name (NK_TYPE_MODEL_KIND, model_display_names,
-                       G_N_ELEMENTS (model_display_names), value);
+  /* a model's name is its architecture's (nk-model-arch.h) */
+  const NkModelArch *arch = nk_model_arch_lookup (value);
+
+  return arch != NULL ? g_strdup (_(arch->title)) : display_name (NK_TYPE_MODEL_KIND, NULL, 0, value);
 }
 
 static char *
@@ -214,12 +211,12 @@ build_config (NapkinRunForm  *self,
   c->device = g_strdup (gtk_switch_get_active (self->cuda_switch) ? "cuda" : "cpu");
   c->checkpoint_every = (guint64) gtk_spin_button_get_value (self->checkpoint_every_spin);
   c->checkpoint_dir = g_strdup (self->checkpoint_dir);
-  if (c->model != NK_MODEL_CRUNCHER)
+  if (nk_model_arch_lookup (c->model)->input != NK_MODEL_INPUT_VECTORS)
     c->text_file = g_strdup (self->text_file);
   /* The trainer's ring is only a hand-over buffer (its default size): each run
    * keeps its whole history itself (NapkinRun). */
   c->histogram_every = HISTOGRAM_EVERY;
-  if (c->model == NK_MODEL_GPT)
+  if (nk_model_arch_lookup (c->model)->generate != NULL)
     c->sample_every = SAMPLE_EVERY;
 
   if (!parse_lr (self, &c->lr, error))
@@ -255,20 +252,13 @@ validate (NapkinRunForm *self)
 {
   g_autoptr(GError) error = NULL;
   GtkWidget *bad = NULL;
-  NkModelKind model = selected_value (self->model_row);
-  gboolean lm = model == NK_MODEL_TINY_LM || model == NK_MODEL_GPT;
+  const NkModelArch *arch = nk_model_arch_lookup (selected_value (self->model_row));
 
-  /* What the chosen model is */
-  const char *const about[] = {
-    [NK_MODEL_CRUNCHER] = _("The lecture’s Cruncher: L Linear(D, D) layers, then Linear(D, 1), trained on y = x · (0, 1, …, D − 1)."),
-    [NK_MODEL_TINY_LM] = _("A byte-level language model: an embedding, L Linear(D, D) + ReLU layers and a head, predicting the next byte of the text."),
-    [NK_MODEL_GPT] = _("nanoGPT’s GPT: L pre-LayerNorm blocks of causal self-attention and a GELU MLP of width D, predicting the next token of the text."),
-  };
-
-  adw_preferences_group_set_description (self->model_group, about[MIN ((guint) model, G_N_ELEMENTS (about) - 1)]);
-  gtk_widget_set_visible (GTK_WIDGET (self->context_row), lm);
-  gtk_widget_set_visible (GTK_WIDGET (self->text_row), lm);
-  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), model == NK_MODEL_GPT);
+  /* What the chosen model is, and the sizes and data it reads */
+  adw_preferences_group_set_description (self->model_group, _(arch->description));
+  gtk_widget_set_visible (GTK_WIDGET (self->context_row), (arch->fields & NK_MODEL_FIELD_CONTEXT) != 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->text_row), arch->input != NK_MODEL_INPUT_VECTORS);
+  gtk_widget_set_visible (GTK_WIDGET (self->heads_row), (arch->fields & NK_MODEL_FIELD_HEADS) != 0);
 
   g_clear_pointer (&self->config, nk_train_config_free);
   self->config = build_config (self, &bad, &error);

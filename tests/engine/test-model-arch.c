@@ -68,6 +68,7 @@ test_table (void)
       g_assert_nonnull (a->count_parameters);
       g_assert_nonnull (a->param_names);
       g_assert_nonnull (a->activation_bytes);
+      g_assert_nonnull (a->describe);
       /* the PaLM split of a step's FLOPs needs the formula it splits */
       if (a->flops_terms != NULL)
         g_assert_nonnull (a->step_flops);

@@ -106,6 +106,12 @@ cruncher_param_names (const NkModelShape *shape)
   return (char **) g_ptr_array_free (names, FALSE);
 }
 
+static char *
+cruncher_describe (const NkModelShape *shape)
+{
+  return g_strdup_printf (_("Cruncher D %u · L %u"), shape->dim, shape->layers);
+}
+
 /* Each layer's output, L·B·D·c, and the head's, B·c; under autocast layer 0's
  * rounded input, B·D·c; the MSE's difference, B·4, and the loss, 4
  * (nk_model_activation_bytes()). */
@@ -139,4 +145,5 @@ const NkModelArch _nk_cruncher_arch = {
   .count_parameters = cruncher_count_parameters,
   .param_names = cruncher_param_names,
   .activation_bytes = cruncher_activation_bytes,
+  .describe = cruncher_describe,
 };

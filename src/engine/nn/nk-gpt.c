@@ -471,6 +471,14 @@ gpt_param_names (const NkModelShape *shape)
   return nk_gpt_param_names (shape->layers);
 }
 
+static char *
+gpt_describe (const NkModelShape *shape)
+{
+  /* nanoGPT's names: n_layer, n_head, n_embd, block_size */
+  return g_strdup_printf (_("GPT L %u · H %u · d %u · T %u"), shape->layers, shape->n_head,
+                          shape->dim, shape->context);
+}
+
 /* @rows tokens are @rows / T sequences of the block size T. */
 static guint64
 gpt_activation_bytes (const NkModelShape *shape,
@@ -544,6 +552,7 @@ const NkModelArch _nk_gpt_arch = {
   .count_parameters = gpt_count_parameters,
   .param_names = gpt_param_names,
   .activation_bytes = gpt_activation_bytes,
+  .describe = gpt_describe,
   .activation_terms = gpt_activation_terms,
   .step_flops = gpt_step_flops,
   .step_flops_caption = N_("FLOPs per step, 6 · N + 12 · L · T · d per token"),

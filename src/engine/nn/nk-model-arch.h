@@ -103,6 +103,8 @@ typedef struct _NkModelArch NkModelArch;
  * @activation_bytes: what one step's forward keeps for backward (the activations
  *   bucket) for @rows rows (B, or B·T tokens), @weights the parameters' dtype and
  *   @compute the autocast dtype (%NK_DTYPE_F32 without)
+ * @describe: one line naming the model and its sizes in the app's words
+ *   ("GPT L 4 · H 4 · d 128 · T 64"), translated
  * @activation_terms: (nullable): the same by #NkActTerm, the Planner's transformer
  *   terms, for a batch of @batch sequences; its sum is @activation_bytes
  * @step_flops: (nullable): a step's FLOPs by the model's formula (PaLM's for a GPT);
@@ -148,6 +150,7 @@ struct _NkModelArch
                                  guint64             rows,
                                  NkDType             weights,
                                  NkDType             compute);
+  char     *(*describe)         (const NkModelShape *shape);
 
   void      (*activation_terms) (const NkModelShape *shape,
                                  guint64             batch,

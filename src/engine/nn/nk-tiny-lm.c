@@ -124,6 +124,13 @@ tiny_lm_param_names (const NkModelShape *shape)
   return (char **) g_ptr_array_free (names, FALSE);
 }
 
+static char *
+tiny_lm_describe (const NkModelShape *shape)
+{
+  return g_strdup_printf (_("Tiny LM D %u · L %u · T %u"), shape->dim, shape->layers,
+                          shape->context);
+}
+
 /* N = @rows tokens: the embedding, N·D·w; per layer the Linear's and the ReLU's
  * outputs, 2·N·D·c; the logits, N·V·c; under autocast the rounded embedding, N·D·c,
  * and the logits widened for the softmax, N·V·4; the loss, 4
@@ -160,4 +167,5 @@ const NkModelArch _nk_tiny_lm_arch = {
   .count_parameters = tiny_lm_count_parameters,
   .param_names = tiny_lm_param_names,
   .activation_bytes = tiny_lm_activation_bytes,
+  .describe = tiny_lm_describe,
 };
