@@ -65,23 +65,6 @@ check_broadcast_to (NkTensor  *dst,
   return FALSE;
 }
 
-static gboolean
-check_no_overlap_write (NkTensor  *dst,
-                        GError   **error)
-{
-  for (int d = 0; d < dst->ndim; d++)
-    if (dst->stride[d] == 0 && dst->shape[d] > 1)
-      {
-        g_autofree char *layout = nk_tensor_format_layout (dst);
-        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
-                     _("unsupported operation: more than one element of the written-to tensor "
-                       "refers to a single memory location. Please clone() the tensor before "
-                       "performing the operation. (%s)"), layout);
-        return FALSE;
-      }
-  return TRUE;
-}
-
 gboolean
 nk_tensor_copy_ (NkTensor  *dst,
                  NkTensor  *src,
@@ -95,7 +78,7 @@ nk_tensor_copy_ (NkTensor  *dst,
 
   g_return_val_if_fail (dst != NULL && src != NULL, FALSE);
 
-  if (!check_broadcast_to (dst, src, error) || !check_no_overlap_write (dst, error))
+  if (!check_broadcast_to (dst, src, error) || !_nk_tensor_check_writable (dst, error))
     return FALSE;
   /* A source that shares some bytes with @dst without being the same layout would be
    * read after parts of it were overwritten (PyTorch refuses: "some elements of the

@@ -130,23 +130,6 @@ same_device (NkTensor  *a,
 }
 
 static gboolean
-check_writable (NkTensor  *out,
-                GError   **error)
-{
-  for (int d = 0; d < out->ndim; d++)
-    if (out->stride[d] == 0 && out->shape[d] > 1)
-      {
-        g_autofree char *layout = nk_tensor_format_layout (out);
-        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
-                     _("unsupported operation: more than one element of the written-to tensor "
-                       "refers to a single memory location. Please clone() the tensor before "
-                       "performing the operation. (%s)"), layout);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-static gboolean
 check_broadcasts_to (NkTensor      *t,
                      int            ndim,
                      const gint64  *shape,
@@ -315,7 +298,7 @@ elementwise_out (gboolean   is_unary,
     return FALSE;
   if (!check_broadcasts_to (a, out->ndim, out->shape, error) ||
       (b != NULL && !check_broadcasts_to (b, out->ndim, out->shape, error)) ||
-      !check_writable (out, error))
+      !_nk_tensor_check_writable (out, error))
     return FALSE;
 
   ct = compute_dtype (device, b ? nk_promote_types (a->dtype, b->dtype) : a->dtype);
@@ -950,7 +933,7 @@ nk_matmul_out (NkTensor   *out,
                    nk_dtype_info (a->dtype)->name, nk_dtype_info (b->dtype)->name);
       return FALSE;
     }
-  if (!check_writable (out, error))
+  if (!_nk_tensor_check_writable (out, error))
     return FALSE;
 
   device = nk_tensor_get_device (out);

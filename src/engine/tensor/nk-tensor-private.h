@@ -59,6 +59,11 @@ NkTensor *_nk_tensor_new_strided (NkDevice        *device,
 gboolean  _nk_tensor_may_overlap (NkTensor        *a,
                                   NkTensor        *b);
 
+/* Fails, as PyTorch does, when a write through @tensor would store several
+ * elements in one memory location (a stride of 0 over a dim longer than 1). */
+gboolean  _nk_tensor_check_writable (NkTensor      *tensor,
+                                     GError       **error);
+
 /* Whether @a and @b address exactly the same elements in the same order (exact
  * aliasing, which elementwise in-place ops allow). */
 gboolean  _nk_tensor_same_layout (NkTensor        *a,

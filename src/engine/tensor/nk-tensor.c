@@ -659,6 +659,23 @@ byte_range (NkTensor *t,
 }
 
 gboolean
+_nk_tensor_check_writable (NkTensor  *tensor,
+                           GError   **error)
+{
+  for (int d = 0; d < tensor->ndim; d++)
+    if (tensor->stride[d] == 0 && tensor->shape[d] > 1)
+      {
+        g_autofree char *layout = nk_tensor_format_layout (tensor);
+        g_set_error (error, NK_TENSOR_ERROR, NK_TENSOR_ERROR_STRIDE,
+                     _("unsupported operation: more than one element of the written-to tensor "
+                       "refers to a single memory location. Please clone() the tensor before "
+                       "performing the operation. (%s)"), layout);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
 _nk_tensor_may_overlap (NkTensor *a,
                         NkTensor *b)
 {
