@@ -756,6 +756,7 @@ static void mut_seq_tt (NkLaunchSpec *s) { s->seq = 4100; }
 static void mut_nodes (NkLaunchSpec *s) { spec_layout (s, 12, 1, 1, 1, 4, 96); s->nodes = 2; }
 static void mut_none (NkLaunchSpec *s) { }
 static void mut_zero0 (NkLaunchSpec *s) { s->zero_stage = 0; }
+static void mut_lr (NkLaunchSpec *s) { s->lr = -0.5; }
 
 static const Refusal refusals[] = {
   { "heads-tp", spec_small, mut_tp8, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "multiple of TP (8)" },
@@ -775,6 +776,8 @@ static const Refusal refusals[] = {
   { "torchtitan-ddp-with-tp", spec_llama70b, mut_zero0, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID, "DDP" },
   { "sequence-parallel-split", spec_llama70b, mut_seq_tt, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "sequence per CP rank (4100)" },
   { "whole-nodes", spec_small, mut_nodes, NK_LAUNCH_ENGINE_MEGATRON, NK_LAUNCH_ERROR_INVALID, "whole nodes" },
+  { "learning-rate", spec_small, mut_lr, NK_LAUNCH_ENGINE_TORCHTITAN, NK_LAUNCH_ERROR_INVALID,
+    "The learning rate must be a positive number, not -0.5." },
 };
 
 static void

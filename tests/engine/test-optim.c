@@ -222,6 +222,43 @@ test_bad_lr (void)
 
       g_assert_null (optim);
       g_assert_error (error, NK_OPTIM_ERROR, NK_OPTIM_ERROR_INVALID);
+      g_assert_true (g_str_has_prefix (error->message, "The learning rate must be a positive number, not "));
+    }
+}
+
+/* The learning-rate rule itself (nk-optimizer.h): a positive finite number,
+ * however small; the sentence with its flag and without, the value as %g. */
+static void
+test_lr_rule (void)
+{
+  static const struct { double lr; gboolean ok; const char *shown; } cases[] = {
+    { 0.0, FALSE, "0" }, { -1.0, FALSE, "-1" }, { NAN, FALSE, "nan" },
+    { INFINITY, FALSE, "inf" }, { -INFINITY, FALSE, "-inf" },
+    { 1e-300, TRUE, NULL }, { 1.0, TRUE, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) flag_error = NULL;
+      g_autofree char *plain = NULL;
+      g_autofree char *flagged = NULL;
+
+      g_assert_cmpint (nk_optimizer_check_lr (cases[i].lr, NULL, &error), ==, cases[i].ok);
+      g_assert_cmpint (nk_optimizer_check_lr (cases[i].lr, "--lr", &flag_error), ==, cases[i].ok);
+      g_assert_cmpint (nk_optimizer_check_lr (cases[i].lr, NULL, NULL), ==, cases[i].ok);
+      if (cases[i].ok)
+        {
+          g_assert_no_error (error);
+          g_assert_no_error (flag_error);
+          continue;
+        }
+      g_assert_error (error, NK_OPTIMIZER_ERROR, NK_OPTIMIZER_ERROR_LR);
+      g_assert_error (flag_error, NK_OPTIMIZER_ERROR, NK_OPTIMIZER_ERROR_LR);
+      plain = g_strdup_printf ("The learning rate must be a positive number, not %s.", cases[i].shown);
+      flagged = g_strdup_printf ("The learning rate --lr must be a positive number, not %s.", cases[i].shown);
+      g_assert_cmpstr (error->message, ==, plain);
+      g_assert_cmpstr (flag_error->message, ==, flagged);
     }
 }
 
@@ -235,6 +272,7 @@ main (int    argc,
   g_test_add_func ("/engine/optim/state-bytes", test_state_bytes);
   g_test_add_func ("/engine/optim/state-dict-round-trip", test_state_dict_round_trip);
   g_test_add_func ("/engine/optim/bad-lr", test_bad_lr);
+  g_test_add_func ("/engine/optim/lr-rule", test_lr_rule);
 
   return g_test_run ();
 }

@@ -608,7 +608,16 @@ test_bad_config (void)
   c->lr = 0.0;
   g_assert_false (nk_train_config_validate (c, &error));
   g_assert_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG);
-  g_assert_nonnull (strstr (error->message, "--lr"));
+  g_assert_cmpstr (error->message, ==, "The learning rate --lr must be a positive number, not 0.");
+  g_clear_error (&error);
+
+  /* --batches feeds the architectures that read sequences: the sentence names
+   * them from the table, as it named "gpt" by hand before */
+  c->lr = 0.01;
+  c->batches_file = g_strdup ("batches.bin");
+  g_assert_false (nk_train_config_validate (c, &error));
+  g_assert_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG);
+  g_assert_cmpstr (error->message, ==, "--batches is for --model gpt.");
 }
 
 /* The byte-level LM learns the bundled text: the loss starts near log 256 (uniform

@@ -1,15 +1,18 @@
-/* nk-optimizer.c: the optimizer kinds by name, and their state bytes per parameter
+/* nk-optimizer.c: optimizer kinds by name, their state bytes, the learning-rate rule
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "nk-enum-types.h"
 #include "nk-enums.h"
 #include "nk-optimizer.h"
+
+G_DEFINE_QUARK (nk-optimizer-error-quark, nk_optimizer_error)
 
 /**
  * nk_optimizer_to_string:
@@ -66,4 +69,34 @@ nk_optimizer_state_bytes (NkOptimizer optimizer)
     case NK_OPTIMIZER_ADAMW: return 8;
     default: g_return_val_if_reached (NAN);
     }
+}
+
+/**
+ * nk_optimizer_check_lr:
+ * @lr: a learning rate
+ * @flag: (nullable): the command-line flag that gave @lr ("--lr"), named in the
+ *   sentence; %NULL where no flag did
+ * @error: return location for a #GError (%NK_OPTIMIZER_ERROR_LR)
+ *
+ * The learning-rate rule, the one home of the check the optimizer, the launch
+ * configs and the training config make: a positive finite number (a tiny one
+ * such as 1e-300 included). Callers keep their own error domain and copy the
+ * sentence.
+ *
+ * Returns: %TRUE if @lr is one
+ */
+gboolean
+nk_optimizer_check_lr (double       lr,
+                       const char  *flag,
+                       GError     **error)
+{
+  if (lr > 0.0 && isfinite (lr))
+    return TRUE;
+  if (flag != NULL)
+    g_set_error (error, NK_OPTIMIZER_ERROR, NK_OPTIMIZER_ERROR_LR,
+                 _("The learning rate %s must be a positive number, not %g."), flag, lr);
+  else
+    g_set_error (error, NK_OPTIMIZER_ERROR, NK_OPTIMIZER_ERROR_LR,
+                 _("The learning rate must be a positive number, not %g."), lr);
+  return FALSE;
 }

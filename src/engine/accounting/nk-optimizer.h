@@ -1,10 +1,12 @@
-/* nk-optimizer.h: the optimizer kinds and the state each keeps per parameter
+/* nk-optimizer.h: the optimizer kinds, the state each keeps per parameter, the learning-rate rule
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A fact the planner and the trainer share: the planner sizes optimizer state from
- * it without reaching the tensor stack; nk-optim.h runs the update rules.
+ * it without reaching the tensor stack; nk-optim.h runs the update rules. The
+ * learning-rate rule lives here too, the one check the optimizer, the launch
+ * configs and the training config all make.
  */
 #pragma once
 
@@ -17,6 +19,19 @@
 #include "nk-version-macros.h"
 
 G_BEGIN_DECLS
+
+#define NK_OPTIMIZER_ERROR (nk_optimizer_error_quark ())
+
+/**
+ * NkOptimizerError:
+ * @NK_OPTIMIZER_ERROR_LR: a learning rate that is not a positive finite number
+ */
+typedef enum {
+  NK_OPTIMIZER_ERROR_LR,
+} NkOptimizerError;
+
+NK_AVAILABLE_IN_ALL
+GQuark nk_optimizer_error_quark (void);
 
 /**
  * NkOptimizer:
@@ -46,5 +61,9 @@ gboolean    nk_optimizer_from_string (const char  *text,
                                       NkOptimizer *out_optimizer);
 NK_AVAILABLE_IN_ALL
 double      nk_optimizer_state_bytes (NkOptimizer  optimizer);
+NK_AVAILABLE_IN_ALL
+gboolean    nk_optimizer_check_lr    (double        lr,
+                                      const char   *flag,
+                                      GError      **error);
 
 G_END_DECLS

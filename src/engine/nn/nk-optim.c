@@ -5,9 +5,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-#include <math.h>
-
 #include "nk-ops.h"
 #include "nk-optim.h"
 
@@ -50,14 +47,14 @@ nk_optim_new (NkOptimizer         kind,
               GError            **error)
 {
   g_autoptr(NkOptim) optim = NULL;
+  g_autoptr(GError) local = NULL;
   NkOptimStep *r;
 
   g_return_val_if_fail (params != NULL || n_params == 0, NULL);
 
-  if (!(lr > 0.0) || !isfinite (lr))
+  if (!nk_optimizer_check_lr (lr, NULL, &local))
     {
-      g_set_error (error, NK_OPTIM_ERROR, NK_OPTIM_ERROR_INVALID,
-                   _("The learning rate must be a positive number, not %g."), lr);
+      g_set_error_literal (error, NK_OPTIM_ERROR, NK_OPTIM_ERROR_INVALID, local->message);
       return NULL;
     }
 

@@ -132,6 +132,8 @@ static gboolean
 check_common (const NkLaunchSpec *s,
               GError            **error)
 {
+  g_autoptr(GError) lr_error = NULL;
+
   if (s->layers == 0 || s->d_model == 0 || s->heads == 0 || s->seq == 0)
     REFUSE (_("A launch config needs the model's shape: layers, d_model, heads and seq."));
   if (s->dp == 0 || s->tp == 0 || s->pp == 0 || s->cp == 0 || s->virtual_stages == 0
@@ -155,8 +157,8 @@ check_common (const NkLaunchSpec *s,
     REFUSE (_("The hidden size (%u) must be a multiple of the attention heads (%u)."), s->d_model, s->heads);
   if (s->zero_stage > 3)
     REFUSE (_("The ZeRO stage must be 0, 1, 2 or 3."));
-  if (!(s->lr > 0 && isfinite (s->lr)))
-    REFUSE (_("The learning rate must be a positive finite number."));
+  if (!nk_optimizer_check_lr (s->lr, NULL, &lr_error))
+    REFUSE ("%s", lr_error->message);
   if (s->train_steps == 0)
     REFUSE (_("A run needs at least one training step."));
   if (s->virtual_stages > 1 && s->pp == 1)

@@ -34,6 +34,21 @@ arch_of (const NkTrainConfig *config)
   return nk_model_arch_lookup (config->model);
 }
 
+/* The --model names of the architectures that read sequences, the ones a
+ * --batches file feeds ("gpt"). */
+static char *
+sequence_models (void)
+{
+  GString *names = g_string_new (NULL);
+  guint n;
+  const NkModelArch *const *archs = nk_model_archs (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (archs[i]->input == NK_MODEL_INPUT_SEQUENCES)
+      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", archs[i]->name);
+  return g_string_free (names, FALSE);
+}
+
 void
 nk_train_config_get_shape (const NkTrainConfig *config,
                            NkModelShape        *shape)
@@ -124,12 +139,13 @@ gboolean
 nk_train_config_validate (const NkTrainConfig  *config,
                           GError              **error)
 {
+  g_autoptr(GError) local = NULL;
+
   g_return_val_if_fail (config != NULL, FALSE);
 
-  if (!(config->lr > 0.0) || !isfinite (config->lr))
+  if (!nk_optimizer_check_lr (config->lr, "--lr", &local))
     {
-      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
-                   _("The learning rate --lr must be a positive number, not %g."), config->lr);
+      g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG, local->message);
       return FALSE;
     }
   if (config->dim == 0 || config->dim > 65536)
@@ -177,8 +193,10 @@ nk_train_config_validate (const NkTrainConfig  *config,
     }
   if (config->batches_file != NULL && arch_of (config)->input != NK_MODEL_INPUT_SEQUENCES)
     {
+      g_autofree char *models = sequence_models ();
+
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
-                   _("--batches is for --model gpt."));
+                   _("--batches is for --model %s."), models);
       return FALSE;
     }
   if (!check_shape (config, error))
