@@ -151,6 +151,34 @@ test_formulas_hand_filled (void)
   g_assert_null (report.gpu_name);
 }
 
+/* The usable-memory formula of a hand-made case writes the reserve as a percent
+ * sign, not printf's "%%" escape: 80 GB reported, the 512 MiB CUDA context
+ * (2^29 = 536870912 B), the default 5 % reserve; the result's 7.6e10 B is only
+ * printed. Also the formatter alone: "%%" is one "%", as printf reads it. */
+static void
+test_usable_memory_percent (void)
+{
+  NkPlanInputs in;
+  NkPlanResult r;
+  NkPlanReport report = { 0 };
+  g_autofree char *percent = nk_plan_format_formula ("%N %% of %s, 100%%", 5.0, "HBM");
+
+  nk_plan_inputs_init (&in);
+  g_assert_cmpint (in.layout[NK_PLAN_L_MEMORY_RESERVE], ==, 5);
+  result_init_empty (&r);
+  r.values[NK_PLAN_V_REPORTED] = 80e9;
+  r.values[NK_PLAN_V_USABLE] = 7.6e10;
+  r.has[NK_PLAN_V_REPORTED] = r.has[NK_PLAN_V_USABLE] = TRUE;
+  nk_plan_report_fill (&report, &in, &r, NULL);
+
+  g_assert_nonnull (strstr (report.formulas[NK_PLAN_V_USABLE], "5 % reserve"));
+  g_assert_null (strstr (report.formulas[NK_PLAN_V_USABLE], "%%"));
+  g_assert_cmpstr (report.formulas[NK_PLAN_V_USABLE], ==,
+                   "(8.0e10 B reported − 5.369e8 B CUDA context) × (1 − 5 % reserve) = 7.6e10 B");
+  nk_plan_report_clear (&report);
+  g_assert_cmpstr (percent, ==, "5 % of HBM, 100%");
+}
+
 /* The summary of the hand-filled result, written out row by row. */
 static void
 test_summary_hand_filled (void)
@@ -412,6 +440,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-report/hand-filled/formulas", test_formulas_hand_filled);
   g_test_add_func ("/engine/plan-report/hand-filled/summary", test_summary_hand_filled);
   g_test_add_func ("/engine/plan-report/hand-filled/json", test_json_hand_filled);
+  g_test_add_func ("/engine/plan-report/hand-filled/usable-memory-percent", test_usable_memory_percent);
   g_test_add_func ("/engine/plan-report/hand-filled/problems", test_problems_hand_filled);
   g_test_add_func ("/engine/plan-report/pure/lecture", test_lecture_pure_path);
   g_test_add_func ("/engine/plan-report/pure/largest-at-stage", test_largest_at_stage);

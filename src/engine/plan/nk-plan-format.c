@@ -79,12 +79,13 @@ nk_plan_format_number (double value)
 
 /**
  * nk_plan_format_formula:
- * @format: a template where %N is a double and %s a string
+ * @format: a template where %N is a double, %s a string and %% a percent sign
  * @...: the values, in order
  *
  * A tiny printf for formula templates: %N writes a number as
  * nk_plan_format_append_number() does; it keeps the templates readable and
- * translatable.
+ * translatable. A literal percent sign is written %%, as in every printf
+ * template a translator sees ("(1 − %N %% reserve)").
  *
  * Returns: (transfer full): the text
  */
@@ -106,6 +107,11 @@ nk_plan_format_formula (const char *format,
       else if (p[0] == '%' && p[1] == 's')
         {
           g_string_append (s, va_arg (args, const char *));
+          p++;
+        }
+      else if (p[0] == '%' && p[1] == '%')
+        {
+          g_string_append_c (s, '%');
           p++;
         }
       else
