@@ -514,7 +514,7 @@ resume_run_action (GtkWidget  *widget,
   /* The run that goes on takes the interrupted one's place in the list. */
   if (g_list_store_find (self->runs, run, &position))
     g_list_store_remove (self->runs, position);
-  _napkin_training_page_start_run_in (self, config, folder, nk_checkpoint_get_step (ck));
+  _napkin_training_page_start_run_in (self, config, folder);
 }
 
 /* ------------------------------------------------------------ exports */

@@ -51,8 +51,7 @@ void       _napkin_training_page_start_run      (NapkinTrainingPage  *self,
                                                  NkTrainConfig       *config);
 void       _napkin_training_page_start_run_in   (NapkinTrainingPage  *self,
                                                  NkTrainConfig       *config,
-                                                 const char          *folder,
-                                                 guint64              keep_steps);
+                                                 const char          *folder);
 void       _napkin_training_page_load_runs      (NapkinTrainingPage  *self);
 
 /* napkin-training-page-actions.c */

@@ -256,15 +256,14 @@ void
 _napkin_training_page_start_run (NapkinTrainingPage *self,
                                  NkTrainConfig      *config)
 {
-  _napkin_training_page_start_run_in (self, config, NULL, 0);
+  _napkin_training_page_start_run_in (self, config, NULL);
 }
 
 /* A new run folder under the runs folder, or @folder for a resumed run. */
 static void
 write_run_folder (NapkinTrainingPage *self,
                   NapkinRun          *run,
-                  const char         *folder,
-                  guint64             keep_steps)
+                  const char         *folder)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *path = folder != NULL ? g_strdup (folder)
@@ -278,13 +277,13 @@ write_run_folder (NapkinTrainingPage *self,
     }
 }
 
-/* Starts a run of @config writing to @folder (%NULL: a new run folder), whose
- * metrics up to @keep_steps stay. */
+/* Starts a run of @config writing to @folder (%NULL: a new run folder); a
+ * resumed run's recorder keeps the folder's metrics up to the step its trainer
+ * starts from. */
 void
 _napkin_training_page_start_run_in (NapkinTrainingPage *self,
                                     NkTrainConfig      *config,
-                                    const char         *folder,
-                                    guint64             keep_steps)
+                                    const char         *folder)
 {
   g_autoptr(NkTrainer) trainer = nk_trainer_new (config);
   g_autoptr(NapkinRun) run = napkin_run_new (trainer, self->next_index++);
@@ -293,7 +292,7 @@ _napkin_training_page_start_run_in (NapkinTrainingPage *self,
   g_signal_connect_object (run, "notify::state", G_CALLBACK (on_run_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (run, "notify::last-step", G_CALLBACK (_napkin_training_page_update_actions),
                            self, G_CONNECT_SWAPPED);
-  write_run_folder (self, run, folder, keep_steps);
+  write_run_folder (self, run, folder);
   g_list_store_insert (self->runs, 0, run);
   self->active = run;
   _napkin_training_page_show_run (self, run);
