@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "nk-test-util.h"
 #include "nk-npy.h"
@@ -90,31 +89,45 @@ read_file (const char *path,
   return data;
 }
 
-/* Reads lines from @fd until one has "step" ≥ @step; returns the last step seen. */
+/* Reads lines from @process's stdout until one has "step" ≥ @step (or it ends);
+ * returns the last step seen. */
 static gint64
-read_until_step (int     fd,
-                 gint64  step)
+read_until_step (GSubprocess *process,
+                 gint64       step)
 {
-  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   gint64 seen = 0;
-  char c;
 
-  while (seen < step && read (fd, &c, 1) == 1)
+  /* The pipe stays open until the process is gone: closing it would kill a
+   * writing child with SIGPIPE before the test's own signal. */
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (in), FALSE);
+  while (seen < step)
     {
-      if (c != '\n')
-        {
-          g_string_append_c (line, c);
-          continue;
-        }
-      {
-        g_autoptr(JsonObject) o = parse_line (line->str);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+      g_autoptr(JsonObject) o = NULL;
 
-        if (json_object_has_member (o, "step"))
-          seen = json_object_get_int_member (o, "step");
-      }
-      g_string_truncate (line, 0);
+      g_assert_no_error (error);
+      if (line == NULL)
+        break;
+      o = parse_line (line);
+      if (json_object_has_member (o, "step"))
+        seen = json_object_get_int_member (o, "step");
     }
   return seen;
+}
+
+/* Kills @process with SIGKILL and reaps it: it must have died of that signal. */
+static void
+kill_and_wait (GSubprocess *process)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_send_signal (process, SIGKILL);
+  g_assert_true (g_subprocess_wait (process, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (process));
+  g_assert_cmpint (g_subprocess_get_term_sig (process), ==, SIGKILL);
 }
 
 static void
@@ -126,11 +139,9 @@ test_kill_and_resume (void)
   const char *common[] = { "--dim", "32", "--layers", "2", "--batch", "8", "--steps", "2000",
                            "--lr", "0.001", "--optimizer", "adam", "--seed", "3" };
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) process = NULL;
   g_autofree char *a = NULL, *b = NULL, *out = NULL, *err = NULL;
   gsize la, lb;
-  GPid pid;
-  int out_fd, status;
   gint64 seen;
 
   /* The run that is never interrupted. */
@@ -147,8 +158,6 @@ test_kill_and_resume (void)
 
   /* The same run with checkpoints, killed mid-run. Our reading paces it: a child
    * that is ahead blocks on the full pipe. */
-  g_ptr_array_add (argv, (gpointer) nk_test_cli_path ());
-  g_ptr_array_add (argv, (gpointer) "train");
   for (guint i = 0; i < G_N_ELEMENTS (common); i++)
     g_ptr_array_add (argv, (gpointer) common[i]);
   g_ptr_array_add (argv, (gpointer) "--checkpoint-dir");
@@ -157,17 +166,12 @@ test_kill_and_resume (void)
   g_ptr_array_add (argv, (gpointer) "37");
   g_ptr_array_add (argv, (gpointer) "--json-lines");
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
-                                           NULL, &out_fd, NULL, &error));
-  g_assert_no_error (error);
-  seen = read_until_step (out_fd, 300);
+  process = nk_test_spawn_cli ("train", (const char *const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_assert_nonnull (process);
+  seen = read_until_step (process, 300);
   g_assert_cmpint (seen, >=, 300);
-  kill (pid, SIGKILL);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  g_assert_true (WIFSIGNALED (status));
-  close (out_fd);
-  g_spawn_close_pid (pid);
+  kill_and_wait (process);
 
   /* Resume to the end from the newest intact checkpoint. */
   {
@@ -274,22 +278,13 @@ test_bad_inputs (void)
 static GPtrArray *
 run_json (const char *const *args)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL, *err = NULL;
+  g_auto(NkTestRun) run = { 0, };
   g_auto(GStrv) lines = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  int status;
 
-  g_ptr_array_add (argv, (gpointer) nk_test_cli_path ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_true (g_spawn_check_wait_status (status, &error));
-  g_assert_no_error (error);
-  lines = g_strsplit (g_strstrip (out), "\n", -1);
+  g_assert_true (nk_test_run_cli (&run, NULL, args, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (g_strstrip (run.out), "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     g_ptr_array_add (objects, parse_line (lines[i]));
   return objects;
@@ -586,33 +581,27 @@ test_one_writer (void)
 {
   g_autofree char *ckdir = g_build_filename (tmpdir, "ck-shared", NULL);
   g_autofree char *pid_text = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL, *err = NULL;
-  const char *argv[] = { nk_test_cli_path (), "train", "--dim", "8", "--layers", "1", "--steps", "1000000",
-                         "--checkpoint-dir", ckdir, "--checkpoint-every", "50", "--json-lines",
-                         NULL };
+  const char *first[] = { "--dim", "8", "--layers", "1", "--steps", "1000000",
+                          "--checkpoint-dir", ckdir, "--checkpoint-every", "50", "--json-lines",
+                          NULL };
   const char *second[] = { "--dim", "8", "--layers", "1", "--steps", "100", "--checkpoint-dir",
                            ckdir, "--json-lines", NULL };
-  GPid pid;
-  int out_fd, status;
+  g_autoptr(GSubprocess) process = NULL;
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
-                                           NULL, &out_fd, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (read_until_step (out_fd, 1), >=, 1);
+  process = nk_test_spawn_cli ("train", first, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  if (process == NULL)
+    return;
+  g_assert_cmpint (read_until_step (process, 1), >=, 1);
 
   g_assert_cmpint (nk_test_cli ("train", second, &out, &err), ==, 1);
-  pid_text = g_strdup_printf ("is in use by process %d", (int) pid);
+  pid_text = g_strdup_printf ("is in use by process %s", g_subprocess_get_identifier (process));
   g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, pid_text));
   g_assert_nonnull (strstr (err, ckdir));
   g_assert_cmpuint (count_step_lines (out), ==, 0);
 
-  kill (pid, SIGKILL);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  close (out_fd);
-  g_spawn_close_pid (pid);
+  kill_and_wait (process);
 
   /* The dead run's lock went with it: the folder is free again (the resume may
    * still be refused for holding more steps than 1, but not for being in use). */
@@ -1060,26 +1049,18 @@ test_run_dir_killed_resumes (void)
   for (guint round = 0; round < 3; round++)
     {
       g_autofree char *dir = g_strdup_printf ("%s/run-killed-%u", tmpdir, round);
-      const char *argv[] = { nk_test_cli_path (), "train", "--dim", "8", "--layers", "1",
-                             "--steps", "100000000", "--checkpoint-every", "25", "--run-dir",
-                             dir, NULL };
-      g_autoptr(GError) error = NULL;
+      const char *args[] = { "--dim", "8", "--layers", "1", "--steps", "100000000",
+                             "--checkpoint-every", "25", "--run-dir", dir, NULL };
+      g_autoptr(GSubprocess) process = NULL;
       g_auto(FolderMetrics) fm = { 0, };
       g_autofree char *steps = NULL;
       g_autofree char *status = NULL;
-      GPid pid;
-      int wstatus;
 
-      g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
-                                    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                    NULL, NULL, &pid, &error));
-      g_assert_no_error (error);
+      process = nk_test_spawn_cli ("train", args, G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+      g_assert_nonnull (process);
       wait_for_folder (dir, 60);
       g_usleep (g_rand_int_range (rand, 0, 200000));
-      kill (pid, SIGKILL);
-      g_assert_cmpint (waitpid (pid, &wstatus, 0), ==, pid);
-      g_assert_true (WIFSIGNALED (wstatus));
-      g_spawn_close_pid (pid);
+      kill_and_wait (process);
 
       read_folder_metrics (dir, &fm);
       g_test_message ("killed after %u steps written", fm.steps->len);

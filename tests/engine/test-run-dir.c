@@ -543,9 +543,8 @@ test_running_then_interrupted (void)
 static void
 test_cli_killed (void)
 {
-  const char *cli = g_getenv ("NAPKIN_CLI");
-  g_autofree char *root = g_dir_make_tmp ("test-run-dir-XXXXXX", NULL);
-  g_autofree char *dir = g_build_filename (root, "run", NULL);
+  g_autofree char *root = NULL;
+  g_autofree char *dir = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GDataInputStream) in = NULL;
   g_autoptr(GError) error = NULL;
@@ -556,18 +555,21 @@ test_cli_killed (void)
   guint seen = 0;
   const guint N = 200;
   g_autoptr(GString) printed = g_string_new (NULL);
-  g_autofree char *metrics_path = g_build_filename (dir, "metrics.jsonl", NULL);
+  g_autofree char *metrics_path = NULL;
   g_autofree char *written = NULL;
 
-  if (cli == NULL)
-    {
-      g_test_skip ("NAPKIN_CLI is not set");
-      return;
-    }
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli, "train",
-                           "--dim", "8", "--layers", "1", "--steps", "100000000",
-                           "--checkpoint-every", "50", "--json-lines", "--run-dir", dir, NULL);
-  g_assert_no_error (error);
+  if (nk_test_cli_path () == NULL)
+    return;
+  root = nk_test_make_temp_dir ("test-run-dir");
+  dir = g_build_filename (root, "run", NULL);
+  metrics_path = g_build_filename (dir, "metrics.jsonl", NULL);
+  {
+    const char *args[] = { "--dim", "8", "--layers", "1", "--steps", "100000000",
+                           "--checkpoint-every", "50", "--json-lines", "--run-dir", dir, NULL };
+
+    proc = nk_test_spawn_cli ("train", args, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  }
+  g_assert_nonnull (proc);
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
   while (seen < N)
     {
@@ -583,6 +585,8 @@ test_cli_killed (void)
   g_subprocess_wait (proc, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (g_subprocess_get_if_exited (proc));
+  g_assert_true (g_subprocess_get_if_signaled (proc));
+  g_assert_cmpint (g_subprocess_get_term_sig (proc), ==, SIGKILL);
 
   runs = nk_run_dir_list (root, &error);
   g_assert_no_error (error);
