@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nk-autograd.h"
+#include "nk-run-dir.h"
 #include "nk-test-util.h"
 
 void
@@ -350,5 +351,23 @@ nk_test_done_means_gpt (NkPrecision precision)
   c->context = 64;
   c->batch = 16;
   c->precision = precision;
+  return c;
+}
+
+NkTrainConfig *
+nk_test_small_run_config (const char *dir,
+                          guint64     steps,
+                          gboolean    resume)
+{
+  NkTrainConfig *c = nk_train_config_new ();
+
+  c->dim = 4;
+  c->layers = 1;
+  c->batch = 2;
+  c->steps = steps;
+  c->checkpoint_every = 10;
+  c->checkpoint_dir = nk_run_dir_get_checkpoint_dir (dir);
+  if (resume)
+    c->resume_dir = nk_run_dir_get_checkpoint_dir (dir);
   return c;
 }

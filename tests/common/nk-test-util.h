@@ -67,6 +67,12 @@ NkTensor   *nk_test_filled         (NkDType             dtype,
 /* Issue 12's Done-means GPT (d 128, L 4, H 4, T 64, B 16, bytes) in @precision. */
 NkTrainConfig *nk_test_done_means_gpt (NkPrecision     precision);
 
+/* A Cruncher small enough to run 80 steps in milliseconds, with a checkpoint every
+ * ten steps in run folder @dir's checkpoints/ (and resuming from there when @resume). */
+NkTrainConfig *nk_test_small_run_config (const char *dir,
+                                         guint64     steps,
+                                         gboolean    resume);
+
 char       *nk_test_make_temp_dir  (const char         *name);
 void        nk_test_remove_tree    (const char         *path);
 

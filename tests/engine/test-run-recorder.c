@@ -19,31 +19,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "nk-checkpoint.h"
 #include "nk-run-recorder.h"
 #include "nk-test-util.h"
-
-/* A Cruncher small enough to run 80 steps in milliseconds, with a checkpoint every
- * ten steps in @dir's checkpoints/ (and resuming from there when @resume). */
-static NkTrainConfig *
-small_config (const char *dir,
-              guint64     steps,
-              gboolean    resume)
-{
-  NkTrainConfig *c = nk_train_config_new ();
-
-  c->dim = 4;
-  c->layers = 1;
-  c->batch = 2;
-  c->steps = steps;
-  c->checkpoint_every = 10;
-  c->checkpoint_dir = nk_run_dir_get_checkpoint_dir (dir);
-  if (resume)
-    c->resume_dir = nk_run_dir_get_checkpoint_dir (dir);
-  return c;
-}
 
 /* metrics.jsonl with json-glib: the steps in order, the lines that are no object of
  * ours, the closing lines. */
@@ -140,8 +119,8 @@ test_resume_own_folder (void)
 {
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
-  g_autoptr(NkTrainConfig) first = small_config (dir, 40, FALSE);
-  g_autoptr(NkTrainConfig) second = small_config (dir, 80, TRUE);
+  g_autoptr(NkTrainConfig) first = nk_test_small_run_config (dir, 40, FALSE);
+  g_autoptr(NkTrainConfig) second = nk_test_small_run_config (dir, 80, TRUE);
   g_autoptr(NkTrainer) t1 = NULL, t2 = NULL;
   g_autoptr(GArray) steps = NULL;
   g_autoptr(NkTrainHistory) h = nk_train_history_new ();
@@ -237,10 +216,10 @@ test_refused_untouched (void)
 {
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
-  g_autoptr(NkTrainConfig) first = small_config (dir, 30, FALSE);
-  g_autoptr(NkTrainConfig) changed = small_config (dir, 60, TRUE);
-  g_autoptr(NkTrainConfig) fewer = small_config (dir, 20, TRUE);
-  g_autoptr(NkTrainConfig) fresh = small_config (dir, 60, FALSE);
+  g_autoptr(NkTrainConfig) first = nk_test_small_run_config (dir, 30, FALSE);
+  g_autoptr(NkTrainConfig) changed = nk_test_small_run_config (dir, 60, TRUE);
+  g_autoptr(NkTrainConfig) fewer = nk_test_small_run_config (dir, 20, TRUE);
+  g_autoptr(NkTrainConfig) fresh = nk_test_small_run_config (dir, 60, FALSE);
   g_autoptr(NkTrainer) t1 = record_run (dir, first, TRUE);
   g_autoptr(GHashTable) before = snapshot (dir);
   g_autoptr(GError) error = NULL;
@@ -276,8 +255,8 @@ test_corrupt_lines (void)
   g_autofree char *dir = g_build_filename (root, "run", NULL);
   g_autofree char *path = g_build_filename (dir, "metrics.jsonl", NULL);
   g_autofree char *stale = g_build_filename (dir, ".metrics.jsonl-AbC123", NULL);
-  g_autoptr(NkTrainConfig) first = small_config (dir, 35, FALSE);
-  g_autoptr(NkTrainConfig) second = small_config (dir, 60, TRUE);
+  g_autoptr(NkTrainConfig) first = nk_test_small_run_config (dir, 35, FALSE);
+  g_autoptr(NkTrainConfig) second = nk_test_small_run_config (dir, 60, TRUE);
   g_autoptr(NkTrainer) t1 = record_run (dir, first, TRUE);
   g_autoptr(NkTrainer) t2 = NULL;
   g_autoptr(NkTrainHistory) h = nk_train_history_new ();
@@ -353,7 +332,7 @@ test_checkpoint_after_steps (void)
 {
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
-  g_autoptr(NkTrainConfig) config = small_config (dir, 50, FALSE);
+  g_autoptr(NkTrainConfig) config = nk_test_small_run_config (dir, 50, FALSE);
   g_autoptr(NkTrainer) trainer = NULL;
   g_autoptr(NkRunRecorder) recorder = NULL;
   g_autoptr(GError) error = NULL;
@@ -377,7 +356,7 @@ test_pause_flushes (void)
 {
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
-  g_autoptr(NkTrainConfig) config = small_config (dir, 100000000, FALSE);
+  g_autoptr(NkTrainConfig) config = nk_test_small_run_config (dir, 100000000, FALSE);
   g_autoptr(NkTrainer) trainer = NULL;
   g_autoptr(NkRunRecorder) recorder = NULL;
   g_autoptr(GError) error = NULL;
@@ -421,7 +400,7 @@ test_one_writer (void)
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
   g_autofree char *other = g_build_filename (root, "other", NULL);
-  g_autoptr(NkTrainConfig) config = small_config (dir, 10, FALSE);
+  g_autoptr(NkTrainConfig) config = nk_test_small_run_config (dir, 10, FALSE);
   g_autoptr(NkTrainer) t1 = nk_trainer_new (config);
   g_autoptr(NkTrainer) t2 = nk_trainer_new (config);
   g_autoptr(NkRunRecorder) r1 = NULL;
@@ -437,7 +416,7 @@ test_one_writer (void)
   g_assert_true (nk_run_recorder_close (r1, NULL));
 
   {
-    g_autoptr(NkTrainConfig) inside = small_config (other, 10, FALSE);
+    g_autoptr(NkTrainConfig) inside = nk_test_small_run_config (other, 10, FALSE);
     g_autoptr(NkTrainer) t3 = NULL;
 
     g_free (inside->checkpoint_dir);
@@ -449,30 +428,28 @@ test_one_writer (void)
     g_assert_false (g_file_test (other, G_FILE_TEST_EXISTS));
   }
 
-  if (g_getenv ("NAPKIN_CLI") != NULL)
+  if (nk_test_cli_path () != NULL)
     {
       g_autofree char *busy = g_build_filename (root, "busy", NULL);
       g_autofree char *metrics = g_build_filename (busy, "metrics.jsonl", NULL);
-      const char *argv[] = { g_getenv ("NAPKIN_CLI"), "train", "--dim", "4", "--layers", "1",
-                             "--steps", "100000000", "--run-dir", busy, NULL };
-      g_autoptr(NkTrainConfig) c = small_config (busy, 10, TRUE);
+      const char *args[] = { "--dim", "4", "--layers", "1", "--steps", "100000000",
+                             "--run-dir", busy, NULL };
+      g_autoptr(NkTrainConfig) c = nk_test_small_run_config (busy, 10, TRUE);
       g_autoptr(NkTrainer) t4 = nk_trainer_new (c);
+      g_autoptr(GSubprocess) process = NULL;
       g_autofree char *pid_text = NULL;
-      GPid pid;
 
-      g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
-                                    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                    NULL, NULL, &pid, &error));
+      process = nk_test_spawn_cli ("train", args, G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
       while (!g_file_test (metrics, G_FILE_TEST_EXISTS))
         g_usleep (1000);
       g_assert_null (nk_run_recorder_new (t4, busy, &error));
       g_assert_error (error, NK_CHECKPOINT_ERROR, NK_CHECKPOINT_ERROR_LOCKED);
-      pid_text = g_strdup_printf ("in use by process %d", (int) pid);
+      pid_text = g_strdup_printf ("in use by process %s", g_subprocess_get_identifier (process));
       g_test_message ("%s", error->message);
       g_assert_nonnull (strstr (error->message, pid_text));
-      kill (pid, SIGKILL);
-      g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
-      g_spawn_close_pid (pid);
+      g_subprocess_send_signal (process, SIGKILL);
+      g_assert_true (g_subprocess_wait (process, NULL, NULL));
+      g_assert_true (g_subprocess_get_if_signaled (process));
     }
   nk_test_remove_tree (root);
 }
@@ -485,7 +462,7 @@ test_write_fails (void)
 {
   g_autofree char *root = nk_test_make_temp_dir ("test-run-recorder");
   g_autofree char *dir = g_build_filename (root, "run", NULL);
-  g_autoptr(NkTrainConfig) config = small_config (dir, 100000, FALSE);
+  g_autoptr(NkTrainConfig) config = nk_test_small_run_config (dir, 100000, FALSE);
   g_autoptr(NkTrainer) trainer = NULL;
   g_autoptr(NkRunRecorder) recorder = NULL;
   g_autoptr(GError) error = NULL;

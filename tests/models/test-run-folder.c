@@ -17,24 +17,6 @@
 #include "napkin-run.h"
 #include "nk-test-util.h"
 
-static NkTrainConfig *
-small_config (const char *dir,
-              guint64     steps,
-              gboolean    resume)
-{
-  NkTrainConfig *c = nk_train_config_new ();
-
-  c->dim = 4;
-  c->layers = 1;
-  c->batch = 2;
-  c->steps = steps;
-  c->checkpoint_every = 10;
-  c->checkpoint_dir = nk_run_dir_get_checkpoint_dir (dir);
-  if (resume)
-    c->resume_dir = nk_run_dir_get_checkpoint_dir (dir);
-  return c;
-}
-
 static void
 on_done (GObject      *source,
          GAsyncResult *result,
@@ -153,9 +135,9 @@ test_run_and_resume (void)
   g_autofree char *root = nk_test_make_temp_dir ("test-run-folder");
   g_autofree char *dir = g_build_filename (root, "20261127-120000-1", NULL);
   g_autofree char *metrics = g_build_filename (dir, "metrics.jsonl", NULL);
-  g_autoptr(NkTrainConfig) first = small_config (dir, 40, FALSE);
-  g_autoptr(NkTrainConfig) changed = small_config (dir, 80, TRUE);
-  g_autoptr(NkTrainConfig) second = small_config (dir, 80, TRUE);
+  g_autoptr(NkTrainConfig) first = nk_test_small_run_config (dir, 40, FALSE);
+  g_autoptr(NkTrainConfig) changed = nk_test_small_run_config (dir, 80, TRUE);
+  g_autoptr(NkTrainConfig) second = nk_test_small_run_config (dir, 80, TRUE);
   g_autoptr(NapkinRun) resumed = NULL;
   g_autoptr(GHashTable) before = NULL, after = NULL;
   g_autoptr(GArray) steps = NULL;
