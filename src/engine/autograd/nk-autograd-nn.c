@@ -11,7 +11,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "nk-device-impl.h"
 #include "nk-autograd-nn.h"
 #include "nk-autograd-private.h"
 #include "nk-storage.h"
@@ -38,17 +37,7 @@ _nk_ag_run_rows (NkTensor    *like,
                  NkRowsCall  *call,
                  GError     **error)
 {
-  NkDevice *device = nk_tensor_get_device (like);
-  const NkDeviceOps *ops = nk_device_get_ops (device);
-
-  if (ops->rows == NULL)
-    {
-      g_set_error (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                   _("The device %s has no LayerNorm, softmax or embedding kernels."),
-                   nk_device_get_name (device));
-      return FALSE;
-    }
-  return ops->rows (nk_device_get_backend (device), like->dtype, call, error);
+  return nk_device_rows (nk_tensor_get_device (like), like->dtype, call, error);
 }
 
 /* The ids of @index (int32, int64 or uint16, [N], on any device) as int64 on the

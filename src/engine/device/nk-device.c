@@ -527,6 +527,37 @@ nk_device_synchronize (NkDevice  *device,
   return device->ops->synchronize (device->backend, error);
 }
 
+/**
+ * nk_device_rows:
+ * @device: a device
+ * @dtype: the rows' dtype (f32 or f64)
+ * @call: the row kernel and its operands, device pointers (nk-kernels.h)
+ * @error: return location for a #GError (%NK_DEVICE_ERROR_UNSUPPORTED when the
+ *   device has no row kernels)
+ *
+ * Runs a row kernel — LayerNorm, causal softmax, embedding — on @device.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+nk_device_rows (NkDevice          *device,
+                NkDType            dtype,
+                const NkRowsCall  *call,
+                GError           **error)
+{
+  g_return_val_if_fail (device != NULL, FALSE);
+  g_return_val_if_fail (call != NULL, FALSE);
+
+  if (device->ops->rows == NULL)
+    {
+      g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
+                   _("The device %s has no LayerNorm, softmax or embedding kernels."),
+                   device->name);
+      return FALSE;
+    }
+  return device->ops->rows (device->backend, dtype, call, error);
+}
+
 NkDeviceTimer *
 nk_device_timer_start (NkDevice *device)
 {

@@ -45,6 +45,7 @@
 #include "nk-version-macros.h"
 
 #include "nk-dtype.h"
+#include "nk-kernels.h"
 
 G_BEGIN_DECLS
 
@@ -240,6 +241,11 @@ gboolean           nk_device_copy           (NkDevice      *device,
                                              gconstpointer  src,
                                              gsize          nbytes,
                                              GError       **error);
+NK_AVAILABLE_IN_ALL
+gboolean           nk_device_rows           (NkDevice          *device,
+                                             NkDType            dtype,
+                                             const NkRowsCall  *call,
+                                             GError           **error);
 NK_AVAILABLE_IN_ALL
 gboolean           nk_device_synchronize    (NkDevice    *device,
                                              GError     **error);
