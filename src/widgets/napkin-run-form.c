@@ -165,8 +165,7 @@ select_value (AdwComboRow *row,
 }
 
 /* The learning rate as typed. Whether a run can use it is the engine's rule alone
- * (nk_train_config_validate()): asked of the default config with only this rate
- * changed, its refusal is the rate's own, and marks this row. */
+ * (nk_optimizer_check_lr()), in the words of a form rather than of the CLI's --lr. */
 static gboolean
 parse_lr (NapkinRunForm  *self,
           double         *out_lr,
@@ -174,7 +173,6 @@ parse_lr (NapkinRunForm  *self,
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->lr_row));
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(NkTrainConfig) probe = NULL;
 
   if (!nk_units_parse (text, out_lr, &local_error))
     {
@@ -182,9 +180,12 @@ parse_lr (NapkinRunForm  *self,
                    _("The learning rate “%s” is not a number: %s"), text, local_error->message);
       return FALSE;
     }
-  probe = nk_train_config_new ();
-  probe->lr = *out_lr;
-  return nk_train_config_validate (probe, error);
+  if (!nk_optimizer_check_lr (*out_lr, NULL, &local_error))
+    {
+      g_set_error_literal (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The config the form describes, or NULL with one sentence naming the bad input

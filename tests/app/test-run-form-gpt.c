@@ -189,8 +189,8 @@ test_enum_settings (void)
   g_settings_reset (settings, "training-precision");
 }
 
-/* A learning rate the engine refuses marks the row with the engine's own sentence:
- * the form keeps no rule of its own. */
+/* A learning rate the engine refuses marks the row with the engine's own sentence,
+ * worded for a form (no CLI flag in it): the form keeps no rule of its own. */
 static void
 test_lr_engine_rule (void)
 {
@@ -209,7 +209,9 @@ test_lr_engine_rule (void)
       g_autoptr(NkTrainConfig) dup = NULL;
 
       c->lr = rates[i];
-      g_assert_false (nk_train_config_validate (c, &error));
+      g_assert_false (nk_train_config_validate (c, NULL));
+      g_assert_false (nk_optimizer_check_lr (rates[i], NULL, &error));
+      g_assert_null (strstr (error->message, "--lr"));
       gtk_editable_set_text (GTK_EDITABLE (lr), typed[i]);
       g_assert_null (napkin_run_form_get_config (form));
       g_assert_cmpstr (napkin_run_form_get_error (form), ==, error->message);
