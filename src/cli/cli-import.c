@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * CLI.md, "napkin-cli import": one JSON object per step, then {"done": true, "format",
- * "steps", "skipped_lines"}; with --plan each step carries the plan's prediction. The
+ * "steps", "skipped_lines"} (and, added, "rejected_lines" and "replaced_steps"); with --plan each step carries the plan's prediction. The
  * output is JSON lines with or without --json-lines (the contract describes only that
  * output; the flag makes errors JSON too).
  */
@@ -37,7 +37,9 @@ print_step (const NkImportStep       *s,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "step");
   json_builder_add_int_value (b, s->step);
-  add_if (b, "loss", s->loss);
+  /* a diverged run's loss is "nan" or "inf" (CLI.md's non-finite strings) */
+  if (s->present & NK_IMPORT_FIELD_LOSS)
+    nk_json_add_member_double (b, "loss", s->loss);
   add_if (b, "tokens_per_s", s->tokens_per_s);
   add_if (b, "tflops_per_gpu", s->tflops_per_gpu);
   add_if (b, "mfu", s->mfu);
@@ -85,6 +87,30 @@ add_comparison (JsonBuilder              *b,
   json_builder_end_object (b);
 }
 
+/* What the steps leave out, said on stderr (the output stays JSON lines). */
+static void
+warn_about (const NkImport *import)
+{
+  if (import->rejected_lines > 0)
+    {
+      g_autofree char *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Skipped %u line whose values no run can have (%s).",
+                                                            "Skipped %u lines whose values no run can have (the first: %s).",
+                                                            import->rejected_lines),
+                                               import->rejected_lines, import->first_rejected);
+      g_printerr (_("napkin-cli: warning: %s\n"), what);
+    }
+  if (import->replaced_steps > 0)
+    {
+      g_autofree char *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u step was logged again after a later step (a restarted run); the later line is kept.",
+                                                            "%u steps were logged again after a later step (a restarted run); the later lines are kept.",
+                                                            import->replaced_steps),
+                                               import->replaced_steps);
+      g_printerr (_("napkin-cli: warning: %s\n"), what);
+    }
+}
+
 static void
 print_done (const NkImport           *import,
             const NkImportPrediction *p)
@@ -100,6 +126,10 @@ print_done (const NkImport           *import,
   json_builder_add_int_value (b, import->steps->len);
   json_builder_set_member_name (b, "skipped_lines");
   json_builder_add_int_value (b, import->skipped_lines);
+  json_builder_set_member_name (b, "rejected_lines");
+  json_builder_add_int_value (b, import->rejected_lines);
+  json_builder_set_member_name (b, "replaced_steps");
+  json_builder_add_int_value (b, import->replaced_steps);
   if (p != NULL)
     add_comparison (b, p, import);
   json_builder_end_object (b);
@@ -142,8 +172,9 @@ nk_cli_import_main (int    argc,
     return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("--format must be auto, torchtitan, megatron, deepspeed, nanogpt, llmc or tensorboard, not “%s”."),
                         format_text);
+  /* a plan file that cannot be read is a file that cannot be read, as a log is (exit 1) */
   if (plan != NULL && !nk_import_plan_load (plan, &predicted, &error))
-    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
+    return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
 
   import = nk_log_import (argv[1], format, &error);
   if (import == NULL)
@@ -154,5 +185,6 @@ nk_cli_import_main (int    argc,
   for (guint i = 0; i < import->steps->len; i++)
     print_step (&g_array_index (import->steps, NkImportStep, i), plan != NULL ? &predicted : NULL);
   print_done (import, plan != NULL ? &predicted : NULL);
+  warn_about (import);
   return NK_EXIT_OK;
 }

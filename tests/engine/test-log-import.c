@@ -10,8 +10,12 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -441,6 +445,444 @@ test_cli_real_plan (void)
   nk_test_remove_tree (dir);
 }
 
+/* -- issue 21: what the importer used to drop, misread or hang on ------------------- */
+
+/* A diverged run's losses are kept: Python's f"{x:.4f}" prints float('nan') as "nan"
+ * and float('inf') as "inf" (nanoGPT, torchtitan's {:8.5f}), "{:.6E}" as "NAN" and
+ * "INF" (Megatron-LM), C's "%7.6f" as "nan", "-nan" or "inf" (llm.c: written here with
+ * C's own printf). */
+static void
+test_nan_and_inf_losses (void)
+{
+  g_autofree char *llmc = g_strdup_printf ("step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | "
+                                           "%.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n"
+                                           "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | "
+                                           "%.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n",
+                                           1, 9, (double) -NAN, 0.0, 1.0, 0.0, 6e-4, 250.0, 40.0, 1000.0,
+                                           2, 9, (double) INFINITY, 0.0, 1.0, 0.0, 6e-4, 250.0, 40.0, 1000.0);
+  const char *nanogpt = "iter 1: loss nan, time 400.00ms, mfu 38.00%\n"
+                        "iter 2: loss inf, time 400.00ms, mfu 38.00%\n"
+                        "iter 3: loss 2.5000, time 400.00ms, mfu 38.00%\n";
+  const char *megatron = " iteration        1/     100 | consumed samples:          256 |"
+                         " elapsed time per iteration (ms): 1500.0 | lm loss: NAN |"
+                         " number of skipped iterations:   0 |\n"
+                         " iteration        2/     100 | consumed samples:          512 |"
+                         " elapsed time per iteration (ms): 1500.0 | lm loss: -INF |"
+                         " number of skipped iterations:   0 |\n";
+  g_autoptr(NkImport) a = parse (nanogpt, NK_LOG_FORMAT_AUTO);
+  g_autoptr(NkImport) b = parse (llmc, NK_LOG_FORMAT_AUTO);
+  g_autoptr(NkImport) c = parse (megatron, NK_LOG_FORMAT_AUTO);
+
+  g_assert_cmpuint (a->steps->len, ==, 3);
+  g_assert_true (step_at (a, 0)->present & NK_IMPORT_FIELD_LOSS);
+  g_assert_true (isnan (step_at (a, 0)->loss));
+  g_assert_true (isinf (step_at (a, 1)->loss) && step_at (a, 1)->loss > 0);
+  g_assert_cmpfloat (step_at (a, 2)->loss, ==, 2.5);
+  g_assert_true (step_at (a, 2)->present & NK_IMPORT_FIELD_LOSS);
+  g_assert_cmpint (b->format, ==, NK_LOG_FORMAT_LLMC);
+  g_assert_cmpuint (b->steps->len, ==, 2);
+  g_assert_true (isnan (step_at (b, 0)->loss) && (step_at (b, 0)->present & NK_IMPORT_FIELD_LOSS));
+  g_assert_true (isinf (step_at (b, 1)->loss));
+  g_assert_cmpint (c->format, ==, NK_LOG_FORMAT_MEGATRON);
+  g_assert_cmpuint (c->steps->len, ==, 2);
+  g_assert_true (isnan (step_at (c, 0)->loss) && (step_at (c, 0)->present & NK_IMPORT_FIELD_LOSS));
+  g_assert_true (isinf (step_at (c, 1)->loss) && step_at (c, 1)->loss < 0);
+}
+
+/* Values no run can have are a line skipped whole, counted and named, as a torn line
+ * is skipped: an MFU of 1e38 % (over 100 %), a negative time, a step past 2^53 (which
+ * strtoll would have made INT64_MAX). The lines around them are read. */
+static void
+test_rejected_values (void)
+{
+  const char *log =
+    "iter 1: loss 3.0000, time 400.00ms, mfu 38.00%\n"
+    "iter 2: loss 2.9000, time 400.00ms, mfu 1e38%\n"
+    "iter 3: loss 2.8000, time -400.00ms, mfu 38.00%\n"
+    "iter 99999999999999999999: loss 2.7000, time 400.00ms, mfu 38.00%\n"
+    "iter 9007199254740993: loss 2.6000, time 400.00ms, mfu 38.00%\n"
+    "iter 9007199254740992: loss 2.5000, time 400.00ms, mfu 100.00%\n";
+  const char *titan =
+    "step:  1  loss:  3.00000  memory: -1.00GiB(5.00%)  tps: 1,000  tflops: 10.00  mfu: 10.00%\n"
+    "step:  2  loss:  3.00000  memory:  1.00GiB(5.00%)  tps: inf  tflops: 10.00  mfu: 10.00%\n"
+    "step:  3  loss:  3.00000  memory:  1.00GiB(5.00%)  tps: 1,000  tflops: 10.00  mfu: N/A\n";
+  g_autoptr(NkImport) im = parse (log, NK_LOG_FORMAT_AUTO);
+  g_autoptr(NkImport) tt = parse (titan, NK_LOG_FORMAT_AUTO);
+
+  g_assert_cmpuint (im->steps->len, ==, 2);
+  g_assert_cmpint (step_at (im, 0)->step, ==, 1);
+  g_assert_cmpint (step_at (im, 1)->step, ==, G_GINT64_CONSTANT (9007199254740992));   /* 2^53 */
+  g_assert_cmpfloat (step_at (im, 1)->mfu, ==, 1.0);
+  g_assert_cmpuint (im->rejected_lines, ==, 4);
+  g_assert_cmpuint (im->skipped_lines, ==, 4);
+  g_assert_cmpstr (im->first_rejected, ==, "line 2: an MFU of 1e38 % is not between 0 and 100 %");
+
+  g_assert_cmpuint (tt->steps->len, ==, 1);
+  g_assert_cmpint (step_at (tt, 0)->step, ==, 3);
+  g_assert_true (isnan (step_at (tt, 0)->mfu));
+  g_assert_cmpuint (tt->rejected_lines, ==, 2);
+  g_assert_cmpstr (tt->first_rejected, ==, "line 1: the memory “-1.00” is negative or not a number");
+}
+
+/* A crashed run's log padded with NULs where its last blocks never reached the disk,
+ * then the restarted run's lines: a NUL run ends a line, as a newline does, and the
+ * lines after it are read. A lone CR (a redrawn progress line) ends one too. */
+static void
+test_nul_bytes (void)
+{
+  g_autoptr(GString) log = g_string_new ("iter 1: loss 3.0000, time 400.00ms, mfu 38.00%\n");
+  g_autoptr(NkImport) im = NULL;
+
+  g_string_append_len (log, "iter 2: loss 2.9000, ti\0\0\0\0", 27);
+  for (int i = 0; i < 4096; i++)
+    g_string_append_c (log, '\0');
+  g_string_append (log, "iter 3: loss 2.8000, time 400.00ms, mfu 38.00%\n");
+  g_string_append_len (log, "\0\0iter 4: loss 2.7000, time 400.00ms, mfu 38.00%\r", 50);
+  g_string_append (log, "iter 5: loss 2.6000, time 400.00ms, mfu 38.00%\r\n");
+  {
+    g_autoptr(GError) error = NULL;
+    im = nk_log_import_text (log->str, log->len, NK_LOG_FORMAT_AUTO, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_cmpuint (im->steps->len, ==, 4);
+  g_assert_cmpint (step_at (im, 1)->step, ==, 3);
+  g_assert_cmpfloat (step_at (im, 3)->loss, ==, 2.6);
+  g_assert_cmpuint (im->skipped_lines, ==, 1);    /* the torn "iter 2: loss 2.9000, ti" */
+  g_assert_cmpuint (im->rejected_lines, ==, 0);
+}
+
+/* A restarted run logs its steps again from its last checkpoint: the later lines are
+ * the truth and replace the earlier (counted); lines of one step from two ranks in a
+ * row still fill one step. */
+static void
+test_restart (void)
+{
+  const char *log =
+    "iter 0: loss 10.0000, time 400.00ms, mfu -100.00%\n"
+    "iter 10: loss 9.0000, time 400.00ms, mfu 38.00%\n"
+    "iter 20: loss 8.0000, time 400.00ms, mfu 38.00%\n"
+    "iter 30: loss 7.0000, time 400.00ms, mfu 38.00%\n"
+    "iter 20: loss 8.5000, time 500.00ms, mfu 30.00%\n"
+    "iter 20: loss 8.5000, time 500.00ms, mfu 31.00%\n"
+    "iter 30: loss 7.5000, time 500.00ms, mfu 30.00%\n"
+    "iter 40: loss 6.5000, time 500.00ms, mfu 30.00%\n";
+  g_autoptr(NkImport) im = parse (log, NK_LOG_FORMAT_AUTO);
+
+  g_assert_cmpuint (im->steps->len, ==, 5);
+  g_assert_cmpfloat (step_at (im, 1)->loss, ==, 9.0);
+  g_assert_cmpfloat (step_at (im, 2)->loss, ==, 8.5);
+  g_assert_cmpfloat (step_at (im, 2)->seconds, ==, 0.5);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 2)->mfu, 0.30, 1e-12);
+  g_assert_cmpfloat (step_at (im, 3)->loss, ==, 7.5);
+  g_assert_cmpfloat (step_at (im, 4)->loss, ==, 6.5);
+  g_assert_cmpuint (im->replaced_steps, ==, 2);
+  g_assert_cmpuint (im->skipped_lines, ==, 0);
+}
+
+/* DeepSpeed's pipeline engine (what the DeepSpeed export launches with PP) prints,
+ * deepspeed/runtime/pipe/engine.py:404-409 at commit
+ * edaa7221267243c7be7fb49c5d5f5c4fb97b4641:
+ *   log_str = f'steps: {self.global_steps} loss: {self.agg_train_loss:0.4f} '
+ *   (for each additional loss) log_str += f'{loss_name}: {loss_value.item():0.4f} '
+ *   log_str += f'iter time (s): {iter_time:0.3f} samples/sec: {tput:0.3f}'
+ * after engine.py:3393's _report_progress(global_steps + 1), which logs
+ * f"step={step}, skipped={self.skipped_steps}, lr={lr}, mom={mom}" for the same step. */
+static void
+test_deepspeed_pipe (void)
+{
+  g_autoptr(GString) log = g_string_new ("[2026-11-24 10:00:00,000] [INFO] [engine.py:100:__init__] CONFIG: micro_batches=8\n");
+  g_autoptr(NkImport) im = NULL;
+
+  for (int s = 10; s <= 30; s += 10)
+    {
+      g_string_append_printf (log, "[2026-11-24 10:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] "
+                              "step=%d, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]\n", s);
+      g_string_append_printf (log, "steps: %d loss: %0.4f %siter time (s): %0.3f samples/sec: %0.3f\n",
+                              s, 11.0 - s / 10.0, s == 20 ? "moe_loss: 0.0123 " : "", 0.512, 500.0);
+    }
+  im = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpint (im->format, ==, NK_LOG_FORMAT_DEEPSPEED);
+  g_assert_cmpuint (im->steps->len, ==, 3);
+  g_assert_cmpuint (im->skipped_lines, ==, 1);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpint (step_at (im, i)->step, ==, 10 * (i + 1));
+      g_assert_cmpfloat (step_at (im, i)->loss, ==, 10.0 - i);
+      g_assert_cmpfloat (step_at (im, i)->seconds, ==, 0.512);
+      g_assert_cmpfloat (step_at (im, i)->samples_per_s, ==, 500.0);
+    }
+}
+
+/* A line past NK_LOG_IMPORT_MAX_LINE is no engine's: skipped unread (no pattern runs
+ * over it, though this one starts as a step), counted, and the lines after it are
+ * read. */
+static void
+test_long_line (void)
+{
+  g_autoptr(GString) log = g_string_new ("iter 1: loss 3.0000, time 400.00ms, mfu 38.00%\n"
+                                         "iter 7: loss 3.0000, time 400.00ms, mfu 38.00% ");
+  g_autoptr(NkImport) im = NULL;
+
+  for (int i = 0; i < NK_LOG_IMPORT_MAX_LINE / 16; i++)
+    g_string_append (log, "iter 7: loss 3, ");
+  g_string_append (log, "\niter 2: loss 2.0000, time 400.00ms, mfu 38.00%\n");
+  im = parse (log->str, NK_LOG_FORMAT_AUTO);
+  g_assert_cmpuint (im->steps->len, ==, 2);
+  g_assert_cmpint (step_at (im, 1)->step, ==, 2);
+  g_assert_cmpuint (im->skipped_lines, ==, 1);
+}
+
+/* Anything but a regular file (or a folder) is refused at once by name: /dev/zero
+ * used to be read until memory ran out, a FIFO blocked forever. Checked in a
+ * subprocess with a time limit and, outside AddressSanitizer, a memory limit, so
+ * that a regression fails instead of hanging the suite. The FIFO's name is made of
+ * the parent's pid, which the subprocess knows. */
+static char *
+fifo_dir (GPid parent)
+{
+  return g_strdup_printf ("%s/napkin-import-fifo-%d", g_get_tmp_dir (), (int) parent);
+}
+
+static void
+assert_refused (const char *path,
+                NkLogFormat format,
+                const char *kind)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) im = nk_log_import (path, format, &error);
+  g_autofree char *expected = g_strdup_printf ("“%s” is not a regular file (%s).", path, kind);
+
+  g_assert_null (im);
+  g_assert_nonnull (error);     /* NK_LOG_IMPORT_ERROR, or NK_TFEVENTS_ERROR for an event file */
+  g_assert_cmpstr (error->message, ==, expected);
+}
+
+static void
+non_regular_child (void)
+{
+  g_autofree char *dir = fifo_dir (getppid ());
+  g_autofree char *fifo = g_build_filename (dir, "train.log", NULL);
+  g_autofree char *tb_fifo = g_build_filename (dir, "tb", "events.out.tfevents.1.host", NULL);
+  g_autofree char *tb_dir = g_build_filename (dir, "tb", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.log", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) im = NULL;
+  g_auto(NkTestRun) run = { 0 };
+  const char *const env[] = { "G_DEBUG=fatal-criticals", NULL };
+
+#ifndef __SANITIZE_ADDRESS__
+  {
+    struct rlimit limit = { (rlim_t) 4 << 30, (rlim_t) 4 << 30 };
+    g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+  }
+#endif
+  assert_refused ("/dev/zero", NK_LOG_FORMAT_AUTO, "it is a device");
+  assert_refused ("/dev/zero", NK_LOG_FORMAT_NANOGPT, "it is a device");
+  assert_refused ("/dev/zero", NK_LOG_FORMAT_TENSORBOARD, "it is a device");
+  assert_refused (fifo, NK_LOG_FORMAT_AUTO, "it is a pipe");
+  assert_refused (tb_fifo, NK_LOG_FORMAT_AUTO, "it is a pipe");
+  /* a FIFO in a TensorBoard folder: refused by its name, not waited on */
+  im = nk_log_import (tb_dir, NK_LOG_FORMAT_AUTO, &error);
+  g_assert_null (im);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "is not a regular file (it is a pipe)"));
+  g_clear_error (&error);
+  /* a regular file past the bound (sparse: no disk used) is refused unread */
+  im = nk_log_import (big, NK_LOG_FORMAT_AUTO, &error);
+  g_assert_null (im);
+  g_assert_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_IO);
+  {
+    g_autofree char *expected = g_strdup_printf ("“%s” holds 1073741825 bytes, more than the 1.0\302\240GiB Napkin reads from one file.", big);
+    g_assert_cmpstr (error->message, ==, expected);
+  }
+
+  /* the CLI: exit 1 (a file that cannot be read), one sentence naming it */
+  if (!nk_test_run_cli_env (&run, env, "import", (const char *[]) { fifo, NULL }, NULL, 0))
+    return;
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  {
+    g_autofree char *expected = g_strdup_printf ("napkin-cli: “%s” is not a regular file (it is a pipe).\n", fifo);
+    g_assert_cmpstr (run.err, ==, expected);
+  }
+  g_assert_true (nk_test_run_cli_env (&run, env, "import", (const char *[]) { "/dev/zero", "--json-lines", NULL },
+                                      NULL, 0));
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "{\"error\":\"“/dev/zero” is not a regular file (it is a device).\"}\n");
+  g_assert_true (nk_test_run_cli_env (&run, env, "import", (const char *[]) { "/dev/null", "--plan", fifo, NULL },
+                                      NULL, 0));
+  g_assert_cmpint (run.status, ==, 1);
+  {
+    g_autofree char *expected = g_strdup_printf ("napkin-cli: “%s” is not a regular file (it is a pipe).\n", fifo);
+    g_assert_cmpstr (run.err, ==, expected);
+  }
+}
+
+static void
+test_non_regular (void)
+{
+  g_autofree char *dir = NULL, *fifo = NULL, *tb_dir = NULL, *tb_fifo = NULL, *big = NULL;
+  int fd;
+
+  if (g_test_subprocess ())
+    {
+      non_regular_child ();
+      return;
+    }
+  dir = fifo_dir (getpid ());
+  fifo = g_build_filename (dir, "train.log", NULL);
+  tb_dir = g_build_filename (dir, "tb", NULL);
+  tb_fifo = g_build_filename (tb_dir, "events.out.tfevents.1.host", NULL);
+  big = g_build_filename (dir, "big.log", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (tb_dir, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (mkfifo (tb_fifo, 0600), ==, 0);
+  fd = g_open (big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, ((goffset) 1 << 30) + 1), ==, 0);
+  close (fd);
+
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  /* a reader that still waits on a FIFO (a regression) gets its end of file */
+  for (int i = 0; i < 4; i++)
+    {
+      fd = g_open (i % 2 ? tb_fifo : fifo, O_WRONLY | O_NONBLOCK, 0);
+      if (fd >= 0)
+        close (fd);
+    }
+  nk_test_remove_tree (dir);
+  g_test_trap_assert_passed ();
+}
+
+/* A plan file that is no plan is one sentence naming it, exit 1 as a log that cannot
+ * be read (CLI.md: a corrupt file), with no json-glib critical (fatal here): a 0-byte
+ * file used to crash; /dev/null; JSON that is not an object; an object that is no
+ * plan; text that is not JSON. */
+static void
+test_cli_bad_plan (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-import-bad-plan");
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.json", NULL);
+  g_autofree char *array = g_build_filename (dir, "array.json", NULL);
+  g_autofree char *string = g_build_filename (dir, "string.json", NULL);
+  g_autofree char *object = g_build_filename (dir, "object.json", NULL);
+  g_autofree char *broken = g_build_filename (dir, "broken.json", NULL);
+  g_autofree char *shapeless = g_build_filename (dir, "shapeless.json", NULL);
+  const char *const env[] = { "G_DEBUG=fatal-criticals", NULL };
+  struct { const char *path; const char *content; const char *sentence; } cases[] = {
+    { empty, "", "The plan “%s” is empty: write one with “napkin-cli plan --json”." },
+    { empty, " \n\t", "The plan “%s” is empty: write one with “napkin-cli plan --json”." },
+    { "/dev/null", NULL, "“%s” is not a regular file (it is a device)." },
+    { dir, NULL, "“%s” is not a regular file (it is a folder)." },
+    { array, "[1, 2]", "The plan “%s” is JSON but not an object; “napkin-cli plan --json” writes one object." },
+    { string, "\"plan\"", "The plan “%s” is JSON but not an object; “napkin-cli plan --json” writes one object." },
+    { object, "{\"gpus\": 8}", "The plan “%s” is not from “napkin-cli plan --json”: it has no time_per_step, "
+                               "tokens_per_s, mfu_model or memory." },
+    { shapeless, NULL, "The plan “%s” predicts no step: it was made without a layout (plan again with the "
+                       "model's shape and --global-batch)." },
+  };
+
+  g_auto(NkTestRun) plan = { 0 };
+
+  /* a plan of days and memory, without a layout: a plan, but of no step */
+  if (!nk_test_run_cli (&plan, "plan", (const char *[]) { "--params", "7B", "--tokens", "1T", "--gpus", "8",
+                                                         "--gpu", "h100-sxm", "--mfu", "0.4", "--json", NULL },
+                        NULL, 0))
+    return;
+  g_assert_cmpint (plan.status, ==, 0);
+  g_assert_true (g_file_set_contents (shapeless, plan.out, -1, NULL));
+  g_assert_true (g_file_set_contents (log, "iter 1: loss 3.5000, time 250.00ms, mfu 40.00%\n", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      g_autofree char *expected = NULL;
+
+      if (cases[i].content != NULL)
+        g_assert_true (g_file_set_contents (cases[i].path, cases[i].content, -1, NULL));
+      g_assert_true (nk_test_run_cli_env (&run, env, "import", (const char *[]) { log, "--plan", cases[i].path, NULL },
+                                          NULL, 0));
+      {
+        g_auto(GStrv) parts = g_strsplit (cases[i].sentence, "%s", -1);
+        g_autofree char *sentence = g_strjoinv (cases[i].path, parts);
+        expected = g_strconcat (sentence, "\n", NULL);
+      }
+      g_test_message ("%s: %s", cases[i].path, run.err);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_cmpstr (run.out, ==, "");
+      g_assert_true (g_str_has_prefix (run.err, "napkin-cli: "));
+      g_assert_cmpstr (run.err + strlen ("napkin-cli: "), ==, expected);
+    }
+  /* not JSON: json-glib's reason inside the sentence, still one line */
+  {
+    g_auto(NkTestRun) run = { 0 };
+    g_autofree char *start = g_strdup_printf ("napkin-cli: The plan “%s” is not JSON (", broken);
+
+    g_assert_true (g_file_set_contents (broken, "{\"time_per_step\": ", -1, NULL));
+    g_assert_true (nk_test_run_cli_env (&run, env, "import", (const char *[]) { log, "--plan", broken, NULL },
+                                        NULL, 0));
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_true (g_str_has_prefix (run.err, start));
+    g_assert_true (g_str_has_suffix (run.err, ").\n"));
+    g_assert_null (strchr (run.err, '\n') == run.err + strlen (run.err) - 1 ? NULL : "two lines");
+  }
+  nk_test_remove_tree (dir);
+}
+
+/* The CLI writes a diverged run's losses as CLI.md's "nan" and "inf" strings, and the
+ * done line counts the lines it rejected and the steps a restart replaced, saying
+ * both on stderr. */
+static void
+test_cli_nan_and_counts (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-import-nan");
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_true (g_file_set_contents (log,
+                                      "iter 1: loss nan, time 250.00ms, mfu 40.00%\n"
+                                      "iter 2: loss inf, time 250.00ms, mfu 40.00%\n"
+                                      "iter 3: loss 3.0000, time 250.00ms, mfu 40.00%\n"
+                                      "iter 2: loss 2.0000, time 250.00ms, mfu 40.00%\n"
+                                      "iter 4: loss 1.0000, time 250.00ms, mfu 1e38%\n", -1, NULL));
+  g_assert_true (nk_test_run_cli (&run, "import", (const char *[]) { log, NULL }, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(JsonObject) o = parse_line (lines[i]);
+
+      g_assert_cmpint (json_object_get_int_member (o, "step"), ==, i + 1);
+      g_assert_cmpfloat (json_object_get_double_member (o, "seconds"), ==, 0.25);
+      if (i == 0)
+        g_assert_cmpstr (json_object_get_string_member (o, "loss"), ==, "nan");
+      else
+        g_assert_cmpfloat (json_object_get_double_member (o, "loss"), ==, i + 1.0);   /* 2: the restart's */
+    }
+  {
+    g_autoptr(JsonObject) done = parse_line (lines[3]);
+
+    g_assert_cmpint (json_object_get_int_member (done, "steps"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (done, "skipped_lines"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (done, "rejected_lines"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (done, "replaced_steps"), ==, 1);
+  }
+  g_assert_cmpstr (run.err, ==,
+                   "napkin-cli: warning: Skipped 1 line whose values no run can have "
+                   "(line 5: an MFU of 1e38 % is not between 0 and 100 %).\n"
+                   "napkin-cli: warning: 1 step was logged again after a later step (a restarted run); "
+                   "the later line is kept.\n");
+
+  g_assert_true (g_file_set_contents (log, "iter 1: loss inf, time 250.00ms, mfu 40.00%\n", -1, NULL));
+  g_assert_true (nk_test_run_cli (&run, "import", (const char *[]) { log, NULL }, NULL, 0));
+  g_assert_nonnull (strstr (run.out, "\"loss\":\"inf\""));
+  nk_test_remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -455,5 +897,14 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-import/tensorboard-two-ranks", test_tensorboard_two_ranks);
   g_test_add_func ("/log-import/cli", test_cli);
   g_test_add_func ("/log-import/cli-real-plan", test_cli_real_plan);
+  g_test_add_func ("/log-import/nan-and-inf-losses", test_nan_and_inf_losses);
+  g_test_add_func ("/log-import/rejected-values", test_rejected_values);
+  g_test_add_func ("/log-import/nul-bytes", test_nul_bytes);
+  g_test_add_func ("/log-import/restart", test_restart);
+  g_test_add_func ("/log-import/deepspeed-pipe", test_deepspeed_pipe);
+  g_test_add_func ("/log-import/long-line", test_long_line);
+  g_test_add_func ("/log-import/non-regular", test_non_regular);
+  g_test_add_func ("/log-import/cli-bad-plan", test_cli_bad_plan);
+  g_test_add_func ("/log-import/cli-nan-and-counts", test_cli_nan_and_counts);
   return g_test_run ();
 }

@@ -75,6 +75,148 @@ nk_file_check_regular (const char  *path,
   return TRUE;
 }
 
+static void
+set_not_regular (GError    **error,
+                 const char *path,
+                 mode_t      mode)
+{
+  g_autofree char *name = g_filename_display_name (path);
+
+  g_set_error (error, G_FILE_ERROR, S_ISDIR (mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
+               _("“%s” is not a regular file (%s)."), name, kind_of (mode));
+}
+
+static void
+set_too_large (GError    **error,
+               const char *path,
+               goffset     size,
+               goffset     max_size)
+{
+  g_autofree char *name = g_filename_display_name (path);
+  g_autofree char *has = g_strdup_printf ("%" G_GOFFSET_FORMAT, size);
+  g_autofree char *most = g_format_size_full ((guint64) max_size, G_FORMAT_SIZE_IEC_UNITS);
+
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+               _("“%s” holds %s bytes, more than the %s Napkin reads from one file."), name, has, most);
+}
+
+static void
+set_errno (GError    **error,
+           gboolean    reading,
+           const char *path,
+           int         errsv)
+{
+  g_autofree char *name = g_filename_display_name (path);
+
+  if (reading)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                 _("Could not read “%s”: %s"), name, g_strerror (errsv));
+  else
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                 _("Could not open “%s”: %s"), name, g_strerror (errsv));
+}
+
+int
+nk_file_open_regular (const char  *path,
+                      goffset      max_size,
+                      goffset     *size,
+                      GError     **error)
+{
+  GStatBuf st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, -1);
+  g_return_val_if_fail (max_size >= 0, -1);
+
+  /* O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer */
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      set_errno (error, FALSE, path, errno);
+      return -1;
+    }
+  if (fstat (fd, &st) != 0)
+    {
+      set_errno (error, FALSE, path, errno);
+      close (fd);
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      set_not_regular (error, path, st.st_mode);
+      close (fd);
+      return -1;
+    }
+  if (st.st_size > max_size)
+    {
+      set_too_large (error, path, st.st_size, max_size);
+      close (fd);
+      return -1;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  if (size != NULL)
+    *size = st.st_size;
+  return fd;
+}
+
+gboolean
+nk_file_read_regular (const char  *path,
+                      goffset      max_size,
+                      char       **contents,
+                      gsize       *length,
+                      GError     **error)
+{
+  g_autofree char *buf = NULL;
+  goffset size = 0;
+  gsize n = 0, cap;
+  int fd;
+
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  fd = nk_file_open_regular (path, max_size, &size, error);
+  if (fd < 0)
+    return FALSE;
+  /* the size stat() gave, one more byte to see the end, and room if it grew */
+  cap = (gsize) size + 1;
+  buf = g_malloc (cap + 1);
+  for (;;)
+    {
+      gssize got;
+
+      if (n == cap)
+        {
+          if (n > (gsize) max_size)
+            {
+              close (fd);
+              set_too_large (error, path, (goffset) n, max_size);
+              return FALSE;
+            }
+          cap = MIN (cap * 2, (gsize) max_size + 1);
+          buf = g_realloc (buf, cap + 1);
+        }
+      got = read (fd, buf + n, cap - n);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int errsv = errno;
+
+          close (fd);
+          set_errno (error, TRUE, path, errsv);
+          return FALSE;
+        }
+      if (got == 0)
+        break;
+      n += (gsize) got;
+    }
+  close (fd);
+  buf[n] = '\0';
+  *contents = g_steal_pointer (&buf);
+  if (length != NULL)
+    *length = n;
+  return TRUE;
+}
+
 /* Creates and removes a temporary file in @dir: the only test of writability that
  * holds for root, ACLs and read-only mounts alike. Returns 0 or the errno. */
 static int

@@ -32,6 +32,47 @@ gboolean nk_file_check_regular       (const char  *path,
                                       GError     **error);
 
 /**
+ * nk_file_open_regular:
+ * @path: a file someone handed us, about to be read
+ * @max_size: the most bytes it may hold
+ * @size: (out) (optional): its size in bytes
+ * @error: return location for a #GError in %G_FILE_ERROR, one sentence naming @path:
+ *   "“PATH” is not a regular file (it is a pipe).", "“PATH” holds 3221225472 bytes, more
+ *   than the 1.0 GiB Napkin reads from one file." or "Could not open “PATH”: <reason>"
+ *
+ * Opens @path for reading without ever blocking: a FIFO is opened non-blocking and
+ * refused, as are devices (/dev/zero would be read forever), sockets and folders,
+ * judged on the opened descriptor so that nothing can swap the file in between.
+ *
+ * Returns: a descriptor to close (blocking reads again), or -1
+ */
+NK_AVAILABLE_IN_ALL
+int      nk_file_open_regular        (const char  *path,
+                                      goffset      max_size,
+                                      goffset     *size,
+                                      GError     **error);
+
+/**
+ * nk_file_read_regular:
+ * @path: a file someone handed us
+ * @max_size: the most bytes it may hold
+ * @contents: (out) (transfer full): its bytes, with a NUL after the last
+ * @length: (out) (optional): how many bytes were read
+ * @error: as nk_file_open_regular()'s, or "Could not read “PATH”: <reason>"
+ *
+ * g_file_get_contents() with nk_file_open_regular()'s refusals and a bound that
+ * holds even when the file grows while it is read.
+ *
+ * Returns: %TRUE when @contents holds the whole file
+ */
+NK_AVAILABLE_IN_ALL
+gboolean nk_file_read_regular        (const char  *path,
+                                      goffset      max_size,
+                                      char       **contents,
+                                      gsize       *length,
+                                      GError     **error);
+
+/**
  * nk_file_check_writable:
  * @path: a file about to be written atomically (created or replaced)
  * @error: return location for a #GError in %G_FILE_ERROR naming @path

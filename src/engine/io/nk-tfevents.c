@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "nk-tfevents.h"
+#include "nk-file-util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -573,24 +574,31 @@ read_file_into (NkScalarLog *log,
                 const char  *path,
                 GError     **error)
 {
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, NULL);
-  g_autofree char *contents = NULL;
-  gsize len = 0;
+  g_autoptr(GMappedFile) map = NULL;
+  g_autoptr(GError) local = NULL;
+  goffset size = 0;
+  int fd;
 
-  if (map != NULL)
+  /* a FIFO or a device is refused, never opened blocking nor read forever */
+  fd = nk_file_open_regular (path, NK_TFEVENTS_MAX_BYTES, &size, &local);
+  if (fd < 0)
     {
-      nk_scalar_log_add_buffer (log, (const guint8 *) g_mapped_file_get_contents (map),
-                                g_mapped_file_get_length (map));
-      return TRUE;
+      g_set_error_literal (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO, local->message);
+      return FALSE;
     }
   /* empty files cannot be mapped on every system */
-  if (!g_file_get_contents (path, &contents, &len, NULL))
+  if (size > 0)
+    map = g_mapped_file_new_from_fd (fd, FALSE, NULL);
+  close (fd);
+  if (size > 0 && map == NULL)
     {
       g_set_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO,
                    _("Cannot read “%s”."), path);
       return FALSE;
     }
-  nk_scalar_log_add_buffer (log, (const guint8 *) contents, len);
+  if (map != NULL)
+    nk_scalar_log_add_buffer (log, (const guint8 *) g_mapped_file_get_contents (map),
+                              g_mapped_file_get_length (map));
   return TRUE;
 }
 

@@ -29,6 +29,9 @@ G_BEGIN_DECLS
 
 #define NK_TFEVENTS_ERROR (nk_tfevents_error_quark ())
 
+/* The largest event file nk_scalar_log_read() reads (mapped, not copied). */
+#define NK_TFEVENTS_MAX_BYTES ((goffset) 1 << 30)
+
 /**
  * NkTfeventsError:
  * @NK_TFEVENTS_ERROR_IO: a file or folder cannot be created, read or written

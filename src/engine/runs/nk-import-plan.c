@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "nk-file-util.h"
 #include "nk-json.h"
 #include "nk-import-plan.h"
 
@@ -75,23 +76,33 @@ number_at (JsonNode   *root,
   return json_node_get_double (n);
 }
 
-/**
- * nk_import_plan_read:
- * @root: a plan's JSON
- * @out: (out caller-allocates): its prediction
- * @error: when @root is no plan
- *
- * Reads CLI.md's `time_per_step.total`, `tokens_per_s`, `mfu_model`,
- * `memory.per_gpu_max` and the layout's GPUs.
- *
- * Returns: %FALSE when none of the predicted fields is there
- */
-gboolean
-nk_import_plan_read (JsonNode            *root,
-                     NkImportPrediction  *out,
-                     GError             **error)
+typedef enum {
+  PLAN_OK,
+  PLAN_NOT_OBJECT,
+  PLAN_NO_STEP,        /* a plan without a layout: days and memory, no step */
+  PLAN_NOT_A_PLAN,
+} PlanProblem;
+
+static PlanProblem
+plan_problem (JsonNode                 *root,
+              const NkImportPrediction *p)
 {
-  g_return_val_if_fail (out != NULL, FALSE);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return PLAN_NOT_OBJECT;
+  if (!isnan (p->seconds) || !isnan (p->tokens_per_s) || !isnan (p->mfu) || !isnan (p->memory_max_bytes))
+    return PLAN_OK;
+  /* what every `napkin-cli plan --json` writes, with a layout or not */
+  if (json_object_has_member (json_node_get_object (root), "total_flops")
+      && json_object_has_member (json_node_get_object (root), "days"))
+    return PLAN_NO_STEP;
+  return PLAN_NOT_A_PLAN;
+}
+
+static void
+read_prediction (JsonNode           *root,
+                 NkImportPrediction *out)
+{
+  JsonNode *dtype = find_member (root, "dtype", 0);
 
   out->seconds = number_at (root, "time_per_step", "total");
   out->tokens_per_s = number_at (root, "tokens_per_s", NULL);
@@ -105,19 +116,57 @@ nk_import_plan_read (JsonNode            *root,
   out->mfu_hardware = number_at (root, "mfu_hardware", NULL);
   out->peak = number_at (root, "peak_flops_per_gpu", NULL);
   out->seq = number_at (root, "layout", "tokens_per_step") / number_at (root, "layout", "global_batch");
-  {
-    JsonNode *dtype = find_member (root, "dtype", 0);
+  g_strlcpy (out->dtype, dtype != NULL && JSON_NODE_HOLDS_VALUE (dtype)
+                         && json_node_get_value_type (dtype) == G_TYPE_STRING
+                         ? json_node_get_string (dtype) : "", sizeof out->dtype);
+}
 
-    g_strlcpy (out->dtype, dtype != NULL && JSON_NODE_HOLDS_VALUE (dtype)
-                           && json_node_get_value_type (dtype) == G_TYPE_STRING
-                           ? json_node_get_string (dtype) : "", sizeof out->dtype);
-  }
-  if (isnan (out->seconds) && isnan (out->tokens_per_s) && isnan (out->mfu) && isnan (out->memory_max_bytes))
+/**
+ * nk_import_plan_read:
+ * @root: a plan's JSON
+ * @out: (out caller-allocates): its prediction
+ * @error: when @root is no plan, or a plan that predicts no step
+ *
+ * Reads CLI.md's `time_per_step.total`, `tokens_per_s`, `mfu_model`,
+ * `memory.per_gpu_max` and the layout's GPUs.
+ *
+ * Returns: %FALSE when none of the predicted fields is there
+ */
+gboolean
+nk_import_plan_read (JsonNode            *root,
+                     NkImportPrediction  *out,
+                     GError             **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  read_prediction (root, out);
+  switch (plan_problem (root, out))
     {
+    case PLAN_OK:
+      return TRUE;
+    case PLAN_NOT_OBJECT:
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("This JSON is not an object; “napkin-cli plan --json” writes one object."));
+      return FALSE;
+    case PLAN_NO_STEP:
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("This plan predicts no step: it was made without a layout (plan again with the model's shape and --global-batch)."));
+      return FALSE;
+    case PLAN_NOT_A_PLAN:
+    default:
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            _("This is not a plan from “napkin-cli plan --json” (no time_per_step, tokens_per_s, mfu_model or memory)."));
       return FALSE;
     }
+}
+
+static gboolean
+is_blank (const char *text,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isspace (text[i]))
+      return FALSE;
   return TRUE;
 }
 
@@ -125,7 +174,8 @@ nk_import_plan_read (JsonNode            *root,
  * nk_import_plan_load:
  * @path: a plan's JSON file
  * @out: (out caller-allocates): its prediction
- * @error: a sentence naming the file
+ * @error: one sentence naming the file: not a regular file, larger than
+ *   %NK_IMPORT_PLAN_MAX_BYTES, empty, not JSON, not an object, or no plan
  *
  * Returns: %FALSE when the file cannot be read or is no plan
  */
@@ -136,18 +186,52 @@ nk_import_plan_load (const char          *path,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *name = NULL;
+  gsize len = 0;
+  JsonNode *root;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!nk_json_parser_load_file (parser, path, &local)
-      || !nk_import_plan_read (json_parser_get_root (parser), out, &local))
+  /* the reader's own sentence names the file (a FIFO, /dev/null, a folder) */
+  if (!nk_file_read_regular (path, NK_IMPORT_PLAN_MAX_BYTES, &text, &len, error))
+    return FALSE;
+  name = g_filename_display_name (path);
+  if (is_blank (text, len))
     {
-      g_autofree char *name = g_filename_display_name (path);
-
-      g_set_error (error, local->domain, local->code, "“%s”: %s", name, local->message);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The plan “%s” is empty: write one with “napkin-cli plan --json”."), name);
       return FALSE;
     }
-  return TRUE;
+  if (!nk_json_parser_load (parser, text, (gssize) len, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The plan “%s” is not JSON (%s)."), name, local->message);
+      return FALSE;
+    }
+  root = json_parser_get_root (parser);
+  read_prediction (root, out);
+  switch (plan_problem (root, out))
+    {
+    case PLAN_OK:
+      return TRUE;
+    case PLAN_NOT_OBJECT:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The plan “%s” is JSON but not an object; “napkin-cli plan --json” writes one object."),
+                   name);
+      return FALSE;
+    case PLAN_NO_STEP:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The plan “%s” predicts no step: it was made without a layout (plan again with the model's shape and --global-batch)."),
+                   name);
+      return FALSE;
+    case PLAN_NOT_A_PLAN:
+    default:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("The plan “%s” is not from “napkin-cli plan --json”: it has no time_per_step, tokens_per_s, mfu_model or memory."),
+                   name);
+      return FALSE;
+    }
 }
 
 /**

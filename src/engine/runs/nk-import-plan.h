@@ -22,6 +22,9 @@
 
 G_BEGIN_DECLS
 
+/* The largest plan file read: a plan's JSON is a few kilobytes. */
+#define NK_IMPORT_PLAN_MAX_BYTES ((goffset) 16 << 20)
+
 /* What a plan predicts; NAN where the plan has no such field. @gpus is the
  * layout's TP × PP × CP × DP, for engines that print per-GPU throughput. */
 typedef struct {

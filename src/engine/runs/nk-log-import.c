@@ -7,7 +7,13 @@
  * the commit fetched on 2026-11-24). A line must match up to the field the engine prints
  * last, so a line cut short is skipped rather than read with a truncated number. ANSI
  * colour codes are removed first. Lines of several ranks may interleave: a step seen
- * again fills only fields it did not have yet (memory takes the maximum over ranks).
+ * again fills only fields it did not have yet (memory takes the maximum over ranks);
+ * a step logged again after a later one is a restarted run logging it anew, and the
+ * later line replaces it (counted in replaced_steps). A NUL byte ends a line as a
+ * newline does (crashed runs' logs are NUL-padded), so does a lone "\r". A line
+ * whose values no run can have (a negative time, an MFU over 100 %, a step past
+ * 2^53) is skipped whole and counted; a NaN or infinite loss is a diverged run's
+ * truth and kept.
  */
 #include "config.h"
 
@@ -18,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
+#include "nk-file-util.h"
 #include "nk-tfevents.h"
 
 G_DEFINE_QUARK (nk-log-import-error-quark, nk_log_import_error)
@@ -53,7 +60,7 @@ nk_log_format_from_string (const char  *text,
 
 typedef enum {
   F_STEP = 1, F_LOSS, F_TPS, F_TFLOPS, F_MFU_PCT, F_MEM_GIB, F_MEM_MIB, F_MEM_GB,
-  F_MS, F_SAMPLES, F_NONE,
+  F_MS, F_S, F_SAMPLES, F_NONE,
 } Field;
 
 typedef struct {
@@ -63,7 +70,9 @@ typedef struct {
   gboolean memory_only;     /* attaches to the last step seen (Megatron, DeepSpeed) */
 } Pattern;
 
-#define NUM "([-+]?(?:\\d[\\d,]*\\.?\\d*(?:[eE][-+]?\\d+)?|nan|inf))"
+/* A number as Python's and C's formats print it, NaN and infinities included
+ * (Python's {:E} prints "NAN" and "INF", glibc's %f "-nan"). */
+#define NUM "([-+]?(?:\\d[\\d,]*\\.?\\d*(?:[eE][-+]?\\d+)?|(?i:nan|inf)))"
 
 static const Pattern patterns[] = {
   /* torchtitan/components/metrics.py:527-536 (MetricsProcessor.log):
@@ -105,6 +114,14 @@ static const Pattern patterns[] = {
     "epoch=\\d+/micro_step=\\d+/global_step=(\\d+), RunningAvgSamplesPerSec=" NUM
     ", CurrSamplesPerSec=" NUM ", MemAllocated=" NUM "GB, MaxMemAllocated=" NUM "GB",
     { F_STEP, F_NONE, F_SAMPLES, F_NONE, F_MEM_GB } },
+  /* deepspeed/runtime/pipe/engine.py:404-409 (PipelineEngine.train_batch, rank 0, at
+   * commit edaa7221267243c7be7fb49c5d5f5c4fb97b4641):
+   *   f'steps: {self.global_steps} loss: {self.agg_train_loss:0.4f} '
+   *   + f'{loss_name}: {loss_value.item():0.4f} ' for each additional loss
+   *   + f'iter time (s): {iter_time:0.3f} samples/sec: {tput:0.3f}' */
+  { NK_LOG_FORMAT_DEEPSPEED,
+    "\\bsteps: (\\d+) loss: " NUM " .*?iter time \\(s\\): " NUM " samples/sec: " NUM,
+    { F_STEP, F_LOSS, F_S, F_SAMPLES } },
   /* nanoGPT train.py:327:
    *   print(f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%")
    * running_mfu starts at -1.0 (train.py:250), so the first lines print "mfu -100.00%". */
@@ -112,9 +129,11 @@ static const Pattern patterns[] = {
     "^iter (\\d+): loss " NUM ", time " NUM "ms, mfu " NUM "%",
     { F_STEP, F_LOSS, F_MS, F_MFU_PCT } },
   /* llm.c train_gpt2.cu:1872:
-   *   "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n" */
+   *   "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n"
+   * the MFU is negative where llm.c does not know the GPU's peak (llmc/mfu.h: -1);
+   * %7.6f pads a NaN loss to "   -nan" */
   { NK_LOG_FORMAT_LLMC,
-    "^step\\s+(\\d+)/\\d+ \\| loss " NUM " \\([^)]*\\)\\| norm .*\\| lr \\S+ \\| " NUM
+    "^step\\s+(\\d+)/\\d+ \\| loss\\s+" NUM " \\([^)]*\\)\\| norm .*\\| lr \\S+ \\| " NUM
     " ms \\| " NUM "% bf16 MFU \\| " NUM " tok/s",
     { F_STEP, F_LOSS, F_MS, F_MFU_PCT, F_TPS } },
   /* llm.c train_gpt2.c:1171: "step %d: train loss %f (took %f ms)\n" */
@@ -136,29 +155,65 @@ static const Pattern patterns[] = {
 typedef struct {
   NkImport *import;
   GHashTable *index;        /* step → index + 1 in import->steps */
+  GArray *epochs;           /* guint per entry of import->steps: the run that logged it */
+  guint epoch;              /* one more each time the log goes back to an earlier step */
   gint64 last_step;
   gboolean have_last;
   double pending_memory;    /* a memory line before any step */
 } Builder;
 
+static void
+builder_init (Builder  *b,
+              NkImport *import)
+{
+  *b = (Builder) { 0 };
+  b->import = import;
+  b->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  b->epochs = g_array_new (FALSE, FALSE, sizeof (guint));
+  b->pending_memory = NAN;
+}
+
+static void
+builder_clear (Builder *b)
+{
+  g_clear_pointer (&b->index, g_hash_table_unref);
+  g_clear_pointer (&b->epochs, g_array_unref);
+}
+
+/* The entry of @step. A step logged again after a later one is a restarted run
+ * logging it anew: its entry is emptied and refilled, the later line is the truth.
+ * Lines of the same step in a row (one per rank) fill one entry. */
 static NkImportStep *
 step_for (Builder *b,
           gint64   step)
 {
   gsize i = GPOINTER_TO_SIZE (g_hash_table_lookup (b->index, &step));
+  const NkImportStep empty = { step, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
+  NkImportStep *s;
 
-  if (i == 0)
-    {
-      NkImportStep s = { step, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-      gint64 *key = g_new (gint64, 1);
-      *key = step;
-      g_array_append_val (b->import->steps, s);
-      i = b->import->steps->len;
-      g_hash_table_insert (b->index, key, GSIZE_TO_POINTER (i));
-    }
+  if (b->have_last && step < b->last_step)
+    b->epoch++;
   b->last_step = step;
   b->have_last = TRUE;
-  return &g_array_index (b->import->steps, NkImportStep, i - 1);
+  if (i == 0)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = step;
+      g_array_append_val (b->import->steps, empty);
+      g_array_append_val (b->epochs, b->epoch);
+      i = b->import->steps->len;
+      g_hash_table_insert (b->index, key, GSIZE_TO_POINTER (i));
+      return &g_array_index (b->import->steps, NkImportStep, i - 1);
+    }
+  s = &g_array_index (b->import->steps, NkImportStep, i - 1);
+  if (g_array_index (b->epochs, guint, i - 1) != b->epoch)
+    {
+      *s = empty;
+      g_array_index (b->epochs, guint, i - 1) = b->epoch;
+      b->import->replaced_steps++;
+    }
+  return s;
 }
 
 static double
@@ -190,27 +245,110 @@ set_max (double *slot,
     *slot = value;
 }
 
+/* A diverged run's NaN or infinite loss is its truth, kept and marked present. */
+static void
+set_loss (NkImportStep *s,
+          double        value)
+{
+  if (!(s->present & NK_IMPORT_FIELD_LOSS))
+    {
+      s->loss = value;
+      s->present |= NK_IMPORT_FIELD_LOSS;
+    }
+}
+
+static const char *
+field_name (Field field)
+{
+  switch (field)
+    {
+    case F_TPS: return _("tokens per second");
+    case F_TFLOPS: return _("TFLOP/s");
+    case F_MEM_GIB: case F_MEM_MIB: case F_MEM_GB: return _("memory");
+    case F_MS: case F_S: return _("time");
+    case F_SAMPLES: return _("samples per second");
+    default: return "";
+    }
+}
+
+/* NULL when @v (printed as @text) is a value @field can have, else why not. A
+ * negative MFU is the engine's "not measured" (nanoGPT's first lines, llm.c on a
+ * GPU it does not know), read as no MFU. */
+static char *
+check_value (Field       field,
+             const char *text,
+             double      v)
+{
+  switch (field)
+    {
+    case F_LOSS: case F_NONE: case F_STEP:
+      return NULL;
+    case F_MFU_PCT:
+      if (isnan (v) || v > 100)
+        return g_strdup_printf (_("an MFU of %s %% is not between 0 and 100 %%"), text);
+      return NULL;
+    default:
+      if (!isfinite (v) || v < 0)
+        return g_strdup_printf (_("the %s “%s” is negative or not a number"), field_name (field), text);
+      return NULL;
+    }
+}
+
+static void
+reject_line (Builder *b,
+             guint    line,
+             char    *why)
+{
+  b->import->skipped_lines++;
+  b->import->rejected_lines++;
+  if (b->import->first_rejected == NULL)
+    b->import->first_rejected = g_strdup_printf (_("line %u: %s"), line, why);
+  g_free (why);
+}
+
+/* Reads one matched line into its step; a line with a value no run can have
+ * is rejected whole (counted, and the first one named), never read in part. */
 static void
 apply_match (Builder       *b,
              const Pattern *p,
-             GMatchInfo    *m)
+             GMatchInfo    *m,
+             guint          line)
 {
   NkImportStep *s = NULL;
+  double values[8];
   double memory = NAN;
+  guint64 step = 0;
 
-  if (p->fields[0] == F_STEP)
-    {
-      g_autofree char *t = g_match_info_fetch (m, 1);
-      s = step_for (b, g_ascii_strtoll (t, NULL, 10));
-    }
   for (int g = 0; g < 8 && p->fields[g] != 0; g++)
     {
       g_autofree char *t = g_match_info_fetch (m, g + 1);
-      double v;
+      char *why;
 
-      if (t == NULL || *t == '\0' || p->fields[g] == F_STEP || p->fields[g] == F_NONE)
+      values[g] = NAN;
+      if (t == NULL || *t == '\0' || p->fields[g] == F_NONE)
         continue;
-      v = parse_number (t);
+      if (p->fields[g] == F_STEP)
+        {
+          if (!g_ascii_string_to_unsigned (t, 10, 0, NK_LOG_IMPORT_MAX_STEP, &step, NULL))
+            {
+              reject_line (b, line, g_strdup_printf (_("the step %s is past 2^53"), t));
+              return;
+            }
+          continue;
+        }
+      values[g] = parse_number (t);
+      if ((why = check_value (p->fields[g], t, values[g])) != NULL)
+        {
+          reject_line (b, line, why);
+          return;
+        }
+    }
+  if (p->fields[0] == F_STEP)
+    s = step_for (b, (gint64) step);
+  for (int g = 0; g < 8 && p->fields[g] != 0; g++)
+    {
+      double v = values[g];
+
       switch (p->fields[g])
         {
         case F_MEM_GIB: memory = v * GIB; break;
@@ -218,15 +356,16 @@ apply_match (Builder       *b,
         case F_MEM_MIB: memory = v * MIB; break;
         default: break;
         }
-      if (s == NULL)
+      if (s == NULL || (isnan (v) && p->fields[g] != F_LOSS))
         continue;
       switch (p->fields[g])
         {
-        case F_LOSS: set_first (&s->loss, v); break;
+        case F_LOSS: set_loss (s, v); break;
         case F_TPS: set_first (&s->tokens_per_s, v); break;
         case F_TFLOPS: set_first (&s->tflops_per_gpu, v); break;
         case F_MFU_PCT: if (v >= 0) set_first (&s->mfu, v / 100); break;
         case F_MS: set_first (&s->seconds, v / 1000); break;
+        case F_S: set_first (&s->seconds, v); break;
         case F_SAMPLES: set_first (&s->samples_per_s, v); break;
         default: break;
         }
@@ -261,6 +400,19 @@ strip_ansi (char *line)
       *w++ = *r++;
     }
   *w = '\0';
+}
+
+/* Replaces each byte that is not UTF-8 with '?', in place. */
+static void
+make_valid (char *line)
+{
+  const char *end;
+
+  while (!g_utf8_validate (line, -1, &end))
+    {
+      line = (char *) end;
+      *line++ = '?';
+    }
 }
 
 typedef struct {
@@ -302,40 +454,77 @@ match_line (Regexes     *r,
   return -1;
 }
 
-static gchar **
-split_lines (const char *text,
-             gsize       len)
-{
-  /* stops at a NUL byte; NULL text (with len 0) is an empty log */
-  g_autofree char *copy = text != NULL ? g_strndup (text, len) : g_strdup ("");
-  char **lines = g_strsplit (copy, "\n", -1);
+/* A log's lines, cut in place in a buffer the reader owns. A NUL byte ends a line
+ * as a newline does: a crashed run's log is often padded with NULs where its last
+ * blocks were never written, and the restarted run writes on after them. A lone
+ * "\r" (a progress bar redrawn) ends one too. */
+typedef struct {
+  char *buf;
+  GPtrArray *lines;         /* char * into buf; too_long for a line past the bound */
+  GArray *numbers;          /* guint: each line's number in the file, from 1 */
+} Lines;
 
-  for (char **l = lines; *l; l++)
+static char too_long[] = "";
+
+static void
+lines_split (Lines *l,
+             char  *buf,
+             gsize  len)
+{
+  guint number = 1;
+  gsize start = 0;
+
+  l->buf = buf;
+  l->lines = g_ptr_array_new ();
+  l->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (gsize i = 0; i <= len; i++)
     {
-      g_strchomp (*l);                               /* "\r" of CRLF logs */
-      strip_ansi (*l);
-      if (!g_utf8_validate (*l, -1, NULL))
+      char c = i < len ? buf[i] : '\0';
+      char *line = buf + start;
+
+      if (i < len && c != '\n' && c != '\r' && c != '\0')
+        continue;
+      buf[i] = '\0';           /* buf holds len + 1 bytes */
+      if (i > start)
         {
-          char *valid = g_utf8_make_valid (*l, -1);
-          g_free (*l);
-          *l = valid;
+          if (i - start > NK_LOG_IMPORT_MAX_LINE)
+            line = too_long;
+          else
+            {
+              strip_ansi (line);
+              make_valid (line);
+            }
+          g_ptr_array_add (l->lines, line);
+          g_array_append_val (l->numbers, number);
         }
+      if (c == '\n')
+        number++;
+      start = i + 1;
     }
-  return lines;
+}
+
+static void
+lines_clear (Lines *l)
+{
+  g_clear_pointer (&l->buf, g_free);
+  g_clear_pointer (&l->lines, g_ptr_array_unref);
+  g_clear_pointer (&l->numbers, g_array_unref);
 }
 
 static NkLogFormat
 detect_format (Regexes *r,
-               char   **lines)
+               Lines   *lines)
 {
   guint count[NK_LOG_FORMAT_TENSORBOARD + 1] = { 0 };
   NkLogFormat best = NK_LOG_FORMAT_AUTO;
 
-  for (char **l = lines; *l; l++)
+  for (guint i = 0; i < lines->lines->len; i++)
     for (NkLogFormat f = NK_LOG_FORMAT_TORCHTITAN; f < NK_LOG_FORMAT_TENSORBOARD; f++)
       {
         g_autoptr(GMatchInfo) m = NULL;
-        if (match_line (r, f, *l, &m) >= 0)
+        const char *line = g_ptr_array_index (lines->lines, i);
+
+        if (line != too_long && match_line (r, f, line, &m) >= 0)
           count[f]++;
       }
   for (NkLogFormat f = NK_LOG_FORMAT_TORCHTITAN; f < NK_LOG_FORMAT_TENSORBOARD; f++)
@@ -385,52 +574,84 @@ unknown_format (GError **error)
                "nanogpt, llmc, tensorboard)."));
 }
 
+static void
+read_lines (Builder       *b,
+            Regexes       *r,
+            Lines         *lines)
+{
+  for (guint i = 0; i < lines->lines->len; i++)
+    {
+      g_autoptr(GMatchInfo) m = NULL;
+      char *line = g_ptr_array_index (lines->lines, i);
+      int p;
+
+      if (line == too_long)
+        {
+          b->import->skipped_lines++;
+          continue;
+        }
+      if (g_strstrip (line)[0] == '\0')
+        continue;
+      p = match_line (r, b->import->format, line, &m);
+      if (p < 0)
+        b->import->skipped_lines++;
+      else
+        apply_match (b, &patterns[p], m, g_array_index (lines->numbers, guint, i));
+    }
+}
+
+/* Reads @buf (@len bytes and a NUL after them), which it takes. */
+static NkImport *
+import_buffer (char        *buf,
+               gsize        len,
+               NkLogFormat  format,
+               GError     **error)
+{
+  g_autoptr(NkImport) import = NULL;
+  Lines lines;
+  Regexes r;
+  Builder b;
+
+  lines_split (&lines, buf, len);
+  regexes_init (&r);
+  if (format == NK_LOG_FORMAT_AUTO)
+    format = detect_format (&r, &lines);
+  if (format == NK_LOG_FORMAT_AUTO)
+    {
+      regexes_clear (&r);
+      lines_clear (&lines);
+      unknown_format (error);
+      return NULL;
+    }
+  import = import_new (format);
+  builder_init (&b, import);
+  read_lines (&b, &r, &lines);
+  regexes_clear (&r);
+  lines_clear (&lines);
+  if (import->steps->len > 0 && !isnan (b.pending_memory))
+    set_max (&g_array_index (import->steps, NkImportStep, 0).memory_max_bytes, b.pending_memory);
+  builder_clear (&b);
+  if (!finish (import, error))
+    return NULL;
+  return g_steal_pointer (&import);
+}
+
 NkImport *
 nk_log_import_text (const char  *text,
                     gsize        len,
                     NkLogFormat  format,
                     GError     **error)
 {
-  g_auto(GStrv) lines = split_lines (text, len);
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  g_autoptr(NkImport) import = NULL;
-  Regexes r;
-  Builder b = { 0 };
+  char *buf;
 
   g_return_val_if_fail (format != NK_LOG_FORMAT_TENSORBOARD, NULL);
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
 
-  regexes_init (&r);
-  if (format == NK_LOG_FORMAT_AUTO)
-    format = detect_format (&r, lines);
-  if (format == NK_LOG_FORMAT_AUTO)
-    {
-      regexes_clear (&r);
-      unknown_format (error);
-      return NULL;
-    }
-  import = import_new (format);
-  b.import = import;
-  b.index = index;
-  b.pending_memory = NAN;
-  for (char **l = lines; *l; l++)
-    {
-      g_autoptr(GMatchInfo) m = NULL;
-      int i;
-
-      if (g_strstrip (*l)[0] == '\0')
-        continue;
-      i = match_line (&r, format, *l, &m);
-      if (i < 0)
-        import->skipped_lines++;
-      else
-        apply_match (&b, &patterns[i], m);
-    }
-  regexes_clear (&r);
-  if (import->steps->len > 0 && !isnan (b.pending_memory))
-    set_max (&g_array_index (import->steps, NkImportStep, 0).memory_max_bytes, b.pending_memory);
-  if (!finish (import, error))
-    return NULL;
-  return g_steal_pointer (&import);
+  buf = g_malloc (len + 1);
+  if (len > 0)
+    memcpy (buf, text, len);
+  buf[len] = '\0';
+  return import_buffer (buf, len, format, error);
 }
 
 /* -- DeepSpeed's CSV monitor ---------------------------------------------------------
@@ -439,45 +660,74 @@ nk_log_import_text (const char  *text,
  * ['step', header] with header the last part of the name, then [step, value] rows;
  * the engine's step there is global_samples (runtime/engine.py:2111). */
 
+static void
+read_csv_row (Builder *b,
+              char    *row,
+              gboolean loss,
+              guint    number)
+{
+  char *comma = strchr (row, ','), *end;
+  guint64 step;
+  double v;
+  NkImportStep *s;
+
+  if (comma == NULL || comma == row)
+    {
+      b->import->skipped_lines++;
+      return;
+    }
+  *comma = '\0';
+  if (!g_ascii_string_to_unsigned (row, 10, 0, G_MAXINT64, &step, NULL))
+    {
+      b->import->skipped_lines++;
+      return;
+    }
+  if (step > (guint64) NK_LOG_IMPORT_MAX_STEP)
+    {
+      reject_line (b, number, g_strdup_printf (_("the step %s is past 2^53"), row));
+      return;
+    }
+  v = g_ascii_strtod (comma + 1, &end);
+  if (end == comma + 1 || *end != '\0')
+    {
+      b->import->skipped_lines++;
+      return;
+    }
+  s = step_for (b, (gint64) step);
+  if (loss)
+    set_loss (s, v);
+}
+
 static gboolean
 read_csv_file (const char *path,
                Builder    *b)
 {
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
+  char *text = NULL;
+  gsize len = 0;
+  Lines lines;
   gboolean loss;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
+  if (!nk_file_read_regular (path, NK_LOG_IMPORT_MAX_BYTES, &text, &len, NULL))
     return FALSE;
-  lines = g_strsplit (text, "\n", -1);
-  if (lines[0] == NULL || !g_str_has_prefix (lines[0], "step,"))
-    return FALSE;
-  loss = strstr (lines[0], "loss") != NULL;
-  for (char **l = lines + 1; *l; l++)
+  lines_split (&lines, text, len);
+  if (lines.lines->len == 0 || !g_str_has_prefix (g_ptr_array_index (lines.lines, 0), "step,"))
     {
-      char *comma, *end;
-      gint64 step;
-      double v;
-
-      if (g_strstrip (*l)[0] == '\0')
-        continue;
-      comma = strchr (*l, ',');
-      step = comma ? g_ascii_strtoll (*l, &end, 10) : 0;
-      if (comma == NULL || end != comma || *l == comma)
-        {
-          b->import->skipped_lines++;
-          continue;
-        }
-      v = g_ascii_strtod (comma + 1, &end);
-      if (end == comma + 1 || *end != '\0')
-        {
-          b->import->skipped_lines++;
-          continue;
-        }
-      NkImportStep *s = step_for (b, step);
-      if (loss)
-        set_first (&s->loss, v);
+      lines_clear (&lines);
+      return FALSE;
     }
+  loss = strstr (g_ptr_array_index (lines.lines, 0), "loss") != NULL;
+  /* a file's rows are one run: a step again is the start of a new one */
+  b->have_last = FALSE;
+  for (guint i = 1; i < lines.lines->len; i++)
+    {
+      char *row = g_ptr_array_index (lines.lines, i);
+
+      if (row == too_long)
+        b->import->skipped_lines++;
+      else if (g_strstrip (row)[0] != '\0')
+        read_csv_row (b, row, loss, g_array_index (lines.numbers, guint, i));
+    }
+  lines_clear (&lines);
   return TRUE;
 }
 
@@ -485,19 +735,20 @@ static NkImport *
 import_csv_dir (const char *dir,
                 GError    **error)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr(NkImport) import = import_new (NK_LOG_FORMAT_DEEPSPEED);
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  Builder b = { import, index, 0, FALSE, NAN };
   const char *name;
+  Builder b;
   guint n = 0;
 
+  builder_init (&b, import);
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
       if (g_str_has_suffix (name, ".csv") && read_csv_file (path, &b))
         n++;
     }
+  builder_clear (&b);
   if (n == 0)
     {
       unknown_format (error);
@@ -537,32 +788,73 @@ static const TagMap tag_map[] = {
   { "iteration-time", G_STRUCT_OFFSET (NkImportStep, seconds), 1 },
 };
 
+/* NULL when a TensorBoard point can be read into the field at @offset, else why not:
+ * the same bounds as a log line's (check_value()). */
+static char *
+check_point (const TagMap        *map,
+             const NkScalarPoint *pt,
+             double               v)
+{
+  if (pt->step < 0 || pt->step > NK_LOG_IMPORT_MAX_STEP)
+    return g_strdup_printf (_("the step %" G_GINT64_FORMAT " of “%s” is not between 0 and 2^53"),
+                            pt->step, map->tag);
+  if (map->field == G_STRUCT_OFFSET (NkImportStep, loss))
+    return NULL;
+  if (map->field == G_STRUCT_OFFSET (NkImportStep, mfu))
+    return isnan (v) || v > 1 ? g_strdup_printf (_("an MFU of %g %% is not between 0 and 100 %%"), v * 100)
+                              : NULL;
+  if (!isfinite (v) || v < 0)
+    return g_strdup_printf (_("the value %g of “%s” is negative or not a number"), v, map->tag);
+  return NULL;
+}
+
 static NkImport *
 import_tensorboard (const char *path,
                     GError    **error)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr(NkImport) import = import_new (NK_LOG_FORMAT_TENSORBOARD);
   g_autoptr(NkScalarLog) log = nk_scalar_log_read (path, error);
-  Builder b = { import, index, 0, FALSE, NAN };
+  Builder b;
 
   if (log == NULL)
     return NULL;
+  builder_init (&b, import);
   import->skipped_lines = log->n_skipped;
   for (guint t = 0; t < G_N_ELEMENTS (tag_map); t++)
     {
       GArray *a = nk_scalar_log_get (log, tag_map[t].tag);
+
+      /* each tag's points are in step order: a tag starting over is no restart */
+      b.have_last = FALSE;
       for (guint i = 0; a != NULL && i < a->len; i++)
         {
           NkScalarPoint *pt = &g_array_index (a, NkScalarPoint, i);
-          NkImportStep *s = step_for (&b, pt->step);
-          double *slot = G_STRUCT_MEMBER_P (s, tag_map[t].field);
+          double v = pt->value * tag_map[t].scale;
+          char *why = check_point (&tag_map[t], pt, v);
+          NkImportStep *s;
+          double *slot;
+
+          if (why != NULL)
+            {
+              import->skipped_lines++;
+              import->rejected_lines++;
+              if (import->first_rejected == NULL)
+                import->first_rejected = why;
+              else
+                g_free (why);
+              continue;
+            }
+          s = step_for (&b, pt->step);
+          slot = G_STRUCT_MEMBER_P (s, tag_map[t].field);
           if (tag_map[t].field == G_STRUCT_OFFSET (NkImportStep, memory_max_bytes))
-            set_max (slot, pt->value * tag_map[t].scale);
-          else
-            set_first (slot, pt->value * tag_map[t].scale);
+            set_max (slot, v);
+          else if (tag_map[t].field == G_STRUCT_OFFSET (NkImportStep, loss))
+            set_loss (s, v);
+          else if (v >= 0)
+            set_first (slot, v);
         }
     }
+  builder_clear (&b);
   if (!finish (import, error))
     return NULL;
   return g_steal_pointer (&import);
@@ -612,32 +904,35 @@ nk_log_import (const char  *path,
                NkLogFormat  format,
                GError     **error)
 {
-  g_autofree char *text = NULL;
   g_autofree char *base = g_path_get_basename (path);
-  gsize len = 0;
   g_autoptr(GError) local = NULL;
+  char *text = NULL;
+  gsize len = 0;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     return import_dir (path, format, error);
   if (format == NK_LOG_FORMAT_TENSORBOARD
       || (format == NK_LOG_FORMAT_AUTO && strstr (base, "tfevents") != NULL))
     return import_tensorboard (path, error);
-  if (!g_file_get_contents (path, &text, &len, &local))
+  /* never blocks on a FIFO nor reads /dev/zero forever: refused by name */
+  if (!nk_file_read_regular (path, NK_LOG_IMPORT_MAX_BYTES, &text, &len, &local))
     {
-      g_set_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_IO,
-                   _("Cannot read “%s”: %s"), path, local->message);
+      g_set_error_literal (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_IO, local->message);
       return NULL;
     }
   if ((format == NK_LOG_FORMAT_AUTO || format == NK_LOG_FORMAT_DEEPSPEED)
       && g_str_has_suffix (base, ".csv") && g_str_has_prefix (text, "step,"))
     {
-      g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       g_autoptr(NkImport) import = import_new (NK_LOG_FORMAT_DEEPSPEED);
-      Builder b = { import, index, 0, FALSE, NAN };
+      Builder b;
+
+      g_free (text);
+      builder_init (&b, import);
       read_csv_file (path, &b);
+      builder_clear (&b);
       return finish (import, error) ? g_steal_pointer (&import) : NULL;
     }
-  return nk_log_import_text (text, len, format, error);
+  return import_buffer (text, len, format, error);
 }
 
 void
@@ -646,5 +941,6 @@ nk_import_free (NkImport *import)
   if (import == NULL)
     return;
   g_array_unref (import->steps);
+  g_free (import->first_rejected);
   g_free (import);
 }

@@ -50,9 +50,30 @@ typedef enum {
   NK_LOG_FORMAT_TENSORBOARD,
 } NkLogFormat;
 
-/* One step; a field the source does not have is NAN. mfu is a fraction (0.42),
- * tokens_per_s as the engine prints it (torchtitan: per GPU; llm.c: whole job),
- * seconds per step. */
+/* The largest log file (or CSV, or TensorBoard event file) read: a long run's log of
+ * a million steps from 8 ranks is a few hundred MB. */
+#define NK_LOG_IMPORT_MAX_BYTES ((goffset) 1 << 30)
+/* A longer line is no engine's (a Megatron-LM line is about 600 bytes): skipped
+ * unread, so that no pattern runs over megabytes of one line. */
+#define NK_LOG_IMPORT_MAX_LINE 65536
+/* The largest step read: 2^53, the last whole number every JSON reader holds
+ * exactly; a larger one is a corrupt line. */
+#define NK_LOG_IMPORT_MAX_STEP (G_GINT64_CONSTANT (1) << 53)
+
+/**
+ * NkImportField:
+ * @NK_IMPORT_FIELD_LOSS: the step has a loss, which may be NaN or ±inf (a diverged run)
+ *
+ * The fields whose value the source printed even when it is not finite.
+ */
+typedef enum {
+  NK_IMPORT_FIELD_LOSS = 1 << 0,
+} NkImportField;
+
+/* One step; a field the source does not have is NAN (the loss: see @present). mfu
+ * is a fraction (0.42), tokens_per_s as the engine prints it (torchtitan: per GPU;
+ * llm.c: whole job), seconds per step. Every field but the loss is finite and not
+ * negative where present. */
 typedef struct {
   gint64 step;
   double loss;
@@ -62,12 +83,22 @@ typedef struct {
   double memory_max_bytes;
   double seconds;
   double samples_per_s;     /* DeepSpeed's CurrSamplesPerSec (sequences per second) */
+  guint present;            /* NkImportField: printed by the source, NaN or not */
 } NkImportStep;
 
+/* @skipped_lines counts every non-blank line (or record) not read as a step: not
+ * the format's, cut short, or @rejected_lines, the format's lines whose values cannot
+ * be (a negative time, an MFU over 100 %, a step past NK_LOG_IMPORT_MAX_STEP);
+ * @first_rejected says which (line number and value) or is NULL. @replaced_steps
+ * counts steps logged again after a later step (a restarted run): the later line is
+ * the one kept. */
 typedef struct {
   NkLogFormat format;
   GArray *steps;            /* NkImportStep, by step */
-  guint skipped_lines;      /* non-blank lines (or records) that are not the format's */
+  guint skipped_lines;
+  guint rejected_lines;
+  guint replaced_steps;
+  char *first_rejected;
 } NkImport;
 
 NK_AVAILABLE_IN_ALL
