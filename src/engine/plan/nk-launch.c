@@ -69,6 +69,7 @@ nk_launch_spec_init (NkLaunchSpec *spec)
     .micro_batch = 1, .global_batch = 1, .grad_accum = 1,
     .gpus = 1, .gpus_per_node = 8, .nodes = 1,
     .precision = NK_PRECISION_BF16_MIXED,
+    .matmul_dtype = NK_PEAK_BF16,
     .fp32_grads = TRUE,
     .recompute = NK_RECOMPUTE_NONE,
     .optimizer = NK_OPTIMIZER_ADAMW,
@@ -112,6 +113,18 @@ kv_heads_of (const NkLaunchSpec *s)
   return s->kv_heads == 0 ? s->heads : s->kv_heads;
 }
 
+/* The matmuls run below fp32's 4 bytes (bf16, fp16, fp8). */
+static gboolean
+matmul_low (const NkLaunchSpec *s)
+{
+  return s->matmul_dtype == NK_PEAK_BF16 || s->matmul_dtype == NK_PEAK_FP16 || s->matmul_dtype == NK_PEAK_FP8;
+}
+
+/* TF32 is not PyTorch's default for fp32 matmuls (allow_tf32 is False since
+ * 1.12, and none of the three engines sets it); this variable forces it
+ * (PyTorch's "CUDA Environment Variables"). */
+#define TF32_ENV "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1"
+
 static guint
 gpus_per_node_used (const NkLaunchSpec *s)
 {
@@ -127,6 +140,23 @@ gpus_per_node_used (const NkLaunchSpec *s)
     g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_INVALID, __VA_ARGS__); \
     return FALSE; \
   } G_STMT_END
+
+/* The precision policy and the matmuls' format must be one run: mixed
+ * precision computes in its 16-bit format (bf16 also under FP8 linears). */
+static gboolean
+check_numerics (const NkLaunchSpec *s,
+                GError            **error)
+{
+  NkPeakDtype m = s->matmul_dtype;
+
+  if (m != NK_PEAK_FP32 && m != NK_PEAK_TF32 && !matmul_low (s))
+    REFUSE (_("The matmuls must run in fp32, tf32, bf16, fp16 or fp8."));
+  if ((s->precision == NK_PRECISION_BF16_MIXED && m != NK_PEAK_BF16 && m != NK_PEAK_FP8)
+      || (s->precision == NK_PRECISION_FP16_MIXED && m != NK_PEAK_FP16))
+    REFUSE (_("The plan prices the matmuls at the %s peak, which %s mixed precision does not run."),
+            nk_peak_dtype_to_string (m), s->precision == NK_PRECISION_FP16_MIXED ? "fp16" : "bf16");
+  return TRUE;
+}
 
 static gboolean
 check_common (const NkLaunchSpec *s,
@@ -163,7 +193,11 @@ check_common (const NkLaunchSpec *s,
     REFUSE (_("A run needs at least one training step."));
   if (s->virtual_stages > 1 && s->pp == 1)
     REFUSE (_("Interleaved virtual stages need pipeline parallelism (PP > 1)."));
-  return TRUE;
+  /* every engine builds an embedding and an output layer of the tokenizer's size */
+  if (s->vocab == 0)
+    REFUSE (_("A launch config needs the vocabulary size: without it the plan counted no embeddings, "
+              "and every engine builds them."));
+  return check_numerics (s, error);
 }
 
 static gboolean
@@ -177,6 +211,32 @@ check_deepspeed (const NkLaunchSpec *s,
       g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
                    _("A DeepSpeed config carries data and pipeline parallelism only; export TP, CP, "
                      "interleaving or sequence parallelism to Megatron-LM."));
+      return FALSE;
+    }
+  /* config.py and constants.py: "bf16" and "fp16" are the only precision
+   * keys; both make the weights 16-bit (fp32 master copy in the optimizer),
+   * and there is no FP8 mode */
+  if (s->matmul_dtype == NK_PEAK_FP8)
+    {
+      g_set_error_literal (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                           _("DeepSpeed's config has no FP8 training; export FP8 to Megatron-LM or torchtitan."));
+      return FALSE;
+    }
+  if (s->precision == NK_PRECISION_FP32 && matmul_low (s))
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("DeepSpeed's config cannot keep fp32 weights under %s matmuls; plan mixed precision "
+                     "(its \"%s\" mode) instead."),
+                   nk_peak_dtype_to_string (s->matmul_dtype), nk_peak_dtype_to_string (s->matmul_dtype));
+      return FALSE;
+    }
+  /* launcher/runner.py main: other nodes get only the variables of
+   * EXPORT_ENVS (MLFLOW, PYTHON, MV2, UCX, NCCL prefixes) and .deepspeed_env */
+  if (s->matmul_dtype == NK_PEAK_TF32 && s->nodes > 1)
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("DeepSpeed's launcher does not pass TORCH_ALLOW_TF32_CUBLAS_OVERRIDE (TF32) to the other nodes; "
+                     "export a TF32 run on several nodes to Megatron-LM or torchtitan."));
       return FALSE;
     }
   /* deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ */
@@ -204,11 +264,33 @@ check_megatron (const NkLaunchSpec *s,
                    nk_optimizer_to_string (s->optimizer));
       return FALSE;
     }
+  /* arguments.py validate_args: params_dtype is fp32, or bf16/fp16 with
+   * --bf16/--fp16, and FP8 runs Transformer Engine's linears over those;
+   * enable_autocast has no command-line flag */
+  if (s->precision == NK_PRECISION_FP32 && matmul_low (s))
+    {
+      g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
+                   _("Megatron-LM runs its matmuls in its weights' format and has no flag for fp32 weights "
+                     "under %s matmuls; plan mixed precision instead."),
+                   nk_peak_dtype_to_string (s->matmul_dtype));
+      return FALSE;
+    }
   /* transformer_config.py __post_init__ */
   if (s->heads % tp != 0)
     REFUSE (_("Megatron-LM needs the attention heads (%u) to be a multiple of TP (%u)."), s->heads, tp);
   if (kv % tp != 0 && tp % kv != 0)
     REFUSE (_("Megatron-LM needs the query groups (%u) to be a multiple or a divisor of TP (%u)."), kv, tp);
+  /* attention.py SelfAttention: with fewer groups than TP ranks (sub-sharding,
+   * Megatron Core 0.16 on) linear_qkv is still one ColumnParallelLinear of
+   * (heads + 2 · groups) · head_dim outputs, which layers.py divides by TP */
+  if (kv < tp && (guint64) (s->heads + 2 * kv) * (s->d_model / s->heads) % tp != 0)
+    REFUSE (_("Megatron-LM needs the fused QKV width ((%u + 2 × %u) × %u) to be a multiple of TP (%u)."),
+            s->heads, kv, s->d_model / s->heads, tp);
+  /* training/vocab_utils.py calculate_padded_vocab_size: the embedding and
+   * output rows are a multiple of make_vocab_size_divisible_by × TP */
+  if (s->vocab % tp != 0)
+    REFUSE (_("Megatron-LM pads the vocabulary to a multiple of TP: the planned %u tokens are not a multiple of TP (%u)."),
+            s->vocab, tp);
   /* arguments.py validate_args */
   if (s->layers % s->pp != 0)
     REFUSE (_("Megatron-LM needs the layers (%u) to be a multiple of PP (%u)."), s->layers, s->pp);
@@ -232,20 +314,102 @@ check_megatron (const NkLaunchSpec *s,
   return TRUE;
 }
 
+/* llama3's FeedForward.__init__ (models/llama3/model/model.py) in the
+ * doubles Python computes with: hidden = int(2 * (4 * dim) / 3), then
+ * int(ffn_dim_multiplier * hidden) when a multiplier is given, then rounded
+ * up to a multiple of multiple_of. */
+static guint64
+torchtitan_hidden (guint64 dim,
+                   guint64 multiple_of,
+                   double  multiplier)
+{
+  double hidden = floor (2.0 * (double) (4 * dim) / 3.0);
+
+  if (multiplier > 0)
+    hidden = floor (multiplier * hidden);
+  return multiple_of * (((guint64) hidden + multiple_of - 1) / multiple_of);
+}
+
+/* multiple_of = d_ff lands every first size in 1..d_ff on d_ff; above it, the
+ * shortest decimal multiplier that brings int(2·4·dim/3) into 1..d_ff (written
+ * as Python reads it back). %FALSE when none does. */
+static gboolean
+torchtitan_ffn (const NkLaunchSpec *s,
+                guint64            *out_multiple_of,
+                char              **out_multiplier)
+{
+  guint64 target = s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model;
+  double first = floor (2.0 * (double) (4 * (guint64) s->d_model) / 3.0);
+
+  *out_multiple_of = target;
+  *out_multiplier = NULL;
+  if (first <= (double) target)
+    return torchtitan_hidden (s->d_model, target, 0) == target;
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, fmt, ((double) target + 0.5) / first);
+      if (torchtitan_hidden (s->d_model, target, g_ascii_strtod (buf, NULL)) == target)
+        {
+          *out_multiplier = g_strdup (buf);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The dp_shard of the file (write_torchtitan): ZeRO-0 is DDP. */
+static guint
+torchtitan_shard (const NkLaunchSpec *s)
+{
+  return s->zero_stage == 0 ? 1 : s->dp;
+}
+
+static gboolean
+check_torchtitan_numerics (const NkLaunchSpec *s,
+                           GError            **error)
+{
+  guint kv_width = kv_heads_of (s) * (s->d_model / s->heads);
+  guint64 d_ff = s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model;
+
+  /* distributed/utils.py maybe_enable_amp: without FSDP (dp_shard > 1 or
+   * CP > 1) mixed precision is "disabled" under TP or PP */
+  if (matmul_low (s) && torchtitan_shard (s) == 1 && s->cp == 1 && (s->tp > 1 || s->pp > 1))
+    REFUSE (_("torchtitan applies mixed precision with TP or PP only through FSDP (ZeRO 1–3 over DP > 1) "
+              "or CP; this layout would run its matmuls in fp32, not %s."),
+            nk_peak_dtype_to_string (s->matmul_dtype));
+  /* components/quantization/utils.py module_filter_fn: a Linear with a size
+   * that is not a multiple of 16 stays in bf16 */
+  if (s->matmul_dtype == NK_PEAK_FP8
+      && (s->d_model % 16 != 0 || d_ff % 16 != 0 || kv_width % 16 != 0 || s->vocab % 16 != 0))
+    REFUSE (_("torchtitan's float8 linears skip every layer with a size that is not a multiple of 16 "
+              "(d_model %u, d_ff %" PRIu64 ", key/value width %u, vocabulary %u)."),
+            s->d_model, d_ff, kv_width, s->vocab);
+  return TRUE;
+}
+
 static gboolean
 check_torchtitan (const NkLaunchSpec *s,
                   GError            **error)
 {
   guint divisor = s->tp * s->cp * 2;
+  guint64 multiple_of;
+  g_autofree char *multiplier = NULL;
 
+  /* config/job_config.py: mixed_precision_param is bfloat16 or float32 */
   if (s->ffn != NK_FFN_SWIGLU || s->tied_embeddings || s->optimizer < NK_OPTIMIZER_ADAM
-      || s->precision == NK_PRECISION_FP16_MIXED)
+      || s->precision == NK_PRECISION_FP16_MIXED || s->matmul_dtype == NK_PEAK_FP16)
     {
       g_set_error (error, NK_LAUNCH_ERROR, NK_LAUNCH_ERROR_UNSUPPORTED,
                    _("torchtitan's llama3 model needs a SwiGLU FFN, untied embeddings, Adam or AdamW, "
-                     "and fp32 or bf16 parameters."));
+                     "and no fp16 (it trains in fp32, bf16 or FP8)."));
       return FALSE;
     }
+  if (!torchtitan_ffn (s, &multiple_of, &multiplier))
+    REFUSE (_("torchtitan's llama3 cannot size its FFN at %u for dim %u (multiple_of and ffn_dim_multiplier "
+              "do not reach it)."), s->d_ff, s->d_model);
   /* models/llama3/infra/parallelize.py: seq_len % ParallelDims.seq_len_divisor
    * (tp · 2·cp), asserted whenever the model is parallelized */
   if (s->seq % divisor != 0)
@@ -266,7 +430,7 @@ check_torchtitan (const NkLaunchSpec *s,
    * parallelism" (ZeRO-0 is DDP; with CP torchtitan shards over FSDP instead) */
   if (s->zero_stage == 0 && s->dp > 1 && s->gpus != s->dp)
     REFUSE (_("torchtitan runs DDP (ZeRO-0) only as the sole parallelism; use ZeRO 1–3 with TP, PP or CP."));
-  return TRUE;
+  return check_torchtitan_numerics (s, error);
 }
 
 #undef REFUSE
@@ -502,10 +666,32 @@ megatron_optimizer_args (GString            *out,
   arg (out, "--lr", lr);
 }
 
+/* The largest divisor of vocab / TP up to Megatron's default 128: a tokenizer
+ * of exactly the planned size is then padded to itself (vocab_utils.py
+ * calculate_padded_vocab_size: ceil(V / (M · TP)) · M · TP). */
+static guint
+megatron_vocab_divisor (const NkLaunchSpec *s)
+{
+  guint per_rank = s->vocab / s->tp;
+
+  for (guint m = MIN (per_rank, 128u); m > 1; m--)
+    if (per_rank % m == 0)
+      return m;
+  return 1;
+}
+
+/* The model the plan counted (nk-plan-cluster.c fill_shape): a GELU spec is
+ * GPT-2's, Megatron's defaults (LayerNorm with bias, biases on every linear,
+ * learned absolute positions), said explicitly; a SwiGLU spec is Llama's
+ * (RMSNorm weights only, no biases, RoPE without parameters). Flags as
+ * transformer_config.py (normalization, add_bias_linear as
+ * --disable-bias-linear, gated_linear_unit) and arguments.py name them. */
 static void
 megatron_model_args (GString            *out,
                      const NkLaunchSpec *s)
 {
+  gboolean llama = s->ffn == NK_FFN_SWIGLU;
+
   arg_uint (out, "--num-layers", s->layers);
   arg_uint (out, "--hidden-size", s->d_model);
   arg_uint (out, "--num-attention-heads", s->heads);
@@ -517,10 +703,15 @@ megatron_model_args (GString            *out,
   /* arguments.py fills 4·h (GELU) or a rounded 8/3·h (SwiGLU) when absent:
    * always give the planned size */
   arg_uint (out, "--ffn-hidden-size", s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model);
-  if (s->ffn == NK_FFN_SWIGLU)
+  if (llama)
     arg (out, "--swiglu", NULL);
+  arg (out, "--normalization", llama ? "RMSNorm" : "LayerNorm");
+  if (llama)
+    arg (out, "--disable-bias-linear", NULL);
+  arg (out, "--position-embedding-type", llama ? "rope" : "learned_absolute");
   if (!s->tied_embeddings)
     arg (out, "--untie-embeddings-and-output-weights", NULL);
+  arg_uint (out, "--make-vocab-size-divisible-by", megatron_vocab_divisor (s));
   arg_uint (out, "--seq-length", s->seq);
   arg_uint (out, "--max-position-embeddings", s->seq);
 }
@@ -561,6 +752,14 @@ megatron_numerics_args (GString            *out,
     arg (out, "--bf16", NULL);
   else if (s->precision == NK_PRECISION_FP16_MIXED)
     arg (out, "--fp16", NULL);
+  /* transformer_config.py: fp8 ("--fp8-format") e4m3 forward, e5m2 gradients
+   * for "hybrid"; the recipe said explicitly (its default, delayed scaling,
+   * runs on Hopper and Ada alike) */
+  if (s->matmul_dtype == NK_PEAK_FP8)
+    {
+      arg (out, "--fp8-format", "hybrid");
+      arg (out, "--fp8-recipe", "delayed");
+    }
   /* validate_args: bf16 accumulates and reduces in fp32 unless
    * --grad-reduce-in-bf16; fp16 only with the flag */
   if (nk_precision_is_mixed (s->precision) && s->fp32_grads)
@@ -605,10 +804,17 @@ write_megatron (const NkLaunchSpec *s)
                           "# and MASTER_PORT set; DATA_ARGS holds the data and tokenizer arguments",
                           s->gpus, s->nodes, s->nodes == 1 ? "" : "s", gpus_per_node_used (s),
                           s->tp, s->pp, s->cp, s->dp);
-  if (s->vocab != 0)
-    g_string_append_printf (out, " (planned vocabulary: %u)", s->vocab);
-  g_string_append (out, ".\nset -euo pipefail\n\n"
-                        "NODE_RANK=${NODE_RANK:-0}\n"
+  g_string_append_printf (out, ";\n# the tokenizer's vocabulary must pad to the planned %u tokens "
+                          "(--make-vocab-size-divisible-by %u × TP %u).\n",
+                          s->vocab, megatron_vocab_divisor (s), s->tp);
+  if (kv_heads_of (s) < s->tp)
+    g_string_append_printf (out, "# %u query groups on TP %u need Megatron Core 0.16 or later (QKV sub-sharding).\n",
+                            kv_heads_of (s), s->tp);
+  g_string_append (out, "set -euo pipefail\n\n");
+  if (s->matmul_dtype == NK_PEAK_TF32)
+    g_string_append (out, "# The plan priced TF32 matmuls; PyTorch runs fp32 matmuls without TF32 unless told.\n"
+                          "export " TF32_ENV "\n\n");
+  g_string_append (out, "NODE_RANK=${NODE_RANK:-0}\n"
                         "MASTER_ADDR=${MASTER_ADDR:-localhost}\n"
                         "MASTER_PORT=${MASTER_PORT:-6000}\n\n"
                         "MEGATRON_ARGS=(\n");
@@ -625,12 +831,14 @@ write_megatron (const NkLaunchSpec *s)
 static char *
 torchtitan_command (const NkLaunchSpec *s)
 {
+  const char *env = s->matmul_dtype == NK_PEAK_TF32 ? TF32_ENV " " : "";
+
   if (s->nodes == 1)
-    return g_strdup_printf ("NGPU=%u CONFIG_FILE=./train.toml ./run_train.sh", s->gpus);
-  return g_strdup_printf ("torchrun --nnodes %u --nproc_per_node %u --rdzv_backend c10d "
+    return g_strdup_printf ("%sNGPU=%u CONFIG_FILE=./train.toml ./run_train.sh", env, s->gpus);
+  return g_strdup_printf ("%storchrun --nnodes %u --nproc_per_node %u --rdzv_backend c10d "
                           "--rdzv_endpoint \"$HEAD_NODE:29500\" -m torchtitan.train "
                           "--job.config_file ./train.toml",
-                          s->nodes, s->gpus_per_node);
+                          env, s->nodes, s->gpus_per_node);
 }
 
 static void
@@ -649,21 +857,18 @@ toml_str (GString    *out,
   g_string_append_printf (out, "%s = \"%s\"\n", key, value);
 }
 
-/* llama3's FeedForward (models/llama3/model/model.py) sizes its hidden layer
- * as multiple_of · ceil(int(ffn_dim_multiplier · int(2 · 4·dim / 3)) /
- * multiple_of). With multiple_of = d_ff any first size in 1..d_ff lands on
- * d_ff; a multiplier below 1 (3 decimals, rounded down) brings it there. */
+/* The FFN's model args; torchtitan_ffn() found them when the spec was checked. */
 static char *
 torchtitan_ffn_args (const NkLaunchSpec *s)
 {
-  guint64 target = s->d_ff != 0 ? s->d_ff : 4 * (guint64) s->d_model;
-  guint64 first = 8 * (guint64) s->d_model / 3;
-  double multiplier;
+  guint64 multiple_of;
+  g_autofree char *multiplier = NULL;
 
-  if (first <= target)
-    return g_strdup_printf ("multiple_of=%" PRIu64, target);
-  multiplier = MAX (floor (1000.0 * (double) target / (double) first), 1) / 1000.0;
-  return g_strdup_printf ("multiple_of=%" PRIu64 ", ffn_dim_multiplier=%.3f", target, multiplier);
+  if (!torchtitan_ffn (s, &multiple_of, &multiplier))
+    g_return_val_if_reached (NULL);
+  if (multiplier == NULL)
+    return g_strdup_printf ("multiple_of=%" PRIu64, multiple_of);
+  return g_strdup_printf ("multiple_of=%" PRIu64 ", ffn_dim_multiplier=%s", multiple_of, multiplier);
 }
 
 static void
@@ -703,6 +908,11 @@ write_torchtitan (const NkLaunchSpec *s)
   g_string_append (out, "[job]\ndescription = \"napkin plan\"\n\n[model]\n");
   toml_str (out, "name", "llama3");
   toml_str (out, "flavor", "napkin");
+  /* protocols/model_converter.py: converters by their registered name
+   * (components/quantization/float8.py registers "quantize.linear.float8");
+   * torchao's Float8Linear, tensorwise scaling by default */
+  if (s->matmul_dtype == NK_PEAK_FP8)
+    g_string_append (out, "converters = [\"quantize.linear.float8\"]\n");
   g_string_append (out, "\n[optimizer]\n");
   toml_str (out, "name", s->optimizer == NK_OPTIMIZER_ADAMW ? "AdamW" : "Adam");
   g_string_append_printf (out, "lr = %s\neps = 1e-08\nweight_decay = %s\n", lr,
@@ -712,7 +922,9 @@ write_torchtitan (const NkLaunchSpec *s)
   toml_int (out, "global_batch_size", s->global_batch);
   toml_int (out, "seq_len", s->seq);
   toml_int (out, "steps", s->train_steps);
-  toml_str (out, "mixed_precision_param", s->precision == NK_PRECISION_FP32 ? "float32" : "bfloat16");
+  /* job_config.py: the dtype FSDP computes in over its fp32 shards (or
+   * torch.autocast's under DDP): the matmuls' format, not the weights' */
+  toml_str (out, "mixed_precision_param", matmul_low (s) ? "bfloat16" : "float32");
   /* job_config.py: the only reduce dtype is float32 */
   toml_str (out, "mixed_precision_reduce", "float32");
   g_string_append (out, "\n[parallelism]\n");
@@ -736,6 +948,11 @@ write_torchtitan (const NkLaunchSpec *s)
     }
   g_string_append (out, "\n[activation_checkpoint]\n");
   toml_str (out, "mode", ac_modes[s->recompute]);
+  /* job_config.py: selective_ac_option defaults to "2", every second layer
+   * fully checkpointed; "op" is the per-op selective recompute
+   * (distributed/activation_checkpoint.py _apply_op_sac) */
+  if (s->recompute == NK_RECOMPUTE_SELECTIVE)
+    toml_str (out, "selective_ac_option", "op");
   return g_string_free (out, FALSE);
 }
 
@@ -796,8 +1013,9 @@ nk_launch_command (const NkLaunchSpec *spec,
     case NK_LAUNCH_ENGINE_DEEPSPEED:
       /* launcher/runner.py main: more than one node needs a hostfile
        * ("Num nodes is >1 but no extra nodes available via hostfile") */
-      return g_strdup_printf ("deepspeed --num_nodes %u --num_gpus %u%s train.py --deepspeed "
+      return g_strdup_printf ("%sdeepspeed --num_nodes %u --num_gpus %u%s train.py --deepspeed "
                               "--deepspeed_config ds_config.json",
+                              spec->matmul_dtype == NK_PEAK_TF32 ? TF32_ENV " " : "",
                               spec->nodes, gpus_per_node_used (spec),
                               spec->nodes > 1 ? " --hostfile hostfile" : "");
     case NK_LAUNCH_ENGINE_MEGATRON:

@@ -27,12 +27,18 @@
  *   and the llama3 model shape to register as flavor "napkin". torchtitan's
  *   llama3 needs SwiGLU, untied embeddings, Adam/AdamW and no fp16.
  *
+ * Each file builds the model whose parameters the plan counted: a GELU spec is
+ * GPT-2's (LayerNorm, biases, learned positions), a SwiGLU spec Llama's
+ * (RMSNorm, no biases, RoPE), with the planned FFN width and vocabulary. A
+ * spec no engine flag can build exactly is refused, as is a precision the
+ * engine cannot run as the plan priced it.
+ *
  * nk_launch_check() runs the same rules without writing; nk_launch_write() and
  * nk_launch_command() return newly allocated text (g_free) or %NULL with @error
  * set; nk_launch_engine_file_name() is the conventional file name
  * ("ds_config.json", "pretrain_gpt.sh", "train.toml").
  *
- * nk_launch_command() gives the launcher line of every engine of every engine (for Megatron-LM
+ * nk_launch_command() gives the launcher line of every engine (for Megatron-LM
  * and torchtitan it is also inside the file). The page and the CLI call the
  * same two functions, so they export the same bytes.
  */
@@ -110,6 +116,12 @@ typedef enum {
  * @nodes: whole nodes: gpus / gpus_per_node
  * @zero_stage: ZeRO stage 0–3 over the DP group (3 is FSDP's full shard)
  * @precision: parameter/compute precision policy
+ * @matmul_dtype: the format the matmuls run in, the peak the plan priced the
+ *   step at: %NK_PEAK_FP32, %NK_PEAK_TF32 (fp32 weights on TF32 tensor cores),
+ *   %NK_PEAK_BF16, %NK_PEAK_FP16 or %NK_PEAK_FP8 (FP8 linear layers over bf16
+ *   or fp32 weights). With fp32 @precision and a 16-bit or FP8 format the
+ *   weights stay fp32 and only the matmuls run low (torchtitan's FSDP or
+ *   autocast); Megatron-LM and DeepSpeed cannot say that and refuse.
  * @fp32_grads: gradients accumulated and reduced in fp32 (18 B/param,
  *   Megatron's default); %FALSE: in the compute dtype (16 B/param)
  * @recompute: activation recomputation
@@ -150,6 +162,7 @@ typedef struct {
 
   /* numerics and schedule */
   NkPrecision precision;
+  NkPeakDtype matmul_dtype;
   gboolean    fp32_grads;
   NkRecompute recompute;
   gboolean    flash_attention;

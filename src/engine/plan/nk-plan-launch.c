@@ -80,8 +80,22 @@ nk_plan_report_launch_spec (const NkPlanInputs *inputs,
   spec->nodes = (guint) v[NK_PLAN_V_NODES];
   spec->zero_stage = (guint) r->zero_stage;
 
-  /* The planner's "mixed" is bf16 autocast with fp32 master weights. */
-  spec->precision = nk_precision_is_mixed (in->precision) ? NK_PRECISION_BF16_MIXED : NK_PRECISION_FP32;
+  /* The run the time priced: the matmuls in the peak's format (--dtype);
+   * "mixed" is 16-bit weights with fp32 master copies, in fp16 when that is
+   * the peak and in bf16 otherwise (also under FP8 linears). An fp32 peak
+   * under mixed precision is left for nk_launch_check() to refuse. */
+  if (in->sparse)
+    {
+      g_set_error_literal (error, NK_PLAN_ERROR, NK_PLAN_ERROR_INVALID_INPUT,
+                           _("The plan priced 2:4-sparse matmuls, which none of the engines trains with; "
+                             "plan the dense peak to export."));
+      return FALSE;
+    }
+  spec->matmul_dtype = in->dtype;
+  if (!nk_precision_is_mixed (in->precision))
+    spec->precision = NK_PRECISION_FP32;
+  else
+    spec->precision = in->dtype == NK_PEAK_FP16 ? NK_PRECISION_FP16_MIXED : NK_PRECISION_BF16_MIXED;
   spec->fp32_grads = !(nk_precision_is_mixed (in->precision)
                        && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16);
   spec->recompute = r->layout[NK_PLAN_L_RECOMPUTE];
