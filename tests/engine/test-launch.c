@@ -420,7 +420,7 @@ test_random_mutations (void)
       NkLaunchSpec s = random_valid_spec (r);
       guint v = g_rand_int_range (r, 1, 9);
 
-      switch (g_rand_int_range (r, 0, 10))
+      switch (g_rand_int_range (r, 0, 13))
         {
         case 0: s.tp = v; break;
         case 1: s.pp = v; break;
@@ -431,6 +431,9 @@ test_random_mutations (void)
         case 6: s.virtual_stages = v; break;
         case 7: s.global_batch += v; break;
         case 8: s.seq = 100 * v; break;
+        case 9: s.matmul_dtype = (NkPeakDtype) (NK_PEAK_FP32 + v % 5); break;
+        case 10: s.precision = v % 3; break;
+        case 11: s.vocab = 1000 * v + 1; break;
         default: s.sequence_parallel = TRUE; break;
         }
       for (guint e = 0; e < NK_LAUNCH_N_ENGINES; e++)

@@ -10,7 +10,9 @@
  *   deepspeed/runtime/engine.py _configure_basic_optimizer (other names are
  *   looked up in torch.optim; "Adam" means AdamW unless adam_w_mode is false);
  *   deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ ("ZeRO-2 and
- *   ZeRO-3 are incompatible with pipeline parallelism").
+ *   ZeRO-3 are incompatible with pipeline parallelism"); config.py
+ *   get_bfloat16_enabled / get_fp16_enabled (no FP8, no autocast before
+ *   0.17.2); launcher/runner.py EXPORT_ENVS.
  * - Megatron-LM at core_v0.15.0rc7-2333-gd98e8a64dd (d98e8a64ddf3):
  *   megatron/training/arguments.py validate_args (world % (tp·pp·cp), layers %
  *   pp, layers per stage % layers per virtual stage, interleaving needs pp > 1
@@ -21,14 +23,22 @@
  *   query groups a multiple or a divisor of tp, full recompute needs a method and
  *   a layer count); megatron/core/pipeline_parallel/schedules.py
  *   forward_backward_pipelining_with_interleaving (micro-batches per step a
- *   multiple of pp, at least pp, with microbatch_group_size_per_vp_stage = pp).
+ *   multiple of pp, at least pp, with microbatch_group_size_per_vp_stage = pp);
+ *   the model's flags (normalization, add_bias_linear as --disable-bias-linear,
+ *   --position-embedding-type, fp8 as --fp8-format, fp8_recipe) in
+ *   transformer_config.py and arguments.py; core/transformer/attention.py
+ *   (groups fewer than TP sub-shard QKV, since f7dfb99795, Megatron Core
+ *   0.16); megatron/training/vocab_utils.py calculate_padded_vocab_size.
  * - torchtitan at v0.2.2 (73a0e6979dd1): torchtitan/distributed/parallel_dims.py
  *   ParallelDims._validate (dp_replicate·dp_shard·cp·tp·pp == world) and
  *   seq_len_divisor; torchtitan/train.py Trainer.__init__ (global % (local·dp));
  *   torchtitan/distributed/pipeline_parallel.py pipeline_llm (layers per stage,
  *   stages per rank) and build_pipeline_schedule (local % microbatch);
  *   torchtitan/components/optimizer.py build_optimizers (Adam, AdamW);
- *   torchtitan/config/job_config.py (field names).
+ *   torchtitan/config/job_config.py (field names; selective_ac_option "2" by
+ *   default); models/llama3/model/model.py FeedForward (hidden size);
+ *   distributed/utils.py maybe_enable_amp; distributed/activation_checkpoint.py;
+ *   components/quantization/float8.py and utils.py module_filter_fn.
  */
 #include "config.h"
 
