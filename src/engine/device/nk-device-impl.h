@@ -181,14 +181,11 @@ typedef gboolean (*NkDeviceModuleInit) (guint                   abi_version,
  *
  * Returns: (transfer none): the device
  */
-NK_AVAILABLE_IN_ALL
 NkDevice          *nk_device_register       (const char        *name,
                                              const NkDeviceOps *ops,
                                              gpointer           backend);
 
-NK_AVAILABLE_IN_ALL
 const NkDeviceOps *nk_device_get_ops        (NkDevice    *device);
-NK_AVAILABLE_IN_ALL
 gpointer           nk_device_get_backend    (NkDevice    *device);
 
 G_END_DECLS

@@ -57,7 +57,7 @@ typedef enum {
   NK_DTYPE_INT64,
   NK_DTYPE_INT32,
   NK_DTYPE_UINT16,
-  NK_N_DTYPES
+  NK_N_DTYPES /*< skip >*/
 } NkDType;
 
 /* How a format spells NaN. */

@@ -11,6 +11,34 @@
 #include "nk-json.h"
 #include "nk-train-metrics.h"
 
+G_DEFINE_BOXED_TYPE (NkTrainMetrics, nk_train_metrics, nk_train_metrics_copy, nk_train_metrics_free)
+
+/**
+ * nk_train_metrics_copy:
+ * @metrics: one step's metrics
+ *
+ * Copies the metrics: a flat struct, so a copy owns all it holds.
+ *
+ * Returns: (transfer full): the copy; free it with nk_train_metrics_free()
+ */
+NkTrainMetrics *
+nk_train_metrics_copy (const NkTrainMetrics *metrics)
+{
+  return g_memdup2 (metrics, sizeof *metrics);
+}
+
+/**
+ * nk_train_metrics_free:
+ * @metrics: (nullable): a copy from nk_train_metrics_copy()
+ *
+ * Frees the copy.
+ */
+void
+nk_train_metrics_free (NkTrainMetrics *metrics)
+{
+  g_free (metrics);
+}
+
 static void
 add_count (JsonBuilder *b,
            const char  *name,

@@ -86,6 +86,15 @@ typedef struct {
   guint64  flops_embedding;
 } NkTrainMetrics;
 
+#define NK_TYPE_TRAIN_METRICS (nk_train_metrics_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType          nk_train_metrics_get_type   (void) G_GNUC_CONST;
+NK_AVAILABLE_IN_ALL
+NkTrainMetrics *nk_train_metrics_copy      (const NkTrainMetrics *metrics);
+NK_AVAILABLE_IN_ALL
+void           nk_train_metrics_free       (NkTrainMetrics       *metrics);
+
 NK_AVAILABLE_IN_ALL
 double         nk_train_metrics_get_flop_kinds (const NkTrainMetrics *metrics,
                                                 double                kinds[NK_N_FLOP_KINDS]);

@@ -235,15 +235,15 @@ nk_trainer_class_init (NkTrainerClass *klass)
   /**
    * NkTrainer::step:
    * @self: the trainer
-   * @metrics: (type gpointer): the latest step's `const NkTrainMetrics *`, valid during
-   *   the emission
+   * @metrics: the latest step's metrics, valid during the emission (a handler that
+   *   keeps them copies them: nk_train_metrics_copy())
    *
    * Emitted on the main context after one or more steps (coalesced), or after every
    * step under nk_trainer_run_sync().
    */
   signals[SIGNAL_STEP] =
     g_signal_new ("step", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+                  NULL, G_TYPE_NONE, 1, NK_TYPE_TRAIN_METRICS | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
    * NkTrainer::checkpoint-written:
