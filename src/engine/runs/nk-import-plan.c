@@ -205,6 +205,10 @@ nk_import_plan_load (const char          *path,
     }
   if (!nk_json_parser_load (parser, text, (gssize) len, &local))
     {
+      /* json-glib quotes the bad token, control characters and all: one line here */
+      for (char *c = local->message; *c != '\0'; c++)
+        if ((guchar) *c < 0x20)
+          *c = ' ';
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("The plan “%s” is not JSON (%s)."), name, local->message);
       return FALSE;

@@ -419,21 +419,25 @@ typedef struct {
   GRegex *regex[G_N_ELEMENTS (patterns)];
 } Regexes;
 
-static void
-regexes_init (Regexes *r)
+/* Compiled once per process and shared: a GRegex is immutable and matched from any
+ * thread, and compiling (JIT) them all cost more than reading a short log. */
+static Regexes *
+regexes_get (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
-    {
-      r->regex[i] = g_regex_new (patterns[i].pattern, G_REGEX_OPTIMIZE, 0, NULL);
-      g_assert (r->regex[i] != NULL);
-    }
-}
+  static Regexes *shared;
 
-static void
-regexes_clear (Regexes *r)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
-    g_clear_pointer (&r->regex[i], g_regex_unref);
+  if (g_once_init_enter (&shared))
+    {
+      Regexes *r = g_new0 (Regexes, 1);
+
+      for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+        {
+          r->regex[i] = g_regex_new (patterns[i].pattern, G_REGEX_OPTIMIZE, 0, NULL);
+          g_assert (r->regex[i] != NULL);
+        }
+      g_once_init_leave (&shared, r);
+    }
+  return shared;
 }
 
 /* The index of the first pattern of @format matching @line, or -1. */
@@ -609,24 +613,21 @@ import_buffer (char        *buf,
 {
   g_autoptr(NkImport) import = NULL;
   Lines lines;
-  Regexes r;
+  Regexes *r = regexes_get ();
   Builder b;
 
   lines_split (&lines, buf, len);
-  regexes_init (&r);
   if (format == NK_LOG_FORMAT_AUTO)
-    format = detect_format (&r, &lines);
+    format = detect_format (r, &lines);
   if (format == NK_LOG_FORMAT_AUTO)
     {
-      regexes_clear (&r);
       lines_clear (&lines);
       unknown_format (error);
       return NULL;
     }
   import = import_new (format);
   builder_init (&b, import);
-  read_lines (&b, &r, &lines);
-  regexes_clear (&r);
+  read_lines (&b, r, &lines);
   lines_clear (&lines);
   if (import->steps->len > 0 && !isnan (b.pending_memory))
     set_max (&g_array_index (import->steps, NkImportStep, 0).memory_max_bytes, b.pending_memory);
