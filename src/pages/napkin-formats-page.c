@@ -45,6 +45,7 @@ struct _NapkinFormatsPage
 
   GSettings        *settings;
   char             *value_text;
+  gboolean          storing_text;   /* the value entry is being set from value_text */
   gboolean          saturate;
 
   /* The current input: valid, or an error sentence (and the row it came from). */
@@ -360,13 +361,30 @@ show_row (NapkinFormatsPage *self,
   napkin_range_chart_set_result (self->range_chart, dtype, TRUE, decoded.value);
 }
 
+/* The row and the text inside it that takes the keys: a screen reader hears the
+ * state on whichever it stands on. */
+static void
+set_value_invalid (NapkinFormatsPage *self,
+                   gboolean           invalid)
+{
+  GtkAccessibleInvalidState state = invalid ? GTK_ACCESSIBLE_INVALID_TRUE
+                                            : GTK_ACCESSIBLE_INVALID_FALSE;
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (self->value_row));
+
+  if (invalid)
+    gtk_widget_add_css_class (GTK_WIDGET (self->value_row), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->value_row), "error");
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->value_row),
+                               GTK_ACCESSIBLE_STATE_INVALID, state, -1);
+  if (text != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (text), GTK_ACCESSIBLE_STATE_INVALID, state, -1);
+}
+
 static void
 napkin_formats_page_refresh (NapkinFormatsPage *self)
 {
-  if (self->valid || self->error_row >= 0)
-    gtk_widget_remove_css_class (GTK_WIDGET (self->value_row), "error");
-  else
-    gtk_widget_add_css_class (GTK_WIDGET (self->value_row), "error");
+  set_value_invalid (self, !self->valid && self->error_row < 0);
   gtk_label_set_label (self->error_label, self->valid ? "" : self->error_message);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), !self->valid);
 
@@ -443,8 +461,15 @@ napkin_formats_page_store_value_text (NapkinFormatsPage *self,
     return;
   g_free (self->value_text);
   self->value_text = g_strdup (text);
+  /* set_text() deletes, then inserts: the empty text in between is no one's
+   * input. Read as one, it made the page invalid for a moment, which disabled
+   * the bits' action and took the keyboard focus off the bit just flipped. */
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->value_row)), text) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->value_row), text);
+    {
+      self->storing_text = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->value_row), text);
+      self->storing_text = FALSE;
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALUE_TEXT]);
 }
 
@@ -471,6 +496,8 @@ take_row_bits (NapkinFormatsPage *self,
 static void
 value_changed_cb (NapkinFormatsPage *self)
 {
+  if (self->storing_text)
+    return;
   napkin_formats_page_set_value_text (self,
                                       gtk_editable_get_text (GTK_EDITABLE (self->value_row)));
 }
@@ -774,6 +801,10 @@ napkin_formats_page_init (NapkinFormatsPage *self)
                                                           gtk_callback_action_new (focus_value_cb,
                                                                                    NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  if (gtk_editable_get_delegate (GTK_EDITABLE (self->value_row)) != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (self->value_row))),
+                                    GTK_ACCESSIBLE_RELATION_ERROR_MESSAGE, self->error_label,
+                                    -1);
   self->error_row = -1;
   for (guint i = 0; i < N_ROWS; i++)
     {

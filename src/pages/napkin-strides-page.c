@@ -173,6 +173,11 @@ show_error (NapkinStridesPage *self)
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
 
+  /* The program is the page's input: a screen reader hears it is invalid. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->editor),
+                               GTK_ACCESSIBLE_STATE_INVALID,
+                               statement == 0 ? GTK_ACCESSIBLE_INVALID_FALSE : GTK_ACCESSIBLE_INVALID_TRUE,
+                               -1);
   if (statement == 0)
     {
       gtk_widget_set_visible (self->error_box, FALSE);
@@ -415,7 +420,11 @@ build_lesson_rows (NapkinStridesPage *self)
   for (guint i = 0; i < G_N_ELEMENTS (lessons); i++)
     {
       GtkWidget *row = adw_action_row_new ();
-      GtkWidget *icon = gtk_image_new_from_icon_name ("go-next-symbolic");
+      /* Decoration: the row itself says it can be activated. */
+      GtkWidget *icon = g_object_new (GTK_TYPE_IMAGE,
+                                      "icon-name", "go-next-symbolic",
+                                      "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                      NULL);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(lessons[i].title));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _(lessons[i].explanation));
@@ -738,6 +747,9 @@ napkin_strides_page_init (NapkinStridesPage *self)
   gtk_label_set_wrap_mode (GTK_LABEL (self->error_label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (self->error_label), TRUE);
   gtk_widget_add_css_class (self->error_label, "reason");
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->editor),
+                                  GTK_ACCESSIBLE_RELATION_ERROR_MESSAGE, self->error_label,
+                                  -1);
   gtk_box_append (GTK_BOX (self->error_box), self->error_label);
   /* A long line is cut at the end rather than wrapped: wrapping would move the caret. */
   self->error_caret = gtk_label_new (NULL);

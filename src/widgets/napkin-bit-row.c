@@ -25,6 +25,8 @@ struct _NapkinBitRow
 
   /* (element-type GtkWidget): the cells, indexed by bit number */
   GPtrArray *cells;
+  /* The one cell Tab stops at: the last one focused, at first the top bit. */
+  guint      current;
 };
 
 enum {
@@ -59,15 +61,42 @@ field_of_bit (const NkDTypeInfo *info,
   return FIELD_SIGN;
 }
 
+/* What a cell is, as its tooltip shows it: "Bit 31: the sign". */
+static char *
+cell_title (const NkDTypeInfo *info,
+            guint              index)
+{
+  switch (field_of_bit (info, index))
+    {
+    case FIELD_SIGN:
+      return g_strdup_printf (_("Bit %d: the sign"), (int) index);
+    case FIELD_EXPONENT:
+      return g_strdup_printf (_("Bit %d: exponent"), (int) index);
+    case FIELD_MANTISSA:
+    default:
+      return g_strdup_printf (_("Bit %d: mantissa"), (int) index);
+    }
+}
+
 static void
 napkin_bit_row_sync (NapkinBitRow *self)
 {
+  const NkDTypeInfo *info = nk_dtype_info (self->dtype);
+
   for (guint i = 0; i < self->cells->len; i++)
     {
       GtkWidget *cell = g_ptr_array_index (self->cells, i);
       gboolean set = self->known && ((self->bits >> i) & 1) != 0;
+      g_autofree char *title = cell_title (info, i);
+      g_autofree char *name = NULL;
 
       gtk_button_set_label (GTK_BUTTON (cell), !self->known ? "·" : set ? "1" : "0");
+      /* The name says which bit and what it holds ("Bit 31: the sign, 1"), after
+       * the button set its label as its name. */
+      name = g_strdup_printf ("%s, %s", title, !self->known ? _("unknown") : set ? "1" : "0");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (cell),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                      -1);
       if (set)
         gtk_widget_add_css_class (cell, "set");
       else
@@ -90,6 +119,17 @@ make_caption (const char *text,
   gtk_widget_add_css_class (label, "bit-caption");
   gtk_widget_add_css_class (label, "dim-label");
   return label;
+}
+
+static void
+cell_focus_cb (NapkinBitRow *self,
+               GParamSpec   *pspec,
+               GtkWidget    *cell)
+{
+  guint index;
+
+  if (gtk_widget_has_focus (cell) && g_ptr_array_find (self->cells, cell, &index))
+    self->current = index;
 }
 
 /* One field: its name above the cells, the bit numbers of its ends below. */
@@ -134,18 +174,13 @@ build_field (NapkinBitRow      *self,
   for (int i = (int) hi; i >= (int) lo; i--)
     {
       GtkWidget *cell = gtk_button_new_with_label ("0");
-      g_autofree char *tooltip = NULL;
+      g_autofree char *tooltip = cell_title (info, (guint) i);
 
       gtk_widget_add_css_class (cell, "bit");
       gtk_widget_add_css_class (cell, field_css[field]);
       gtk_widget_add_css_class (cell, "monospace");
-      if (field == FIELD_SIGN)
-        tooltip = g_strdup_printf (_("Bit %d: the sign"), i);
-      else if (field == FIELD_EXPONENT)
-        tooltip = g_strdup_printf (_("Bit %d: exponent"), i);
-      else
-        tooltip = g_strdup_printf (_("Bit %d: mantissa"), i);
       gtk_widget_set_tooltip_text (cell, tooltip);
+      g_signal_connect_swapped (cell, "notify::has-focus", G_CALLBACK (cell_focus_cb), self);
       if (self->action_name != NULL)
         gtk_actionable_set_action_target_value (GTK_ACTIONABLE (cell),
                                                 g_variant_new ("(si)", info->cli_name, i));
@@ -171,6 +206,7 @@ napkin_bit_row_build (NapkinBitRow *self)
   guint m = info->mantissa_bits, e = info->exponent_bits;
 
   g_ptr_array_set_size (self->cells, info->bits);
+  self->current = info->bits - 1;
   if (info->is_signed)
     gtk_widget_set_parent (build_field (self, info, FIELD_SIGN, m + e, m + e),
                            GTK_WIDGET (self));
@@ -190,6 +226,21 @@ focused_bit (NapkinBitRow *self)
     if (gtk_widget_has_focus (g_ptr_array_index (self->cells, i)))
       return (int) i;
   return -1;
+}
+
+/* The row is one stop in the Tab chain, as a toolbar or a radio group is: Tab
+ * enters on the bit focused last and leaves from any bit; the arrows, Home and
+ * End move between the bits (key_pressed_cb). */
+static gboolean
+napkin_bit_row_focus (GtkWidget        *widget,
+                      GtkDirectionType  direction)
+{
+  NapkinBitRow *self = NAPKIN_BIT_ROW (widget);
+
+  if (focused_bit (self) >= 0 || self->cells->len == 0)
+    return FALSE;
+  return gtk_widget_grab_focus (g_ptr_array_index (self->cells,
+                                                   MIN (self->current, self->cells->len - 1)));
 }
 
 static gboolean
@@ -237,9 +288,18 @@ napkin_bit_row_constructed (GObject *object)
 {
   NapkinBitRow *self = NAPKIN_BIT_ROW (object);
 
+  g_autofree char *name = NULL;
+
   G_OBJECT_CLASS (napkin_bit_row_parent_class)->constructed (object);
 
   napkin_bit_row_build (self);
+  /* Translators: the accessible name of a format's row of bit cells, e.g. "Bits of f32" */
+  name = g_strdup_printf (_("Bits of %s"), nk_dtype_info (self->dtype)->name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Left and Right move between the bits, Space flips the focused bit"),
+                                  -1);
 }
 
 static void
@@ -347,6 +407,8 @@ napkin_bit_row_class_init (NapkinBitRowClass *klass)
     g_param_spec_boolean ("known", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  widget_class->focus = napkin_bit_row_focus;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "bitrow");

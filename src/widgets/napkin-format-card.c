@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-format-card.h"
+#include "napkin-wrap-box.h"
 
 struct _NapkinFormatCard
 {
@@ -219,6 +220,7 @@ napkin_format_card_class_init (NapkinFormatCardClass *klass)
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (NAPKIN_TYPE_WRAP_BOX);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-format-card.ui");
   gtk_widget_class_bind_template_child (widget_class, NapkinFormatCard, box);
@@ -250,6 +252,11 @@ napkin_format_card_init (NapkinFormatCard *self)
   GtkEventController *focus;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* A screen reader names the card's group by its format, as it is seen. */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->title_label, NULL,
+                                  -1);
 
   focus = gtk_event_controller_focus_new ();
   g_signal_connect_swapped (focus, "leave", G_CALLBACK (hex_focus_leave_cb), self);
@@ -369,9 +376,19 @@ napkin_format_card_set_hex_error (NapkinFormatCard *self,
   g_return_if_fail (NAPKIN_IS_FORMAT_CARD (self));
 
   if (error)
-    gtk_widget_add_css_class (GTK_WIDGET (self->hex_entry), "error");
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->hex_entry), "error");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (self->hex_entry),
+                                   GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE,
+                                   -1);
+    }
   else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->hex_entry), "error");
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->hex_entry), "error");
+      gtk_accessible_update_state (GTK_ACCESSIBLE (self->hex_entry),
+                                   GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_FALSE,
+                                   -1);
+    }
 }
 
 /**

@@ -24,6 +24,8 @@
 #define LANE_HEIGHT   18
 #define LANE_GAP      10
 #define AXIS_HEIGHT   28
+#define MIN_AXIS      160   /* narrowest axis: at 360 px the card still fits */
+#define MIN_TICK_GAP  44    /* room for a label such as "10⁻⁴⁰" */
 
 typedef struct {
   NkDType       dtype;
@@ -228,8 +230,11 @@ napkin_range_chart_snapshot (GtkWidget   *widget,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   layout = gtk_widget_create_pango_layout (widget, NULL);
 
-  /* Grid and axis: a tick every 10 decades, closer when the span is short. */
+  /* Grid and axis: a tick every 10 decades, closer when the span is short and
+   * further apart when the chart is narrow, so that no two labels overlap. */
   step = (hi - lo) > 60 ? 10 : (hi - lo) > 20 ? 5 : 1;
+  while (step * scale < MIN_TICK_GAP && step < hi - lo)
+    step *= 2;
   cairo_set_line_width (cr, 1);
   for (double d = lo; d <= hi + 0.5; d += step)
     {
@@ -333,7 +338,7 @@ napkin_range_chart_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = LABEL_WIDTH + RIGHT_MARGIN + 240;
+      *minimum = LABEL_WIDTH + RIGHT_MARGIN + MIN_AXIS;
       *natural = LABEL_WIDTH + RIGHT_MARGIN + 640;
     }
   else

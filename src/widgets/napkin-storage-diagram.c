@@ -152,20 +152,6 @@ format_value (double value)
   return g_strdup_printf ("%.3g", value);
 }
 
-static char *
-format_tuple (const gint64 *items,
-              int           n)
-{
-  GString *s = g_string_new ("(");
-
-  for (int i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%" PRId64, i ? ", " : "", items[i]);
-  if (n == 1)
-    g_string_append_c (s, ',');
-  g_string_append_c (s, ')');
-  return g_string_free (s, FALSE);
-}
-
 /* ------------------------------------------------------------ colours */
 
 typedef struct {
@@ -232,6 +218,39 @@ rounded_rect (cairo_t *cr,
 }
 
 /* ------------------------------------------------------------ layout */
+
+/* The caption above storage @s: "Storage of x   16 × f32 (4 bytes each) = 64 bytes",
+ * wrapped to @width so that a phone-width window shows all of it. */
+static PangoLayout *
+make_storage_header (NapkinStorageDiagram *self,
+                     guint                 s,
+                     double                width)
+{
+  NkDType dtype = napkin_storage_diagram_model_get_dtype (self->model);
+  g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
+    napkin_storage_diagram_model_get_storage_nbytes (self->model, s));
+  g_autofree char *markup = NULL;
+  PangoLayout *layout;
+
+  /* Translators: "Storage of x · 16 × f32 (4 bytes each) = 64 bytes" */
+  markup = g_markup_printf_escaped (s == 0 ? _("<b>Storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>")
+                                           : _("<b>New storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>"),
+                                    napkin_storage_diagram_model_get_storage_owner (self->model, s),
+                                    napkin_storage_diagram_model_get_storage_numel (self->model, s),
+                                    nk_dtype_info (dtype)->cli_name, nk_dtype_element_size (dtype),
+                                    bytes);
+  layout = make_layout (GTK_WIDGET (self), markup, 1.0, FALSE, FALSE);
+  pango_layout_set_width (layout, (int) (MAX (width, 1) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  return layout;
+}
+
+/* The width the strips and cards are laid out in. */
+static double
+content_width (int width)
+{
+  return MAX (width - 2 * MARGIN, 120);
+}
 
 static int
 floor_pow2 (int n)
@@ -354,7 +373,7 @@ static void
 ensure_layout (NapkinStorageDiagram *self,
                int                   width)
 {
-  double avail = MAX (width - 2 * MARGIN, 120);
+  double avail = content_width (width);
   double y = MARGIN;
   guint n_storages, n_tensors;
 
@@ -393,7 +412,14 @@ ensure_layout (NapkinStorageDiagram *self,
       int fit = (int) floor ((avail + GAP) / (MIN_CELL + GAP));
 
       sl.y_header = y;
-      y += HEADER_H;
+      {
+        g_autoptr(PangoLayout) header = make_storage_header (self, s, avail - 16);
+        int h;
+
+        /* One line takes HEADER_H; each wrapped line adds its height. */
+        pango_layout_get_pixel_size (header, NULL, &h);
+        y += MAX (HEADER_H, HEADER_H - self->text_line_h + h);
+      }
       sl.y_rows = y;
       if (numel > 0 && napkin_storage_diagram_model_get_storage_value (self->model, s, 0, &value))
         {
@@ -511,9 +537,6 @@ draw_strips (NapkinStorageDiagram *self,
              gint64                focus_cell)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  NkDType dtype = napkin_storage_diagram_model_get_dtype (self->model);
-  const char *dtype_name = nk_dtype_info (dtype)->cli_name;
-  gsize element_size = nk_dtype_element_size (dtype);
   int selected = napkin_storage_diagram_model_get_selected (self->model);
   int selected_storage = selected >= 0 ? (int) napkin_storage_diagram_model_get_tensor_storage (self->model, selected) : -1;
   int focus_storage = focus_tensor >= 0 ? (int) napkin_storage_diagram_model_get_tensor_storage (self->model, focus_tensor) : -1;
@@ -539,17 +562,8 @@ draw_strips (NapkinStorageDiagram *self,
       const StripLayout *sl = &g_array_index (self->strips, StripLayout, s);
       const GdkRGBA *hue = &pal->hue[s % N_HUES];
       gint64 numel = napkin_storage_diagram_model_get_storage_numel (self->model, s);
-      const char *owner = napkin_storage_diagram_model_get_storage_owner (self->model, s);
-      g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
-        napkin_storage_diagram_model_get_storage_nbytes (self->model, s));
-      g_autofree char *markup = NULL;
-      g_autoptr(PangoLayout) header = NULL;
-
-      /* Translators: "Storage of x · 16 × f32 (4 bytes each) = 64 bytes" */
-      markup = g_markup_printf_escaped (s == 0 ? _("<b>Storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>")
-                                               : _("<b>New storage of %s</b>   %" PRId64 " × %s (%zu bytes each) = <b>%s</b>"),
-                                        owner, numel, dtype_name, element_size, bytes);
-      header = make_layout (widget, markup, 1.0, FALSE, FALSE);
+      g_autoptr(PangoLayout) header = make_storage_header (self, s,
+                                                           content_width (self->layout_width) - 16);
       set_source (cr, hue, 1.0);
       cairo_arc (cr, MARGIN + 5, sl->y_header + self->text_line_h / 2, 5, 0, 2 * G_PI);
       cairo_fill (cr);
@@ -669,6 +683,9 @@ draw_tensors_title (NapkinStorageDiagram *self,
   int tw, th, hh;
 
   pango_layout_get_pixel_size (title, &tw, &th);
+  /* The hint gives way on a narrow window: the title stays whole. */
+  pango_layout_set_width (hint, (int) (MAX (content_width (self->layout_width) - tw - 10, 1) * PANGO_SCALE));
+  pango_layout_set_ellipsize (hint, PANGO_ELLIPSIZE_END);
   pango_layout_get_pixel_size (hint, NULL, &hh);
   set_source (cr, &pal->fg, 1.0);
   cairo_move_to (cr, MARGIN, self->y_tensor_title);
@@ -717,8 +734,8 @@ draw_tensor_text (NapkinStorageDiagram *self,
   gboolean shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t) != NULL;
   const char *name = napkin_storage_diagram_model_get_tensor_name (self->model, t);
   g_autoptr(PangoLayout) name_layout = make_layout (widget, name, 1.4, TRUE, TRUE);
-  g_autofree char *shape = format_tuple (tensor->shape, tensor->ndim);
-  g_autofree char *stride = format_tuple (tensor->stride, tensor->ndim);
+  g_autofree char *shape = napkin_storage_diagram_model_format_tuple (tensor->shape, tensor->ndim);
+  g_autofree char *stride = napkin_storage_diagram_model_format_tuple (tensor->stride, tensor->ndim);
   g_autofree char *lines[5] = { NULL };
   double y;
 
@@ -1112,11 +1129,34 @@ napkin_storage_diagram_css_changed (GtkWidget         *widget,
 
 /* ------------------------------------------------------------ model */
 
+/* The name follows the selection and a step (a screen reader announces the
+ * focused diagram's new name as each step lands); the description carries the
+ * data. */
+static void
+update_accessible (NapkinStorageDiagram *self)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *description = NULL;
+
+  if (self->model != NULL)
+    {
+      name = napkin_storage_diagram_model_dup_name (self->model);
+      description = napkin_storage_diagram_model_dup_description (self->model);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  name != NULL ? name : _("Storage diagram"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  description != NULL ? description : "",
+                                  -1);
+}
+
 static void
 on_model_changed (NapkinStorageDiagram *self)
 {
   self->layout_width = -1;
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  update_accessible (self);
 }
 
 static void
@@ -1146,6 +1186,8 @@ napkin_storage_diagram_set_model (NapkinStorageDiagram      *self,
     {
       g_signal_connect_swapped (model, "changed", G_CALLBACK (on_model_changed), self);
       g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
+      g_signal_connect_swapped (model, "notify::selected", G_CALLBACK (update_accessible), self);
+      g_signal_connect_swapped (model, "notify::step", G_CALLBACK (update_accessible), self);
     }
   on_model_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
@@ -1261,10 +1303,7 @@ napkin_storage_diagram_init (NapkinStorageDiagram *self)
   self->layout_width = -1;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Storage and tensors: ←/→ step through the selected tensor, ↑/↓ select another"),
-                                  -1);
+  update_accessible (self);
 
   controller = gtk_event_controller_motion_new ();
   g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);

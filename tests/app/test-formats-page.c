@@ -12,13 +12,21 @@
  *   e4m3's largest finite value is 1.75 × 2^8 = 448 (0x7e); 465 is past the
  *   midpoint 464 between 448 and the next step 480, so default overflow gives
  *   NaN (0x7f) and saturation gives 448.
+ * Accessibility and layout (issue 26): six formats are six bit rows, so six Tab
+ * stops among the bits; 360 px is the HIG's narrowest window.
  */
 #include "config.h"
 
 #include <math.h>
 
+#include "napkin-bit-row.h"
+#include "napkin-format-card.h"
 #include "napkin-formats-page-private.h"
 #include "napkin-range-chart.h"
+#include "nk-test-page-a11y.h"
+#include "nk-test-ui-util.h"
+
+#define NARROW 360
 
 typedef struct {
   GtkWidget         *window;
@@ -33,7 +41,9 @@ fixture_set_up (Fixture       *fixture,
   fixture->page = NAPKIN_FORMATS_PAGE (napkin_formats_page_new ());
   g_object_ref (fixture->page);
   gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->page));
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 800);
+  /* A test may ask for another width in its data. */
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window),
+                               data != NULL ? GPOINTER_TO_INT (data) : 1000, 800);
   gtk_window_present (GTK_WINDOW (fixture->window));
   napkin_formats_page_set_saturate (fixture->page, FALSE);
 }
@@ -354,10 +364,227 @@ test_range_chart_description (Fixture       *fixture,
   g_assert_null (strstr (text, "holds it"));
 }
 
+static NapkinFormatCard *
+find_card (GtkWidget *widget,
+           NkDType    dtype)
+{
+  if (NAPKIN_IS_FORMAT_CARD (widget) && napkin_format_card_get_dtype (NAPKIN_FORMAT_CARD (widget)) == dtype)
+    return NAPKIN_FORMAT_CARD (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      NapkinFormatCard *card = find_card (child, dtype);
+
+      if (card != NULL)
+        return card;
+    }
+  return NULL;
+}
+
+static gboolean
+is_invalid (GtkWidget *widget)
+{
+  g_autofree char *differs = gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget),
+                                                              GTK_ACCESSIBLE_STATE_INVALID,
+                                                              GTK_ACCESSIBLE_INVALID_TRUE);
+
+  return differs == NULL;
+}
+
+/* Every button, switch, entry and menu button has a name a screen reader can
+ * say (a tooltip is not one in GTK 4.8), none with a mnemonic's underscore, and
+ * no image is an unnamed picture. */
+static void
+test_accessible_names (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *problems = nk_test_page_a11y_problems (GTK_WIDGET (fixture->page));
+  NapkinBitRow *row = NAPKIN_BIT_ROW (nk_test_find_descendant (GTK_WIDGET (fixture->page),
+                                                               NAPKIN_TYPE_BIT_ROW));
+  GtkWidget *cell;
+
+  g_assert_cmpstr (problems, ==, "");
+
+  /* A bit says which it is and what it holds: f32's 1.0 is 0x3f800000, sign 0. */
+  g_object_set (fixture->page, "value-text", "1", NULL);
+  g_assert_true (napkin_bit_row_focus_bit (row, 31));
+  cell = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  gtk_test_accessible_assert_property (cell, GTK_ACCESSIBLE_PROPERTY_LABEL, "Bit 31: the sign, 0");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "formats.flip-bit",
+                                             "(si)", "f32", 31));
+  gtk_test_accessible_assert_property (cell, GTK_ACCESSIBLE_PROPERTY_LABEL, "Bit 31: the sign, 1");
+  /* 0x3f800000: bit 23 is the exponent's lowest 1 */
+  g_assert_true (napkin_bit_row_focus_bit (row, 23));
+  gtk_test_accessible_assert_property (gtk_root_get_focus (GTK_ROOT (fixture->window)),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Bit 23: exponent, 1");
+}
+
+/* Bad input is marked invalid where it was typed, and only there, until it is fixed. */
+static void
+test_invalid_state (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *value_row = nk_test_find_descendant (GTK_WIDGET (fixture->page), ADW_TYPE_ENTRY_ROW);
+  GtkWidget *value_text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (value_row)));
+  GtkWidget *e4m3_hex = nk_test_find_descendant (GTK_WIDGET (find_card (GTK_WIDGET (fixture->page),
+                                                                        NK_DTYPE_E4M3)),
+                                                 GTK_TYPE_ENTRY);
+
+  g_object_set (fixture->page, "value-text", "1.5", NULL);
+  g_assert_false (is_invalid (value_row));
+  g_assert_false (is_invalid (value_text));
+  g_assert_false (is_invalid (e4m3_hex));
+
+  g_object_set (fixture->page, "value-text", "one point five", NULL);
+  g_assert_true (is_invalid (value_row));
+  g_assert_true (is_invalid (value_text));
+  g_assert_false (is_invalid (e4m3_hex));
+
+  g_object_set (fixture->page, "value-text", "2", NULL);
+  g_assert_false (is_invalid (value_text));
+
+  /* Nine bits in e4m3's hex field: that field is wrong, not the value. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "formats.set-bits", "(ss)",
+                                             "e4m3", "0x1ff"));
+  g_assert_true (is_invalid (e4m3_hex));
+  g_assert_false (is_invalid (value_text));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "formats.set-bits", "(ss)",
+                                             "e4m3", "0x38"));
+  g_assert_false (is_invalid (e4m3_hex));
+}
+
+/* Walks the Tab chain once around the window and counts the stops inside bit
+ * rows, and in how many different rows they are. */
+static void
+count_bit_stops (GtkWidget *window,
+                 guint     *out_stops,
+                 guint     *out_rows)
+{
+  g_autoptr(GHashTable) rows = g_hash_table_new (NULL, NULL);
+  GtkWidget *first = NULL;
+
+  *out_stops = 0;
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  for (guint i = 0; i < 2000; i++)
+    {
+      GtkWidget *focus, *row;
+
+      g_assert_true (gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD));
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (focus == first)
+        break;
+      if (first == NULL)
+        first = focus;
+      row = gtk_widget_get_ancestor (focus, NAPKIN_TYPE_BIT_ROW);
+      if (row != NULL)
+        {
+          (*out_stops)++;
+          g_hash_table_add (rows, row);
+        }
+    }
+  *out_rows = g_hash_table_size (rows);
+}
+
+/* A bit row is one Tab stop, as a toolbar is; the arrows move between its bits,
+ * and Tab comes back to the bit it left. */
+static void
+test_bit_row_tab_stop (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  NapkinBitRow *row = NAPKIN_BIT_ROW (nk_test_find_descendant (GTK_WIDGET (fixture->page),
+                                                               NAPKIN_TYPE_BIT_ROW));
+  GtkWidget *bit5;
+  guint stops, rows;
+
+  count_bit_stops (fixture->window, &stops, &rows);
+  /* f32, f16, bf16, e4m3, e5m2 and tf32 */
+  g_assert_cmpuint (rows, ==, 6);
+  g_assert_cmpuint (stops, ==, 6);
+
+  g_assert_true (napkin_bit_row_focus_bit (row, 5));
+  bit5 = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  /* Out of the row with one Tab, back with one Shift+Tab, onto the same bit. */
+  g_assert_true (gtk_widget_child_focus (fixture->window, GTK_DIR_TAB_FORWARD));
+  g_assert_null (gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (fixture->window)),
+                                          NAPKIN_TYPE_BIT_ROW));
+  g_assert_true (gtk_widget_child_focus (fixture->window, GTK_DIR_TAB_BACKWARD));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (fixture->window)) == bit5);
+}
+
+/* Space on a bit flips it and leaves the focus on it, so the next arrow key
+ * moves to its neighbour. A button's Space is its "activate" signal. */
+static void
+test_space_keeps_focus (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  NapkinBitRow *row = NAPKIN_BIT_ROW (nk_test_find_descendant (GTK_WIDGET (fixture->page),
+                                                               NAPKIN_TYPE_BIT_ROW));
+  GtkWidget *cell;
+
+  g_object_set (fixture->page, "value-text", "1", NULL);
+  g_assert_true (napkin_bit_row_focus_bit (row, 31));
+  cell = gtk_root_get_focus (GTK_ROOT (fixture->window));
+  g_assert_true (gtk_widget_activate (cell));
+  /* The button clicks when its activation ends, from the main loop. */
+  while (napkin_bit_row_get_bits (row) == 0x3f800000)
+    g_main_context_iteration (NULL, TRUE);
+  assert_field (fixture->page, "f32", "hex", "0xbf800000");
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (fixture->window)) == cell);
+}
+
+static void
+assert_inside (GtkWidget  *widget,
+               GtkWidget  *page,
+               const char *what)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
+  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (page) + 0.5)
+    g_error ("%s is cut off: %.0f to %.0f in a page %d px wide", what, bounds.origin.x,
+             bounds.origin.x + bounds.size.width, gtk_widget_get_width (page));
+}
+
+/* At 360 px, the HIG's narrowest, the page fits and nothing is pushed past its
+ * edge: the value's edit icon, the fp8 switch, the range chart, each card's hex
+ * field, step buttons and Jump To. */
+static void
+test_narrow (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkWidget *page = GTK_WIDGET (fixture->page);
+  int minimum;
+
+  gtk_widget_measure (page, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, NARROW);
+
+  while (gtk_widget_get_width (page) != NARROW)
+    g_main_context_iteration (NULL, TRUE);
+
+  assert_inside (nk_test_find_descendant (page, ADW_TYPE_ENTRY_ROW), page, "the value row");
+  assert_inside (nk_test_find_descendant (page, GTK_TYPE_SWITCH), page, "the fp8 switch");
+  assert_inside (nk_test_find_descendant (page, NAPKIN_TYPE_RANGE_CHART), page, "the range chart");
+  for (NkDType dtype = 0; dtype < NK_N_DTYPES; dtype++)
+    {
+      NapkinFormatCard *card = find_card (page, dtype);
+
+      if (card == NULL)
+        continue;
+      assert_inside (GTK_WIDGET (card), page, "a card");
+      assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_ENTRY), page, "a hex field");
+      assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_MENU_BUTTON), page, "Jump To");
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  /* GTK keeps accessible properties only where it has a backend to give them
+   * to: its test backend instead of none, so the tests can read them. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -375,6 +602,16 @@ main (int    argc,
               fixture_set_up, test_notes, fixture_tear_down);
   g_test_add ("/ui/formats/range-chart-description", Fixture, NULL,
               fixture_set_up, test_range_chart_description, fixture_tear_down);
+  g_test_add ("/ui/formats/accessible-names", Fixture, NULL,
+              fixture_set_up, test_accessible_names, fixture_tear_down);
+  g_test_add ("/ui/formats/invalid-state", Fixture, NULL,
+              fixture_set_up, test_invalid_state, fixture_tear_down);
+  g_test_add ("/ui/formats/bit-row-tab-stop", Fixture, NULL,
+              fixture_set_up, test_bit_row_tab_stop, fixture_tear_down);
+  g_test_add ("/ui/formats/space-keeps-focus", Fixture, NULL,
+              fixture_set_up, test_space_keeps_focus, fixture_tear_down);
+  g_test_add ("/ui/formats/narrow", Fixture, GINT_TO_POINTER (NARROW),
+              fixture_set_up, test_narrow, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -5,14 +5,20 @@
  *
  * Oracles: the storage cells each lesson must highlight, written here in closed
  * form from the layout rule (offset + Σ i·stride) for a row-major 4×4 over
- * arange(16), and PyTorch's own error sentence for a view of a transpose.
+ * arange(16), and PyTorch's own error sentence for a view of a transpose. The
+ * diagram's words (issue 26) are checked against the same hand-worked cells.
  */
 #include "config.h"
 
 #include "nk-dtype.h"
 #include "napkin-application.h"
 #include "napkin-strides-page-private.h"
+#include "napkin-storage-diagram.h"
 #include "napkin-storage-diagram-model.h"
+#include "nk-test-page-a11y.h"
+#include "nk-test-ui-util.h"
+
+#define NARROW 360
 
 static NapkinStridesPage *
 new_page (void)
@@ -650,10 +656,211 @@ test_in_window (void)
   g_assert_finalize_object (page);
 }
 
+/* Every button, the dtype drop-down and the editor have names; the lessons'
+ * arrows and the lesson note's icon are decoration. */
+static void
+test_accessible_names (void)
+{
+  NapkinStridesPage *page = new_page ();
+  g_autofree char *problems = NULL;
+
+  load_lesson (page, "transpose");
+  problems = nk_test_page_a11y_problems (GTK_WIDGET (page));
+  g_assert_cmpstr (problems, ==, "");
+  g_assert_finalize_object (page);
+}
+
+static char *
+diagram_text (NapkinStridesPage     *page,
+              GtkAccessibleProperty  property)
+{
+  GtkWidget *diagram = nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_STORAGE_DIAGRAM);
+
+  g_assert_nonnull (diagram);
+  return nk_test_page_a11y_dup (diagram, property);
+}
+
+static void
+assert_description_has (NapkinStridesPage *page,
+                        const char        *expected)
+{
+  g_autofree char *description = diagram_text (page, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
+  if (description == NULL || strstr (description, expected) == NULL)
+    g_error ("the diagram's description\n  %s\nlacks\n  %s", description, expected);
+}
+
+/* The diagram says what it shows: y = x.t() reads x's storage a column at a
+ * time, y[i, j] at 1·i + 4·j, so its logical order is the runs 0, 4, 8, 12 and
+ * so on; its name follows a step (y[0, 1] is element 1·0 + 4·1 = 4). */
+static void
+test_diagram_words (void)
+{
+  NapkinStridesPage *page = new_page ();
+  g_autofree char *name = NULL;
+
+  load_lesson (page, "transpose");
+  assert_description_has (page, "Storage of x: 16 elements of f32, 64 bytes.");
+  assert_description_has (page, "x: shape (4, 4), strides (4, 1), offset 0, contiguous. "
+                                "It reads elements 0 to 15 of the storage of x.");
+  assert_description_has (page, "y: shape (4, 4), strides (1, 4), offset 0, not contiguous. "
+                                "It shares the storage of x. It reads elements 0 to 12 in steps "
+                                "of 4, 1 to 13 in steps of 4, 2 to 14 in steps of 4, 3 to 15 in "
+                                "steps of 4 of the storage of x.");
+  name = diagram_text (page, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  g_assert_cmpstr (name, ==, "Storage diagram, y selected");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
+  g_clear_pointer (&name, g_free);
+  name = diagram_text (page, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  g_assert_cmpstr (name, ==, "Storage diagram, step 2 of 16: y[0, 1] is storage element 4");
+
+  /* x[::2, 1::2]: y[i, j] = 8·i + 1 + 2·j for i, j in {0, 1}: 1, 3, 9, 11 */
+  load_lesson (page, "slice-step");
+  assert_description_has (page, "y: shape (2, 2), strides (8, 2), offset 1, not contiguous.");
+  assert_description_has (page, "It reads elements 1, 3, 9, 11 of the storage of x.");
+  /* x.expand(3, 4): stride 0 reads the same four cells three times */
+  load_lesson (page, "expand");
+  assert_description_has (page, "It reads elements 0 to 3, 0 to 3, 0 to 3 of the storage of x.");
+  /* the dtype follows: e4m3 stores a byte an element */
+  napkin_strides_page_set_dtype (page, NK_DTYPE_E4M3);
+  assert_description_has (page, "Storage of x: 4 elements of e4m3, 4 bytes.");
+  g_assert_finalize_object (page);
+}
+
+static gboolean
+is_invalid (GtkWidget *widget)
+{
+  g_autofree char *differs = gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget),
+                                                              GTK_ACCESSIBLE_STATE_INVALID,
+                                                              GTK_ACCESSIBLE_INVALID_TRUE);
+
+  return differs == NULL;
+}
+
+/* A program that fails marks the editor invalid until it runs again. */
+static void
+test_invalid_program (void)
+{
+  NapkinStridesPage *page = new_page ();
+  GtkWidget *editor = nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW);
+
+  g_assert_false (is_invalid (editor));
+  load_lesson (page, "transpose-view");
+  g_assert_nonnull (_napkin_strides_page_get_error_text (page));
+  g_assert_true (is_invalid (editor));
+  load_lesson (page, "contiguous");
+  g_assert_null (_napkin_strides_page_get_error_text (page));
+  g_assert_false (is_invalid (editor));
+  g_assert_finalize_object (page);
+}
+
+static void
+assert_inside (GtkWidget  *widget,
+               GtkWidget  *page,
+               const char *what)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
+  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (page) + 0.5)
+    g_error ("%s is cut off: %.0f to %.0f in a page %d px wide", what, bounds.origin.x,
+             bounds.origin.x + bounds.size.width, gtk_widget_get_width (page));
+}
+
+/* Every button shown: the steps, stop, the drop-down's. */
+static void
+assert_buttons_inside (GtkWidget *widget,
+                       GtkWidget *page)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget))
+    assert_inside (widget, page, gtk_widget_get_tooltip_text (widget) != NULL
+                                 ? gtk_widget_get_tooltip_text (widget) : "a button");
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    assert_buttons_inside (child, page);
+}
+
+/* Columns of @widget, drawn on its own, from @x to its right edge that hold a
+ * drawn pixel (anything not transparent). */
+static guint
+count_drawn_columns_from (GtkWidget *widget,
+                          int        x)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  int stride;
+  guint drawn = 0;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int column = x; column < width; column++)
+    for (int row = 0; row < height; row++)
+      if (((const guint32 *) (data + row * stride))[column] >> 24 != 0)
+        {
+          drawn++;
+          break;
+        }
+  cairo_surface_destroy (surface);
+  return drawn;
+}
+
+/* At 360 px the page fits, and its controls lie inside it. */
+static void
+test_narrow (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  NapkinStridesPage *page = new_page ();
+  GtkWidget *diagram = nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_STORAGE_DIAGRAM);
+  int minimum;
+
+  gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, NARROW);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), NARROW, 700);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  gtk_window_present (GTK_WINDOW (window));
+  load_lesson (page, "transpose");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "strides.step-forward", NULL));
+  while (gtk_widget_get_width (GTK_WIDGET (page)) != NARROW)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+
+  assert_inside (diagram, GTK_WIDGET (page), "the diagram");
+  assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN), GTK_WIDGET (page),
+                 "the dtype drop-down");
+  assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW), GTK_WIDGET (page),
+                 "the editor");
+  assert_buttons_inside (GTK_WIDGET (page), GTK_WIDGET (page));
+  /* The diagram keeps a 24 px margin on the right: a caption too long for the
+   * width ("Storage of x   16 × f32 (4 bytes each) = 64 bytes") wraps rather
+   * than run into it and off the edge. */
+  g_assert_cmpuint (count_drawn_columns_from (diagram, gtk_widget_get_width (diagram) - 20), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (page);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  /* GTK keeps accessible properties only where it has a backend to give them
+   * to: its test backend instead of none, so the tests can read them. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
@@ -679,6 +886,10 @@ main (int    argc,
   g_test_add_func ("/ui/strides/copied-flags", test_copied_flags);
   g_test_add_func ("/ui/strides/large", test_large);
   g_test_add_func ("/ui/strides/in-window", test_in_window);
+  g_test_add_func ("/ui/strides/accessible-names", test_accessible_names);
+  g_test_add_func ("/ui/strides/diagram-words", test_diagram_words);
+  g_test_add_func ("/ui/strides/invalid-program", test_invalid_program);
+  g_test_add_func ("/ui/strides/narrow", test_narrow);
 
   return g_test_run ();
 }
