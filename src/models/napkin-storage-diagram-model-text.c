@@ -15,27 +15,6 @@
 
 #include "napkin-storage-diagram-model.h"
 
-/**
- * napkin_storage_diagram_model_format_tuple:
- * @items: (array length=n): sizes or strides
- * @n: how many
- *
- * Returns: (transfer full): @items as Python writes a tuple: "(4, 4)", "(16,)", "()"
- */
-char *
-napkin_storage_diagram_model_format_tuple (const gint64 *items,
-                                           int           n)
-{
-  GString *s = g_string_new ("(");
-
-  for (int i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%" PRId64, i ? ", " : "", items[i]);
-  if (n == 1)
-    g_string_append_c (s, ',');
-  g_string_append_c (s, ')');
-  return g_string_free (s, FALSE);
-}
-
 /* At most this many runs of a tensor's addresses are read out. */
 #define MAX_SPOKEN_RUNS 16
 
@@ -92,8 +71,8 @@ append_tensor_description (NapkinStorageDiagramModel *self,
   guint storage = napkin_storage_diagram_model_get_tensor_storage (self, t);
   gint64 n_drawn = 0;
   const gint64 *addresses = napkin_storage_diagram_model_get_tensor_addresses (self, t, &n_drawn);
-  g_autofree char *shape = napkin_storage_diagram_model_format_tuple (tensor->shape, tensor->ndim);
-  g_autofree char *stride = napkin_storage_diagram_model_format_tuple (tensor->stride, tensor->ndim);
+  g_autofree char *shape = nk_format_shape (tensor->ndim, tensor->shape);
+  g_autofree char *stride = nk_format_shape (tensor->ndim, tensor->stride);
   g_autoptr(GString) runs = NULL;
 
   g_string_append_c (s, ' ');

@@ -105,8 +105,6 @@ gboolean      napkin_storage_diagram_model_get_jump            (NapkinStorageDia
                                                                 gint64                    *out_to);
 char         *napkin_storage_diagram_model_dup_formula         (NapkinStorageDiagramModel *self);
 char         *napkin_storage_diagram_model_format_bytes        (gsize                      nbytes);
-char         *napkin_storage_diagram_model_format_tuple        (const gint64              *items,
-                                                                int                        n);
 char         *napkin_storage_diagram_model_dup_name            (NapkinStorageDiagramModel *self);
 char         *napkin_storage_diagram_model_dup_description     (NapkinStorageDiagramModel *self);
 char         *napkin_storage_diagram_model_dup_index_text      (NapkinStorageDiagramModel *self,

@@ -734,8 +734,8 @@ draw_tensor_text (NapkinStorageDiagram *self,
   gboolean shares = napkin_storage_diagram_model_get_tensor_shares_with (self->model, t) != NULL;
   const char *name = napkin_storage_diagram_model_get_tensor_name (self->model, t);
   g_autoptr(PangoLayout) name_layout = make_layout (widget, name, 1.4, TRUE, TRUE);
-  g_autofree char *shape = napkin_storage_diagram_model_format_tuple (tensor->shape, tensor->ndim);
-  g_autofree char *stride = napkin_storage_diagram_model_format_tuple (tensor->stride, tensor->ndim);
+  g_autofree char *shape = nk_format_shape (tensor->ndim, tensor->shape);
+  g_autofree char *stride = nk_format_shape (tensor->ndim, tensor->stride);
   g_autofree char *lines[5] = { NULL };
   double y;
 

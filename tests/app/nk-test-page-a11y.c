@@ -1,4 +1,4 @@
-/* nk-test-page-a11y.c: what a screen reader would get wrong on a page
+/* nk-test-page-a11y.c: what a screen reader would get wrong on a page, and what is cut off
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -131,4 +131,43 @@ nk_test_page_a11y_problems (GtkWidget *root)
 
   walk (root, problems);
   return g_string_free (problems, FALSE);
+}
+
+/**
+ * nk_test_page_a11y_is_invalid:
+ * @widget: an input
+ *
+ * Returns: whether @widget's invalid state is set to true
+ */
+gboolean
+nk_test_page_a11y_is_invalid (GtkWidget *widget)
+{
+  g_autofree char *differs = gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget),
+                                                              GTK_ACCESSIBLE_STATE_INVALID,
+                                                              GTK_ACCESSIBLE_INVALID_TRUE);
+
+  return differs == NULL;
+}
+
+/**
+ * nk_test_page_assert_inside:
+ * @widget: a widget on @page
+ * @page: a page in a window
+ * @what: what @widget is, for the message
+ *
+ * Fails unless @widget lies within @page's width: nothing of it is cut off at
+ * either edge.
+ */
+void
+nk_test_page_assert_inside (GtkWidget  *widget,
+                            GtkWidget  *page,
+                            const char *what)
+{
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (widget);
+  g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
+  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (page) + 0.5)
+    g_error ("%s is cut off: %.0f to %.0f in a page %d px wide", what, bounds.origin.x,
+             bounds.origin.x + bounds.size.width, gtk_widget_get_width (page));
 }

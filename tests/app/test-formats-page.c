@@ -381,16 +381,6 @@ find_card (GtkWidget *widget,
   return NULL;
 }
 
-static gboolean
-is_invalid (GtkWidget *widget)
-{
-  g_autofree char *differs = gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget),
-                                                              GTK_ACCESSIBLE_STATE_INVALID,
-                                                              GTK_ACCESSIBLE_INVALID_TRUE);
-
-  return differs == NULL;
-}
-
 /* Every button, switch, entry and menu button has a name a screen reader can
  * say (a tooltip is not one in GTK 4.8), none with a mnemonic's underscore, and
  * no image is an unnamed picture. */
@@ -431,26 +421,26 @@ test_invalid_state (Fixture       *fixture,
                                                  GTK_TYPE_ENTRY);
 
   g_object_set (fixture->page, "value-text", "1.5", NULL);
-  g_assert_false (is_invalid (value_row));
-  g_assert_false (is_invalid (value_text));
-  g_assert_false (is_invalid (e4m3_hex));
+  g_assert_false (nk_test_page_a11y_is_invalid (value_row));
+  g_assert_false (nk_test_page_a11y_is_invalid (value_text));
+  g_assert_false (nk_test_page_a11y_is_invalid (e4m3_hex));
 
   g_object_set (fixture->page, "value-text", "one point five", NULL);
-  g_assert_true (is_invalid (value_row));
-  g_assert_true (is_invalid (value_text));
-  g_assert_false (is_invalid (e4m3_hex));
+  g_assert_true (nk_test_page_a11y_is_invalid (value_row));
+  g_assert_true (nk_test_page_a11y_is_invalid (value_text));
+  g_assert_false (nk_test_page_a11y_is_invalid (e4m3_hex));
 
   g_object_set (fixture->page, "value-text", "2", NULL);
-  g_assert_false (is_invalid (value_text));
+  g_assert_false (nk_test_page_a11y_is_invalid (value_text));
 
   /* Nine bits in e4m3's hex field: that field is wrong, not the value. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "formats.set-bits", "(ss)",
                                              "e4m3", "0x1ff"));
-  g_assert_true (is_invalid (e4m3_hex));
-  g_assert_false (is_invalid (value_text));
+  g_assert_true (nk_test_page_a11y_is_invalid (e4m3_hex));
+  g_assert_false (nk_test_page_a11y_is_invalid (value_text));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "formats.set-bits", "(ss)",
                                              "e4m3", "0x38"));
-  g_assert_false (is_invalid (e4m3_hex));
+  g_assert_false (nk_test_page_a11y_is_invalid (e4m3_hex));
 }
 
 /* Walks the Tab chain once around the window and counts the stops inside bit
@@ -534,19 +524,6 @@ test_space_keeps_focus (Fixture       *fixture,
   g_assert_true (gtk_root_get_focus (GTK_ROOT (fixture->window)) == cell);
 }
 
-static void
-assert_inside (GtkWidget  *widget,
-               GtkWidget  *page,
-               const char *what)
-{
-  graphene_rect_t bounds;
-
-  g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
-  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (page) + 0.5)
-    g_error ("%s is cut off: %.0f to %.0f in a page %d px wide", what, bounds.origin.x,
-             bounds.origin.x + bounds.size.width, gtk_widget_get_width (page));
-}
-
 /* At 360 px, the HIG's narrowest, the page fits and nothing is pushed past its
  * edge: the value's edit icon, the fp8 switch, the range chart, each card's hex
  * field, step buttons and Jump To. */
@@ -563,18 +540,23 @@ test_narrow (Fixture       *fixture,
   while (gtk_widget_get_width (page) != NARROW)
     g_main_context_iteration (NULL, TRUE);
 
-  assert_inside (nk_test_find_descendant (page, ADW_TYPE_ENTRY_ROW), page, "the value row");
-  assert_inside (nk_test_find_descendant (page, GTK_TYPE_SWITCH), page, "the fp8 switch");
-  assert_inside (nk_test_find_descendant (page, NAPKIN_TYPE_RANGE_CHART), page, "the range chart");
+  nk_test_page_assert_inside (nk_test_find_descendant (page, ADW_TYPE_ENTRY_ROW), page,
+                              "the value row");
+  nk_test_page_assert_inside (nk_test_find_descendant (page, GTK_TYPE_SWITCH), page,
+                              "the fp8 switch");
+  nk_test_page_assert_inside (nk_test_find_descendant (page, NAPKIN_TYPE_RANGE_CHART), page,
+                              "the range chart");
   for (NkDType dtype = 0; dtype < NK_N_DTYPES; dtype++)
     {
       NapkinFormatCard *card = find_card (page, dtype);
 
       if (card == NULL)
         continue;
-      assert_inside (GTK_WIDGET (card), page, "a card");
-      assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_ENTRY), page, "a hex field");
-      assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_MENU_BUTTON), page, "Jump To");
+      nk_test_page_assert_inside (GTK_WIDGET (card), page, "a card");
+      nk_test_page_assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_ENTRY), page,
+                                  "a hex field");
+      nk_test_page_assert_inside (nk_test_find_descendant (GTK_WIDGET (card), GTK_TYPE_MENU_BUTTON),
+                                  page, "Jump To");
     }
 }
 

@@ -729,16 +729,6 @@ test_diagram_words (void)
   g_assert_finalize_object (page);
 }
 
-static gboolean
-is_invalid (GtkWidget *widget)
-{
-  g_autofree char *differs = gtk_test_accessible_check_state (GTK_ACCESSIBLE (widget),
-                                                              GTK_ACCESSIBLE_STATE_INVALID,
-                                                              GTK_ACCESSIBLE_INVALID_TRUE);
-
-  return differs == NULL;
-}
-
 /* A program that fails marks the editor invalid until it runs again. */
 static void
 test_invalid_program (void)
@@ -746,27 +736,14 @@ test_invalid_program (void)
   NapkinStridesPage *page = new_page ();
   GtkWidget *editor = nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW);
 
-  g_assert_false (is_invalid (editor));
+  g_assert_false (nk_test_page_a11y_is_invalid (editor));
   load_lesson (page, "transpose-view");
   g_assert_nonnull (_napkin_strides_page_get_error_text (page));
-  g_assert_true (is_invalid (editor));
+  g_assert_true (nk_test_page_a11y_is_invalid (editor));
   load_lesson (page, "contiguous");
   g_assert_null (_napkin_strides_page_get_error_text (page));
-  g_assert_false (is_invalid (editor));
+  g_assert_false (nk_test_page_a11y_is_invalid (editor));
   g_assert_finalize_object (page);
-}
-
-static void
-assert_inside (GtkWidget  *widget,
-               GtkWidget  *page,
-               const char *what)
-{
-  graphene_rect_t bounds;
-
-  g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
-  if (bounds.origin.x < 0 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (page) + 0.5)
-    g_error ("%s is cut off: %.0f to %.0f in a page %d px wide", what, bounds.origin.x,
-             bounds.origin.x + bounds.size.width, gtk_widget_get_width (page));
 }
 
 /* Every button shown: the steps, stop, the drop-down's. */
@@ -775,8 +752,8 @@ assert_buttons_inside (GtkWidget *widget,
                        GtkWidget *page)
 {
   if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget))
-    assert_inside (widget, page, gtk_widget_get_tooltip_text (widget) != NULL
-                                 ? gtk_widget_get_tooltip_text (widget) : "a button");
+    nk_test_page_assert_inside (widget, page, gtk_widget_get_tooltip_text (widget) != NULL
+                                              ? gtk_widget_get_tooltip_text (widget) : "a button");
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     assert_buttons_inside (child, page);
@@ -839,11 +816,11 @@ test_narrow (void)
   while (g_main_context_pending (NULL))
     g_main_context_iteration (NULL, FALSE);
 
-  assert_inside (diagram, GTK_WIDGET (page), "the diagram");
-  assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN), GTK_WIDGET (page),
-                 "the dtype drop-down");
-  assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW), GTK_WIDGET (page),
-                 "the editor");
+  nk_test_page_assert_inside (diagram, GTK_WIDGET (page), "the diagram");
+  nk_test_page_assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN),
+                              GTK_WIDGET (page), "the dtype drop-down");
+  nk_test_page_assert_inside (nk_test_find_descendant (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW),
+                              GTK_WIDGET (page), "the editor");
   assert_buttons_inside (GTK_WIDGET (page), GTK_WIDGET (page));
   /* The diagram keeps a 24 px margin on the right: a caption too long for the
    * width ("Storage of x   16 × f32 (4 bytes each) = 64 bytes") wraps rather
