@@ -473,6 +473,119 @@ test_array_nonfinite (void)
   nk_test_remove_tree (dir);
 }
 
+/* What a binding gets from the boxed types: a copy reads the same rows and tokens as
+ * the files hold (the values written here are the oracle) after its original is
+ * freed. The second dataset's arrays start at an odd address, so it reads from the
+ * aligned copies the dataset makes, and its copy must make its own. */
+static void
+test_copies (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-data");
+  g_autofree char *xp = NULL;
+  g_autofree char *yp = NULL;
+  g_autofree char *bp = g_build_filename (dir, "batches.npy", NULL);
+  g_autoptr(GError) error = NULL;
+  float x[6], y[2];
+
+  write_xy (dir, 6, 3, &xp, &yp);
+  {
+    NkArrayDataset *ds = nk_array_dataset_new (xp, yp, 2, &error);
+    g_autoptr(NkArrayDataset) copy = NULL;
+
+    g_assert_no_error (error);
+    copy = g_boxed_copy (NK_TYPE_ARRAY_DATASET, ds);
+    nk_array_dataset_free (ds);
+    nk_array_dataset_fill (copy, 1, x, y);
+    for (guint r = 0; r < 2; r++)
+      {
+        g_assert_cmpfloat (y[r], ==, (float) (2 + r));
+        for (guint c = 0; c < 3; c++)
+          g_assert_cmpfloat (x[r * 3 + c], ==, (float) (10 * (2 + r) + c));
+      }
+  }
+  {
+    float xv[18], yv[6];
+    g_autoptr(GBytes) xb = NULL;
+    g_autoptr(GBytes) yb = NULL;
+    g_autoptr(GBytes) xs = NULL;
+    g_autoptr(GBytes) ys = NULL;
+    g_autofree guint8 *xbuf = NULL;
+    g_autofree guint8 *ybuf = NULL;
+    g_autoptr(NkNpyArray) xa = NULL;
+    g_autoptr(NkNpyArray) ya = NULL;
+    NkArrayDataset *ds;
+    g_autoptr(NkArrayDataset) copy = NULL;
+
+    for (guint r = 0; r < 6; r++)
+      {
+        for (guint c = 0; c < 3; c++)
+          xv[r * 3 + c] = (float) (10 * r + c);
+        yv[r] = (float) r;
+      }
+    xb = nk_npy_to_bytes (NK_NPY_F4, 2, (gint64[]) { 6, 3 }, xv);
+    yb = nk_npy_to_bytes (NK_NPY_F4, 1, (gint64[]) { 6 }, yv);
+    /* The same files one byte into a buffer: the elements are misaligned. */
+    xbuf = g_malloc (g_bytes_get_size (xb) + 1);
+    ybuf = g_malloc (g_bytes_get_size (yb) + 1);
+    memcpy (xbuf + 1, g_bytes_get_data (xb, NULL), g_bytes_get_size (xb));
+    memcpy (ybuf + 1, g_bytes_get_data (yb, NULL), g_bytes_get_size (yb));
+    xs = g_bytes_new_static (xbuf + 1, g_bytes_get_size (xb));
+    ys = g_bytes_new_static (ybuf + 1, g_bytes_get_size (yb));
+    xa = nk_npy_array_new_from_bytes (xs, "X.npy", &error);
+    g_assert_no_error (error);
+    ya = nk_npy_array_new_from_bytes (ys, "Y.npy", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint ((guintptr) nk_npy_array_get_data (xa) % G_ALIGNOF (float), !=, 0);
+    ds = nk_array_dataset_new_from_arrays (xa, ya, 2, &error);
+    g_assert_no_error (error);
+    copy = nk_array_dataset_copy (ds);
+    nk_array_dataset_free (ds);
+    nk_array_dataset_fill (copy, 2, x, y);
+    for (guint r = 0; r < 2; r++)
+      {
+        g_assert_cmpfloat (y[r], ==, (float) (4 + r));
+        for (guint c = 0; c < 3; c++)
+          g_assert_cmpfloat (x[r * 3 + c], ==, (float) (10 * (4 + r) + c));
+      }
+  }
+  {
+    g_autoptr(GBytes) text = g_bytes_new_static ("napkin", 6);
+    NkTokenStream *ts = nk_token_stream_new_from_text (text);
+    g_autoptr(NkTokenStream) copy = g_boxed_copy (NK_TYPE_TOKEN_STREAM, ts);
+
+    nk_token_stream_free (ts);
+    g_assert_cmpuint (nk_token_stream_get_length (copy), ==, 6);
+    g_assert_cmpuint (nk_token_stream_get_vocab_size (copy), ==, 256);
+    for (guint i = 0; i < 6; i++)
+      g_assert_cmpuint (nk_token_stream_get_token (copy, i), ==, (guint8) "napkin"[i]);
+  }
+  {
+    gint32 data[3 * 2 * 5];
+    gint32 bx[2 * 4], by[2 * 4];
+    NkBatchFile *bf;
+    g_autoptr(NkBatchFile) copy = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS (data); i++)
+      data[i] = (gint32) i;
+    g_assert_true (nk_npy_save (bp, NK_NPY_I4, 3, (gint64[]) { 3, 2, 5 }, data, &error));
+    bf = nk_batch_file_new (bp, 30, &error);
+    g_assert_no_error (error);
+    copy = g_boxed_copy (NK_TYPE_BATCH_FILE, bf);
+    nk_batch_file_free (bf);
+    g_assert_cmpuint (nk_batch_file_get_n (copy), ==, 3);
+    g_assert_cmpuint (nk_batch_file_get_context (copy), ==, 4);
+    /* Step 4 reads batch 4 mod 3 = 1: tokens 10..14 and 15..19. */
+    nk_batch_file_fill (copy, 4, bx, by);
+    for (int r = 0; r < 2; r++)
+      for (int c = 0; c < 4; c++)
+        {
+          g_assert_cmpint (bx[r * 4 + c], ==, 10 + r * 5 + c);
+          g_assert_cmpint (by[r * 4 + c], ==, 10 + r * 5 + c + 1);
+        }
+  }
+  nk_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -486,6 +599,7 @@ main (int   argc,
   g_test_add_func ("/engine/data/tokens/default-text", test_default_text);
   g_test_add_func ("/engine/data/tokens/vocab", test_token_vocab);
   g_test_add_func ("/engine/data/arrays/nonfinite", test_array_nonfinite);
+  g_test_add_func ("/engine/data/copies", test_copies);
 
   return g_test_run ();
 }

@@ -162,6 +162,46 @@ test_history_exact (void)
   g_assert_cmpstr (json_h, ==, "{\"done\":true,\"steps\":0,\"final_loss\":\"nan\"}\n");
 }
 
+/* The boxed type's copy (what a binding gets): every step of the copy equals the
+ * generator's after the original is gone, over two chunks of the plain columns and
+ * the runs of the others, and a step appended to the copy leaves the original alone. */
+static void
+test_history_copy (void)
+{
+  const gsize n = NK_TRAIN_HISTORY_CHUNK + 1000;
+  g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+  g_autoptr(NkTrainHistory) copy = NULL;
+  g_autoptr(NkTrainHistory) copy2 = NULL;
+  NkTrainMetrics m;
+
+  g_assert_true (g_type_is_a (NK_TYPE_TRAIN_HISTORY, G_TYPE_BOXED));
+  for (gsize i = 0; i < n; i++)
+    {
+      synthetic_step (i, 1, &m);
+      nk_train_history_append (h, &m);
+    }
+  copy = g_boxed_copy (NK_TYPE_TRAIN_HISTORY, h);
+  g_assert_cmpuint (nk_train_history_get_memory_size (copy), ==,
+                    nk_train_history_get_memory_size (h));
+  synthetic_step (n, 1, &m);
+  nk_train_history_append (h, &m);
+  g_clear_pointer (&h, nk_train_history_free);
+
+  g_assert_cmpuint (nk_train_history_get_n (copy), ==, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      NkTrainMetrics got, want;
+
+      synthetic_step (i, 1, &want);
+      nk_train_history_get (copy, i, &got);
+      g_assert_true (memcmp (&got, &want, sizeof got) == 0);
+    }
+
+  nk_train_history_clear (copy);
+  copy2 = nk_train_history_copy (copy);
+  g_assert_cmpuint (nk_train_history_get_n (copy2), ==, 0);
+}
+
 /* A real run, its steps handed over the way the page takes them (ranges since the
  * last step seen), kept in a history: the figure in bytes per step. */
 static void
@@ -218,6 +258,7 @@ main (int    argc,
 
   g_test_add_func ("/engine/train-history/million", test_history_million);
   g_test_add_func ("/engine/train-history/exact", test_history_exact);
+  g_test_add_func ("/engine/train-history/copy", test_history_copy);
   g_test_add_func ("/engine/train-history/of-run", test_history_of_run);
 
   return g_test_run ();

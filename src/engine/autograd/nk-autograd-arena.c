@@ -18,6 +18,14 @@ struct _NkArena
 
 static __thread NkArena *current_arena;
 
+/**
+ * nk_arena_new: (skip)
+ *
+ * An empty arena, to make current with nk_arena_set_current() on the thread that runs
+ * the steps. Not for bindings (see #NkArena).
+ *
+ * Returns: (transfer full): the arena
+ */
 NkArena *
 nk_arena_new (void)
 {
@@ -27,6 +35,12 @@ nk_arena_new (void)
   return arena;
 }
 
+/**
+ * nk_arena_free: (skip)
+ * @arena: (nullable) (transfer full): an arena that is no thread's current one
+ *
+ * Frees the arena and drops its buffers.
+ */
 void
 nk_arena_free (NkArena *arena)
 {
@@ -38,6 +52,12 @@ nk_arena_free (NkArena *arena)
   g_free (arena);
 }
 
+/**
+ * nk_arena_reset: (skip)
+ * @arena: an arena
+ *
+ * Starts the next step: the next request gets slot 0 again.
+ */
 void
 nk_arena_reset (NkArena *arena)
 {
@@ -45,6 +65,15 @@ nk_arena_reset (NkArena *arena)
   arena->cursor = 0;
 }
 
+/**
+ * nk_arena_get_bytes: (skip)
+ * @arena: an arena
+ * @bucket: a memory bucket
+ *
+ * The bytes of the arena's buffers that are counted in @bucket.
+ *
+ * Returns: the size in bytes
+ */
 guint64
 nk_arena_get_bytes (NkArena  *arena,
                     NkBucket  bucket)
@@ -62,6 +91,15 @@ nk_arena_get_bytes (NkArena  *arena,
   return total;
 }
 
+/**
+ * nk_arena_set_current: (skip)
+ * @arena: (nullable): the arena the calling thread's nk_ag_*() ops take buffers
+ *   from, or %NULL to allocate fresh tensors
+ *
+ * Sets the calling thread's arena. Not for bindings (see #NkArena).
+ *
+ * Returns: (transfer none) (nullable): the previous arena
+ */
 NkArena *
 nk_arena_set_current (NkArena *arena)
 {
@@ -71,6 +109,13 @@ nk_arena_set_current (NkArena *arena)
   return previous;
 }
 
+/**
+ * nk_arena_get_current: (skip)
+ *
+ * The calling thread's arena, set by nk_arena_set_current().
+ *
+ * Returns: (transfer none) (nullable): the arena, or %NULL when none is set
+ */
 NkArena *
 nk_arena_get_current (void)
 {

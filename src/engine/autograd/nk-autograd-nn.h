@@ -162,27 +162,22 @@ NkTensor   *nk_ag_softmax_causal     (NkTensor       *scores,
 
 /* ---- views (no copies; backward adds into the base's gradient) ------------------- */
 
-/* x.view(shape): as nk_tensor_view() (at most one -1; fails where a view cannot be
- * made — call nk_ag_contiguous() first then). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_view               (NkTensor       *x,
                                       int             ndim,
                                       const gint64   *shape,
                                       GError        **error);
-/* x.transpose(dim0, dim1) */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_transpose          (NkTensor       *x,
                                       int             dim0,
                                       int             dim1,
                                       GError        **error);
-/* x.narrow(dim, start, length): c_attn's q, k, v are narrows of its output. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_narrow             (NkTensor       *x,
                                       int             dim,
                                       gint64          start,
                                       gint64          length,
                                       GError        **error);
-/* x.contiguous(): @x itself (a new ref) when contiguous, else a recorded copy. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_contiguous         (NkTensor       *x,
                                       GError        **error);

@@ -32,6 +32,17 @@ accumulate_new (NkTensor  *t,
 static gboolean matmul_backward (NkAgNode *node, GError **error);
 static const NkAgOp matmul_op = { "matmul", matmul_backward };
 
+/**
+ * nk_ag_matmul:
+ * @a: [m, k]
+ * @b: [k, n]
+ * @error: return location for a #GError
+ *
+ * The product a·b of two 2-D tensors, recorded for backward; 2·m·n·k FLOPs forward
+ * (%NK_FLOP_KIND_LINEAR), twice that backward.
+ *
+ * Returns: (transfer full) (nullable): [m, n]
+ */
 NkTensor *
 nk_ag_matmul (NkTensor  *a,
               NkTensor  *b,
@@ -304,6 +315,18 @@ binary_op (NkBinaryOp op)
     }
 }
 
+/**
+ * nk_ag_binary:
+ * @op: add, sub, mul or div
+ * @a: a tensor
+ * @b: a tensor broadcastable with @a (NumPy's rules)
+ * @error: return location for a #GError
+ *
+ * Elementwise a op b with broadcasting, recorded for backward (a broadcast input's
+ * gradient is summed over the broadcast dimensions). One FLOP per output element.
+ *
+ * Returns: (transfer full) (nullable): the result, of the broadcast shape
+ */
 NkTensor *
 nk_ag_binary (NkBinaryOp   op,
               NkTensor    *a,
@@ -332,18 +355,48 @@ nk_ag_binary (NkBinaryOp   op,
   return g_steal_pointer (&out);
 }
 
+/**
+ * nk_ag_add:
+ * @a: a tensor
+ * @b: a tensor broadcastable with @a
+ * @error: return location for a #GError
+ *
+ * a + b, as nk_ag_binary() with %NK_BINARY_ADD.
+ *
+ * Returns: (transfer full) (nullable): the sum
+ */
 NkTensor *
 nk_ag_add (NkTensor *a, NkTensor *b, GError **error)
 {
   return nk_ag_binary (NK_BINARY_ADD, a, b, error);
 }
 
+/**
+ * nk_ag_sub:
+ * @a: a tensor
+ * @b: a tensor broadcastable with @a
+ * @error: return location for a #GError
+ *
+ * a − b, as nk_ag_binary() with %NK_BINARY_SUB.
+ *
+ * Returns: (transfer full) (nullable): the difference
+ */
 NkTensor *
 nk_ag_sub (NkTensor *a, NkTensor *b, GError **error)
 {
   return nk_ag_binary (NK_BINARY_SUB, a, b, error);
 }
 
+/**
+ * nk_ag_mul:
+ * @a: a tensor
+ * @b: a tensor broadcastable with @a
+ * @error: return location for a #GError
+ *
+ * a · b elementwise, as nk_ag_binary() with %NK_BINARY_MUL.
+ *
+ * Returns: (transfer full) (nullable): the product
+ */
 NkTensor *
 nk_ag_mul (NkTensor *a, NkTensor *b, GError **error)
 {
@@ -407,6 +460,16 @@ div_backward (NkAgNode  *node,
 static gboolean mul_scalar_backward (NkAgNode *node, GError **error);
 static const NkAgOp mul_scalar_op = { "mul_scalar", mul_scalar_backward };
 
+/**
+ * nk_ag_mul_scalar:
+ * @a: a tensor
+ * @s: the factor
+ * @error: return location for a #GError
+ *
+ * a·s, recorded for backward (the gradient is multiplied by @s). One FLOP per element.
+ *
+ * Returns: (transfer full) (nullable): the scaled tensor
+ */
 NkTensor *
 nk_ag_mul_scalar (NkTensor  *a,
                   double     s,
@@ -467,6 +530,16 @@ static const UnaryOp unary_ops[NK_N_UNARY_OPS] = {
   [NK_UNARY_SILU]    = { { "unary_silu", unary_backward }, NK_BINARY_SILU_BACKWARD, FALSE, 1.0 },
 };
 
+/**
+ * nk_ag_unary:
+ * @op: neg, exp, log, sqrt, square, tanh, sigmoid, relu, gelu or silu
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * Applies @op to every element, recorded for backward.
+ *
+ * Returns: (transfer full) (nullable): the result, of @a's shape
+ */
 NkTensor *
 nk_ag_unary (NkUnaryOp   op,
              NkTensor   *a,
@@ -489,6 +562,15 @@ nk_ag_unary (NkUnaryOp   op,
   return g_steal_pointer (&out);
 }
 
+/**
+ * nk_ag_relu:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * max(a, 0), as nk_ag_unary() with %NK_UNARY_RELU.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NkTensor *
 nk_ag_relu (NkTensor  *a,
             GError   **error)
@@ -555,6 +637,16 @@ reduce_all (NkTensor      *a,
   return g_steal_pointer (&out);
 }
 
+/**
+ * nk_ag_sum:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * The sum of every element, recorded for backward (each element's gradient is the
+ * output's).
+ *
+ * Returns: (transfer full) (nullable): a 0-D tensor
+ */
 NkTensor *
 nk_ag_sum (NkTensor  *a,
            GError   **error)
@@ -562,6 +654,16 @@ nk_ag_sum (NkTensor  *a,
   return reduce_all (a, &sum_op, error);
 }
 
+/**
+ * nk_ag_mean:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * The mean of every element, recorded for backward (each element's gradient is the
+ * output's divided by the element count).
+ *
+ * Returns: (transfer full) (nullable): a 0-D tensor
+ */
 NkTensor *
 nk_ag_mean (NkTensor  *a,
             GError   **error)
@@ -605,6 +707,16 @@ mean_backward (NkAgNode  *node,
 static gboolean cast_backward (NkAgNode *node, GError **error);
 static const NkAgOp cast_op = { "cast", cast_backward };
 
+/**
+ * nk_ag_cast:
+ * @a: a tensor
+ * @dtype: the dtype wanted
+ * @error: return location for a #GError
+ *
+ * A copy of @a in @dtype (rounded once); backward casts the gradient back to @a's dtype.
+ *
+ * Returns: (transfer full) (nullable): the copy
+ */
 NkTensor *
 nk_ag_cast (NkTensor  *a,
             NkDType    dtype,
@@ -669,6 +781,19 @@ finish_view (NkTensor      *x,
   return view;
 }
 
+/**
+ * nk_ag_view:
+ * @x: a tensor
+ * @ndim: the new number of dimensions
+ * @shape: (array length=ndim): the new sizes, at most one -1 (inferred)
+ * @error: return location for a #GError (where no view can be made: call
+ *   nk_ag_contiguous() first then)
+ *
+ * x.view(shape), as nk_tensor_view(): a view sharing @x's storage; backward reshapes
+ * the gradient back.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_ag_view (NkTensor      *x,
             int            ndim,
@@ -680,6 +805,17 @@ nk_ag_view (NkTensor      *x,
                       0, 0, 0);
 }
 
+/**
+ * nk_ag_transpose:
+ * @x: a tensor
+ * @dim0: a dimension
+ * @dim1: another dimension
+ * @error: return location for a #GError
+ *
+ * x.transpose(dim0, dim1): a view with the two dimensions' sizes and strides swapped.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_ag_transpose (NkTensor  *x,
                  int        dim0,
@@ -691,6 +827,19 @@ nk_ag_transpose (NkTensor  *x,
                       VIEW_TRANSPOSE, dim0, dim1, 0);
 }
 
+/**
+ * nk_ag_narrow:
+ * @x: a tensor
+ * @dim: the dimension to narrow
+ * @start: the first index kept
+ * @length: how many indices are kept
+ * @error: return location for a #GError
+ *
+ * x.narrow(dim, start, length): a view of a slice; c_attn's q, k and v are narrows of
+ * its output. Backward adds the gradient into that slice of @x's.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_ag_narrow (NkTensor  *x,
               int        dim,
@@ -816,6 +965,16 @@ view_backward (NkAgNode  *node,
 static gboolean contiguous_backward (NkAgNode *node, GError **error);
 static const NkAgOp contiguous_op = { "contiguous", contiguous_backward };
 
+/**
+ * nk_ag_contiguous:
+ * @x: a tensor
+ * @error: return location for a #GError
+ *
+ * x.contiguous(): @x itself (a new reference) when it is contiguous, else a copy in C
+ * order recorded for backward.
+ *
+ * Returns: (transfer full) (nullable): a contiguous tensor
+ */
 NkTensor *
 nk_ag_contiguous (NkTensor  *x,
                   GError   **error)

@@ -13,6 +13,13 @@
 
 #include "nk-autograd-private.h"
 
+/**
+ * nk_autograd_error_quark:
+ *
+ * The domain of %NK_AUTOGRAD_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-autograd-error-quark, nk_autograd_error)
 
 /* ---- ambient state: autocast and FLOP counters ------------------------------------ */
@@ -32,18 +39,42 @@ nk_autograd_set_autocast (NkDType dtype)
   return previous;
 }
 
+/**
+ * nk_autograd_get_autocast:
+ *
+ * The calling thread's autocast dtype, set by nk_autograd_set_autocast().
+ *
+ * Returns: %NK_DTYPE_BF16 or %NK_DTYPE_F16 when on, %NK_DTYPE_F32 when off
+ */
 NkDType
 nk_autograd_get_autocast (void)
 {
   return autocast_dtype;
 }
 
+/**
+ * nk_autograd_get_matmul_flops:
+ *
+ * The matmul FLOPs nk_ag_*() ops ran forward and backward on this thread since the
+ * last reset (a subset of nk_flops_get()): %NK_FLOP_KIND_LINEAR +
+ * %NK_FLOP_KIND_ATTENTION.
+ *
+ * Returns: the FLOPs
+ */
 guint64
 nk_autograd_get_matmul_flops (void)
 {
   return flops_by_kind[NK_FLOP_KIND_LINEAR] + flops_by_kind[NK_FLOP_KIND_ATTENTION];
 }
 
+/**
+ * nk_autograd_get_flops:
+ * @kind: a kind
+ *
+ * The FLOPs of one kind that nk_ag_*() ops ran on this thread since the last reset.
+ *
+ * Returns: the FLOPs
+ */
 guint64
 nk_autograd_get_flops (NkFlopKind kind)
 {
@@ -51,6 +82,11 @@ nk_autograd_get_flops (NkFlopKind kind)
   return flops_by_kind[kind];
 }
 
+/**
+ * nk_autograd_reset_matmul_flops:
+ *
+ * Resets this thread's counters of every #NkFlopKind (not nk_flops_get()'s total).
+ */
 void
 nk_autograd_reset_matmul_flops (void)
 {
@@ -92,6 +128,14 @@ _nk_ag_node_of (NkTensor *t)
   return t != NULL ? nk_tensor_get_autograd (t) : NULL;
 }
 
+/**
+ * nk_autograd_requires_grad:
+ * @t: a tensor
+ *
+ * Whether any autograd node or leaf makes @t part of a graph.
+ *
+ * Returns: %TRUE if backward would reach @t
+ */
 gboolean
 nk_autograd_requires_grad (NkTensor *t)
 {
@@ -257,6 +301,13 @@ release_outs (GPtrArray *outs)
     nk_tensor_set_autograd (g_ptr_array_index (outs, i), NULL, NULL);
 }
 
+/**
+ * nk_autograd_release:
+ * @t: a tensor
+ *
+ * Drops the graph nodes reachable from @t without running backward (an evaluation's
+ * forward, say).
+ */
 void
 nk_autograd_release (NkTensor *t)
 {
@@ -335,6 +386,16 @@ nk_autograd_backward (NkTensor  *loss,
   return nk_autograd_backward_scaled (loss, 1.0, error);
 }
 
+/**
+ * nk_autograd_zero_grad:
+ * @params: (array length=n_params): the leaves
+ * @n_params: their count
+ * @error: return location for a #GError
+ *
+ * Sets each leaf's grad to zeros, keeping the buffer so %NK_BUCKET_GRADS holds still.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_autograd_zero_grad (NkTensor **params,
                        guint      n_params,

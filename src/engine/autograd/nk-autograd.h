@@ -67,6 +67,8 @@ G_BEGIN_DECLS
  * @NK_AUTOGRAD_ERROR_NO_GRAPH: backward() from a tensor that does not require grad
  * @NK_AUTOGRAD_ERROR_UNSUPPORTED: an op, dtype or device autograd cannot handle
  * @NK_AUTOGRAD_ERROR_MISMATCH: the gradient check found a wrong gradient
+ *
+ * The ways recording or running backward fails, in the %NK_AUTOGRAD_ERROR domain.
  */
 typedef enum {
   NK_AUTOGRAD_ERROR_NOT_SCALAR,
@@ -80,27 +82,25 @@ GQuark nk_autograd_error_quark (void);
 
 /* ---- arenas ---------------------------------------------------------------------- */
 
+/**
+ * NkArena:
+ *
+ * A thread's reusable step buffers (see BUFFER REUSE above). Not a boxed type: a copy
+ * would hand out the same buffers twice and the current arena is a per-thread
+ * pointer, so bindings do not see it; the trainer uses one on its worker thread.
+ */
 typedef struct _NkArena NkArena;
 
 NK_AVAILABLE_IN_ALL
 NkArena    *nk_arena_new                 (void);
 NK_AVAILABLE_IN_ALL
 void        nk_arena_free                (NkArena        *arena);
-/* Next request gets slot 0 again. */
 NK_AVAILABLE_IN_ALL
 void        nk_arena_reset               (NkArena        *arena);
-/* Bytes the arena's buffers hold, per bucket. */
 NK_AVAILABLE_IN_ALL
 guint64     nk_arena_get_bytes           (NkArena        *arena,
                                           NkBucket        bucket);
 
-/**
- * nk_arena_set_current:
- * @arena: (nullable): the arena the calling thread's nk_ag_*() ops take buffers
- *   from, or %NULL to allocate fresh tensors
- *
- * Returns: (transfer none) (nullable): the previous arena
- */
 NK_AVAILABLE_IN_ALL
 NkArena    *nk_arena_set_current         (NkArena        *arena);
 NK_AVAILABLE_IN_ALL
@@ -127,7 +127,6 @@ NkTensor   *nk_arena_take                (NkDType         dtype,
 
 /* ---- recording ops --------------------------------------------------------------- */
 
-/* Whether any autograd node or leaf makes @t part of a graph. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_requires_grad    (NkTensor       *t);
 
@@ -153,7 +152,6 @@ const char *nk_autograd_get_op_name      (NkTensor       *t);
 NK_AVAILABLE_IN_ALL
 const char * const *nk_autograd_list_ops (void);
 
-/* a [m, k] · b [k, n] (2-D only). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_matmul                 (NkTensor       *a,
                                           NkTensor       *b,
@@ -177,7 +175,6 @@ NkTensor   *nk_ag_linear                 (NkTensor       *x,
                                           NkTensor       *bias,
                                           GError        **error);
 
-/* Elementwise with broadcasting: add, sub, mul, div. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_binary                 (NkBinaryOp      op,
                                           NkTensor       *a,
@@ -189,12 +186,10 @@ NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_sub                    (NkTensor *a, NkTensor *b, GError **error);
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mul                    (NkTensor *a, NkTensor *b, GError **error);
-/* a·s */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_mul_scalar             (NkTensor       *a,
                                           double          s,
                                           GError        **error);
-/* neg, exp, log, sqrt, square, tanh, sigmoid, relu, gelu, silu. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_unary                  (NkUnaryOp       op,
                                           NkTensor       *a,
@@ -202,7 +197,6 @@ NkTensor   *nk_ag_unary                  (NkUnaryOp       op,
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_relu                   (NkTensor *a, GError **error);
 
-/* Sum / mean of every element (a 0-D result). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_sum                    (NkTensor       *a,
                                           GError        **error);
@@ -282,7 +276,6 @@ NkTensor   *nk_ag_embedding_with_positions (NkTensor     *wte,
                                             NkTensor     *index,
                                             GError      **error);
 
-/* A copy in another dtype (rounded once); the gradient is cast back. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_ag_cast                   (NkTensor       *a,
                                           NkDType         dtype,
@@ -328,6 +321,9 @@ gboolean    nk_autograd_backward         (NkTensor       *loss,
  *   training)
  * @error: return location for a #GError
  *
+ * As nk_autograd_backward(), seeding backward with @scale instead of 1, so every
+ * gradient comes out multiplied by @scale.
+ *
  * Returns: %TRUE on success
  */
 NK_AVAILABLE_IN_ALL
@@ -335,12 +331,9 @@ gboolean    nk_autograd_backward_scaled  (NkTensor       *loss,
                                           double          scale,
                                           GError        **error);
 
-/* Drops the nodes reachable from @t without running backward. */
 NK_AVAILABLE_IN_ALL
 void        nk_autograd_release          (NkTensor       *t);
 
-/* Sets each leaf's grad to zeros (keeping the buffer, so %NK_BUCKET_GRADS holds
- * still). */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_autograd_zero_grad        (NkTensor      **params,
                                           guint           n_params,
@@ -354,6 +347,7 @@ gboolean    nk_autograd_zero_grad        (NkTensor      **params,
  * @NK_FLOP_KIND_ACTIVATION: nk_ag_gelu()
  * @NK_FLOP_KIND_SOFTMAX: nk_ag_softmax_causal()
  * @NK_FLOP_KIND_EMBEDDING: nk_ag_embedding()'s backward (scatter-add)
+ * @NK_N_FLOP_KINDS: the number of kinds above (not a kind)
  *
  * Buckets of the FLOPs nk_ag_*() ops count (nk-autograd-nn.h states each op's
  * convention). What nk_flops_get() counted beyond their sum is "other" (losses,
@@ -369,14 +363,10 @@ typedef enum {
   NK_N_FLOP_KINDS
 } NkFlopKind;
 
-/* Matmul FLOPs run by nk_ag_*() forward and backward on this thread (a subset of
- * nk_flops_get()): %NK_FLOP_KIND_LINEAR + %NK_FLOP_KIND_ATTENTION. */
 NK_AVAILABLE_IN_ALL
 guint64     nk_autograd_get_matmul_flops (void);
-/* FLOPs of one kind on this thread since the last reset. */
 NK_AVAILABLE_IN_ALL
 guint64     nk_autograd_get_flops        (NkFlopKind      kind);
-/* Resets every kind (not nk_flops_get()'s total). */
 NK_AVAILABLE_IN_ALL
 void        nk_autograd_reset_matmul_flops (void);
 
@@ -400,7 +390,7 @@ typedef NkTensor *(*NkAutogradFunc) (NkTensor **inputs,
 
 /**
  * nk_autograd_gradcheck:
- * @func: the function
+ * @func: (scope call) (closure user_data): the function
  * @inputs: (array length=n_inputs): f64 tensors (requires_grad is set on them)
  * @n_inputs: their count
  * @user_data: for @func

@@ -23,6 +23,13 @@
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"
 
+/**
+ * nk_checkpoint_error_quark:
+ *
+ * The domain of %NK_CHECKPOINT_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-checkpoint-error-quark, nk_checkpoint_error)
 
 #define KEY_FORMAT   "format"
@@ -66,6 +73,14 @@ is_reserved (const char *key)
          || g_str_equal (key, KEY_CHECKSUM);
 }
 
+/**
+ * nk_checkpoint_new:
+ *
+ * Starts an empty checkpoint to fill with nk_checkpoint_add_tensor() and the setters,
+ * then write with nk_checkpoint_save().
+ *
+ * Returns: (transfer full): the checkpoint
+ */
 NkCheckpoint *
 nk_checkpoint_new (void)
 {
@@ -78,6 +93,14 @@ nk_checkpoint_new (void)
   return ck;
 }
 
+/**
+ * nk_checkpoint_ref:
+ * @ck: a checkpoint
+ *
+ * Adds a reference.
+ *
+ * Returns: (transfer full): @ck
+ */
 NkCheckpoint *
 nk_checkpoint_ref (NkCheckpoint *ck)
 {
@@ -87,6 +110,12 @@ nk_checkpoint_ref (NkCheckpoint *ck)
   return ck;
 }
 
+/**
+ * nk_checkpoint_unref:
+ * @ck: (transfer full): a checkpoint
+ *
+ * Drops a reference; the last one frees the tensors (or unmaps the file).
+ */
 void
 nk_checkpoint_unref (NkCheckpoint *ck)
 {
@@ -104,6 +133,13 @@ nk_checkpoint_unref (NkCheckpoint *ck)
   g_free (ck);
 }
 
+/**
+ * nk_checkpoint_set_step:
+ * @ck: a checkpoint being built
+ * @step: the number of optimizer steps done when the checkpoint was taken
+ *
+ * Records the step, stored as metadata "step".
+ */
 void
 nk_checkpoint_set_step (NkCheckpoint *ck,
                         guint64       step)
@@ -112,6 +148,14 @@ nk_checkpoint_set_step (NkCheckpoint *ck,
   ck->step = step;
 }
 
+/**
+ * nk_checkpoint_get_step:
+ * @ck: a checkpoint
+ *
+ * The step the run was at: the number of optimizer steps done.
+ *
+ * Returns: the step
+ */
 guint64
 nk_checkpoint_get_step (NkCheckpoint *ck)
 {
@@ -119,6 +163,13 @@ nk_checkpoint_get_step (NkCheckpoint *ck)
   return ck->step;
 }
 
+/**
+ * nk_checkpoint_set_rng:
+ * @ck: a checkpoint being built
+ * @rng: the run's generator
+ *
+ * Records the generator's (seed, counter); a loaded checkpoint gives it back.
+ */
 void
 nk_checkpoint_set_rng (NkCheckpoint *ck,
                        const NkRng  *rng)
@@ -130,6 +181,15 @@ nk_checkpoint_set_rng (NkCheckpoint *ck,
   ck->has_rng = TRUE;
 }
 
+/**
+ * nk_checkpoint_get_rng:
+ * @ck: a checkpoint
+ *
+ * A generator in the state recorded by nk_checkpoint_set_rng(), so a resumed run draws
+ * the same numbers as an uninterrupted one.
+ *
+ * Returns: (transfer full) (nullable): the generator, or %NULL if none was recorded
+ */
 NkRng *
 nk_checkpoint_get_rng (NkCheckpoint *ck)
 {
@@ -138,6 +198,13 @@ nk_checkpoint_get_rng (NkCheckpoint *ck)
   return ck->has_rng ? nk_rng_new_from_state (ck->rng_seed, ck->rng_counter) : NULL;
 }
 
+/**
+ * nk_checkpoint_set_config:
+ * @ck: a checkpoint being built
+ * @config_json: (nullable): a JSON object as text; stored verbatim
+ *
+ * Records the run's configuration, the one nk_checkpoint_check_resume() compares.
+ */
 void
 nk_checkpoint_set_config (NkCheckpoint *ck,
                           const char   *config_json)
@@ -148,6 +215,14 @@ nk_checkpoint_set_config (NkCheckpoint *ck,
   ck->config = g_strdup (config_json);
 }
 
+/**
+ * nk_checkpoint_get_config:
+ * @ck: a checkpoint
+ *
+ * The configuration recorded by nk_checkpoint_set_config().
+ *
+ * Returns: (transfer none) (nullable): the config text, or %NULL if none
+ */
 const char *
 nk_checkpoint_get_config (NkCheckpoint *ck)
 {
@@ -155,6 +230,14 @@ nk_checkpoint_get_config (NkCheckpoint *ck)
   return ck->config;
 }
 
+/**
+ * nk_checkpoint_set_metadata:
+ * @ck: a checkpoint being built
+ * @key: a key other than the reserved ones (format, step, rng, config, loss, checksum)
+ * @value: its text
+ *
+ * Records an extra "__metadata__" string.
+ */
 void
 nk_checkpoint_set_metadata (NkCheckpoint *ck,
                             const char   *key,
@@ -167,6 +250,15 @@ nk_checkpoint_set_metadata (NkCheckpoint *ck,
   g_hash_table_insert (ck->metadata, g_strdup (key), g_strdup (value));
 }
 
+/**
+ * nk_checkpoint_get_metadata:
+ * @ck: a checkpoint
+ * @key: a metadata key
+ *
+ * Reads an extra "__metadata__" string.
+ *
+ * Returns: (transfer none) (nullable): the value, or %NULL if @key is absent
+ */
 const char *
 nk_checkpoint_get_metadata (NkCheckpoint *ck,
                             const char   *key)
@@ -177,6 +269,15 @@ nk_checkpoint_get_metadata (NkCheckpoint *ck,
   return g_hash_table_lookup (ck->metadata, key);
 }
 
+/**
+ * nk_checkpoint_set_loss:
+ * @ck: a checkpoint being built
+ * @loss: the loss of the step the checkpoint holds the run after
+ *
+ * Records @loss as metadata "loss" (the shortest decimal that reads back to the same
+ * double; "nan", "inf"): a run resumed with nothing left to do reports it as its final
+ * loss.
+ */
 void
 nk_checkpoint_set_loss (NkCheckpoint *ck,
                         double        loss)
@@ -195,6 +296,14 @@ nk_checkpoint_set_loss (NkCheckpoint *ck,
   nk_checkpoint_set_metadata (ck, KEY_LOSS, buf);
 }
 
+/**
+ * nk_checkpoint_get_loss:
+ * @ck: a checkpoint
+ *
+ * The loss recorded by nk_checkpoint_set_loss().
+ *
+ * Returns: the loss, NAN when none was recorded
+ */
 double
 nk_checkpoint_get_loss (NkCheckpoint *ck)
 {
@@ -277,6 +386,17 @@ nk_checkpoint_add_data (NkCheckpoint  *ck,
   add_bytes (ck, name, dtype, ndim, shape, bytes);
 }
 
+/**
+ * nk_checkpoint_add_tensor:
+ * @ck: a checkpoint being built
+ * @name: a tensor name not added before (a PyTorch state_dict name)
+ * @tensor: the tensor (any layout, any device)
+ * @error: return location for a #GError
+ *
+ * Gathers @tensor to host memory in C order and adds a copy of it under @name.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_checkpoint_add_tensor (NkCheckpoint  *ck,
                           const char    *name,
@@ -302,6 +422,14 @@ nk_checkpoint_add_tensor (NkCheckpoint  *ck,
   return TRUE;
 }
 
+/**
+ * nk_checkpoint_get_n_tensors:
+ * @ck: a checkpoint
+ *
+ * The number of tensors held.
+ *
+ * Returns: the count
+ */
 guint
 nk_checkpoint_get_n_tensors (NkCheckpoint *ck)
 {
@@ -309,6 +437,15 @@ nk_checkpoint_get_n_tensors (NkCheckpoint *ck)
   return ck->table.tensors->len;
 }
 
+/**
+ * nk_checkpoint_get_tensor_info:
+ * @ck: a checkpoint
+ * @index: below nk_checkpoint_get_n_tensors()
+ *
+ * The entry of tensor @index, in the order added (or file order when loaded).
+ *
+ * Returns: (transfer none): its name, dtype, shape and bytes
+ */
 const NkSafetensorsTensor *
 nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
                                guint         index)
@@ -317,6 +454,15 @@ nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
   return _nk_tensor_table_get (&ck->table, index);
 }
 
+/**
+ * nk_checkpoint_lookup:
+ * @ck: a checkpoint
+ * @name: a tensor name
+ *
+ * Finds a tensor's entry by name.
+ *
+ * Returns: (transfer none) (nullable): the entry called @name, or %NULL
+ */
 const NkSafetensorsTensor *
 nk_checkpoint_lookup (NkCheckpoint *ck,
                       const char   *name)
@@ -355,6 +501,18 @@ nk_checkpoint_read_into (NkCheckpoint  *ck,
   return TRUE;
 }
 
+/**
+ * nk_checkpoint_get_tensor:
+ * @ck: a checkpoint
+ * @name: a tensor name
+ * @bucket: the bucket the new tensor's storage is counted in
+ * @error: return location for a #GError (%NK_SAFETENSORS_ERROR_NOT_FOUND when there
+ *   is no tensor @name)
+ *
+ * Copies a tensor out of the checkpoint.
+ *
+ * Returns: (transfer full) (nullable): a contiguous copy of @name on the default device
+ */
 NkTensor *
 nk_checkpoint_get_tensor (NkCheckpoint  *ck,
                           const char    *name,
@@ -376,6 +534,14 @@ nk_checkpoint_get_tensor (NkCheckpoint  *ck,
   return _nk_safetensors_tensor_new (t, bucket, error);
 }
 
+/**
+ * nk_checkpoint_get_path:
+ * @ck: a checkpoint
+ *
+ * The file a loaded checkpoint came from.
+ *
+ * Returns: (transfer none) (nullable): the path, %NULL for one built in memory
+ */
 const char *
 nk_checkpoint_get_path (NkCheckpoint *ck)
 {
@@ -385,6 +551,15 @@ nk_checkpoint_get_path (NkCheckpoint *ck)
 
 /* ---- files ---------------------------------------------------------------------- */
 
+/**
+ * nk_checkpoint_path_for_step:
+ * @dir: a checkpoint folder
+ * @step: a step
+ *
+ * The file name nk_checkpoint_save() gives the checkpoint of step @step.
+ *
+ * Returns: (transfer full): DIR/step-%08llu.safetensors
+ */
 char *
 nk_checkpoint_path_for_step (const char *dir,
                              guint64     step)
@@ -1261,6 +1436,13 @@ nk_checkpoint_lock (const char  *dir,
   return lock;
 }
 
+/**
+ * nk_checkpoint_unlock: (skip)
+ * @lock: (nullable) (transfer full): a lock from nk_checkpoint_lock()
+ *
+ * Releases the lock by closing its file (which stays, so a waiting run keeps locking
+ * the same file).
+ */
 void
 nk_checkpoint_unlock (NkCheckpointLock *lock)
 {

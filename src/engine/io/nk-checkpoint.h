@@ -89,6 +89,12 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark nk_checkpoint_error_quark (void);
 
+/**
+ * NK_CHECKPOINT_FORMAT:
+ *
+ * The value of a checkpoint's "format" metadata key: what tells a Napkin checkpoint
+ * from any other safetensors file.
+ */
 #define NK_CHECKPOINT_FORMAT "napkin-checkpoint-1"
 
 #define NK_TYPE_CHECKPOINT (nk_checkpoint_get_type ())
@@ -118,32 +124,24 @@ void            nk_checkpoint_set_step        (NkCheckpoint  *ck,
 NK_AVAILABLE_IN_ALL
 guint64         nk_checkpoint_get_step        (NkCheckpoint  *ck);
 
-/* Records the generator's (seed, counter); a loaded checkpoint gives it back. */
 NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_rng         (NkCheckpoint  *ck,
                                                const NkRng   *rng);
-/* Returns: (transfer full): a generator in the recorded state */
 NK_AVAILABLE_IN_ALL
 NkRng          *nk_checkpoint_get_rng         (NkCheckpoint  *ck);
 
-/* @config_json: (nullable): a JSON object as text; stored verbatim */
 NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_config      (NkCheckpoint  *ck,
                                                const char    *config_json);
-/* Returns: (transfer none) (nullable): the config text, or %NULL if none */
 NK_AVAILABLE_IN_ALL
 const char     *nk_checkpoint_get_config      (NkCheckpoint  *ck);
 
-/* The loss of the step the checkpoint holds the run after, as metadata "loss" (the
- * shortest decimal that reads back to the same double; "nan", "inf"): a run resumed
- * with nothing left to do reports it as its final loss. NAN when not recorded. */
 NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_loss        (NkCheckpoint  *ck,
                                                double         loss);
 NK_AVAILABLE_IN_ALL
 double          nk_checkpoint_get_loss        (NkCheckpoint  *ck);
 
-/* Extra "__metadata__" strings (keys other than the reserved ones above). */
 NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_set_metadata    (NkCheckpoint  *ck,
                                                const char    *key,
@@ -153,13 +151,16 @@ const char     *nk_checkpoint_get_metadata    (NkCheckpoint  *ck,
                                                const char    *key);
 
 /**
- * nk_checkpoint_add_data:
+ * nk_checkpoint_add_data: (skip)
  * @ck: a checkpoint being built
  * @name: a tensor name not added before
  * @dtype: its dtype (f32 for parameters and optimizer state)
  * @ndim: number of dimensions
  * @shape: (array length=ndim): sizes
  * @data: host memory, numel × item size bytes, C order; copied now
+ *
+ * Adds a tensor from host memory. Not for bindings (@data is a raw buffer): they
+ * call nk_checkpoint_add_tensor().
  */
 NK_AVAILABLE_IN_ALL
 void            nk_checkpoint_add_data        (NkCheckpoint  *ck,
@@ -169,7 +170,6 @@ void            nk_checkpoint_add_data        (NkCheckpoint  *ck,
                                                const gint64  *shape,
                                                gconstpointer  data);
 
-/* Gathers a tensor (any layout, any device) to host memory and adds it. */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_checkpoint_add_tensor      (NkCheckpoint  *ck,
                                                const char    *name,
@@ -178,11 +178,9 @@ gboolean        nk_checkpoint_add_tensor      (NkCheckpoint  *ck,
 
 NK_AVAILABLE_IN_ALL
 guint           nk_checkpoint_get_n_tensors   (NkCheckpoint  *ck);
-/* Returns: (transfer none): tensor @index's name, dtype, shape and bytes */
 NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_checkpoint_get_tensor_info (NkCheckpoint *ck,
                                                           guint         index);
-/* Returns: (transfer none) (nullable): the tensor called @name, or %NULL */
 NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_checkpoint_lookup (NkCheckpoint *ck,
                                                  const char   *name);
@@ -210,7 +208,6 @@ gboolean        nk_checkpoint_read_into       (NkCheckpoint  *ck,
                                                gpointer       dst,
                                                GError       **error);
 
-/* Returns: (transfer full) (nullable): a contiguous copy of @name on the default device */
 NK_AVAILABLE_IN_ALL
 NkTensor       *nk_checkpoint_get_tensor      (NkCheckpoint  *ck,
                                                const char    *name,
@@ -219,7 +216,6 @@ NkTensor       *nk_checkpoint_get_tensor      (NkCheckpoint  *ck,
 
 /* ---- files --------------------------------------------------------------------- */
 
-/* Returns: (transfer full): DIR/step-%08llu.safetensors */
 NK_AVAILABLE_IN_ALL
 char           *nk_checkpoint_path_for_step   (const char    *dir,
                                                guint64        step);
@@ -363,6 +359,8 @@ NkCheckpoint   *nk_checkpoint_load            (const char    *path,
  * @dir: a checkpoint directory
  * @error: return location for a #GError (the directory cannot be read)
  *
+ * Lists the checkpoints in @dir by their file names, without opening them.
+ *
  * Returns: (transfer full) (element-type utf8): paths of "step-N.safetensors" files in
  *   @dir, highest step first (an empty array for a missing directory)
  */
@@ -388,19 +386,29 @@ NkCheckpoint   *nk_checkpoint_find_latest_intact (const char  *dir,
                                                   GPtrArray  **out_skipped,
                                                   GError     **error);
 
-/* The path a loaded checkpoint came from, %NULL for one built in memory. */
 NK_AVAILABLE_IN_ALL
 const char     *nk_checkpoint_get_path        (NkCheckpoint  *ck);
 
 /* ---- one writer per folder ------------------------------------------------------ */
 
-/* The lock file in a checkpoint folder; it holds the locking process's id. */
+/**
+ * NK_CHECKPOINT_LOCK_NAME:
+ *
+ * The lock file in a checkpoint folder; it holds the locking process's id.
+ */
 #define NK_CHECKPOINT_LOCK_NAME ".napkin-lock"
 
+/**
+ * NkCheckpointLock:
+ *
+ * An exclusive flock() on a checkpoint folder's %NK_CHECKPOINT_LOCK_NAME, held until
+ * nk_checkpoint_unlock(). Not a boxed type: it owns a file descriptor, which can be
+ * neither copied nor shared, so bindings do not see it.
+ */
 typedef struct _NkCheckpointLock NkCheckpointLock;
 
 /**
- * nk_checkpoint_lock:
+ * nk_checkpoint_lock: (skip)
  * @dir: a checkpoint folder (created, with parents, if missing)
  * @error: return location for a #GError: %NK_CHECKPOINT_ERROR_LOCKED, "Checkpoint
  *   folder “DIR” is in use by process N; …", when another run holds it; a
@@ -409,7 +417,8 @@ typedef struct _NkCheckpointLock NkCheckpointLock;
  * Takes an exclusive flock() on DIR/.napkin-lock for as long as the run writes there,
  * so two runs never interleave their saves and clean-ups in one folder. The kernel
  * drops the lock when the process dies, so a killed run leaves nothing to clean up.
- * Taking it also proves, before step 1, that the folder can be written.
+ * Taking it also proves, before step 1, that the folder can be written. Not for
+ * bindings (the lock owns a file descriptor and is neither copied nor refcounted).
  *
  * Returns: (transfer full) (nullable): the lock, released by nk_checkpoint_unlock()
  */

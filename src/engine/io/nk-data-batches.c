@@ -19,6 +19,8 @@ struct _NkBatchFile
   guint64       n, batch, width;   /* width = T + 1 */
 };
 
+G_DEFINE_BOXED_TYPE (NkBatchFile, nk_batch_file, nk_batch_file_copy, nk_batch_file_free)
+
 static inline gint64
 read_token (const NkBatchFile *bf,
             guint64            i)
@@ -106,6 +108,33 @@ nk_batch_file_new (const char  *path,
   return g_steal_pointer (&bf);
 }
 
+/**
+ * nk_batch_file_copy:
+ * @bf: a batch file
+ *
+ * Copies the batch file: the tokens are read-only and shared (a reference on the
+ * mapped array), so the copy costs no more than the struct.
+ *
+ * Returns: (transfer full): the copy; free it with nk_batch_file_free()
+ */
+NkBatchFile *
+nk_batch_file_copy (NkBatchFile *bf)
+{
+  NkBatchFile *copy;
+
+  g_return_val_if_fail (bf != NULL, NULL);
+
+  copy = g_memdup2 (bf, sizeof *bf);
+  copy->array = nk_npy_array_ref (bf->array);
+  return copy;
+}
+
+/**
+ * nk_batch_file_free:
+ * @bf: (nullable) (transfer full): a batch file
+ *
+ * Frees the batch file and drops its reference on the mapped array.
+ */
 void
 nk_batch_file_free (NkBatchFile *bf)
 {
@@ -115,24 +144,58 @@ nk_batch_file_free (NkBatchFile *bf)
   g_free (bf);
 }
 
+/**
+ * nk_batch_file_get_n:
+ * @bf: a batch file
+ *
+ * The number of batches N in the file (its first dimension).
+ *
+ * Returns: N
+ */
 guint64
 nk_batch_file_get_n (NkBatchFile *bf)
 {
   return bf->n;
 }
 
+/**
+ * nk_batch_file_get_batch:
+ * @bf: a batch file
+ *
+ * The rows per batch B (the file's second dimension).
+ *
+ * Returns: B
+ */
 guint64
 nk_batch_file_get_batch (NkBatchFile *bf)
 {
   return bf->batch;
 }
 
+/**
+ * nk_batch_file_get_context:
+ * @bf: a batch file
+ *
+ * The sequence length T: one less than the file's last dimension.
+ *
+ * Returns: T
+ */
 guint64
 nk_batch_file_get_context (NkBatchFile *bf)
 {
   return bf->width - 1;
 }
 
+/**
+ * nk_batch_file_fill: (skip)
+ * @bf: a batch file
+ * @step: the step, from 0
+ * @x: (out caller-allocates): room for B·T int32 inputs, row-major [B, T]
+ * @y: (out caller-allocates): room for B·T int32 targets, row-major [B, T]
+ *
+ * Writes step @step's inputs (batch t mod N, columns 0..T−1) and targets (columns
+ * 1..T). Not for bindings (raw buffers).
+ */
 void
 nk_batch_file_fill (NkBatchFile *bf,
                     guint64      step,

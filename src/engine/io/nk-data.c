@@ -116,6 +116,8 @@ struct _NkArrayDataset
   guint        batch;
 };
 
+G_DEFINE_BOXED_TYPE (NkArrayDataset, nk_array_dataset, nk_array_dataset_copy, nk_array_dataset_free)
+
 static const float *
 aligned_floats (NkNpyArray  *array,
                 float      **copy)
@@ -173,6 +175,18 @@ check_finite (NkNpyArray   *array,
   return FALSE;
 }
 
+/**
+ * nk_array_dataset_new_from_arrays:
+ * @inputs: X, float32 [N, D]
+ * @targets: Y, float32 [N] or [N, 1]
+ * @batch: B, which must divide N
+ * @error: return location for a #GError (as nk_array_dataset_new())
+ *
+ * As nk_array_dataset_new(), from arrays already parsed; the dataset takes a
+ * reference on each.
+ *
+ * Returns: (transfer full) (nullable): the dataset
+ */
 NkArrayDataset *
 nk_array_dataset_new_from_arrays (NkNpyArray  *inputs,
                                   NkNpyArray  *targets,
@@ -271,6 +285,37 @@ nk_array_dataset_new (const char  *inputs_path,
   return nk_array_dataset_new_from_arrays (inputs, targets, batch, error);
 }
 
+/**
+ * nk_array_dataset_copy:
+ * @ds: a dataset
+ *
+ * Copies the dataset: the copy shares the two mapped, read-only arrays (a reference
+ * each), so it costs no more than the struct.
+ *
+ * Returns: (transfer full): the copy; free it with nk_array_dataset_free()
+ */
+NkArrayDataset *
+nk_array_dataset_copy (NkArrayDataset *ds)
+{
+  NkArrayDataset *copy;
+
+  g_return_val_if_fail (ds != NULL, NULL);
+
+  copy = g_memdup2 (ds, sizeof *ds);
+  copy->inputs = nk_npy_array_ref (ds->inputs);
+  copy->targets = nk_npy_array_ref (ds->targets);
+  copy->x_copy = copy->y_copy = NULL;
+  copy->x = aligned_floats (copy->inputs, &copy->x_copy);
+  copy->y = aligned_floats (copy->targets, &copy->y_copy);
+  return copy;
+}
+
+/**
+ * nk_array_dataset_free:
+ * @ds: (nullable) (transfer full): a dataset
+ *
+ * Frees the dataset and drops its references on the arrays.
+ */
 void
 nk_array_dataset_free (NkArrayDataset *ds)
 {
@@ -283,6 +328,14 @@ nk_array_dataset_free (NkArrayDataset *ds)
   g_free (ds);
 }
 
+/**
+ * nk_array_dataset_get_n_rows:
+ * @ds: a dataset
+ *
+ * The number of rows N, shared by X and Y.
+ *
+ * Returns: N
+ */
 guint64
 nk_array_dataset_get_n_rows (NkArrayDataset *ds)
 {
@@ -290,6 +343,14 @@ nk_array_dataset_get_n_rows (NkArrayDataset *ds)
   return ds->n_rows;
 }
 
+/**
+ * nk_array_dataset_get_dim:
+ * @ds: a dataset
+ *
+ * The number of input features D (X's second dimension).
+ *
+ * Returns: D
+ */
 guint
 nk_array_dataset_get_dim (NkArrayDataset *ds)
 {
@@ -297,6 +358,14 @@ nk_array_dataset_get_dim (NkArrayDataset *ds)
   return ds->dim;
 }
 
+/**
+ * nk_array_dataset_get_batch:
+ * @ds: a dataset
+ *
+ * The rows served per step, B.
+ *
+ * Returns: B
+ */
 guint
 nk_array_dataset_get_batch (NkArrayDataset *ds)
 {
@@ -304,6 +373,16 @@ nk_array_dataset_get_batch (NkArrayDataset *ds)
   return ds->batch;
 }
 
+/**
+ * nk_array_dataset_batch_start:
+ * @ds: a dataset
+ * @step: the step, from 0
+ *
+ * The first row of step @step's batch: (step·B) mod N, so the rows are read in order
+ * and wrap around after each epoch.
+ *
+ * Returns: the row index
+ */
 guint64
 nk_array_dataset_batch_start (NkArrayDataset *ds,
                               guint64         step)
@@ -331,6 +410,16 @@ nk_array_dataset_get_batch_data (NkArrayDataset  *ds,
     *out_y = ds->y + start;
 }
 
+/**
+ * nk_array_dataset_fill: (skip)
+ * @ds: a dataset
+ * @step: the step, from 0
+ * @x: (out caller-allocates): room for B·D floats, row-major [B, D]
+ * @y: (out caller-allocates): room for B floats
+ *
+ * Copies step @step's rows into caller buffers. Not for bindings (raw buffers): they
+ * call nk_array_dataset_batch().
+ */
 void
 nk_array_dataset_fill (NkArrayDataset *ds,
                        guint64         step,
@@ -347,6 +436,18 @@ nk_array_dataset_fill (NkArrayDataset *ds,
   memcpy (y, sy, (gsize) ds->batch * sizeof (float));
 }
 
+/**
+ * nk_array_dataset_batch:
+ * @ds: a dataset
+ * @step: the step, from 0
+ * @out_x: (out) (transfer full): f32 [B, D] in %NK_BUCKET_DATA
+ * @out_y: (out) (transfer full): f32 [B] in %NK_BUCKET_DATA
+ * @error: return location for a #GError (allocation)
+ *
+ * Copies step @step's rows into two new contiguous CPU tensors.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_array_dataset_batch (NkArrayDataset  *ds,
                         guint64          step,
@@ -392,6 +493,8 @@ struct _NkTokenStream
   TokenKind     kind;
   guint         vocab;
 };
+
+G_DEFINE_BOXED_TYPE (NkTokenStream, nk_token_stream, nk_token_stream_copy, nk_token_stream_free)
 
 /* Mapped .npy data is aligned in practice but a raw .bin slice need not be: read
  * tokens bytewise (the compiler turns this into one load where it may). */
@@ -579,6 +682,14 @@ nk_token_stream_new_from_text_file (const char  *path,
   return ts;
 }
 
+/**
+ * nk_data_get_default_text:
+ *
+ * The engine's bundled default text (data/tiny-text.txt), the one
+ * nk_token_stream_new_default() reads.
+ *
+ * Returns: (transfer full): the text's bytes
+ */
 GBytes *
 nk_data_get_default_text (void)
 {
@@ -598,6 +709,35 @@ nk_token_stream_new_default (void)
   return nk_token_stream_new_from_text (bytes);
 }
 
+/**
+ * nk_token_stream_copy:
+ * @ts: a stream
+ *
+ * Copies the stream: the tokens are read-only and shared (a reference on the mapped
+ * file or the text), so the copy costs no more than the struct.
+ *
+ * Returns: (transfer full): the copy; free it with nk_token_stream_free()
+ */
+NkTokenStream *
+nk_token_stream_copy (NkTokenStream *ts)
+{
+  NkTokenStream *copy;
+
+  g_return_val_if_fail (ts != NULL, NULL);
+
+  copy = g_memdup2 (ts, sizeof *ts);
+  copy->bytes = ts->bytes ? g_bytes_ref (ts->bytes) : NULL;
+  copy->name = g_strdup (ts->name);
+  copy->array = ts->array ? nk_npy_array_ref (ts->array) : NULL;
+  return copy;
+}
+
+/**
+ * nk_token_stream_free:
+ * @ts: (nullable) (transfer full): a stream
+ *
+ * Frees the stream and drops its reference on the file or text.
+ */
 void
 nk_token_stream_free (NkTokenStream *ts)
 {
@@ -609,6 +749,14 @@ nk_token_stream_free (NkTokenStream *ts)
   g_free (ts);
 }
 
+/**
+ * nk_token_stream_get_length:
+ * @ts: a stream
+ *
+ * The number of tokens in the stream.
+ *
+ * Returns: the length in tokens
+ */
 guint64
 nk_token_stream_get_length (NkTokenStream *ts)
 {
@@ -616,6 +764,15 @@ nk_token_stream_get_length (NkTokenStream *ts)
   return ts->length;
 }
 
+/**
+ * nk_token_stream_get_vocab_size:
+ * @ts: a stream
+ *
+ * The vocabulary the stream's tokens come from: 65536 for uint16 files, 256 for
+ * uint8 files and text, max token + 1 for int32 files.
+ *
+ * Returns: the vocabulary size
+ */
 guint
 nk_token_stream_get_vocab_size (NkTokenStream *ts)
 {
@@ -647,6 +804,15 @@ nk_token_stream_check_vocab (NkTokenStream  *ts,
   return TRUE;
 }
 
+/**
+ * nk_token_stream_get_token:
+ * @ts: a stream
+ * @index: a position, below nk_token_stream_get_length()
+ *
+ * Reads one token.
+ *
+ * Returns: token @index
+ */
 guint32
 nk_token_stream_get_token (NkTokenStream *ts,
                            guint64        index)
@@ -694,6 +860,20 @@ nk_token_stream_sample_fill (NkTokenStream  *ts,
   return TRUE;
 }
 
+/**
+ * nk_token_stream_sample:
+ * @ts: a stream
+ * @rng: the run's generator
+ * @batch: B
+ * @context: T
+ * @error: return location for a #GError (%NK_DATA_ERROR_BATCH if the stream is
+ *   shorter than T+1 tokens)
+ *
+ * As nk_token_stream_sample_fill(): B windows of T+1 tokens at uniform random starts,
+ * as rows of a new tensor (inputs are columns 0..T−1, targets 1..T).
+ *
+ * Returns: (transfer full) (nullable): an int32 tensor [B, T+1] in %NK_BUCKET_DATA
+ */
 NkTensor *
 nk_token_stream_sample (NkTokenStream  *ts,
                         NkRng          *rng,

@@ -69,14 +69,15 @@ typedef struct _NkTensor NkTensor;
 /* ---- the synthetic linear task --------------------------------------------------- */
 
 /**
- * nk_data_synthetic_fill:
+ * nk_data_synthetic_fill: (skip)
  * @rng: the run's generator (advanced by 2·⌈B·D/2⌉ words)
  * @dim: D
  * @batch: B
  * @x: (out caller-allocates): B·D floats, row-major [B, D]
  * @y: (out caller-allocates): B floats
  *
- * Draws one batch of the lecture's task: x ~ N(0, 1), y = Σ_j j·x[j].
+ * Draws one batch of the lecture's task: x ~ N(0, 1), y = Σ_j j·x[j]. Not for
+ * bindings (raw buffers): they call nk_data_synthetic_batch().
  */
 NK_AVAILABLE_IN_ALL
 void          nk_data_synthetic_fill     (NkRng      *rng,
@@ -94,6 +95,9 @@ void          nk_data_synthetic_fill     (NkRng      *rng,
  * @out_y: (out) (transfer full): f32 [B] in %NK_BUCKET_DATA
  * @error: return location for a #GError (allocation)
  *
+ * Draws one batch of the lecture's task as nk_data_synthetic_fill() does, into two
+ * new tensors.
+ *
  * Returns: %TRUE on success
  */
 NK_AVAILABLE_IN_ALL
@@ -106,7 +110,19 @@ gboolean      nk_data_synthetic_batch    (NkRng      *rng,
 
 /* ---- arrays from .npy ------------------------------------------------------------ */
 
+/**
+ * NkArrayDataset:
+ *
+ * Inputs and targets from two float32 .npy files, X [N, D] and Y [N] or [N, 1],
+ * mapped and checked once, served B rows per step in order (step t reads rows
+ * (t·B) mod N onwards). A boxed type; a copy shares the read-only arrays.
+ */
 typedef struct _NkArrayDataset NkArrayDataset;
+
+#define NK_TYPE_ARRAY_DATASET (nk_array_dataset_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType           nk_array_dataset_get_type (void) G_GNUC_CONST;
 
 /**
  * nk_array_dataset_new:
@@ -129,12 +145,13 @@ NkArrayDataset *nk_array_dataset_new     (const char *inputs_path,
                                           guint       batch,
                                           GError    **error);
 
-/* As nk_array_dataset_new(), from already-parsed arrays (refs them). */
 NK_AVAILABLE_IN_ALL
 NkArrayDataset *nk_array_dataset_new_from_arrays (NkNpyArray *inputs,
                                                   NkNpyArray *targets,
                                                   guint       batch,
                                                   GError    **error);
+NK_AVAILABLE_IN_ALL
+NkArrayDataset *nk_array_dataset_copy    (NkArrayDataset *ds);
 NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_free      (NkArrayDataset *ds);
 
@@ -145,19 +162,19 @@ guint         nk_array_dataset_get_dim    (NkArrayDataset *ds);
 NK_AVAILABLE_IN_ALL
 guint         nk_array_dataset_get_batch  (NkArrayDataset *ds);
 
-/* Returns: the first row of step @step's batch, (step·B) mod N */
 NK_AVAILABLE_IN_ALL
 guint64       nk_array_dataset_batch_start (NkArrayDataset *ds,
                                             guint64         step);
 
 /**
- * nk_array_dataset_get_batch_data:
+ * nk_array_dataset_get_batch_data: (skip)
  * @ds: a dataset
  * @step: the step, from 0
  * @out_x: (out) (transfer none): B·D floats of the mapped X (read-only, not copied)
  * @out_y: (out) (transfer none): B floats of the mapped Y
  *
- * Points at step @step's rows in place.
+ * Points at step @step's rows in place. Not for bindings (raw pointers into the
+ * mapping): they call nk_array_dataset_batch().
  */
 NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_get_batch_data (NkArrayDataset *ds,
@@ -165,14 +182,12 @@ void          nk_array_dataset_get_batch_data (NkArrayDataset *ds,
                                                const float   **out_x,
                                                const float   **out_y);
 
-/* Copies step @step's rows into caller buffers (B·D and B floats). */
 NK_AVAILABLE_IN_ALL
 void          nk_array_dataset_fill      (NkArrayDataset *ds,
                                           guint64         step,
                                           float          *x,
                                           float          *y);
 
-/* Copies step @step's rows into new f32 tensors [B, D] and [B] in %NK_BUCKET_DATA. */
 NK_AVAILABLE_IN_ALL
 gboolean      nk_array_dataset_batch     (NkArrayDataset *ds,
                                           guint64         step,
@@ -184,7 +199,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkArrayDataset, nk_array_dataset_free)
 
 /* ---- token streams --------------------------------------------------------------- */
 
+/**
+ * NkTokenStream:
+ *
+ * A read-only sequence of tokens (a mapped .npy or .bin, or text read byte by
+ * byte) that training samples windows of T+1 tokens from. A boxed type; a copy
+ * shares the tokens.
+ */
 typedef struct _NkTokenStream NkTokenStream;
+
+#define NK_TYPE_TOKEN_STREAM (nk_token_stream_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType          nk_token_stream_get_type  (void) G_GNUC_CONST;
 
 /**
  * nk_token_stream_new_from_file:
@@ -205,6 +232,8 @@ NkTokenStream *nk_token_stream_new_from_file (const char *path,
 /**
  * nk_token_stream_new_from_text:
  * @bytes: text; every byte is a token (vocab 256)
+ *
+ * A byte-level stream over text already in memory (no copy).
  *
  * Returns: (transfer full): the stream, keeping a ref on @bytes
  */
@@ -236,10 +265,11 @@ NkTokenStream *nk_token_stream_new_from_text_file (const char *path,
 NK_AVAILABLE_IN_ALL
 NkTokenStream *nk_token_stream_new_default (void);
 
-/* Returns: (transfer full): the default text's bytes */
 NK_AVAILABLE_IN_ALL
 GBytes        *nk_data_get_default_text  (void);
 
+NK_AVAILABLE_IN_ALL
+NkTokenStream *nk_token_stream_copy      (NkTokenStream *ts);
 NK_AVAILABLE_IN_ALL
 void          nk_token_stream_free       (NkTokenStream *ts);
 
@@ -263,13 +293,12 @@ NK_AVAILABLE_IN_ALL
 gboolean      nk_token_stream_check_vocab (NkTokenStream *ts,
                                            guint          vocab,
                                            GError       **error);
-/* Returns: token @index (< length) */
 NK_AVAILABLE_IN_ALL
 guint32       nk_token_stream_get_token  (NkTokenStream *ts,
                                           guint64        index);
 
 /**
- * nk_token_stream_sample_fill:
+ * nk_token_stream_sample_fill: (skip)
  * @ts: a stream
  * @rng: the run's generator
  * @batch: B
@@ -278,6 +307,10 @@ guint32       nk_token_stream_get_token  (NkTokenStream *ts,
  * @out_starts: (out caller-allocates) (optional): the B start positions
  * @error: return location for a #GError (%NK_DATA_ERROR_BATCH if the stream is shorter
  *   than T+1 tokens)
+ *
+ * Draws B windows of T+1 tokens at uniform random starts (one nk_rng_uniform_int()
+ * per row) into caller buffers. Not for bindings (raw buffers): they call
+ * nk_token_stream_sample().
  *
  * Returns: %TRUE on success
  */
@@ -290,7 +323,6 @@ gboolean      nk_token_stream_sample_fill (NkTokenStream *ts,
                                            guint64       *out_starts,
                                            GError       **error);
 
-/* As nk_token_stream_sample_fill(), into a new int32 tensor [B, T+1] in %NK_BUCKET_DATA. */
 NK_AVAILABLE_IN_ALL
 NkTensor     *nk_token_stream_sample     (NkTokenStream *ts,
                                           NkRng         *rng,
@@ -302,7 +334,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkTokenStream, nk_token_stream_free)
 
 /* ---- fixed batches (--batches) --------------------------------------------------- */
 
+/**
+ * NkBatchFile:
+ *
+ * Fixed batches from an int32 or int64 .npy [N, B, T+1] (`--batches`), mapped and
+ * checked once; step t reads batch t mod N. A boxed type; a copy shares the tokens.
+ */
 typedef struct _NkBatchFile NkBatchFile;
+
+#define NK_TYPE_BATCH_FILE (nk_batch_file_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType         nk_batch_file_get_type     (void) G_GNUC_CONST;
 
 /**
  * nk_batch_file_new:
@@ -322,15 +365,15 @@ NkBatchFile  *nk_batch_file_new          (const char   *path,
                                           guint         vocab,
                                           GError      **error);
 NK_AVAILABLE_IN_ALL
+NkBatchFile  *nk_batch_file_copy         (NkBatchFile  *bf);
+NK_AVAILABLE_IN_ALL
 void          nk_batch_file_free         (NkBatchFile  *bf);
 NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_n        (NkBatchFile  *bf);
 NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_batch    (NkBatchFile  *bf);
-/* T: the sequence length, one less than the file's last dim */
 NK_AVAILABLE_IN_ALL
 guint64       nk_batch_file_get_context  (NkBatchFile  *bf);
-/* Writes step @step's inputs and targets, B·T int32 each, row-major [B, T]. */
 NK_AVAILABLE_IN_ALL
 void          nk_batch_file_fill         (NkBatchFile  *bf,
                                           guint64       step,

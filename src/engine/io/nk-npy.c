@@ -58,6 +58,14 @@ static const struct {
   [NK_NPY_U1] = { "|u1", 1 },
 };
 
+/**
+ * nk_npy_dtype_to_descr:
+ * @dtype: a dtype
+ *
+ * The dtype's descr as numpy writes it in the header ('<f4', '|u1', …).
+ *
+ * Returns: (transfer none): a static string
+ */
 const char *
 nk_npy_dtype_to_descr (NkNpyDType dtype)
 {
@@ -65,6 +73,14 @@ nk_npy_dtype_to_descr (NkNpyDType dtype)
   return dtype_table[dtype].descr;
 }
 
+/**
+ * nk_npy_dtype_item_size:
+ * @dtype: a dtype
+ *
+ * The size of one element of @dtype.
+ *
+ * Returns: the size in bytes
+ */
 gsize
 nk_npy_dtype_item_size (NkNpyDType dtype)
 {
@@ -515,6 +531,14 @@ nk_npy_array_new_from_bytes (GBytes      *bytes,
   return g_steal_pointer (&array);
 }
 
+/**
+ * nk_npy_array_ref:
+ * @array: an array
+ *
+ * Adds a reference; the mapping or bytes stay alive while one is held.
+ *
+ * Returns: (transfer full): @array
+ */
 NkNpyArray *
 nk_npy_array_ref (NkNpyArray *array)
 {
@@ -524,6 +548,12 @@ nk_npy_array_ref (NkNpyArray *array)
   return array;
 }
 
+/**
+ * nk_npy_array_unref:
+ * @array: (transfer full): an array
+ *
+ * Drops a reference; the last one unmaps the file (or releases the bytes).
+ */
 void
 nk_npy_array_unref (NkNpyArray *array)
 {
@@ -538,6 +568,14 @@ nk_npy_array_unref (NkNpyArray *array)
   g_free (array);
 }
 
+/**
+ * nk_npy_array_get_dtype:
+ * @array: an array
+ *
+ * The elements' dtype, from the header's 'descr'.
+ *
+ * Returns: the dtype
+ */
 NkNpyDType
 nk_npy_array_get_dtype (NkNpyArray *array)
 {
@@ -545,6 +583,14 @@ nk_npy_array_get_dtype (NkNpyArray *array)
   return array->dtype;
 }
 
+/**
+ * nk_npy_array_get_ndim:
+ * @array: an array
+ *
+ * The number of dimensions, from the header's 'shape'.
+ *
+ * Returns: ndim (0 for a scalar)
+ */
 guint
 nk_npy_array_get_ndim (NkNpyArray *array)
 {
@@ -552,6 +598,15 @@ nk_npy_array_get_ndim (NkNpyArray *array)
   return array->ndim;
 }
 
+/**
+ * nk_npy_array_get_shape: (skip)
+ * @array: an array
+ *
+ * The sizes of the nk_npy_array_get_ndim() dimensions. Not for bindings (the length
+ * is not a parameter): they read the shape of nk_npy_array_to_tensor()'s tensor.
+ *
+ * Returns: (transfer none): the shape, ndim entries (none for a scalar)
+ */
 const gint64 *
 nk_npy_array_get_shape (NkNpyArray *array)
 {
@@ -559,6 +614,14 @@ nk_npy_array_get_shape (NkNpyArray *array)
   return array->shape;
 }
 
+/**
+ * nk_npy_array_get_n_elements:
+ * @array: an array
+ *
+ * The number of elements: the product of the shape (1 for a scalar).
+ *
+ * Returns: the element count
+ */
 guint64
 nk_npy_array_get_n_elements (NkNpyArray *array)
 {
@@ -566,6 +629,17 @@ nk_npy_array_get_n_elements (NkNpyArray *array)
   return array->numel;
 }
 
+/**
+ * nk_npy_array_get_data: (skip)
+ * @array: an array
+ *
+ * The elements in C order, little-endian, read-only; they live in the mapped file or
+ * the bytes the array was parsed from. Aligned to the item size when the file's data
+ * offset is (numpy's always are). Not for bindings (a raw pointer into the mapping):
+ * they call nk_npy_array_to_tensor().
+ *
+ * Returns: (transfer none): the first element
+ */
 gconstpointer
 nk_npy_array_get_data (NkNpyArray *array)
 {
@@ -573,6 +647,14 @@ nk_npy_array_get_data (NkNpyArray *array)
   return array->data;
 }
 
+/**
+ * nk_npy_array_get_nbytes:
+ * @array: an array
+ *
+ * The size of the data: elements × item size.
+ *
+ * Returns: the size in bytes
+ */
 gsize
 nk_npy_array_get_nbytes (NkNpyArray *array)
 {
@@ -580,6 +662,15 @@ nk_npy_array_get_nbytes (NkNpyArray *array)
   return array->nbytes;
 }
 
+/**
+ * nk_npy_array_get_name:
+ * @array: an array
+ *
+ * The name given at load (the path, or nk_npy_array_new_from_bytes()'s @name), the one
+ * error messages use.
+ *
+ * Returns: (transfer none) (nullable): the name
+ */
 const char *
 nk_npy_array_get_name (NkNpyArray *array)
 {
@@ -642,6 +733,18 @@ nk_npy_array_check (NkNpyArray    *array,
 
 /* ---- writing -------------------------------------------------------------------- */
 
+/**
+ * nk_npy_to_bytes: (skip)
+ * @dtype: the elements' dtype
+ * @ndim: number of dimensions (≤ %NK_NPY_MAX_DIMS)
+ * @shape: (array length=ndim): sizes
+ * @data: the elements, C order, little-endian (shape × item size bytes)
+ *
+ * Encodes a whole version 1.0 .npy in memory: the bytes nk_npy_save() writes. Not for
+ * bindings (@data is a raw buffer): they call nk_npy_save_tensor().
+ *
+ * Returns: (transfer full): the file's bytes
+ */
 GBytes *
 nk_npy_to_bytes (NkNpyDType    dtype,
                  guint         ndim,

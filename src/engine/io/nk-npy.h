@@ -45,6 +45,8 @@ G_BEGIN_DECLS
  * @NK_NPY_ERROR_UNSUPPORTED: a valid .npy this engine cannot use (dtype, Fortran order)
  * @NK_NPY_ERROR_TRUNCATED: the data is shorter or longer than the shape says
  * @NK_NPY_ERROR_SHAPE: the array does not have the shape or dtype the caller needs
+ *
+ * The ways reading or writing a .npy fails, in the %NK_NPY_ERROR domain.
  */
 typedef enum {
   NK_NPY_ERROR_IO,
@@ -66,6 +68,9 @@ GQuark nk_npy_error_quark (void);
  * @NK_NPY_I8: '<i8' int64
  * @NK_NPY_U2: '<u2' uint16
  * @NK_NPY_U1: '|u1' uint8
+ * @NK_NPY_N_DTYPES: the number of dtypes above (not a dtype)
+ *
+ * The element types this engine reads and writes, named by numpy's descr strings.
  */
 typedef enum {
   NK_NPY_F4,
@@ -77,10 +82,14 @@ typedef enum {
   NK_NPY_N_DTYPES
 } NkNpyDType;
 
-/* Largest ndim accepted (numpy's NPY_MAXDIMS is 32; the engine's tensors need far fewer). */
+/**
+ * NK_NPY_MAX_DIMS:
+ *
+ * The largest ndim accepted (numpy's NPY_MAXDIMS is 32; the engine's tensors need far
+ * fewer).
+ */
 #define NK_NPY_MAX_DIMS 8
 
-/* '<f4' etc., and the element size in bytes. */
 NK_AVAILABLE_IN_ALL
 const char *nk_npy_dtype_to_descr  (NkNpyDType dtype);
 NK_AVAILABLE_IN_ALL
@@ -137,18 +146,14 @@ NK_AVAILABLE_IN_ALL
 NkNpyDType   nk_npy_array_get_dtype  (NkNpyArray   *array);
 NK_AVAILABLE_IN_ALL
 guint        nk_npy_array_get_ndim   (NkNpyArray   *array);
-/* Returns: (array length=ndim) (transfer none): the shape (ndim 0 is a scalar) */
 NK_AVAILABLE_IN_ALL
 const gint64 *nk_npy_array_get_shape (NkNpyArray   *array);
 NK_AVAILABLE_IN_ALL
 guint64      nk_npy_array_get_n_elements (NkNpyArray *array);
-/* Returns: (transfer none): the elements, C order, little-endian, read-only.
- * Aligned to the item size when the file's data offset is (numpy's always are). */
 NK_AVAILABLE_IN_ALL
 gconstpointer nk_npy_array_get_data  (NkNpyArray   *array);
 NK_AVAILABLE_IN_ALL
 gsize        nk_npy_array_get_nbytes (NkNpyArray   *array);
-/* The name given at load (the path), for messages. */
 NK_AVAILABLE_IN_ALL
 const char  *nk_npy_array_get_name   (NkNpyArray   *array);
 
@@ -173,13 +178,17 @@ gboolean     nk_npy_array_check      (NkNpyArray   *array,
                                       GError      **error);
 
 /**
- * nk_npy_save:
+ * nk_npy_save: (skip)
  * @path: the file to write (replaced atomically)
  * @dtype: the elements' dtype
  * @ndim: number of dimensions (≤ %NK_NPY_MAX_DIMS)
  * @shape: (array length=ndim): sizes
  * @data: the elements, C order, little-endian
  * @error: return location for a #GError (%NK_NPY_ERROR_IO)
+ *
+ * Writes a version 1.0 .npy of @data (shape × item size bytes) to @path, replacing
+ * it atomically. Not for bindings (@data is a raw buffer): they call
+ * nk_npy_save_tensor().
  *
  * Returns: %TRUE on success
  */
@@ -191,7 +200,6 @@ gboolean     nk_npy_save             (const char   *path,
                                       gconstpointer data,
                                       GError      **error);
 
-/* Returns: (transfer full): the bytes nk_npy_save() writes */
 NK_AVAILABLE_IN_ALL
 GBytes      *nk_npy_to_bytes         (NkNpyDType    dtype,
                                       guint         ndim,
@@ -243,6 +251,8 @@ NkTensor    *nk_npy_array_to_tensor  (NkNpyArray   *array,
  * @tensor: any tensor of dtype f32, f64, int32, int64 or uint16 (strided and on any
  *   device are fine: it is gathered to host memory in C order)
  * @error: return location for a #GError
+ *
+ * Writes @tensor as a .npy with its dtype and shape, replaced atomically.
  *
  * Returns: %TRUE on success
  */

@@ -29,6 +29,20 @@ static const char *const block_params[] = {
 /* Index of the first block's first parameter, after wte and wpe. */
 #define FIRST_BLOCK 2
 
+/**
+ * nk_gpt_check_sizes:
+ * @vocab: V
+ * @n_embd: d, a multiple of @n_head
+ * @n_layer: L
+ * @n_head: H
+ * @block_size: T
+ * @error: return location for a #GError (%NK_MODEL_ERROR_INVALID)
+ *
+ * Checks the sizes nk_model_new_gpt() takes, failing with the sentence it would fail
+ * with, without building anything.
+ *
+ * Returns: %TRUE if a GPT of these sizes can be built
+ */
 gboolean
 nk_gpt_check_sizes (guint     vocab,
                     guint     n_embd,
@@ -117,6 +131,18 @@ nk_model_new_gpt (guint     vocab,
   return g_steal_pointer (&model);
 }
 
+/**
+ * nk_gpt_count_parameters:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @block_size: T
+ *
+ * The number of parameters of a GPT of these sizes, by the closed form
+ * 12·L·d² + 13·L·d + (V + T)·d + 2·d (the head is tied to wte).
+ *
+ * Returns: the count
+ */
 guint64
 nk_gpt_count_parameters (guint vocab,
                          guint n_embd,
@@ -128,6 +154,14 @@ nk_gpt_count_parameters (guint vocab,
   return 12 * l * d * d + 13 * l * d + ((guint64) vocab + block_size) * d + 2 * d;
 }
 
+/**
+ * nk_gpt_param_names:
+ * @n_layer: L
+ *
+ * The state_dict names of a GPT with @n_layer blocks, in nanoGPT's order.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names; free with g_strfreev()
+ */
 char **
 nk_gpt_param_names (guint n_layer)
 {
@@ -157,6 +191,17 @@ nk_gpt_flops_formula (guint  vocab,
   return (6.0 * n + nk_gpt_attention_flops_per_token (n_embd, n_layer, block_size)) * tokens;
 }
 
+/**
+ * nk_gpt_attention_flops_per_token:
+ * @n_embd: d
+ * @n_layer: L
+ * @block_size: T
+ *
+ * Attention's share of nk_gpt_flops_formula(): 12·L·T·d FLOPs per token (q·kᵀ and
+ * att·v, forward and backward).
+ *
+ * Returns: the FLOPs per token
+ */
 double
 nk_gpt_attention_flops_per_token (guint n_embd,
                                   guint n_layer,
@@ -239,6 +284,21 @@ nk_gpt_activation_terms (guint    vocab,
     }
 }
 
+/**
+ * nk_gpt_activation_bytes:
+ * @vocab: V
+ * @n_embd: d
+ * @n_layer: L
+ * @n_head: H
+ * @batch: B
+ * @block_size: T
+ * @compute: %NK_DTYPE_F32, or the autocast dtype (bf16/f16) of a mixed run
+ *
+ * The bytes one step's forward keeps for backward: the sum of
+ * nk_gpt_activation_terms(), the activation bucket of a step.
+ *
+ * Returns: the size in bytes
+ */
 guint64
 nk_gpt_activation_bytes (guint    vocab,
                          guint    n_embd,

@@ -13,6 +13,13 @@
 #include "nk-init.h"
 #include "nk-ops.h"
 
+/**
+ * nk_init_error_quark:
+ *
+ * The domain of %NK_INIT_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-init-error-quark, nk_init_error)
 
 static gboolean
@@ -69,6 +76,17 @@ nk_init_trunc_normal_ (NkTensor *tensor,
   return upload (tensor, host);
 }
 
+/**
+ * nk_init_normal_:
+ * @tensor: an f32 or f64 tensor on any device, filled in place (drawn on the CPU)
+ * @rng: the generator
+ * @mean: the mean
+ * @std: the standard deviation
+ *
+ * Fills @tensor with draws of N(mean, std²), as torch.nn.init.normal_.
+ *
+ * Returns: %TRUE on success (%FALSE for a tensor it cannot fill)
+ */
 gboolean
 nk_init_normal_ (NkTensor *tensor,
                  NkRng    *rng,
@@ -104,6 +122,14 @@ nk_init_param_ (NkTensor   *tensor,
   return nk_init_trunc_normal_ (tensor, rng, 1.0 / sqrt ((double) fan_in), -3.0, 3.0);
 }
 
+/**
+ * nk_init_kind_to_string:
+ * @kind: a rule
+ *
+ * The rule's name as `--init` takes it.
+ *
+ * Returns: (transfer none): "trunc-normal" or "normal"
+ */
 const char *
 nk_init_kind_to_string (NkInitKind kind)
 {

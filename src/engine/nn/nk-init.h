@@ -30,6 +30,8 @@ G_BEGIN_DECLS
 /**
  * NkInitError:
  * @NK_INIT_ERROR_NONFINITE: starting weights that hold a NaN or an infinity
+ *
+ * The ways checking starting weights fails, in the %NK_INIT_ERROR domain.
  */
 typedef enum {
   NK_INIT_ERROR_NONFINITE,
@@ -42,6 +44,8 @@ GQuark nk_init_error_quark (void);
  * NkInitKind:
  * @NK_INIT_TRUNC_NORMAL: N(0, 1/fan_in) truncated at ±3 std (the default)
  * @NK_INIT_NORMAL: N(0, 1), unscaled (the lesson on why it blows up)
+ *
+ * How the lecture's models draw their starting weights (`--init`).
  */
 typedef enum {
   NK_INIT_TRUNC_NORMAL,
@@ -56,6 +60,10 @@ typedef enum {
  * @a: lower bound in standard deviations (the lecture: -3)
  * @b: upper bound in standard deviations (the lecture: 3)
  *
+ * Fills @tensor with draws of N(0, std²) truncated to [a·std, b·std], redrawing
+ * what falls outside (torch.nn.init.trunc_normal_ with its bounds in standard
+ * deviations).
+ *
  * Returns: %TRUE on success (%FALSE for a tensor it cannot fill)
  */
 NK_AVAILABLE_IN_ALL
@@ -65,7 +73,6 @@ gboolean    nk_init_trunc_normal_ (NkTensor   *tensor,
                                    double      a,
                                    double      b);
 
-/* N(mean, std²) into an f32/f64 tensor on any device. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_init_normal_       (NkTensor   *tensor,
                                    NkRng      *rng,
@@ -78,6 +85,9 @@ gboolean    nk_init_normal_       (NkTensor   *tensor,
  * @rng: the generator
  * @kind: the rule
  * @fan_in: inputs per output (a Linear's in_features)
+ *
+ * Draws a parameter's starting values by @kind: N(0, 1/fan_in) truncated at ±3
+ * standard deviations, or N(0, 1).
  *
  * Returns: %TRUE on success
  */

@@ -85,8 +85,8 @@ typedef struct _NkModelArch NkModelArch;
  * @kind: the model's #NkModelKind
  * @name: its name in the CLI's --model, a run's config.json and the GEnum nick
  * @alias: (nullable): another name --model takes
- * @title: (translatable): its name in the app, marked with N_()
- * @description: (translatable): one sentence of what it is, marked with N_()
+ * @title: its name in the app, marked with N_() (translate it with _())
+ * @description: one sentence of what it is, marked with N_() (translate it with _())
  * @fields: the sizes it reads
  * @metadata: the sizes its tensors' shapes do not tell, saved beside them as
  *   metadata ("n_head") so a file alone rebuilds the model
@@ -109,8 +109,8 @@ typedef struct _NkModelArch NkModelArch;
  *   terms, for a batch of @batch sequences; its sum is @activation_bytes
  * @step_flops: (nullable): a step's FLOPs by the model's formula (PaLM's for a GPT);
  *   without it the Planner's 6·N per token stands
- * @step_flops_caption: (nullable) (translatable): that formula as the app's caption
- *   says it, marked with N_() (with @step_flops)
+ * @step_flops_caption: (nullable): that formula as the app's caption says it, marked
+ *   with N_() (with @step_flops; translate it with _())
  * @flops_terms: (nullable): that formula by #NkFlopKind, and what the ops count
  * @generate: (nullable): text from the model (nk_gpt_generate()'s contract)
  *
@@ -173,28 +173,26 @@ struct _NkModelArch
                                  GError            **error);
 };
 
-/* Returns: (transfer none) (array length=out_n): every architecture, by kind */
 NK_AVAILABLE_IN_ALL
 const NkModelArch *const *nk_model_archs      (guint               *out_n);
-/* Returns: (transfer none) (nullable): @kind's architecture, %NULL for no kind */
 NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_arch_lookup      (NkModelKind          kind);
-/* Returns: (transfer none) (nullable): the architecture of that name or alias */
 NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_arch_find        (const char          *name);
-/* Returns: (transfer none): the architecture @model is */
 NK_AVAILABLE_IN_ALL
 const NkModelArch  *nk_model_get_arch         (NkModel             *model);
-/* Returns: the sizes @model has (a tiny LM has no context: it reads any) */
 NK_AVAILABLE_IN_ALL
 const NkModelShape *nk_model_get_shape        (NkModel             *model);
 
 /**
- * nk_model_new:
+ * nk_model_new: (skip)
  * @kind: the architecture
  * @shape: its sizes (those it does not read are ignored)
  * @dtype: f32 (training) or f64 (gradient checks)
  * @error: return location for a #GError (%NK_MODEL_ERROR_INVALID)
+ *
+ * A model of any architecture, built by its #NkModelArch.build. Not for bindings
+ * (see #NkModel).
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */

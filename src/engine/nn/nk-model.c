@@ -10,6 +10,13 @@
 
 #include "nk-model-private.h"
 
+/**
+ * nk_model_error_quark:
+ *
+ * The domain of %NK_MODEL_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-model-error-quark, nk_model_error)
 
 
@@ -20,6 +27,14 @@ static const NkModelArch *const archs[] = {
   &_nk_gpt_arch,
 };
 
+/**
+ * nk_model_archs:
+ * @out_n: (out): the number of architectures
+ *
+ * Every architecture the engine has, in #NkModelKind order.
+ *
+ * Returns: (transfer none) (array length=out_n): the architectures
+ */
 const NkModelArch *const *
 nk_model_archs (guint *out_n)
 {
@@ -28,6 +43,14 @@ nk_model_archs (guint *out_n)
   return archs;
 }
 
+/**
+ * nk_model_arch_lookup:
+ * @kind: a kind
+ *
+ * The architecture of a kind.
+ *
+ * Returns: (transfer none) (nullable): @kind's architecture, %NULL for no kind
+ */
 const NkModelArch *
 nk_model_arch_lookup (NkModelKind kind)
 {
@@ -37,6 +60,14 @@ nk_model_arch_lookup (NkModelKind kind)
   return NULL;
 }
 
+/**
+ * nk_model_arch_find:
+ * @name: a name as --model takes it
+ *
+ * The architecture of that name or alias.
+ *
+ * Returns: (transfer none) (nullable): the architecture, %NULL for an unknown name
+ */
 const NkModelArch *
 nk_model_arch_find (const char *name)
 {
@@ -46,6 +77,14 @@ nk_model_arch_find (const char *name)
   return NULL;
 }
 
+/**
+ * nk_model_kind_to_string:
+ * @kind: a kind
+ *
+ * The kind's name as the CLI's --model takes it ("cruncher", "tiny-lm", "gpt").
+ *
+ * Returns: (transfer none): a static string
+ */
 const char *
 nk_model_kind_to_string (NkModelKind kind)
 {
@@ -55,6 +94,15 @@ nk_model_kind_to_string (NkModelKind kind)
   return arch->name;
 }
 
+/**
+ * nk_model_kind_from_string:
+ * @text: a name
+ * @out_kind: (out): the kind
+ *
+ * Reads a name written by nk_model_kind_to_string().
+ *
+ * Returns: %TRUE if @text names a kind
+ */
 gboolean
 nk_model_kind_from_string (const char  *text,
                            NkModelKind *out_kind)
@@ -95,6 +143,12 @@ _nk_model_new (const NkModelArch  *arch,
   return model;
 }
 
+/**
+ * nk_model_free: (skip)
+ * @model: (nullable) (transfer full): a model
+ *
+ * Frees the model and drops its parameters.
+ */
 void
 nk_model_free (NkModel *model)
 {
@@ -166,6 +220,14 @@ _nk_model_check_sizes (guint    dim,
   return TRUE;
 }
 
+/**
+ * nk_model_get_arch: (skip)
+ * @model: a model
+ *
+ * The architecture @model is.
+ *
+ * Returns: (transfer none): the architecture
+ */
 const NkModelArch *
 nk_model_get_arch (NkModel *model)
 {
@@ -173,6 +235,14 @@ nk_model_get_arch (NkModel *model)
   return model->arch;
 }
 
+/**
+ * nk_model_get_shape: (skip)
+ * @model: a model
+ *
+ * The sizes @model has (a tiny LM has no context: it reads any).
+ *
+ * Returns: (transfer none): the sizes
+ */
 const NkModelShape *
 nk_model_get_shape (NkModel *model)
 {
@@ -180,42 +250,99 @@ nk_model_get_shape (NkModel *model)
   return &model->shape;
 }
 
+/**
+ * nk_model_get_kind: (skip)
+ * @model: a model
+ *
+ * The model's architecture.
+ *
+ * Returns: the kind
+ */
 NkModelKind
 nk_model_get_kind (NkModel *model)
 {
   return model->arch->kind;
 }
 
+/**
+ * nk_model_get_dim: (skip)
+ * @model: a model
+ *
+ * The width D (the Cruncher's features, the LMs' embedding size).
+ *
+ * Returns: D
+ */
 guint
 nk_model_get_dim (NkModel *model)
 {
   return model->shape.dim;
 }
 
+/**
+ * nk_model_get_layers: (skip)
+ * @model: a model
+ *
+ * The number of hidden layers (a GPT's blocks).
+ *
+ * Returns: L
+ */
 guint
 nk_model_get_layers (NkModel *model)
 {
   return model->shape.layers;
 }
 
+/**
+ * nk_model_get_vocab: (skip)
+ * @model: a model
+ *
+ * The vocabulary size of a language model.
+ *
+ * Returns: V, 0 for the Cruncher
+ */
 guint
 nk_model_get_vocab (NkModel *model)
 {
   return model->shape.vocab;
 }
 
+/**
+ * nk_model_get_n_head: (skip)
+ * @model: a model
+ *
+ * A GPT's number of attention heads.
+ *
+ * Returns: the heads, 0 for the other models
+ */
 guint
 nk_model_get_n_head (NkModel *model)
 {
   return model->shape.n_head;
 }
 
+/**
+ * nk_model_get_block_size: (skip)
+ * @model: a model
+ *
+ * A GPT's block size T, the longest context it takes.
+ *
+ * Returns: T, 0 for the other models
+ */
 guint
 nk_model_get_block_size (NkModel *model)
 {
   return model->shape.context;
 }
 
+/**
+ * nk_model_get_params: (skip)
+ * @model: a model
+ * @out_n: (out): the number of parameters
+ *
+ * The parameter tensors in state_dict order.
+ *
+ * Returns: (transfer none) (array length=out_n): the tensors
+ */
 NkTensor **
 nk_model_get_params (NkModel *model,
                      guint   *out_n)
@@ -226,6 +353,15 @@ nk_model_get_params (NkModel *model,
   return (NkTensor **) model->params->pdata;
 }
 
+/**
+ * nk_model_get_param_name: (skip)
+ * @model: a model
+ * @index: below the parameter count
+ *
+ * The state_dict name of parameter @index ("layers.0.weight", …).
+ *
+ * Returns: (transfer none): the name
+ */
 const char *
 nk_model_get_param_name (NkModel *model,
                          guint    index)
@@ -234,12 +370,28 @@ nk_model_get_param_name (NkModel *model,
   return g_ptr_array_index (model->names, index);
 }
 
+/**
+ * nk_model_get_param_names: (skip)
+ * @model: a model
+ *
+ * Every parameter's state_dict name, in order.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the names
+ */
 const char *const *
 nk_model_get_param_names (NkModel *model)
 {
   return (const char *const *) model->names->pdata;
 }
 
+/**
+ * nk_model_count_parameters: (skip)
+ * @model: a model
+ *
+ * The total number of scalar parameters (elements of every parameter tensor).
+ *
+ * Returns: the count
+ */
 guint64
 nk_model_count_parameters (NkModel *model)
 {
@@ -275,6 +427,19 @@ _nk_model_init_by_fan_in (NkModel     *model,
   return TRUE;
 }
 
+/**
+ * nk_model_init: (skip)
+ * @model: a model
+ * @rng: the run's generator
+ * @kind: the weights' rule for the lecture's models
+ * @error: return location for a #GError
+ *
+ * Fills every parameter by the model's rule (#NkModelArch.init): for the lecture's
+ * models every weight and bias by @kind with fan_in = in_features (the embedding
+ * N(0, 1) as torch.nn.Embedding), drawn in state_dict order.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_model_init (NkModel     *model,
                NkRng       *rng,
@@ -294,6 +459,18 @@ nk_model_activation_bytes (NkModel *model,
   return model->arch->activation_bytes (&model->shape, rows, model->dtype, compute);
 }
 
+/**
+ * nk_model_forward: (skip)
+ * @model: a model
+ * @input: Cruncher: x [B, D]; TinyLM and GPT: tokens [B, T] (a GPT also takes a 1-D
+ *   [T] as one sequence)
+ * @error: return location for a #GError
+ *
+ * The forward pass without the loss, recording the graph.
+ *
+ * Returns: (transfer full) (nullable): Cruncher: predictions [B, 1]; TinyLM and GPT:
+ *   logits [B·T, V]
+ */
 NkTensor *
 nk_model_forward (NkModel   *model,
                   NkTensor  *input,
@@ -329,6 +506,15 @@ _nk_model_next_token_loss (NkModel   *model,
   return nk_ag_cross_entropy (logits, flat, error);
 }
 
+/**
+ * nk_model_zero_grad: (skip)
+ * @model: a model
+ * @error: return location for a #GError
+ *
+ * Sets every parameter's gradient to zeros, as nk_autograd_zero_grad().
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_model_zero_grad (NkModel  *model,
                     GError  **error)
@@ -417,6 +603,16 @@ metadata_value (NkModel *model,
   return g_strdup_printf ("%u", G_STRUCT_MEMBER (guint, &model->shape, metadata_keys[i].offset));
 }
 
+/**
+ * nk_model_save_state_dict: (skip)
+ * @model: a model
+ * @writer: a safetensors writer
+ * @error: return location for a #GError
+ *
+ * Adds every parameter to @writer under its state_dict name.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_model_save_state_dict (NkModel              *model,
                           NkSafetensorsWriter  *writer,
@@ -436,6 +632,16 @@ nk_model_save_state_dict (NkModel              *model,
   return TRUE;
 }
 
+/**
+ * nk_model_load_checkpoint: (skip)
+ * @model: a model
+ * @ck: a checkpoint holding every parameter under its name
+ * @error: return location for a #GError (a missing tensor or a wrong shape)
+ *
+ * As nk_model_load_state_dict(), from a checkpoint.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_model_load_checkpoint (NkModel       *model,
                           NkCheckpoint  *ck,
@@ -444,6 +650,16 @@ nk_model_load_checkpoint (NkModel       *model,
   return read_params (model, read_checkpoint, ck, error);
 }
 
+/**
+ * nk_model_save_checkpoint: (skip)
+ * @model: a model
+ * @ck: a checkpoint being built
+ * @error: return location for a #GError
+ *
+ * Adds every parameter to @ck under its state_dict name.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_model_save_checkpoint (NkModel       *model,
                           NkCheckpoint  *ck,

@@ -48,6 +48,8 @@ G_BEGIN_DECLS
  * @NK_MODEL_ERROR_INVALID: a size that cannot make a model (0 dims, too large)
  * @NK_MODEL_ERROR_STATE: a state_dict that does not fit the model (missing tensor,
  *   shape or dtype mismatch)
+ *
+ * The ways building or loading a model fails, in the %NK_MODEL_ERROR domain.
  */
 typedef enum {
   NK_MODEL_ERROR_INVALID,
@@ -75,14 +77,26 @@ NK_AVAILABLE_IN_ALL
 gboolean    nk_model_kind_from_string (const char  *text,
                                        NkModelKind *out_kind);
 
+/**
+ * NkModel:
+ *
+ * A model: its architecture (#NkModelArch), sizes, and parameter tensors in
+ * state_dict order with their gradients. Not a boxed type: it is neither refcounted
+ * nor cheap to copy (a copy would have to clone every parameter, and the trainer's
+ * model changes under a running step), so bindings do not build models; they run
+ * them through #NkTrainer and its #NkTrainConfig.
+ */
 typedef struct _NkModel NkModel;
 
 /**
- * nk_model_new_cruncher:
+ * nk_model_new_cruncher: (skip)
  * @dim: D
  * @layers: L (0 is allowed: the lecture's plain linear regression)
  * @dtype: f32 (training) or f64 (gradient checks)
  * @error: return location for a #GError
+ *
+ * The lecture's deep linear model: L Linear(D, D) layers and a Linear(D, 1) head,
+ * trained with the MSE loss. Not for bindings (see #NkModel).
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */
@@ -93,12 +107,16 @@ NkModel    *nk_model_new_cruncher      (guint         dim,
                                         GError      **error);
 
 /**
- * nk_model_new_tiny_lm:
+ * nk_model_new_tiny_lm: (skip)
  * @vocab: V (256 for bytes)
  * @dim: D
  * @layers: L
  * @dtype: f32 or f64
  * @error: return location for a #GError
+ *
+ * A byte-level MLP language model: an Embedding(V, D), L Linear(D, D) + ReLU layers
+ * and a Linear(D, V) head, trained with cross-entropy. Not for bindings (see
+ * #NkModel).
  *
  * Returns: (transfer full) (nullable): the model
  */
@@ -119,13 +137,11 @@ NK_AVAILABLE_IN_ALL
 guint       nk_model_get_layers        (NkModel      *model);
 NK_AVAILABLE_IN_ALL
 guint       nk_model_get_vocab         (NkModel      *model);
-/* GPT: the heads and the block size T (0 for the other models). */
 NK_AVAILABLE_IN_ALL
 guint       nk_model_get_n_head        (NkModel      *model);
 NK_AVAILABLE_IN_ALL
 guint       nk_model_get_block_size    (NkModel      *model);
 
-/* Parameter tensors in state_dict order. (transfer none) */
 NK_AVAILABLE_IN_ALL
 NkTensor  **nk_model_get_params        (NkModel      *model,
                                         guint        *out_n);
@@ -134,12 +150,11 @@ const char *nk_model_get_param_name    (NkModel      *model,
                                         guint         index);
 NK_AVAILABLE_IN_ALL
 const char *const *nk_model_get_param_names (NkModel *model);
-/* Total number of scalar parameters. */
 NK_AVAILABLE_IN_ALL
 guint64     nk_model_count_parameters  (NkModel      *model);
 
 /**
- * nk_model_activation_bytes:
+ * nk_model_activation_bytes: (skip)
  * @model: a model
  * @rows: the rows one step feeds it: B for the Cruncher, B·T tokens for the LM
  * @compute: %NK_DTYPE_F32, or the autocast dtype (bf16/f16) of a mixed run
@@ -167,9 +182,6 @@ guint64     nk_model_activation_bytes  (NkModel      *model,
                                         guint64       rows,
                                         NkDType       compute);
 
-/* Fills every parameter by the model's rule (#NkModelArch.init): for the lecture's
- * models every weight and bias by @kind with fan_in = in_features (the embedding:
- * N(0, 1) as torch.nn.Embedding), draws in state_dict order. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_model_init              (NkModel      *model,
                                         NkRng        *rng,
@@ -177,7 +189,7 @@ gboolean    nk_model_init              (NkModel      *model,
                                         GError      **error);
 
 /**
- * nk_model_loss:
+ * nk_model_loss: (skip)
  * @model: a model
  * @input: Cruncher: x [B, D]; TinyLM and GPT: tokens [B, T] (int32)
  * @target: Cruncher: y [B]; TinyLM and GPT: next tokens [B, T] or [B·T] (int32)
@@ -193,8 +205,6 @@ NkTensor   *nk_model_loss              (NkModel      *model,
                                         NkTensor     *target,
                                         GError      **error);
 
-/* The forward pass: Cruncher x [B, D] → predictions [B, 1]; TinyLM and GPT tokens
- * [B, T] → logits [B·T, V] (a GPT takes a 1-D [T] as one sequence). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_model_forward           (NkModel      *model,
                                         NkTensor     *input,
@@ -205,7 +215,7 @@ gboolean    nk_model_zero_grad         (NkModel      *model,
                                         GError      **error);
 
 /**
- * nk_model_load_state_dict:
+ * nk_model_load_state_dict: (skip)
  * @model: a model
  * @st: a parsed safetensors file with every parameter under its name
  * @error: return location for a #GError naming the tensor that is missing or has
@@ -219,13 +229,11 @@ NK_AVAILABLE_IN_ALL
 gboolean    nk_model_load_state_dict   (NkModel       *model,
                                         NkSafetensors *st,
                                         GError       **error);
-/* Adds every parameter to @writer under its name. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_model_save_state_dict   (NkModel             *model,
                                         NkSafetensorsWriter *writer,
                                         GError             **error);
 
-/* The same, through a checkpoint (names and shapes checked by nk-checkpoint). */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_model_load_checkpoint   (NkModel       *model,
                                         NkCheckpoint  *ck,

@@ -8,6 +8,13 @@
 #include "nk-ops.h"
 #include "nk-optim.h"
 
+/**
+ * nk_optim_error_quark:
+ *
+ * The domain of %NK_OPTIM_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-optim-error-quark, nk_optim_error)
 
 struct _NkOptim
@@ -118,6 +125,12 @@ nk_optim_new (NkOptimizer         kind,
   return g_steal_pointer (&optim);
 }
 
+/**
+ * nk_optim_free: (skip)
+ * @optim: (nullable) (transfer full): an optimizer
+ *
+ * Frees the optimizer, its state and its references on the parameters.
+ */
 void
 nk_optim_free (NkOptim *optim)
 {
@@ -129,6 +142,16 @@ nk_optim_free (NkOptim *optim)
   g_free (optim);
 }
 
+/**
+ * nk_optim_step: (skip)
+ * @optim: an optimizer
+ * @error: return location for a #GError
+ *
+ * Applies one update to every parameter from its gradient; the step count goes up by
+ * one (it counts from 1, as Adam's bias correction needs).
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_optim_step (NkOptim  *optim,
                GError  **error)
@@ -154,30 +177,72 @@ nk_optim_step (NkOptim  *optim,
   return TRUE;
 }
 
+/**
+ * nk_optim_get_kind: (skip)
+ * @optim: an optimizer
+ *
+ * The update rule.
+ *
+ * Returns: the rule
+ */
 NkOptimizer
 nk_optim_get_kind (NkOptim *optim)
 {
   return optim->kind;
 }
 
+/**
+ * nk_optim_get_lr: (skip)
+ * @optim: an optimizer
+ *
+ * The learning rate.
+ *
+ * Returns: the learning rate
+ */
 double
 nk_optim_get_lr (NkOptim *optim)
 {
   return optim->lr;
 }
 
+/**
+ * nk_optim_get_step: (skip)
+ * @optim: an optimizer
+ *
+ * The number of updates applied (or set by nk_optim_load_state()).
+ *
+ * Returns: the step
+ */
 guint64
 nk_optim_get_step (NkOptim *optim)
 {
   return optim->step;
 }
 
+/**
+ * nk_optim_get_n_states: (skip)
+ * @optim: an optimizer
+ *
+ * How many state tensors the rule keeps per parameter.
+ *
+ * Returns: 0, 1 or 2
+ */
 guint
 nk_optim_get_n_states (NkOptim *optim)
 {
   return optim->n_states;
 }
 
+/**
+ * nk_optim_get_state: (skip)
+ * @optim: an optimizer
+ * @index: a parameter index
+ * @which: 0 or 1
+ *
+ * State tensor @which of parameter @index.
+ *
+ * Returns: (transfer none) (nullable): the state, %NULL past nk_optim_get_n_states()
+ */
 NkTensor *
 nk_optim_get_state (NkOptim *optim,
                     guint    index,
@@ -189,6 +254,15 @@ nk_optim_get_state (NkOptim *optim,
   return g_ptr_array_index (optim->states, index * optim->n_states + which);
 }
 
+/**
+ * nk_optim_get_state_name: (skip)
+ * @optim: an optimizer
+ * @which: 0 or 1
+ *
+ * The torch.optim name of state @which ("momentum_buffer", "exp_avg", …).
+ *
+ * Returns: (transfer none) (nullable): the name
+ */
 const char *
 nk_optim_get_state_name (NkOptim *optim,
                          guint    which)
@@ -205,6 +279,17 @@ state_key (NkOptim *optim,
                           state_name (optim->kind, which));
 }
 
+/**
+ * nk_optim_save_state: (skip)
+ * @optim: an optimizer
+ * @ck: a checkpoint being built
+ * @error: return location for a #GError
+ *
+ * Adds the state tensors as "optimizer.NAME.STATE" (the step goes in the checkpoint's
+ * step).
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_optim_save_state (NkOptim       *optim,
                      NkCheckpoint  *ck,
@@ -221,6 +306,17 @@ nk_optim_save_state (NkOptim       *optim,
   return TRUE;
 }
 
+/**
+ * nk_optim_load_state: (skip)
+ * @optim: an optimizer
+ * @ck: a checkpoint from nk_optim_save_state()
+ * @step: the step to continue from
+ * @error: return location for a #GError (a missing tensor, or a wrong dtype or shape)
+ *
+ * Reads the state tensors back, checked by name, dtype and shape, and sets the step.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_optim_load_state (NkOptim       *optim,
                      NkCheckpoint  *ck,

@@ -44,16 +44,26 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark nk_optim_error_quark (void);
 
+/**
+ * NkOptim:
+ *
+ * An optimizer over a model's parameters: the update rule, the learning rate, the
+ * step count and the per-parameter state tensors (momentum, Adam's moments). Not a
+ * boxed type: it holds references on parameters it updates in place and is neither
+ * refcounted nor meaningfully copied, so bindings do not see it (#NkTrainer runs one).
+ */
 typedef struct _NkOptim NkOptim;
 
 /**
- * nk_optim_new:
+ * nk_optim_new: (skip)
  * @kind: the rule (#NkOptimizer: sgd, momentum, adagrad, rmsprop, adam, adamw)
  * @lr: the learning rate, > 0
  * @params: (array length=n_params): f32 contiguous parameters (refs are taken)
  * @names: (array length=n_params): their state_dict names
  * @n_params: their count
  * @error: return location for a #GError
+ *
+ * An optimizer with zeroed state for @params. Not for bindings (see #NkOptim).
  *
  * Returns: (transfer full) (nullable): the optimizer at step 0
  */
@@ -67,7 +77,6 @@ NkOptim    *nk_optim_new            (NkOptimizer          kind,
 NK_AVAILABLE_IN_ALL
 void        nk_optim_free           (NkOptim             *optim);
 
-/* Applies one update to every parameter from its ->grad (step counts from 1). */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_step           (NkOptim             *optim,
                                      GError             **error);
@@ -78,26 +87,20 @@ NK_AVAILABLE_IN_ALL
 double      nk_optim_get_lr         (NkOptim             *optim);
 NK_AVAILABLE_IN_ALL
 guint64     nk_optim_get_step       (NkOptim             *optim);
-/* How many state tensors per parameter (0, 1 or 2). */
 NK_AVAILABLE_IN_ALL
 guint       nk_optim_get_n_states   (NkOptim             *optim);
-/* Returns: (transfer none) (nullable): state @which (0 or 1) of parameter @index */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_optim_get_state      (NkOptim             *optim,
                                      guint                index,
                                      guint                which);
-/* The torch.optim name of state @which ("exp_avg", ...). */
 NK_AVAILABLE_IN_ALL
 const char *nk_optim_get_state_name (NkOptim             *optim,
                                      guint                which);
 
-/* Adds the state tensors as "optimizer.<name>.<state>" (the step goes in the
- * checkpoint's step). */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_save_state     (NkOptim             *optim,
                                      NkCheckpoint        *ck,
                                      GError             **error);
-/* Reads them back (checked by name, dtype and shape) and sets the step. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_optim_load_state     (NkOptim             *optim,
                                      NkCheckpoint        *ck,

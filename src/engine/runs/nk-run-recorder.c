@@ -52,6 +52,13 @@ struct _NkRunRecorder
   double                  last_loss;
 };
 
+/**
+ * NkRunRecorder:
+ *
+ * Writes one trainer's run into a run folder (config.json, metrics.jsonl, the
+ * TensorBoard events, status.json) on a thread of its own, so the steps never wait
+ * for the disk; the one owner of a run folder while the run lasts.
+ */
 G_DEFINE_FINAL_TYPE (NkRunRecorder, nk_run_recorder, G_TYPE_OBJECT)
 
 enum {
@@ -463,9 +470,19 @@ nk_run_recorder_class_init (NkRunRecorderClass *klass)
   object_class->get_property = nk_run_recorder_get_property;
   object_class->set_property = nk_run_recorder_set_property;
 
+  /**
+   * NkRunRecorder:trainer:
+   *
+   * The trainer whose run is recorded.
+   */
   properties[PROP_TRAINER] =
     g_param_spec_object ("trainer", NULL, NULL, NK_TYPE_TRAINER,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkRunRecorder:dir:
+   *
+   * The run folder written.
+   */
   properties[PROP_DIR] =
     g_param_spec_string ("dir", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -577,6 +594,14 @@ nk_run_recorder_new (NkTrainer   *trainer,
 
 /* ---- the rest --------------------------------------------------------------------- */
 
+/**
+ * nk_run_recorder_get_dir:
+ * @self: a recorder
+ *
+ * The run folder the recorder writes.
+ *
+ * Returns: (transfer none): the folder
+ */
 const char *
 nk_run_recorder_get_dir (NkRunRecorder *self)
 {
@@ -584,6 +609,14 @@ nk_run_recorder_get_dir (NkRunRecorder *self)
   return self->dir;
 }
 
+/**
+ * nk_run_recorder_get_trainer:
+ * @self: a recorder
+ *
+ * The trainer whose run is recorded.
+ *
+ * Returns: (transfer none): the trainer
+ */
 NkTrainer *
 nk_run_recorder_get_trainer (NkRunRecorder *self)
 {
@@ -591,6 +624,16 @@ nk_run_recorder_get_trainer (NkRunRecorder *self)
   return self->trainer;
 }
 
+/**
+ * nk_run_recorder_set_lines_func: (skip)
+ * @self: a recorder that has not started
+ * @func: (nullable): called with each batch of lines written to metrics.jsonl
+ * @user_data: for @func
+ *
+ * Sets what is told each batch of lines once it reached the file; set it before the
+ * trainer starts. Not for bindings: @func runs on the recorder's own thread, which
+ * gjs cannot take; they read metrics.jsonl or connect to NkTrainer::step.
+ */
 void
 nk_run_recorder_set_lines_func (NkRunRecorder          *self,
                                 NkRunRecorderLinesFunc  func,
@@ -651,6 +694,15 @@ nk_run_recorder_close (NkRunRecorder  *self,
   return take_error (self, error);
 }
 
+/**
+ * nk_run_recorder_get_bad_lines:
+ * @self: a recorder
+ *
+ * The lines of metrics.jsonl that were no step, kept where they were when the run
+ * resumed into the folder.
+ *
+ * Returns: the count (0 for a new folder, or before the run began)
+ */
 gsize
 nk_run_recorder_get_bad_lines (NkRunRecorder *self)
 {
@@ -663,6 +715,14 @@ nk_run_recorder_get_bad_lines (NkRunRecorder *self)
   return n;
 }
 
+/**
+ * nk_run_recorder_get_last_step:
+ * @self: a recorder
+ *
+ * The last step written to the folder.
+ *
+ * Returns: the step, 0 for none
+ */
 guint64
 nk_run_recorder_get_last_step (NkRunRecorder *self)
 {

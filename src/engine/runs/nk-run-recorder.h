@@ -82,14 +82,11 @@ NK_AVAILABLE_IN_ALL
 NkRunRecorder  *nk_run_recorder_new            (NkTrainer              *trainer,
                                                 const char             *dir,
                                                 GError                **error);
-/* Returns: (transfer none) */
 NK_AVAILABLE_IN_ALL
 const char     *nk_run_recorder_get_dir        (NkRunRecorder          *self);
-/* Returns: (transfer none) */
 NK_AVAILABLE_IN_ALL
 NkTrainer      *nk_run_recorder_get_trainer    (NkRunRecorder          *self);
 
-/* Set before the trainer starts. */
 NK_AVAILABLE_IN_ALL
 void            nk_run_recorder_set_lines_func (NkRunRecorder          *self,
                                                 NkRunRecorderLinesFunc  func,
@@ -123,11 +120,8 @@ NK_AVAILABLE_IN_ALL
 gboolean        nk_run_recorder_close          (NkRunRecorder          *self,
                                                 GError                **error);
 
-/* Lines of metrics.jsonl that were no step, kept where they were when the run
- * resumed into the folder (0 for a new folder, or before the run began). */
 NK_AVAILABLE_IN_ALL
 gsize           nk_run_recorder_get_bad_lines  (NkRunRecorder          *self);
-/* The last step written to the folder (0 for none). */
 NK_AVAILABLE_IN_ALL
 guint64         nk_run_recorder_get_last_step  (NkRunRecorder          *self);
 

@@ -214,6 +214,16 @@ gemm_rate_thread (GTask        *task,
   g_task_return_pointer (task, result, g_free);
 }
 
+/**
+ * nk_train_gemm_rate_measure:
+ * @device: "cpu", "cuda", "cuda:N" or "auto"
+ * @cancellable: (nullable): a cancellable
+ * @callback: called on the caller's main context when the measurement is done
+ * @user_data: data for @callback
+ *
+ * nk_train_gemm_rate_measure_sync() on a worker thread; finish with
+ * nk_train_gemm_rate_measure_finish().
+ */
 void
 nk_train_gemm_rate_measure (const char          *device,
                             GCancellable        *cancellable,
@@ -231,6 +241,15 @@ nk_train_gemm_rate_measure (const char          *device,
   g_task_run_in_thread (task, gemm_rate_thread);
 }
 
+/**
+ * nk_train_gemm_rate_measure_finish:
+ * @result: the result given to the callback
+ * @error: return location for a #GError (as nk_train_gemm_rate_measure_sync())
+ *
+ * Finishes nk_train_gemm_rate_measure().
+ *
+ * Returns: the measured FLOP/s, or NAN with @error set
+ */
 double
 nk_train_gemm_rate_measure_finish (GAsyncResult  *result,
                                    GError       **error)

@@ -46,7 +46,6 @@ NK_AVAILABLE_IN_ALL
 double         nk_train_gemm_rate_measure_sync   (const char          *device,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
-/* The same on a worker thread; @callback runs on the caller's main context. */
 NK_AVAILABLE_IN_ALL
 void           nk_train_gemm_rate_measure        (const char          *device,
                                                   GCancellable        *cancellable,
@@ -60,6 +59,9 @@ double         nk_train_gemm_rate_measure_finish (GAsyncResult        *result,
  * @device: a device name as for nk_train_gemm_rate_measure_sync()
  * @out_rate: (out): the rate, NAN when the measurement failed
  * @out_reason: (out) (optional) (transfer full): why it failed, or %NULL
+ *
+ * Looks up a measurement nk_train_gemm_rate_measure_sync() remembered, without
+ * measuring.
  *
  * Returns: whether @device was measured already (then the answer is at hand)
  */

@@ -13,6 +13,14 @@
 #include "nk-train-config.h"
 #include "nk-train-histogram.h"
 
+/**
+ * nk_train_histogram_format_dtype:
+ * @format: a compute format
+ *
+ * The engine dtype of a histogram's compute format.
+ *
+ * Returns: %NK_DTYPE_F16 or %NK_DTYPE_BF16
+ */
 NkDType
 nk_train_histogram_format_dtype (NkTrainHistogramFormat format)
 {

@@ -20,16 +20,32 @@
 
 G_BEGIN_DECLS
 
-/* The histogram's bins: 2^e ≤ |x| < 2^(e+1) for e from -149 (fp32's smallest
- * subnormal) to 127 (its largest binade), so every nonzero finite fp32 falls in one. */
+/**
+ * NK_TRAIN_HISTOGRAM_MIN_EXP:
+ *
+ * The exponent e of the histogram's first bin, 2^e ≤ |x| < 2^(e+1): fp32's smallest
+ * subnormal, so every nonzero finite fp32 falls in a bin.
+ */
 #define NK_TRAIN_HISTOGRAM_MIN_EXP  (-149)
+/**
+ * NK_TRAIN_HISTOGRAM_MAX_EXP:
+ *
+ * The exponent of the histogram's last bin: fp32's largest binade.
+ */
 #define NK_TRAIN_HISTOGRAM_MAX_EXP  127
+/**
+ * NK_TRAIN_HISTOGRAM_N_BINS:
+ *
+ * The number of bins, one per binade from %NK_TRAIN_HISTOGRAM_MIN_EXP to
+ * %NK_TRAIN_HISTOGRAM_MAX_EXP.
+ */
 #define NK_TRAIN_HISTOGRAM_N_BINS   (NK_TRAIN_HISTOGRAM_MAX_EXP - NK_TRAIN_HISTOGRAM_MIN_EXP + 1)
 
 /**
  * NkTrainHistogramFormat:
  * @NK_TRAIN_HISTOGRAM_F16: IEEE half
  * @NK_TRAIN_HISTOGRAM_BF16: bfloat16
+ * @NK_TRAIN_HISTOGRAM_N_FORMATS: the number of formats above (not a format)
  *
  * The compute formats a histogram checks its values against.
  */

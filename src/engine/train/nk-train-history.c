@@ -300,8 +300,12 @@ column_memory_size (const Column *col)
 
 /* ---- the history ----------------------------------------------------------------- */
 
+G_DEFINE_BOXED_TYPE (NkTrainHistory, nk_train_history, nk_train_history_copy, nk_train_history_free)
+
 /**
  * nk_train_history_new:
+ *
+ * A history with no steps, to append a run's steps to.
  *
  * Returns: (transfer full): an empty history
  */
@@ -311,6 +315,46 @@ nk_train_history_new (void)
   return g_new0 (NkTrainHistory, 1);
 }
 
+static void
+column_copy (Column       *to,
+             const Column *from)
+{
+  *to = *from;
+  to->runs = from->runs_cap ? g_memdup2 (from->runs, from->runs_cap * sizeof (WordRun)) : NULL;
+  to->chunks = from->chunks_cap ? g_new0 (guint64 *, from->chunks_cap) : NULL;
+  for (gsize c = 0; c < from->n_chunks; c++)
+    to->chunks[c] = g_memdup2 (from->chunks[c], NK_TRAIN_HISTORY_CHUNK * sizeof (guint64));
+}
+
+/**
+ * nk_train_history_copy:
+ * @self: a history
+ *
+ * Copies the history, column by column as it is kept (its compressed runs and
+ * chunks), so the copy takes nk_train_history_get_memory_size() bytes.
+ *
+ * Returns: (transfer full): the copy; free it with nk_train_history_free()
+ */
+NkTrainHistory *
+nk_train_history_copy (NkTrainHistory *self)
+{
+  NkTrainHistory *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_new0 (NkTrainHistory, 1);
+  copy->n = self->n;
+  for (guint c = 0; c < NK_TRAIN_N_COLUMNS; c++)
+    column_copy (&copy->columns[c], &self->columns[c]);
+  return copy;
+}
+
+/**
+ * nk_train_history_free:
+ * @self: (nullable) (transfer full): a history
+ *
+ * Frees the history and every step it holds.
+ */
 void
 nk_train_history_free (NkTrainHistory *self)
 {
@@ -320,6 +364,12 @@ nk_train_history_free (NkTrainHistory *self)
   g_free (self);
 }
 
+/**
+ * nk_train_history_clear:
+ * @self: a history
+ *
+ * Drops every step and the memory they held.
+ */
 void
 nk_train_history_clear (NkTrainHistory *self)
 {
@@ -356,7 +406,14 @@ nk_train_history_append (NkTrainHistory       *self,
   self->n++;
 }
 
-/* @steps: (array length=n_steps): what nk_trainer_get_history_range() returned */
+/**
+ * nk_train_history_append_steps:
+ * @self: a history
+ * @steps: (array length=n_steps): what nk_trainer_get_history_range() returned
+ * @n_steps: their count
+ *
+ * Appends the steps in order, as nk_train_history_append() each.
+ */
 void
 nk_train_history_append_steps (NkTrainHistory       *self,
                                const NkTrainMetrics *steps,
@@ -369,6 +426,14 @@ nk_train_history_append_steps (NkTrainHistory       *self,
     nk_train_history_append (self, &steps[i]);
 }
 
+/**
+ * nk_train_history_get_n:
+ * @self: a history
+ *
+ * The number of steps held.
+ *
+ * Returns: the count
+ */
 gsize
 nk_train_history_get_n (NkTrainHistory *self)
 {
@@ -382,6 +447,8 @@ nk_train_history_get_n (NkTrainHistory *self)
  * @index: from 0 to nk_train_history_get_n() - 1
  * @out: (out caller-allocates): the step's metrics, bit for bit as appended
  *   (#NkTrainMetrics.skipped as 0 or 1)
+ *
+ * Decodes one step.
  */
 void
 nk_train_history_get (NkTrainHistory *self,
@@ -430,7 +497,16 @@ decoded_word (NkTrainHistory *self,
   return word + predicted_word (column, index, &row);
 }
 
-/* Returns: one cell as a double (counts converted, skipped as 0 or 1) */
+/**
+ * nk_train_history_get_value:
+ * @self: a history
+ * @column: which field
+ * @index: which step, below nk_train_history_get_n()
+ *
+ * Reads one cell without decoding the whole step.
+ *
+ * Returns: the cell as a double (counts converted, skipped as 0 or 1)
+ */
 double
 nk_train_history_get_value (NkTrainHistory *self,
                             NkTrainColumn   column,
@@ -494,7 +570,15 @@ nk_train_history_copy_column (NkTrainHistory *self,
   return count;
 }
 
-/* Returns: the index of the first step at or after @step (get_n() if none) */
+/**
+ * nk_train_history_lower_bound:
+ * @self: a history
+ * @step: a step number
+ *
+ * Finds a step by bisection (steps rise through the history).
+ *
+ * Returns: the index of the first step at or after @step (get_n() if none)
+ */
 gsize
 nk_train_history_lower_bound (NkTrainHistory *self,
                               guint64         step)
@@ -516,7 +600,14 @@ nk_train_history_lower_bound (NkTrainHistory *self,
   return lo;
 }
 
-/* Returns: the bytes the history holds, allocated capacity included */
+/**
+ * nk_train_history_get_memory_size:
+ * @self: a history
+ *
+ * What keeping the history costs.
+ *
+ * Returns: the bytes the history holds, allocated capacity included
+ */
 gsize
 nk_train_history_get_memory_size (NkTrainHistory *self)
 {
@@ -534,6 +625,8 @@ nk_train_history_get_memory_size (NkTrainHistory *self)
  * nk_train_history_to_csv:
  * @self: a history
  * @device: (nullable): the run's device name
+ *
+ * The CSV export of the whole history.
  *
  * Returns: (transfer full): nk_train_metrics_to_csv() of every step kept
  */
@@ -560,6 +653,8 @@ nk_train_history_to_csv (NkTrainHistory *self,
  * nk_train_history_to_json_lines:
  * @self: a history
  * @device: (nullable): the run's device name
+ *
+ * The JSON Lines export of the whole history.
  *
  * Returns: (transfer full): nk_train_metrics_to_json_lines() of every step kept
  */

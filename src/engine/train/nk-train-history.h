@@ -27,7 +27,7 @@
 #error "Only <napkin.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 
 #include "nk-version-macros.h"
 
@@ -35,7 +35,11 @@
 
 G_BEGIN_DECLS
 
-/* Words per chunk of a plain column: 32 KiB. */
+/**
+ * NK_TRAIN_HISTORY_CHUNK:
+ *
+ * Words per chunk of a plain column: 32 KiB.
+ */
 #define NK_TRAIN_HISTORY_CHUNK 4096
 
 /**
@@ -62,6 +66,9 @@ G_BEGIN_DECLS
  * @NK_TRAIN_COLUMN_FLOPS_FORMULA: .flops_formula
  * @NK_TRAIN_COLUMN_FLOPS_ATTENTION: .flops_attention
  * @NK_TRAIN_N_COLUMNS: how many columns
+ *
+ * The columns of an #NkTrainHistory: one per field of #NkTrainMetrics it keeps
+ * (an array field takes one column per element).
  */
 typedef enum {
   NK_TRAIN_COLUMN_STEP,
@@ -88,10 +95,22 @@ typedef enum {
   NK_TRAIN_N_COLUMNS
 } NkTrainColumn;
 
+/**
+ * NkTrainHistory:
+ *
+ * Every step of a run, kept column by column in a few bytes per step (see above).
+ * A boxed type; a copy duplicates the columns as they are kept.
+ */
 typedef struct _NkTrainHistory NkTrainHistory;
 
+#define NK_TYPE_TRAIN_HISTORY (nk_train_history_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType           nk_train_history_get_type        (void) G_GNUC_CONST;
 NK_AVAILABLE_IN_ALL
 NkTrainHistory *nk_train_history_new             (void);
+NK_AVAILABLE_IN_ALL
+NkTrainHistory *nk_train_history_copy            (NkTrainHistory       *self);
 NK_AVAILABLE_IN_ALL
 void            nk_train_history_free            (NkTrainHistory       *self);
 

@@ -193,6 +193,8 @@ nk_train_metrics_append_csv (const NkTrainMetrics *metrics,
  * @n_steps: how many
  * @device: (nullable): the run's device name
  *
+ * The steps as the CSV export the app and `napkin-cli train --csv` write.
+ *
  * Returns: (transfer full): the CSV export: %NK_TRAIN_CSV_HEADER, then one row per step
  */
 char *
@@ -255,6 +257,9 @@ nk_train_metrics_to_json_lines (const NkTrainMetrics *steps,
  * nk_train_metrics_get_flop_kinds:
  * @metrics: a step's metrics
  * @kinds: (out): the step's FLOPs by #NkFlopKind, as the ops counted them
+ *
+ * Splits the step's counted FLOPs by kind (the linear kind is the matmuls less
+ * attention's).
  *
  * Returns: what no kind holds (residual adds, bias gradients, the loss, casts)
  */

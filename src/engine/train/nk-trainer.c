@@ -85,6 +85,14 @@ checkpoint_written_free (gpointer data)
   g_free (w);
 }
 
+/**
+ * NkTrainer:
+ *
+ * A training run of one #NkTrainConfig: it builds the model, optimizer and data on
+ * a worker thread (or the caller's, nk_trainer_run_sync()), runs the steps, writes
+ * checkpoints, and publishes each step's #NkTrainMetrics on the main context through
+ * its properties and ::step.
+ */
 G_DEFINE_FINAL_TYPE (NkTrainer, nk_trainer, G_TYPE_OBJECT)
 
 enum {
@@ -200,21 +208,53 @@ nk_trainer_class_init (NkTrainerClass *klass)
   object_class->get_property = nk_trainer_get_property;
   object_class->set_property = nk_trainer_set_property;
 
+  /**
+   * NkTrainer:config:
+   *
+   * The run's settings, a frozen copy made at construction.
+   */
   properties[PROP_CONFIG] =
     g_param_spec_boxed ("config", NULL, NULL, NK_TYPE_TRAIN_CONFIG,
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:state:
+   *
+   * Where the run is: idle, running, paused, finished, stopped or failed.
+   */
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, NK_TYPE_TRAINER_STATE, NK_TRAINER_STATE_IDLE,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:step:
+   *
+   * The latest delivered step, from 1 (0 before the first).
+   */
   properties[PROP_STEP] =
     g_param_spec_uint64 ("step", NULL, NULL, 0, G_MAXUINT64, 0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:loss:
+   *
+   * The latest delivered step's loss (NAN before the first).
+   */
   properties[PROP_LOSS] =
     g_param_spec_double ("loss", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:mfu:
+   *
+   * The latest delivered step's model FLOPs utilisation: its counted FLOP/s over the
+   * device's peak for the run's dtype (NAN before the first).
+   */
   properties[PROP_MFU] =
     g_param_spec_double ("mfu", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:flops-per-s:
+   *
+   * The latest delivered step's FLOPs (counted by the ops) over its wall time, in
+   * FLOP/s (NAN before the first).
+   */
   properties[PROP_FLOPS_PER_S] =
     g_param_spec_double ("flops-per-s", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -227,6 +267,12 @@ nk_trainer_class_init (NkTrainerClass *klass)
   properties[PROP_SKIPPED_STEPS] =
     g_param_spec_uint64 ("skipped-steps", NULL, NULL, 0, G_MAXUINT64, 0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NkTrainer:error-message:
+   *
+   * Why a failed run failed, one sentence; %NULL unless #NkTrainer:state is
+   * %NK_TRAINER_STATE_FAILED.
+   */
   properties[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -272,12 +318,29 @@ nk_trainer_init (NkTrainer *self)
   self->published_flops_per_s = NAN;
 }
 
+/**
+ * nk_trainer_new:
+ * @config: the run's settings
+ *
+ * A trainer for one run of @config, idle until nk_trainer_start() or
+ * nk_trainer_run_sync().
+ *
+ * Returns: (transfer full): a trainer with a frozen copy of @config
+ */
 NkTrainer *
 nk_trainer_new (const NkTrainConfig *config)
 {
   return g_object_new (NK_TYPE_TRAINER, "config", config, NULL);
 }
 
+/**
+ * nk_trainer_get_config:
+ * @self: a trainer
+ *
+ * The settings the trainer froze at construction.
+ *
+ * Returns: (transfer none): the frozen config
+ */
 const NkTrainConfig *
 nk_trainer_get_config (NkTrainer *self)
 {
@@ -808,6 +871,16 @@ nk_trainer_start (NkTrainer           *self,
   g_task_run_in_thread (worker_task, worker);
 }
 
+/**
+ * nk_trainer_start_finish:
+ * @self: a trainer
+ * @result: the result given to nk_trainer_start()'s callback
+ * @error: return location for a #GError (why the run failed)
+ *
+ * Finishes nk_trainer_start().
+ *
+ * Returns: %TRUE if the run finished or was stopped; %FALSE with the error
+ */
 gboolean
 nk_trainer_start_finish (NkTrainer     *self,
                          GAsyncResult  *result,
@@ -819,6 +892,12 @@ nk_trainer_start_finish (NkTrainer     *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/**
+ * nk_trainer_pause:
+ * @self: a trainer
+ *
+ * Asks the run to wait after the current step; takes effect between two steps.
+ */
 void
 nk_trainer_pause (NkTrainer *self)
 {
@@ -829,6 +908,12 @@ nk_trainer_pause (NkTrainer *self)
     set_state (self, NK_TRAINER_STATE_PAUSED);
 }
 
+/**
+ * nk_trainer_resume:
+ * @self: a trainer
+ *
+ * Lets a paused run go on; takes effect between two steps.
+ */
 void
 nk_trainer_resume (NkTrainer *self)
 {
@@ -842,6 +927,13 @@ nk_trainer_resume (NkTrainer *self)
     set_state (self, NK_TRAINER_STATE_RUNNING);
 }
 
+/**
+ * nk_trainer_stop:
+ * @self: a trainer
+ *
+ * Asks the run to end after the current step, as STOPPED (a pending
+ * nk_trainer_checkpoint_now() is still written).
+ */
 void
 nk_trainer_stop (NkTrainer *self)
 {
@@ -853,6 +945,12 @@ nk_trainer_stop (NkTrainer *self)
   g_mutex_unlock (&self->mutex);
 }
 
+/**
+ * nk_trainer_checkpoint_now:
+ * @self: a trainer
+ *
+ * Asks for a checkpoint after the current step (the config needs a checkpoint dir).
+ */
 void
 nk_trainer_checkpoint_now (NkTrainer *self)
 {
@@ -860,6 +958,14 @@ nk_trainer_checkpoint_now (NkTrainer *self)
   g_atomic_int_set (&self->checkpoint_requested, TRUE);
 }
 
+/**
+ * nk_trainer_get_state:
+ * @self: a trainer
+ *
+ * The run's state, as #NkTrainer:state says it on the main context.
+ *
+ * Returns: the state
+ */
 NkTrainerState
 nk_trainer_get_state (NkTrainer *self)
 {
@@ -867,6 +973,14 @@ nk_trainer_get_state (NkTrainer *self)
   return self->state;
 }
 
+/**
+ * nk_trainer_is_parked:
+ * @self: a trainer
+ *
+ * Whether the thread that runs the steps has seen the pause and is waiting.
+ *
+ * Returns: %TRUE when parked
+ */
 gboolean
 nk_trainer_is_parked (NkTrainer *self)
 {
@@ -874,6 +988,14 @@ nk_trainer_is_parked (NkTrainer *self)
   return g_atomic_int_get (&self->parked);
 }
 
+/**
+ * nk_trainer_get_steps_done:
+ * @self: a trainer
+ *
+ * The steps done so far, read under the trainer's mutex (any thread may ask).
+ *
+ * Returns: the number of steps, counting a resumed run's from its checkpoint
+ */
 guint64
 nk_trainer_get_steps_done (NkTrainer *self)
 {
@@ -886,6 +1008,14 @@ nk_trainer_get_steps_done (NkTrainer *self)
   return n;
 }
 
+/**
+ * nk_trainer_get_start_step:
+ * @self: a trainer
+ *
+ * The step a resumed run started after.
+ *
+ * Returns: the checkpoint's step, 0 for a fresh run
+ */
 guint64
 nk_trainer_get_start_step (NkTrainer *self)
 {
@@ -898,6 +1028,15 @@ nk_trainer_get_start_step (NkTrainer *self)
   return step;
 }
 
+/**
+ * nk_trainer_get_latest:
+ * @self: a trainer
+ * @out_metrics: (out caller-allocates): the latest step's metrics
+ *
+ * Copies the latest step's metrics.
+ *
+ * Returns: %FALSE before the first step
+ */
 gboolean
 nk_trainer_get_latest (NkTrainer      *self,
                        NkTrainMetrics *out_metrics)
@@ -913,6 +1052,14 @@ nk_trainer_get_latest (NkTrainer      *self,
   return have;
 }
 
+/**
+ * nk_trainer_get_history:
+ * @self: a trainer
+ *
+ * Every step the history still holds, as nk_trainer_get_history_range() from step 0.
+ *
+ * Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history
+ */
 GArray *
 nk_trainer_get_history (NkTrainer *self)
 {
@@ -951,6 +1098,15 @@ nk_trainer_get_history_range (NkTrainer *self,
   return copy;
 }
 
+/**
+ * nk_trainer_get_skipped_steps:
+ * @self: a trainer
+ *
+ * The fp16 steps skipped so far because a gradient overflowed (the
+ * #NkTrainer:skipped-steps property).
+ *
+ * Returns: the count
+ */
 guint64
 nk_trainer_get_skipped_steps (NkTrainer *self)
 {
@@ -973,6 +1129,15 @@ nk_trainer_set_histogram_source (NkTrainer  *self,
   g_mutex_unlock (&self->mutex);
 }
 
+/**
+ * nk_trainer_get_histogram:
+ * @self: a trainer
+ * @out: (out caller-allocates): the latest histogram
+ *
+ * Copies the latest histogram (see nk_trainer_set_histogram_source()).
+ *
+ * Returns: %FALSE before the first
+ */
 gboolean
 nk_trainer_get_histogram (NkTrainer        *self,
                           NkTrainHistogram *out)
@@ -992,6 +1157,16 @@ nk_trainer_get_histogram (NkTrainer        *self,
 /* The model pointer is set once by the thread that runs the steps, under the mutex;
  * the model is never replaced or freed before the trainer, so the pointer stays
  * good after the lock is dropped (its values only between runs, as documented). */
+/**
+ * nk_trainer_get_model: (skip)
+ * @self: a trainer
+ *
+ * The model, set once by the thread that runs the steps before the first step; any
+ * thread may ask. Its values change while the run runs, so read them (tests, --save)
+ * only when it is not running. Not for bindings (see #NkModel).
+ *
+ * Returns: (transfer none) (nullable): the model, %NULL until built
+ */
 NkModel *
 nk_trainer_get_model (NkTrainer *self)
 {
@@ -1004,6 +1179,14 @@ nk_trainer_get_model (NkTrainer *self)
   return model;
 }
 
+/**
+ * nk_trainer_get_n_parameters:
+ * @self: a trainer
+ *
+ * The model's number of scalar parameters, set once the model is built.
+ *
+ * Returns: the count, 0 until the model is built
+ */
 guint64
 nk_trainer_get_n_parameters (NkTrainer *self)
 {
@@ -1017,6 +1200,15 @@ nk_trainer_get_n_parameters (NkTrainer *self)
 }
 
 /* Devices live as long as the process, so their names do too; the config is frozen. */
+/**
+ * nk_trainer_get_device_name:
+ * @self: a trainer
+ *
+ * The device the run uses.
+ *
+ * Returns: (transfer none): the device's name ("cpu", "cuda:0") once the run has
+ *   found its device, the config's device before
+ */
 const char *
 nk_trainer_get_device_name (NkTrainer *self)
 {
@@ -1029,6 +1221,16 @@ nk_trainer_get_device_name (NkTrainer *self)
   return device != NULL ? nk_device_get_name (device) : self->config->device;
 }
 
+/**
+ * nk_trainer_save:
+ * @self: a trainer that is not running
+ * @path: the .safetensors file to write
+ * @error: return location for a #GError
+ *
+ * Writes the model's state_dict (PyTorch names) as safetensors, atomically.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_trainer_save (NkTrainer   *self,
                  const char  *path,

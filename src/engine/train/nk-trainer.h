@@ -77,16 +77,21 @@ typedef enum {
   NK_TRAINER_STATE_FAILED,
 } NkTrainerState;
 
+/**
+ * NK_TRAINER_SAMPLE_TOKENS:
+ *
+ * How many tokens each of a GPT run's samples (nk_trainer_dup_sample()) has.
+ */
+#define NK_TRAINER_SAMPLE_TOKENS 200
+
 #define NK_TYPE_TRAINER (nk_trainer_get_type ())
 
 NK_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (NkTrainer, nk_trainer, NK, TRAINER, GObject)
 
-/* Returns: (transfer full): a trainer with a frozen copy of @config */
 NK_AVAILABLE_IN_ALL
 NkTrainer      *nk_trainer_new              (const NkTrainConfig *config);
 
-/* Returns: (transfer none): the frozen config */
 NK_AVAILABLE_IN_ALL
 const NkTrainConfig *nk_trainer_get_config  (NkTrainer       *self);
 
@@ -107,7 +112,6 @@ void            nk_trainer_start            (NkTrainer           *self,
                                              GCancellable        *cancellable,
                                              GAsyncReadyCallback  callback,
                                              gpointer             user_data);
-/* Returns: %TRUE if the run finished or was stopped; %FALSE with the error */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_start_finish     (NkTrainer           *self,
                                              GAsyncResult        *result,
@@ -128,14 +132,12 @@ gboolean        nk_trainer_run_sync         (NkTrainer           *self,
                                              GCancellable        *cancellable,
                                              GError             **error);
 
-/* Take effect between two steps. */
 NK_AVAILABLE_IN_ALL
 void            nk_trainer_pause            (NkTrainer           *self);
 NK_AVAILABLE_IN_ALL
 void            nk_trainer_resume           (NkTrainer           *self);
 NK_AVAILABLE_IN_ALL
 void            nk_trainer_stop             (NkTrainer           *self);
-/* Writes a checkpoint after the current step (needs a checkpoint dir). */
 NK_AVAILABLE_IN_ALL
 void            nk_trainer_checkpoint_now   (NkTrainer           *self);
 /**
@@ -178,13 +180,14 @@ typedef struct {
 } NkTrainerObserver;
 
 /**
- * nk_trainer_set_observer:
+ * nk_trainer_set_observer: (skip)
  * @self: a trainer
  * @observer: (nullable): the calls, copied; %NULL detaches
  * @user_data: for them
  *
  * One observer per trainer, attached before start(); detaching waits for a call
- * in progress, so @user_data may go once this returns.
+ * in progress, so @user_data may go once this returns. Not for bindings (C
+ * function pointers called on the worker thread): they connect to ::step.
  */
 NK_AVAILABLE_IN_ALL
 void            nk_trainer_set_observer     (NkTrainer               *self,
@@ -193,21 +196,16 @@ void            nk_trainer_set_observer     (NkTrainer               *self,
 
 NK_AVAILABLE_IN_ALL
 NkTrainerState  nk_trainer_get_state        (NkTrainer           *self);
-/* Whether the worker has seen the pause and is waiting. */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_is_parked        (NkTrainer           *self);
-/* Steps done so far (read atomically; also from other threads). */
 NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_steps_done   (NkTrainer           *self);
-/* The step a resumed run started after (0 for a fresh run). */
 NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_start_step   (NkTrainer           *self);
 
-/* The latest metrics; %FALSE before the first step. */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_get_latest       (NkTrainer           *self,
                                              NkTrainMetrics      *out_metrics);
-/* Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history */
 NK_AVAILABLE_IN_ALL
 GArray         *nk_trainer_get_history      (NkTrainer           *self);
 /**
@@ -223,7 +221,6 @@ GArray         *nk_trainer_get_history      (NkTrainer           *self);
 NK_AVAILABLE_IN_ALL
 GArray         *nk_trainer_get_history_range (NkTrainer          *self,
                                               guint64             from_step);
-/* fp16 steps skipped so far (the #NkTrainer:skipped-steps property). */
 NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_skipped_steps (NkTrainer          *self);
 
@@ -241,7 +238,6 @@ NK_AVAILABLE_IN_ALL
 void            nk_trainer_set_histogram_source (NkTrainer       *self,
                                                  const char      *name,
                                                  gboolean         gradient);
-/* The latest histogram; %FALSE before the first. */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
                                               NkTrainHistogram   *out);
@@ -257,26 +253,17 @@ gboolean        nk_trainer_get_histogram     (NkTrainer          *self,
  * Returns: (transfer full) (nullable): the latest sample's text (valid UTF-8), or
  *   %NULL before the first
  */
-#define NK_TRAINER_SAMPLE_TOKENS 200
 NK_AVAILABLE_IN_ALL
 char           *nk_trainer_dup_sample        (NkTrainer          *self,
                                               guint64            *out_step);
 
-/* These three are set once by the thread that runs the steps, before the first
- * step, and read under the trainer's mutex: any thread may call them at any time.
- * (transfer none): the model, %NULL until built; its values change while the run
- * runs, so read them (tests, --save) only when it is not running. */
 NK_AVAILABLE_IN_ALL
 NkModel        *nk_trainer_get_model        (NkTrainer           *self);
-/* 0 until the model is built. */
 NK_AVAILABLE_IN_ALL
 guint64         nk_trainer_get_n_parameters (NkTrainer           *self);
-/* Returns: (transfer none): the device's name ("cpu", "cuda:0") once the run has
- * found its device, the config's device before */
 NK_AVAILABLE_IN_ALL
 const char     *nk_trainer_get_device_name  (NkTrainer           *self);
 
-/* Writes the model's state_dict (PyTorch names) as safetensors, atomically. */
 NK_AVAILABLE_IN_ALL
 gboolean        nk_trainer_save             (NkTrainer           *self,
                                              const char          *path,
