@@ -322,22 +322,6 @@ test_notes (Fixture       *fixture,
   assert_field (page, "e4m3", "value", "0.125");
 }
 
-static NapkinRangeChart *
-find_range_chart (GtkWidget *widget)
-{
-  if (NAPKIN_IS_RANGE_CHART (widget))
-    return NAPKIN_RANGE_CHART (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      NapkinRangeChart *chart = find_range_chart (child);
-
-      if (chart != NULL)
-        return chart;
-    }
-  return NULL;
-}
-
 /* A screen reader hears the spans and where the input lands: e4m3 holds
  * 2^-6 = 0.015625 to 448 as normals, down to 2^-9 with subnormals; 1e-8 is
  * lost to zero in f16 and e4m3 and kept in bf16. */
@@ -345,7 +329,8 @@ static void
 test_range_chart_description (Fixture       *fixture,
                               gconstpointer  data)
 {
-  NapkinRangeChart *chart = find_range_chart (GTK_WIDGET (fixture->page));
+  NapkinRangeChart *chart = NAPKIN_RANGE_CHART (nk_test_find_descendant (GTK_WIDGET (fixture->page),
+                                                                       NAPKIN_TYPE_RANGE_CHART));
   const char *text;
 
   g_assert_nonnull (chart);
