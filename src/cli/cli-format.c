@@ -14,6 +14,7 @@
 
 #include "cli-common.h"
 #include "nk-dtype.h"
+#include "nk-json.h"
 
 /* Lines per block in stdin mode: output is built a block at a time. */
 #define BLOCK_LINES 4096
@@ -74,22 +75,7 @@ static void
 json_append_string (GString    *out,
                     const char *text)
 {
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c == '"' || c == '\\')
-        {
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, (char) c);
-        }
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
+  nk_json_append_string (out, text, -1);
 }
 
 static void

@@ -48,43 +48,165 @@ nk_json_add_member_double (JsonBuilder *builder,
   nk_json_add_double (builder, value);
 }
 
-/* json-glib 1.6 appends ".0" to every double it prints without a '.', so an exact
- * 6e18 comes out as "6e+18.0", which no JSON parser (json-glib's own included)
- * reads. Drops that ".0" after an exponent, outside strings, in place. */
+/* ---------------------------------------------------------------- strings */
+
+/* One byte of valid UTF-8 text: '"' and '\\' escaped, and every control character
+ * below 0x20 (the short forms where JSON has them); DEL and the bytes of multibyte
+ * characters as they are, as serde_json writes them. */
 static void
-repair_exponents (char *json)
+append_byte (GString *out,
+             guchar   c)
 {
-  gboolean in_string = FALSE;
+  switch (c)
+    {
+    case '"': g_string_append (out, "\\\""); break;
+    case '\\': g_string_append (out, "\\\\"); break;
+    case '\b': g_string_append (out, "\\b"); break;
+    case '\f': g_string_append (out, "\\f"); break;
+    case '\n': g_string_append (out, "\\n"); break;
+    case '\r': g_string_append (out, "\\r"); break;
+    case '\t': g_string_append (out, "\\t"); break;
+    default:
+      if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+}
+
+/* The one escaper of string contents (without the quotes): @n bytes of @text, NUL
+ * bytes included (as \u0000). JSON text is UTF-8 (RFC 8259, 8.1): each byte that is
+ * not part of valid UTF-8 becomes U+FFFD, one per byte as g_utf8_make_valid() does,
+ * so a name or a sampled text in any bytes is still one JSON string. */
+static void
+append_escaped (GString    *out,
+                const char *text,
+                gsize       n)
+{
+  const char *p = text, *end = text + n;
+
+  while (p < end)
+    {
+      const char *valid_end;
+
+      /* Stops at the first byte that is invalid, or NUL. */
+      g_utf8_validate_len (p, end - p, &valid_end);
+      for (; p < valid_end; p++)
+        append_byte (out, (guchar) *p);
+      if (p < end)
+        {
+          g_string_append (out, *p == '\0' ? "\\u0000" : "\357\277\275");
+          p++;
+        }
+    }
+}
+
+/**
+ * nk_json_append_string:
+ * @out: where the JSON goes
+ * @text: the string's bytes, in any encoding
+ * @length: its length in bytes (NUL bytes are part of it), or -1 when nul-terminated
+ *
+ * Appends @text as one JSON string, quotes included: every control character
+ * escaped, invalid UTF-8 replaced by U+FFFD. Every JSON string Napkin writes by hand
+ * goes through here; what json-glib's generator writes is repaired by the same rule
+ * (nk_json_node_to_data()).
+ */
+void
+nk_json_append_string (GString    *out,
+                       const char *text,
+                       gssize      length)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL || length == 0);
+
+  g_string_append_c (out, '"');
+  append_escaped (out, text, length < 0 ? strlen (text) : (gsize) length);
+  g_string_append_c (out, '"');
+}
+
+/* What json-glib 1.6 (bookworm) writes is not always JSON, so its output is
+ * repaired in one pass:
+ * - inside strings it escapes control characters below 0x1f only, so 0x1f stays a
+ *   raw byte, and it copies invalid UTF-8 through: each run of raw bytes goes
+ *   through the one escaper (its escapes are ASCII and kept as they are);
+ * - it appends ".0" to every double it prints without a '.', so an exact 6e18
+ *   comes out as "6e+18.0", which no JSON parser (json-glib's own included) reads:
+ *   that ".0" after an exponent, outside strings, is dropped. */
+static char *
+repair_generated (const char *json,
+                  gsize      *length)
+{
+  GString *out = g_string_sized_new (strlen (json) + 16);
   const char *p = json;
-  char *out = json;
 
   while (*p != '\0')
     {
-      if (in_string)
+      if (*p == '"')
         {
-          if (*p == '\\' && p[1] != '\0')
-            *out++ = *p++;
-          else if (*p == '"')
-            in_string = FALSE;
-          *out++ = *p++;
+          g_string_append_c (out, *p++);
+          while (*p != '\0' && *p != '"')
+            {
+              gsize run;
+
+              if (*p == '\\' && p[1] != '\0')
+                {
+                  g_string_append_len (out, p, 2);
+                  p += 2;
+                  continue;
+                }
+              run = strcspn (p, "\\\"");
+              append_escaped (out, p, MAX (run, 1));
+              p += MAX (run, 1);
+            }
+          if (*p == '"')
+            g_string_append_c (out, *p++);
           continue;
         }
-      if (*p == '"')
-        in_string = TRUE;
-      else if (*p == 'e' || *p == 'E')
+      if (*p == 'e' || *p == 'E')
         {
-          *out++ = *p++;
+          g_string_append_c (out, *p++);
           if (*p == '+' || *p == '-')
-            *out++ = *p++;
+            g_string_append_c (out, *p++);
           while (g_ascii_isdigit (*p))
-            *out++ = *p++;
+            g_string_append_c (out, *p++);
           if (p[0] == '.' && p[1] == '0' && !g_ascii_isdigit (p[2]))
             p += 2;
           continue;
         }
-      *out++ = *p++;
+      g_string_append_c (out, *p++);
     }
-  *out = '\0';
+  if (length != NULL)
+    *length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * nk_json_node_to_data:
+ * @root: a complete JSON value
+ * @pretty: whether to indent it over several lines
+ * @length: (out) (optional): its length in bytes
+ *
+ * json_generator_to_data() made JSON: strings escaped as nk_json_append_string()
+ * does, numbers that JSON parsers read. Every JSON document Napkin generates (CLI
+ * output, run folders, configs) goes through here.
+ *
+ * Returns: (transfer full): the JSON text, without a final newline
+ */
+char *
+nk_json_node_to_data (JsonNode *root,
+                      gboolean  pretty,
+                      gsize    *length)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *raw = NULL;
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+  raw = json_generator_to_data (generator, NULL);
+  return repair_generated (raw, length);
 }
 
 /**
@@ -96,15 +218,9 @@ repair_exponents (char *json)
 char *
 nk_json_to_line (JsonBuilder *builder)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  char *line;
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, FALSE);
-  line = json_generator_to_data (generator, NULL);
-  repair_exponents (line);
-  return line;
+  return nk_json_node_to_data (root, FALSE, NULL);
 }
 
 /* ---------------------------------------------------------------- input */

@@ -25,6 +25,17 @@ void  nk_json_add_member_double (JsonBuilder *builder,
 NK_AVAILABLE_IN_ALL
 char *nk_json_to_line      (JsonBuilder *builder);
 
+/* Writing JSON: every string Napkin writes, through a generator or by hand, is
+ * escaped here (control characters, invalid UTF-8). */
+NK_AVAILABLE_IN_ALL
+void  nk_json_append_string (GString    *out,
+                             const char *text,
+                             gssize      length);
+NK_AVAILABLE_IN_ALL
+char *nk_json_node_to_data  (JsonNode   *root,
+                             gboolean    pretty,
+                             gsize      *length);
+
 /* Reading JSON a person can hand the app: nested at most this deep (json-glib
  * recurses without a limit). */
 #define NK_JSON_MAX_DEPTH 512

@@ -892,31 +892,12 @@ compare_entries (gconstpointer a,
 }
 
 /* JSON strings as serde_json writes them: only '"', '\\' and control characters
- * escaped, everything else (UTF-8 included) verbatim. */
+ * escaped, everything else (UTF-8 included) verbatim; nk-json's one escaper. */
 static void
 append_json_string (GString    *out,
                     const char *s)
 {
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) s; *p; p++)
-    {
-      switch (*p)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
+  nk_json_append_string (out, s, -1);
 }
 
 /* Sorts the entries and builds the 8-byte length plus padded header. When @value_key

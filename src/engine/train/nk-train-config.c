@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-json.h"
 #include "nk-plan-compute.h"
 #include "nk-train-config.h"
 
@@ -228,7 +229,6 @@ char *
 nk_train_config_to_json (const NkTrainConfig *config)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   const NkModelArch *arch = arch_of (config);
 
@@ -288,8 +288,8 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  return json_generator_to_data (gen, NULL);
+  /* File names are bytes: nk-json escapes what json-glib's generator leaves raw. */
+  return nk_json_node_to_data (root, FALSE, NULL);
 }
 
 guint
