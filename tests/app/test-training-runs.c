@@ -449,7 +449,8 @@ test_open_reads_on_thread (void)
 
 /* "Open a Run Log…": a torchtitan log written here from its format string becomes a
  * finished run at the top of the list, with the log's losses; a plan's JSON sets
- * it beside the plan; a file in no known format is one sentence and no run. */
+ * it beside the plan, a plan file that is empty or no file is a toast naming it; a
+ * file in no known format is one sentence and no run. */
 static void
 test_open_log (void)
 {
@@ -457,6 +458,7 @@ test_open_log (void)
   g_autofree char *log = g_build_filename (dir, "train.log", NULL);
   g_autofree char *plan = g_build_filename (dir, "plan.json", NULL);
   g_autofree char *junk = g_build_filename (dir, "junk.txt", NULL);
+  g_autofree char *empty_plan = g_build_filename (dir, "empty.json", NULL);
   NapkinTrainingPage *page = new_page ();
   NapkinRun *run;
   NapkinSeries *loss;
@@ -506,9 +508,26 @@ test_open_log (void)
   g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, before);
   g_assert_nonnull (strstr (napkin_training_page_get_last_toast (page), "torchtitan"));
 
+  /* a 0-byte plan (it crashed the app) and /dev/null: a toast naming the file, and
+   * the run keeps the comparison it had */
+  {
+    g_autofree char *said = g_strdup_printf ("The plan “%s” is empty: write one with “napkin-cli plan --json”.",
+                                             empty_plan);
+
+    g_assert_true (g_file_set_contents (empty_plan, "", 0, NULL));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.compare-plan", "s", empty_plan));
+    g_assert_cmpstr (napkin_training_page_get_last_toast (page), ==, said);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.compare-plan", "s", "/dev/null"));
+    g_assert_cmpstr (napkin_training_page_get_last_toast (page), ==,
+                     "“/dev/null” is not a regular file (it is a device).");
+    g_assert_true (napkin_run_get_comparison (run, &comparison));
+    g_assert_cmpfloat (comparison.predicted[NK_IMPORT_Q_MFU], ==, 0.4);
+  }
+
   g_unlink (log);
   g_unlink (plan);
   g_unlink (junk);
+  g_unlink (empty_plan);
   g_rmdir (dir);
   g_assert_finalize_object (page);
 }
