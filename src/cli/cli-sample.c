@@ -13,6 +13,8 @@
 
 #include "cli-common.h"
 #include "nk-gpt.h"
+#include "nk-json.h"
+#include "nk-run-dir.h"
 
 /* nanoGPT's sample.py defaults. */
 #define DEFAULT_TEMPERATURE 0.8
@@ -43,43 +45,46 @@ parse_whole (const char  *flag,
   return TRUE;
 }
 
+/* Byte-level models: each token below 256 is a byte of the text. */
 static void
-print_result (gboolean  json,
-              GArray   *tokens)
+append_token (GString *text,
+              guint32  token)
 {
-  g_autoptr(GString) bytes = g_string_new (NULL);
+  if (token < 256)
+    g_string_append_c (text, (char) token);
+  else
+    g_string_append_printf (text, "<%u>", token);
+}
 
-  /* Byte-level models: each token below 256 is a byte of the text. */
+/* Without --json the text is printed as it is drawn: a million tokens take minutes. */
+static void
+print_token (guint32  token,
+             gpointer user_data)
+{
+  GString *text = user_data;
+
+  g_string_truncate (text, 0);
+  append_token (text, token);
+  fwrite (text->str, 1, text->len, stdout);
+  fflush (stdout);
+}
+
+/* {"text": ..., "tokens": [...]}: the text's bytes exactly, NUL bytes included, in
+ * nk-json's one escaper (json-glib's builder ends a string at its first NUL). */
+static void
+print_json (GArray *tokens)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) line = g_string_new ("{\"text\":");
+
   for (guint i = 0; i < tokens->len; i++)
-    {
-      guint32 t = g_array_index (tokens, guint32, i);
-
-      if (t < 256)
-        g_string_append_c (bytes, (char) t);
-      else
-        g_string_append_printf (bytes, "<%u>", t);
-    }
-  if (!json)
-    {
-      fwrite (bytes->str, 1, bytes->len, stdout);
-      fputc ('\n', stdout);
-      return;
-    }
-  {
-    g_autoptr(JsonBuilder) b = json_builder_new ();
-    g_autofree char *valid = g_utf8_make_valid (bytes->str, bytes->len);
-
-    json_builder_begin_object (b);
-    json_builder_set_member_name (b, "text");
-    json_builder_add_string_value (b, valid);
-    json_builder_set_member_name (b, "tokens");
-    json_builder_begin_array (b);
-    for (guint i = 0; i < tokens->len; i++)
-      json_builder_add_int_value (b, g_array_index (tokens, guint32, i));
-    json_builder_end_array (b);
-    json_builder_end_object (b);
-    nk_cli_print_json (b);
-  }
+    append_token (text, g_array_index (tokens, guint32, i));
+  nk_json_append_string (line, text->str, text->len);
+  g_string_append (line, ",\"tokens\":[");
+  for (guint i = 0; i < tokens->len; i++)
+    g_string_append_printf (line, "%s%u", i ? "," : "", g_array_index (tokens, guint32, i));
+  g_string_append (line, "]}\n");
+  fwrite (line->str, 1, line->len, stdout);
 }
 
 int
@@ -91,8 +96,9 @@ nk_cli_sample_main (int    argc,
   g_autoptr(NkModel) model = NULL;
   g_autoptr(NkRng) rng = NULL;
   g_autoptr(GArray) out = NULL;
+  g_autoptr(GString) chunk = g_string_new (NULL);
   g_autofree char *from = NULL, *prompt = NULL, *n_tokens = NULL, *temperature = NULL;
-  g_autofree char *top_k = NULL, *seed = NULL;
+  g_autofree char *top_k = NULL, *seed = NULL, *checkpoints = NULL;
   g_autofree guint32 *ids = NULL;
   gboolean json = FALSE;
   double temp = DEFAULT_TEMPERATURE, seed_value = 0;
@@ -135,16 +141,22 @@ nk_cli_sample_main (int    argc,
   if (len == 0)
     return nk_cli_fail (json, NK_EXIT_USAGE, _("--prompt must hold at least one character."));
 
-  model = nk_gpt_load (from, &error);
+  /* A run folder's checkpoints, as --resume finds them. */
+  checkpoints = nk_run_dir_resolve_checkpoints (from);
+  model = nk_gpt_load (checkpoints, &error);
   if (model == NULL)
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
   ids = g_new (guint32, len);
   for (gsize i = 0; i < len; i++)
     ids[i] = (guint8) prompt[i];
   rng = nk_rng_new ((guint64) seed_value);
-  out = nk_gpt_generate (model, ids, len, n, temp, k, rng, &error);
+  out = nk_gpt_generate_stream (model, ids, len, n, temp, k, rng,
+                                json ? NULL : print_token, chunk, &error);
   if (out == NULL)
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
-  print_result (json, out);
+  if (json)
+    print_json (out);
+  else
+    fputc ('\n', stdout);
   return NK_EXIT_OK;
 }

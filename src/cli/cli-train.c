@@ -305,7 +305,9 @@ apply_args (const TrainArgs *a,
   config->checkpoint_dir = g_strdup (a->ckdir);
   /* A run folder is resumed from its checkpoints/: `--resume F --run-dir F` goes on
    * in its own folder. */
-  config->resume_dir = a->resume != NULL ? nk_run_dir_resolve_checkpoints (a->resume) : NULL;
+  if (a->resume != NULL
+      && (config->resume_dir = nk_run_dir_resolve_resume (a->resume, &error)) == NULL)
+    return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
   /* Resuming keeps writing checkpoints where it reads them. */
   if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = g_strdup (config->resume_dir);

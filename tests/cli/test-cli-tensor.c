@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "nk-test-json.h"
 #include "nk-test-util.h"
 
 typedef struct {
@@ -452,6 +453,47 @@ test_human_summary (void)
   g_assert_nonnull (strstr (run.out, "[4032, 4033, 4034,  ..., 4093, 4094, 4095]]"));
 }
 
+/* Issue 21, item 16, as the issue typed it: -1 keeps a size in every existing dim,
+ * after any number of new leading ones. Oracle: PyTorch 1.13 prints
+ * torch.Size([2, 5, 5]), stride (0, 5, 1), storage_offset 0. */
+static void
+test_expand_keep_each (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+
+  if (!run_cli (&run, "tensor", "--json",
+                "x = arange(25).view(5, 5); x[0:6:1, :].expand(2, -1, -1)", NULL))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.lines[0]);
+  assert_int_array (o, "shape", INTS (2, 5, 5));
+  assert_int_array (o, "stride", INTS (0, 5, 1));
+  g_assert_cmpint (json_object_get_int_member (o, "offset"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "numel"), ==, 50);
+}
+
+/* Issue 21, item 13: a control character in the program comes back inside the error
+ * sentence; every one below 0x20 (and DEL) is escaped, so the line is strict JSON
+ * (before: json-glib 1.6 left 0x1f raw). Oracle: the strict RFC 8259 checker. */
+static void
+test_json_controls (void)
+{
+  for (guint c = 1; c <= 0x7f; c = c == 0x1f ? 0x7f : c + 1)
+    {
+      g_auto(Run) run = { 0 };
+      g_autofree char *program = g_strdup_printf ("x = arange(3) %c", c);
+
+      if (c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')
+        continue;  /* white space or a statement break: not an error */
+      if (!run_cli (&run, "tensor", "--json", program, NULL))
+        return;
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_cmpuint (nk_test_json_assert_lines (run.out, strlen (run.out)), ==, 1);
+      g_assert_nonnull (strstr (run.out, "\"error\""));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -473,6 +515,8 @@ main (int    argc,
   g_test_add_func ("/cli/tensor/not-text", test_not_text);
   g_test_add_func ("/cli/tensor/all-bounded", test_all_bounded);
   g_test_add_func ("/cli/tensor/human-summary", test_human_summary);
+  g_test_add_func ("/cli/tensor/expand-keep-each", test_expand_keep_each);
+  g_test_add_func ("/cli/tensor/json-controls", test_json_controls);
 
   return g_test_run ();
 }

@@ -648,6 +648,45 @@ test_outputs_first (void)
     }
 }
 
+/* Issue 21, item 15: --resume of a folder that does not exist is a typo, not a fresh
+ * run: refused (exit 1, naming it) before anything is created, neither the folder nor
+ * its parent (before: `--resume /nonexistent/x` made /nonexistent and trained from
+ * step 0). Oracle: the file system, looked at after the run. */
+static void
+test_resume_missing (void)
+{
+  g_autofree char *parent = g_build_filename (tmpdir, "no-such-parent", NULL);
+  g_autofree char *nested = g_build_filename (parent, "x", NULL);
+  g_autofree char *plain = g_build_filename (tmpdir, "no-such-run", NULL);
+  g_autofree char *run_dir = g_build_filename (tmpdir, "resume-missing-run", NULL);
+  const char *common[] = { "--dim", "8", "--layers", "1", "--steps", "3", "--json-lines" };
+  const struct {
+    const char *args[5];
+    const char *needle;
+  } cases[] = {
+    { { "--resume", nested, NULL }, nested },
+    { { "--resume", plain, NULL }, plain },
+    /* with somewhere to write: still nothing is written */
+    { { "--resume", plain, "--run-dir", run_dir, NULL }, plain },
+    { { "--resume", plain, "--checkpoint-dir", run_dir, NULL }, plain },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_train (common, G_N_ELEMENTS (common), cases[i].args, &out, &err), ==, 1);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i].needle));
+      g_assert_nonnull (strstr (err, "resume"));
+      g_assert_cmpuint (count_step_lines (out), ==, 0);
+      g_assert_nonnull (strstr (out, "{\"error\":"));
+      g_assert_false (g_file_test (parent, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (plain, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (run_dir, G_FILE_TEST_EXISTS));
+    }
+}
+
 /* Writes a Cruncher state_dict (D 4, one layer) as safetensors by hand, with one
  * NaN at layers.0.weight[5]: the oracle is the format's definition. */
 static void
@@ -1140,6 +1179,7 @@ main (int    argc,
   g_test_add_func ("/cli/train/run-dir/refused-resume", test_run_dir_refused_resume);
   g_test_add_func ("/cli/train/run-dir/killed-resumes", test_run_dir_killed_resumes);
   g_test_add_func ("/cli/train/run-dir/corrupt-line", test_run_dir_corrupt_line);
+  g_test_add_func ("/cli/train/resume-missing", test_resume_missing);
   g_test_add_func ("/cli/devices/cpu-peak", test_devices);
   g_test_add_func ("/cli/bench/matmul", test_bench_matmul);
 

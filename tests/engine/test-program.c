@@ -727,6 +727,57 @@ test_work_budget_lowered (void)
 
 /* The builtins are tables sorted for bsearch; every method the CLI's help names
  * has an entry, and every entry is found by its own name. */
+/* Issue 21, item 16: the language's expand lets -1 keep a size in every existing
+ * dimension, with any number of new leading ones, as the tensor core already did
+ * (before: "only one dimension can be inferred", view's rule). Oracle: PyTorch 1.13's
+ * shapes, strides and messages (python3-torch, Debian bookworm), written in here. */
+static void
+test_expand_keep_each (void)
+{
+  const struct {
+    const char *source;
+    int         ndim;
+    gint64      shape[4];
+    gint64      stride[4];
+  } ok[] = {
+    /* x = torch.arange(25).view(5, 5); x[0:6:1, :].expand(2, -1, -1) */
+    { "x = arange(25).view(5, 5); x[0:6:1, :].expand(2, -1, -1)", 3, { 2, 5, 5 }, { 0, 5, 1 } },
+    { "x = arange(25).view(5, 5); x.expand(3, 2, -1, -1)", 4, { 3, 2, 5, 5 }, { 0, 0, 5, 1 } },
+    { "x = arange(25).view(5, 5); x.expand(-1, -1)", 2, { 5, 5 }, { 5, 1 } },
+    { "x = ones(1, 3); x.expand(-1, -1)", 2, { 1, 3 }, { 3, 1 } },
+    { "x = ones(1, 3); x.expand(4, -1)", 2, { 4, 3 }, { 0, 1 } },
+    { "x = ones(1, 3); x.expand(2, 4, -1)", 3, { 2, 4, 3 }, { 0, 0, 1 } },
+    { "x = ones(1, 3); x.expand(2, -1, -1)", 3, { 2, 1, 3 }, { 0, 3, 1 } },
+    { "x = ones(1, 3); x.expand((2, -1, -1))", 3, { 2, 1, 3 }, { 0, 3, 1 } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autoptr(NkProgram) program = run_ok (ok[i].source);
+
+      assert_layout (tensor_of (program, NULL), ok[i].ndim, ok[i].shape, ok[i].stride, 0);
+    }
+  /* -1 in a new leading dimension: PyTorch's sentence, naming the dimension its
+   * walk from the last one reaches first. */
+  assert_fails ("x = arange(25).view(5, 5); x.expand(-1, 5, 5)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                "non-existing dimension 0");
+  assert_fails ("x = arange(25).view(5, 5); x.expand(-1, -1, 5)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                "non-existing dimension 0");
+  assert_fails ("x = ones(1, 3); x.expand(2, -1, -1, -1)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                "non-existing dimension 1");
+  assert_fails ("x = arange(25).view(5, 5); x.expand(2, -3, 5)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "The expanded size of the tensor (-3) must match the existing size (5) at "
+                "non-singleton dimension 1.  Target sizes: [2, -3, 5].  Tensor sizes: [5, 5]");
+  /* view and reshape still infer one size only */
+  assert_fails ("x = arange(25).view(5, 5); x.view(-1, -1)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "only one dimension can be inferred");
+  assert_fails ("x = arange(25); x.reshape(-1, 5, -1)", NK_PROGRAM_ERROR_SHAPE, 2, 3,
+                "only one dimension can be inferred");
+}
+
 static void
 test_builtin_tables (void)
 {
@@ -790,6 +841,7 @@ main (int    argc,
   g_test_add_func ("/engine/program/eval/arange-signs", test_arange_signs);
   g_test_add_func ("/engine/program/eval/work-budget", test_work_budget);
   g_test_add_func ("/engine/program/eval/work-budget-lowered", test_work_budget_lowered);
+  g_test_add_func ("/engine/program/eval/expand-keep-each", test_expand_keep_each);
   g_test_add_func ("/engine/program/builtins/tables", test_builtin_tables);
 
   return g_test_run ();

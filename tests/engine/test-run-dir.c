@@ -608,11 +608,53 @@ test_cli_killed (void)
   nk_test_remove_tree (root);
 }
 
+/* Issue 21, item 15: the folder --resume names must exist; a run folder (one with a
+ * meta.json) means its checkpoints/, any other folder itself. Nothing is created on
+ * the way, not even a parent. Oracle: the file system, as the test laid it out. */
+static void
+test_resolve_resume (void)
+{
+  g_autofree char *root = nk_test_make_temp_dir ("test-run-dir");
+  g_autofree char *missing = g_build_filename (root, "no-parent", "x", NULL);
+  g_autofree char *parent = g_build_filename (root, "no-parent", NULL);
+  g_autofree char *file = g_build_filename (root, "file", NULL);
+  g_autofree char *run = g_build_filename (root, "run", NULL);
+  g_autofree char *meta = g_build_filename (run, "meta.json", NULL);
+  g_autofree char *run_ck = g_build_filename (run, "checkpoints", NULL);
+  g_autofree char *got = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (nk_run_dir_resolve_resume (missing, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_assert_false (g_file_test (parent, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (file, "x", -1, NULL));
+  g_assert_null (nk_run_dir_resolve_resume (file, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR);
+  g_assert_nonnull (strstr (error->message, file));
+  g_clear_error (&error);
+
+  got = nk_run_dir_resolve_resume (root, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, root);
+  g_clear_pointer (&got, g_free);
+
+  g_assert_cmpint (g_mkdir (run, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (meta, "{}", -1, NULL));
+  got = nk_run_dir_resolve_resume (run, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, run_ck);
+  nk_test_remove_tree (root);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/run-dir/resolve-resume", test_resolve_resume);
 
   g_test_add_func ("/engine/run-dir/write-read-back", test_write_read_back);
   g_test_add_func ("/engine/run-dir/event-file", test_event_file);

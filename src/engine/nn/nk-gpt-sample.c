@@ -164,6 +164,22 @@ nk_gpt_generate (NkModel        *model,
                  NkRng          *rng,
                  GError        **error)
 {
+  return nk_gpt_generate_stream (model, prompt, n_prompt, n_new, temperature, top_k, rng,
+                                 NULL, NULL, error);
+}
+
+GArray *
+nk_gpt_generate_stream (NkModel        *model,
+                        const guint32  *prompt,
+                        gsize           n_prompt,
+                        guint           n_new,
+                        double          temperature,
+                        guint           top_k,
+                        NkRng          *rng,
+                        NkGptTokenFunc  func,
+                        gpointer        user_data,
+                        GError        **error)
+{
   g_autoptr(GArray) context = g_array_new (FALSE, FALSE, sizeof (gint32));
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint vocab, block;
@@ -213,6 +229,8 @@ nk_gpt_generate (NkModel        *model,
         return NULL;
       next = pick (nk_tensor_data_f32 (last), vocab, temperature, top_k, rng);
       g_array_append_val (out, next);
+      if (func != NULL)
+        func (next, user_data);
       t = (gint32) next;
       g_array_append_val (context, t);
     }

@@ -252,4 +252,43 @@ GArray    *nk_gpt_generate             (NkModel       *model,
                                         NkRng         *rng,
                                         GError       **error);
 
+/**
+ * NkGptTokenFunc:
+ * @token: the token just drawn
+ * @user_data: the data given with the function
+ *
+ * Called with each new token as soon as it is drawn (to print text as it comes).
+ */
+typedef void (*NkGptTokenFunc) (guint32  token,
+                                 gpointer user_data);
+
+/**
+ * nk_gpt_generate_stream:
+ * @model: a GPT
+ * @prompt: (array length=n_prompt): token ids, at least one
+ * @n_prompt: their count
+ * @n_new: tokens to add
+ * @temperature: as nk_gpt_generate()
+ * @top_k: as nk_gpt_generate()
+ * @rng: as nk_gpt_generate()
+ * @func: (scope call) (nullable): called with each token as it is drawn
+ * @user_data: data for @func
+ * @error: return location for a #GError
+ *
+ * nk_gpt_generate(), telling @func each token as soon as it is drawn.
+ *
+ * Returns: (transfer full) (nullable): the @n_new new tokens (guint32)
+ */
+NK_AVAILABLE_IN_ALL
+GArray    *nk_gpt_generate_stream      (NkModel       *model,
+                                        const guint32 *prompt,
+                                        gsize          n_prompt,
+                                        guint          n_new,
+                                        double         temperature,
+                                        guint          top_k,
+                                        NkRng         *rng,
+                                        NkGptTokenFunc func,
+                                        gpointer       user_data,
+                                        GError       **error);
+
 G_END_DECLS

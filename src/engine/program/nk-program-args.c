@@ -24,28 +24,35 @@ _nk_args_clear (NkArgs *args)
 }
 
 /* The product of sizes, refusing negative sizes and anything beyond the cap before
- * the tensor core multiplies them. -1 (inferred) is allowed when @allow_infer. */
+ * the tensor core multiplies them. -1 is allowed as @minus_one says; the tensor core
+ * resolves it (and the result's size is checked against the cap there). */
 gboolean
-_nk_program_check_sizes (NkEval       *ev,
-                         NkNode       *node,
-                         int           n,
-                         const gint64 *sizes,
-                         gboolean      allow_infer)
+_nk_program_check_sizes (NkEval          *ev,
+                         NkNode          *node,
+                         int              n,
+                         const gint64    *sizes,
+                         NkSizesMinusOne  minus_one)
 {
   gint64 product = 1;
   int inferred = 0;
 
   for (int i = 0; i < n; i++)
     {
-      if (sizes[i] == -1 && allow_infer)
+      if (sizes[i] == -1 && minus_one != NK_SIZES_NO_MINUS_ONE)
         {
-          if (++inferred > 1)
+          /* expand's -1 keeps a size, as often as it is given (PyTorch's
+           * x.expand(2, -1, -1)); only view and reshape infer one. */
+          if (minus_one == NK_SIZES_INFER_ONE && ++inferred > 1)
             {
               _nk_eval_fail (ev, node, NK_PROGRAM_ERROR_SHAPE, _("only one dimension can be inferred"));
               return FALSE;
             }
           continue;
         }
+      /* expand's other negative sizes are the tensor core's to refuse, in
+       * PyTorch's words ("must match the existing size"). */
+      if (sizes[i] < 0 && minus_one == NK_SIZES_KEEP_EACH)
+        continue;
       if (sizes[i] < 0)
         {
           _nk_eval_fail (ev, node, NK_PROGRAM_ERROR_SHAPE,

@@ -337,7 +337,7 @@ eval_binary (NkEval         *ev,
           _nk_eval_fail_with (ev, node, error);
           return NULL;
         }
-      if (!_nk_program_check_sizes (ev, node, ndim, shape, FALSE) ||
+      if (!_nk_program_check_sizes (ev, node, ndim, shape, NK_SIZES_NO_MINUS_ONE) ||
           !_nk_eval_charge (ev, node, (double) nk_tensor_numel (a->tensor) + nk_tensor_numel (b->tensor)))
         return NULL;
       return _nk_eval_tensor_result (ev, node, nk_binary (ops[(int) node->op], a->tensor, b->tensor, &error),

@@ -219,7 +219,7 @@ call_filled (NkEval          *ev,
   NkTensor *t;
 
   if (!_nk_args_shape (ev, call, args, 0, &ndim, shape) ||
-      !_nk_program_check_sizes (ev, call, ndim, shape, FALSE))
+      !_nk_program_check_sizes (ev, call, ndim, shape, NK_SIZES_NO_MINUS_ONE))
     return NULL;
   t = nk_tensor_full (ev->self->dtype, ndim, shape, builtin->data, &error);
   return _nk_eval_tensor_result (ev, call, t, &error);

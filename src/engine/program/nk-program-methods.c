@@ -37,7 +37,9 @@ method_shape (NkEval          *ev,
   int ndim;
 
   if (!_nk_args_shape (ev, call, args, 0, &ndim, shape) ||
-      !_nk_program_check_sizes (ev, call, ndim, shape, TRUE))
+      !_nk_program_check_sizes (ev, call, ndim, shape,
+                               builtin->data == SHAPE_EXPAND ? NK_SIZES_KEEP_EACH
+                                                             : NK_SIZES_INFER_ONE))
     return NULL;
   switch (builtin->data)
     {

@@ -323,11 +323,19 @@ gboolean _nk_program_wrap_dim     (NkEval         *ev,
                                   gint64          dim,
                                   int             ndim,
                                   int            *out);
+/* What a -1 among the sizes means: nothing (refused), the one size view and reshape
+ * infer, or (expand) the existing size, in any number of dimensions. */
+typedef enum {
+  NK_SIZES_NO_MINUS_ONE,
+  NK_SIZES_INFER_ONE,
+  NK_SIZES_KEEP_EACH,
+} NkSizesMinusOne;
+
 gboolean _nk_program_check_sizes  (NkEval         *ev,
                                   NkNode         *node,
                                   int             n,
                                   const gint64   *sizes,
-                                  gboolean        allow_infer);
+                                  NkSizesMinusOne minus_one);
 
 /* ---- builtins (nk-program-functions.c, nk-program-methods.c) -------------------- */
 

@@ -78,6 +78,29 @@ nk_run_dir_resolve_checkpoints (const char *dir)
 }
 
 char *
+nk_run_dir_resolve_resume (const char  *dir,
+                           GError     **error)
+{
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  /* Only looked at: a resume that is refused creates nothing, not even a parent. */
+  if (!g_file_test (dir, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                   _("There is no folder “%s” to resume from."), dir);
+      return NULL;
+    }
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                   _("“%s” is not a folder: a run resumes from a run folder or a "
+                     "checkpoint folder."), dir);
+      return NULL;
+    }
+  return nk_run_dir_resolve_checkpoints (dir);
+}
+
+char *
 nk_run_dir_new_path (const char  *root,
                      GError     **error)
 {
@@ -124,14 +147,11 @@ write_json_node (const char   *dir,
                  JsonNode     *root,
                  GError      **error)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *text = NULL;
   gsize len;
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, &len);
+  text = nk_json_node_to_data (root, TRUE, &len);
   return g_file_set_contents_full (path, text, len,
                                    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                    0644, error);

@@ -260,10 +260,17 @@ gboolean    nk_run_dir_set_name     (const char   *dir,
 /* The checkpoint folder of a run folder. Returns: (transfer full) */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_get_checkpoint_dir (const char *dir);
-/* The checkpoint folder `--resume DIR` means: a run folder's (one with a meta.json)
- * checkpoints/, any other folder itself. Returns: (transfer full) */
+/* The checkpoint folder `--resume DIR` and `sample --from DIR` mean: a run folder's
+ * (one with a meta.json) checkpoints/, any other folder (or file) itself.
+ * Returns: (transfer full) */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_resolve_checkpoints (const char *dir);
+/* nk_run_dir_resolve_checkpoints() for a run to resume: @dir must be a folder that
+ * exists (a typo must not become a fresh run from step 0).
+ * Returns: (transfer full) (nullable): the checkpoint folder, or %NULL naming @dir */
+NK_AVAILABLE_IN_ALL
+char       *nk_run_dir_resolve_resume     (const char  *dir,
+                                           GError     **error);
 
 /**
  * NkRunMetricsInfo:
