@@ -160,9 +160,11 @@ napkin_storage_diagram_model_dup_description (NapkinStorageDiagramModel *self)
       g_autofree char *bytes = napkin_storage_diagram_model_format_bytes (
         napkin_storage_diagram_model_get_storage_nbytes (self, i));
 
+      if (i > 0)
+        g_string_append_c (s, ' ');
       /* Translators: "Storage of x: 16 elements of f32, 64 bytes." */
-      g_string_append_printf (s, _("%sStorage of %s: %" PRId64 " elements of %s, %s."),
-                              i > 0 ? " " : "", napkin_storage_diagram_model_get_storage_owner (self, i),
+      g_string_append_printf (s, _("Storage of %s: %" PRId64 " elements of %s, %s."),
+                              napkin_storage_diagram_model_get_storage_owner (self, i),
                               napkin_storage_diagram_model_get_storage_numel (self, i), dtype_name, bytes);
     }
   for (guint t = 0; t < napkin_storage_diagram_model_get_n_tensors (self); t++)
