@@ -316,6 +316,37 @@ test_tensorboard_two_ranks (void)
   remove_tree (dir);
 }
 
+/* A TensorBoard run keeps its NaN loss and drops points no run can have (an MFU of
+ * 1e38 %, a negative step time), counted as skipped records; a step's other tags
+ * are read. Written with Napkin's writer (checked byte for byte in test-tfevents). */
+static void
+test_tensorboard_bounds (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("log-import-tb-bounds");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) im = NULL;
+  NkEventWriter *w = nk_event_writer_new (dir, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (nk_event_writer_add_scalar (w, "loss", 1, 1e9, NAN, NULL));
+  g_assert_true (nk_event_writer_add_scalar (w, "loss", 2, 1e9, 2.5f, NULL));
+  g_assert_true (nk_event_writer_add_scalar (w, "mfu(%)", 1, 1e9, 40.0f, NULL));
+  g_assert_true (nk_event_writer_add_scalar (w, "mfu(%)", 2, 1e9, 1e38f, NULL));
+  g_assert_true (nk_event_writer_add_scalar (w, "seconds", 2, 1e9, -0.5f, NULL));
+  g_assert_true (nk_event_writer_close (w, NULL));
+  im = nk_log_import (dir, NK_LOG_FORMAT_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (im->steps->len, ==, 2);
+  g_assert_true (isnan (step_at (im, 0)->loss) && (step_at (im, 0)->present & NK_IMPORT_FIELD_LOSS));
+  g_assert_cmpfloat_with_epsilon (step_at (im, 0)->mfu, 0.40, 1e-7);
+  g_assert_cmpfloat (step_at (im, 1)->loss, ==, 2.5);
+  g_assert_true (isnan (step_at (im, 1)->mfu));
+  g_assert_true (isnan (step_at (im, 1)->seconds));
+  g_assert_cmpuint (im->rejected_lines, ==, 2);
+  g_assert_cmpuint (im->skipped_lines, ==, 2);
+  nk_test_remove_tree (dir);
+}
+
 /* -- the CLI ------------------------------------------------------------------------ */
 
 static JsonObject *
@@ -911,6 +942,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-import/restart", test_restart);
   g_test_add_func ("/log-import/deepspeed-pipe", test_deepspeed_pipe);
   g_test_add_func ("/log-import/long-line", test_long_line);
+  g_test_add_func ("/log-import/tensorboard-bounds", test_tensorboard_bounds);
   g_test_add_func ("/log-import/non-regular", test_non_regular);
   g_test_add_func ("/log-import/cli-bad-plan", test_cli_bad_plan);
   g_test_add_func ("/log-import/cli-nan-and-counts", test_cli_nan_and_counts);
