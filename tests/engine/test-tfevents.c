@@ -11,10 +11,18 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 
 #include "nk-tfevents.h"
+
+/* AddressSanitizer maps terabytes of shadow: no address-space limit under it */
+#if defined (__has_feature)
+#define NK_HAS_ASAN __has_feature (address_sanitizer)
+#else
+#define NK_HAS_ASAN 0
+#endif
 
 static guint32
 ref_crc32c (const guint8 *p,
@@ -402,6 +410,51 @@ test_reader_corrupt_and_truncated (void)
     }
 }
 
+/* A device is no event file: /dev/zero could not be mapped (its size is 0) and was
+ * then read until memory ran out; it is refused by name, and an empty regular file
+ * is an event file with no record. In a subprocess with a time limit and, outside
+ * AddressSanitizer, a memory limit, so that a regression fails rather than eats the
+ * machine. (FIFOs, which blocked, are tested the same way in test-log-import.) */
+static void
+refuses_devices_child (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tfevents-empty-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "events.out.tfevents.0.host", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkScalarLog) refused = nk_scalar_log_read ("/dev/zero", &error);
+  g_autoptr(NkScalarLog) log = NULL;
+
+  g_assert_null (refused);
+  g_assert_error (error, NK_TFEVENTS_ERROR, NK_TFEVENTS_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, "“/dev/zero” is not a regular file (it is a device).");
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  log = nk_scalar_log_read (empty, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (log->n_records, ==, 0);
+  g_assert_cmpuint (log->n_skipped, ==, 0);
+  g_remove (empty);
+  g_rmdir (dir);
+}
+
+static void
+test_reader_refuses_devices (void)
+{
+  if (g_test_subprocess ())
+    {
+#if !defined (__SANITIZE_ADDRESS__) && !NK_HAS_ASAN
+      struct rlimit limit = { (rlim_t) 4 << 30, (rlim_t) 4 << 30 };
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#endif
+      refuses_devices_child ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -410,5 +463,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/tfevents/writer-decoded-independently", test_writer_decoded_independently);
   g_test_add_func ("/tfevents/reader-two-ranks-tensor-values", test_reader_two_ranks_tensor_values);
   g_test_add_func ("/tfevents/reader-corrupt-and-truncated", test_reader_corrupt_and_truncated);
+  g_test_add_func ("/tfevents/reader-refuses-devices", test_reader_refuses_devices);
   return g_test_run ();
 }

@@ -110,12 +110,14 @@ NK_AVAILABLE_IN_ALL
 gboolean     nk_log_format_from_string (const char  *text,
                                         NkLogFormat *out);
 
-/* Reads @path (a log file, a CSV-monitor or TensorBoard folder). */
+/* Reads @path (a log file, a CSV-monitor or TensorBoard folder). Anything else (a
+ * FIFO, a device, a socket) is refused at once with a sentence naming it, as is a
+ * file past NK_LOG_IMPORT_MAX_BYTES. */
 NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import             (const char  *path,
                                         NkLogFormat  format,
                                         GError     **error);
-/* Parses log text already in memory (not TensorBoard). */
+/* Parses log text already in memory (not TensorBoard); NUL bytes end lines. */
 NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import_text        (const char  *text,
                                         gsize        len,
