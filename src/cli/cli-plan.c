@@ -49,6 +49,7 @@ typedef struct {
   gboolean   (*parse) (const char *text, int *out_value);  /* ... or by its own reader */
   const char  *choices;                                    /* FLAG_CHOICE: what an error lists */
   const char  *fallback;                                   /* FLAG_CHOICE: the value when not given */
+  gboolean     zero_ok;                                    /* FLAG_NUMBER: a typed 0 means 0 (--price) */
 } PlanFlag;
 
 static gboolean
@@ -131,9 +132,10 @@ static const PlanFlag plan_flags[N_FLAGS] = {
                       .fallback = "linear" },
   [F_CHECKPOINTING] = { "--checkpointing", FLAG_SWITCH, "checkpointing", NULL,
                         N_("Full activation checkpointing (transformer model)") },
-  [F_PRICE] = { "--price", FLAG_NUMBER, "price", "USD_PER_GPU_HOUR", N_("Price in USD per GPU-hour") },
+  [F_PRICE] = { "--price", FLAG_NUMBER, "price", "USD_PER_GPU_HOUR", N_("Price in USD per GPU-hour"),
+                .zero_ok = TRUE },
   [F_DEADLINE] = { "--deadline", FLAG_NUMBER, "deadline-days", "DAYS",
-                   N_("Also answer: fewest GPUs to finish within DAYS") },
+                   N_("Also answer: fewest GPUs to finish within DAYS"), .zero_ok = TRUE },
   [F_LARGEST] = { "--largest", FLAG_SWITCH, NULL, NULL,
                   N_("Answer: the most parameters whose memory fits the GPUs") },
   [F_JSON] = { "--json", FLAG_SWITCH, NULL, NULL, N_("One JSON object per line") },
@@ -191,6 +193,9 @@ static const PlanFlag plan_flags[N_FLAGS] = {
 static const char *
 flag_for_input (const char *input)
 {
+  /* "--mfu auto" sets mfu-auto, which no flag of its own names */
+  if (g_strcmp0 (input, "mfu-auto") == 0)
+    return plan_flags[F_MFU].flag;
   for (guint i = 0; i < N_FLAGS; i++)
     if (g_strcmp0 (plan_flags[i].property, input) == 0)
       return plan_flags[i].flag;
@@ -288,6 +293,10 @@ parse_choices (PlanArgs *a)
   if (a->on[F_CHECKPOINTING] && a->choice[F_ACTIVATIONS] != NK_ACTIVATION_MODEL_TRANSFORMER)
     return FAIL (a, "%s", _("--checkpointing applies to the transformer activation estimate "
                             "(add --activations transformer); the linear model keeps every activation"));
+  /* --checkpointing is full recompute; another --recompute contradicts it. */
+  if (a->on[F_CHECKPOINTING] && a->text[F_RECOMPUTE] != NULL && a->choice[F_RECOMPUTE] != NK_RECOMPUTE_FULL)
+    return FAIL (a, _("--checkpointing: full recompute, which contradicts --recompute %s; give one of them"),
+                 a->text[F_RECOMPUTE]);
   if (a->text[F_OUT] != NULL && a->text[F_EXPORT] == NULL)
     return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
   return -1;
@@ -371,7 +380,8 @@ parse_wholes (PlanArgs *a)
 static int
 parse_numbers (PlanArgs *a)
 {
-  /* "--mfu auto": the time model derives it; 0.5 stands in until it does. */
+  /* "--mfu auto": the time model derives it; 0.5 stands in until it does, and a
+   * plan without the step time's inputs is refused by the plan (mfu-auto). */
   a->mfu_auto = g_strcmp0 (a->text[F_MFU], "auto") == 0;
   if (a->mfu_auto)
     {
@@ -382,9 +392,16 @@ parse_numbers (PlanArgs *a)
     {
       g_autoptr(GError) error = NULL;
 
-      if (plan_flags[i].kind == FLAG_NUMBER && a->text[i] != NULL
-          && !nk_cli_parse_number (plan_flags[i].flag, a->text[i], &a->number[i], &error))
+      if (plan_flags[i].kind != FLAG_NUMBER || a->text[i] == NULL)
+        continue;
+      if (!nk_cli_parse_number (plan_flags[i].flag, a->text[i], &a->number[i], &error))
         return FAIL (a, "%s", error->message);
+      /* The plan reads 0 as "not given" (a shape size, a bandwidth, the matmul
+       * efficiency): typed, a 0 or a negative size would be dropped or refused
+       * under another name, so every typed number is positive but a price. */
+      if (!plan_flags[i].zero_ok && !(a->number[i] > 0))
+        return FAIL (a, _("%s: “%s” is not a positive number (leave the flag out for its default)"),
+                     plan_flags[i].flag, a->text[i]);
     }
   /* "0 days" is the plan's "not asked"; typed, it is a deadline nothing meets. */
   if (a->text[F_DEADLINE] != NULL && a->number[F_DEADLINE] == 0)

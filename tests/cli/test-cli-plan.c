@@ -479,6 +479,437 @@ test_bug_search_terminates (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "largest_params"), ==, 1e16);
 }
 
+/* Issue 21: the planner answers what it was not asked. Each case failed on the
+ * code before the fix (exit 0 with an answer to another question). */
+
+#define SMALL "plan", "--params", "7B", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "8", "--mfu", "0.5"
+
+/* README's Llama-2-70B example (CLI.md's cluster flags). */
+#define LLAMA_SHAPE "plan", "--gpu", "h100-sxm", "--gpus", "4096", "--tokens", "2T", "--mfu", "auto", \
+  "--layers", "80", "--d-model", "8192", "--heads", "64", "--kv-heads", "8", "--ffn", "swiglu", \
+  "--d-ff", "28672", "--vocab", "32000", "--seq", "4096", "--global-batch", "1024", \
+  "--flash-attention", "--precision", "mixed"
+#define LLAMA LLAMA_SHAPE, "--micro-batch", "1", "--tp", "8", "--pp", "8", "--sequence-parallel", \
+  "--recompute", "selective", "--zero", "1"
+
+/* A refusal: exit 2, one line on stderr naming @flag first, nothing on stdout. */
+static void
+assert_refused (const NkTestRun *run,
+                const char      *flag)
+{
+  g_autofree char *prefix = g_strdup_printf ("napkin-cli: %s:", flag);
+
+  g_test_message ("%s → exit %d: %s", flag, run->status, run->err);
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_true (g_str_has_prefix (run->err, prefix));
+  g_assert_nonnull (strchr (run->err, '\n'));
+  g_assert_cmpstr (strchr (run->err, '\n') + 1, ==, "");
+  g_assert_cmpstr (run->out, ==, "");
+}
+
+/* --mfu auto needs the step time, so a shape, a sequence and a batch; without
+ * them it printed "MFU 0.5" and days (the stand-in) with exit 0. With them the
+ * MFU is the step's on 6N: 6 · params · tokens/s / (GPUs · peak). */
+static void
+test_bug_mfu_auto_needs_shape (void)
+{
+  g_auto(NkTestRun) bare = { 0 };
+  g_auto(NkTestRun) no_batch = { 0 };
+  g_auto(NkTestRun) full = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  double mfu, tokens_per_s, params, peak;
+
+  run_cli (&bare, "plan", "--params", "7B", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "8",
+           "--mfu", "auto", NULL);
+  if (bare.out == NULL)
+    return;
+  assert_refused (&bare, "--mfu");
+  g_assert_nonnull (strstr (bare.err, "shape"));
+
+  run_cli (&no_batch, "plan", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "8", "--mfu", "auto",
+           "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "2048", NULL);
+  assert_refused (&no_batch, "--mfu");
+
+  run_cli (&full, "plan", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "8", "--mfu", "auto",
+           "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "2048",
+           "--global-batch", "64", "--precision", "mixed", "--flash-attention", "--json", NULL);
+  g_assert_cmpint (full.status, ==, 0);
+  o = parse_line (full.out);
+  mfu = json_object_get_double_member (o, "mfu");
+  tokens_per_s = json_object_get_double_member (o, "tokens_per_s");
+  params = json_object_get_double_member (json_object_get_object_member (o, "sizing"), "params");
+  peak = json_object_get_double_member (o, "peak_flops_per_gpu");
+  g_assert_cmpfloat (peak, ==, 989.5e12);
+  g_assert_cmpfloat_with_epsilon (mfu / (6 * params * tokens_per_s / (8 * peak)), 1, 1e-12);
+  g_assert_cmpfloat (mfu, !=, 0.5);
+}
+
+/* A typed 0 was read as "not given": --layers 0 planned "6 × 1 params" and
+ * fitting, --heads 0 or --seq 0 dropped the layout. Zero and negative sizes,
+ * counts and rates are bad input under their own flag, whichever it is. */
+static void
+test_bug_zero_sizes (void)
+{
+  static const char *flags[] = {
+    "--layers", "--d-model", "--heads", "--seq", "--d-ff", "--vocab", "--batch", "--kv-heads",
+    "--global-batch", "--micro-batch", "--tp", "--pp", "--cp", "--dp", "--virtual-stages",
+    "--gpus-per-node", "--gpus", "--params", "--tokens", "--mfu", "--matmul-efficiency",
+    "--nvlink-bandwidth", "--network-bandwidth",
+  };
+  static const char *values[] = { "0", "-1", "-0" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+      {
+        g_auto(NkTestRun) run = { 0 };
+
+        /* with a whole shape and batch, so nothing else is missing */
+        run_cli (&run, SMALL, "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "2048",
+                 "--global-batch", "64", flags[i], values[k], NULL);
+        if (run.out == NULL)
+          return;
+        assert_refused (&run, flags[i]);
+      }
+}
+
+/* Without --global-batch every layout flag was dropped (exit 0, no layout). Now
+ * a rule that what is known already breaks is named (TP × PP × CP × DP = GPUs,
+ * heads % TP), else what the layout still needs. */
+static void
+test_bug_layout_without_batch (void)
+{
+  static const struct { const char *flag, *value, *extra, *extra_value, *says; } cases[] = {
+    { "--tp", "3", NULL, NULL, "3 × 1 × 1 × 2 = 6, not 8" },
+    { "--pp", "3", NULL, NULL, "1 × 3 × 1 × 2 = 6, not 8" },
+    { "--cp", "16", NULL, NULL, "1 × 1 × 16 × 1 = 16, not 8" },
+    { "--tp", "8", "--heads", "4", "The 4 heads must be a multiple of TP 8" },
+    { "--tp", "2", NULL, NULL, "shape" },
+    { "--pp", "2", "--layers", "32", "shape" },
+    { "--micro-batch", "2", NULL, NULL, "shape" },
+    { "--sequence-parallel", NULL, NULL, NULL, "shape" },
+    { "--recompute", "selective", NULL, NULL, "shape" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+
+      run_cli (&run, SMALL, cases[i].flag, cases[i].value != NULL ? cases[i].value : cases[i].extra,
+               cases[i].value != NULL ? cases[i].extra : NULL, cases[i].extra_value, NULL);
+      if (run.out == NULL)
+        return;
+      assert_refused (&run, cases[i].flag);
+      g_assert_nonnull (strstr (run.err, cases[i].says));
+    }
+
+  {
+    g_auto(NkTestRun) shaped = { 0 };
+    g_auto(NkTestRun) planned = { 0 };
+    g_autoptr(JsonObject) o = NULL;
+
+    /* the whole shape and no batch: the batch is what is missing */
+    run_cli (&shaped, SMALL, "--tp", "2", "--layers", "32", "--d-model", "4096", "--heads", "32",
+             "--seq", "2048", NULL);
+    assert_refused (&shaped, "--tp");
+    g_assert_nonnull (strstr (shaped.err, "global batch"));
+
+    /* ... which given, the layout is planned as typed: 8 / 2 = DP 4 */
+    run_cli (&planned, SMALL, "--tp", "2", "--layers", "32", "--d-model", "4096", "--heads", "32",
+             "--seq", "2048", "--global-batch", "16", "--json", NULL);
+    g_assert_cmpint (planned.status, ==, 0);
+    o = parse_line (planned.out);
+    g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "layout"), "tp"), ==, 2);
+    g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "layout"), "dp"), ==, 4);
+  }
+}
+
+/* --gpus 2^31 dropped the cluster model without a word (its degrees are ints)
+ * and --export then asked for the shape that was given. */
+static void
+test_bug_gpus_beyond_int (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) export = { 0 };
+  g_auto(NkTestRun) lecture = { 0 };
+
+  run_cli (&run, "plan", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "2147483648", "--mfu", "0.5",
+           "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "2048", "--global-batch", "1024",
+           NULL);
+  if (run.out == NULL)
+    return;
+  assert_refused (&run, "--gpus");
+  g_assert_nonnull (strstr (run.err, "2147483647"));
+
+  run_cli (&export, "plan", "--tokens", "1T", "--gpu", "h100-sxm", "--gpus", "2147483648", "--mfu", "0.5",
+           "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "2048", "--global-batch", "1024",
+           "--export", "megatron", NULL);
+  assert_refused (&export, "--gpus");
+
+  /* the lecture's formula, with no cluster model to drop, counts them as they
+   * come: 6 × 7e9 × 1e12 / (989.5e12 × 0.5 × 2^31 × 86400) days */
+  run_cli (&lecture, SMALL, "--gpus", "2147483648", "--json", NULL);
+  g_assert_cmpint (lecture.status, ==, 0);
+  {
+    g_autoptr(JsonObject) o = parse_line (lecture.out);
+
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "days")
+                                    / (6 * 7e9 * 1e12 / (989.5e12 * 0.5 * 2147483648.0 * 86400)), 1, 1e-12);
+  }
+}
+
+static double
+sum_members (JsonObject *o)
+{
+  g_autoptr(GList) members = json_object_get_members (o);
+  double sum = 0;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    sum += json_object_get_double_member (o, l->data);
+  return sum;
+}
+
+/* README's Llama-2-70B: the lecture's memory section said "activations 0 B (give
+ * batch, seq, …)", "per GPU 257 GiB" (ZeRO-1 over all 4096 GPUs) and "fits
+ * yes", beside the layout's 15.4 GiB. One answer now, the layout's. Oracle, by
+ * hand: the linear activations B·S·D·L · 2 B = 1024 · 4096 · 8192 · 80 · 2; the
+ * first stage's GPU holds 10 layers of Llama's 2·h² + 2·h·(kv·128) + 3·h·d_ff
+ * = 855638016 matrix weights over TP 8 plus two RMSNorms of 8192 each, and a
+ * TP-eighth of the 32000 × 8192 embedding: 1102479360 parameters, at
+ * 2 + 2 + (4 + 8)/64 B under ZeRO-1 over DP 64 = 4616632320 B. */
+static void
+test_bug_memory_one_answer (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) text = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonObject *memory;
+  double per_gpu, activations_there, stage_params;
+
+  run_cli (&run, LLAMA, "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  memory = json_object_get_object_member (o, "memory");
+  g_assert_cmpfloat (json_object_get_double_member (memory, "activations"), ==, 1024.0 * 4096 * 8192 * 80 * 2);
+  per_gpu = json_object_get_double_member (memory, "per_gpu");
+  g_assert_cmpfloat (per_gpu, ==, json_object_get_double_member (memory, "per_gpu_max"));
+  g_assert_true (json_object_get_boolean_member (memory, "fits")
+                 == (per_gpu <= json_object_get_double_member (memory, "capacity_per_gpu")));
+  g_assert_cmpint (json_object_get_int_member (memory, "zero_stage"), ==, 1);
+  activations_there = sum_members (json_object_get_object_member (o, "activation_terms"));
+  stage_params = 10 * (855638016.0 / 8 + 2 * 8192) + 32000.0 * 8192 / 8;
+  g_assert_cmpfloat (stage_params, ==, 1102479360);
+  g_assert_cmpfloat_with_epsilon (per_gpu - activations_there, stage_params * (2 + 2 + 12.0 / 64), 1e-3);
+
+  run_cli (&text, LLAMA, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_null (strstr (text.out, "give batch"));
+  g_assert_nonnull (strstr (text.out, "ZeRO-1 over DP 64"));
+  g_assert_null (strstr (text.out, "sharded over the GPUs"));
+}
+
+/* --best-layout: the header said ZeRO-0 (as typed) while the layout chosen was
+ * ZeRO-1; the memory it reports is the chosen layout's. */
+static void
+test_bug_best_layout_zero (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) text = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree char *header = NULL;
+  JsonObject *layout;
+  gint64 zero;
+
+  run_cli (&run, LLAMA_SHAPE, "--best-layout", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  layout = json_object_get_object_member (o, "layout");
+  zero = json_object_get_int_member (layout, "zero_stage");
+  g_assert_cmpint (zero, >, 0);   /* else the case proves nothing */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "memory"), "zero_stage"), ==, zero);
+
+  run_cli (&text, LLAMA_SHAPE, "--best-layout", NULL);
+  header = g_strdup_printf ("ZeRO-%d over DP %g;", (int) zero, json_object_get_double_member (layout, "dp"));
+  g_assert_nonnull (strstr (text.out, header));
+  g_assert_null (strstr (text.out, "ZeRO-0"));
+}
+
+/* --deadline: JSON's gpus_for_deadline (the lecture's compute-only count, 1162)
+ * and the text's layout row (1024) disagreed, and "memory there" was ZeRO over
+ * all GPUs (258 GiB, does not fit) beside a layout that fits. One answer: the
+ * layout's. */
+static void
+test_bug_deadline_one_answer (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) text = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree char *row = NULL;
+  JsonObject *there;
+  double gpus;
+
+  run_cli (&run, LLAMA, "--deadline", "30", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  there = json_object_get_object_member (o, "layout_for_deadline");
+  gpus = json_object_get_double_member (there, "gpus");
+  g_assert_cmpfloat (json_object_get_double_member (o, "gpus_for_deadline"), ==, gpus);
+  g_assert_cmpfloat (fmod (gpus, 64), ==, 0);   /* DP × TP 8 × PP 8 */
+
+  run_cli (&text, LLAMA, "--deadline", "30", NULL);
+  row = g_strdup_printf ("GPUs for 30 days    %g GPUs", gpus);
+  g_assert_nonnull (strstr (text.out, row));
+  g_assert_nonnull (strstr (text.out, "memory there"));
+  g_assert_null (strstr (text.out, "does not fit"));
+}
+
+/* The header's MFU 0.278 stood beside "MFU (model) 0.2985" unexplained: the
+ * header's is the days' 6N convention, and says so; its row shows the same
+ * number with its formula. */
+static void
+test_bug_mfu_labels (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) text = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *row = NULL;
+  double mfu;
+
+  run_cli (&run, LLAMA, "--json", NULL);
+  if (run.out == NULL)
+    return;
+  o = parse_line (run.out);
+  mfu = json_object_get_double_member (o, "mfu");
+  g_assert_cmpfloat (fabs (mfu - json_object_get_double_member (o, "mfu_model")), >, 0.01);
+  run_cli (&text, LLAMA, NULL);
+  header = g_strdup_printf ("MFU %.3g on 6 × params FLOPs", mfu);
+  row = g_strdup_printf ("MFU (6N)            %.4g ", mfu);
+  g_assert_nonnull (strstr (text.out, header));
+  g_assert_nonnull (strstr (text.out, row));
+  g_assert_nonnull (strstr (text.out, "MFU (model)"));
+}
+
+/* --checkpointing is full recompute: beside --recompute none or selective it
+ * silently planned full recompute. */
+static void
+test_bug_checkpointing_recompute (void)
+{
+  static const char *contradict[] = { "none", "selective" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (contradict); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+
+      run_cli (&run, SMALL, "--batch", "8", "--seq", "8", "--layers", "2", "--d-model", "8", "--heads", "2",
+               "--activations", "transformer", "--checkpointing", "--recompute", contradict[i], NULL);
+      if (run.out == NULL)
+        return;
+      assert_refused (&run, "--checkpointing");   /* the sentence opens with it */
+      g_assert_nonnull (strstr (run.err, "--recompute"));
+    }
+  {
+    g_auto(NkTestRun) agree = { 0 };
+
+    run_cli (&agree, SMALL, "--batch", "8", "--seq", "8", "--layers", "2", "--d-model", "8", "--heads", "2",
+             "--activations", "transformer", "--checkpointing", "--recompute", "full", NULL);
+    g_assert_cmpint (agree.status, ==, 0);
+  }
+}
+
+/* A hundred-thousandth of a parameter is no model: counts are at least 1. */
+static void
+test_bug_counts_below_one (void)
+{
+  static const struct { const char *flag, *value; } cases[] = {
+    { "--params", "1e-5" }, { "--params", "0.5" }, { "--tokens", "0.5" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+
+      run_cli (&run, SMALL, cases[i].flag, cases[i].value, NULL);
+      if (run.out == NULL)
+        return;
+      assert_refused (&run, cases[i].flag);
+    }
+  {
+    g_auto(NkTestRun) one = { 0 };
+
+    run_cli (&one, SMALL, "--params", "1", NULL);
+    g_assert_cmpint (one.status, ==, 0);
+  }
+}
+
+/* --memory-reserve past its range with --capacity usable: one sentence, exit 2,
+ * no GLib warning and no plan at the default 5 %. */
+static void
+test_bug_memory_reserve_range (void)
+{
+  static const char *values[] = { "100", "150", "-5" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+
+      run_cli (&run, SMALL, "--capacity", "usable", "--memory-reserve", values[i], NULL);
+      if (run.out == NULL)
+        return;
+      assert_refused (&run, "--memory-reserve");
+      g_assert_null (strstr (run.err, "GLib"));
+    }
+}
+
+/* --largest with a shape left its activations out (4.0e10 on 8 GPUs, as with
+ * none). Oracle by hand, one sequence of 2048 on each of 8 GPUs, d 4096, 32
+ * layers, 16-bit, FlashAttention: Korthikanti et al.'s 34·s·b·h per layer (no
+ * score term) plus the LayerNorm statistics 16·s·b, times 32, plus the
+ * embedding's dropout mask s·b·h, the final norm's input and output 4·s·b·h and
+ * statistics 8·s·b; then (80e9 − that) / (16 B / 8 GPUs under ZeRO-3). */
+static void
+test_bug_largest_shape_activations (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  double sbh = 2048.0 * 4096, s = 2048;
+  double activations = 32 * (34 * sbh + 16 * s) + sbh + 4 * sbh + 8 * s;
+
+  run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "8", "--largest", "--layers", "32", "--d-model", "4096",
+           "--heads", "32", "--seq", "2048", "--global-batch", "8", "--precision", "mixed", "--flash-attention",
+           "--zero", "3", "--json", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  g_assert_cmpfloat (activations, ==, 9169813504.0);
+  g_assert_cmpfloat (json_object_get_double_member (o, "largest_params"), ==, floor ((80e9 - activations) / 2));
+}
+
+/* 1e9 GPUs for a global batch of 1024: DP cannot exceed the batch, so more GPUs
+ * are not the advice; fewer are. */
+static void
+test_bug_best_layout_too_many_gpus (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+
+  run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "1e9", "--tokens", "2T", "--mfu", "0.5",
+           "--layers", "80", "--d-model", "8192", "--heads", "64", "--kv-heads", "8", "--ffn", "swiglu",
+           "--d-ff", "28672", "--vocab", "32000", "--seq", "4096", "--global-batch", "1024", "--precision", "mixed",
+           "--best-layout", NULL);
+  if (run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_true (g_str_has_prefix (run.err, "napkin-cli: --best-layout:"));
+  g_assert_null (strstr (run.err, "add GPUs"));
+  g_assert_nonnull (strstr (run.err, "fewer GPUs"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -502,6 +933,19 @@ main (int    argc,
   g_test_add_func ("/cli/plan/bugs/deadline-unsatisfiable", test_bug_deadline_unsatisfiable);
   g_test_add_func ("/cli/plan/bugs/deadline-nodes", test_bug_deadline_nodes);
   g_test_add_func ("/cli/plan/bugs/search-terminates", test_bug_search_terminates);
+  g_test_add_func ("/cli/plan/issue21/mfu-auto-needs-shape", test_bug_mfu_auto_needs_shape);
+  g_test_add_func ("/cli/plan/issue21/zero-sizes", test_bug_zero_sizes);
+  g_test_add_func ("/cli/plan/issue21/layout-without-batch", test_bug_layout_without_batch);
+  g_test_add_func ("/cli/plan/issue21/gpus-beyond-int", test_bug_gpus_beyond_int);
+  g_test_add_func ("/cli/plan/issue21/memory-one-answer", test_bug_memory_one_answer);
+  g_test_add_func ("/cli/plan/issue21/best-layout-zero", test_bug_best_layout_zero);
+  g_test_add_func ("/cli/plan/issue21/deadline-one-answer", test_bug_deadline_one_answer);
+  g_test_add_func ("/cli/plan/issue21/mfu-labels", test_bug_mfu_labels);
+  g_test_add_func ("/cli/plan/issue21/checkpointing-recompute", test_bug_checkpointing_recompute);
+  g_test_add_func ("/cli/plan/issue21/counts-below-one", test_bug_counts_below_one);
+  g_test_add_func ("/cli/plan/issue21/memory-reserve-range", test_bug_memory_reserve_range);
+  g_test_add_func ("/cli/plan/issue21/largest-shape-activations", test_bug_largest_shape_activations);
+  g_test_add_func ("/cli/plan/issue21/best-layout-too-many-gpus", test_bug_best_layout_too_many_gpus);
 
   return g_test_run ();
 }

@@ -439,6 +439,46 @@ test_best_layout_none (void)
   g_assert_true (g_str_has_prefix (run.err, "napkin-cli: --best-layout: No layout"));
 }
 
+/* ---------------------------------------------------------------- asked, not planned */
+
+/* Issue 21: a layout input, or MFU auto, that the cluster model cannot serve
+ * makes the plan invalid under that input (the page's row turns red), never a
+ * plan that silently answers without it. Oracle: the rules as CLI.md states
+ * them (TP × PP × CP × DP = GPUs; heads a multiple of TP). */
+static void
+test_asked_not_planned (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  /* the lecture's question: valid, no layout */
+  g_object_set (plan, "params", 7e9, "tokens", 1e12, "gpus", 8.0, "mfu", 0.5, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_object_set (plan, "mfu-auto", TRUE, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "mfu-auto");
+  g_assert_true (isnan (out (plan, "days")));
+  g_assert_true (isnan (out (plan, "mfu-used")));
+
+  g_object_set (plan, "mfu-auto", FALSE, "tp", 3, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "tp");
+  g_assert_nonnull (strstr (nk_plan_get_error (plan), "3 × 1 × 1 × 2 = 6, not 8"));
+
+  g_object_set (plan, "tp", 8, "heads", 4.0, NULL);
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "tp");
+  g_assert_nonnull (strstr (nk_plan_get_error (plan), "4 heads must be a multiple of TP 8"));
+
+  /* rules kept, shape missing: said, under the input that asked */
+  g_object_set (plan, "heads", 0.0, "tp", 2, NULL);
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "tp");
+  g_assert_nonnull (strstr (nk_plan_get_error (plan), "shape"));
+
+  /* back to the defaults: the lecture's answer again */
+  g_object_set (plan, "tp", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "days"), 6 * 7e9 * 1e12 / (989.5e12 * 0.5 * 8 * 86400), 1e-12);
+}
+
 /* ---------------------------------------------------------------- export */
 
 /* The CLI's --export writes what nk_launch_write() writes for the plan's spec,
@@ -517,6 +557,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);
   g_test_add_func ("/engine/plan-cluster/search/deadline", test_layout_deadline);
   g_test_add_func ("/engine/plan-cluster/search/none-fits", test_best_layout_none);
+  g_test_add_func ("/engine/plan-cluster/asked-not-planned", test_asked_not_planned);
   g_test_add_func ("/engine/plan-cluster/export/same-bytes", test_export_same_bytes);
   return g_test_run ();
 }

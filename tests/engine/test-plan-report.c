@@ -268,7 +268,7 @@ test_problems_hand_filled (void)
   g_assert_false (r.valid);
   nk_plan_report_fill (&report, &in, &r, NULL);
   g_assert_cmpstr (report.messages[0], ==, "MFU must be greater than 0 and at most 1");
-  g_assert_cmpstr (report.messages[1], ==, "Tokens must be a positive number");
+  g_assert_cmpstr (report.messages[1], ==, "Tokens must be a number, at least 1");
   g_assert_false (nk_plan_report_check (&r, &report, &error));
   g_assert_error (error, NK_PLAN_ERROR, NK_PLAN_ERROR_INVALID_INPUT);
   g_assert_cmpstr (error->message, ==, "MFU must be greater than 0 and at most 1");

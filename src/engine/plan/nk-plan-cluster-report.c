@@ -59,6 +59,9 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
                             ? _("The GPU table gives %s no NVLink bandwidth, which a TP or DP group inside a node needs; plan with TP 1 and one GPU per node, or another GPU")
                             : _("The GPU table gives %s no network bandwidth, which a group across nodes needs; keep the plan inside one node"),
                             r->gpu != NULL ? r->gpu->name : "");
+  if (problem->kind == NK_PLAN_PROBLEM_NO_LAYOUT && problem->which == 1)
+    return nk_plan_format_formula (_("No layout multiplies to %N GPUs with whole micro-batches: TP is a power of two up to a node, PP divides the %N layers, and DP cannot exceed the global batch of %N sequences; use fewer GPUs or a larger global batch"),
+                                   x[NK_PLAN_IN_GPUS], x[NK_PLAN_IN_LAYERS], global);
   if (problem->kind == NK_PLAN_PROBLEM_NO_LAYOUT)
     return g_strdup (_("No layout of TP, PP, micro-batch, recompute and ZeRO stage fits this model in the GPUs’ memory; add GPUs or shorten the sequence"));
 
@@ -95,6 +98,13 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
                                      global, micro, dp);
     case NK_PLAN_RULE_NEEDS_BATCH:
       return g_strdup (_("A layout needs the global batch in sequences"));
+    case NK_PLAN_RULE_NEEDS_SHAPE:
+      return g_strdup (_("A layout needs the model’s shape (layers, d_model and heads) and the sequence length"));
+    case NK_PLAN_RULE_MFU_AUTO:
+      return g_strdup (_("MFU auto derives the MFU from the step time, which needs the model’s shape (layers, d_model and heads), the sequence length and the global batch; or give the MFU as a number"));
+    case NK_PLAN_RULE_GPUS_INT:
+      return g_strdup_printf (_("The cluster model counts at most %d GPUs and %d sequences per step, as the engines number their ranks in 32-bit integers"),
+                              G_MAXINT, G_MAXINT);
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -498,6 +508,8 @@ _nk_plan_summary_cluster (GString            *s,
   row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, nk_plan_format_seconds (v[NK_PLAN_V_T_BUBBLE]));
   row (s, o, _("step"), NK_PLAN_V_T_STEP, nk_plan_format_seconds (v[NK_PLAN_V_T_STEP]));
   row (s, o, _("tokens/s"), NK_PLAN_V_TOKENS_PER_S, nk_plan_format_formula ("%N", v[NK_PLAN_V_TOKENS_PER_S]));
+  if (r->has[NK_PLAN_V_MFU_6N])
+    row (s, o, _("MFU (6N)"), NK_PLAN_V_MFU_6N, nk_plan_format_formula ("%N", v[NK_PLAN_V_MFU_6N]));
   row (s, o, _("MFU (model)"), NK_PLAN_V_MFU_MODEL, nk_plan_format_formula ("%N", v[NK_PLAN_V_MFU_MODEL]));
   row (s, o, _("MFU (hardware)"), NK_PLAN_V_MFU_HARDWARE, nk_plan_format_formula ("%N", v[NK_PLAN_V_MFU_HARDWARE]));
 }

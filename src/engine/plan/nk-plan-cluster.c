@@ -108,21 +108,23 @@ check_layout (const Shape  *m,
               const Layout *l,
               double        gpus)
 {
+  /* A size not given (0) has no rule to break yet: a layout asked for without
+   * the whole shape is still checked against what is known. */
   if ((double) l->tp * l->pp * l->cp * l->dp != gpus)
     return NK_PLAN_RULE_GPUS;
-  if (!divides (m->a, m->h))
+  if (m->a > 0 && m->h > 0 && !divides (m->a, m->h))
     return NK_PLAN_RULE_HEADS_DMODEL;
-  if (!divides (m->kv, m->a))
+  if (m->a > 0 && !divides (m->kv, m->a))
     return NK_PLAN_RULE_HEADS_KV;
-  if (!divides (l->tp, m->a))
+  if (m->a > 0 && !divides (l->tp, m->a))
     return NK_PLAN_RULE_HEADS_TP;
-  if (!divides (l->tp, m->kv) && !divides (m->kv, l->tp))
+  if (m->kv > 0 && !divides (l->tp, m->kv) && !divides (m->kv, l->tp))
     return NK_PLAN_RULE_KV_TP;
-  if (!divides (l->pp, m->L))
+  if (m->L > 0 && !divides (l->pp, m->L))
     return NK_PLAN_RULE_LAYERS_PP;
-  if (l->v > 1 && !divides ((double) l->pp * l->v, m->L))
+  if (m->L > 0 && l->v > 1 && !divides ((double) l->pp * l->v, m->L))
     return NK_PLAN_RULE_LAYERS_VIRTUAL;
-  if (l->cp > 1 && !divides (2.0 * l->cp, m->s))
+  if (m->s > 0 && l->cp > 1 && !divides (2.0 * l->cp, m->s))
     return NK_PLAN_RULE_SEQ_CP;
   if (!(l->global > 0))
     return NK_PLAN_RULE_NEEDS_BATCH;
@@ -548,7 +550,9 @@ faster (const Cost *candidate,
 /* The fastest layout that fits: TP over the powers of two within a node, PP over
  * the divisors of the layers, micro-batches dividing the per-replica batch,
  * every recompute and ZeRO stage; sequence parallelism whenever TP > 1, as
- * Korthikanti et al. recommend. CP and interleaving stay as given. */
+ * Korthikanti et al. recommend. CP and interleaving stay as given. @any_valid
+ * says whether any layout kept the rules, fitting or not: when none does, more
+ * GPUs are not the answer. */
 static gboolean
 search_layout (const NkPlanInputs *in,
                const NkPlanResult *r,
@@ -556,11 +560,14 @@ search_layout (const NkPlanInputs *in,
                const Layout       *given,
                double              capacity,
                Layout             *best_layout,
-               Cost               *best)
+               Cost               *best,
+               gboolean           *any_valid)
 {
   double gpus = in->in[NK_PLAN_IN_GPUS];
   gboolean found = FALSE;
   Cost c;
+
+  *any_valid = FALSE;
 
   for (int tp = 1; tp <= in->layout[NK_PLAN_L_GPUS_PER_NODE] && tp <= gpus; tp *= 2)
     for (int pp = 1; pp <= m->L && (double) tp * pp <= gpus; pp++)
@@ -588,6 +595,7 @@ search_layout (const NkPlanInputs *in,
                   l.recompute = rc;
                   l.zero = zero;
                   evaluate (in, r, m, &l, &c);
+                  *any_valid |= c.rule < 0;
                   if (faster (&c, found ? best : NULL, capacity))
                     {
                       *best = c;
@@ -679,6 +687,9 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_BATCH] = "global-batch",
   [NK_PLAN_RULE_NEEDS_BATCH] = "global-batch",
   [NK_PLAN_RULE_SWIGLU_DFF] = "d-ff",
+  [NK_PLAN_RULE_NEEDS_SHAPE] = "layers",
+  [NK_PLAN_RULE_MFU_AUTO] = "mfu-auto",
+  [NK_PLAN_RULE_GPUS_INT] = "gpus",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last
@@ -745,16 +756,68 @@ compute_shape_params (const NkPlanInputs *in,
   r->has[NK_PLAN_V_SHAPE_PARAMS] = r->has[NK_PLAN_V_SHAPE_EMBED] = r->has[NK_PLAN_V_SHAPE_LAYER] = TRUE;
 }
 
-/* Whether a layout input differs from its default: then a broken rule is the
- * plan's error. */
+/* The first layout input that differs from its default, as its property name,
+ * or NULL: a layout was asked for, so a broken rule is the plan's error and a
+ * layout that cannot be planned is refused, never dropped. Only the cluster
+ * model reads these (the lecture's estimates read --checkpointing, not
+ * --recompute). */
+static const char *
+asked_layout_input (const NkPlanInputs *in)
+{
+  static const struct { NkPlanLayoutInput which; int unasked; const char *name; } inputs[] = {
+    { NK_PLAN_L_TP, 1, "tp" }, { NK_PLAN_L_PP, 1, "pp" }, { NK_PLAN_L_CP, 1, "cp" },
+    { NK_PLAN_L_DP, 0, "dp" }, { NK_PLAN_L_VIRTUAL_STAGES, 1, "virtual-stages" },
+    { NK_PLAN_L_MICRO_BATCH, 0, "micro-batch" }, { NK_PLAN_L_GLOBAL_BATCH, 0, "global-batch" },
+    { NK_PLAN_L_SEQUENCE_PARALLEL, 0, "sequence-parallel" },
+    { NK_PLAN_L_RECOMPUTE, NK_RECOMPUTE_NONE, "recompute" },
+    { NK_PLAN_L_FLASH_ATTENTION, 0, "flash-attention" }, { NK_PLAN_L_BEST_LAYOUT, 0, "best-layout" },
+    { NK_PLAN_L_MFU_AUTO, 0, "mfu-auto" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (in->layout[inputs[i].which] != inputs[i].unasked)
+      return inputs[i].name;
+  return NULL;
+}
+
 static gboolean
 asks_for_layout (const NkPlanInputs *in)
 {
-  const int *x = in->layout;
+  return asked_layout_input (in) != NULL;
+}
 
-  return x[NK_PLAN_L_TP] != 1 || x[NK_PLAN_L_PP] != 1 || x[NK_PLAN_L_CP] != 1 || x[NK_PLAN_L_DP] != 0
-         || x[NK_PLAN_L_VIRTUAL_STAGES] != 1 || x[NK_PLAN_L_GLOBAL_BATCH] != 0
-         || x[NK_PLAN_L_MICRO_BATCH] != 0 || x[NK_PLAN_L_MFU_AUTO] || x[NK_PLAN_L_BEST_LAYOUT];
+/* A layout was asked for but the cluster model cannot run: the first rule that
+ * what is known already breaks, else what is missing, under the input that
+ * asked (MFU auto's own sentence when it alone did). */
+static void
+refuse_unplanned (const NkPlanInputs *in,
+                  NkPlanResult       *r,
+                  int                 missing)
+{
+  const char *asked = asked_layout_input (in);
+  double gpus = in->in[NK_PLAN_IN_GPUS];
+  Shape m = { 0 };
+  Layout l;
+  int rule;
+
+  if (asked == NULL || !r->valid)
+    return;   /* nothing asked, or a problem already says what is wrong */
+  if (gpus > G_MAXINT)
+    {
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, "gpus", NK_PLAN_RULE_GPUS_INT);
+      return;
+    }
+  fill_shape (in, &m);
+  layout_from_inputs (in, &l);
+  rule = check_layout (&m, &l, gpus);
+  if (rule >= 0 && rule != NK_PLAN_RULE_NEEDS_BATCH)
+    {
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_input (in, rule), rule);
+      return;
+    }
+  if (g_str_equal (asked, "mfu-auto"))
+    missing = NK_PLAN_RULE_MFU_AUTO;
+  nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, asked, missing);
 }
 
 /* The plan's step on each engine's own FLOP count, as their logs print MFU, so an
@@ -799,21 +862,37 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
 
   compute_capacity (inputs, r);
   compute_shape_params (inputs, r, &m);
-  /* Degrees are ints, as every engine takes them. */
-  if (!r->has[NK_PLAN_V_SHAPE_PARAMS] || !(m.s > 0) || !(m.a > 0) || !(x[NK_PLAN_IN_GPUS] >= 1)
-      || !(x[NK_PLAN_IN_GPUS] <= G_MAXINT) || !(x[NK_PLAN_IN_BATCH] <= G_MAXINT))
-    return;
+  if (!(x[NK_PLAN_IN_GPUS] >= 1) || x[NK_PLAN_IN_GPUS] != floor (x[NK_PLAN_IN_GPUS]))
+    return;   /* validation has said so */
+  if (!r->has[NK_PLAN_V_SHAPE_PARAMS] || !(m.s > 0) || !(m.a > 0))
+    {
+      refuse_unplanned (inputs, r, NK_PLAN_RULE_NEEDS_SHAPE);
+      return;
+    }
+  /* Degrees, ranks and the batch are ints, as every engine takes them: a count
+   * beyond is refused, never a cluster model silently left out. */
+  if (x[NK_PLAN_IN_GPUS] > G_MAXINT || x[NK_PLAN_IN_BATCH] > G_MAXINT)
+    {
+      if (x[NK_PLAN_IN_BATCH] > 0 || inputs->layout[NK_PLAN_L_GLOBAL_BATCH] > 0 || asks_for_layout (inputs))
+        nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, x[NK_PLAN_IN_GPUS] > G_MAXINT ? "gpus" : "batch",
+                                    NK_PLAN_RULE_GPUS_INT);
+      return;
+    }
   layout_from_inputs (inputs, &l);
   if (!(l.global > 0))
-    return;   /* no batch: no layout to judge */
+    {
+      refuse_unplanned (inputs, r, NK_PLAN_RULE_NEEDS_BATCH);
+      return;
+    }
 
   if (inputs->layout[NK_PLAN_L_BEST_LAYOUT])
     {
       Layout given = l;
+      gboolean any_valid;
 
-      if (!search_layout (inputs, r, &m, &given, r->values[NK_PLAN_V_CAPACITY], &l, &c))
+      if (!search_layout (inputs, r, &m, &given, r->values[NK_PLAN_V_CAPACITY], &l, &c, &any_valid))
         {
-          nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_LAYOUT, "best-layout", 0);
+          nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_NO_LAYOUT, "best-layout", any_valid ? 0 : 1);
           return;
         }
       r->searched = TRUE;

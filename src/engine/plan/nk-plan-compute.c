@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nk-plan-compute.h"
+#include "nk-plan-compute-private.h"
 
 #define SECONDS_PER_DAY 86400.0
 
@@ -337,8 +338,9 @@ validate (const NkPlanInputs *in,
           NkPlanResult       *r,
           Good               *ok)
 {
-  ok->params = check_input (in, r, NK_PLAN_IN_PARAMS, 0, FALSE, FALSE);
-  ok->tokens = check_input (in, r, NK_PLAN_IN_TOKENS, 0, FALSE, FALSE);
+  /* counts: a fraction of one parameter or token is no model and no run */
+  ok->params = check_input (in, r, NK_PLAN_IN_PARAMS, 1, TRUE, FALSE);
+  ok->tokens = check_input (in, r, NK_PLAN_IN_TOKENS, 1, TRUE, FALSE);
   r->gpu = nk_gpus_lookup (in->gpu);
   if (r->gpu == NULL)
     nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_UNKNOWN_GPU, "gpu", 0);
@@ -510,13 +512,27 @@ compute_bytes_per_param (const NkPlanInputs *in,
   r->has[NK_PLAN_V_OPT_BYTES] = r->has[NK_PLAN_V_BYTES_PER_PARAM] = TRUE;
 }
 
+/* The batch the whole-batch activation estimates count: the batch input, or the
+ * layout's global batch when only that is given (both are sequences per step,
+ * all GPUs together), so a plan that gives its batch once counts its
+ * activations; 0 when neither is given. */
+double
+_nk_plan_activation_batch (const NkPlanInputs *inputs)
+{
+  double batch = inputs->in[NK_PLAN_IN_BATCH];
+
+  if (batch == 0 && inputs->layout[NK_PLAN_L_GLOBAL_BATCH] > 0)
+    return inputs->layout[NK_PLAN_L_GLOBAL_BATCH];
+  return batch;
+}
+
 /* Both estimates whenever their inputs are given, so a page can compare them. */
 static void
 compute_activation_estimates (const NkPlanInputs *in,
                               NkPlanResult       *r)
 {
   double *v = r->values;
-  double b = in->in[NK_PLAN_IN_BATCH], s = in->in[NK_PLAN_IN_SEQ];
+  double b = _nk_plan_activation_batch (in), s = in->in[NK_PLAN_IN_SEQ];
   double L = in->in[NK_PLAN_IN_LAYERS], h = in->in[NK_PLAN_IN_D_MODEL];
   double a = in->in[NK_PLAN_IN_HEADS];
   double p = r->act_bytes;
@@ -547,7 +563,7 @@ compute_activations (const NkPlanInputs *in,
 {
   const double *x = in->in;
   double *v = r->values;
-  gboolean given = ok->act_inputs && x[NK_PLAN_IN_BATCH] > 0 && x[NK_PLAN_IN_SEQ] > 0
+  gboolean given = ok->act_inputs && _nk_plan_activation_batch (in) > 0 && x[NK_PLAN_IN_SEQ] > 0
                    && x[NK_PLAN_IN_LAYERS] > 0 && x[NK_PLAN_IN_D_MODEL] > 0;
 
   r->act_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
@@ -637,14 +653,12 @@ nk_plan_bytes_per_param_per_gpu (const double *values,
          + shard (values[NK_PLAN_V_OPT_BYTES], stage, 1, gpus);
 }
 
+/* The most whole parameters at @per bytes each on a GPU beside its activations. */
 static double
-largest_params (const double *v,
-                int           stage,
-                double        gpus,
-                double        hbm,
-                double        act_per_gpu)
+largest_at (double per,
+            double hbm,
+            double act_per_gpu)
 {
-  double per = nk_plan_bytes_per_param_per_gpu (v, stage, gpus);
   double lo = 0, hi;   /* lo fits, hi does not */
 
   if (!isfinite (per) || !isfinite (hbm) || !isfinite (act_per_gpu) || per <= 0)
@@ -677,6 +691,31 @@ largest_params (const double *v,
         hi = mid;
     }
   return lo;
+}
+
+static double
+largest_params (const double *v,
+                int           stage,
+                double        gpus,
+                double        hbm,
+                double        act_per_gpu)
+{
+  return largest_at (nk_plan_bytes_per_param_per_gpu (v, stage, gpus), hbm, act_per_gpu);
+}
+
+/* Under the cluster model's layout: each parameter's bytes split over TP × PP
+ * and sharded by @stage over the DP group, beside the most loaded GPU's
+ * activations, so the answer rests on the layout the plan shows. */
+static double
+layout_largest_params (const NkPlanResult *r,
+                       int                 stage)
+{
+  const double *v = r->values;
+  double model = (double) r->layout[NK_PLAN_L_TP] * r->layout[NK_PLAN_L_PP];
+  double per = nk_plan_bytes_per_param_per_gpu (v, stage, r->layout[NK_PLAN_L_DP]) / model;
+  double n = largest_at (per, v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_MAX_ACT]);
+
+  return isfinite (n) ? n : NAN;
 }
 
 /**
@@ -726,6 +765,8 @@ nk_plan_largest_params_at_stage (const NkPlanInputs *inputs,
   gpus = inputs->in[NK_PLAN_IN_GPUS];
   if (!isfinite (gpus) || gpus < 1 || gpus != floor (gpus))
     return NAN;
+  if (result->cluster)
+    return layout_largest_params (result, stage);
   return nk_plan_compute_largest_params (result, stage, gpus);
 }
 
@@ -752,6 +793,28 @@ nk_plan_compute_memory_per_gpu (const NkPlanInputs *inputs,
          + shard (v[NK_PLAN_V_MEM_OPT], z, 1, gpus) + v[NK_PLAN_V_MEM_ACT] / gpus;
 }
 
+/* Under a layout, what each GPU holds is the layout's most loaded GPU (its
+ * stage's layers over TP, ZeRO over the DP group, its micro-batches'
+ * activations): one memory answer per plan, the one fits is judged on. */
+static void
+compute_per_gpu_layout (NkPlanResult *r)
+{
+  double *v = r->values;
+
+  v[NK_PLAN_V_MEM_PARAMS_GPU] = v[NK_PLAN_V_MAX_PARAMS];
+  v[NK_PLAN_V_MEM_GRADS_GPU] = v[NK_PLAN_V_MAX_GRADS];
+  v[NK_PLAN_V_MEM_OPT_GPU] = v[NK_PLAN_V_MAX_OPT];
+  v[NK_PLAN_V_MEM_ACT_GPU] = v[NK_PLAN_V_MAX_ACT];
+  v[NK_PLAN_V_MEM_PER_GPU] = v[NK_PLAN_V_MEM_MAX];
+  r->has[NK_PLAN_V_MEM_PARAMS_GPU] = r->has[NK_PLAN_V_MEM_GRADS_GPU] = TRUE;
+  r->has[NK_PLAN_V_MEM_OPT_GPU] = r->has[NK_PLAN_V_MEM_ACT_GPU] = r->has[NK_PLAN_V_MEM_PER_GPU] = TRUE;
+  if (isfinite (v[NK_PLAN_V_CAPACITY]))
+    {
+      v[NK_PLAN_V_LARGEST] = checked (r, layout_largest_params (r, r->zero_stage), "gpus", NK_PLAN_V_LARGEST);
+      r->has[NK_PLAN_V_LARGEST] = isfinite (v[NK_PLAN_V_LARGEST]);
+    }
+}
+
 /* What each GPU holds under the ZeRO stage; activations split by data parallelism. */
 static void
 compute_per_gpu (const NkPlanInputs *in,
@@ -764,6 +827,11 @@ compute_per_gpu (const NkPlanInputs *in,
 
   if (!ok->gpus || z < 0 || z > 3)
     return;
+  if (r->cluster)
+    {
+      compute_per_gpu_layout (r);
+      return;
+    }
   if (isfinite (v[NK_PLAN_V_MEM_ACT]))
     {
       v[NK_PLAN_V_MEM_ACT_GPU] = v[NK_PLAN_V_MEM_ACT] / gpus;
@@ -820,6 +888,17 @@ compute_deadline_memory (const NkPlanInputs *in,
   double n = r->values[NK_PLAN_V_GPUS_DEADLINE];
 
   r->deadline_nodes = r->deadline_memory_per_gpu = r->fewest_gpus_that_fit = NAN;
+  if (r->cluster && r->has[NK_PLAN_V_DEADLINE_GPUS])
+    {
+      /* One answer: the layout's, on whole nodes, which only counts layouts
+       * that fit (NAN when none meets the deadline). */
+      r->values[NK_PLAN_V_GPUS_DEADLINE] = r->values[NK_PLAN_V_DEADLINE_GPUS];
+      r->has[NK_PLAN_V_GPUS_DEADLINE] = TRUE;
+      r->deadline_nodes = ceil (r->values[NK_PLAN_V_DEADLINE_GPUS] / in->layout[NK_PLAN_L_GPUS_PER_NODE]);
+      r->deadline_memory_per_gpu = r->values[NK_PLAN_V_DEADLINE_MEMORY];
+      r->deadline_fits = isfinite (r->deadline_memory_per_gpu);
+      return;
+    }
   if (!isfinite (n))
     return;
   r->deadline_nodes = ceil (n / NK_PLAN_GPUS_PER_NODE);
@@ -925,6 +1004,13 @@ nk_plan_compute (const NkPlanInputs *inputs,
       ok.mfu = isfinite (derived.in[NK_PLAN_IN_MFU]) && derived.in[NK_PLAN_IN_MFU] > 0;
       result->mfu = derived.in[NK_PLAN_IN_MFU];
       inputs = &derived;
+    }
+  else if (inputs->layout[NK_PLAN_L_MFU_AUTO])
+    {
+      /* no step time to derive it from: never the stand-in MFU, silently */
+      nk_plan_result_add_problem (result, NK_PLAN_PROBLEM_LAYOUT, "mfu-auto", NK_PLAN_RULE_MFU_AUTO);
+      ok.mfu = FALSE;
+      result->mfu = NAN;
     }
   result->values[NK_PLAN_V_MFU_USED] = result->mfu;
   result->has[NK_PLAN_V_MFU_USED] = isfinite (result->mfu);

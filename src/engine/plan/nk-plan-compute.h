@@ -245,7 +245,8 @@ typedef enum {
  * @NK_PLAN_PROBLEM_LAYOUT: a parallel layout breaks a rule (@which: #NkPlanLayoutRule)
  * @NK_PLAN_PROBLEM_NO_BANDWIDTH: the time needs a bandwidth the GPU table lacks
  *   (@which: 0 NVLink, 1 network)
- * @NK_PLAN_PROBLEM_NO_LAYOUT: --best-layout found no layout that fits
+ * @NK_PLAN_PROBLEM_NO_LAYOUT: --best-layout found no layout (@which: 0 none
+ *   fits the memory, 1 none multiplies to the GPUs with whole micro-batches)
  */
 typedef enum {
   NK_PLAN_PROBLEM_NO_VALUE,
@@ -278,6 +279,12 @@ typedef enum {
  * @NK_PLAN_RULE_BATCH: the global batch must be a multiple of micro-batch × DP
  * @NK_PLAN_RULE_NEEDS_BATCH: a layout needs a batch (global or micro)
  * @NK_PLAN_RULE_SWIGLU_DFF: a SwiGLU FFN needs its width (never guessed)
+ * @NK_PLAN_RULE_NEEDS_SHAPE: a layout needs the transformer's shape (layers,
+ *   d_model, heads) and the sequence length
+ * @NK_PLAN_RULE_MFU_AUTO: MFU auto needs the step time, so the shape, the
+ *   sequence length and the global batch
+ * @NK_PLAN_RULE_GPUS_INT: the layout's GPUs (and the batch) must fit the 32-bit
+ *   ranks every engine counts with
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -295,6 +302,9 @@ typedef enum {
   NK_PLAN_RULE_BATCH,
   NK_PLAN_RULE_NEEDS_BATCH,
   NK_PLAN_RULE_SWIGLU_DFF,
+  NK_PLAN_RULE_NEEDS_SHAPE,
+  NK_PLAN_RULE_MFU_AUTO,
+  NK_PLAN_RULE_GPUS_INT,
 } NkPlanLayoutRule;
 
 /* @input is the property name the problem is about (a static string); @which

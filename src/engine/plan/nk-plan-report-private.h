@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "nk-plan-compute-private.h"
 #include "nk-plan-format.h"
 #include "nk-plan-report.h"
 

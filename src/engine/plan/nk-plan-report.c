@@ -133,7 +133,7 @@ static void
 report_transformer (const Report *p)
 {
   const double *x = p->x, *v = p->v;
-  double b = x[NK_PLAN_IN_BATCH], s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
+  double b = _nk_plan_activation_batch (p->in), s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
   double h = x[NK_PLAN_IN_D_MODEL], a = x[NK_PLAN_IN_HEADS], q = p->r->act_bytes;
   double per_layer = s * b * h * ((16 * q + 2) + (2 * q + 1) * a * s / h);
 
@@ -164,7 +164,7 @@ static void
 report_activations (const Report *p)
 {
   const double *x = p->x, *v = p->v;
-  double b = x[NK_PLAN_IN_BATCH], s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
+  double b = _nk_plan_activation_batch (p->in), s = x[NK_PLAN_IN_SEQ], L = x[NK_PLAN_IN_LAYERS];
   double h = x[NK_PLAN_IN_D_MODEL];
 
   if (p->r->has[NK_PLAN_V_ACT_LINEAR])
@@ -218,9 +218,35 @@ report_shard (int          stage,
                                  bytes, gpus, per_gpu);
 }
 
+/* Under a layout the per-GPU rows are the most loaded GPU's (the cluster
+ * report writes memory-per-gpu-max's formula; nk_plan_report_fill() copies it). */
 static void
-report_per_gpu (const Report *p,
-                const char   *bytes_text)
+report_per_gpu_layout (const Report *p,
+                       const char   *bytes_text)
+{
+  const double *v = p->v;
+  const int *l = p->r->layout;
+  int z = p->r->zero_stage;
+  double model = (double) l[NK_PLAN_L_TP] * l[NK_PLAN_L_PP];
+  double per = nk_plan_bytes_per_param_per_gpu (v, z, l[NK_PLAN_L_DP]) / model;
+  const char *where = _("%N B on the most loaded GPU of the layout");
+
+  p->f[NK_PLAN_V_MEM_PARAMS_GPU] = nk_plan_format_formula (where, v[NK_PLAN_V_MEM_PARAMS_GPU]);
+  p->f[NK_PLAN_V_MEM_GRADS_GPU] = nk_plan_format_formula (where, v[NK_PLAN_V_MEM_GRADS_GPU]);
+  p->f[NK_PLAN_V_MEM_OPT_GPU] = nk_plan_format_formula (where, v[NK_PLAN_V_MEM_OPT_GPU]);
+  p->f[NK_PLAN_V_MEM_ACT_GPU] = nk_plan_format_formula (where, v[NK_PLAN_V_MEM_ACT_GPU]);
+  if (p->r->has[NK_PLAN_V_LARGEST])
+    p->f[NK_PLAN_V_LARGEST] =
+      nk_plan_format_formula (_("(%N B − %N B activations on the most loaded GPU) / (%s B per parameter ÷ TP·PP %N, ZeRO-%N over DP %N = %N B) = %N params"),
+                              v[NK_PLAN_V_CAPACITY], v[NK_PLAN_V_MAX_ACT], bytes_text, model, (double) z,
+                              (double) l[NK_PLAN_L_DP], per, v[NK_PLAN_V_LARGEST]);
+}
+
+/* The lecture's data-parallel view: ZeRO over every GPU, activations split
+ * evenly. */
+static void
+report_per_gpu_lecture (const Report *p,
+                        const char   *bytes_text)
 {
   const double *v = p->v;
   double gpus = p->x[NK_PLAN_IN_GPUS];
@@ -249,6 +275,13 @@ report_per_gpu (const Report *p,
                                 "= %N params (%s; %s B per parameter)"),
                               gpus, v[NK_PLAN_V_HBM], v[NK_PLAN_V_MEM_ACT], gpus, per, v[NK_PLAN_V_LARGEST],
                               nk_plan_zero_text (z), bytes_text);
+}
+
+static void
+report_fits (const Report *p)
+{
+  const double *v = p->v;
+
   if (p->r->has[NK_PLAN_V_FITS_DP])
     p->f[NK_PLAN_V_FITS_DP] =
       nk_plan_format_formula (p->r->values[NK_PLAN_V_FITS_DP] == 1 ? _("%N B per GPU ≤ %N B %s: fits") : _("%N B per GPU > %N B %s: does not fit"),
@@ -262,6 +295,19 @@ report_per_gpu (const Report *p,
                               p->in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable") : _("HBM"));
   else if (p->r->has[NK_PLAN_V_FITS])
     p->f[NK_PLAN_V_FITS] = g_strdup (p->f[NK_PLAN_V_FITS_DP]);
+}
+
+/* One per-GPU answer: the layout's where the cluster model ran, else the
+ * lecture's. */
+static void
+report_per_gpu (const Report *p,
+                const char   *bytes_text)
+{
+  if (p->r->cluster)
+    report_per_gpu_layout (p, bytes_text);
+  else
+    report_per_gpu_lecture (p, bytes_text);
+  report_fits (p);
 }
 
 static void
@@ -309,8 +355,8 @@ range_sentence (NkPlanInput which)
 {
   switch (which)
     {
-    case NK_PLAN_IN_PARAMS: return _("Parameters must be a positive number");
-    case NK_PLAN_IN_TOKENS: return _("Tokens must be a positive number");
+    case NK_PLAN_IN_PARAMS: return _("Parameters must be a number, at least 1");
+    case NK_PLAN_IN_TOKENS: return _("Tokens must be a number, at least 1");
     case NK_PLAN_IN_GPUS: return _("GPUs must be a whole number, at least 1");
     case NK_PLAN_IN_MFU: return _("MFU must be greater than 0 and at most 1");
     case NK_PLAN_IN_BATCH: return _("Batch must be a whole number of sequences (0 when not given)");
@@ -429,6 +475,14 @@ nk_plan_report_fill (NkPlanReport       *report,
   report_per_gpu (&p, report->bytes_text);
   report_sizing (&p);
   _nk_plan_report_cluster (inputs, result, report->formulas);
+  if (result->cluster)
+    {
+      /* one memory answer and one deadline answer: the layout's */
+      g_free (report->formulas[NK_PLAN_V_MEM_PER_GPU]);
+      report->formulas[NK_PLAN_V_MEM_PER_GPU] = g_strdup (report->formulas[NK_PLAN_V_MEM_MAX]);
+      g_free (report->formulas[NK_PLAN_V_GPUS_DEADLINE]);
+      report->formulas[NK_PLAN_V_GPUS_DEADLINE] = g_strdup (report->formulas[NK_PLAN_V_DEADLINE_GPUS]);
+    }
   for (guint i = 0; i < result->n_problems; i++)
     report->messages[i] = problem_sentence (inputs, result, invalid, &result->problems[i]);
 }
@@ -519,7 +573,7 @@ build_json_memory (JsonBuilder         *builder,
   add_boolean (builder, "fits", r->fits);
   nk_json_add_member_double (builder, "bytes_per_param", v[NK_PLAN_V_BYTES_PER_PARAM]);
   json_builder_set_member_name (builder, "zero_stage");
-  json_builder_add_int_value (builder, in->zero_stage);
+  json_builder_add_int_value (builder, r->cluster ? r->zero_stage : in->zero_stage);
   json_builder_end_object (builder);
 }
 
@@ -602,7 +656,14 @@ nk_plan_report_build_json (const NkPlanInputs *inputs,
   if (flags & NK_PLAN_JSON_DEADLINE)
     {
       nk_json_add_member_double (builder, "deadline_days", in->in[NK_PLAN_IN_DEADLINE]);
-      nk_json_add_member_double (builder, "gpus_for_deadline", v[NK_PLAN_V_GPUS_DEADLINE]);
+      /* under a layout, null where no layout meets it (as layout_for_deadline) */
+      if (r->cluster && !isfinite (v[NK_PLAN_V_GPUS_DEADLINE]))
+        {
+          json_builder_set_member_name (builder, "gpus_for_deadline");
+          json_builder_add_null_value (builder);
+        }
+      else
+        nk_json_add_member_double (builder, "gpus_for_deadline", v[NK_PLAN_V_GPUS_DEADLINE]);
     }
   if (isfinite (v[NK_PLAN_V_SIZED_PARAMS]))
     build_json_sizing (builder, r);
@@ -638,9 +699,12 @@ summary_compute (const Summary   *m,
 {
   const double *v = m->v;
 
-  g_string_append_printf (m->s, _("Compute (%s %s, MFU %.3g, %g × %s)\n"),
+  /* Derived, the MFU is the step time's on the days' 6N FLOPs, which the
+   * cluster rows' MFU (model), with attention and the output layer, is not. */
+  g_string_append_printf (m->s, _("Compute (%s %s, MFU %.3g%s, %g × %s)\n"),
                           m->in->sparse ? _("2:4-sparse") : _("dense"),
                           nk_peak_dtype_to_string (m->in->dtype), m->r->mfu,
+                          m->in->layout[NK_PLAN_L_MFU_AUTO] ? _(" on 6 × params FLOPs, from the step time") : "",
                           m->in->in[NK_PLAN_IN_GPUS], m->text->gpu_name ? m->text->gpu_name : "");
   summary_value (m, _("total FLOPs"), NK_PLAN_V_TOTAL_FLOPS, nk_plan_format_with_unit (v[NK_PLAN_V_TOTAL_FLOPS], "FLOPs"));
   summary_value (m, _("peak per GPU"), NK_PLAN_V_PEAK, nk_units_format_rate (v[NK_PLAN_V_PEAK]));
@@ -659,10 +723,17 @@ summary_memory (const Summary *m)
   const double *v = m->v;
   gboolean known = isfinite (v[NK_PLAN_V_MEM_PER_GPU]) && isfinite (v[NK_PLAN_V_HBM]);
 
-  g_string_append_printf (m->s, _("Memory (%s, %s precision, %s)\n"),
-                          nk_optimizer_to_string (m->in->optimizer),
-                          nk_precision_to_string (m->in->precision),
-                          nk_plan_zero_text (m->in->zero_stage));
+  if (m->r->cluster)
+    /* the question the per-GPU row answers: the layout's most loaded GPU */
+    g_string_append_printf (m->s, _("Memory (%s, %s precision, ZeRO-%d over DP %d; per GPU: the layout’s most loaded GPU)\n"),
+                            nk_optimizer_to_string (m->in->optimizer),
+                            nk_precision_to_string (m->in->precision),
+                            m->r->zero_stage, m->r->layout[NK_PLAN_L_DP]);
+  else
+    g_string_append_printf (m->s, _("Memory (%s, %s precision, %s)\n"),
+                            nk_optimizer_to_string (m->in->optimizer),
+                            nk_precision_to_string (m->in->precision),
+                            nk_plan_zero_text (m->in->zero_stage));
   nk_plan_format_row (m->s, _("bytes/param"), m->text->bytes_text ? m->text->bytes_text : "—",
                       m->text->formulas[NK_PLAN_V_BYTES_PER_PARAM]);
   summary_value (m, _("params"), NK_PLAN_V_MEM_PARAMS, nk_plan_format_bytes (v[NK_PLAN_V_MEM_PARAMS]));
@@ -689,7 +760,8 @@ summary_largest (const Summary *m)
       g_autofree char *n = nk_plan_format_with_unit (nk_plan_largest_params_at_stage (m->in, m->r, stage), "params");
 
       nk_plan_format_row (m->s, label, n,
-                          stage == m->in->zero_stage ? _("← the assumption of this answer") : NULL);
+                          stage == (m->r->cluster ? m->r->zero_stage : m->in->zero_stage)
+                          ? _("← the assumption of this answer") : NULL);
     }
 }
 
@@ -731,6 +803,26 @@ summary_deadline_memory (const Summary *m)
                         _("no GPU count fits: what this ZeRO stage replicates is larger than one GPU (shard more: ZeRO-3)"));
 }
 
+/* Under a layout the deadline's answer is the layout's (whole nodes whose
+ * layout fits), and its memory the most loaded GPU's there. */
+static void
+summary_deadline_layout (const Summary *m)
+{
+  const NkPlanResult *r = m->r;
+  g_autofree char *memory_text = nk_plan_format_bytes (r->deadline_memory_per_gpu);
+  g_autofree char *formula =
+    nk_plan_format_formula (_("the layout at %N GPUs (DP %N × TP·PP·CP %N, ZeRO-%N): %N B on the most loaded GPU ≤ %N B: fits"),
+                            m->v[NK_PLAN_V_DEADLINE_GPUS], m->v[NK_PLAN_V_DEADLINE_DP],
+                            m->v[NK_PLAN_V_LAYOUT_TP] * m->v[NK_PLAN_V_LAYOUT_PP] * m->v[NK_PLAN_V_LAYOUT_CP],
+                            (double) r->zero_stage, r->deadline_memory_per_gpu, m->v[NK_PLAN_V_CAPACITY]);
+  g_autofree char *nodes_text = nk_plan_format_formula (_("%N nodes"), r->deadline_nodes);
+
+  if (!isfinite (r->deadline_memory_per_gpu))
+    return;
+  nk_plan_format_row (m->s, _("whole nodes"), nodes_text, NULL);
+  nk_plan_format_row (m->s, _("memory there"), memory_text, formula);
+}
+
 static void
 summary_deadline (const Summary *m)
 {
@@ -738,7 +830,9 @@ summary_deadline (const Summary *m)
 
   g_string_append_c (m->s, '\n');
   summary_value (m, label, NK_PLAN_V_GPUS_DEADLINE, nk_plan_format_with_unit (m->v[NK_PLAN_V_GPUS_DEADLINE], "GPUs"));
-  if (isfinite (m->r->deadline_nodes))
+  if (m->r->cluster)
+    summary_deadline_layout (m);
+  else if (isfinite (m->r->deadline_nodes))
     summary_deadline_memory (m);
 }
 
