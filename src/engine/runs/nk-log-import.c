@@ -797,8 +797,11 @@ check_point (const TagMap        *map,
              double               v)
 {
   if (pt->step < 0 || pt->step > NK_LOG_IMPORT_MAX_STEP)
-    return g_strdup_printf (_("the step %" G_GINT64_FORMAT " of “%s” is not between 0 and 2^53"),
-                            pt->step, map->tag);
+    {
+      g_autofree char *step = g_strdup_printf ("%" G_GINT64_FORMAT, pt->step);
+
+      return g_strdup_printf (_("the step %s of “%s” is not between 0 and 2^53"), step, map->tag);
+    }
   if (map->field == G_STRUCT_OFFSET (NkImportStep, loss))
     return NULL;
   if (map->field == G_STRUCT_OFFSET (NkImportStep, mfu))
