@@ -65,6 +65,14 @@ static const struct {
     N_("Under bf16 or fp16 a product keeps the rounded copy of each fp32 operand it read (the LayerNorm outputs, the probabilities) and the softmax its scores widened to fp32, as torch.autocast does; the Planner counts each value once.") },
 };
 
+/**
+ * nk_act_term_name:
+ * @term: a term
+ *
+ * The term's name for people, as the Planner and the Training page list it.
+ *
+ * Returns: (transfer none): the name, translated ("Q, K and V")
+ */
 const char *
 nk_act_term_name (NkActTerm term)
 {
@@ -72,6 +80,14 @@ nk_act_term_name (NkActTerm term)
   return _(terms[term].name);
 }
 
+/**
+ * nk_act_term_why:
+ * @term: a term
+ *
+ * What the term is and, where the Planner's count and a GPT's graph differ, why.
+ *
+ * Returns: (transfer none): one translated sentence
+ */
 const char *
 nk_act_term_why (NkActTerm term)
 {
@@ -79,6 +95,14 @@ nk_act_term_why (NkActTerm term)
   return _(terms[term].why);
 }
 
+/**
+ * nk_act_term_key:
+ * @term: a term
+ *
+ * The term's key in JSON (CLI.md's "activation_terms"), never translated.
+ *
+ * Returns: (transfer none): the key ("norm_stats")
+ */
 const char *
 nk_act_term_key (NkActTerm term)
 {
@@ -86,6 +110,14 @@ nk_act_term_key (NkActTerm term)
   return terms[term].key;
 }
 
+/**
+ * nk_act_terms_build_json:
+ * @builder: a #JsonBuilder inside an object, after a member name
+ * @terms: (array fixed-size=12): bytes per term, indexed by #NkActTerm
+ *
+ * Adds an object of each term's key and bytes: the "activation_terms" of
+ * `napkin-cli plan` and `napkin-cli train`.
+ */
 void
 nk_act_terms_build_json (JsonBuilder  *builder,
                          const double  bytes[NK_ACT_N_TERMS])

@@ -37,6 +37,7 @@ G_BEGIN_DECLS
  * @NK_ACT_TERM_DROPOUT: dropout's masks and attention dropout's output
  * @NK_ACT_TERM_LOGITS: the logits (and their fp32 copy) and the loss
  * @NK_ACT_TERM_AUTOCAST: rounded copies autocast keeps of f32 operands
+ * @NK_ACT_N_TERMS: the number of terms, the length of a terms array
  *
  * The rows of the activation table.
  */
@@ -56,21 +57,15 @@ typedef enum {
   NK_ACT_N_TERMS
 } NkActTerm;
 
-/* The term's name, translated ("Q, K and V"). */
 NK_AVAILABLE_IN_ALL
 const char *nk_act_term_name (NkActTerm term);
 
-/* One translated sentence: what the term is and, where the Planner's count and a
- * GPT's graph differ, why. */
 NK_AVAILABLE_IN_ALL
 const char *nk_act_term_why  (NkActTerm term);
 
-/* The term's JSON key ("norm_stats"). */
 NK_AVAILABLE_IN_ALL
 const char *nk_act_term_key  (NkActTerm term);
 
-/* Adds an object of each term's key and bytes (the plan's and the train command's
- * "activation_terms"). */
 NK_AVAILABLE_IN_ALL
 void        nk_act_terms_build_json (JsonBuilder  *builder,
                                      const double  terms[NK_ACT_N_TERMS]);

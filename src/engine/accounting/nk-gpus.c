@@ -17,11 +17,20 @@
 
 #define GPUS_RESOURCE "/io/github/napkinml/Napkin/engine/gpus.json"
 
+/**
+ * nk_gpus_error_quark:
+ *
+ * The error domain of the GPU table: a table that does not parse, an id not in it.
+ *
+ * Returns: the #GQuark of %NK_GPUS_ERROR
+ */
 G_DEFINE_QUARK (nk-gpus-error-quark, nk_gpus_error)
 
 /**
  * nk_peak_dtype_to_string:
  * @dtype: a column
+ *
+ * The name of a peak column as the CLI's --dtype and JSON spell it.
  *
  * Returns: the column's name as the CLI and JSON spell it ("bf16")
  */
@@ -36,6 +45,8 @@ nk_peak_dtype_to_string (NkPeakDtype dtype)
  * nk_peak_dtype_from_string:
  * @text: "fp32", "bf16", ... (also "float32", "bfloat16", "float16", "half")
  * @out_dtype: (out): the column
+ *
+ * Reads a column's name or one of its PyTorch-style aliases.
  *
  * Returns: %TRUE if @text names a column
  */
@@ -73,6 +84,9 @@ nk_peak_dtype_from_string (const char  *text,
  * nk_gpu_copy:
  * @gpu: a row
  *
+ * Copies a row with its strings, so it outlives the table (the boxed type #NkGpu
+ * copies with this).
+ *
  * Returns: (transfer full): an independent copy
  */
 NkGpu *
@@ -96,6 +110,8 @@ nk_gpu_copy (const NkGpu *gpu)
 /**
  * nk_gpu_free:
  * @gpu: (transfer full) (nullable): a row made by nk_gpu_copy() or nk_gpus_parse()
+ *
+ * Frees a row that is the caller's; rows of the table itself are never freed.
  */
 void
 nk_gpu_free (NkGpu *gpu)
@@ -118,6 +134,8 @@ G_DEFINE_BOXED_TYPE (NkGpu, nk_gpu, nk_gpu_copy, nk_gpu_free)
  * @gpu: a row
  * @dtype: the column
  * @sparse: the 2:4 structured-sparsity figure instead of the dense one
+ *
+ * One figure of the datasheet, the denominator of an MFU.
  *
  * Returns: the peak in FLOP/s, NAN where the datasheet lists none
  */
@@ -393,6 +411,8 @@ nk_gpus_get_all (void)
  * nk_gpus_lookup:
  * @id: a table id such as "h100-sxm" (case-insensitive)
  *
+ * Finds a row of the built-in table by its id.
+ *
  * Returns: (transfer none) (nullable): the row, or %NULL
  */
 const NkGpu *
@@ -444,6 +464,8 @@ nk_gpus_lookup_cuda_name (const char *cuda_name)
  * nk_gpus_check_id:
  * @id: a table id
  * @error: "“h900” is not a GPU in the table (known: h100-sxm, ...)"
+ *
+ * Checks a --gpu value against the table, with a sentence that lists the known ids.
  *
  * Returns: %TRUE when @id is in the table
  */

@@ -30,6 +30,14 @@ G_BEGIN_DECLS
 
 #define NK_GPUS_ERROR (nk_gpus_error_quark ())
 
+/**
+ * NkGpusError:
+ * @NK_GPUS_ERROR_PARSE: the table is not JSON, or not an array of rows
+ * @NK_GPUS_ERROR_INVALID: a row lacks a field or has one of the wrong kind
+ * @NK_GPUS_ERROR_UNKNOWN: an id that is not in the table
+ *
+ * Why the GPU table or an id was refused.
+ */
 typedef enum {
   NK_GPUS_ERROR_PARSE,
   NK_GPUS_ERROR_INVALID,

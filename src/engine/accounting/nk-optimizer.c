@@ -12,11 +12,20 @@
 #include "nk-enums.h"
 #include "nk-optimizer.h"
 
+/**
+ * nk_optimizer_error_quark:
+ *
+ * The error domain of an optimizer's settings (nk_optimizer_check_lr()).
+ *
+ * Returns: the #GQuark of %NK_OPTIMIZER_ERROR
+ */
 G_DEFINE_QUARK (nk-optimizer-error-quark, nk_optimizer_error)
 
 /**
  * nk_optimizer_to_string:
  * @optimizer: an optimizer
+ *
+ * The name `napkin-cli plan --optimizer` takes and JSON writes.
  *
  * Returns: its CLI name ("adamw")
  */
@@ -30,6 +39,8 @@ nk_optimizer_to_string (NkOptimizer optimizer)
  * nk_optimizer_from_string:
  * @text: "sgd", "momentum", "adagrad", "rmsprop", "adam" or "adamw" (any case)
  * @out_optimizer: (out): the optimizer
+ *
+ * Reads an optimizer's CLI name, in any case.
  *
  * Returns: %TRUE if @text names an optimizer
  */

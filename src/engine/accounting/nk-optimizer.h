@@ -25,6 +25,8 @@ G_BEGIN_DECLS
 /**
  * NkOptimizerError:
  * @NK_OPTIMIZER_ERROR_LR: a learning rate that is not a positive finite number
+ *
+ * Why nk_optimizer_check_lr() refused a setting.
  */
 typedef enum {
   NK_OPTIMIZER_ERROR_LR,

@@ -13,6 +13,8 @@
  * nk_precision_to_string:
  * @precision: a precision policy
  *
+ * The name `napkin-cli train --precision` takes and JSON writes.
+ *
  * Returns: its CLI name ("fp32", "bf16-mixed", "fp16")
  */
 const char *
@@ -25,6 +27,8 @@ nk_precision_to_string (NkPrecision precision)
  * nk_precision_from_string:
  * @text: "fp32", "bf16-mixed", "fp16" (also "mixed" for bf16-mixed and "fp16-mixed")
  * @out_precision: (out): the policy
+ *
+ * Reads a policy's CLI name or one of its aliases.
  *
  * Returns: %TRUE if @text names a policy
  */
@@ -48,6 +52,8 @@ nk_precision_from_string (const char  *text,
 /**
  * nk_precision_is_mixed:
  * @precision: a precision policy
+ *
+ * Whether the policy keeps fp32 master weights beside 16-bit compute copies.
  *
  * Returns: %TRUE when compute runs in a 16-bit format over fp32 master weights
  */

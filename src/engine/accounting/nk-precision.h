@@ -25,6 +25,10 @@ G_BEGIN_DECLS
  * @NK_PRECISION_BF16_MIXED: fp32 master weights and optimizer state; matmul inputs,
  *   weights and gradients for compute and saved activations in bf16
  * @NK_PRECISION_FP16_MIXED: as bf16-mixed with fp16, plus dynamic loss scaling
+ *
+ * The precision policy of a training run: which format the matmuls, the stored
+ * activations and the master weights use, and so the bytes per parameter the
+ * planner and the trainer count.
  */
 typedef enum {
   NK_PRECISION_FP32,

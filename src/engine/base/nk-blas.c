@@ -17,6 +17,9 @@ char *openblas_get_corename (void);
 /**
  * nk_blas_get_kernels:
  *
+ * The kernels OpenBLAS picked for this CPU when it loaded (what the benchmarks
+ * print beside their figures).
+ *
  * Returns: the name of the kernels OpenBLAS chose ("SkylakeX", "Haswell",
  *   "Prescott", ...)
  */
@@ -119,6 +122,11 @@ nk_blas_lock (void)
   pthread_mutex_lock (&gemm_mutex);
 }
 
+/**
+ * nk_blas_unlock:
+ *
+ * Ends the BLAS call nk_blas_lock() began, letting a waiting fork() proceed.
+ */
 void
 nk_blas_unlock (void)
 {

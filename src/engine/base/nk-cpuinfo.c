@@ -36,6 +36,19 @@ has_flag (const char *flags,
   return g_strv_contains ((const char *const *) parts, flag);
 }
 
+/**
+ * nk_cpu_info_parse:
+ * @cpuinfo: the text of a /proc/cpuinfo
+ * @online: logical processors this process may use; 0: count the "processor" lines
+ * @max_freq_khz: the kernel's cpufreq cpuinfo_max_freq, in kHz; 0 when unknown
+ *   (then the "cpu MHz" lines give the clock)
+ *
+ * What nk_cpu_info_get() computes, from a given text instead of the running
+ * machine's (tests feed it the cpuinfo of known machines): the model, the SIMD
+ * width, the clock and the fp32/fp64 peaks as cores × lanes × 2 × FMA units × clock.
+ *
+ * Returns: (transfer full): the description, freed with nk_cpu_info_free()
+ */
 NkCpuInfo *
 nk_cpu_info_parse (const char *cpuinfo,
                    guint       online,
@@ -125,6 +138,12 @@ nk_cpu_info_parse (const char *cpuinfo,
   return info;
 }
 
+/**
+ * nk_cpu_info_free:
+ * @info: (transfer full) (nullable): a description from nk_cpu_info_parse()
+ *
+ * Frees @info and its strings.
+ */
 void
 nk_cpu_info_free (NkCpuInfo *info)
 {
@@ -136,6 +155,31 @@ nk_cpu_info_free (NkCpuInfo *info)
   g_free (info->derivation);
   g_free (info);
 }
+
+/**
+ * nk_cpu_info_copy:
+ * @info: a CPU description
+ *
+ * Copies @info with its strings (what the boxed type #NkCpuInfo copies with).
+ *
+ * Returns: (transfer full): the copy, freed with nk_cpu_info_free()
+ */
+NkCpuInfo *
+nk_cpu_info_copy (const NkCpuInfo *info)
+{
+  NkCpuInfo *copy;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  copy = g_memdup2 (info, sizeof *info);
+  copy->model = g_strdup (info->model);
+  copy->simd = g_strdup (info->simd);
+  copy->clock_source = g_strdup (info->clock_source);
+  copy->derivation = g_strdup (info->derivation);
+  return copy;
+}
+
+G_DEFINE_BOXED_TYPE (NkCpuInfo, nk_cpu_info, nk_cpu_info_copy, nk_cpu_info_free)
 
 const NkCpuInfo *
 nk_cpu_info_get (void)

@@ -22,11 +22,13 @@
 #error "Only <napkin.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 
 #include "nk-version-macros.h"
 
 G_BEGIN_DECLS
+
+#define NK_TYPE_CPU_INFO (nk_cpu_info_get_type ())
 
 /**
  * NkCpuInfo:
@@ -41,6 +43,9 @@ G_BEGIN_DECLS
  * @peak_fp32: FLOP/s
  * @peak_fp64: FLOP/s
  * @derivation: the formula with the numbers in it, for people
+ *
+ * The CPU's peak FLOP rates and where they come from: the denominator of a CPU
+ * run's MFU.
  */
 typedef struct {
   char   *model;
@@ -67,11 +72,15 @@ typedef struct {
 NK_AVAILABLE_IN_ALL
 const NkCpuInfo *nk_cpu_info_get   (void);
 
-/* Parses a /proc/cpuinfo text (for tests); @max_freq_khz 0 when unknown. */
+NK_AVAILABLE_IN_ALL
+GType            nk_cpu_info_get_type (void) G_GNUC_CONST;
+
 NK_AVAILABLE_IN_ALL
 NkCpuInfo       *nk_cpu_info_parse (const char *cpuinfo,
                                     guint       online,
                                     guint64     max_freq_khz);
+NK_AVAILABLE_IN_ALL
+NkCpuInfo       *nk_cpu_info_copy  (const NkCpuInfo *info);
 NK_AVAILABLE_IN_ALL
 void             nk_cpu_info_free  (NkCpuInfo  *info);
 

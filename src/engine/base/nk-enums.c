@@ -12,6 +12,9 @@
  * @enum_type: a GEnum type
  * @value: one of its values
  *
+ * The nick glib-mkenums gave a value: the name the CLI, JSON and GSettings use for
+ * it.
+ *
  * Returns: (transfer none): the value's nick, interned for the life of the program
  */
 const char *
@@ -31,6 +34,8 @@ nk_enum_to_nick (GType enum_type,
  * @enum_type: a GEnum type
  * @text: (nullable): a nick, compared without regard to ASCII case ("AdamW")
  * @out_value: (out): the value
+ *
+ * Reads a value's nick, the inverse of nk_enum_to_nick().
  *
  * Returns: %TRUE if @text is one of the type's nicks
  */

@@ -14,6 +14,21 @@
 
 #include "nk-file-util.h"
 
+/**
+ * nk_file_fail: (skip)
+ * @error: return location for a #GError, or %NULL
+ * @domain: the error domain
+ * @code: the error code
+ * @name: the file the message is about, written first
+ * @format: a printf() format for the rest of the message
+ * @...: the format's arguments
+ *
+ * Sets @error to "@name: <message>" in @domain, so a reader of a file can end with
+ * `return nk_file_fail (...)` and every message names the file first. Skipped for
+ * bindings: it takes varargs, and a binding makes its own errors.
+ *
+ * Returns: %FALSE, always
+ */
 gboolean
 nk_file_fail (GError     **error,
               GQuark       domain,

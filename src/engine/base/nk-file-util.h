@@ -25,6 +25,9 @@ G_BEGIN_DECLS
  * @error: return location for a #GError in %G_FILE_ERROR: "“PATH” is not a regular
  *   file (it is a folder)." or "Could not open “PATH”: No such file or directory"
  *
+ * Checks that @path names a file before a reader opens it, so that a folder, a pipe
+ * or a device is one sentence rather than a read that fails or never ends.
+ *
  * Returns: %TRUE if @path is a regular file (after following links)
  */
 NK_AVAILABLE_IN_ALL
@@ -92,14 +95,15 @@ gboolean nk_file_check_writable      (const char  *path,
  * @dir: a folder files will be written into (created, with parents, if missing)
  * @error: return location for a #GError in %G_FILE_ERROR naming @dir
  *
+ * Creates @dir if needed and checks, by creating a temporary file in it, that files
+ * can be written there.
+ *
  * Returns: %TRUE if @dir is a folder in which a file can be created
  */
 NK_AVAILABLE_IN_ALL
 gboolean nk_file_check_writable_dir  (const char  *dir,
                                       GError     **error);
 
-/* Sets @error to "@name: <message>" in @domain and returns FALSE, so a reader
- * can `return nk_file_fail (...)`; every message names the file first. */
 NK_AVAILABLE_IN_ALL
 gboolean nk_file_fail                (GError     **error,
                                       GQuark       domain,

@@ -13,6 +13,13 @@
 
 #include "nk-rng.h"
 
+/**
+ * nk_rng_error_quark:
+ *
+ * The error domain of the random generator: a saved state that does not parse.
+ *
+ * Returns: the #GQuark of %NK_RNG_ERROR
+ */
 G_DEFINE_QUARK (nk-rng-error-quark, nk_rng_error)
 
 #define PHILOX_M0 0xD2511F53u
@@ -66,12 +73,30 @@ nk_philox4x32_10 (const guint32 ctr[4],
   out[3] = c3;
 }
 
+/**
+ * nk_rng_new:
+ * @seed: the seed (the Philox key)
+ *
+ * Starts the stream of @seed at its first word.
+ *
+ * Returns: (transfer full): a generator at counter 0
+ */
 NkRng *
 nk_rng_new (guint64 seed)
 {
   return nk_rng_new_from_state (seed, 0);
 }
 
+/**
+ * nk_rng_new_from_state:
+ * @seed: a seed from nk_rng_get_state()
+ * @counter: a counter from nk_rng_get_state()
+ *
+ * Restores a saved generator: the state is only these two numbers, so the new
+ * generator draws the same words the saved one would have drawn next.
+ *
+ * Returns: (transfer full): a generator that continues exactly where the saved one was
+ */
 NkRng *
 nk_rng_new_from_state (guint64 seed,
                        guint64 counter)
@@ -83,6 +108,14 @@ nk_rng_new_from_state (guint64 seed,
   return rng;
 }
 
+/**
+ * nk_rng_copy:
+ * @rng: a generator
+ *
+ * Copies the state; the copy and @rng then draw the same words independently.
+ *
+ * Returns: (transfer full): a new generator at the same seed and counter
+ */
 NkRng *
 nk_rng_copy (const NkRng *rng)
 {
@@ -91,12 +124,26 @@ nk_rng_copy (const NkRng *rng)
   return g_memdup2 (rng, sizeof *rng);
 }
 
+/**
+ * nk_rng_free:
+ * @rng: (transfer full) (nullable): a generator
+ *
+ * Frees a generator from nk_rng_new() or its siblings.
+ */
 void
 nk_rng_free (NkRng *rng)
 {
   g_free (rng);
 }
 
+/**
+ * nk_rng_get_state:
+ * @rng: a generator
+ * @out_seed: (out) (optional): the seed
+ * @out_counter: (out) (optional): the number of 32-bit words drawn so far
+ *
+ * The whole state, what a checkpoint saves (nk_rng_new_from_state() restores it).
+ */
 void
 nk_rng_get_state (const NkRng *rng,
                   guint64     *out_seed,
@@ -110,6 +157,15 @@ nk_rng_get_state (const NkRng *rng,
     *out_counter = rng->counter;
 }
 
+/**
+ * nk_rng_set_state:
+ * @rng: a generator
+ * @seed: the new seed
+ * @counter: the new counter, in 32-bit words
+ *
+ * Moves @rng to word @counter of the stream of @seed, dropping the second normal
+ * of a Box–Muller pair it may hold back.
+ */
 void
 nk_rng_set_state (NkRng   *rng,
                   guint64  seed,
@@ -122,6 +178,14 @@ nk_rng_set_state (NkRng   *rng,
   rng->cache_valid = FALSE;
 }
 
+/**
+ * nk_rng_get_seed:
+ * @rng: a generator
+ *
+ * The seed the generator was made with (or set to).
+ *
+ * Returns: the seed
+ */
 guint64
 nk_rng_get_seed (const NkRng *rng)
 {
@@ -129,6 +193,15 @@ nk_rng_get_seed (const NkRng *rng)
   return rng->seed;
 }
 
+/**
+ * nk_rng_get_counter:
+ * @rng: a generator
+ *
+ * How far the stream has advanced; the top of nk-rng.h says how many words each
+ * draw consumes.
+ *
+ * Returns: the number of 32-bit words drawn so far
+ */
 guint64
 nk_rng_get_counter (const NkRng *rng)
 {
@@ -136,6 +209,14 @@ nk_rng_get_counter (const NkRng *rng)
   return rng->counter;
 }
 
+/**
+ * nk_rng_to_string:
+ * @rng: a generator
+ *
+ * The state as text, the form checkpoints keep in their metadata.
+ *
+ * Returns: (transfer full): "philox4x32-10:SEED:COUNTER" (decimal)
+ */
 char *
 nk_rng_to_string (const NkRng *rng)
 {
@@ -145,6 +226,15 @@ nk_rng_to_string (const NkRng *rng)
                           rng->seed, rng->counter);
 }
 
+/**
+ * nk_rng_new_from_string:
+ * @text: a string from nk_rng_to_string()
+ * @error: return location for a #GError (%NK_RNG_ERROR_PARSE)
+ *
+ * Restores a generator from its text form.
+ *
+ * Returns: (transfer full) (nullable): the generator, or %NULL if @text is malformed
+ */
 NkRng *
 nk_rng_new_from_string (const char  *text,
                         GError     **error)
@@ -171,6 +261,14 @@ bad:
   return NULL;
 }
 
+/**
+ * nk_rng_next_u32:
+ * @rng: a generator
+ *
+ * The next word of the stream (consumes 1 word).
+ *
+ * Returns: 32 random bits
+ */
 guint32
 nk_rng_next_u32 (NkRng *rng)
 {
@@ -191,6 +289,14 @@ nk_rng_next_u32 (NkRng *rng)
   return rng->cache[lane];
 }
 
+/**
+ * nk_rng_next_u64:
+ * @rng: a generator
+ *
+ * Two words of the stream, the first as the low half (consumes 2 words).
+ *
+ * Returns: 64 random bits
+ */
 guint64
 nk_rng_next_u64 (NkRng *rng)
 {
@@ -200,18 +306,43 @@ nk_rng_next_u64 (NkRng *rng)
   return (hi << 32) | lo;
 }
 
+/**
+ * nk_rng_uniform_float:
+ * @rng: a generator
+ *
+ * A float uniform on [0, 1) with 24 random bits (consumes 1 word).
+ *
+ * Returns: the deviate
+ */
 float
 nk_rng_uniform_float (NkRng *rng)
 {
   return (float) (nk_rng_next_u32 (rng) >> 8) * 0x1p-24f;
 }
 
+/**
+ * nk_rng_uniform_double:
+ * @rng: a generator
+ *
+ * A double uniform on [0, 1) with 53 random bits (consumes 2 words).
+ *
+ * Returns: the deviate
+ */
 double
 nk_rng_uniform_double (NkRng *rng)
 {
   return (double) (nk_rng_next_u64 (rng) >> 11) * 0x1p-53;
 }
 
+/**
+ * nk_rng_uniform_int:
+ * @rng: a generator
+ * @n: the bound, > 0
+ *
+ * Draws by rejection, so every value is equally likely (2 words per try).
+ *
+ * Returns: an integer uniform on [0, @n), without modulo bias
+ */
 guint64
 nk_rng_uniform_int (NkRng   *rng,
                     guint64  n)
@@ -247,6 +378,17 @@ normal_pair (NkRng  *rng,
     *z1 = r * sin (theta);
 }
 
+/**
+ * nk_rng_normal:
+ * @rng: a generator
+ * @mean: the mean
+ * @std: the standard deviation
+ *
+ * A deviate of N(@mean, @std²) by Box–Muller in double, the cosine branch only
+ * (consumes 2 words).
+ *
+ * Returns: the deviate
+ */
 double
 nk_rng_normal (NkRng  *rng,
                double  mean,
@@ -276,6 +418,16 @@ nk_rng_truncated_normal (NkRng  *rng,
   return mean + std * z;
 }
 
+/**
+ * nk_rng_fill_uniform_f32:
+ * @rng: a generator
+ * @out: (array length=n): the buffer to fill
+ * @n: the number of elements
+ * @low: the lower bound
+ * @high: the upper bound, above @low
+ *
+ * Fills @out with floats uniform on [@low, @high), one word each.
+ */
 void
 nk_rng_fill_uniform_f32 (NkRng *rng,
                          float *out,
@@ -289,6 +441,18 @@ nk_rng_fill_uniform_f32 (NkRng *rng,
     out[i] = (float) (low + span * nk_rng_uniform_float (rng));
 }
 
+/**
+ * nk_rng_fill_normal_f32:
+ * @rng: a generator
+ * @out: (array length=n): the buffer to fill
+ * @n: the number of elements
+ * @mean: the mean
+ * @std: the standard deviation
+ *
+ * Fills @out with N(@mean, @std²) deviates computed in double and rounded once to
+ * float. Both Box–Muller branches are used, 2 words per pair; an odd last element
+ * takes a pair and drops the sine.
+ */
 void
 nk_rng_fill_normal_f32 (NkRng  *rng,
                         float  *out,
@@ -310,6 +474,20 @@ nk_rng_fill_normal_f32 (NkRng  *rng,
     out[i] = (float) nk_rng_normal (rng, mean, std);
 }
 
+/**
+ * nk_rng_fill_truncated_normal_f32:
+ * @rng: a generator
+ * @out: (array length=n): the buffer to fill
+ * @n: the number of elements
+ * @mean: the mean of the untruncated normal
+ * @std: its standard deviation
+ * @a: lower bound, in standard deviations from @mean
+ * @b: upper bound, in standard deviations from @mean, @a < @b
+ *
+ * Truncated normals as nk_rng_truncated_normal() defines them, but candidates are
+ * drawn as Box–Muller pairs (2 words per pair, both used), so the values differ
+ * from @n scalar calls.
+ */
 void
 nk_rng_fill_truncated_normal_f32 (NkRng  *rng,
                                   float  *out,

@@ -45,6 +45,8 @@ G_BEGIN_DECLS
 /**
  * NkRngError:
  * @NK_RNG_ERROR_PARSE: a state string is not "philox4x32-10:SEED:COUNTER"
+ *
+ * Why nk_rng_new_from_string() refused a saved state.
  */
 typedef enum {
   NK_RNG_ERROR_PARSE,
@@ -55,6 +57,12 @@ GQuark nk_rng_error_quark (void);
 
 #define NK_TYPE_RNG (nk_rng_get_type ())
 
+/**
+ * NkRng:
+ *
+ * A Philox4x32-10 generator: nothing but a seed and a counter (the top of
+ * nk-rng.h), so a copy or a saved state continues the same stream.
+ */
 typedef struct _NkRng NkRng;
 
 NK_AVAILABLE_IN_ALL
@@ -74,22 +82,9 @@ void       nk_philox4x32_10     (const guint32  ctr[4],
                                  const guint32  key[2],
                                  guint32        out[4]);
 
-/**
- * nk_rng_new:
- * @seed: the seed (the Philox key)
- *
- * Returns: (transfer full): a generator at counter 0
- */
 NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new           (guint64        seed);
 
-/**
- * nk_rng_new_from_state:
- * @seed: a seed from nk_rng_get_state()
- * @counter: a counter from nk_rng_get_state()
- *
- * Returns: (transfer full): a generator that continues exactly where the saved one was
- */
 NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new_from_state (guint64       seed,
                                   guint64       counter);
@@ -111,51 +106,27 @@ guint64    nk_rng_get_seed      (const NkRng   *rng);
 NK_AVAILABLE_IN_ALL
 guint64    nk_rng_get_counter   (const NkRng   *rng);
 
-/**
- * nk_rng_to_string:
- * @rng: a generator
- *
- * Returns: (transfer full): the state as "philox4x32-10:SEED:COUNTER" (decimal),
- *   the form checkpoints keep in their metadata
- */
 NK_AVAILABLE_IN_ALL
 char      *nk_rng_to_string     (const NkRng   *rng);
 
-/**
- * nk_rng_new_from_string:
- * @text: a string from nk_rng_to_string()
- * @error: return location for a #GError (%NK_RNG_ERROR_PARSE)
- *
- * Returns: (transfer full) (nullable): the generator, or %NULL if @text is malformed
- */
 NK_AVAILABLE_IN_ALL
 NkRng     *nk_rng_new_from_string (const char  *text,
                                    GError     **error);
 
-/* Raw words */
 NK_AVAILABLE_IN_ALL
 guint32    nk_rng_next_u32      (NkRng         *rng);
 NK_AVAILABLE_IN_ALL
 guint64    nk_rng_next_u64      (NkRng         *rng);
 
-/* Uniform on [0, 1): float has 24 random bits, double 53. */
 NK_AVAILABLE_IN_ALL
 float      nk_rng_uniform_float (NkRng         *rng);
 NK_AVAILABLE_IN_ALL
 double     nk_rng_uniform_double (NkRng        *rng);
 
-/**
- * nk_rng_uniform_int:
- * @rng: a generator
- * @n: the bound, > 0
- *
- * Returns: an integer uniform on [0, @n), without modulo bias
- */
 NK_AVAILABLE_IN_ALL
 guint64    nk_rng_uniform_int   (NkRng         *rng,
                                  guint64        n);
 
-/* N(mean, std²), Box–Muller in double. */
 NK_AVAILABLE_IN_ALL
 double     nk_rng_normal        (NkRng         *rng,
                                  double         mean,
@@ -185,7 +156,6 @@ double     nk_rng_truncated_normal (NkRng      *rng,
                                     double      a,
                                     double      b);
 
-/* Fills of float32 buffers (rounded once from double for the normals). */
 NK_AVAILABLE_IN_ALL
 void       nk_rng_fill_uniform_f32 (NkRng      *rng,
                                     float      *out,
@@ -198,9 +168,6 @@ void       nk_rng_fill_normal_f32  (NkRng      *rng,
                                     gsize       n,
                                     double      mean,
                                     double      std);
-/* Truncated normals as nk_rng_truncated_normal() defines them (a, b in standard
- * deviations), but candidates are drawn as Box–Muller pairs (2 words per pair, both
- * used), so the values differ from n scalar calls. */
 NK_AVAILABLE_IN_ALL
 void       nk_rng_fill_truncated_normal_f32 (NkRng  *rng,
                                              float  *out,

@@ -11,6 +11,13 @@
 
 #include "nk-units.h"
 
+/**
+ * nk_units_error_quark:
+ *
+ * The error domain of nk_units_parse(): text that is not a number a person plans with.
+ *
+ * Returns: the #GQuark of %NK_UNITS_ERROR
+ */
 G_DEFINE_QUARK (nk-units-error-quark, nk_units_error)
 
 /**
@@ -178,6 +185,9 @@ nk_units_format_duration (double seconds)
 /**
  * nk_units_format_rate:
  * @flops_per_s: a rate
+ *
+ * A FLOP rate with an SI prefix and four significant digits; "—" when not finite or
+ * negative.
  *
  * Returns: (transfer full): "989.5 TFLOP/s", "54.0 GFLOP/s"
  */

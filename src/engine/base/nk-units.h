@@ -17,6 +17,14 @@ G_BEGIN_DECLS
 
 #define NK_UNITS_ERROR (nk_units_error_quark ())
 
+/**
+ * NkUnitsError:
+ * @NK_UNITS_ERROR_EMPTY: nothing but spaces was entered
+ * @NK_UNITS_ERROR_INVALID: the text is not a number with an optional K/M/B/G/T suffix
+ * @NK_UNITS_ERROR_RANGE: the number is beyond the range of a double ("1e400")
+ *
+ * Why nk_units_parse() refused a text.
+ */
 typedef enum {
   NK_UNITS_ERROR_EMPTY,
   NK_UNITS_ERROR_INVALID,

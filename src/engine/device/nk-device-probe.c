@@ -110,6 +110,8 @@ nk_device_probe_cuda_async (GCancellable        *cancellable,
  * @error: return location for a #GError: why there is no CUDA device
  *   (%NK_DEVICE_ERROR_NOT_FOUND, "no CUDA device: …"), or %G_IO_ERROR_CANCELLED
  *
+ * Ends a probe started with nk_device_probe_cuda_async().
+ *
  * Returns: %TRUE when a CUDA device is usable
  */
 gboolean

@@ -13,6 +13,14 @@
 #include "nk-device-private.h"
 #include "nk-units.h"
 
+/**
+ * nk_device_error_quark:
+ *
+ * The error domain of devices: one that is missing, out of memory, or whose driver
+ * failed.
+ *
+ * Returns: the #GQuark of %NK_DEVICE_ERROR
+ */
 G_DEFINE_QUARK (nk-device-error-quark, nk_device_error)
 
 struct _NkDevice
@@ -35,6 +43,22 @@ struct _NkDeviceTimer
   gpointer  end;
 };
 
+/* Devices are registered once and live as long as the process, so the boxed type
+ * hands out the same pointer and frees nothing: bindings may hold a device as
+ * long as they like. */
+static NkDevice *
+device_boxed_copy (NkDevice *device)
+{
+  return device;
+}
+
+static void
+device_boxed_free (NkDevice *device)
+{
+}
+
+G_DEFINE_BOXED_TYPE (NkDevice, nk_device, device_boxed_copy, device_boxed_free)
+
 static GMutex registry_lock;
 static GPtrArray *registry;            /* (element-type NkDevice) */
 static gboolean cuda_module_tried;
@@ -45,6 +69,15 @@ static const char *const bucket_names[NK_N_BUCKETS] = {
   "params", "grads", "optimizer", "activations", "data", "other",
 };
 
+/**
+ * nk_bucket_to_string:
+ * @bucket: a bucket (not %NK_N_BUCKETS)
+ *
+ * The bucket's name as CLI.md spells the JSON keys of measured memory.
+ *
+ * Returns: (transfer none): "params", "grads", "optimizer", "activations", "data"
+ *   or "other"
+ */
 const char *
 nk_bucket_to_string (NkBucket bucket)
 {
@@ -288,12 +321,27 @@ nk_device_get_default (void)
   return default_device;
 }
 
+/**
+ * nk_device_set_default:
+ * @device: (transfer none): a device (devices live as long as the process)
+ *
+ * Makes @device the calling thread's default device (nk_device_get_default()); a
+ * training worker sets it for its run.
+ */
 void
 nk_device_set_default (NkDevice *device)
 {
   default_device = device;
 }
 
+/**
+ * nk_device_get_name:
+ * @device: a device
+ *
+ * The name nk_device_lookup() finds the device by.
+ *
+ * Returns: (transfer none): "cpu", "cuda:0", ...
+ */
 const char *
 nk_device_get_name (NkDevice *device)
 {
@@ -301,6 +349,14 @@ nk_device_get_name (NkDevice *device)
   return device->name;
 }
 
+/**
+ * nk_device_get_kind:
+ * @device: a device
+ *
+ * Whether the device is the CPU or a CUDA GPU.
+ *
+ * Returns: the kind
+ */
 NkDeviceKind
 nk_device_get_kind (NkDevice *device)
 {
@@ -308,6 +364,15 @@ nk_device_get_kind (NkDevice *device)
   return device->ops->kind;
 }
 
+/**
+ * nk_device_describe:
+ * @device: a device
+ *
+ * One line about the hardware for people, as the backend reports it.
+ *
+ * Returns: (transfer full): the backend's line (model, memory), or the device's
+ *   name where the backend gives none
+ */
 char *
 nk_device_describe (NkDevice *device)
 {
@@ -391,6 +456,16 @@ nk_device_alloc (NkDevice  *device,
   return ptr;
 }
 
+/**
+ * nk_device_free: (skip)
+ * @device: the device that allocated @ptr
+ * @ptr: (nullable): memory from nk_device_alloc()
+ * @nbytes: the size it was allocated with
+ * @bucket: the bucket it was counted in
+ *
+ * Frees device memory and takes its bytes out of @bucket's live count. Storages
+ * call this; skipped for bindings, which hold storages, not device pointers.
+ */
 void
 nk_device_free (NkDevice *device,
                 gpointer  ptr,
@@ -406,6 +481,16 @@ nk_device_free (NkDevice *device,
   g_mutex_unlock (&device->lock);
 }
 
+/**
+ * nk_device_move_bytes:
+ * @device: a device
+ * @nbytes: bytes already counted in @from
+ * @from: the bucket they leave
+ * @to: the bucket they join
+ *
+ * Moves already-counted bytes from one bucket to another, as nk_storage_set_bucket()
+ * does when a tensor's role changes (a batch becomes a parameter); peaks follow.
+ */
 void
 nk_device_move_bytes (NkDevice *device,
                       gsize     nbytes,
@@ -421,6 +506,15 @@ nk_device_move_bytes (NkDevice *device,
   g_mutex_unlock (&device->lock);
 }
 
+/**
+ * nk_device_count_bytes:
+ * @device: a device
+ * @delta: bytes to add (negative: to take away)
+ * @bucket: the bucket
+ *
+ * Counts bytes the device did not allocate, such as wrapped host memory, so they
+ * appear in the bucket's live and peak bytes.
+ */
 void
 nk_device_count_bytes (NkDevice *device,
                        gssize    delta,
@@ -464,6 +558,13 @@ nk_device_get_bytes (NkDevice *device,
     *out_peak = peak;
 }
 
+/**
+ * nk_device_reset_peak:
+ * @device: a device
+ *
+ * Sets every bucket's peak to its live bytes now, so the next
+ * nk_device_get_bytes() reports the peak of what follows (one training step, say).
+ */
 void
 nk_device_reset_peak (NkDevice *device)
 {
@@ -476,6 +577,19 @@ nk_device_reset_peak (NkDevice *device)
   g_mutex_unlock (&device->lock);
 }
 
+/**
+ * nk_device_memory_info:
+ * @device: a device
+ * @out_free: (out) (optional): free bytes, as the driver reports them
+ * @out_total: (out) (optional): total bytes
+ * @error: return location for a #GError (%NK_DEVICE_ERROR_UNSUPPORTED when the
+ *   device cannot say)
+ *
+ * The whole device's memory as its driver sees it (cudaMemGetInfo on a GPU),
+ * including other processes' use, unlike the buckets' counts of Napkin's own bytes.
+ *
+ * Returns: %TRUE when the figures were read
+ */
 gboolean
 nk_device_memory_info (NkDevice  *device,
                        guint64   *out_free,
@@ -501,6 +615,20 @@ nk_device_memory_info (NkDevice  *device,
   return TRUE;
 }
 
+/**
+ * nk_device_copy: (skip)
+ * @device: the device
+ * @kind: which way the bytes go
+ * @dst: destination memory (host or device, as @kind says)
+ * @src: source memory
+ * @nbytes: bytes to copy
+ * @error: return location for a #GError
+ *
+ * Copies raw bytes to, from or within the device. Skipped for bindings: it takes
+ * device pointers; tensors copy with nk_tensor_to_device() and nk_contiguous().
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_device_copy (NkDevice      *device,
                 NkCopyKind     kind,
@@ -516,6 +644,17 @@ nk_device_copy (NkDevice      *device,
   return device->ops->copy (device->backend, kind, dst, src, nbytes, error);
 }
 
+/**
+ * nk_device_synchronize:
+ * @device: a device
+ * @error: return location for a #GError (%NK_DEVICE_ERROR_FAILED with the driver's
+ *   reason)
+ *
+ * Waits until the work queued on the device is done (a no-op on the CPU, whose
+ * kernels finish before they return); asynchronous errors of a GPU appear here.
+ *
+ * Returns: %TRUE when all the work succeeded
+ */
 gboolean
 nk_device_synchronize (NkDevice  *device,
                        GError   **error)
@@ -528,7 +667,7 @@ nk_device_synchronize (NkDevice  *device,
 }
 
 /**
- * nk_device_rows:
+ * nk_device_rows: (skip)
  * @device: a device
  * @dtype: the rows' dtype (f32 or f64)
  * @call: the row kernel and its operands, device pointers (nk-kernels.h)
@@ -536,6 +675,8 @@ nk_device_synchronize (NkDevice  *device,
  *   device has no row kernels)
  *
  * Runs a row kernel — LayerNorm, causal softmax, embedding — on @device.
+ * Skipped for bindings: @call holds device pointers; the ops in nk-ops.h run these
+ * kernels on tensors.
  *
  * Returns: %TRUE on success
  */
@@ -558,6 +699,17 @@ nk_device_rows (NkDevice          *device,
   return device->ops->rows (device->backend, dtype, call, error);
 }
 
+/**
+ * nk_device_timer_start: (skip)
+ * @device: a device
+ *
+ * Marks the start of timed work in device order. Skipped for bindings: the
+ * timer holds backend events that cannot be copied, and a binding times with its
+ * own clock around nk_device_synchronize().
+ *
+ * Returns: (transfer full): a timer for nk_device_timer_stop() and
+ *   nk_device_timer_free()
+ */
 NkDeviceTimer *
 nk_device_timer_start (NkDevice *device)
 {
@@ -571,6 +723,15 @@ nk_device_timer_start (NkDevice *device)
   return timer;
 }
 
+/**
+ * nk_device_timer_stop: (skip)
+ * @timer: a timer from nk_device_timer_start()
+ *
+ * Marks the end, waits for the work between the marks and measures it; may be
+ * called again to measure to a later end.
+ *
+ * Returns: the seconds between the start and this end mark
+ */
 double
 nk_device_timer_stop (NkDeviceTimer *timer)
 {
@@ -585,6 +746,12 @@ nk_device_timer_stop (NkDeviceTimer *timer)
   return ops->timer_elapsed (timer->device->backend, timer->start, timer->end);
 }
 
+/**
+ * nk_device_timer_free: (skip)
+ * @timer: (transfer full) (nullable): a timer
+ *
+ * Frees the timer and its backend events.
+ */
 void
 nk_device_timer_free (NkDeviceTimer *timer)
 {

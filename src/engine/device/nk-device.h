@@ -40,7 +40,7 @@
 #error "Only <napkin.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 
 #include "nk-version-macros.h"
 
@@ -57,6 +57,8 @@ G_BEGIN_DECLS
  * @NK_DEVICE_ERROR_OUT_OF_MEMORY: an allocation failed (message names bucket sizes)
  * @NK_DEVICE_ERROR_UNSUPPORTED: the device cannot run this op/dtype
  * @NK_DEVICE_ERROR_FAILED: the driver or library reported an error
+ *
+ * Why a device could not be found or could not do what was asked.
  */
 typedef enum {
   NK_DEVICE_ERROR_NOT_FOUND,
@@ -76,6 +78,7 @@ GQuark nk_device_error_quark (void);
  * @NK_BUCKET_ACTIVATIONS: forward outputs kept for backward, and other op outputs
  * @NK_BUCKET_DATA: input batches, token streams
  * @NK_BUCKET_OTHER: everything else (the default)
+ * @NK_N_BUCKETS: the number of buckets; nk_device_get_bytes() reads it as "all"
  *
  * What a storage's bytes are for; the device keeps live and peak bytes per bucket
  * so measured memory can be shown beside nk-plan's prediction.
@@ -90,8 +93,6 @@ typedef enum {
   NK_N_BUCKETS
 } NkBucket;
 
-/* Returns the bucket's short name ("params", "grads", "optimizer", "activations",
- * "data", "other") as CLI.md spells the JSON keys. */
 NK_AVAILABLE_IN_ALL
 const char *nk_bucket_to_string (NkBucket bucket);
 
@@ -99,6 +100,8 @@ const char *nk_bucket_to_string (NkBucket bucket);
  * NkDeviceKind:
  * @NK_DEVICE_CPU: host memory, OpenBLAS
  * @NK_DEVICE_CUDA: an NVIDIA GPU, cuBLAS
+ *
+ * The kind of hardware behind a device.
  */
 typedef enum {
   NK_DEVICE_CPU,
@@ -110,6 +113,8 @@ typedef enum {
  * @NK_COPY_HOST_TO_DEVICE: src is host memory, dst device memory
  * @NK_COPY_DEVICE_TO_HOST: src is device memory, dst host memory
  * @NK_COPY_DEVICE_TO_DEVICE: both on this device
+ *
+ * Which way nk_device_copy() moves bytes.
  */
 typedef enum {
   NK_COPY_HOST_TO_DEVICE,
@@ -117,12 +122,26 @@ typedef enum {
   NK_COPY_DEVICE_TO_DEVICE,
 } NkCopyKind;
 
+#define NK_TYPE_DEVICE (nk_device_get_type ())
+
+/**
+ * NkDevice:
+ *
+ * A place tensors live and ops run: the CPU, or a CUDA GPU through the module.
+ * It counts the live and peak bytes of each #NkBucket. Devices are registered once
+ * and never freed, so a #NkDevice pointer stays valid for the whole process.
+ */
 typedef struct _NkDevice NkDevice;
+
+NK_AVAILABLE_IN_ALL
+GType              nk_device_get_type       (void) G_GNUC_CONST;
 
 /* ---- finding devices ------------------------------------------------------------- */
 
 /**
  * nk_device_get_cpu:
+ *
+ * The device that is always there: host memory and OpenBLAS.
  *
  * Returns: (transfer none): the CPU device (a process-wide singleton)
  */
@@ -146,6 +165,9 @@ NkDevice          *nk_device_lookup         (const char  *name,
 /**
  * nk_device_list:
  *
+ * The CPU and the devices registered so far; a CUDA device appears once
+ * nk_device_lookup() or the probe has loaded the module.
+ *
  * Returns: (transfer container) (element-type NkDevice): the devices known so far
  */
 NK_AVAILABLE_IN_ALL
@@ -168,21 +190,21 @@ NK_AVAILABLE_IN_ALL
 const char        *nk_device_get_name       (NkDevice    *device);
 NK_AVAILABLE_IN_ALL
 NkDeviceKind       nk_device_get_kind       (NkDevice    *device);
-/* Returns: (transfer full): a line about the hardware (model, memory) */
 NK_AVAILABLE_IN_ALL
 char              *nk_device_describe       (NkDevice    *device);
 
 /* ---- memory accounting ----------------------------------------------------------- */
 
 /**
- * nk_device_alloc:
+ * nk_device_alloc: (skip)
  * @device: a device
  * @nbytes: size (0 is allowed and returns a unique non-NULL pointer)
  * @bucket: what the bytes are for
  * @error: return location for a #GError
  *
  * Allocates and counts @nbytes into @bucket's live (and, if exceeded, peak) bytes.
- * Storages call this; other code wants nk_storage_new().
+ * Storages call this; other code wants nk_storage_new(). Skipped for bindings,
+ * which hold storages, not device pointers.
  *
  * Returns: (nullable): device memory, or %NULL with NK_DEVICE_ERROR_OUT_OF_MEMORY
  */
@@ -197,13 +219,11 @@ void               nk_device_free           (NkDevice    *device,
                                              gsize        nbytes,
                                              NkBucket     bucket);
 
-/* Moves already-counted bytes from one bucket to another (nk_storage_set_bucket). */
 NK_AVAILABLE_IN_ALL
 void               nk_device_move_bytes     (NkDevice    *device,
                                              gsize        nbytes,
                                              NkBucket     from,
                                              NkBucket     to);
-/* Counts bytes the device did not allocate (wrapped host memory) in a bucket. */
 NK_AVAILABLE_IN_ALL
 void               nk_device_count_bytes    (NkDevice    *device,
                                              gssize       delta,
@@ -216,13 +236,14 @@ void               nk_device_count_bytes    (NkDevice    *device,
  * @out_live: (out) (optional): bytes allocated now
  * @out_peak: (out) (optional): the most bytes allocated at once since the last
  *   nk_device_reset_peak() (for %NK_N_BUCKETS: the peak of the total)
+ *
+ * The measured memory the app shows beside the planner's prediction.
  */
 NK_AVAILABLE_IN_ALL
 void               nk_device_get_bytes      (NkDevice    *device,
                                              NkBucket     bucket,
                                              guint64     *out_live,
                                              guint64     *out_peak);
-/* Sets every peak to the current live bytes. */
 NK_AVAILABLE_IN_ALL
 void               nk_device_reset_peak     (NkDevice    *device);
 

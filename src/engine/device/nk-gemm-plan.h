@@ -61,6 +61,8 @@ typedef struct {
  * NkGemmOperand:
  * @NK_GEMM_OPERAND_A: the left factor A of C = A·B
  * @NK_GEMM_OPERAND_B: the right factor B
+ *
+ * Which factor of the row-major product a plan passes to BLAS first.
  */
 typedef enum {
   NK_GEMM_OPERAND_A,

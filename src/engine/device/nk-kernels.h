@@ -29,7 +29,11 @@
 # define NK_KERNEL_FN static inline
 #endif
 
-/* The most dimensions a tensor (and an iteration layout) can have. */
+/**
+ * NK_MAX_DIMS:
+ *
+ * The most dimensions a tensor (and an iteration layout) can have.
+ */
 #define NK_MAX_DIMS 8
 
 /**
@@ -50,6 +54,7 @@
  * @NK_UNARY_RELU: max(x, 0) (NaN propagates, like torch.relu)
  * @NK_UNARY_GELU: x·Φ(x) with the exact erf form (torch's default approximate='none')
  * @NK_UNARY_SILU: x·sigmoid(x)
+ * @NK_N_UNARY_OPS: the number of unary operations
  *
  * Elementwise unary operations. Every one costs one FLOP per element in the counter.
  */
@@ -93,6 +98,7 @@ typedef enum {
  * @NK_BINARY_TANH_BACKWARD: a·(1 - b²) (b = tanh's output)
  * @NK_BINARY_GELU_BACKWARD: a·gelu'(b) (b = gelu's input, exact erf form)
  * @NK_BINARY_SILU_BACKWARD: a·silu'(b) (b = silu's input)
+ * @NK_N_BINARY_OPS: the number of binary operations
  *
  * Elementwise binary operations (broadcasting is done by the caller's layout).
  * Comparisons produce 1 or 0 in the operands' dtype (Napkin has no bool dtype).
@@ -127,6 +133,7 @@ typedef enum {
  * @NK_REDUCE_MEAN: sum / count
  * @NK_REDUCE_MAX: largest element (NaN propagates)
  * @NK_REDUCE_MIN: smallest element (NaN propagates)
+ * @NK_N_REDUCE_OPS: the number of reductions
  *
  * Reductions over a set of dimensions. One FLOP per input element in the counter.
  */
@@ -550,10 +557,17 @@ nk_kernel_cross_entropy_dx_elem (double x, double lse, int is_target, double sca
   return (exp (x - lse) - (is_target ? 1.0 : 0.0)) * scale;
 }
 
-/* One row of LayerNorm / causal softmax and their backward, in float (f32 storage)
- * and double (f64). Sums accumulate in double in both, so a device that runs a row
- * per thread gets the CPU's numbers to rounding. Generated for both types by one
- * macro so the two cannot drift apart. */
+/**
+ * NK_KERNEL_ROWS: (skip)
+ * @T: the element type, float or double
+ * @S: the suffix of the generated names, f or d
+ *
+ * Defines one row of LayerNorm / causal softmax and their backward, in float (f32
+ * storage) and double (f64). Sums accumulate in double in both, so a device that
+ * runs a row per thread gets the CPU's numbers to rounding. Generated for both
+ * types by one macro so the two cannot drift apart; a backend's kernels, not for
+ * bindings.
+ */
 #define NK_KERNEL_ROWS(T, S)                                                         \
 /* y = (x − mean)·rstd·w + b over @n elements; w, b may be NULL (1 and 0). */        \
 NK_KERNEL_FN void                                                                    \
@@ -653,12 +667,23 @@ nk_kernel_softmax_causal_backward_row_##S (const T *y, const T *dy, int64_t i,  
 NK_KERNEL_ROWS (float, f)
 NK_KERNEL_ROWS (double, d)
 
-/* Rows per partial sum of LayerNorm's parameter gradients on a device that sums
- * columns in parallel: chunk sums first, then the chunks in order (deterministic). */
+/**
+ * NK_ROWS_CHUNK:
+ *
+ * Rows per partial sum of LayerNorm's parameter gradients on a device that sums
+ * columns in parallel: chunk sums first, then the chunks in order (deterministic).
+ */
 #define NK_ROWS_CHUNK 256
 
-/* dw[j], db[j] of LayerNorm summed over rows r0..r1-1 in row order (one column per
- * call, so a device may give each column and chunk its own thread). */
+/**
+ * NK_KERNEL_LAYERNORM_PARAMS: (skip)
+ * @T: the element type, float or double
+ * @S: the suffix of the generated names, f or d
+ *
+ * Defines dw[j], db[j] of LayerNorm summed over rows r0..r1-1 in row order (one
+ * column per call, so a device may give each column and chunk its own thread) and
+ * an embedding gradient's element; a backend's kernels, not for bindings.
+ */
 #define NK_KERNEL_LAYERNORM_PARAMS(T, S)                                             \
 NK_KERNEL_FN void                                                                    \
 nk_kernel_layernorm_params_col_##S (const T *x, const T *mean, const T *rstd,        \
@@ -731,6 +756,21 @@ typedef enum {
   NK_ROWS_CROSS_ENTROPY_BACKWARD,
 } NkRowsOp;
 
+/**
+ * NkRowsCall: (skip)
+ * @op: the kernel, an #NkRowsOp
+ * @rows: the number of rows
+ * @cols: elements per row
+ * @period: the causal softmax's rows per query block (row r is query r % @period)
+ * @vocab: the embedding table's rows (gather and scatter)
+ * @scalar: the kernel's scalar (#NkRowsOp says which)
+ * @accumulate: whether outputs are added to rather than written
+ * @in: the inputs, device pointers (#NkRowsOp says which slot holds what)
+ * @out: the outputs, device pointers
+ *
+ * One call of a row kernel (nk_device_rows()), as the tensor ops hand it to a
+ * device. Holds device pointers, so bindings do not see it.
+ */
 typedef struct {
   int         op;
   int64_t     rows, cols, period, vocab;

@@ -581,6 +581,9 @@ nk_dtype_convert_to_f32 (NkDType     dtype,
  * nk_dtype_bulk_path:
  * @dtype: a format
  *
+ * Which conversion code path this machine takes (SIMD or portable) for @dtype; the
+ * results are the same bit for bit either way.
+ *
  * Returns: a short name of the code path that conversion from f32 to @dtype
  *   takes on this machine now, e.g. "f16c", "avx2" or "portable" (for
  *   benchmarks and reports)

@@ -11,6 +11,13 @@
 
 #include "nk-dtype.h"
 
+/**
+ * nk_dtype_error_quark:
+ *
+ * The error domain of text a person typed for a format: names and items.
+ *
+ * Returns: the #GQuark of %NK_DTYPE_ERROR
+ */
 G_DEFINE_QUARK (nk-dtype-error-quark, nk_dtype_error)
 
 static const char *const f32_aliases[] = { "fp32", "float32", "float", NULL };
@@ -69,6 +76,9 @@ static const NkDTypeInfo dtype_table[NK_N_DTYPES] = {
  * nk_dtype_info:
  * @dtype: a format
  *
+ * Looks a format up in the format table, the one home of its bit widths, bias and
+ * names.
+ *
  * Returns: (transfer none): the table row of @dtype
  */
 const NkDTypeInfo *
@@ -82,6 +92,9 @@ nk_dtype_info (NkDType dtype)
 /**
  * nk_dtype_is_float:
  * @dtype: a format
+ *
+ * Integer formats have no exponent; the bit-level functions (encode, decode,
+ * neighbours, limits) take floating-point formats only.
  *
  * Returns: whether @dtype is a floating-point format (encode/decode apply)
  */
@@ -97,6 +110,8 @@ nk_dtype_is_float (NkDType dtype)
  * nk_dtype_element_size:
  * @dtype: a format
  *
+ * The bytes one element takes in a storage; tf32 lives in the 4 bytes of a float32.
+ *
  * Returns: bytes per element in a tensor
  */
 gsize
@@ -110,6 +125,9 @@ nk_dtype_element_size (NkDType dtype)
 /**
  * nk_dtype_bits_mask:
  * @dtype: a format
+ *
+ * The low nk_dtype_info()->bits bits set: what nk_dtype_parse_item() accepts as raw
+ * bits.
  *
  * Returns: the mask of the bits a pattern of @dtype may use
  */
@@ -127,6 +145,8 @@ nk_dtype_bits_mask (NkDType dtype)
 /**
  * nk_dtype_class_to_string:
  * @klass: a class
+ *
+ * The untranslated spelling of a class, fixed by CLI.md for JSON and scripts.
  *
  * Returns: the class as CLI.md spells it: "zero", "subnormal", "normal", "inf", "nan"
  */
@@ -274,6 +294,9 @@ nan_magnitude (const NkDTypeInfo *info)
  * @dtype: a floating-point format
  * @sign: 0 or 1
  *
+ * The one NaN pattern every conversion in nk-dtype produces, so that scalar and bulk
+ * conversions agree bit for bit.
+ *
  * Returns: the canonical quiet NaN of @dtype with sign @sign (see the header)
  */
 guint64
@@ -292,6 +315,8 @@ nk_dtype_nan_bits (NkDType dtype,
  * nk_dtype_max_bits:
  * @dtype: a floating-point format
  *
+ * The largest finite magnitude with sign 0 (e4m3: 0x7e, 448; f16: 0x7bff, 65504).
+ *
  * Returns: the pattern of the largest finite value
  */
 guint64
@@ -305,6 +330,8 @@ nk_dtype_max_bits (NkDType dtype)
 /**
  * nk_dtype_min_normal_bits:
  * @dtype: a floating-point format
+ *
+ * Exponent field 1, fraction 0: 2^(1 − bias).
  *
  * Returns: the pattern of the smallest positive normal value
  */
@@ -320,6 +347,9 @@ nk_dtype_min_normal_bits (NkDType dtype)
  * nk_dtype_min_subnormal_bits:
  * @dtype: a floating-point format
  *
+ * Exponent field 0, fraction 1: 2^(1 − bias − M), the gap between 0 and the next
+ * value.
+ *
  * Returns: the pattern of the smallest positive value
  */
 guint64
@@ -333,6 +363,8 @@ nk_dtype_min_subnormal_bits (NkDType dtype)
 /**
  * nk_dtype_one_bits:
  * @dtype: a floating-point format
+ *
+ * Exponent field equal to the bias, fraction 0.
  *
  * Returns: the pattern of 1.0
  */
@@ -437,6 +469,9 @@ nk_dtype_decode (NkDType         dtype,
  * nk_dtype_to_double:
  * @dtype: a floating-point format
  * @bits: a pattern of @dtype
+ *
+ * Every value of every format here is a double exactly, so nothing is rounded; NaN
+ * becomes a double NaN with the same sign.
  *
  * Returns: the exact value of @bits
  */
@@ -790,6 +825,9 @@ nk_dtype_exact_decimal_double (double value)
  * @dtype: a floating-point format
  * @bits: a pattern of @dtype
  *
+ * Every finite pattern is a dyadic rational, so its decimal expansion ends; this
+ * writes all its digits.
+ *
  * Returns: (transfer full): the exact decimal expansion of the value of @bits,
  *   see nk_dtype_exact_decimal_double()
  */
@@ -804,6 +842,8 @@ nk_dtype_exact_decimal (NkDType dtype,
  * nk_dtype_format_bits:
  * @dtype: a format
  * @bits: a pattern of @dtype
+ *
+ * The pattern as hex, as CLI.md writes bits.
  *
  * Returns: (transfer full): @bits as lowercase, 0x-prefixed, full-width hex
  *   ("0x7e", "0x3c00", "0x3f800000")
@@ -823,6 +863,8 @@ nk_dtype_format_bits (NkDType dtype,
  * @dtype: a floating-point format
  * @bits: a pattern of @dtype
  * @separator: (nullable): put between the sign, exponent and fraction fields
+ *
+ * The pattern in binary, field by field, as the Formats page shows it.
  *
  * Returns: (transfer full): @bits in binary, most significant first, e.g.
  *   "0 1111 110" for e4m3's 448 with @separator " "
@@ -962,6 +1004,8 @@ nk_dtype_next_up (NkDType dtype,
  * nk_dtype_next_down:
  * @dtype: a floating-point format
  * @bits: a pattern of @dtype
+ *
+ * Like nextafter() toward −inf, the mirror of nk_dtype_next_up().
  *
  * Returns: the next representable value below @bits, see nk_dtype_next_up()
  */

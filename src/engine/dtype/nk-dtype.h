@@ -36,16 +36,42 @@ G_BEGIN_DECLS
 
 #define NK_DTYPE_ERROR (nk_dtype_error_quark ())
 
+/**
+ * NkDTypeError:
+ * @NK_DTYPE_ERROR_EMPTY: an item or dtype name was empty
+ * @NK_DTYPE_ERROR_INVALID: not a number, not hex bits
+ * @NK_DTYPE_ERROR_TOO_WIDE: hex bits do not fit the format
+ * @NK_DTYPE_ERROR_UNKNOWN: not a dtype name
+ *
+ * Why a name or an item that a person typed was refused (nk_dtype_from_name(),
+ * nk_dtype_parse_item()).
+ */
 typedef enum {
-  NK_DTYPE_ERROR_EMPTY,        /* an item or dtype name was empty */
-  NK_DTYPE_ERROR_INVALID,      /* not a number, not hex bits */
-  NK_DTYPE_ERROR_TOO_WIDE,     /* hex bits do not fit the format */
-  NK_DTYPE_ERROR_UNKNOWN,      /* not a dtype name */
+  NK_DTYPE_ERROR_EMPTY,
+  NK_DTYPE_ERROR_INVALID,
+  NK_DTYPE_ERROR_TOO_WIDE,
+  NK_DTYPE_ERROR_UNKNOWN,
 } NkDTypeError;
 
 NK_AVAILABLE_IN_ALL
 GQuark nk_dtype_error_quark (void);
 
+/**
+ * NkDType:
+ * @NK_DTYPE_F32: IEEE 754 binary32 (PyTorch's float32)
+ * @NK_DTYPE_F16: IEEE 754 binary16 (float16)
+ * @NK_DTYPE_BF16: bfloat16: float32's 8 exponent bits, 7 fraction bits
+ * @NK_DTYPE_E4M3: OCP FP8 E4M3 ("e4m3fn"): no infinities, max 448
+ * @NK_DTYPE_E5M2: OCP FP8 E5M2, IEEE-like with infinities
+ * @NK_DTYPE_F64: IEEE 754 binary64 (float64)
+ * @NK_DTYPE_TF32: NVIDIA TensorFloat-32, a 19-bit compute format stored in a float32
+ * @NK_DTYPE_INT64: signed 64-bit integers (PyTorch's int64, token ids)
+ * @NK_DTYPE_INT32: signed 32-bit integers
+ * @NK_DTYPE_UINT16: unsigned 16-bit integers (GPT-2 token streams)
+ *
+ * A number format: one row of the format table (nk_dtype_info()), which every
+ * other fact in nk-dtype is computed from.
+ */
 typedef enum {
   NK_DTYPE_F32,
   NK_DTYPE_F16,
@@ -60,19 +86,43 @@ typedef enum {
   NK_N_DTYPES /*< skip >*/
 } NkDType;
 
-/* How a format spells NaN. */
+/**
+ * NkNanStyle:
+ * @NK_NAN_NONE: no NaN (integers)
+ * @NK_NAN_IEEE: exponent all ones, fraction not zero
+ * @NK_NAN_ALL_ONES: only s.1…1.1…1 (E4M3FN)
+ *
+ * How a format spells NaN.
+ */
 typedef enum {
-  NK_NAN_NONE,          /* integers */
-  NK_NAN_IEEE,          /* exponent all ones, fraction != 0 */
-  NK_NAN_ALL_ONES,      /* only s.1…1.1…1 (E4M3FN) */
+  NK_NAN_NONE,
+  NK_NAN_IEEE,
+  NK_NAN_ALL_ONES,
 } NkNanStyle;
 
-/* What happens to a value beyond the largest finite magnitude (see CLI.md). */
+/**
+ * NkOverflow:
+ * @NK_OVERFLOW_DEFAULT: like PyTorch and ml_dtypes: ±inf; NaN where there is no
+ *   inf (e4m3)
+ * @NK_OVERFLOW_SATURATE: like CUDA's satfinite: ±max (infinities too); NaN stays NaN
+ *
+ * What happens to a value beyond the largest finite magnitude (CLI.md's --saturate).
+ */
 typedef enum {
-  NK_OVERFLOW_DEFAULT,  /* like PyTorch/ml_dtypes: ±inf; NaN where there is no inf (e4m3) */
-  NK_OVERFLOW_SATURATE, /* like CUDA's satfinite: ±max (infinities too); NaN stays NaN */
+  NK_OVERFLOW_DEFAULT,
+  NK_OVERFLOW_SATURATE,
 } NkOverflow;
 
+/**
+ * NkDTypeClass:
+ * @NK_DTYPE_CLASS_ZERO: ±0
+ * @NK_DTYPE_CLASS_SUBNORMAL: exponent field 0, fraction not zero: 0.f × 2^(1 − bias)
+ * @NK_DTYPE_CLASS_NORMAL: 1.f × 2^(e − bias)
+ * @NK_DTYPE_CLASS_INF: ±infinity
+ * @NK_DTYPE_CLASS_NAN: not a number
+ *
+ * Which rule of the top of nk-dtype.h a bit pattern is read by.
+ */
 typedef enum {
   NK_DTYPE_CLASS_ZERO,
   NK_DTYPE_CLASS_SUBNORMAL,
@@ -131,6 +181,8 @@ typedef struct {
  * @mantissa: the raw fraction field f
  * @significand: 1.f for normals, 0.f for zeros and subnormals (0 for inf/NaN)
  * @value: the exact value
+ *
+ * A bit pattern taken apart into its fields (nk_dtype_decode()).
  */
 typedef struct {
   NkDType      dtype;
@@ -153,7 +205,7 @@ typedef struct {
  * @max_exponent: unbiased exponent of @max
  * @min_exponent: unbiased exponent of @min_normal, 1 − bias
  * @precision: decimal digits always preserved, floor(−log10 @epsilon) (numpy's finfo.precision)
- * @decimal_digits: (M + 1) × log10 2, the significand's width in decimal digits
+ * @decimal_digits: the significand's width in decimal digits, (M + 1) × log10 2
  * @range_decades: log10 (@max / @min_normal), the normal dynamic range in powers of ten
  * @range_decades_subnormal: log10 (@max / @min_subnormal), with gradual underflow
  *
@@ -172,15 +224,26 @@ typedef struct {
   double range_decades_subnormal;
 } NkDTypeLimits;
 
-/* What rounding one value into a format did to it (see nk_dtype_round()). */
+/**
+ * NkRoundingStatus:
+ * @NK_ROUNDING_EXACT: the format holds the value (NaN stays NaN)
+ * @NK_ROUNDING_ROUNDED: rounded to a nearby normal value
+ * @NK_ROUNDING_UNDERFLOW_TO_ZERO: too small: became ±0
+ * @NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL: rounded to a subnormal: fewer significant bits
+ * @NK_ROUNDING_OVERFLOW_TO_INF: too large: became ±inf
+ * @NK_ROUNDING_OVERFLOW_TO_NAN: too large, no infinity in the format: became NaN
+ * @NK_ROUNDING_SATURATED: too large (or ±inf): clamped to ±max
+ *
+ * What rounding one value into a format did to it (nk_dtype_round()).
+ */
 typedef enum {
-  NK_ROUNDING_EXACT,                   /* the format holds the value (NaN stays NaN) */
-  NK_ROUNDING_ROUNDED,                 /* rounded to a nearby normal value */
-  NK_ROUNDING_UNDERFLOW_TO_ZERO,       /* too small: became ±0 */
-  NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL,  /* rounded to a subnormal: fewer significant bits */
-  NK_ROUNDING_OVERFLOW_TO_INF,         /* too large: became ±inf */
-  NK_ROUNDING_OVERFLOW_TO_NAN,         /* too large, no infinity in the format: became NaN */
-  NK_ROUNDING_SATURATED,               /* too large (or ±inf): clamped to ±max */
+  NK_ROUNDING_EXACT,
+  NK_ROUNDING_ROUNDED,
+  NK_ROUNDING_UNDERFLOW_TO_ZERO,
+  NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL,
+  NK_ROUNDING_OVERFLOW_TO_INF,
+  NK_ROUNDING_OVERFLOW_TO_NAN,
+  NK_ROUNDING_SATURATED,
 } NkRoundingStatus;
 
 /**
@@ -201,16 +264,30 @@ typedef struct {
   NkRoundingStatus status;
 } NkDTypeRounding;
 
-/* One parsed ITEM of CLI.md: either a value or raw bits. */
+/**
+ * NkDTypeItem:
+ * @is_bits: whether the item was raw bits ("0x7e") rather than a value
+ * @bits: the pattern, when @is_bits
+ * @value: the value, when not @is_bits
+ *
+ * One parsed ITEM of CLI.md (nk_dtype_parse_item()): either a value or raw bits.
+ */
 typedef struct {
   gboolean is_bits;
-  guint64  bits;    /* when is_bits */
-  double   value;   /* when !is_bits */
+  guint64  bits;
+  double   value;
 } NkDTypeItem;
 
+/**
+ * NkFormulaStyle:
+ * @NK_FORMULA_DECIMAL: the significand as a decimal: 1.5
+ * @NK_FORMULA_BINARY: the significand in binary: 1.100₂
+ *
+ * How nk_dtype_formula() writes the significand.
+ */
 typedef enum {
-  NK_FORMULA_DECIMAL,   /* significand as a decimal: 1.5 */
-  NK_FORMULA_BINARY,    /* significand in binary: 1.100₂ */
+  NK_FORMULA_DECIMAL,
+  NK_FORMULA_BINARY,
 } NkFormulaStyle;
 
 /* The table */

@@ -12,6 +12,13 @@
 #include "nk-einops.h"
 #include "nk-ops.h"
 
+/**
+ * nk_einops_error_quark:
+ *
+ * The error domain of einops patterns and the tensors they are applied to.
+ *
+ * Returns: the #GQuark of %NK_EINOPS_ERROR
+ */
 G_DEFINE_QUARK (nk-einops-error-quark, nk_einops_error)
 
 /* ------------------------------------------------------------------------------
@@ -739,6 +746,8 @@ rearrange_or_reduce (NkTensor           *x,
  * @name: "sum", "mean", "max" or "min"
  * @out_reduction: (out): the reduction
  * @error: a sentence naming @name when it is none of them
+ *
+ * Reads the reduction argument of einops' reduce(), spelled as einops spells it.
  *
  * Returns: %TRUE when @name is a reduction
  */

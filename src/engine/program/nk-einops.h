@@ -51,6 +51,8 @@ G_BEGIN_DECLS
  * @NK_EINOPS_ERROR_DIVISIBILITY: a group's known sizes do not divide its dimension,
  *   or a group has more than one unknown size
  * @NK_EINOPS_ERROR_LIMIT: the result would be larger than the caller allows
+ *
+ * Why an einops pattern was refused; the message names the pattern and the shape.
  */
 typedef enum {
   NK_EINOPS_ERROR_PATTERN,
@@ -69,6 +71,8 @@ GQuark nk_einops_error_quark (void);
  * @NK_EINOPS_MEAN: mean
  * @NK_EINOPS_MAX: largest element
  * @NK_EINOPS_MIN: smallest element
+ *
+ * How nk_einops_reduce() combines the elements of the axes a pattern drops.
  */
 typedef enum {
   NK_EINOPS_SUM,

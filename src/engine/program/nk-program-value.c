@@ -87,6 +87,9 @@ _nk_program_value_new_string (const char *string)
  * nk_program_value_ref:
  * @value: a value
  *
+ * Takes a reference; the value stays valid after the program runs again or is
+ * freed.
+ *
  * Returns: (transfer full): @value
  */
 NkProgramValue *
@@ -101,6 +104,8 @@ nk_program_value_ref (NkProgramValue *value)
 /**
  * nk_program_value_unref:
  * @value: (transfer full): a value
+ *
+ * Drops a reference; the last one frees the value and its reference on a tensor.
  */
 void
 nk_program_value_unref (NkProgramValue *value)
@@ -120,6 +125,8 @@ nk_program_value_unref (NkProgramValue *value)
  * nk_program_value_get_kind:
  * @value: a value
  *
+ * Which of the getters applies.
+ *
  * Returns: what @value holds
  */
 NkProgramValueKind
@@ -132,6 +139,8 @@ nk_program_value_get_kind (const NkProgramValue *value)
 /**
  * nk_program_value_get_tensor:
  * @value: a value
+ *
+ * The tensor of a tensor value.
  *
  * Returns: (transfer none) (nullable): the tensor, or %NULL if @value is not one
  */
@@ -146,6 +155,8 @@ nk_program_value_get_tensor (const NkProgramValue *value)
  * nk_program_value_get_int:
  * @value: an int or bool value
  *
+ * The integer of an int value; a bool reads as 1 or 0.
+ *
  * Returns: the integer (0 for other kinds)
  */
 gint64
@@ -158,6 +169,8 @@ nk_program_value_get_int (const NkProgramValue *value)
 /**
  * nk_program_value_get_double:
  * @value: an int, float or bool value
+ *
+ * The number of an int, float or bool value as a double.
  *
  * Returns: the number as a double (0 for other kinds)
  */
@@ -172,6 +185,8 @@ nk_program_value_get_double (const NkProgramValue *value)
  * nk_program_value_get_bool:
  * @value: a bool value
  *
+ * The boolean of a bool value.
+ *
  * Returns: the boolean
  */
 gboolean
@@ -185,6 +200,8 @@ nk_program_value_get_bool (const NkProgramValue *value)
  * nk_program_value_get_tuple:
  * @value: a tuple value
  * @n_items: (out): number of items
+ *
+ * The integers of a tuple value (a shape, sizes or strides).
  *
  * Returns: (transfer none) (array length=n_items) (nullable): the items
  */
@@ -201,6 +218,8 @@ nk_program_value_get_tuple (const NkProgramValue *value,
 /**
  * nk_program_value_get_string:
  * @value: a string value
+ *
+ * The text of a string value (an einops pattern).
  *
  * Returns: (transfer none) (nullable): the string
  */

@@ -11,6 +11,14 @@
 #include "nk-program.h"
 #include "nk-program-private.h"
 
+/**
+ * nk_program_error_quark:
+ *
+ * The error domain of the tensor language: text that does not parse, and
+ * statements that fail when they run.
+ *
+ * Returns: the #GQuark of %NK_PROGRAM_ERROR
+ */
 G_DEFINE_QUARK (nk-program-error-quark, nk_program_error)
 
 static void
@@ -23,6 +31,14 @@ binding_free (gpointer data)
   g_free (b);
 }
 
+/**
+ * NkProgram:
+ *
+ * The tensor language of the Strides page and `napkin-cli tensor`: a few lines of
+ * PyTorch-like statements (x = arange(16).view(4, 4); y = x.t()) run on the
+ * engine's tensors, with what each statement made, viewed or copied. Runs are
+ * bounded (%NK_PROGRAM_MAX_NUMEL and its siblings), so any text is safe to run.
+ */
 G_DEFINE_FINAL_TYPE (NkProgram, nk_program, G_TYPE_OBJECT)
 
 enum {
@@ -164,6 +180,9 @@ nk_program_init (NkProgram *self)
 /**
  * nk_program_new:
  *
+ * A program holds the tensor language's interpreter state: the text it last ran, each
+ * statement's value and facts, and the names bound at the end.
+ *
  * Returns: (transfer full): an empty program in f32
  */
 NkProgram *
@@ -175,6 +194,9 @@ nk_program_new (void)
 /**
  * nk_program_get_dtype:
  * @self: a program
+ *
+ * The dtype every tensor a run makes is stored in (the Strides page's and `napkin-cli
+ * tensor --dtype`'s choice).
  *
  * Returns: the dtype tensors are stored in
  */
@@ -227,6 +249,8 @@ nk_program_set_max_work (NkProgram *self,
 /**
  * nk_program_get_source:
  * @self: a program
+ *
+ * The text nk_program_run() was last given.
  *
  * Returns: (nullable): the text of the last run
  */
@@ -375,6 +399,9 @@ nk_program_run (NkProgram   *self,
  * nk_program_get_n_statements:
  * @self: a program
  *
+ * The statements of the last run that succeeded, in order; after a failure, those
+ * before it.
+ *
  * Returns: how many statements ran successfully
  */
 guint
@@ -391,6 +418,8 @@ nk_program_get_n_statements (NkProgram *self)
  *   when it parsed
  * @start: (out) (optional): byte offset of its first character in the source
  * @end: (out) (optional): byte offset just past its last character
+ *
+ * Where a statement is in the source, to highlight it.
  */
 void
 nk_program_get_statement_range (NkProgram *self,
@@ -434,6 +463,8 @@ nk_program_get_statement_value (NkProgram *self,
  * @self: a program
  * @index: a statement that ran, from 0
  *
+ * The name a statement is shown under.
+ *
  * Returns: (nullable): the name the statement assigned (or wrote through, or
  *   named alone), %NULL for an anonymous expression
  */
@@ -450,6 +481,8 @@ nk_program_get_statement_name (NkProgram *self,
  * nk_program_get_last_value:
  * @self: a program
  *
+ * What `napkin-cli tensor` prints: the value of the last statement.
+ *
  * Returns: (transfer none) (nullable): the value of the last statement that ran
  */
 NkProgramValue *
@@ -462,6 +495,8 @@ nk_program_get_last_value (NkProgram *self)
 /**
  * nk_program_get_last_name:
  * @self: a program
+ *
+ * The name of the last statement's value, for the printout.
  *
  * Returns: (nullable): the name of the last statement that ran (see
  *   nk_program_get_statement_name())
@@ -478,6 +513,8 @@ nk_program_get_last_name (NkProgram *self)
  * nk_program_get_error_statement:
  * @self: a program
  *
+ * Which statement the last run failed in.
+ *
  * Returns: the failing statement, from 1; 0 when the last run succeeded
  */
 guint
@@ -490,6 +527,8 @@ nk_program_get_error_statement (NkProgram *self)
 /**
  * nk_program_get_error_column:
  * @self: a program
+ *
+ * Where in its statement the last run failed.
  *
  * Returns: the column of the failure inside its statement, from 1 (in characters
  *   from the statement's first character); 0 when the last run succeeded
@@ -504,6 +543,9 @@ nk_program_get_error_column (NkProgram *self)
 /**
  * nk_program_get_error_reason:
  * @self: a program
+ *
+ * Why the last run failed: the message of its #GError after the "statement N, column
+ * C:" prefix.
  *
  * Returns: (nullable): the reason of the failure, without the position
  */
@@ -592,6 +634,8 @@ nk_program_get_statement_copied (NkProgram *self,
  * @self: a program
  * @index: a statement that ran, from 0
  *
+ * The memory a statement added: what the Strides page shows beside a copy.
+ *
  * Returns: the bytes of the storages the statement allocated (by copying or by
  *   constructing); 0 for a view
  */
@@ -627,6 +671,8 @@ nk_program_get_statement_op (NkProgram *self,
  * nk_program_get_n_names:
  * @self: a program
  *
+ * The names bound when the last run ended, for the Strides page's list of tensors.
+ *
  * Returns: how many names are bound after the run
  */
 guint
@@ -650,6 +696,8 @@ binding_at (NkProgram *self,
  * @self: a program
  * @index: from 0, in the order of the statements that last bound the names
  *
+ * One of the names bound at the end of the run.
+ *
  * Returns: the name
  */
 const char *
@@ -664,6 +712,8 @@ nk_program_get_name (NkProgram *self,
  * nk_program_get_name_value:
  * @self: a program
  * @index: from 0
+ *
+ * The value a name holds at the end of the run.
  *
  * Returns: (transfer none): the value bound to the name
  */
@@ -680,6 +730,8 @@ nk_program_get_name_value (NkProgram *self,
  * @self: a program
  * @index: from 0
  *
+ * Which statement gave a name its value.
+ *
  * Returns: the statement (from 1) that last assigned the name
  */
 guint
@@ -694,6 +746,9 @@ nk_program_get_name_statement (NkProgram *self,
  * nk_program_get_name_shares_with:
  * @self: a program
  * @index: from 0
+ *
+ * Which earlier name's tensor is a view of the same storage: what the Strides page
+ * draws as shared memory.
  *
  * Returns: (nullable): the first earlier name whose tensor has the same storage,
  *   or %NULL when the name's tensor owns its storage alone (or is no tensor)
@@ -721,6 +776,8 @@ nk_program_get_name_shares_with (NkProgram *self,
  * nk_program_lookup:
  * @self: a program
  * @name: a name
+ *
+ * The value of a name at the end of the last run.
  *
  * Returns: (transfer none) (nullable): the value bound to @name after the run
  */

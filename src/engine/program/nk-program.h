@@ -43,24 +43,52 @@
 
 G_BEGIN_DECLS
 
-/* The largest tensor a program may make (4 Mi elements: 16 MiB in f32). */
+/**
+ * NK_PROGRAM_MAX_NUMEL:
+ *
+ * The largest tensor a program may make (4 Mi elements: 16 MiB in f32).
+ */
 #define NK_PROGRAM_MAX_NUMEL       (G_GINT64_CONSTANT (1) << 22)
-/* What one program may allocate in all (32 Mi elements). */
+/**
+ * NK_PROGRAM_MAX_TOTAL_NUMEL:
+ *
+ * What one program may allocate in all (32 Mi elements).
+ */
 #define NK_PROGRAM_MAX_TOTAL_NUMEL (G_GINT64_CONSTANT (1) << 25)
-/* The most multiply-adds one matmul or einsum may do. */
+/**
+ * NK_PROGRAM_MAX_WORK:
+ *
+ * The most multiply-adds one matmul or einsum may do (256 Mi).
+ */
 #define NK_PROGRAM_MAX_WORK        (G_GINT64_CONSTANT (1) << 28)
-/* The most elements one program's ops may read and write in all (1 Gi). */
+/**
+ * NK_PROGRAM_MAX_TOTAL_WORK:
+ *
+ * The most elements one program's ops may read and write in all (1 Gi).
+ */
 #define NK_PROGRAM_MAX_TOTAL_WORK  (G_GINT64_CONSTANT (1) << 30)
 
 #define NK_PROGRAM_ERROR (nk_program_error_quark ())
 
+/**
+ * NkProgramError:
+ * @NK_PROGRAM_ERROR_SYNTAX: the text does not parse
+ * @NK_PROGRAM_ERROR_NAME: an unknown name, function, method or keyword
+ * @NK_PROGRAM_ERROR_TYPE: a value of the wrong kind, a wrong argument count
+ * @NK_PROGRAM_ERROR_INDEX: an index or dimension out of range
+ * @NK_PROGRAM_ERROR_SHAPE: shapes that do not fit; a view the strides cannot express
+ * @NK_PROGRAM_ERROR_LIMIT: more elements than the program may allocate or touch
+ *
+ * Why a run of the tensor language stopped; the message starts with the statement
+ * and column.
+ */
 typedef enum {
-  NK_PROGRAM_ERROR_SYNTAX,     /* the text does not parse */
-  NK_PROGRAM_ERROR_NAME,       /* an unknown name, function, method or keyword */
-  NK_PROGRAM_ERROR_TYPE,       /* a value of the wrong kind, a wrong argument count */
-  NK_PROGRAM_ERROR_INDEX,      /* an index or dimension out of range */
-  NK_PROGRAM_ERROR_SHAPE,      /* shapes that do not fit; a view the strides cannot express */
-  NK_PROGRAM_ERROR_LIMIT,      /* more elements than the program may allocate */
+  NK_PROGRAM_ERROR_SYNTAX,
+  NK_PROGRAM_ERROR_NAME,
+  NK_PROGRAM_ERROR_TYPE,
+  NK_PROGRAM_ERROR_INDEX,
+  NK_PROGRAM_ERROR_SHAPE,
+  NK_PROGRAM_ERROR_LIMIT,
 } NkProgramError;
 
 NK_AVAILABLE_IN_ALL
@@ -88,6 +116,12 @@ typedef enum {
   NK_PROGRAM_VALUE_STRING,
 } NkProgramValueKind;
 
+/**
+ * NkProgramValue:
+ *
+ * A value of the tensor language: a tensor, a number, a boolean, a tuple of
+ * integers or a string, reference-counted (nk_program_value_get_kind() says which).
+ */
 typedef struct _NkProgramValue NkProgramValue;
 
 #define NK_TYPE_PROGRAM_VALUE (nk_program_value_get_type ())

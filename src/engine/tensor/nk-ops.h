@@ -40,11 +40,30 @@ G_BEGIN_DECLS
 
 /* ---- FLOP counter (per thread) --------------------------------------------------- */
 
-/* FLOPs counted on the calling thread since the last reset. */
+/**
+ * nk_flops_get:
+ *
+ * The FLOPs the ops counted on the calling thread since the last
+ * nk_flops_reset(): what MFU divides by the time taken.
+ *
+ * Returns: the count
+ */
 NK_AVAILABLE_IN_ALL
 guint64     nk_flops_get           (void);
+/**
+ * nk_flops_reset:
+ *
+ * Sets the calling thread's FLOP counter to 0.
+ */
 NK_AVAILABLE_IN_ALL
 void        nk_flops_reset         (void);
+/**
+ * nk_flops_add:
+ * @flops: FLOPs done outside the ops here
+ *
+ * Adds to the calling thread's counter, for work that does not go through an op
+ * here (autograd's fused backward kernels count theirs with it).
+ */
 NK_AVAILABLE_IN_ALL
 void        nk_flops_add           (guint64          flops);
 
@@ -61,6 +80,9 @@ void        nk_flops_add           (guint64          flops);
  * @error: return location for a #GError: "The size of tensor a (3) must match the
  *   size of tensor b (4) at non-singleton dimension 1" (PyTorch's words)
  *
+ * The shape two operands broadcast to, by PyTorch's rule: shapes aligned at the
+ * right, a size-1 dim stretches.
+ *
  * Returns: %TRUE when the shapes broadcast
  */
 NK_AVAILABLE_IN_ALL
@@ -72,17 +94,47 @@ gboolean    nk_broadcast_shapes    (int              ndim_a,
                                     gint64          *out_shape,
                                     GError         **error);
 
-/* The dtype a binary op between @a and @b computes and returns in (see above). */
+/**
+ * nk_promote_types:
+ * @a: a dtype
+ * @b: another
+ *
+ * The dtype a binary op between @a and @b computes and returns in, by the rules at
+ * the top of nk-ops.h (PyTorch's for the formats here).
+ *
+ * Returns: the promoted dtype
+ */
 NK_AVAILABLE_IN_ALL
 NkDType     nk_promote_types       (NkDType          a,
                                     NkDType          b);
 
 /* ---- elementwise ----------------------------------------------------------------- */
 
+/**
+ * nk_unary:
+ * @op: the op
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * op(a) elementwise; one FLOP per element.
+ *
+ * Returns: (transfer full) (nullable): the result, in @a's dtype
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_unary               (NkUnaryOp        op,
                                     NkTensor        *a,
                                     GError         **error);
+/**
+ * nk_binary:
+ * @op: the op
+ * @a: a tensor
+ * @b: a tensor that broadcasts with @a
+ * @error: return location for a #GError
+ *
+ * op(a, b) elementwise after broadcasting; one FLOP per output element.
+ *
+ * Returns: (transfer full) (nullable): the result, in nk_promote_types()'s dtype
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_binary              (NkBinaryOp       op,
                                     NkTensor        *a,
@@ -96,6 +148,8 @@ NkTensor   *nk_binary              (NkBinaryOp       op,
  * @scalar_first: compute op(scalar, a) instead of op(a, scalar) (e.g. 1 - x)
  * @error: return location for a #GError
  *
+ * op(a, scalar) or op(scalar, a) elementwise; one FLOP per element.
+ *
  * Returns: (transfer full) (nullable): the result, in @a's dtype
  */
 NK_AVAILABLE_IN_ALL
@@ -105,24 +159,57 @@ NkTensor   *nk_binary_scalar       (NkBinaryOp       op,
                                     gboolean         scalar_first,
                                     GError         **error);
 
-/* out = op(a) / op(a, b), written into @out's layout (any view, may alias @a or @b
- * exactly: out == a is the in-place form). Inputs broadcast to @out's shape; the
- * result is rounded to @out's dtype. An input that shares storage bytes with @out in
- * another layout (out = x[1:], a = x[:-1]; a = out.t()) is copied first, so the
- * result is always op of the old values (PyTorch refuses some of these with "some
- * elements of the input tensor and the written-to tensor refer to a single memory
- * location" and gets others wrong). */
+/**
+ * nk_unary_out:
+ * @op: the op
+ * @out: where the result goes (any view; may be @a itself: in place)
+ * @a: an input broadcastable to @out's shape
+ * @error: return location for a #GError
+ *
+ * out = op(a), written into @out's layout and rounded to its dtype. An input that
+ * shares storage bytes with @out in another layout (out = x[1:], a = x[:-1];
+ * a = out.t()) is copied first, so the result is always op of the old values
+ * (PyTorch refuses some of these with "some elements of the input tensor and the
+ * written-to tensor refer to a single memory location" and gets others wrong).
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_unary_out           (NkUnaryOp        op,
                                     NkTensor        *out,
                                     NkTensor        *a,
                                     GError         **error);
+/**
+ * nk_binary_out:
+ * @op: the op
+ * @out: where the result goes (any view; may be @a or @b itself)
+ * @a: an input broadcastable to @out's shape
+ * @b: another
+ * @error: return location for a #GError
+ *
+ * out = op(a, b), as nk_unary_out() writes.
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_binary_out          (NkBinaryOp       op,
                                     NkTensor        *out,
                                     NkTensor        *a,
                                     NkTensor        *b,
                                     GError         **error);
+/**
+ * nk_binary_scalar_out:
+ * @op: the op
+ * @out: where the result goes (any view; may be @a itself)
+ * @a: an input broadcastable to @out's shape
+ * @scalar: the other operand
+ * @scalar_first: compute op(scalar, a) instead of op(a, scalar)
+ * @error: return location for a #GError
+ *
+ * out = op(a, scalar), as nk_unary_out() writes.
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_binary_scalar_out   (NkBinaryOp       op,
                                     NkTensor        *out,
@@ -131,41 +218,172 @@ gboolean    nk_binary_scalar_out   (NkBinaryOp       op,
                                     gboolean         scalar_first,
                                     GError         **error);
 
-/* Shorthands. */
+/**
+ * nk_add:
+ * @a: a tensor
+ * @b: a tensor that broadcasts with @a
+ * @error: return location for a #GError
+ *
+ * a + b (nk_binary() with %NK_BINARY_ADD).
+ *
+ * Returns: (transfer full) (nullable): the sum
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_add                 (NkTensor *a, NkTensor *b, GError **error);
+/**
+ * nk_sub:
+ * @a: a tensor
+ * @b: a tensor that broadcasts with @a
+ * @error: return location for a #GError
+ *
+ * a − b (nk_binary() with %NK_BINARY_SUB).
+ *
+ * Returns: (transfer full) (nullable): the difference
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_sub                 (NkTensor *a, NkTensor *b, GError **error);
+/**
+ * nk_mul:
+ * @a: a tensor
+ * @b: a tensor that broadcasts with @a
+ * @error: return location for a #GError
+ *
+ * a · b elementwise (nk_binary() with %NK_BINARY_MUL).
+ *
+ * Returns: (transfer full) (nullable): the product
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mul                 (NkTensor *a, NkTensor *b, GError **error);
+/**
+ * nk_div:
+ * @a: a tensor
+ * @b: a tensor that broadcasts with @a
+ * @error: return location for a #GError
+ *
+ * a / b elementwise (nk_binary() with %NK_BINARY_DIV).
+ *
+ * Returns: (transfer full) (nullable): the quotient
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_div                 (NkTensor *a, NkTensor *b, GError **error);
+/**
+ * nk_add_scalar:
+ * @a: a tensor
+ * @s: a number
+ * @error: return location for a #GError
+ *
+ * a + s, in @a's dtype.
+ *
+ * Returns: (transfer full) (nullable): the sum
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_add_scalar          (NkTensor *a, double s, GError **error);
+/**
+ * nk_mul_scalar:
+ * @a: a tensor
+ * @s: a number
+ * @error: return location for a #GError
+ *
+ * a · s, in @a's dtype.
+ *
+ * Returns: (transfer full) (nullable): the product
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mul_scalar          (NkTensor *a, double s, GError **error);
+/**
+ * nk_neg:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * −a.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_neg                 (NkTensor *a, GError **error);
+/**
+ * nk_exp:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * e^a elementwise.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_exp                 (NkTensor *a, GError **error);
+/**
+ * nk_log:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * The natural logarithm elementwise.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_log                 (NkTensor *a, GError **error);
+/**
+ * nk_relu:
+ * @a: a tensor
+ * @error: return location for a #GError
+ *
+ * max(a, 0) elementwise; NaN propagates, as in torch.relu.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_relu                (NkTensor *a, GError **error);
-/* a += b (b broadcast to a), the gradient accumulation step. */
+/**
+ * nk_add_:
+ * @a: the tensor to add to, in place
+ * @b: a tensor broadcastable to @a's shape
+ * @error: return location for a #GError
+ *
+ * a += b: the gradient accumulation step.
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_add_                (NkTensor *a, NkTensor *b, GError **error);
-/* a *= s */
+/**
+ * nk_mul_scalar_:
+ * @a: the tensor to scale, in place
+ * @s: the factor
+ * @error: return location for a #GError
+ *
+ * a *= s.
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_mul_scalar_         (NkTensor *a, double s, GError **error);
 
 /* ---- copies, and reshapes that may copy ------------------------------------------ */
 
-/* @tensor itself (a new ref) when already contiguous, else a contiguous copy. */
+/**
+ * nk_tensor_contiguous:
+ * @tensor: a tensor
+ * @error: return location for a #GError
+ *
+ * A row-major tensor of the same values: @tensor itself (a new reference) when
+ * already contiguous, else a copy into a new storage (x.contiguous()).
+ *
+ * Returns: (transfer full) (nullable): the contiguous tensor
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_contiguous        (NkTensor       *tensor,
                                          GError        **error);
-/* Always a new storage (contiguous; same dtype, device, default bucket). */
+/**
+ * nk_tensor_clone:
+ * @tensor: a tensor
+ * @error: return location for a #GError
+ *
+ * Always a copy into a new storage: contiguous, same dtype and device, the thread's
+ * default bucket (x.clone()).
+ *
+ * Returns: (transfer full) (nullable): the copy
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
                                          GError        **error);
@@ -176,18 +394,40 @@ NkTensor   *nk_tensor_clone             (NkTensor       *tensor,
  *   PyTorch's copy_), any device (host↔device transfers go through the device)
  * @error: return location for a #GError
  *
+ * Writes @src's values into @dst's elements (x.copy_(src)); the write shows through
+ * every view of @dst's storage.
+ *
  * Returns: %TRUE on success
  */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_copy_             (NkTensor       *dst,
                                          NkTensor       *src,
                                          GError        **error);
-/* Writes @value (rounded to the dtype) into every element of the view. */
+/**
+ * nk_tensor_fill_:
+ * @tensor: a tensor (any view: written through)
+ * @value: the value, rounded once to the dtype
+ * @error: return location for a #GError
+ *
+ * Writes @value into every element of the view (x.fill_(value)).
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_fill_             (NkTensor       *tensor,
                                          double          value,
                                          GError        **error);
-/* Copies to another device (new storage, same bucket); a ref when already there. */
+/**
+ * nk_tensor_to_device:
+ * @tensor: a tensor
+ * @device: the target device
+ * @error: return location for a #GError
+ *
+ * Copies to another device (a new storage in the same bucket); a new reference to
+ * @tensor when it is already there (x.to(device)).
+ *
+ * Returns: (transfer full) (nullable): the tensor on @device
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_to_device         (NkTensor       *tensor,
                                          NkDevice       *device,
@@ -209,14 +449,35 @@ NkTensor   *nk_cast                     (NkTensor       *a,
                                          NkDType         dtype,
                                          GError        **error);
 
-/* A view when nk_tensor_view() can make one, else a contiguous copy (new storage). */
+/**
+ * nk_tensor_reshape:
+ * @tensor: a tensor
+ * @ndim: number of dims of the result
+ * @shape: (array length=ndim): sizes; at most one -1 (inferred)
+ * @error: return location for a #GError
+ *
+ * A view when nk_tensor_view() can make one, else a contiguous copy in a new
+ * storage (x.reshape(shape)).
+ *
+ * Returns: (transfer full) (nullable): the reshaped tensor
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_reshape           (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
-/* Merges dims start..end (inclusive) into one: a view when possible, else a copy
- * (PyTorch's flatten is reshape-like). */
+/**
+ * nk_tensor_flatten:
+ * @tensor: a tensor
+ * @start_dim: the first dim to merge (negative counts from the end)
+ * @end_dim: the last, inclusive
+ * @error: return location for a #GError
+ *
+ * Merges dims @start_dim..@end_dim into one: a view when possible, else a copy
+ * (PyTorch's flatten is reshape-like).
+ *
+ * Returns: (transfer full) (nullable): the flattened tensor
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_flatten           (NkTensor       *tensor,
                                          int             start_dim,
@@ -251,12 +512,36 @@ NkTensor   *nk_reduce              (NkReduceOp       op,
                                     const int       *dims,
                                     gboolean         keepdim,
                                     GError         **error);
+/**
+ * nk_sum:
+ * @a: a tensor
+ * @ndims: number of dims in @dims; 0 sums over every dim
+ * @dims: (array length=ndims) (nullable): dims to sum over
+ * @keepdim: keep them as size 1
+ * @error: return location for a #GError
+ *
+ * nk_reduce() with %NK_REDUCE_SUM (torch.sum).
+ *
+ * Returns: (transfer full) (nullable): the sum
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_sum                 (NkTensor        *a,
                                     int              ndims,
                                     const int       *dims,
                                     gboolean         keepdim,
                                     GError         **error);
+/**
+ * nk_mean:
+ * @a: a tensor
+ * @ndims: number of dims in @dims; 0 averages over every dim
+ * @dims: (array length=ndims) (nullable): dims to average over
+ * @keepdim: keep them as size 1
+ * @error: return location for a #GError
+ *
+ * nk_reduce() with %NK_REDUCE_MEAN (torch.mean).
+ *
+ * Returns: (transfer full) (nullable): the mean
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_mean                (NkTensor        *a,
                                     int              ndims,
@@ -283,36 +568,97 @@ NkTensor   *nk_sum_to_shape        (NkTensor        *a,
 
 /* ---- structure ------------------------------------------------------------------- */
 
-/* Upper / lower triangle of the last two dims: keeps (i, j) with j - i ≥ diagonal
- * (triu) or j - i ≤ diagonal (tril), zeroes the rest. No FLOPs. */
+/**
+ * nk_triu:
+ * @a: a tensor with at least 2 dims
+ * @diagonal: 0 keeps the main diagonal, > 0 starts above it
+ * @error: return location for a #GError
+ *
+ * The upper triangle of the last two dims: keeps (i, j) with j − i ≥ @diagonal,
+ * zeroes the rest (torch.triu). No FLOPs.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_triu                (NkTensor        *a,
                                     gint64           diagonal,
                                     GError         **error);
+/**
+ * nk_tril:
+ * @a: a tensor with at least 2 dims
+ * @diagonal: 0 keeps the main diagonal, < 0 ends below it
+ * @error: return location for a #GError
+ *
+ * The lower triangle of the last two dims: keeps (i, j) with j − i ≤ @diagonal,
+ * zeroes the rest (torch.tril; the causal mask). No FLOPs.
+ *
+ * Returns: (transfer full) (nullable): the result
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tril                (NkTensor        *a,
                                     gint64           diagonal,
                                     GError         **error);
 
-/* softmax / log_softmax along @dim (max-subtracted; counted as the ops it runs). */
+/**
+ * nk_softmax:
+ * @a: a tensor
+ * @dim: the dim to normalise along (negative counts from the end)
+ * @error: return location for a #GError
+ *
+ * exp(a − max) / Σ exp(a − max) along @dim; FLOPs counted as the ops it runs.
+ *
+ * Returns: (transfer full) (nullable): the probabilities
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_softmax             (NkTensor        *a,
                                     int              dim,
                                     GError         **error);
+/**
+ * nk_log_softmax:
+ * @a: a tensor
+ * @dim: the dim to normalise along (negative counts from the end)
+ * @error: return location for a #GError
+ *
+ * (a − max) − log Σ exp(a − max) along @dim, so no probability is rounded to 0
+ * before its logarithm is taken; FLOPs counted as the ops it runs.
+ *
+ * Returns: (transfer full) (nullable): the log-probabilities
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_log_softmax         (NkTensor        *a,
                                     int              dim,
                                     GError         **error);
 
-/* Rows of @a picked by @index (int64/int32/uint16, any shape) along @dim: the
- * embedding lookup. Result shape: a.shape[:dim] + index.shape + a.shape[dim+1:]. */
+/**
+ * nk_index_select:
+ * @a: a tensor
+ * @dim: the dim to pick along (negative counts from the end)
+ * @index: an int64, int32 or uint16 tensor of any shape
+ * @error: return location for a #GError (an index out of range)
+ *
+ * The slices of @a at @index along @dim: the embedding lookup. The result's shape
+ * is a.shape[:dim] + index.shape + a.shape[dim+1:].
+ *
+ * Returns: (transfer full) (nullable): the gathered tensor
+ */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_index_select        (NkTensor        *a,
                                     int              dim,
                                     NkTensor        *index,
                                     GError         **error);
-/* dst.index_select(dim, index) += src, summing repeated indices: the backward of
- * nk_index_select. @src has the shape nk_index_select would return. */
+/**
+ * nk_index_add_:
+ * @dst: the tensor to add into
+ * @dim: the dim @index picks along
+ * @index: an int64, int32 or uint16 tensor of any shape
+ * @src: a tensor of the shape nk_index_select() would return
+ * @error: return location for a #GError
+ *
+ * dst.index_select(dim, index) += src, summing repeated indices: the backward of
+ * nk_index_select().
+ *
+ * Returns: %TRUE on success
+ */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_index_add_          (NkTensor        *dst,
                                     int              dim,

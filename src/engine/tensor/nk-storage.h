@@ -24,6 +24,13 @@ G_BEGIN_DECLS
 
 #define NK_TYPE_STORAGE (nk_storage_get_type ())
 
+/**
+ * NkStorage:
+ *
+ * A reference-counted run of bytes on a device, tagged with the #NkBucket its
+ * bytes are counted in. It has no dtype or shape: tensors (nk-tensor.h) are views
+ * that say how to read it, and several views may share one storage.
+ */
 typedef struct _NkStorage NkStorage;
 
 NK_AVAILABLE_IN_ALL
@@ -53,6 +60,8 @@ NkStorage  *nk_storage_new           (NkDevice       *device,
  * @bucket: what the bytes are for
  * @error: return location for a #GError
  *
+ * Allocates bytes set to zero (0.0 in every format here).
+ *
  * Returns: (transfer full) (nullable): a new storage filled with zero bytes
  */
 NK_AVAILABLE_IN_ALL
@@ -81,19 +90,69 @@ NkStorage  *nk_storage_new_for_host_data (gpointer        data,
                                           GDestroyNotify  destroy,
                                           gpointer        user_data);
 
+/**
+ * nk_storage_ref:
+ * @storage: a storage
+ *
+ * Takes a reference; thread-safe. Every tensor over the storage holds one.
+ *
+ * Returns: (transfer full): @storage
+ */
 NK_AVAILABLE_IN_ALL
 NkStorage  *nk_storage_ref           (NkStorage      *storage);
+
+/**
+ * nk_storage_unref:
+ * @storage: (transfer full): a storage
+ *
+ * Drops a reference; the last one frees the bytes (or calls the destroy function of
+ * wrapped host memory) and takes them out of the bucket's live count.
+ */
 NK_AVAILABLE_IN_ALL
 void        nk_storage_unref         (NkStorage      *storage);
 
-/* Returns: (transfer none): device memory (host memory on the CPU) */
+/**
+ * nk_storage_get_data: (skip)
+ * @storage: a storage
+ *
+ * The bytes themselves. Skipped for bindings: a raw pointer, into device memory on
+ * a GPU.
+ *
+ * Returns: (transfer none): device memory (host memory on the CPU)
+ */
 NK_AVAILABLE_IN_ALL
 gpointer    nk_storage_get_data      (NkStorage      *storage);
+
+/**
+ * nk_storage_get_nbytes:
+ * @storage: a storage
+ *
+ * The storage's size (PyTorch's x.untyped_storage().nbytes()).
+ *
+ * Returns: the size in bytes
+ */
 NK_AVAILABLE_IN_ALL
 gsize       nk_storage_get_nbytes    (NkStorage      *storage);
-/* Returns: (transfer none): the device */
+
+/**
+ * nk_storage_get_device:
+ * @storage: a storage
+ *
+ * The device the bytes live on.
+ *
+ * Returns: (transfer none): the device
+ */
 NK_AVAILABLE_IN_ALL
 NkDevice   *nk_storage_get_device    (NkStorage      *storage);
+
+/**
+ * nk_storage_get_bucket:
+ * @storage: a storage
+ *
+ * What the bytes are counted as on their device.
+ *
+ * Returns: the bucket
+ */
 NK_AVAILABLE_IN_ALL
 NkBucket    nk_storage_get_bucket    (NkStorage      *storage);
 
@@ -136,6 +195,9 @@ NkBucket    nk_storage_get_default_bucket (void);
 /**
  * nk_storage_set_default_bucket:
  * @bucket: the new default for this thread
+ *
+ * Sets the bucket later op outputs and constructors on this thread count their
+ * bytes in (nk_storage_get_default_bucket()).
  *
  * Returns: the previous default, so callers can restore it
  */

@@ -23,6 +23,14 @@ view_of (NkTensor     *t,
   return _nk_tensor_alloc (t->storage, t->dtype, ndim, shape, stride, offset);
 }
 
+/**
+ * nk_tensor_alias:
+ * @tensor: a tensor
+ *
+ * A new #NkTensor with the same layout and storage (x.view_as(x)); never fails.
+ *
+ * Returns: (transfer full): the view
+ */
 NkTensor *
 nk_tensor_alias (NkTensor *tensor)
 {
@@ -30,6 +38,17 @@ nk_tensor_alias (NkTensor *tensor)
   return view_of (tensor, tensor->ndim, tensor->shape, tensor->stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_select:
+ * @tensor: a tensor with at least one dim
+ * @dim: the dim (negative counts from the end)
+ * @index: the index along @dim (negative counts from the end)
+ * @error: return location for a #GError (NK_TENSOR_ERROR_INDEX)
+ *
+ * x[index] along @dim, which disappears: offset + index·stride[dim].
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_select (NkTensor  *tensor,
                   int        dim,
@@ -71,6 +90,18 @@ nk_tensor_select (NkTensor  *tensor,
   return view_of (tensor, n, shape, stride, tensor->offset + index * tensor->stride[d]);
 }
 
+/**
+ * nk_tensor_narrow:
+ * @tensor: a tensor
+ * @dim: the dim (negative counts from the end)
+ * @start: the first index (negative counts from the end)
+ * @length: how many, with start + length ≤ size
+ * @error: return location for a #GError
+ *
+ * x.narrow(dim, start, length): the same dims, @dim cut to @length.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_narrow (NkTensor  *tensor,
                   int        dim,
@@ -398,6 +429,17 @@ nk_tensor_view (NkTensor      *tensor,
   return view;
 }
 
+/**
+ * nk_tensor_transpose:
+ * @tensor: a tensor
+ * @dim0: a dim (negative counts from the end)
+ * @dim1: another
+ * @error: return location for a #GError
+ *
+ * Swaps two dims by swapping their sizes and strides.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_transpose (NkTensor  *tensor,
                      int        dim0,
@@ -423,6 +465,15 @@ nk_tensor_transpose (NkTensor  *tensor,
   return view_of (tensor, tensor->ndim, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_t:
+ * @tensor: a tensor with at most 2 dims
+ * @error: return location for a #GError (more dims, as in PyTorch)
+ *
+ * transpose(0, 1) for 2 dims; a 0-D or 1-D tensor comes back as a view as is.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_t (NkTensor  *tensor,
              GError   **error)
@@ -440,6 +491,17 @@ nk_tensor_t (NkTensor  *tensor,
   return nk_tensor_transpose (tensor, 0, 1, error);
 }
 
+/**
+ * nk_tensor_permute:
+ * @tensor: a tensor
+ * @ndim: must equal @tensor's number of dims
+ * @dims: (array length=ndim): every dim once; result dim i is input dim dims[i]
+ * @error: return location for a #GError
+ *
+ * The dims reordered (x.permute(dims)).
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_permute (NkTensor   *tensor,
                    int         ndim,
@@ -477,6 +539,19 @@ nk_tensor_permute (NkTensor   *tensor,
   return view_of (tensor, ndim, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_expand:
+ * @tensor: a tensor
+ * @ndim: the number of dims of the result, ≥ @tensor's
+ * @shape: (array length=ndim): the sizes; -1 keeps a size and may appear in every
+ *   existing dim (not in a new leading one)
+ * @error: return location for a #GError
+ *
+ * Broadcasts size-1 dims (and new leading dims) to @shape with stride 0. No copy:
+ * writing to an expanded tensor writes the shared element.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_expand (NkTensor      *tensor,
                   int            ndim,
@@ -539,6 +614,16 @@ nk_tensor_expand (NkTensor      *tensor,
   return view_of (tensor, ndim, newshape, newstride, tensor->offset);
 }
 
+/**
+ * nk_tensor_unsqueeze:
+ * @tensor: a tensor
+ * @dim: where the new dim goes, −ndim−1 ≤ dim ≤ ndim
+ * @error: return location for a #GError
+ *
+ * Inserts a size-1 dim at @dim.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_unsqueeze (NkTensor  *tensor,
                      int        dim,
@@ -577,6 +662,16 @@ nk_tensor_unsqueeze (NkTensor  *tensor,
   return view_of (tensor, n + 1, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_squeeze:
+ * @tensor: a tensor
+ * @dim: the dim (negative counts from the end)
+ * @error: return location for a #GError
+ *
+ * Removes @dim if its size is 1; otherwise the view is unchanged, as in PyTorch.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_squeeze (NkTensor  *tensor,
                    int        dim,
@@ -601,6 +696,14 @@ nk_tensor_squeeze (NkTensor  *tensor,
   return view_of (tensor, n, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_squeeze_all:
+ * @tensor: a tensor
+ *
+ * Removes every size-1 dim.
+ *
+ * Returns: (transfer full): the view
+ */
 NkTensor *
 nk_tensor_squeeze_all (NkTensor *tensor)
 {
@@ -619,6 +722,19 @@ nk_tensor_squeeze_all (NkTensor *tensor)
   return view_of (tensor, n, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_unflatten:
+ * @tensor: a tensor
+ * @dim: the dim to split (negative counts from the end)
+ * @ndim: into how many dims
+ * @sizes: (array length=ndim): their sizes, whose product is the size of @dim; one
+ *   may be -1, as in nk_tensor_view()
+ * @error: return location for a #GError
+ *
+ * Splits @dim into @ndim dims; always a view.
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_unflatten (NkTensor      *tensor,
                      int            dim,
@@ -681,6 +797,19 @@ nk_tensor_unflatten (NkTensor      *tensor,
   return view_of (tensor, n, shape, stride, tensor->offset);
 }
 
+/**
+ * nk_tensor_diagonal:
+ * @tensor: a tensor with at least 2 dims
+ * @offset: the diagonal, > 0 above the main one, < 0 below
+ * @dim1: the first dim of the matrices
+ * @dim2: the second
+ * @error: return location for a #GError
+ *
+ * The diagonal of dims @dim1, @dim2, which are removed and replaced by a last dim
+ * with stride = stride[dim1] + stride[dim2].
+ *
+ * Returns: (transfer full) (nullable): the view
+ */
 NkTensor *
 nk_tensor_diagonal (NkTensor  *tensor,
                     gint64     offset,

@@ -14,12 +14,29 @@
 #include "nk-tensor.h"
 #include "nk-tensor-private.h"
 
+/**
+ * nk_tensor_error_quark:
+ *
+ * The error domain of tensors and their ops: shapes, indices and layouts that do
+ * not fit, dtypes an op refuses, devices that fail.
+ *
+ * Returns: the #GQuark of %NK_TENSOR_ERROR
+ */
 G_DEFINE_QUARK (nk-tensor-error-quark, nk_tensor_error)
 
 G_DEFINE_BOXED_TYPE (NkTensor, nk_tensor, nk_tensor_ref, nk_tensor_unref)
 
 /* ---- helpers --------------------------------------------------------------------- */
 
+/**
+ * nk_format_shape:
+ * @ndim: the number of sizes
+ * @shape: (array length=ndim): the sizes
+ *
+ * Writes any list of sizes as PyTorch prints them, for messages.
+ *
+ * Returns: (transfer full): "(4, 4)", "(4,)" for one size, "()" for none
+ */
 char *
 nk_format_shape (int           ndim,
                  const gint64 *shape)
@@ -164,6 +181,14 @@ _nk_tensor_alloc (NkStorage    *storage,
   return t;
 }
 
+/**
+ * nk_tensor_ref:
+ * @tensor: a tensor
+ *
+ * Takes a reference; thread-safe.
+ *
+ * Returns: (transfer full): @tensor
+ */
 NkTensor *
 nk_tensor_ref (NkTensor *tensor)
 {
@@ -173,6 +198,13 @@ nk_tensor_ref (NkTensor *tensor)
   return tensor;
 }
 
+/**
+ * nk_tensor_unref:
+ * @tensor: (transfer full): a tensor
+ *
+ * Drops a reference; the last one frees the tensor, its gradient and autograd
+ * node, and its reference on the storage (which other views may keep alive).
+ */
 void
 nk_tensor_unref (NkTensor *tensor)
 {
@@ -263,6 +295,19 @@ nk_tensor_new_full (NkDevice      *device,
   return _nk_tensor_alloc (storage, dtype, ndim, shape, stride, 0);
 }
 
+/**
+ * nk_tensor_empty:
+ * @dtype: a storage dtype (not TF32)
+ * @ndim: number of dims (0..NK_MAX_DIMS)
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @error: return location for a #GError
+ *
+ * A fresh contiguous tensor whose elements are not initialised (torch.empty), on
+ * the thread's default device, its bytes counted in the thread's default bucket
+ * (nk_storage_get_default_bucket()).
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_empty (NkDType        dtype,
                  int            ndim,
@@ -273,6 +318,17 @@ nk_tensor_empty (NkDType        dtype,
                              FALSE, error);
 }
 
+/**
+ * nk_tensor_zeros:
+ * @dtype: a storage dtype (not TF32)
+ * @ndim: number of dims (0..NK_MAX_DIMS)
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @error: return location for a #GError
+ *
+ * As nk_tensor_empty(), every element 0.
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_zeros (NkDType        dtype,
                  int            ndim,
@@ -283,6 +339,18 @@ nk_tensor_zeros (NkDType        dtype,
                              TRUE, error);
 }
 
+/**
+ * nk_tensor_full:
+ * @dtype: a storage dtype (not TF32)
+ * @ndim: number of dims (0..NK_MAX_DIMS)
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @value: every element's value, rounded once to @dtype
+ * @error: return location for a #GError
+ *
+ * As nk_tensor_empty(), every element @value (torch.full).
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_full (NkDType        dtype,
                 int            ndim,
@@ -311,6 +379,17 @@ nk_tensor_full (NkDType        dtype,
   return g_steal_pointer (&t);
 }
 
+/**
+ * nk_tensor_ones:
+ * @dtype: a storage dtype (not TF32)
+ * @ndim: number of dims (0..NK_MAX_DIMS)
+ * @shape: (array length=ndim): sizes (≥ 0)
+ * @error: return location for a #GError
+ *
+ * As nk_tensor_empty(), every element 1.
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_ones (NkDType        dtype,
                 int            ndim,
@@ -320,6 +399,16 @@ nk_tensor_ones (NkDType        dtype,
   return nk_tensor_full (dtype, ndim, shape, 1.0, error);
 }
 
+/**
+ * nk_tensor_empty_like:
+ * @like: a tensor
+ * @error: return location for a #GError
+ *
+ * A fresh contiguous tensor of @like's shape and dtype on @like's device,
+ * uninitialised (@like's strides are not copied).
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_empty_like (NkTensor  *like,
                       GError   **error)
@@ -330,6 +419,15 @@ nk_tensor_empty_like (NkTensor  *like,
                              like->shape, nk_storage_get_default_bucket (), FALSE, error);
 }
 
+/**
+ * nk_tensor_zeros_like:
+ * @like: a tensor
+ * @error: return location for a #GError
+ *
+ * As nk_tensor_empty_like(), every element 0.
+ *
+ * Returns: (transfer full) (nullable): the tensor
+ */
 NkTensor *
 nk_tensor_zeros_like (NkTensor  *like,
                       GError   **error)
@@ -539,6 +637,14 @@ nk_tensor_new_view (NkStorage     *storage,
 
 /* ---- metadata -------------------------------------------------------------------- */
 
+/**
+ * nk_tensor_numel:
+ * @tensor: a tensor
+ *
+ * The number of elements: the product of the sizes (1 for a 0-D tensor).
+ *
+ * Returns: the count
+ */
 gint64
 nk_tensor_numel (NkTensor *tensor)
 {
@@ -551,6 +657,14 @@ nk_tensor_numel (NkTensor *tensor)
   return n;
 }
 
+/**
+ * nk_tensor_element_size:
+ * @tensor: a tensor
+ *
+ * Bytes per element of the tensor's dtype (PyTorch's x.element_size()).
+ *
+ * Returns: the bytes
+ */
 gsize
 nk_tensor_element_size (NkTensor *tensor)
 {
@@ -558,6 +672,15 @@ nk_tensor_element_size (NkTensor *tensor)
   return nk_dtype_element_size (tensor->dtype);
 }
 
+/**
+ * nk_tensor_nbytes:
+ * @tensor: a tensor
+ *
+ * numel · element size: the bytes the elements take when contiguous, which a
+ * view may differ from (its storage can be larger, or an expanded view smaller).
+ *
+ * Returns: the bytes
+ */
 gsize
 nk_tensor_nbytes (NkTensor *tensor)
 {
@@ -565,6 +688,15 @@ nk_tensor_nbytes (NkTensor *tensor)
   return (gsize) nk_tensor_numel (tensor) * nk_dtype_element_size (tensor->dtype);
 }
 
+/**
+ * nk_tensor_size:
+ * @tensor: a tensor
+ * @dim: a dim (negative counts from the end); programmer error if out of range
+ *
+ * The size along @dim (PyTorch's x.size(dim)).
+ *
+ * Returns: the size
+ */
 gint64
 nk_tensor_size (NkTensor *tensor,
                 int       dim)
@@ -576,6 +708,15 @@ nk_tensor_size (NkTensor *tensor,
   return tensor->shape[d];
 }
 
+/**
+ * nk_tensor_get_stride:
+ * @tensor: a tensor
+ * @dim: a dim (negative counts from the end); programmer error if out of range
+ *
+ * The stride along @dim in elements (PyTorch's x.stride(dim)).
+ *
+ * Returns: the stride
+ */
 gint64
 nk_tensor_get_stride (NkTensor *tensor,
                       int       dim)
@@ -587,6 +728,14 @@ nk_tensor_get_stride (NkTensor *tensor,
   return tensor->stride[d];
 }
 
+/**
+ * nk_tensor_get_device:
+ * @tensor: a tensor
+ *
+ * The device of the tensor's storage.
+ *
+ * Returns: (transfer none): the device
+ */
 NkDevice *
 nk_tensor_get_device (NkTensor *tensor)
 {
@@ -594,6 +743,15 @@ nk_tensor_get_device (NkTensor *tensor)
   return nk_storage_get_device (tensor->storage);
 }
 
+/**
+ * nk_tensor_is_contiguous:
+ * @tensor: a tensor
+ *
+ * Whether the strides are the row-major ones of the shape; size-1 dims may have
+ * any stride and an empty tensor is contiguous, as in PyTorch.
+ *
+ * Returns: %TRUE when contiguous
+ */
 gboolean
 nk_tensor_is_contiguous (NkTensor *tensor)
 {
@@ -614,6 +772,16 @@ nk_tensor_is_contiguous (NkTensor *tensor)
   return TRUE;
 }
 
+/**
+ * nk_tensor_same_storage:
+ * @a: a tensor
+ * @b: another tensor
+ *
+ * Whether the two are views of one storage, so a write through one may show
+ * through the other.
+ *
+ * Returns: %TRUE when they share a storage
+ */
 gboolean
 nk_tensor_same_storage (NkTensor *a,
                         NkTensor *b)
@@ -622,6 +790,15 @@ nk_tensor_same_storage (NkTensor *a,
   return a->storage == b->storage;
 }
 
+/**
+ * nk_tensor_same_shape:
+ * @a: a tensor
+ * @b: another tensor
+ *
+ * Whether the two have the same number of dims and sizes (strides may differ).
+ *
+ * Returns: %TRUE when the shapes are equal
+ */
 gboolean
 nk_tensor_same_shape (NkTensor *a,
                       NkTensor *b)
@@ -727,6 +904,16 @@ resolve_index (NkTensor      *tensor,
   return TRUE;
 }
 
+/**
+ * nk_tensor_storage_index:
+ * @tensor: a tensor
+ * @index: (array): @tensor->ndim indices, not checked beyond g_return
+ *
+ * The storage index of an element, offset + Σ index[d]·stride[d]: the rule at
+ * the top of nk-tensor.h, for teaching UIs and tests.
+ *
+ * Returns: the index into the storage, in elements
+ */
 gint64
 nk_tensor_storage_index (NkTensor      *tensor,
                          const gint64  *index)
@@ -766,6 +953,18 @@ nk_tensor_get_item (NkTensor      *tensor,
   return TRUE;
 }
 
+/**
+ * nk_tensor_set_item:
+ * @tensor: a tensor
+ * @index: (array): @tensor->ndim indices (negative count from the end)
+ * @value: the value, rounded once to the dtype
+ * @error: return location for a #GError (NK_TENSOR_ERROR_INDEX)
+ *
+ * Writes one element; the write shows through every view of the storage (via the
+ * device for non-CPU tensors: slow, for tests and UI).
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_tensor_set_item (NkTensor      *tensor,
                     const gint64  *index,
@@ -790,6 +989,17 @@ nk_tensor_set_item (NkTensor      *tensor,
                          error);
 }
 
+/**
+ * nk_tensor_item:
+ * @tensor: a tensor with one element (any ndim)
+ * @out_value: (out): the element, decoded exactly
+ * @error: return location for a #GError (NK_TENSOR_ERROR_SHAPE with PyTorch's
+ *   words when the tensor has more or fewer elements)
+ *
+ * The only element of a one-element tensor (PyTorch's x.item()).
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_tensor_item (NkTensor  *tensor,
                 double    *out_value,
@@ -876,6 +1086,15 @@ nk_tensor_data (NkTensor *tensor)
          tensor->offset * (gint64) nk_tensor_element_size (tensor);
 }
 
+/**
+ * nk_tensor_data_f32: (skip)
+ * @tensor: a float32 tensor on the CPU (programmer error otherwise)
+ *
+ * nk_tensor_data() typed for float32. Skipped for bindings: a raw pointer into
+ * the storage.
+ *
+ * Returns: (transfer none) (nullable): the address of element (0, ..., 0)
+ */
 float *
 nk_tensor_data_f32 (NkTensor *tensor)
 {
@@ -883,6 +1102,15 @@ nk_tensor_data_f32 (NkTensor *tensor)
   return nk_tensor_data (tensor);
 }
 
+/**
+ * nk_tensor_data_f64: (skip)
+ * @tensor: a float64 tensor on the CPU (programmer error otherwise)
+ *
+ * nk_tensor_data() typed for float64. Skipped for bindings: a raw pointer into
+ * the storage.
+ *
+ * Returns: (transfer none) (nullable): the address of element (0, ..., 0)
+ */
 double *
 nk_tensor_data_f64 (NkTensor *tensor)
 {
@@ -892,6 +1120,13 @@ nk_tensor_data_f64 (NkTensor *tensor)
 
 /* ---- autograd slots -------------------------------------------------------------- */
 
+/**
+ * nk_tensor_set_requires_grad:
+ * @tensor: a tensor
+ * @requires_grad: whether autograd records the ops that read this tensor
+ *
+ * Marks a leaf for gradients (PyTorch's x.requires_grad_()).
+ */
 void
 nk_tensor_set_requires_grad (NkTensor *tensor,
                              gboolean  requires_grad)
@@ -900,6 +1135,14 @@ nk_tensor_set_requires_grad (NkTensor *tensor,
   tensor->requires_grad = !!requires_grad;
 }
 
+/**
+ * nk_tensor_get_requires_grad:
+ * @tensor: a tensor
+ *
+ * Whether autograd records the ops that read this tensor.
+ *
+ * Returns: the flag
+ */
 gboolean
 nk_tensor_get_requires_grad (NkTensor *tensor)
 {
@@ -907,6 +1150,14 @@ nk_tensor_get_requires_grad (NkTensor *tensor)
   return tensor->requires_grad;
 }
 
+/**
+ * nk_tensor_get_grad:
+ * @tensor: a tensor
+ *
+ * The gradient backward accumulated into this tensor (PyTorch's x.grad).
+ *
+ * Returns: (transfer none) (nullable): the gradient, or %NULL before any backward
+ */
 NkTensor *
 nk_tensor_get_grad (NkTensor *tensor)
 {
@@ -914,6 +1165,13 @@ nk_tensor_get_grad (NkTensor *tensor)
   return tensor->grad;
 }
 
+/**
+ * nk_tensor_set_grad:
+ * @tensor: a tensor
+ * @grad: (nullable): the new gradient; %NULL clears it
+ *
+ * Replaces the gradient, taking a new reference on @grad (zero_grad sets %NULL).
+ */
 void
 nk_tensor_set_grad (NkTensor *tensor,
                     NkTensor *grad)
@@ -944,6 +1202,15 @@ nk_tensor_set_autograd (NkTensor       *tensor,
     old_destroy (old);
 }
 
+/**
+ * nk_tensor_get_autograd: (skip)
+ * @tensor: a tensor
+ *
+ * The slot nk_tensor_set_autograd() filled. Skipped for bindings: autograd's own
+ * opaque node.
+ *
+ * Returns: (transfer none) (nullable): the node
+ */
 gpointer
 nk_tensor_get_autograd (NkTensor *tensor)
 {

@@ -90,6 +90,9 @@ G_BEGIN_DECLS
  * @NK_TENSOR_ERROR_DTYPE: an op that does not accept the dtype(s)
  * @NK_TENSOR_ERROR_DEVICE: operands on different devices, or the device failed
  * @NK_TENSOR_ERROR_MEMORY: the allocation failed
+ *
+ * Why a tensor or an op was refused; the message is one sentence naming the
+ * shapes, strides or indices involved (PyTorch's words where it has them).
  */
 typedef enum {
   NK_TENSOR_ERROR_SHAPE,
@@ -103,7 +106,13 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark nk_tensor_error_quark (void);
 
-/* Writes (ndim, shape) for the many functions taking a shape. */
+/**
+ * NK_SHAPE:
+ * @...: the sizes
+ *
+ * Writes (ndim, shape) for the many functions taking a shape:
+ * nk_tensor_zeros (NK_DTYPE_F32, NK_SHAPE (4, 4), &error). C only.
+ */
 #define NK_SHAPE(...) \
   ((int) (sizeof ((gint64[]) { __VA_ARGS__ }) / sizeof (gint64))), ((const gint64[]) { __VA_ARGS__ })
 
@@ -181,7 +190,6 @@ NkTensor   *nk_tensor_new_full          (NkDevice       *device,
                                          gboolean        zeroed,
                                          GError        **error);
 
-/* Uninitialised, default device, the thread's default bucket. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_empty             (NkDType         dtype,
                                          int             ndim,
@@ -203,7 +211,6 @@ NkTensor   *nk_tensor_full              (NkDType         dtype,
                                          const gint64   *shape,
                                          double          value,
                                          GError        **error);
-/* A tensor of the same shape, dtype and device as @like (contiguous). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_empty_like        (NkTensor       *like,
                                          GError        **error);
@@ -227,12 +234,15 @@ NkTensor   *nk_tensor_arange            (NkDType         dtype,
                                          GError        **error);
 
 /**
- * nk_tensor_new_from_data:
+ * nk_tensor_new_from_data: (skip)
  * @dtype: element format of @data
  * @ndim: number of dims
  * @shape: (array length=ndim): sizes
  * @data: numel·element_size bytes in row-major order, copied
  * @error: return location for a #GError
+ *
+ * A tensor from raw bytes in @dtype's layout. Skipped for bindings, which cannot
+ * say how many bytes @data holds; they use nk_tensor_new_from_doubles().
  *
  * Returns: (transfer full) (nullable): a contiguous tensor on the default device
  */
@@ -248,8 +258,10 @@ NkTensor   *nk_tensor_new_from_data     (NkDType         dtype,
  * @dtype: element format (each value rounded once to it, as nk_dtype_encode does)
  * @ndim: number of dims
  * @shape: (array length=ndim): sizes
- * @values: numel values in row-major order
+ * @values: (array): numel values in row-major order
  * @error: return location for a #GError
+ *
+ * A tensor from values, each rounded once to @dtype (torch.tensor(values).view(shape)).
  *
  * Returns: (transfer full) (nullable): a contiguous tensor on the default device
  */
@@ -288,13 +300,10 @@ NkTensor   *nk_tensor_new_view          (NkStorage      *storage,
 
 NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_numel             (NkTensor       *tensor);
-/* numel · element size: the bytes this tensor's elements take if contiguous. */
 NK_AVAILABLE_IN_ALL
 gsize       nk_tensor_nbytes            (NkTensor       *tensor);
 NK_AVAILABLE_IN_ALL
 gsize       nk_tensor_element_size      (NkTensor       *tensor);
-/* Size and stride along @dim (negative counts from the end); programmer error if
- * out of range. */
 NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_size              (NkTensor       *tensor,
                                          int             dim);
@@ -336,7 +345,6 @@ gint64      nk_tensor_storage_numel     (NkTensor       *tensor);
 NK_AVAILABLE_IN_ALL
 char       *nk_tensor_format_layout     (NkTensor       *tensor);
 
-/* "(4, 4)" for any gint64 list, as PyTorch prints sizes. */
 NK_AVAILABLE_IN_ALL
 char       *nk_format_shape             (int             ndim,
                                          const gint64   *shape);
@@ -346,13 +354,11 @@ char       *nk_format_shape             (int             ndim,
 /* Copies and the reshapes that may copy (nk_tensor_contiguous, _clone, _copy_, _fill_,
  * _to_device, _reshape, _flatten) are ops: nk-ops.h. */
 
-/* x[index] along @dim: drops the dim. Negative indices count from the end. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_select            (NkTensor       *tensor,
                                          int             dim,
                                          gint64          index,
                                          GError        **error);
-/* x.narrow(dim, start, length): start may be negative; start+length ≤ size. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_narrow            (NkTensor       *tensor,
                                          int             dim,
@@ -404,54 +410,40 @@ NkTensor   *nk_tensor_view              (NkTensor       *tensor,
                                          const gint64   *shape,
                                          GError        **error);
 
-/* Swaps two dims (swaps their sizes and strides). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_transpose         (NkTensor       *tensor,
                                          int             dim0,
                                          int             dim1,
                                          GError        **error);
-/* transpose(0, 1) for ≤ 2 dims (a 0-D or 1-D tensor is returned as a view as is);
- * more dims is an error, as in PyTorch. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_t                 (NkTensor       *tensor,
                                          GError        **error);
-/* The dims reordered: result dim i is input dim dims[i]; @ndim must equal the
- * tensor's, every dim once. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_permute           (NkTensor       *tensor,
                                          int             ndim,
                                          const int      *dims,
                                          GError        **error);
-/* Broadcasts size-1 dims (and new leading dims) to @shape with stride 0; -1 keeps a
- * size and may appear in every existing dim (not in a new leading one). No copy:
- * writing to an expanded tensor writes the shared element. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_expand            (NkTensor       *tensor,
                                          int             ndim,
                                          const gint64   *shape,
                                          GError        **error);
-/* Inserts a size-1 dim at @dim (−ndim−1 ≤ dim ≤ ndim). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_unsqueeze         (NkTensor       *tensor,
                                          int             dim,
                                          GError        **error);
-/* Removes @dim if its size is 1 (else returns a view unchanged, like PyTorch). */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_squeeze           (NkTensor       *tensor,
                                          int             dim,
                                          GError        **error);
-/* Removes every size-1 dim. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_squeeze_all       (NkTensor       *tensor);
-/* Splits @dim into @ndim sizes (one may be -1, as in view); always a view. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_unflatten         (NkTensor       *tensor,
                                          int             dim,
                                          int             ndim,
                                          const gint64   *sizes,
                                          GError        **error);
-/* The diagonal of dims dim1, dim2 (removed; appended as the last dim), shifted by
- * @offset (> 0 above the main diagonal): stride = stride[dim1] + stride[dim2]. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_diagonal          (NkTensor       *tensor,
                                          gint64          offset,
@@ -481,7 +473,6 @@ NkTensor   *nk_tensor_as_strided        (NkTensor       *tensor,
                                          const gint64   *stride,
                                          gint64          offset,
                                          GError        **error);
-/* A new NkTensor with the same layout and storage (x.view_as(x)); never fails. */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_alias             (NkTensor       *tensor);
 
@@ -503,19 +494,15 @@ gboolean    nk_tensor_get_item          (NkTensor       *tensor,
                                          const gint64   *index,
                                          double         *out_value,
                                          GError        **error);
-/* Writes one element (rounded to the dtype); visible through every view. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_set_item          (NkTensor       *tensor,
                                          const gint64   *index,
                                          double          value,
                                          GError        **error);
-/* The only element of a one-element tensor (any ndim). */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_item              (NkTensor       *tensor,
                                          double         *out_value,
                                          GError        **error);
-/* Storage index of an element: offset + Σ index[d]·stride[d] (no bounds check
- * beyond g_return; for teaching UIs and tests). */
 NK_AVAILABLE_IN_ALL
 gint64      nk_tensor_storage_index     (NkTensor       *tensor,
                                          const gint64   *index);
@@ -534,17 +521,17 @@ double     *nk_tensor_to_doubles        (NkTensor       *tensor,
                                          gsize          *out_n);
 
 /**
- * nk_tensor_data:
+ * nk_tensor_data: (skip)
  * @tensor: a tensor on the CPU
  *
  * The address of element (0, ..., 0): storage data + offset·element_size. CPU code
- * indexes from it with the strides. %NULL for non-CPU tensors.
+ * indexes from it with the strides. %NULL for non-CPU tensors. Skipped for
+ * bindings: a raw pointer into the storage (nk_tensor_to_doubles() copies).
  *
  * Returns: (transfer none) (nullable): the pointer
  */
 NK_AVAILABLE_IN_ALL
 gpointer    nk_tensor_data              (NkTensor       *tensor);
-/* Typed shorthands (programmer error if the dtype differs). */
 NK_AVAILABLE_IN_ALL
 float      *nk_tensor_data_f32          (NkTensor       *tensor);
 NK_AVAILABLE_IN_ALL
@@ -557,20 +544,19 @@ void        nk_tensor_set_requires_grad (NkTensor       *tensor,
                                          gboolean        requires_grad);
 NK_AVAILABLE_IN_ALL
 gboolean    nk_tensor_get_requires_grad (NkTensor       *tensor);
-/* (transfer none) (nullable) */
 NK_AVAILABLE_IN_ALL
 NkTensor   *nk_tensor_get_grad          (NkTensor       *tensor);
-/* Takes a new ref on @grad (or clears with %NULL). */
 NK_AVAILABLE_IN_ALL
 void        nk_tensor_set_grad          (NkTensor       *tensor,
                                          NkTensor       *grad);
 /**
- * nk_tensor_set_autograd:
+ * nk_tensor_set_autograd: (skip)
  * @tensor: a tensor
  * @data: (nullable): autograd's node for this tensor (grad_fn), opaque here
  * @destroy: (nullable): frees @data when replaced or when the tensor dies
  *
- * The slot autograd attaches its tape to. Views do not inherit it.
+ * The slot autograd attaches its tape to. Views do not inherit it. Skipped for
+ * bindings: autograd's own opaque node.
  */
 NK_AVAILABLE_IN_ALL
 void        nk_tensor_set_autograd      (NkTensor       *tensor,
