@@ -108,7 +108,8 @@ nk_cli_sample_main (int    argc,
 
   const GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from,
-      N_("A checkpoint folder or a saved GPT state_dict (safetensors)"), "DIR|FILE" },
+      N_("A run folder, a checkpoint folder (its newest checkpoint) or a saved GPT state_dict (safetensors)"),
+      "DIR|FILE" },
     { "prompt", 0, 0, G_OPTION_ARG_STRING, &prompt, N_("The text to continue (its bytes are the tokens)"), "TEXT" },
     { "tokens", 0, 0, G_OPTION_ARG_STRING, &n_tokens, N_("How many tokens to add"), "N" },
     { "temperature", 0, 0, G_OPTION_ARG_STRING, &temperature,
