@@ -271,6 +271,22 @@ test_write_read_back (void)
   g_assert_cmpuint (info->prediction.n_parameters, ==,
                     nk_train_config_count_parameters (info->config));
   g_assert_false (info->has_checkpoint);
+
+  /* The boxed copy (what a binding gets) says the same once the original is gone. */
+  {
+    NkRunInfo *copy = g_boxed_copy (NK_TYPE_RUN_INFO, info);
+    g_autofree char *info_path = g_strdup (info->path);
+
+    g_clear_pointer (&info, nk_run_info_free);
+    g_assert_cmpstr (copy->path, ==, info_path);
+    g_assert_cmpint (copy->status, ==, NK_RUN_STATUS_FINISHED);
+    g_assert_cmpuint (copy->config->dim, ==, 7);
+    g_assert_cmpuint (copy->config->steps, ==, 50);
+    g_assert_true (copy->has_plan);
+    g_assert_cmpuint (copy->prediction.n_parameters, ==,
+                      nk_train_config_count_parameters (copy->config));
+    nk_run_info_free (copy);
+  }
   nk_test_remove_tree (root);
 }
 

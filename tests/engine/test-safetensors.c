@@ -125,6 +125,23 @@ test_write_reference_bytes (void)
   g_assert_cmpuint (len, ==, sizeof expected_header - 1 + sizeof data);
   g_assert_cmpmem (p, sizeof expected_header - 1, expected_header, sizeof expected_header - 1);
   g_assert_cmpmem (p + sizeof expected_header - 1, sizeof data, data, sizeof data);
+
+  /* The boxed copy (what a binding gets) writes the same reference bytes after the
+   * original is gone, and a tensor added to it does not reach the original. */
+  {
+    NkSafetensorsWriter *copy = g_boxed_copy (NK_TYPE_SAFETENSORS_WRITER, w);
+    g_autoptr(GBytes) again = NULL;
+    g_autoptr(GBytes) original = NULL;
+
+    g_clear_pointer (&w, nk_safetensors_writer_free);
+    again = nk_safetensors_writer_to_bytes (copy);
+    g_assert_true (g_bytes_equal (again, bytes));
+    w = nk_safetensors_writer_copy (copy);
+    nk_safetensors_writer_add (copy, "extra", NK_DTYPE_F32, 1, (gint64[]) { 1 }, data);
+    nk_safetensors_writer_free (copy);
+    original = nk_safetensors_writer_to_bytes (w);
+    g_assert_true (g_bytes_equal (original, bytes));
+  }
 }
 
 /* Tensor order (dtype alignment, largest first, then name), "__metadata__" first,

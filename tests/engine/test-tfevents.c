@@ -355,6 +355,26 @@ test_reader_two_ranks_tensor_values (void)
   a = nk_scalar_log_get (log, "rank1/mfu");
   g_assert_cmpfloat (g_array_index (a, NkScalarPoint, 2).value, ==, 0.5);
 
+  /* The boxed copy (what a binding gets) holds the same points once the log is gone. */
+  {
+    NkScalarLog *copy = g_boxed_copy (NK_TYPE_SCALAR_LOG, log);
+
+    g_clear_pointer (&log, nk_scalar_log_free);
+    g_assert_cmpuint (copy->n_files, ==, 2);
+    g_assert_cmpuint (copy->n_records, ==, 8);
+    g_assert_cmpuint (g_hash_table_size (copy->tags), ==, 2);
+    a = nk_scalar_log_get (copy, "loss");
+    g_assert_cmpuint (a->len, ==, 5);
+    for (int s = 0; s < 5; s++)
+      {
+        g_assert_cmpint (g_array_index (a, NkScalarPoint, s).step, ==, s);
+        g_assert_cmpfloat (g_array_index (a, NkScalarPoint, s).value, ==, 5.0 - s);
+      }
+    a = nk_scalar_log_get (copy, "rank1/mfu");
+    g_assert_cmpfloat (g_array_index (a, NkScalarPoint, 2).value, ==, 0.5);
+    nk_scalar_log_free (copy);
+  }
+
   g_remove (p0);
   g_remove (p1);
   g_remove (other);

@@ -23,6 +23,13 @@
 #include "nk-safetensors-private.h"
 #include "nk-tensor.h"
 
+/**
+ * nk_safetensors_error_quark:
+ *
+ * The domain of %NK_SAFETENSORS_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-safetensors-error-quark, nk_safetensors_error)
 
 /* The reference implementation's limit, so a file it writes we read and vice versa. */
@@ -54,6 +61,15 @@ dtype_index (NkDType dtype)
   return -1;
 }
 
+/**
+ * nk_safetensors_dtype_to_string:
+ * @dtype: a dtype
+ *
+ * The dtype's name in a safetensors header ("F32", "BF16", …).
+ *
+ * Returns: (transfer none) (nullable): the name, %NULL for a dtype safetensors files
+ *   here cannot hold
+ */
 const char *
 nk_safetensors_dtype_to_string (NkDType dtype)
 {
@@ -62,6 +78,15 @@ nk_safetensors_dtype_to_string (NkDType dtype)
   return i < 0 ? NULL : dtype_table[i].name;
 }
 
+/**
+ * nk_safetensors_dtype_from_string:
+ * @name: a header's dtype name ("F32")
+ * @out_dtype: (out): the dtype
+ *
+ * Reads a name nk_safetensors_dtype_to_string() writes.
+ *
+ * Returns: %FALSE for a name this engine does not know
+ */
 gboolean
 nk_safetensors_dtype_from_string (const char *name,
                                   NkDType    *out_dtype)
@@ -580,6 +605,14 @@ nk_safetensors_load (const char  *path,
   return nk_safetensors_new_from_bytes (bytes, path, error);
 }
 
+/**
+ * nk_safetensors_ref:
+ * @st: a parsed file
+ *
+ * Adds a reference.
+ *
+ * Returns: (transfer full): @st
+ */
 NkSafetensors *
 nk_safetensors_ref (NkSafetensors *st)
 {
@@ -589,6 +622,12 @@ nk_safetensors_ref (NkSafetensors *st)
   return st;
 }
 
+/**
+ * nk_safetensors_unref:
+ * @st: (transfer full): a parsed file
+ *
+ * Drops a reference; the last one unmaps the file (or releases the bytes).
+ */
 void
 nk_safetensors_unref (NkSafetensors *st)
 {
@@ -604,6 +643,15 @@ nk_safetensors_unref (NkSafetensors *st)
   g_free (st);
 }
 
+/**
+ * nk_safetensors_get_name:
+ * @st: a parsed file
+ *
+ * The name given at load (the path, or nk_safetensors_new_from_bytes()'s @name), the
+ * one error messages use.
+ *
+ * Returns: (transfer none) (nullable): the name
+ */
 const char *
 nk_safetensors_get_name (NkSafetensors *st)
 {
@@ -611,6 +659,14 @@ nk_safetensors_get_name (NkSafetensors *st)
   return st->name;
 }
 
+/**
+ * nk_safetensors_get_n_tensors:
+ * @st: a parsed file
+ *
+ * The number of tensors in the file.
+ *
+ * Returns: the count
+ */
 guint
 nk_safetensors_get_n_tensors (NkSafetensors *st)
 {
@@ -618,6 +674,15 @@ nk_safetensors_get_n_tensors (NkSafetensors *st)
   return st->table.tensors->len;
 }
 
+/**
+ * nk_safetensors_get_tensor_info:
+ * @st: a parsed file
+ * @index: below nk_safetensors_get_n_tensors()
+ *
+ * Tensor @index, in payload order.
+ *
+ * Returns: (transfer none): its name, dtype, shape and bytes
+ */
 const NkSafetensorsTensor *
 nk_safetensors_get_tensor_info (NkSafetensors *st,
                                 guint          index)
@@ -626,6 +691,15 @@ nk_safetensors_get_tensor_info (NkSafetensors *st,
   return _nk_tensor_table_get (&st->table, index);
 }
 
+/**
+ * nk_safetensors_lookup:
+ * @st: a parsed file
+ * @name: a tensor name
+ *
+ * Finds a tensor by name.
+ *
+ * Returns: (transfer none) (nullable): the tensor called @name, or %NULL
+ */
 const NkSafetensorsTensor *
 nk_safetensors_lookup (NkSafetensors *st,
                        const char    *name)
@@ -634,6 +708,15 @@ nk_safetensors_lookup (NkSafetensors *st,
   return _nk_tensor_table_lookup (&st->table, name);
 }
 
+/**
+ * nk_safetensors_get_metadata:
+ * @st: a parsed file
+ * @key: a "__metadata__" key
+ *
+ * Reads one "__metadata__" string.
+ *
+ * Returns: (transfer none) (nullable): the value, or %NULL when @key is absent
+ */
 const char *
 nk_safetensors_get_metadata (NkSafetensors *st,
                              const char    *key)
@@ -651,6 +734,14 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/**
+ * nk_safetensors_get_metadata_keys:
+ * @st: a parsed file
+ *
+ * Every "__metadata__" key.
+ *
+ * Returns: (transfer container) (element-type utf8): the keys, sorted
+ */
 GPtrArray *
 nk_safetensors_get_metadata_keys (NkSafetensors *st)
 {
@@ -677,6 +768,16 @@ _nk_safetensors_get_file (NkSafetensors *st,
   return g_bytes_get_data (st->bytes, out_size);
 }
 
+/**
+ * nk_safetensors_get_payload: (skip)
+ * @st: a parsed file
+ * @out_size: (out) (optional): the payload's size in bytes
+ *
+ * All the tensors' bytes, in file order, where they lie in the mapping. Not for
+ * bindings (a raw pointer into the mapping).
+ *
+ * Returns: (transfer none): the payload
+ */
 gconstpointer
 nk_safetensors_get_payload (NkSafetensors *st,
                             gsize         *out_size)
@@ -785,6 +886,15 @@ entry_free (gpointer data)
   g_free (e);
 }
 
+G_DEFINE_BOXED_TYPE (NkSafetensorsWriter, nk_safetensors_writer, nk_safetensors_writer_copy, nk_safetensors_writer_free)
+
+/**
+ * nk_safetensors_writer_new:
+ *
+ * A writer with no tensors and no metadata.
+ *
+ * Returns: (transfer full): the writer
+ */
 NkSafetensorsWriter *
 nk_safetensors_writer_new (void)
 {
@@ -796,6 +906,43 @@ nk_safetensors_writer_new (void)
   return writer;
 }
 
+/**
+ * nk_safetensors_writer_copy:
+ * @writer: a writer
+ *
+ * Copies the writer: the same tensors, in the same order, sharing their immutable
+ * bytes, and the same metadata; adding to one does not change the other.
+ *
+ * Returns: (transfer full): the copy; free it with nk_safetensors_writer_free()
+ */
+NkSafetensorsWriter *
+nk_safetensors_writer_copy (NkSafetensorsWriter *writer)
+{
+  NkSafetensorsWriter *copy;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (writer != NULL, NULL);
+
+  copy = nk_safetensors_writer_new ();
+  for (guint i = 0; i < writer->entries->len; i++)
+    {
+      const Entry *e = g_ptr_array_index (writer->entries, i);
+
+      nk_safetensors_writer_add_bytes (copy, e->name, e->dtype, e->ndim, e->shape, e->bytes);
+    }
+  g_hash_table_iter_init (&iter, writer->metadata);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy->metadata, g_strdup (key), g_strdup (value));
+  return copy;
+}
+
+/**
+ * nk_safetensors_writer_free:
+ * @writer: (nullable) (transfer full): a writer
+ *
+ * Frees the writer and drops its references on the tensors' bytes.
+ */
 void
 nk_safetensors_writer_free (NkSafetensorsWriter *writer)
 {
@@ -807,6 +954,17 @@ nk_safetensors_writer_free (NkSafetensorsWriter *writer)
   g_free (writer);
 }
 
+/**
+ * nk_safetensors_writer_add_bytes:
+ * @writer: a writer
+ * @name: a tensor name not added before (and not "__metadata__")
+ * @dtype: one of the dtypes nk_safetensors_dtype_to_string() knows
+ * @ndim: number of dimensions (≤ %NK_SAFETENSORS_MAX_DIMS)
+ * @shape: (array length=ndim): sizes
+ * @bytes: numel × item size bytes, C order, little-endian
+ *
+ * As nk_safetensors_writer_add(), taking a reference on @bytes instead of copying.
+ */
 void
 nk_safetensors_writer_add_bytes (NkSafetensorsWriter *writer,
                                  const char          *name,
@@ -865,6 +1023,14 @@ nk_safetensors_writer_add (NkSafetensorsWriter *writer,
   nk_safetensors_writer_add_bytes (writer, name, dtype, ndim, shape, bytes);
 }
 
+/**
+ * nk_safetensors_writer_set_metadata:
+ * @writer: a writer
+ * @key: a "__metadata__" key
+ * @value: its string
+ *
+ * Sets a "__metadata__" string, replacing one set before under @key.
+ */
 void
 nk_safetensors_writer_set_metadata (NkSafetensorsWriter *writer,
                                     const char          *key,
@@ -989,6 +1155,14 @@ _nk_safetensors_writer_get_chunks (NkSafetensorsWriter *writer,
   return chunks;
 }
 
+/**
+ * nk_safetensors_writer_to_bytes:
+ * @writer: a writer
+ *
+ * The whole file in memory: the bytes nk_safetensors_writer_write() writes.
+ *
+ * Returns: (transfer full): the file's bytes
+ */
 GBytes *
 nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer)
 {

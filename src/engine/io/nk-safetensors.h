@@ -52,6 +52,9 @@ G_BEGIN_DECLS
  *   not matching the shape
  * @NK_SAFETENSORS_ERROR_NOT_FOUND: no tensor of that name
  * @NK_SAFETENSORS_ERROR_SHAPE: a tensor does not have the dtype or shape the caller needs
+ *
+ * The ways reading or writing a safetensors file fails, in the %NK_SAFETENSORS_ERROR
+ * domain.
  */
 typedef enum {
   NK_SAFETENSORS_ERROR_IO,
@@ -66,9 +69,13 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark nk_safetensors_error_quark (void);
 
+/**
+ * NK_SAFETENSORS_MAX_DIMS:
+ *
+ * The largest number of dimensions a tensor read or written here may have.
+ */
 #define NK_SAFETENSORS_MAX_DIMS 8
 
-/* "F32" etc. ↔ NkDType; FALSE / NULL for dtypes safetensors files here cannot hold. */
 NK_AVAILABLE_IN_ALL
 const char *nk_safetensors_dtype_to_string   (NkDType      dtype);
 NK_AVAILABLE_IN_ALL
@@ -101,6 +108,12 @@ typedef struct {
 
 #define NK_TYPE_SAFETENSORS (nk_safetensors_get_type ())
 
+/**
+ * NkSafetensors:
+ *
+ * A parsed, validated safetensors file: its tensors (views into the mapped file or
+ * the bytes given) and its "__metadata__" strings. Refcounted.
+ */
 typedef struct _NkSafetensors NkSafetensors;
 
 NK_AVAILABLE_IN_ALL
@@ -125,6 +138,8 @@ NkSafetensors   *nk_safetensors_load          (const char    *path,
  * @name: (nullable): the name used in error messages, or %NULL
  * @error: return location for a #GError (%NK_SAFETENSORS_ERROR)
  *
+ * Parses and validates a safetensors file already in memory (no copy).
+ *
  * Returns: (transfer full) (nullable): the parsed file, keeping a ref on @bytes
  */
 NK_AVAILABLE_IN_ALL
@@ -141,30 +156,25 @@ NK_AVAILABLE_IN_ALL
 const char      *nk_safetensors_get_name      (NkSafetensors *st);
 NK_AVAILABLE_IN_ALL
 guint            nk_safetensors_get_n_tensors (NkSafetensors *st);
-/* Returns: (transfer none): tensor @index, in payload order */
 NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_safetensors_get_tensor_info (NkSafetensors *st,
                                                            guint          index);
-/* Returns: (transfer none) (nullable): the tensor called @name, or %NULL */
 NK_AVAILABLE_IN_ALL
 const NkSafetensorsTensor *nk_safetensors_lookup (NkSafetensors *st,
                                                   const char    *name);
 
-/* Returns: (transfer none) (nullable): a "__metadata__" value, or %NULL */
 NK_AVAILABLE_IN_ALL
 const char      *nk_safetensors_get_metadata  (NkSafetensors *st,
                                                const char    *key);
-/* Returns: (transfer container) (element-type utf8): the metadata keys, sorted */
 NK_AVAILABLE_IN_ALL
 GPtrArray       *nk_safetensors_get_metadata_keys (NkSafetensors *st);
 
-/* Returns: (transfer none): the payload (all tensor bytes, in file order) */
 NK_AVAILABLE_IN_ALL
 gconstpointer    nk_safetensors_get_payload   (NkSafetensors *st,
                                                gsize         *out_size);
 
 /**
- * nk_safetensors_read_into:
+ * nk_safetensors_read_into: (skip)
  * @st: a parsed file
  * @name: a tensor name
  * @dtype: the dtype the caller expects
@@ -175,7 +185,8 @@ gconstpointer    nk_safetensors_get_payload   (NkSafetensors *st,
  *
  * Copies a tensor into caller memory after checking it is exactly what the caller
  * needs ("init.safetensors: 'layers.0.weight' has shape [32, 32], the model needs
- * [64, 64]").
+ * [64, 64]"). Not for bindings (@dst is a raw buffer): they call
+ * nk_safetensors_get_tensor().
  *
  * Returns: %TRUE on success
  */
@@ -190,15 +201,28 @@ gboolean         nk_safetensors_read_into     (NkSafetensors *st,
 
 /* ---- writing ------------------------------------------------------------------- */
 
+/**
+ * NkSafetensorsWriter:
+ *
+ * A safetensors file being put together: tensors (each held as immutable bytes) and
+ * metadata, written in one go by nk_safetensors_writer_write(). A boxed type; a copy
+ * shares the tensors' bytes.
+ */
 typedef struct _NkSafetensorsWriter NkSafetensorsWriter;
 
+#define NK_TYPE_SAFETENSORS_WRITER (nk_safetensors_writer_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType            nk_safetensors_writer_get_type (void) G_GNUC_CONST;
 NK_AVAILABLE_IN_ALL
 NkSafetensorsWriter *nk_safetensors_writer_new  (void);
+NK_AVAILABLE_IN_ALL
+NkSafetensorsWriter *nk_safetensors_writer_copy (NkSafetensorsWriter *writer);
 NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_free   (NkSafetensorsWriter *writer);
 
 /**
- * nk_safetensors_writer_add:
+ * nk_safetensors_writer_add: (skip)
  * @writer: a writer
  * @name: a tensor name not added before (and not "__metadata__")
  * @dtype: one of the dtypes nk_safetensors_dtype_to_string() knows
@@ -207,6 +231,8 @@ void             nk_safetensors_writer_free   (NkSafetensorsWriter *writer);
  * @data: numel × item size bytes, C order, little-endian; copied
  *
  * Adds a tensor. Programmer errors (duplicate name, bad dtype) are g_return_if_fail.
+ * Not for bindings (@data is a raw buffer): they call
+ * nk_safetensors_writer_add_bytes() or nk_safetensors_writer_add_tensor().
  */
 NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_add    (NkSafetensorsWriter *writer,
@@ -216,7 +242,6 @@ void             nk_safetensors_writer_add    (NkSafetensorsWriter *writer,
                                                const gint64  *shape,
                                                gconstpointer  data);
 
-/* As nk_safetensors_writer_add(), taking a ref on @bytes instead of copying. */
 NK_AVAILABLE_IN_ALL
 void             nk_safetensors_writer_add_bytes (NkSafetensorsWriter *writer,
                                                   const char    *name,
@@ -230,7 +255,6 @@ void             nk_safetensors_writer_set_metadata (NkSafetensorsWriter *writer
                                                      const char    *key,
                                                      const char    *value);
 
-/* Returns: (transfer full): the whole file */
 NK_AVAILABLE_IN_ALL
 GBytes          *nk_safetensors_writer_to_bytes (NkSafetensorsWriter *writer);
 
@@ -279,6 +303,8 @@ typedef struct _NkTensor NkTensor;
  * @name: a tensor name
  * @bucket: the bucket for the new tensor's storage
  * @error: return location for a #GError (%NK_SAFETENSORS_ERROR_NOT_FOUND)
+ *
+ * Copies a tensor out of the file.
  *
  * Returns: (transfer full) (nullable): a contiguous copy on the calling thread's
  *   default device

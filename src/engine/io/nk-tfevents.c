@@ -26,6 +26,13 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+/**
+ * nk_tfevents_error_quark:
+ *
+ * The domain of %NK_TFEVENTS_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-tfevents-error-quark, nk_tfevents_error)
 
 /* -- CRC-32C ------------------------------------------------------------------- */
@@ -45,6 +52,17 @@ crc_table_init (gpointer data)
   return NULL;
 }
 
+/**
+ * nk_crc32c:
+ * @crc: the CRC so far (0 to start)
+ * @data: (array length=len) (element-type guint8): the bytes
+ * @len: their count
+ *
+ * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum TFRecord frames
+ * carry.
+ *
+ * Returns: the CRC of the bytes so far
+ */
 guint32
 nk_crc32c (guint32     crc,
            const void *data,
@@ -60,6 +78,15 @@ nk_crc32c (guint32     crc,
   return ~crc;
 }
 
+/**
+ * nk_crc32c_mask:
+ * @crc: a CRC-32C
+ *
+ * TensorFlow's mask of a CRC: rotated right by 15 bits plus 0xa282ead8, as the records
+ * store it.
+ *
+ * Returns: the masked CRC
+ */
 guint32
 nk_crc32c_mask (guint32 crc)
 {
@@ -153,6 +180,16 @@ write_record (NkEventWriter *w,
   return TRUE;
 }
 
+/**
+ * nk_event_writer_new: (skip)
+ * @dir: the folder (created, with parents, if missing)
+ * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO)
+ *
+ * Creates DIR/events.out.tfevents.TIME.HOST.PID and writes its file_version record.
+ * Not for bindings (see #NkEventWriter).
+ *
+ * Returns: (transfer full) (nullable): the writer
+ */
 NkEventWriter *
 nk_event_writer_new (const char *dir,
                      GError    **error)
@@ -188,12 +225,33 @@ nk_event_writer_new (const char *dir,
   return g_steal_pointer (&w);
 }
 
+/**
+ * nk_event_writer_get_path: (skip)
+ * @writer: a writer
+ *
+ * The event file's full path.
+ *
+ * Returns: (transfer none): the path
+ */
 const char *
 nk_event_writer_get_path (NkEventWriter *writer)
 {
   return writer->path;
 }
 
+/**
+ * nk_event_writer_add_scalar: (skip)
+ * @writer: a writer
+ * @tag: the scalar's name ("train/loss")
+ * @step: the step (0 is left out of the record, as TensorBoard's writers do)
+ * @wall_time: seconds since the epoch; a value < 0 for now
+ * @value: the scalar
+ * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO)
+ *
+ * Appends one Event {wall_time, step, summary {value {tag, simple_value}}} record.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_event_writer_add_scalar (NkEventWriter *writer,
                             const char    *tag,
@@ -223,6 +281,15 @@ nk_event_writer_add_scalar (NkEventWriter *writer,
   return write_record (writer, e, error);
 }
 
+/**
+ * nk_event_writer_flush: (skip)
+ * @writer: a writer
+ * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO)
+ *
+ * Hands the records written so far to the system.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_event_writer_flush (NkEventWriter *writer,
                        GError       **error)
@@ -236,6 +303,15 @@ nk_event_writer_flush (NkEventWriter *writer,
   return TRUE;
 }
 
+/**
+ * nk_event_writer_close: (skip)
+ * @writer: (nullable) (transfer full): a writer
+ * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO)
+ *
+ * Flushes and closes the file, then frees @writer.
+ *
+ * Returns: %TRUE if every record reached the file
+ */
 gboolean
 nk_event_writer_close (NkEventWriter *writer,
                        GError       **error)
@@ -259,6 +335,12 @@ nk_event_writer_close (NkEventWriter *writer,
   return ok;
 }
 
+/**
+ * nk_event_writer_free: (skip)
+ * @writer: (nullable) (transfer full): a writer
+ *
+ * Closes the file without reporting errors and frees @writer.
+ */
 void
 nk_event_writer_free (NkEventWriter *writer)
 {
@@ -517,6 +599,16 @@ read_event (NkScalarLog  *log,
   return !bad;
 }
 
+/**
+ * nk_scalar_log_add_buffer:
+ * @log: a log (which may hold other files)
+ * @data: (array length=len): one event file's bytes
+ * @len: their count
+ *
+ * Reads the scalars of an event file already in memory into @log. Corrupt or
+ * truncated records are skipped and counted; a corrupt length ends the file (its
+ * framing is lost).
+ */
 void
 nk_scalar_log_add_buffer (NkScalarLog  *log,
                           const guint8 *data,
@@ -559,6 +651,15 @@ nk_scalar_log_add_buffer (NkScalarLog  *log,
     }
 }
 
+G_DEFINE_BOXED_TYPE (NkScalarLog, nk_scalar_log, nk_scalar_log_copy, nk_scalar_log_free)
+
+/**
+ * nk_scalar_log_new:
+ *
+ * An empty log, to fill with nk_scalar_log_add_buffer().
+ *
+ * Returns: (transfer full): the log
+ */
 NkScalarLog *
 nk_scalar_log_new (void)
 {
@@ -567,6 +668,34 @@ nk_scalar_log_new (void)
   log->tags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                      (GDestroyNotify) g_array_unref);
   return log;
+}
+
+/**
+ * nk_scalar_log_copy:
+ * @log: a log
+ *
+ * Copies the log: every tag's points are duplicated, so the copy and @log change
+ * independently.
+ *
+ * Returns: (transfer full): the copy; free it with nk_scalar_log_free()
+ */
+NkScalarLog *
+nk_scalar_log_copy (NkScalarLog *log)
+{
+  NkScalarLog *copy;
+  GHashTableIter iter;
+  gpointer tag, points;
+
+  g_return_val_if_fail (log != NULL, NULL);
+
+  copy = nk_scalar_log_new ();
+  copy->n_files = log->n_files;
+  copy->n_records = log->n_records;
+  copy->n_skipped = log->n_skipped;
+  g_hash_table_iter_init (&iter, log->tags);
+  while (g_hash_table_iter_next (&iter, &tag, &points))
+    g_hash_table_insert (copy->tags, g_strdup (tag), g_array_copy (points));
+  return copy;
 }
 
 static gboolean
@@ -633,6 +762,18 @@ compare_points (gconstpointer a,
   return (x->step > y->step) - (x->step < y->step);
 }
 
+/**
+ * nk_scalar_log_read:
+ * @path: an event file, or a folder
+ * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO, or
+ *   %NK_TFEVENTS_ERROR_NOT_FOUND for a folder without event files)
+ *
+ * Reads one event file (@path a file) or every file whose name contains "tfevents"
+ * under @path (a folder, recursively: per-rank subfolders), as
+ * nk_scalar_log_add_buffer() each.
+ *
+ * Returns: (transfer full) (nullable): the log
+ */
 NkScalarLog *
 nk_scalar_log_read (const char *path,
                     GError    **error)
@@ -679,6 +820,16 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/**
+ * nk_scalar_log_get_tags:
+ * @log: a log
+ * @n_tags: (out) (optional): the number of tags
+ *
+ * The tags the log holds, sorted by name.
+ *
+ * Returns: (transfer container) (array length=n_tags): the tags; free the array
+ *   only (g_free()), not the strings
+ */
 const char **
 nk_scalar_log_get_tags (NkScalarLog *log,
                         guint       *n_tags)
@@ -692,6 +843,16 @@ nk_scalar_log_get_tags (NkScalarLog *log,
   return tags;
 }
 
+/**
+ * nk_scalar_log_get:
+ * @log: a log
+ * @tag: a tag
+ *
+ * The points of one tag.
+ *
+ * Returns: (transfer none) (nullable) (element-type NkScalarPoint): the points
+ *   sorted by step, %NULL when @tag is absent
+ */
 GArray *
 nk_scalar_log_get (NkScalarLog *log,
                    const char  *tag)
@@ -699,6 +860,12 @@ nk_scalar_log_get (NkScalarLog *log,
   return g_hash_table_lookup (log->tags, tag);
 }
 
+/**
+ * nk_scalar_log_free:
+ * @log: (nullable) (transfer full): a log
+ *
+ * Frees the log and its points.
+ */
 void
 nk_scalar_log_free (NkScalarLog *log)
 {

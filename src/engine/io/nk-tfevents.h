@@ -29,13 +29,19 @@ G_BEGIN_DECLS
 
 #define NK_TFEVENTS_ERROR (nk_tfevents_error_quark ())
 
-/* The largest event file nk_scalar_log_read() reads (mapped, not copied). */
+/**
+ * NK_TFEVENTS_MAX_BYTES:
+ *
+ * The largest event file nk_scalar_log_read() reads (mapped, not copied): 1 GiB.
+ */
 #define NK_TFEVENTS_MAX_BYTES ((goffset) 1 << 30)
 
 /**
  * NkTfeventsError:
  * @NK_TFEVENTS_ERROR_IO: a file or folder cannot be created, read or written
  * @NK_TFEVENTS_ERROR_NOT_FOUND: a folder holds no file whose name contains "tfevents"
+ *
+ * The ways writing or reading event files fails, in the %NK_TFEVENTS_ERROR domain.
  */
 typedef enum {
   NK_TFEVENTS_ERROR_IO,
@@ -45,7 +51,6 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark   nk_tfevents_error_quark (void);
 
-/* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), and TensorFlow's mask of it. */
 NK_AVAILABLE_IN_ALL
 guint32  nk_crc32c               (guint32       crc,
                                   const void   *data,
@@ -55,18 +60,20 @@ guint32  nk_crc32c_mask          (guint32       crc);
 
 /* -- writer -------------------------------------------------------------------- */
 
+/**
+ * NkEventWriter:
+ *
+ * An event file being written. Not a boxed type: it owns an open file, which can be
+ * neither copied nor shared, so bindings do not see it (a run folder's events are
+ * written by #NkRunRecorder).
+ */
 typedef struct _NkEventWriter NkEventWriter;
 
-/* Creates @dir (with parents) and in it events.out.tfevents.<time>.<host>.<pid>,
- * and writes the file_version record. */
 NK_AVAILABLE_IN_ALL
 NkEventWriter *nk_event_writer_new        (const char     *dir,
                                            GError        **error);
-/* The file's full path. */
 NK_AVAILABLE_IN_ALL
 const char    *nk_event_writer_get_path   (NkEventWriter  *writer);
-/* One Event {wall_time, step, summary {value {tag, simple_value}}}. @wall_time in
- * seconds since the epoch; pass a value < 0 for "now". */
 NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_add_scalar (NkEventWriter  *writer,
                                            const char     *tag,
@@ -77,7 +84,6 @@ gboolean       nk_event_writer_add_scalar (NkEventWriter  *writer,
 NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_flush      (NkEventWriter  *writer,
                                            GError        **error);
-/* Flushes and closes the file; frees @writer (NULL is fine). */
 NK_AVAILABLE_IN_ALL
 gboolean       nk_event_writer_close      (NkEventWriter  *writer,
                                            GError        **error);
@@ -88,38 +94,56 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkEventWriter, nk_event_writer_free)
 
 /* -- reader -------------------------------------------------------------------- */
 
+/**
+ * NkScalarPoint:
+ * @step: the event's step
+ * @wall_time: when it was logged, in seconds since the epoch
+ * @value: the scalar
+ *
+ * One logged value of a tag.
+ */
 typedef struct {
   gint64 step;
   double wall_time;
   double value;
 } NkScalarPoint;
 
+/**
+ * NkScalarLog:
+ * @tags: (element-type utf8 GArray): tag → #GArray of #NkScalarPoint, sorted by
+ *   step (stable: file order within a step)
+ * @n_files: the event files read
+ * @n_records: the records read
+ * @n_skipped: records with a bad length CRC, bad data CRC, short read or bad proto
+ *
+ * The scalars of one or more event files, by tag. A boxed type; a copy duplicates
+ * the points.
+ */
 typedef struct {
-  /* tag → GArray of NkScalarPoint, sorted by step (stable: file order within a step) */
   GHashTable *tags;
   guint n_files;
   guint n_records;
-  guint n_skipped;     /* records with a bad length CRC, bad data CRC, short read or bad proto */
+  guint n_skipped;
 } NkScalarLog;
 
-/* Reads one event file (@path a file) or every file whose name contains "tfevents"
- * under @path (a folder, recursively: per-rank subfolders). Corrupt or truncated
- * records are skipped and counted; a corrupt length ends that file (its framing is lost). */
+#define NK_TYPE_SCALAR_LOG (nk_scalar_log_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType        nk_scalar_log_get_type (void) G_GNUC_CONST;
 NK_AVAILABLE_IN_ALL
 NkScalarLog *nk_scalar_log_read    (const char    *path,
                                     GError       **error);
-/* Reads a buffer holding one event file's bytes into @log (which may hold other files). */
 NK_AVAILABLE_IN_ALL
 void         nk_scalar_log_add_buffer (NkScalarLog *log,
                                     const guint8  *data,
                                     gsize          len);
 NK_AVAILABLE_IN_ALL
 NkScalarLog *nk_scalar_log_new     (void);
-/* Tags sorted by name; free the array only (g_free), not the strings. */
+NK_AVAILABLE_IN_ALL
+NkScalarLog *nk_scalar_log_copy    (NkScalarLog   *log);
 NK_AVAILABLE_IN_ALL
 const char **nk_scalar_log_get_tags (NkScalarLog  *log,
                                     guint         *n_tags);
-/* NULL when @tag is absent. */
 NK_AVAILABLE_IN_ALL
 GArray      *nk_scalar_log_get     (NkScalarLog   *log,
                                     const char    *tag);

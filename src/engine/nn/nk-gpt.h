@@ -44,11 +44,15 @@
 
 G_BEGIN_DECLS
 
-/* LayerNorm's eps in nanoGPT's model.py (F.layer_norm's default). */
+/**
+ * NK_GPT_LN_EPS:
+ *
+ * LayerNorm's eps in nanoGPT's model.py (F.layer_norm's default).
+ */
 #define NK_GPT_LN_EPS 1e-5
 
 /**
- * nk_model_new_gpt:
+ * nk_model_new_gpt: (skip)
  * @vocab: V
  * @n_embd: d, a multiple of @n_head
  * @n_layer: L
@@ -56,6 +60,8 @@ G_BEGIN_DECLS
  * @block_size: T, the longest context (rows of transformer.wpe.weight)
  * @dtype: f32 (training) or f64 (gradient checks)
  * @error: return location for a #GError (%NK_MODEL_ERROR_INVALID)
+ *
+ * nanoGPT's GPT of these sizes (see above). Not for bindings (see #NkModel).
  *
  * Returns: (transfer full) (nullable): the model, parameters zero until initialised
  */
@@ -68,7 +74,6 @@ NkModel   *nk_model_new_gpt            (guint     vocab,
                                         NkDType   dtype,
                                         GError  **error);
 
-/* Checks the sizes nk_model_new_gpt() takes, with the sentence it would fail with. */
 NK_AVAILABLE_IN_ALL
 gboolean   nk_gpt_check_sizes          (guint     vocab,
                                         guint     n_embd,
@@ -77,14 +82,12 @@ gboolean   nk_gpt_check_sizes          (guint     vocab,
                                         guint     block_size,
                                         GError  **error);
 
-/* The closed form above: 12·L·d² + 13·L·d + (V + T)·d + 2·d. */
 NK_AVAILABLE_IN_ALL
 guint64    nk_gpt_count_parameters     (guint     vocab,
                                         guint     n_embd,
                                         guint     n_layer,
                                         guint     block_size);
 
-/* Returns: (transfer full): the state_dict names in order (NULL-terminated) */
 NK_AVAILABLE_IN_ALL
 char     **nk_gpt_param_names          (guint     n_layer);
 
@@ -111,7 +114,6 @@ double     nk_gpt_flops_formula        (guint     vocab,
                                         guint     n_layer,
                                         guint     block_size,
                                         double    tokens);
-/* Of nk_gpt_flops_formula(), attention's 12·L·T·d per token. */
 NK_AVAILABLE_IN_ALL
 double     nk_gpt_attention_flops_per_token (guint n_embd,
                                              guint n_layer,
@@ -198,7 +200,6 @@ void       nk_gpt_activation_terms     (guint     vocab,
                                         NkDType   compute,
                                         guint64   terms[NK_ACT_N_TERMS]);
 
-/* Returns: the sum of nk_gpt_activation_terms(), the activation bucket of a step */
 NK_AVAILABLE_IN_ALL
 guint64    nk_gpt_activation_bytes     (guint     vocab,
                                         guint     n_embd,
@@ -211,14 +212,14 @@ guint64    nk_gpt_activation_bytes     (guint     vocab,
 /* ---- loading and sampling (nk-gpt-sample.c) ------------------------------------- */
 
 /**
- * nk_gpt_load:
+ * nk_gpt_load: (skip)
  * @path: a checkpoint folder (its newest intact checkpoint) or a safetensors
  *   state_dict (`train --save`)
  * @error: return location for a #GError naming what is missing
  *
  * Builds the GPT the file describes: V, d and T from the shapes of
  * transformer.wte/wpe, L from the blocks present, the heads from the "n_head"
- * metadata Napkin writes beside a GPT's tensors.
+ * metadata Napkin writes beside a GPT's tensors. Not for bindings (see #NkModel).
  *
  * Returns: (transfer full) (nullable): the f32 model on the CPU
  */
@@ -227,7 +228,7 @@ NkModel   *nk_gpt_load                 (const char  *path,
                                         GError     **error);
 
 /**
- * nk_gpt_generate:
+ * nk_gpt_generate: (skip)
  * @model: a GPT
  * @prompt: (array length=n_prompt): token ids, at least one
  * @n_prompt: their count
@@ -238,9 +239,10 @@ NkModel   *nk_gpt_load                 (const char  *path,
  * @error: return location for a #GError
  *
  * nanoGPT's generate(): the context cropped to the block size, the last position's
- * logits / temperature, top-k, softmax, one draw by inverse CDF.
+ * logits / temperature, top-k, softmax, one draw by inverse CDF. Not for bindings
+ * (it takes an #NkModel).
  *
- * Returns: (transfer full) (nullable): the @n_new new tokens (guint32)
+ * Returns: (transfer full) (nullable) (element-type guint32): the @n_new new tokens
  */
 NK_AVAILABLE_IN_ALL
 GArray    *nk_gpt_generate             (NkModel       *model,
@@ -263,7 +265,7 @@ typedef void (*NkGptTokenFunc) (guint32  token,
                                  gpointer user_data);
 
 /**
- * nk_gpt_generate_stream:
+ * nk_gpt_generate_stream: (skip)
  * @model: a GPT
  * @prompt: (array length=n_prompt): token ids, at least one
  * @n_prompt: their count
@@ -275,9 +277,10 @@ typedef void (*NkGptTokenFunc) (guint32  token,
  * @user_data: data for @func
  * @error: return location for a #GError
  *
- * nk_gpt_generate(), telling @func each token as soon as it is drawn.
+ * nk_gpt_generate(), telling @func each token as soon as it is drawn. Not for
+ * bindings (it takes an #NkModel).
  *
- * Returns: (transfer full) (nullable): the @n_new new tokens (guint32)
+ * Returns: (transfer full) (nullable) (element-type guint32): the @n_new new tokens
  */
 NK_AVAILABLE_IN_ALL
 GArray    *nk_gpt_generate_stream      (NkModel       *model,

@@ -25,7 +25,10 @@ static const char *const quantity_names[NK_IMPORT_N_QUANTITIES] = {
  * nk_import_quantity_name:
  * @quantity: a compared quantity
  *
- * Returns: its JSON name ("seconds", "tokens_per_s", "mfu", "memory_max_bytes")
+ * The quantity's name in `napkin-cli import --plan --json`.
+ *
+ * Returns: (transfer none): "seconds", "tokens_per_s", "mfu", "memory_max_bytes" or
+ *   "flops_per_gpu"
  */
 const char *
 nk_import_quantity_name (NkImportQuantity quantity)
@@ -177,6 +180,8 @@ is_blank (const char *text,
  * @error: one sentence naming the file: not a regular file, larger than
  *   %NK_IMPORT_PLAN_MAX_BYTES, empty, not JSON, not an object, or no plan
  *
+ * Reads a plan file, as nk_import_plan_read() its JSON.
+ *
  * Returns: %FALSE when the file cannot be read or is no plan
  */
 gboolean
@@ -242,7 +247,12 @@ nk_import_plan_load (const char          *path,
  * nk_import_prediction_get_mfu:
  * @prediction: a plan's prediction
  * @format: the log's engine
- * @count: (out) (optional): whose FLOP count: the engine's name, or "model"
+ * @count: (out) (optional) (transfer none): whose FLOP count: the engine's name, or
+ *   "model"
+ *
+ * Chooses the plan's MFU to set beside a log's: each engine counts a step's FLOPs
+ * its own way, so the plan's figure on that engine's count (`mfu_by_engine`) is the
+ * one that compares.
  *
  * Returns: the plan's MFU on the engine's own FLOP count where the plan has it,
  *   else the plan's model MFU

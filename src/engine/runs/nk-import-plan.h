@@ -22,27 +22,54 @@
 
 G_BEGIN_DECLS
 
-/* The largest plan file read: a plan's JSON is a few kilobytes. */
+/**
+ * NK_IMPORT_PLAN_MAX_BYTES:
+ *
+ * The largest plan file read, 16 MiB: a plan's JSON is a few kilobytes.
+ */
 #define NK_IMPORT_PLAN_MAX_BYTES ((goffset) 16 << 20)
 
-/* What a plan predicts; NAN where the plan has no such field. @gpus is the
- * layout's TP × PP × CP × DP, for engines that print per-GPU throughput. */
+/**
+ * NkImportPrediction:
+ * @seconds: a step's time, in seconds
+ * @tokens_per_s: tokens per second, the whole job's
+ * @mfu: model FLOPs utilisation, a fraction (PaLM's count, the plan's own)
+ * @memory_max_bytes: the most loaded GPU's memory, in bytes
+ * @gpus: the layout's TP × PP × CP × DP, for engines that print per-GPU throughput
+ * @mfu_torchtitan: the plan's MFU on torchtitan's FLOP count (`mfu_by_engine`)
+ * @mfu_nanogpt: on nanoGPT's
+ * @mfu_llmc: on llm.c's
+ * @mfu_hardware: the plan's MFU counting recompute (Megatron-LM's TFLOP/s do)
+ * @peak: the GPU's peak, in FLOP/s
+ * @dtype: the peak's format ("bf16"), "" when the plan does not say
+ * @seq: tokens per sequence: the layout's tokens per step / global batch
+ *
+ * What a plan predicts; NAN where the plan has no such field.
+ */
 typedef struct {
   double seconds;
   double tokens_per_s;
   double mfu;
   double memory_max_bytes;
   double gpus;
-  /* the plan's MFU on torchtitan's, nanoGPT's and llm.c's FLOP counts
-   * (`mfu_by_engine`), NAN when the plan has none */
   double mfu_torchtitan, mfu_nanogpt, mfu_llmc;
-  /* the plan's MFU counting recompute (Megatron-LM's TFLOP/s do), and the GPU's peak */
   double mfu_hardware;
   double peak;
-  char   dtype[8];   /* the peak's format ("bf16"), "" when the plan does not say */
-  double seq;        /* tokens per sequence: the layout's tokens per step / global batch */
+  char   dtype[8];
+  double seq;
 } NkImportPrediction;
 
+/**
+ * NkImportQuantity:
+ * @NK_IMPORT_Q_SECONDS: a step's time
+ * @NK_IMPORT_Q_TOKENS_PER_S: tokens per second
+ * @NK_IMPORT_Q_MFU: model FLOPs utilisation
+ * @NK_IMPORT_Q_MEMORY: the most loaded GPU's memory
+ * @NK_IMPORT_Q_FLOPS: FLOP/s per GPU
+ * @NK_IMPORT_N_QUANTITIES: the number of quantities above (not a quantity)
+ *
+ * What a plan and an imported run are compared on.
+ */
 typedef enum {
   NK_IMPORT_Q_SECONDS,
   NK_IMPORT_Q_TOKENS_PER_S,
@@ -52,18 +79,25 @@ typedef enum {
   NK_IMPORT_N_QUANTITIES
 } NkImportQuantity;
 
-/* Predicted, measured (the median over the run's steps after its first, the
- * warm-up; the peak for memory) and measured / predicted, per quantity; NAN
- * where either side lacks it. @largest is the quantity whose ratio is farthest
- * from 1 (the largest unexplained term), -1 when none compares. The predicted
- * MFU is on the log's engine's own FLOP count where the plan has it. */
+/**
+ * NkImportComparison:
+ * @predicted: the plan's figure per #NkImportQuantity
+ * @measured: the run's: the median over its steps after its first (the warm-up);
+ *   the peak for memory
+ * @ratio: measured / predicted
+ * @largest: the quantity whose ratio is farthest from 1 (the largest unexplained
+ *   term), -1 when none compares
+ * @mfu_count: whose FLOP count the MFUs are on: the log's engine ("torchtitan") when
+ *   the plan has its count, else "model" (PaLM's, the plan's own)
+ *
+ * A plan set beside an imported run, per quantity; NAN where either side lacks it.
+ * The predicted MFU is on the log's engine's own FLOP count where the plan has it.
+ */
 typedef struct {
   double      predicted[NK_IMPORT_N_QUANTITIES];
   double      measured[NK_IMPORT_N_QUANTITIES];
   double      ratio[NK_IMPORT_N_QUANTITIES];
   int         largest;
-  /* whose FLOP count the MFUs are on: the log's engine ("torchtitan") when the
-   * plan has its count, else "model" (PaLM's, the plan's own) */
   const char *mfu_count;
 } NkImportComparison;
 

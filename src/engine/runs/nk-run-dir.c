@@ -25,7 +25,16 @@
 #define METRICS_NAME "metrics.jsonl"
 #define CHECKPOINTS_NAME "checkpoints"
 
+/**
+ * nk_run_dir_error_quark:
+ *
+ * The domain of %NK_RUN_DIR_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-run-dir-error-quark, nk_run_dir_error)
+
+G_DEFINE_BOXED_TYPE (NkRunInfo, nk_run_info, nk_run_info_copy, nk_run_info_free)
 
 struct _NkRunWriter {
   char             *dir;
@@ -45,6 +54,15 @@ static const char *status_names[] = {
   [NK_RUN_STATUS_INTERRUPTED] = "interrupted",
 };
 
+/**
+ * nk_run_status_to_string:
+ * @status: a status
+ *
+ * The status's word in meta.json and the CLI's JSON.
+ *
+ * Returns: (transfer none): "running", "finished", "stopped", "failed" or
+ *   "interrupted"
+ */
 const char *
 nk_run_status_to_string (NkRunStatus status)
 {
@@ -52,18 +70,42 @@ nk_run_status_to_string (NkRunStatus status)
   return status_names[status];
 }
 
+/**
+ * nk_run_dir_default_root:
+ *
+ * The default home of runs.
+ *
+ * Returns: (transfer full): `$XDG_DATA_HOME/napkin/runs` (not created)
+ */
 char *
 nk_run_dir_default_root (void)
 {
   return g_build_filename (g_get_user_data_dir (), "napkin", "runs", NULL);
 }
 
+/**
+ * nk_run_dir_get_checkpoint_dir:
+ * @dir: a run folder
+ *
+ * The checkpoint folder of a run folder.
+ *
+ * Returns: (transfer full): DIR/checkpoints
+ */
 char *
 nk_run_dir_get_checkpoint_dir (const char *dir)
 {
   return g_build_filename (dir, CHECKPOINTS_NAME, NULL);
 }
 
+/**
+ * nk_run_dir_resolve_checkpoints:
+ * @dir: a folder (or file)
+ *
+ * The checkpoint folder `--resume DIR` and `sample --from DIR` mean: a run folder's
+ * (one with a meta.json) checkpoints/, any other folder (or file) itself.
+ *
+ * Returns: (transfer full): the checkpoint folder
+ */
 char *
 nk_run_dir_resolve_checkpoints (const char *dir)
 {
@@ -77,6 +119,16 @@ nk_run_dir_resolve_checkpoints (const char *dir)
   return g_strdup (dir);
 }
 
+/**
+ * nk_run_dir_resolve_resume:
+ * @dir: a folder given to resume from
+ * @error: return location for a #GError (%G_FILE_ERROR naming @dir)
+ *
+ * nk_run_dir_resolve_checkpoints() for a run to resume: @dir must be a folder that
+ * exists, so a typo does not become a fresh run from step 0. Creates nothing.
+ *
+ * Returns: (transfer full) (nullable): the checkpoint folder, or %NULL naming @dir
+ */
 char *
 nk_run_dir_resolve_resume (const char  *dir,
                            GError     **error)
@@ -557,6 +609,14 @@ nk_run_writer_open (const char               *dir,
   return g_steal_pointer (&w);
 }
 
+/**
+ * nk_run_writer_get_dir: (skip)
+ * @writer: a writer
+ *
+ * The run folder written.
+ *
+ * Returns: (transfer none): the folder
+ */
 const char *
 nk_run_writer_get_dir (NkRunWriter *writer)
 {
@@ -723,6 +783,13 @@ nk_run_writer_finish (NkRunWriter  *writer,
   return TRUE;
 }
 
+/**
+ * nk_run_writer_free: (skip)
+ * @writer: (nullable) (transfer full): a writer
+ *
+ * Closes the files and releases the lock; a writer not finished leaves a folder that
+ * reads as interrupted.
+ */
 void
 nk_run_writer_free (NkRunWriter *writer)
 {
@@ -740,6 +807,14 @@ nk_run_writer_free (NkRunWriter *writer)
 
 /* ---- reading ------------------------------------------------------------------- */
 
+/**
+ * nk_run_dir_is_locked:
+ * @dir: a run folder
+ *
+ * Whether a live process holds the folder's lock (this process's own runs included).
+ *
+ * Returns: %TRUE when a run writes the folder now
+ */
 gboolean
 nk_run_dir_is_locked (const char *dir)
 {
@@ -834,6 +909,17 @@ has_checkpoint (const char *dir)
   return FALSE;
 }
 
+/**
+ * nk_run_info_read:
+ * @dir: a run folder
+ * @error: return location for a #GError (%NK_RUN_DIR_ERROR_NOT_A_RUN without a
+ *   readable meta.json)
+ *
+ * Describes the run in @dir from its meta.json, config.json, plan.json, lock and
+ * checkpoints, without reading its metrics.
+ *
+ * Returns: (transfer full) (nullable): the description
+ */
 NkRunInfo *
 nk_run_info_read (const char  *dir,
                   GError     **error)
@@ -876,6 +962,36 @@ nk_run_info_read (const char  *dir,
   return g_steal_pointer (&info);
 }
 
+/**
+ * nk_run_info_copy:
+ * @info: a run's description
+ *
+ * Copies the description, its strings and its config.
+ *
+ * Returns: (transfer full): the copy; free it with nk_run_info_free()
+ */
+NkRunInfo *
+nk_run_info_copy (const NkRunInfo *info)
+{
+  NkRunInfo *copy;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  copy = g_memdup2 (info, sizeof *info);
+  copy->path = g_strdup (info->path);
+  copy->id = g_strdup (info->id);
+  copy->name = g_strdup (info->name);
+  copy->error = g_strdup (info->error);
+  copy->config = info->config ? nk_train_config_copy (info->config) : NULL;
+  return copy;
+}
+
+/**
+ * nk_run_info_free:
+ * @info: (nullable) (transfer full): a run's description
+ *
+ * Frees the description.
+ */
 void
 nk_run_info_free (NkRunInfo *info)
 {
@@ -936,6 +1052,16 @@ nk_run_dir_list (const char  *root,
   return g_steal_pointer (&runs);
 }
 
+/**
+ * nk_run_dir_set_name:
+ * @dir: a run folder
+ * @name: the new name
+ * @error: return location for a #GError
+ *
+ * Renames the run: meta.json's "name", rewritten atomically; the folder keeps its id.
+ *
+ * Returns: %TRUE on success
+ */
 gboolean
 nk_run_dir_set_name (const char  *dir,
                      const char  *name,
@@ -1041,6 +1167,17 @@ dup_string_member (JsonObject *o,
   return g_strdup (json_object_get_string_member_with_default (o, name, NULL));
 }
 
+/**
+ * nk_run_config_from_json:
+ * @json: a config.json (or a checkpoint's config)
+ * @error: return location for a #GError (%NK_RUN_DIR_ERROR_CORRUPT naming what is
+ *   wrong)
+ *
+ * Reads a config back into settings; fields it lacks keep their defaults
+ * (nk_train_config_new()).
+ *
+ * Returns: (transfer full) (nullable): the settings
+ */
 NkTrainConfig *
 nk_run_config_from_json (const char  *json,
                          GError     **error)

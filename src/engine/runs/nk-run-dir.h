@@ -70,6 +70,8 @@ G_BEGIN_DECLS
  * @NK_RUN_DIR_ERROR_IN_USE: another run of this process writes the folder
  * @NK_RUN_DIR_ERROR_CHECKPOINTS: the run's checkpoints were to go into the run
  *   folder itself rather than its checkpoints/
+ *
+ * The ways writing or reading a run folder fails, in the %NK_RUN_DIR_ERROR domain.
  */
 typedef enum {
   NK_RUN_DIR_ERROR_NOT_A_RUN,
@@ -89,6 +91,8 @@ GQuark nk_run_dir_error_quark (void);
  * @NK_RUN_STATUS_STOPPED: stopped on request
  * @NK_RUN_STATUS_FAILED: ended by an error (#NkRunInfo.error)
  * @NK_RUN_STATUS_INTERRUPTED: says "running" but no process holds its lock
+ *
+ * How a run in a folder ended, or that it still runs.
  */
 typedef enum {
   NK_RUN_STATUS_RUNNING,
@@ -101,7 +105,6 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 const char *nk_run_status_to_string (NkRunStatus status);
 
-/* Returns: (transfer full): `$XDG_DATA_HOME/napkin/runs` (not created) */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_default_root (void);
 
@@ -121,10 +124,17 @@ char       *nk_run_dir_new_path     (const char   *root,
 
 /* ---- writing ------------------------------------------------------------------ */
 
+/**
+ * NkRunWriter:
+ *
+ * A run folder being written, holding its lock. Not a boxed type: it owns the lock
+ * and open files, which can be neither copied nor shared, so bindings do not see
+ * it; they record runs with #NkRunRecorder.
+ */
 typedef struct _NkRunWriter NkRunWriter;
 
 /**
- * nk_run_writer_open:
+ * nk_run_writer_open: (skip)
  * @dir: the run folder (created, with parents, if missing)
  * @config: the run's settings
  * @prediction: (nullable): what the run is predicted to cost
@@ -135,7 +145,8 @@ typedef struct _NkRunWriter NkRunWriter;
  *
  * Locks the folder and at once writes meta.json ("running", this process's id),
  * config.json and plan.json: for laying out a folder. A run's folder is written by
- * its #NkRunRecorder, which begins only once the run has proven it can go on.
+ * its #NkRunRecorder, which begins only once the run has proven it can go on. Not
+ * for bindings (see #NkRunWriter).
  *
  * Returns: (transfer full) (nullable): the writer
  */
@@ -145,12 +156,11 @@ NkRunWriter *nk_run_writer_open     (const char              *dir,
                                      const NkTrainPrediction *prediction,
                                      guint64                  keep_steps,
                                      GError                 **error);
-/* Returns: (transfer none): the folder */
 NK_AVAILABLE_IN_ALL
 const char  *nk_run_writer_get_dir  (NkRunWriter             *writer);
 
 /**
- * nk_run_writer_append:
+ * nk_run_writer_append: (skip)
  * @writer: a writer
  * @metrics: (array length=n_steps): steps, in order
  * @n_steps: how many
@@ -170,7 +180,7 @@ gboolean     nk_run_writer_append   (NkRunWriter             *writer,
                                      GError                 **error);
 
 /**
- * nk_run_writer_finish:
+ * nk_run_writer_finish: (skip)
  * @writer: a writer
  * @status: FINISHED, STOPPED or FAILED
  * @steps: the last step done
@@ -180,6 +190,8 @@ gboolean     nk_run_writer_append   (NkRunWriter             *writer,
  *
  * Appends the closing `{"done": true, ...}` line (not for FAILED), records @status
  * and releases the lock.
+ *
+ * Returns: %FALSE when writing the folder failed
  */
 NK_AVAILABLE_IN_ALL
 gboolean     nk_run_writer_finish   (NkRunWriter             *writer,
@@ -188,8 +200,6 @@ gboolean     nk_run_writer_finish   (NkRunWriter             *writer,
                                      double                   final_loss,
                                      const char              *message,
                                      GError                 **error);
-/* Closes the files and releases the lock; a writer not finished leaves a folder that
- * reads as interrupted. */
 NK_AVAILABLE_IN_ALL
 void         nk_run_writer_free     (NkRunWriter             *writer);
 
@@ -211,7 +221,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkRunWriter, nk_run_writer_free)
  * @prediction: the prediction
  * @has_checkpoint: checkpoints/ holds at least one `.safetensors` file
  *
- * What a run folder says about its run, without its metrics.
+ * What a run folder says about its run, without its metrics. A boxed type; a copy
+ * duplicates the strings and the config.
  */
 typedef struct {
   char             *path;
@@ -227,9 +238,15 @@ typedef struct {
   gboolean          has_checkpoint;
 } NkRunInfo;
 
+#define NK_TYPE_RUN_INFO (nk_run_info_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType       nk_run_info_get_type    (void) G_GNUC_CONST;
 NK_AVAILABLE_IN_ALL
 NkRunInfo  *nk_run_info_read        (const char   *dir,
                                      GError      **error);
+NK_AVAILABLE_IN_ALL
+NkRunInfo  *nk_run_info_copy        (const NkRunInfo *info);
 NK_AVAILABLE_IN_ALL
 void        nk_run_info_free        (NkRunInfo    *info);
 
@@ -247,27 +264,18 @@ NK_AVAILABLE_IN_ALL
 GPtrArray  *nk_run_dir_list         (const char   *root,
                                      GError      **error);
 
-/* Whether a live process holds the folder's lock. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_is_locked    (const char   *dir);
 
-/* Renames the run (meta.json's "name"; the folder keeps its id), atomically. */
 NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_set_name     (const char   *dir,
                                      const char   *name,
                                      GError      **error);
 
-/* The checkpoint folder of a run folder. Returns: (transfer full) */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_get_checkpoint_dir (const char *dir);
-/* The checkpoint folder `--resume DIR` and `sample --from DIR` mean: a run folder's
- * (one with a meta.json) checkpoints/, any other folder (or file) itself.
- * Returns: (transfer full) */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_resolve_checkpoints (const char *dir);
-/* nk_run_dir_resolve_checkpoints() for a run to resume: @dir must be a folder that
- * exists (a typo must not become a fresh run from step 0).
- * Returns: (transfer full) (nullable): the checkpoint folder, or %NULL naming @dir */
 NK_AVAILABLE_IN_ALL
 char       *nk_run_dir_resolve_resume     (const char  *dir,
                                            GError     **error);
@@ -278,6 +286,8 @@ char       *nk_run_dir_resolve_resume     (const char  *dir,
  *   after a crash is one)
  * @done: the closing line was read
  * @device: (nullable): the device the steps name
+ *
+ * What metrics.jsonl said besides its steps.
  */
 typedef struct {
   gsize    bad_lines;
@@ -318,15 +328,12 @@ gboolean    nk_run_dir_read_metrics (const char        *dir,
 NK_AVAILABLE_IN_ALL
 gboolean    nk_run_dir_read_last_step (const char     *dir,
                                        NkTrainMetrics *out);
-/* The same, from the bytes of a metrics.jsonl. */
 NK_AVAILABLE_IN_ALL
 void        nk_run_metrics_parse    (const char        *data,
                                      gsize              length,
                                      NkTrainHistory    *history,
                                      NkRunMetricsInfo  *out_info);
 
-/* A config.json (or checkpoint config) back into settings; fields it lacks keep
- * their defaults. Returns: (transfer full) (nullable) */
 NK_AVAILABLE_IN_ALL
 NkTrainConfig *nk_run_config_from_json (const char  *json,
                                         GError     **error);

@@ -14,11 +14,27 @@
 #include "nk-plan-compute.h"
 #include "nk-train-config.h"
 
+/**
+ * nk_trainer_error_quark:
+ *
+ * The domain of %NK_TRAINER_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-trainer-error-quark, nk_trainer_error)
 
 /* fp16's first loss scale: torch.cuda.amp.GradScaler's default. */
 #define LOSS_SCALE_INIT 65536.0
 
+/**
+ * nk_train_config_default_lr:
+ * @model: a model kind
+ *
+ * The learning rate a model trains at unless told otherwise: 0.01, and nanoGPT's
+ * 0.001 for the GPT (at 0.01 it stalls near the bigram loss).
+ *
+ * Returns: the learning rate
+ */
 double
 nk_train_config_default_lr (NkModelKind model)
 {
@@ -50,6 +66,13 @@ sequence_models (void)
   return g_string_free (names, FALSE);
 }
 
+/**
+ * nk_train_config_get_shape:
+ * @config: a config
+ * @shape: (out caller-allocates): the sizes
+ *
+ * The sizes of the config's model (#NkModelArch.fields says which it reads).
+ */
 void
 nk_train_config_get_shape (const NkTrainConfig *config,
                            NkModelShape        *shape)
@@ -60,6 +83,14 @@ nk_train_config_get_shape (const NkTrainConfig *config,
                             .context = config->context };
 }
 
+/**
+ * nk_train_config_new:
+ *
+ * The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0, cpu,
+ * fp32, truncated normal, keep 3 checkpoints, history 10000 steps.
+ *
+ * Returns: (transfer full): a new config
+ */
 NkTrainConfig *
 nk_train_config_new (void)
 {
@@ -83,6 +114,14 @@ nk_train_config_new (void)
   return config;
 }
 
+/**
+ * nk_train_config_copy:
+ * @config: a config
+ *
+ * Copies the config and its strings.
+ *
+ * Returns: (transfer full): the copy; free it with nk_train_config_free()
+ */
 NkTrainConfig *
 nk_train_config_copy (const NkTrainConfig *config)
 {
@@ -100,6 +139,12 @@ nk_train_config_copy (const NkTrainConfig *config)
   return copy;
 }
 
+/**
+ * nk_train_config_free:
+ * @config: (nullable) (transfer full): a config
+ *
+ * Frees the config and its strings.
+ */
 void
 nk_train_config_free (NkTrainConfig *config)
 {
@@ -136,6 +181,15 @@ check_shape (const NkTrainConfig  *config,
   return TRUE;
 }
 
+/**
+ * nk_train_config_validate:
+ * @config: a config
+ * @error: return location for a #GError (%NK_TRAINER_ERROR_CONFIG naming the setting)
+ *
+ * Checks the numbers (not the files: those are opened when the run starts).
+ *
+ * Returns: %TRUE if a run may start with @config
+ */
 gboolean
 nk_train_config_validate (const NkTrainConfig  *config,
                           GError              **error)
@@ -225,6 +279,16 @@ nk_train_config_validate (const NkTrainConfig  *config,
   return TRUE;
 }
 
+/**
+ * nk_train_config_to_json:
+ * @config: a config
+ *
+ * The config as a JSON object, what checkpoints record and what tells two runs
+ * apart: model, dim, layers, batch, context (LM), steps, lr, optimizer, seed,
+ * precision, init, and the init_file/inputs/targets/text paths when set.
+ *
+ * Returns: (transfer full): the JSON text
+ */
 char *
 nk_train_config_to_json (const NkTrainConfig *config)
 {
@@ -292,6 +356,14 @@ nk_train_config_to_json (const NkTrainConfig *config)
   return nk_json_node_to_data (root, FALSE, NULL);
 }
 
+/**
+ * nk_train_config_get_vocab:
+ * @config: a config
+ *
+ * The vocabulary the config's model has.
+ *
+ * Returns: 256 for bytes, or the GPT's --vocab
+ */
 guint
 nk_train_config_get_vocab (const NkTrainConfig *config)
 {
@@ -302,6 +374,15 @@ nk_train_config_get_vocab (const NkTrainConfig *config)
          ? config->vocab : NK_TRAIN_LM_VOCAB;
 }
 
+/**
+ * nk_train_config_count_parameters:
+ * @config: a config
+ *
+ * The parameters of the model the config describes, by its architecture's closed
+ * form, without building it.
+ *
+ * Returns: the number of scalar parameters
+ */
 guint64
 nk_train_config_count_parameters (const NkTrainConfig *config)
 {
@@ -312,6 +393,15 @@ nk_train_config_count_parameters (const NkTrainConfig *config)
   return arch_of (config)->count_parameters (&shape);
 }
 
+/**
+ * nk_train_config_dup_param_names:
+ * @config: a config
+ *
+ * The state_dict names of the model the config describes, without building it.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names, in order; free with
+ *   g_strfreev()
+ */
 char **
 nk_train_config_dup_param_names (const NkTrainConfig *config)
 {
@@ -322,6 +412,14 @@ nk_train_config_dup_param_names (const NkTrainConfig *config)
   return arch_of (config)->param_names (&shape);
 }
 
+/**
+ * nk_train_config_compute_dtype:
+ * @config: a config
+ *
+ * The dtype the run's matmuls compute in.
+ *
+ * Returns: %NK_DTYPE_F32, or bf16/f16 under a mixed policy
+ */
 NkDType
 nk_train_config_compute_dtype (const NkTrainConfig *config)
 {

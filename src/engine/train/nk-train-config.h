@@ -46,7 +46,11 @@ typedef enum {
 NK_AVAILABLE_IN_ALL
 GQuark nk_trainer_error_quark (void);
 
-/* The tiny LM reads bytes. */
+/**
+ * NK_TRAIN_LM_VOCAB:
+ *
+ * The tiny LM's vocabulary: it reads bytes.
+ */
 #define NK_TRAIN_LM_VOCAB 256
 
 #define NK_TYPE_TRAIN_CONFIG   (nk_train_config_get_type ())
@@ -91,6 +95,9 @@ GQuark nk_trainer_error_quark (void);
  *   the config's JSON, since a resumed run takes its scale from the checkpoint
  * @histogram_every: compute a #NkTrainHistogram of the chosen tensor every N steps on
  *   the worker (0: never, the default; nk_trainer_set_histogram_source())
+ *
+ * The settings of one training run, as `napkin-cli train` takes them and the
+ * trainer freezes them. A boxed type; a copy duplicates the strings.
  */
 typedef struct {
   NkModelKind       model;
@@ -125,43 +132,29 @@ typedef struct {
 
 NK_AVAILABLE_IN_ALL
 GType          nk_train_config_get_type  (void) G_GNUC_CONST;
-/* The defaults: cruncher, D 64, L 2, B 8, T 32, 100 steps, lr 0.01, adamw, seed 0,
- * cpu, fp32, truncated normal, keep 3 checkpoints, history 10000 steps. */
 NK_AVAILABLE_IN_ALL
 NkTrainConfig *nk_train_config_new       (void);
-/* The learning rate a model trains at unless told otherwise: 0.01, and nanoGPT's
- * 0.001 for the GPT (at 0.01 it stalls near the bigram loss). */
 NK_AVAILABLE_IN_ALL
 double         nk_train_config_default_lr (NkModelKind         model);
 NK_AVAILABLE_IN_ALL
 NkTrainConfig *nk_train_config_copy      (const NkTrainConfig *config);
 NK_AVAILABLE_IN_ALL
 void           nk_train_config_free      (NkTrainConfig       *config);
-/* Checks the numbers (not the files): NK_TRAINER_ERROR_CONFIG naming the setting. */
 NK_AVAILABLE_IN_ALL
 gboolean       nk_train_config_validate  (const NkTrainConfig *config,
                                           GError             **error);
-/* Returns: (transfer full): the config as a JSON object (what checkpoints record, and
- * what tells two runs apart): model, dim, layers, batch, context (LM), steps, lr,
- * optimizer, seed, precision, init, and the init_file/inputs/targets/text paths when
- * set. */
 NK_AVAILABLE_IN_ALL
 char          *nk_train_config_to_json   (const NkTrainConfig *config);
 
-/* The vocabulary the config's model has: 256 for bytes, or the GPT's --vocab. */
 NK_AVAILABLE_IN_ALL
 guint          nk_train_config_get_vocab (const NkTrainConfig *config);
 
-/* The sizes of the config's model (#NkModelArch.fields says which it reads). */
 NK_AVAILABLE_IN_ALL
 void           nk_train_config_get_shape (const NkTrainConfig *config,
                                           NkModelShape        *shape);
 
-/* The model the config describes, without building it (its architecture's closed
- * forms). */
 NK_AVAILABLE_IN_ALL
 guint64        nk_train_config_count_parameters (const NkTrainConfig *config);
-/* Returns: (transfer full): its parameters' state_dict names, in order */
 NK_AVAILABLE_IN_ALL
 char         **nk_train_config_dup_param_names  (const NkTrainConfig *config);
 
@@ -209,7 +202,6 @@ gboolean       nk_train_config_flops_terms      (const NkTrainConfig *config,
                                                  double               palm[NK_N_FLOP_KINDS],
                                                  double               ops[NK_N_FLOP_KINDS]);
 
-/* The dtype the run's matmuls compute in: f32, or bf16/f16 under a mixed policy. */
 NK_AVAILABLE_IN_ALL
 NkDType        nk_train_config_compute_dtype (const NkTrainConfig *config);
 
