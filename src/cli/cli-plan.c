@@ -106,7 +106,7 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_TOKENS] = { "--tokens", FLAG_NUMBER, "tokens", "N", N_("Training tokens (15T)") },
   [F_GPU] = { "--gpu", FLAG_TEXT, "gpu", "ID", N_("GPU id from “napkin-cli gpus” (h100-sxm)") },
   [F_GPUS] = { "--gpus", FLAG_NUMBER, "gpus", "N", N_("Number of GPUs") },
-  [F_MFU] = { "--mfu", FLAG_NUMBER, "mfu", "F", N_("Model FLOPs utilization, in (0, 1]") },
+  [F_MFU] = { "--mfu", FLAG_NUMBER, "mfu", "F", N_("Model FLOPs utilization, in (0, 1], or auto: the step time’s (needs the shape, --seq and --global-batch)") },
   [F_DTYPE] = { "--dtype", FLAG_CHOICE, "dtype", "D", N_("Peak to use: fp32, tf32, bf16 (default), fp16, fp8"),
                 .parse = parse_dtype, .choices = "fp32, tf32, bf16, fp16, fp8", .fallback = "bf16" },
   [F_SPARSE] = { "--sparse", FLAG_SWITCH, "sparse", NULL,
@@ -243,7 +243,8 @@ plan_context (PlanArgs *a)
     _("total_flops = 6 × params × tokens; flops_per_day = peak × mfu × gpus × 86400;\n"
       "days = total / per day. Peaks are dense unless --sparse. Memory per parameter:\n"
       "4 + 4 + optimizer state (adamw 8) in fp32; under --zero 1/2/3 the optimizer\n"
-      "state, then gradients, then parameters are divided over --gpus.\n"
+      "state, then gradients, then parameters are divided over --gpus (over DP\n"
+      "under a layout, whose most loaded GPU is then the memory per GPU).\n"
       "A plan whose memory does not fit is still printed (fits: false, exit 0);\n"
       "--largest exits 1 when not even one parameter fits."));
   return context;
@@ -571,7 +572,8 @@ nk_cli_plan_main (int    argc,
   if ((exit_code = refuse_invalid (plan, &args)) >= 0)
     return exit_code;
 
-  if (args.on[F_LARGEST] && args.text[F_PARAMS] == NULL)
+  /* A shape fixes the parameters; --largest then answers beside its plan. */
+  if (args.on[F_LARGEST] && args.text[F_PARAMS] == NULL && !isfinite (nk_plan_get_output (plan, "shape-params")))
     {
       double n = nk_plan_get_output (plan, "largest-params");
 

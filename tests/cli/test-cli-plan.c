@@ -889,6 +889,10 @@ test_bug_largest_shape_activations (void)
   o = parse_line (run.out);
   g_assert_cmpfloat (activations, ==, 9169813504.0);
   g_assert_cmpfloat (json_object_get_double_member (o, "largest_params"), ==, floor ((80e9 - activations) / 2));
+  /* the shape fixes the plan's own parameters (2 B each in bf16): the answer
+   * stands beside it, it does not replace it */
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory"), "params"), ==,
+                     2 * json_object_get_double_member (json_object_get_object_member (o, "sizing"), "params"));
 }
 
 /* 1e9 GPUs for a global batch of 1024: DP cannot exceed the batch, so more GPUs

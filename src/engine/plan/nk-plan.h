@@ -30,10 +30,14 @@
  *                    ZeRO paper, the master copy counts as optimizer state.
  *   S = 8 adam/adamw (two moments), 4 adagrad/rmsprop/momentum, 0 sgd.
  * Per GPU under ZeRO (Rajbhandari et al. 2020): stage 0 replicates everything;
- * 1 divides optimizer state by gpus; 2 also gradients; 3 also parameters.
+ * 1 divides optimizer state by gpus; 2 also gradients; 3 also parameters. Where
+ * the cluster model runs (a shape, a sequence and a batch), the per-GPU outputs
+ * are its layout's most loaded GPU instead (ZeRO over the DP group): one memory
+ * answer per plan, the one "fits" judges.
  *
  * Activations (only when batch, seq, layers and d-model are all given; batch is the
- * global batch in sequences, split evenly over the GPUs by data parallelism):
+ * global batch in sequences, the "global-batch" input when only that is given,
+ * split evenly over the GPUs by data parallelism):
  *   linear (the lecture's deep linear model): batch · seq · d_model · layers values,
  *     4 bytes each (fp32) or 2 (mixed); use seq 1 for the lecture's B·D·L.
  *   transformer (Korthikanti et al. 2022, "Reducing Activation Recomputation in
@@ -100,7 +104,8 @@
  *   "memory-total"   doubles: bytes of one full copy of the training state;
  *   "memory-params-per-gpu", "memory-grads-per-gpu", "memory-optimizer-per-gpu",
  *   "memory-activations-per-gpu", "memory-per-gpu"  doubles: what each GPU holds;
- *   "fits" boolean (memory-per-gpu <= hbm-per-gpu);
+ *   "fits" boolean (memory-per-gpu <= the capacity: hbm-per-gpu, or what
+ *   CUDA reports less its context and the reserve with capacity usable);
  *   "activations-linear", "activations-transformer",
  *   "activations-transformer-checkpointed"  doubles (bytes, whole batch);
  *   "largest-params" double (whole parameters), "gpus-for-deadline" double (the
