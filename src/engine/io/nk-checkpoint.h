@@ -361,7 +361,7 @@ NkCheckpoint   *nk_checkpoint_load            (const char    *path,
  *
  * Lists the checkpoints in @dir by their file names, without opening them.
  *
- * Returns: (transfer full) (element-type utf8): paths of "step-N.safetensors" files in
+ * Returns: (transfer container) (element-type utf8): paths of "step-N.safetensors" files in
  *   @dir, highest step first (an empty array for a missing directory)
  */
 NK_AVAILABLE_IN_ALL
@@ -371,7 +371,7 @@ GPtrArray      *nk_checkpoint_list            (const char    *dir,
 /**
  * nk_checkpoint_find_latest_intact:
  * @dir: a checkpoint directory
- * @out_skipped: (out) (optional) (transfer full) (element-type utf8): one sentence
+ * @out_skipped: (out) (optional) (transfer container) (element-type utf8): one sentence
  *   per newer checkpoint that was skipped, naming the file and its problem
  * @error: return location for a #GError (%NK_CHECKPOINT_ERROR_NOT_FOUND when there is
  *   no intact checkpoint; the message then lists what was wrong with each file)

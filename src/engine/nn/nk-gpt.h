@@ -242,7 +242,7 @@ NkModel   *nk_gpt_load                 (const char  *path,
  * logits / temperature, top-k, softmax, one draw by inverse CDF. Not for bindings
  * (it takes an #NkModel).
  *
- * Returns: (transfer full) (nullable) (element-type guint32): the @n_new new tokens
+ * Returns: (transfer container) (nullable) (element-type guint32): the @n_new new tokens
  */
 NK_AVAILABLE_IN_ALL
 GArray    *nk_gpt_generate             (NkModel       *model,
@@ -280,7 +280,7 @@ typedef void (*NkGptTokenFunc) (guint32  token,
  * nk_gpt_generate(), telling @func each token as soon as it is drawn. Not for
  * bindings (it takes an #NkModel).
  *
- * Returns: (transfer full) (nullable) (element-type guint32): the @n_new new tokens
+ * Returns: (transfer container) (nullable) (element-type guint32): the @n_new new tokens
  */
 NK_AVAILABLE_IN_ALL
 GArray    *nk_gpt_generate_stream      (NkModel       *model,

@@ -258,7 +258,7 @@ void        nk_run_info_free        (NkRunInfo    *info);
  * Describes every run folder under @root, newest first; folders that are no run
  * (no meta.json) are left out.
  *
- * Returns: (transfer full) (element-type NkRunInfo): the runs
+ * Returns: (transfer container) (element-type NkRunInfo): the runs
  */
 NK_AVAILABLE_IN_ALL
 GPtrArray  *nk_run_dir_list         (const char   *root,

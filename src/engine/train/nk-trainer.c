@@ -1058,7 +1058,7 @@ nk_trainer_get_latest (NkTrainer      *self,
  *
  * Every step the history still holds, as nk_trainer_get_history_range() from step 0.
  *
- * Returns: (transfer full) (element-type NkTrainMetrics): a copy of the history
+ * Returns: (transfer container) (element-type NkTrainMetrics): a copy of the history
  */
 GArray *
 nk_trainer_get_history (NkTrainer *self)

@@ -216,7 +216,7 @@ GArray         *nk_trainer_get_history      (NkTrainer           *self);
  * The steps from @from_step on that the history still holds, so a listener that
  * has seen steps up to s asks for s + 1 and copies only what is new.
  *
- * Returns: (transfer full) (element-type NkTrainMetrics): a copy of those steps
+ * Returns: (transfer container) (element-type NkTrainMetrics): a copy of those steps
  */
 NK_AVAILABLE_IN_ALL
 GArray         *nk_trainer_get_history_range (NkTrainer          *self,
