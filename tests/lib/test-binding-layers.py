@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+# test-binding-layers: one thing per engine layer from io up, called through
+# PyGObject as a program outside Napkin would, each against an oracle that is not the
+# engine: a .npy written by hand here, the closed form of a gradient and of the GPT's
+# parameter count, the steps counted and the files listed by Python itself, and
+# metrics.jsonl parsed with Python's json. It also proves the boxed types' copies and
+# the arrays' transfer annotations (an array that frees its own elements, annotated
+# (transfer full), made PyGObject free them twice: checkpoint_list aborted).
+# Copyright 2026 The Napkin developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: test-binding-layers.py   (GI_TYPELIB_PATH and LD_LIBRARY_PATH pointing at
+# the built library)
+import glob
+import json
+import math
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+import gi
+
+gi.require_version("Napkin", "1")
+from gi.repository import GLib, Napkin  # noqa: E402
+
+failures = []
+
+
+def check(name, condition):
+    print(("ok   " if condition else "FAIL ") + name)
+    if not condition:
+        failures.append(name)
+
+
+def write_npy(path, descr, shape, fmt, values):
+    # numpy's format 1.0 by hand: magic, version, header length, the dict padded with
+    # spaces to a multiple of 64 and ended by a newline, then the elements
+    dims = "%d," % shape[0] if len(shape) == 1 else ", ".join(map(str, shape))
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
+tmp = tempfile.mkdtemp(prefix="napkin-binding-")
+try:
+    # io: a hand-written .npy as a tensor; a dataset's batch through a boxed copy
+    xs = [10.0 * r + c for r in range(6) for c in range(3)]
+    x_path, y_path = os.path.join(tmp, "X.npy"), os.path.join(tmp, "Y.npy")
+    write_npy(x_path, "<f4", (6, 3), "f", xs)
+    write_npy(y_path, "<f4", (6,), "f", [float(r) for r in range(6)])
+    t = Napkin.npy_load_tensor(x_path, Napkin.Bucket.BUCKET_DATA)
+    check("io: npy_load_tensor shape", list(t.shape[:t.ndim]) == [6, 3])
+    check("io: npy_load_tensor values", list(t.to_doubles()) == xs)
+    dataset = Napkin.ArrayDataset.new(x_path, y_path, 2).copy()
+    ok, bx, by = dataset.batch(1)
+    check("io: ArrayDataset copy, batch 1 is rows 2 and 3",
+          ok and list(bx.to_doubles()) == xs[6:12] and list(by.to_doubles()) == [2.0, 3.0])
+    stream = Napkin.TokenStream.new_from_text(GLib.Bytes.new(b"napkin")).copy()
+    check("io: TokenStream copy", stream.get_length() == 6 and stream.get_token(2) == ord("p"))
+    writer = Napkin.SafetensorsWriter.new()
+    writer.add_tensor("w", t)
+    writer.set_metadata("k", "v")
+    st = Napkin.Safetensors.new_from_bytes(writer.copy().to_bytes(), "memory")
+    check("io: safetensors written and read back",
+          st.get_metadata("k") == "v"
+          and list(st.get_tensor("w", Napkin.Bucket.BUCKET_OTHER).to_doubles()) == xs)
+
+    # autograd: d/dx Σ x² = 2x
+    x = Napkin.Tensor.new_from_doubles(Napkin.DType.F64, [3], [1.0, -2.0, 0.5])
+    x.set_requires_grad(True)
+    loss = Napkin.ag_sum(Napkin.ag_mul(x, x))
+    check("autograd: Σ x² forward", list(loss.to_doubles()) == [5.25])
+    check("autograd: gradient 2x",
+          Napkin.autograd_backward(loss) and list(x.get_grad().to_doubles()) == [2.0, -4.0, 1.0])
+
+    # nn: nanoGPT's parameter count, 12·L·d² + 13·L·d + (V + T)·d + 2·d
+    V, d, L, T = 65, 32, 2, 16
+    check("nn: gpt_count_parameters",
+          Napkin.gpt_count_parameters(V, d, L, T) == 12 * L * d * d + 13 * L * d + (V + T) * d + 2 * d)
+
+    # train: a run with a checkpoint folder; runs: recorded into a run folder, read back
+    run_dir, ck_dir = os.path.join(tmp, "run"), os.path.join(tmp, "checkpoints")
+    config = Napkin.TrainConfig.new()
+    config.steps = 20
+    config.checkpoint_dir = ck_dir
+    config.checkpoint_every = 10
+    trainer = Napkin.Trainer.new(config)
+    seen = []
+    trainer.connect("step", lambda _trainer, metrics: seen.append(metrics.step))
+    recorder = Napkin.RunRecorder.new(trainer, run_dir)
+    check("train: run_sync", trainer.run_sync(None))
+    check("train: ::step for every step", seen == list(range(1, 21)))
+    history = trainer.get_history()
+    check("train: get_history", [m.step for m in history] == seen)
+    listed = [os.path.basename(p) for p in Napkin.checkpoint_list(ck_dir)]
+    check("train: checkpoint_list, newest first",
+          listed == ["step-00000020.safetensors", "step-00000010.safetensors"]
+          and sorted(listed) == sorted(f for f in os.listdir(ck_dir) if f.endswith(".safetensors")))
+    checkpoint = Napkin.checkpoint_load(os.path.join(ck_dir, listed[0]))
+    check("train: the checkpoint's step and loss",
+          checkpoint.get_step() == 20 and checkpoint.get_loss() == history[-1].loss)
+    check("runs: recorder closed", recorder.close())
+    info = Napkin.RunInfo.read(run_dir)
+    check("runs: RunInfo", info.status == Napkin.RunStatus.FINISHED and info.config.steps == 20)
+    runs = Napkin.run_dir_list(tmp)
+    check("runs: run_dir_list", [r.path for r in runs] == [run_dir])
+    kept = Napkin.TrainHistory.new()
+    ok, metrics_info = Napkin.run_dir_read_metrics(run_dir, kept)
+    with open(os.path.join(run_dir, "metrics.jsonl")) as f:
+        lines = [json.loads(line) for line in f]
+    losses = [line["loss"] for line in lines if not line.get("done")]
+    check("runs: read_metrics", ok and metrics_info.done and len(losses) == 20
+          and [kept.copy().get_value(Napkin.TrainColumn.COLUMN_LOSS, i) for i in range(20)] == losses)
+    events = Napkin.ScalarLog.read(run_dir).copy()
+    points = events.get("loss")
+    check("runs: the run's TensorBoard losses",
+          glob.glob(os.path.join(run_dir, "events.out.tfevents.*"))
+          and [p.step for p in points] == seen
+          and all(math.isclose(p.value, v, rel_tol=1e-6) for p, v in zip(points, losses)))
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+sys.exit("failed: " + ", ".join(failures) if failures else 0)
