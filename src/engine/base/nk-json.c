@@ -213,6 +213,9 @@ nk_json_node_to_data (JsonNode *root,
  * nk_json_to_line:
  * @builder: a builder holding one complete value
  *
+ * One record of a JSON Lines file (a run's metrics, its history): the builder's
+ * value, its strings escaped as nk_json_append_string() does.
+ *
  * Returns: (transfer full): the value as one line of compact JSON, without a newline
  */
 char *
@@ -301,6 +304,9 @@ nk_json_parser_load (JsonParser  *parser,
  * @parser: a parser
  * @path: a JSON file
  * @error: why not: unreadable, too deep, or json-glib's sentence
+ *
+ * Loads a JSON file a person handed the app through nk_json_parser_load(), so its
+ * nesting is checked before json-glib parses it.
  *
  * Returns: %TRUE when @parser holds the file's document
  */

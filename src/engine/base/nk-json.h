@@ -36,8 +36,12 @@ char *nk_json_node_to_data  (JsonNode   *root,
                              gboolean    pretty,
                              gsize      *length);
 
-/* Reading JSON a person can hand the app: nested at most this deep (json-glib
- * recurses without a limit). */
+/**
+ * NK_JSON_MAX_DEPTH:
+ *
+ * How deep JSON a person can hand the app may nest (json-glib recurses without a
+ * limit; nk_json_check_depth()).
+ */
 #define NK_JSON_MAX_DEPTH 512
 
 NK_AVAILABLE_IN_ALL
