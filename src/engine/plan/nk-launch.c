@@ -48,6 +48,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "nk-json.h"
 #include "nk-launch.h"
 
 G_DEFINE_QUARK (nk-launch-error-quark, nk_launch_error)
@@ -527,7 +528,10 @@ json_bool (gboolean value)
 static char *
 json_str (const char *value)
 {
-  return g_strdup_printf ("\"%s\"", value);
+  GString *out = g_string_new (NULL);
+
+  nk_json_append_string (out, value, -1);
+  return g_string_free (out, FALSE);
 }
 
 /* Consumes @members; nested objects are built with their own @indent. */
