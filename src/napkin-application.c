@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <glib/gi18n.h>
 
 #include "nk-device-probe.h"
@@ -185,6 +186,11 @@ napkin_application_startup (GApplication *app)
                                    G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
   self->settings = napkin_settings_new ();
+  /* One rule for numbers on screen: a '.' decimal point in every language, as
+   * the inputs read numbers ("1.5e9", "0.5") and napkin-cli prints them; GTK's
+   * startup has just set LC_NUMERIC from the environment. Translations write
+   * the numbers in their prose the same way. */
+  setlocale (LC_NUMERIC, "C");
 }
 
 static void

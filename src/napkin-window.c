@@ -115,6 +115,42 @@ show_page_action (GtkWidget  *widget,
   napkin_window_set_page (NAPKIN_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
+/* win.previous-page / win.next-page: Ctrl+Page Up / Page Down step through the
+ * pages as through a notebook's tabs, wrapping at the ends. */
+static void
+step_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NapkinWindow *self = NAPKIN_WINDOW (widget);
+  g_autoptr(GtkSelectionModel) pages = adw_view_stack_get_pages (self->stack);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (pages));
+  int step = g_str_equal (action_name, "win.next-page") ? 1 : -1;
+  GtkWidget *visible = adw_view_stack_get_visible_child (self->stack);
+  guint current = 0;
+
+  if (n == 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      if (adw_view_stack_page_get_child (page) == visible)
+        current = i;
+    }
+  for (guint k = 1; k <= n; k++)
+    {
+      guint i = (current + n + step * (int) k) % n;
+      g_autoptr(AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      if (adw_view_stack_page_get_visible (page))
+        {
+          adw_view_stack_set_visible_child (self->stack, adw_view_stack_page_get_child (page));
+          return;
+        }
+    }
+}
+
 static void
 napkin_window_class_init (NapkinWindowClass *klass)
 {
@@ -135,6 +171,21 @@ napkin_window_class_init (NapkinWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
+  gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
+
+  /* Alt+1…4 open the pages in the switcher's order, as tabs do in GNOME apps. */
+  {
+    static const char *pages[] = { "planner", "formats", "strides", "training" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
+                                           "win.show-page", "s", pages[i]);
+  }
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, GDK_CONTROL_MASK,
+                                       "win.previous-page", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, GDK_CONTROL_MASK,
+                                       "win.next-page", NULL);
 }
 
 static void

@@ -188,6 +188,8 @@ update_step (NapkinClusterResults *self)
   napkin_stacked_bar_set_parts (self->step_bar, G_N_ELEMENTS (parts), values, labels);
   headline = g_strdup_printf (_("%s per step · MFU %s"), step, mfu);
   gtk_label_set_label (self->step_label, headline);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  headline, -1);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     g_free (texts[i]);
 }

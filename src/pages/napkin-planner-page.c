@@ -222,6 +222,18 @@ mark_row (GtkWidget  *row,
   gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence ? sentence : "",
                                   -1);
+  /* The red row is for the eye; assistive technology reads the invalid state,
+   * on the row and on the text a person types into. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID,
+                               sentence != NULL ? GTK_ACCESSIBLE_INVALID_TRUE
+                                                : GTK_ACCESSIBLE_INVALID_FALSE,
+                               -1);
+  if (GTK_IS_EDITABLE (row) && gtk_editable_get_delegate (GTK_EDITABLE (row)) != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
+                                 GTK_ACCESSIBLE_STATE_INVALID,
+                                 sentence != NULL ? GTK_ACCESSIBLE_INVALID_TRUE
+                                                  : GTK_ACCESSIBLE_INVALID_FALSE,
+                                 -1);
 }
 
 static void

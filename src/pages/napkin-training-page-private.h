@@ -29,6 +29,8 @@ struct _NapkinTrainingPage
 
   AdwLeaflet          *leaflet;
   GtkWidget           *settings_button;
+  GtkWidget           *pause_button;
+  GtkWidget           *resume_button;
   GtkWidget           *form_header;
   GtkWidget           *form_scroller;
   NapkinRunForm       *form;

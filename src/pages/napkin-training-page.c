@@ -22,6 +22,7 @@
 #include "napkin-page.h"
 #include "napkin-run-row.h"
 #include "napkin-training-page-private.h"
+#include "napkin-wrap-box.h"
 
 enum {
   PROP_0,
@@ -91,6 +92,10 @@ _napkin_training_page_update_actions (NapkinTrainingPage *self)
   gtk_widget_action_set_enabled (widget, "training.pause", live && state == NK_TRAINER_STATE_RUNNING);
   gtk_widget_action_set_enabled (widget, "training.resume", live && state == NK_TRAINER_STATE_PAUSED);
   gtk_widget_action_set_enabled (widget, "training.stop", live);
+  /* Pause and Resume share a place: one of them is ever useful, and a phone has
+   * room for Start, one of them and Stop. */
+  gtk_widget_set_visible (self->resume_button, live && state == NK_TRAINER_STATE_PAUSED);
+  gtk_widget_set_visible (self->pause_button, !gtk_widget_get_visible (self->resume_button));
   gtk_widget_action_set_enabled (widget, "training.checkpoint-now",
                                  live && napkin_run_get_config (self->active)->checkpoint_dir != NULL);
   gtk_widget_action_set_enabled (widget, "training.export-csv", own_steps);
@@ -501,11 +506,14 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
 
   g_type_ensure (NAPKIN_TYPE_RUN_FORM);
   g_type_ensure (NAPKIN_TYPE_RUN_VIEW);
+  g_type_ensure (NAPKIN_TYPE_WRAP_BOX);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-training-page.ui");
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, leaflet);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, settings_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, resume_button);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, form_header);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, form_scroller);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, form);
@@ -518,10 +526,23 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   _napkin_training_page_class_actions_init (widget_class);
 }
 
+/* GTK 4.8 names a button with a mnemonic twice, by its raw label and again by
+ * the label inside it: "_Start Start". The label inside says it right. */
+static void
+drop_mnemonic_names (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_button_get_use_underline (GTK_BUTTON (widget)))
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    drop_mnemonic_names (child);
+}
+
 static void
 napkin_training_page_init (NapkinTrainingPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  drop_mnemonic_names (GTK_WIDGET (self));
 
   self->runs = g_list_store_new (NAPKIN_TYPE_RUN);
   gtk_list_box_bind_model (self->runs_list, G_LIST_MODEL (self->runs), create_run_row, NULL, NULL);

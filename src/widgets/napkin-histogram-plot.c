@@ -73,6 +73,47 @@ format_summary (const NkTrainHistogram *h,
   return g_strdup_printf (_("%s: %s round to 0 · %s subnormal · %s to inf"), name, u, s, o);
 }
 
+static char *
+format_title (const NkTrainHistogram *h)
+{
+  if (h->gradient && h->scale != 1.0)
+    return g_strdup_printf (_("Gradient of %s × loss scale %g, step %" PRIu64),
+                            h->name, h->scale, h->step);
+  if (h->gradient)
+    return g_strdup_printf (_("Gradient of %s, step %" PRIu64), h->name, h->step);
+  return g_strdup_printf (_("Values of %s, step %" PRIu64), h->name, h->step);
+}
+
+/* NapkinPlotClass.describe: the title and the two summaries the plot prints,
+ * and the range of binades its bars cover. */
+static char *
+describe (NapkinPlot *plot)
+{
+  const NkTrainHistogram *h = NAPKIN_HISTOGRAM_PLOT (plot)->histogram;
+  g_autofree char *title = NULL;
+  g_autofree char *s16 = NULL;
+  g_autofree char *sbf = NULL;
+  int first = -1, last = -1;
+
+  if (h == NULL)
+    return NULL;
+  for (int i = 0; i < NK_TRAIN_HISTOGRAM_N_BINS; i++)
+    if (h->bins[i] > 0)
+      {
+        if (first < 0)
+          first = i;
+        last = i;
+      }
+  title = format_title (h);
+  s16 = format_summary (h, NK_TRAIN_HISTOGRAM_F16, "fp16");
+  sbf = format_summary (h, NK_TRAIN_HISTOGRAM_BF16, "bf16");
+  if (first < 0)
+    return g_strdup_printf ("%s. %s. %s.", title, s16, sbf);
+  return g_strdup_printf (_("%s. Magnitudes from 2^%d to 2^%d. %s. %s."), title,
+                          first + NK_TRAIN_HISTOGRAM_MIN_EXP,
+                          last + 1 + NK_TRAIN_HISTOGRAM_MIN_EXP, s16, sbf);
+}
+
 static void
 shade (const NapkinPlotStyle *style,
        cairo_t               *cr,
@@ -163,13 +204,7 @@ draw (NapkinPlot            *plot,
   probe = napkin_plot_layout (style, cr, "Hg", TRUE, FALSE);
   pango_layout_get_pixel_size (probe, NULL, &line_h);
 
-  if (h->gradient && h->scale != 1.0)
-    title = g_strdup_printf (_("Gradient of %s × loss scale %g, step %" PRIu64),
-                             h->name, h->scale, h->step);
-  else if (h->gradient)
-    title = g_strdup_printf (_("Gradient of %s, step %" PRIu64), h->name, h->step);
-  else
-    title = g_strdup_printf (_("Values of %s, step %" PRIu64), h->name, h->step);
+  title = format_title (h);
   napkin_plot_style_set_fg (style, cr, 0.9);
   napkin_plot_draw_text (style, cr, title, 0, 0, 0, 0, TRUE, TRUE);
   top = line_h + 4;
@@ -258,6 +293,7 @@ napkin_histogram_plot_class_init (NapkinHistogramPlotClass *klass)
   object_class->finalize = napkin_histogram_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-histogram-plot");
   plot_class->draw = draw;
+  plot_class->describe = describe;
   plot_class->min_height = 220;
   plot_class->natural_height = 280;
   plot_class->natural_width = 480;
@@ -290,7 +326,7 @@ napkin_histogram_plot_set_histogram (NapkinHistogramPlot    *self,
   g_clear_pointer (&self->histogram, g_free);
   if (histogram != NULL)
     self->histogram = g_memdup2 (histogram, sizeof *histogram);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 
 /**

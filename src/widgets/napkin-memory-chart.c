@@ -18,6 +18,8 @@
 #include "napkin-memory-chart.h"
 
 #define MAX_BARS 8
+/* Bars shorter than this against the HBM are drawn to their own scale. */
+#define MIN_BAR_HEIGHT 6.0
 
 struct _NapkinMemoryChart
 {
@@ -104,12 +106,16 @@ has_estimate (NapkinMemoryChart *self)
   return isfinite (self->hbm) && self->hbm > 0;
 }
 
+/* What a sighted person reads off the chart: the total against the HBM and
+ * the verdict (the name), each bucket's bytes as the legend gives them (the
+ * description). */
 static void
 update_accessible_label (NapkinMemoryChart *self)
 {
   g_autofree char *total = nk_units_format_bytes (total_bytes (self));
   g_autofree char *hbm = nk_units_format_bytes (self->hbm);
   g_autofree char *text = NULL;
+  g_autoptr(GString) description = g_string_new (NULL);
 
   if (!has_estimate (self))
     text = g_strdup (_("Memory per GPU: no estimate"));
@@ -117,8 +123,18 @@ update_accessible_label (NapkinMemoryChart *self)
     text = g_strdup_printf (_("Memory per GPU: %s of %s, fits"), total, hbm);
   else
     text = g_strdup_printf (_("Memory per GPU: %s of %s, does not fit"), total, hbm);
+  if (has_estimate (self))
+    for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+      {
+        g_autofree char *value = nk_units_format_bytes (self->bytes[i]);
+
+        /* Translators: one bucket of the memory chart, e.g. "Parameters 140 GiB" */
+        g_string_append_printf (description, i > 0 ? "; %s %s" : "%s %s",
+                                _(buckets[i].name), value);
+      }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
                                   -1);
 }
 
@@ -193,19 +209,38 @@ typedef struct {
   double             plot_h;
   double             plot_w;
   double             ymax;
+  double             zoomed_from;  /* the bars' height at the HBM's scale, 0 if not zoomed */
 } Paint;
 
-/* Legend: one entry per bucket with its bytes, in one row when there is room.
- * Returns where its first row starts. */
+/* Legend: one entry per bucket with its bytes, in as few rows as its entries
+ * fit without running into the next swatch. Returns where its first row starts. */
 static double
 draw_legend (Paint  *p,
              double  height)
 {
-  int legend_cols = p->width >= 560 ? 4 : 2;
-  int legend_rows = NAPKIN_MEMORY_N_BUCKETS / legend_cols;
+  PangoLayout *names[NAPKIN_MEMORY_N_BUCKETS], *values[NAPKIN_MEMORY_N_BUCKETS];
+  int name_w[NAPKIN_MEMORY_N_BUCKETS], entry_w = 0;
+  int legend_cols, legend_rows;
   g_autoptr(PangoLayout) probe = make_layout (p->widget, "Hg", TRUE, FALSE);
   double legend_top;
   int text_h;
+
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    {
+      g_autofree char *value = nk_units_format_bytes (p->self->bytes[i]);
+      int value_w;
+
+      names[i] = make_layout (p->widget, _(buckets[i].name), TRUE, FALSE);
+      values[i] = make_layout (p->widget, value, TRUE, TRUE);
+      pango_layout_get_pixel_size (names[i], &name_w[i], NULL);
+      pango_layout_get_pixel_size (values[i], &value_w, NULL);
+      /* swatch, name, value and a gap before the next swatch */
+      entry_w = MAX (entry_w, 16 + name_w[i] + 6 + value_w + 16);
+    }
+  for (legend_cols = NAPKIN_MEMORY_N_BUCKETS; legend_cols > 1; legend_cols /= 2)
+    if (legend_cols * entry_w <= p->width)
+      break;
+  legend_rows = (NAPKIN_MEMORY_N_BUCKETS + legend_cols - 1) / legend_cols;
 
   pango_layout_get_pixel_size (probe, NULL, &text_h);
   legend_top = height - legend_rows * (text_h + 6);
@@ -214,19 +249,16 @@ draw_legend (Paint  *p,
       double col_w = p->width / legend_cols;
       double x = (i % legend_cols) * col_w;
       double y = legend_top + (i / legend_cols) * (text_h + 6);
-      g_autofree char *value = nk_units_format_bytes (p->self->bytes[i]);
-      g_autoptr(PangoLayout) name = make_layout (p->widget, _(buckets[i].name), TRUE, FALSE);
-      g_autoptr(PangoLayout) bytes = make_layout (p->widget, value, TRUE, TRUE);
-      int name_w;
 
       gdk_cairo_set_source_rgba (p->cr, &p->colors[i]);
       cairo_rectangle (p->cr, x, y + (text_h - 10) / 2.0, 10, 10);
       cairo_fill (p->cr);
 
       gdk_cairo_set_source_rgba (p->cr, &p->fg);
-      pango_layout_get_pixel_size (name, &name_w, NULL);
-      show_layout (p->cr, name, x + 16, y);
-      show_layout (p->cr, bytes, x + 16 + name_w + 6, y);
+      show_layout (p->cr, names[i], x + 16, y);
+      show_layout (p->cr, values[i], x + 16 + name_w[i] + 6, y);
+      g_object_unref (names[i]);
+      g_object_unref (values[i]);
     }
   return legend_top;
 }
@@ -369,6 +401,11 @@ draw_lines (Paint       *p,
   static const double dash[] = { 6, 4 };
   int hbm_w, hbm_h;
 
+  /* Zoomed in on bars far below the HBM: its line would be off the top, so
+   * its label points up there. */
+  if (p->self->hbm > p->ymax)
+    y = floor (p->plot_top) + 0.5;
+
   cairo_save (cr);
   cairo_set_source_rgba (cr, p->fg.red, p->fg.green, p->fg.blue, 0.25);
   cairo_set_line_width (cr, 1);
@@ -391,6 +428,35 @@ draw_lines (Paint       *p,
   pango_layout_get_pixel_size (hbm_layout, &hbm_w, &hbm_h);
   show_layout (cr, hbm_layout, p->width - hbm_w,
                CLAMP (y - hbm_h / 2.0, p->plot_top - hbm_h / 2.0, p->plot_bottom - hbm_h));
+}
+
+/* Says the bars are magnified, and how tall they would be against the HBM;
+ * the plot starts below it. */
+static void
+draw_zoom_note (Paint *p)
+{
+  g_autofree char *note = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int note_h;
+
+  if (p->zoomed_from < 1)
+    note = g_strdup (_("Zoomed in: against the HBM these bars would be under a pixel tall"));
+  else
+    note = g_strdup_printf (_("Zoomed in: against the HBM these bars would be %.0f px tall"),
+                            p->zoomed_from);
+  layout = make_layout (p->widget, note, TRUE, FALSE);
+  pango_layout_set_width (layout, (int) p->plot_w * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_pixel_size (layout, NULL, &note_h);
+  cairo_save (p->cr);
+  gdk_cairo_set_source_rgba (p->cr, &p->fg);
+  cairo_push_group (p->cr);
+  show_layout (p->cr, layout, 0, p->plot_top - 12);
+  cairo_pop_group_to_source (p->cr);
+  cairo_paint_with_alpha (p->cr, 0.7);
+  cairo_restore (p->cr);
+  p->plot_top += note_h;
+  p->plot_h = p->plot_bottom - p->plot_top;
 }
 
 static void
@@ -423,6 +489,13 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   p.plot_h = p.plot_bottom - p.plot_top;
   p.plot_w = p.width;
   p.ymax = MAX (total, self->hbm) * 1.08;
+  /* A small model's bars would be a few pixels against the HBM: draw them to
+   * their own scale and say how tall they would have been. */
+  if (has_estimate (self) && total > 0 && total / p.ymax * p.plot_h < MIN_BAR_HEIGHT)
+    {
+      p.zoomed_from = total / p.ymax * p.plot_h;
+      p.ymax = total * 1.08;
+    }
 
   if (!has_estimate (self))
     {
@@ -435,12 +508,16 @@ napkin_memory_chart_snapshot (GtkWidget   *widget,
   else if (p.plot_h >= 20 && p.ymax > 0)
     {
       g_autofree char *hbm_text = nk_units_format_bytes (self->hbm);
-      g_autofree char *hbm_label = g_strdup_printf (_("HBM %s"), hbm_text);
+      g_autofree char *hbm_label = p.zoomed_from > 0
+                                   ? g_strdup_printf (_("HBM %s ↑"), hbm_text)
+                                   : g_strdup_printf (_("HBM %s"), hbm_text);
       g_autoptr(PangoLayout) hbm_layout = make_layout (widget, hbm_label, TRUE, TRUE);
       int hbm_w;
 
       pango_layout_get_pixel_size (hbm_layout, &hbm_w, NULL);
       p.plot_w = MAX (p.width - hbm_w - 12, p.width / 2);
+      if (p.zoomed_from > 0)
+        draw_zoom_note (&p);
       draw_bars (&p, total);
       draw_lines (&p, hbm_layout);
     }

@@ -82,6 +82,41 @@ stack_vertices (NapkinMemoryPlot      *self,
     }
 }
 
+/* NapkinPlotClass.describe: each bucket at the last step, as the stack shows it,
+ * and the device's memory when it is known. */
+static char *
+describe (NapkinPlot *plot)
+{
+  NapkinMemoryPlot *self = NAPKIN_MEMORY_PLOT (plot);
+  GString *text;
+  double step;
+
+  if (self->series[0] == NULL || !napkin_series_get_last (self->series[0], &step, NULL))
+    return NULL;
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("At step %.0f:"), step);
+  for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
+    {
+      double y;
+      g_autofree char *bytes = NULL;
+
+      if (self->series[b] == NULL || !napkin_series_get_last (self->series[b], NULL, &y))
+        continue;
+      bytes = napkin_plot_format_bytes (y);
+      g_string_append_printf (text, " %s %s;", _(bucket_names[b]), bytes);
+    }
+  if (isfinite (self->capacity) && self->capacity > 0)
+    {
+      g_autofree char *bytes = napkin_plot_format_bytes (self->capacity);
+
+      g_string_append_printf (text, " ");
+      g_string_append_printf (text, _("device memory %s"), bytes);
+    }
+  else if (text->str[text->len - 1] == ';')
+    g_string_truncate (text, text->len - 1);
+  return g_string_free (text, FALSE);
+}
+
 /* NapkinPlotClass.draw */
 static void
 draw (NapkinPlot            *plot,
@@ -255,6 +290,7 @@ napkin_memory_plot_class_init (NapkinMemoryPlotClass *klass)
   object_class->dispose = napkin_memory_plot_dispose;
   gtk_widget_class_set_css_name (widget_class, "napkin-memory-plot");
   plot_class->draw = draw;
+  plot_class->describe = describe;
   plot_class->min_height = 180;
   plot_class->natural_height = 240;
   plot_class->natural_width = 480;
@@ -324,7 +360,7 @@ napkin_memory_plot_set_predicted (NapkinMemoryPlot *self,
 
   for (guint p = 0; p < NAPKIN_MEMORY_PLOT_N_PREDICTED; p++)
     self->predicted[p] = predicted != NULL ? predicted[p] : NAN;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 
 /* The device's memory in bytes (NAN: unknown). */
@@ -334,6 +370,6 @@ napkin_memory_plot_set_capacity (NapkinMemoryPlot *self,
 {
   g_return_if_fail (NAPKIN_IS_MEMORY_PLOT (self));
   self->capacity = bytes;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 

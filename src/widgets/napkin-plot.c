@@ -143,12 +143,37 @@ napkin_plot_bind_series (NapkinPlot    *self,
   if (*slot == series)
     return FALSE;
   if (*slot != NULL)
-    g_signal_handlers_disconnect_by_func (*slot, gtk_widget_queue_draw, self);
+    g_signal_handlers_disconnect_by_func (*slot, napkin_plot_changed, self);
   g_set_object (slot, series);
   if (series != NULL)
-    g_signal_connect_swapped (series, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+    g_signal_connect_swapped (series, "changed", G_CALLBACK (napkin_plot_changed), self);
+  napkin_plot_changed (self);
   return TRUE;
+}
+
+/**
+ * napkin_plot_changed:
+ * @self: a plot
+ *
+ * What the plot shows changed: it redraws, and its accessible description
+ * follows (a chart's data reaches a screen reader as the picture does).
+ */
+void
+napkin_plot_changed (NapkinPlot *self)
+{
+  NapkinPlotClass *klass;
+
+  g_return_if_fail (NAPKIN_IS_PLOT (self));
+
+  klass = NAPKIN_PLOT_GET_CLASS (self);
+  if (klass->describe != NULL)
+    {
+      g_autofree char *text = klass->describe (self);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      text != NULL ? text : "", -1);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* A plot's draw function says where its data went. */

@@ -26,6 +26,8 @@ G_DECLARE_DERIVABLE_TYPE (NapkinPlot, napkin_plot, NAPKIN, PLOT, GtkWidget)
  * @min_height: the least height it can be drawn in
  * @natural_height: the height it asks for
  * @natural_width: the width it asks for (every plot can shrink to 240)
+ * @describe: (nullable): the plot's data in words, what a sighted person reads
+ *   off it, for its accessible description; %NULL or "" when it shows nothing
  */
 struct _NapkinPlotClass
 {
@@ -36,6 +38,7 @@ struct _NapkinPlotClass
                 int                    width,
                 int                    height,
                 const NapkinPlotStyle *style);
+  char *(*describe) (NapkinPlot *self);
 
   int min_height;
   int natural_height;
@@ -53,6 +56,7 @@ double   napkin_plot_get_hover_x (NapkinPlot  *self);
 gboolean napkin_plot_bind_series (NapkinPlot    *self,
                                   NapkinSeries **slot,
                                   NapkinSeries  *series);
+void     napkin_plot_changed     (NapkinPlot  *self);
 void     napkin_plot_set_frame   (NapkinPlot            *self,
                                   const NapkinPlotFrame *frame);
 gboolean napkin_plot_save        (NapkinPlot  *self,

@@ -15,6 +15,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "nk-enum-types.h"
@@ -238,14 +240,25 @@ build_config (NapkinRunForm  *self,
   return g_steal_pointer (&c);
 }
 
+/* Red for the eye; the invalid state and the sentence for assistive technology,
+ * on the row and on the text a person types into. */
 static void
-mark_row (GtkWidget *row,
-          gboolean   bad)
+mark_row (GtkWidget  *row,
+          gboolean    bad,
+          const char *sentence)
 {
+  GtkAccessibleInvalidState state = bad ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE;
+
   if (bad)
     gtk_widget_add_css_class (row, "error");
   else
     gtk_widget_remove_css_class (row, "error");
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID, state, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  bad && sentence != NULL ? sentence : "", -1);
+  if (GTK_IS_EDITABLE (row) && gtk_editable_get_delegate (GTK_EDITABLE (row)) != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
+                                 GTK_ACCESSIBLE_STATE_INVALID, state, -1);
 }
 
 static void
@@ -263,8 +276,10 @@ validate (NapkinRunForm *self)
 
   g_clear_pointer (&self->config, nk_train_config_free);
   self->config = build_config (self, &bad, &error);
-  mark_row (GTK_WIDGET (self->lr_row), bad == GTK_WIDGET (self->lr_row));
-  mark_row (GTK_WIDGET (self->cuda_row), bad == GTK_WIDGET (self->cuda_row));
+  mark_row (GTK_WIDGET (self->lr_row), bad == GTK_WIDGET (self->lr_row),
+            error != NULL ? error->message : NULL);
+  mark_row (GTK_WIDGET (self->cuda_row), bad == GTK_WIDGET (self->cuda_row),
+            error != NULL ? error->message : NULL);
   g_clear_pointer (&self->error, g_free);
   if (error != NULL)
     self->error = g_strdup (error->message);
@@ -524,6 +539,31 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
 
 /* ------------------------------------------------------------ CUDA */
 
+/* The probe passes on CUDA's or the loader's own words ("CUDA driver version is
+ * insufficient for CUDA runtime version"); a person reads what that means for
+ * them. The words themselves stay in the row's tooltip. */
+static char *
+cuda_reason_sentence (const char *reason)
+{
+  static const struct {
+    const char *contains;
+    const char *sentence;
+  } known[] = {
+    { "driver version is insufficient", N_("The NVIDIA driver is missing, or older than the CUDA this build of Napkin uses.") },
+    { "no CUDA-capable device", N_("There is no NVIDIA GPU in this computer.") },
+    { "cannot open shared object", N_("The CUDA libraries are not installed.") },
+  };
+
+  if (reason == NULL || *reason == '\0')
+    return g_strdup (_("No GPU can be used here."));
+  if (g_str_equal (reason, _("this build has no CUDA module")))
+    return g_strdup (_("This build of Napkin has no GPU support."));
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (strstr (reason, known[i].contains) != NULL)
+      return g_strdup (_(known[i].sentence));
+  return g_strdup_printf (_("The GPU cannot be used: %s."), reason);
+}
+
 /**
  * napkin_run_form_set_cuda:
  * @self: a run form
@@ -540,7 +580,18 @@ napkin_run_form_set_cuda (NapkinRunForm *self,
   g_return_if_fail (NAPKIN_IS_RUN_FORM (self));
 
   self->cuda_usable = usable;
-  adw_action_row_set_subtitle (self->cuda_row, description != NULL ? description : "");
+  if (usable)
+    {
+      adw_action_row_set_subtitle (self->cuda_row, description != NULL ? description : "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->cuda_row), NULL);
+    }
+  else
+    {
+      g_autofree char *sentence = cuda_reason_sentence (description);
+
+      adw_action_row_set_subtitle (self->cuda_row, sentence);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->cuda_row), description);
+    }
   gtk_widget_set_sensitive (GTK_WIDGET (self->cuda_switch), usable);
   if (!usable)
     gtk_switch_set_active (self->cuda_switch, FALSE);

@@ -39,6 +39,23 @@ format_scale (double value)
   return napkin_plot_format_plain (value);
 }
 
+/* NapkinPlotClass.describe: the scale now and how many steps were skipped. */
+static char *
+describe (NapkinPlot *plot)
+{
+  NapkinScalePlot *self = NAPKIN_SCALE_PLOT (plot);
+  double step, scale, skipped = 0;
+  g_autofree char *scale_text = NULL;
+
+  if (self->scale == NULL || !napkin_series_get_last (self->scale, &step, &scale))
+    return NULL;
+  if (self->skipped != NULL)
+    napkin_series_get_last (self->skipped, NULL, &skipped);
+  scale_text = format_scale (scale);
+  return g_strdup_printf (_("Loss scale %s at step %.0f; %.0f steps skipped"),
+                          scale_text, step, skipped);
+}
+
 /* NapkinPlotClass.draw */
 static void
 draw (NapkinPlot            *plot,
@@ -140,6 +157,7 @@ napkin_scale_plot_class_init (NapkinScalePlotClass *klass)
   object_class->dispose = napkin_scale_plot_dispose;
   gtk_widget_class_set_css_name (widget_class, "napkin-scale-plot");
   plot_class->draw = draw;
+  plot_class->describe = describe;
   plot_class->min_height = 160;
   plot_class->natural_height = 220;
   plot_class->natural_width = 480;

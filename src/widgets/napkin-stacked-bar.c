@@ -44,6 +44,29 @@ static const struct {
   { "yellow_5", "yellow_2", { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
 };
 
+/* What a sighted person reads off the bar: each part's legend text and its
+ * share of the whole, as the widths show it. The name is its owner's to give. */
+static void
+update_description (NapkinStackedBar *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  double sum = 0;
+
+  for (guint i = 0; i < self->n_parts; i++)
+    sum += self->values[i];
+  for (guint i = 0; i < self->n_parts; i++)
+    {
+      if (i > 0)
+        g_string_append (text, "; ");
+      if (sum > 0 && isfinite (sum))
+        g_string_append_printf (text, "%s (%.0f %%)", self->labels[i], 100 * self->values[i] / sum);
+      else
+        g_string_append (text, self->labels[i]);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+}
+
 GtkWidget *
 napkin_stacked_bar_new (void)
 {
@@ -74,6 +97,7 @@ napkin_stacked_bar_set_parts (NapkinStackedBar  *self,
       self->values[i] = values[i] > 0 ? values[i] : 0;
       self->labels[i] = g_strdup (labels[i]);
     }
+  update_description (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 

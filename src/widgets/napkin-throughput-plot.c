@@ -72,6 +72,44 @@ draw_split (NapkinThroughputPlot  *self,
   return h;
 }
 
+/* NapkinPlotClass.describe: the last step's rate against the peak, the MFU and
+ * the split of the step's time, as the legend and the bar say them. */
+static char *
+describe (NapkinPlot *plot)
+{
+  NapkinThroughputPlot *self = NAPKIN_THROUGHPUT_PLOT (plot);
+  double step, rate, total = self->split[0] + self->split[1] + self->split[2];
+  g_autofree char *rate_text = NULL;
+  GString *text;
+
+  if (self->series == NULL || !napkin_series_get_last (self->series, &step, &rate))
+    return NULL;
+  rate_text = napkin_plot_format_rate (rate);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("Measured %s at step %.0f"), rate_text, step);
+  if (isfinite (self->peak) && self->peak > 0)
+    {
+      g_autofree char *peak = napkin_plot_format_rate (self->peak);
+
+      g_string_append (text, "; ");
+      g_string_append_printf (text, _("Peak %s: %s"), self->dtype != NULL ? self->dtype : "", peak);
+    }
+  if (isfinite (self->mfu))
+    {
+      g_string_append (text, "; ");
+      g_string_append_printf (text, _("MFU %.2f %%"), 100 * self->mfu);
+    }
+  if (total > 0)
+    {
+      g_string_append (text, "; ");
+      g_string_append_printf (text, _("%s %.0f %% · %s %.0f %% · %s %.0f %%"),
+                              _(split_names[0]), 100 * self->split[0] / total,
+                              _(split_names[1]), 100 * self->split[1] / total,
+                              _(split_names[2]), 100 * self->split[2] / total);
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* NapkinPlotClass.draw */
 static void
 draw (NapkinPlot            *plot,
@@ -182,6 +220,7 @@ napkin_throughput_plot_class_init (NapkinThroughputPlotClass *klass)
   object_class->finalize = napkin_throughput_plot_finalize;
   gtk_widget_class_set_css_name (widget_class, "napkin-throughput-plot");
   plot_class->draw = draw;
+  plot_class->describe = describe;
   plot_class->min_height = 180;
   plot_class->natural_height = 240;
   plot_class->natural_width = 480;
@@ -245,7 +284,7 @@ napkin_throughput_plot_set_peak (NapkinThroughputPlot *self,
   self->peak = peak;
   g_free (self->dtype);
   self->dtype = g_strdup (dtype);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 
 /* The trainer's model FLOPs utilisation of the latest step, 0..1. */
@@ -255,7 +294,7 @@ napkin_throughput_plot_set_mfu (NapkinThroughputPlot *self,
 {
   g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
   self->mfu = mfu;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 
 /* Seconds of the latest step in forward, backward and the optimizer. */
@@ -269,6 +308,6 @@ napkin_throughput_plot_set_split (NapkinThroughputPlot *self,
   self->split[0] = forward;
   self->split[1] = backward;
   self->split[2] = optimizer;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  napkin_plot_changed (NAPKIN_PLOT (self));
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "napkin-application.h"
@@ -50,6 +51,27 @@ row_has_error (NapkinPlannerPage *page,
 
   g_assert_nonnull (row);
   return gtk_widget_has_css_class (row, "error");
+}
+
+/* What assistive technology reads: the invalid state of the row and of the text
+ * inside it, through GTK's test API. */
+static gboolean
+row_is_invalid (NapkinPlannerPage         *page,
+                const char                *input,
+                GtkAccessibleInvalidState  expected)
+{
+  GtkWidget *row = _napkin_planner_page_get_input_row (page, input);
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (row));
+  g_autofree char *row_state = gtk_test_accessible_check_state (GTK_ACCESSIBLE (row),
+                                                                GTK_ACCESSIBLE_STATE_INVALID,
+                                                                expected);
+  g_autofree char *text_state = gtk_test_accessible_check_state (GTK_ACCESSIBLE (text),
+                                                                 GTK_ACCESSIBLE_STATE_INVALID,
+                                                                 expected);
+
+  if (row_state != NULL || text_state != NULL)
+    g_test_message ("invalid state of %s: row %s, text %s", input, row_state, text_state);
+  return row_state == NULL && text_state == NULL;
 }
 
 static char *
@@ -179,12 +201,14 @@ test_bad_params (void)
 
   type (page, "params", "abc");
   g_assert_true (row_has_error (page, "params"));
+  g_assert_true (row_is_invalid (page, "params", GTK_ACCESSIBLE_INVALID_TRUE));
   g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "—");
   g_assert_false (shows_non_finite (page, NULL));
 
   /* Fixing the row clears the error and brings the answer back. */
   type (page, "params", "70B");
   g_assert_false (row_has_error (page, "params"));
+  g_assert_true (row_is_invalid (page, "params", GTK_ACCESSIBLE_INVALID_FALSE));
   g_assert_cmpstr (_napkin_planner_page_get_days_text (page), ==, "143.9 days");
 
   g_assert_finalize_object (page);
@@ -359,6 +383,18 @@ test_architecture (void)
 }
 
 static void
+assert_description_has (GtkWidget  *widget,
+                        const char *text)
+{
+  g_autofree char *description = nk_test_accessible_dup_property (GTK_ACCESSIBLE (widget),
+                                                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
+  g_test_message ("%s: %s", G_OBJECT_TYPE_NAME (widget), description);
+  g_assert_nonnull (description);
+  g_assert_nonnull (strstr (description, text));
+}
+
+static void
 test_zero_stage_chart (void)
 {
   NapkinPlannerPage *page = new_page ();
@@ -376,6 +412,10 @@ test_zero_stage_chart (void)
                                   70e9 * 8, 1.0);
   g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_hbm (chart), H100_HBM, 1.0);
   g_assert_false (napkin_memory_chart_get_fits (chart));
+  /* A screen reader gets the legend's numbers: 70e9 × 4 B = 260.8 GiB, × 8 B = 521.5 GiB. */
+  assert_description_has (GTK_WIDGET (chart), "Parameters 261 GiB");
+  assert_description_has (GTK_WIDGET (chart), "Gradients 261 GiB");
+  assert_description_has (GTK_WIDGET (chart), "Optimizer state 522 GiB");
 
   /* ZeRO 3 shards all of it over the 1024 GPUs. */
   adw_combo_row_set_selected (ADW_COMBO_ROW (zero_row), 3);
@@ -387,6 +427,8 @@ test_zero_stage_chart (void)
   g_assert_cmpfloat_with_epsilon (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_OPTIMIZER),
                                   70e9 * 8 / 1024, 1.0);
   g_assert_true (napkin_memory_chart_get_fits (chart));
+  /* and follows the data: 70e9 × 4 B / 1024 = 260.8 MiB */
+  assert_description_has (GTK_WIDGET (chart), "Parameters 261 MiB");
 
   /* A bad parameter count leaves the chart with no estimate rather than the old bars. */
   type (page, "params", "abc");
@@ -512,6 +554,8 @@ int
 main (int    argc,
       char **argv)
 {
+  /* GTK's test backend keeps the accessible states and descriptions checked here. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "napkin-application.h"
 #include "napkin-page.h"
 #include "napkin-window.h"
@@ -190,6 +192,99 @@ test_settings_kept (void)
   }
 }
 
+/* The window's own shortcut for @keyval + @mods, as GTK would find it on a key
+ * press: a shortcut of one of its controllers whose trigger is that key. */
+static GtkShortcut *
+find_shortcut (GtkWidget       *widget,
+               guint            keyval,
+               GdkModifierType  mods)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_keyval_trigger_new (keyval, mods);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            return shortcut;
+        }
+    }
+  return NULL;
+}
+
+static void
+press (GtkWidget       *window,
+       guint            keyval,
+       GdkModifierType  mods)
+{
+  GtkShortcut *shortcut = find_shortcut (window, keyval, mods);
+
+  g_assert_nonnull (shortcut);
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                               GTK_SHORTCUT_ACTION_EXCLUSIVE, window,
+                                               gtk_shortcut_get_arguments (shortcut)));
+}
+
+/* Alt+1…4 open the pages in the switcher's order; Ctrl+Page Up/Down step
+ * through them and wrap; the shortcuts window lists both. Oracle: the order of
+ * the pages in the window's template and the stack's visible child. */
+static void
+test_page_shortcuts (void)
+{
+  static const char *order[] = { "NapkinPlannerPage", "NapkinFormatsPage",
+                                 "NapkinStridesPage", "NapkinTrainingPage" };
+  NapkinWindow *window = napkin_window_new (app);
+  AdwViewStack *stack;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GBytes) overlay = NULL;
+  const char *xml;
+
+  g_object_ref_sink (window);
+  stack = ADW_VIEW_STACK (nk_test_find_descendant (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
+  for (guint i = G_N_ELEMENTS (order); i-- > 0;)
+    {
+      press (GTK_WIDGET (window), GDK_KEY_1 + i, GDK_ALT_MASK);
+      g_assert_cmpstr (G_OBJECT_TYPE_NAME (adw_view_stack_get_visible_child (stack)), ==, order[i]);
+    }
+  /* now on the first page: Page Down walks forward, and past the last wraps */
+  for (guint i = 1; i <= G_N_ELEMENTS (order); i++)
+    {
+      press (GTK_WIDGET (window), GDK_KEY_Page_Down, GDK_CONTROL_MASK);
+      g_assert_cmpstr (G_OBJECT_TYPE_NAME (adw_view_stack_get_visible_child (stack)), ==,
+                       order[i % G_N_ELEMENTS (order)]);
+    }
+  press (GTK_WIDGET (window), GDK_KEY_Page_Up, GDK_CONTROL_MASK);
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (adw_view_stack_get_visible_child (stack)), ==,
+                   order[G_N_ELEMENTS (order) - 1]);
+
+  overlay = g_resources_lookup_data ("/io/github/napkinml/Napkin/gtk/help-overlay.ui", 0, NULL);
+  g_assert_nonnull (overlay);
+  xml = g_bytes_get_data (overlay, NULL);
+  g_assert_nonnull (strstr (xml, "&lt;Alt&gt;1...&lt;Alt&gt;4"));
+  g_assert_nonnull (strstr (xml, "&lt;Control&gt;Page_Up"));
+  g_assert_nonnull (strstr (xml, "&lt;Control&gt;Page_Down"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* The About window shows the app's icon also where Napkin is not installed (the
+ * tests run from the build tree, with no icon under XDG_DATA_DIRS). */
+static void
+test_app_icon (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  g_assert_true (gtk_icon_theme_has_icon (theme, APP_ID));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -208,6 +303,8 @@ main (int    argc,
   g_test_add_func ("/ui/window/pages", test_window_pages);
   g_test_add_func ("/ui/window/busy-page", test_window_busy_page);
   g_test_add_func ("/ui/window/settings-kept", test_settings_kept);
+  g_test_add_func ("/ui/window/page-shortcuts", test_page_shortcuts);
+  g_test_add_func ("/ui/window/app-icon", test_app_icon);
 
   status = g_test_run ();
   g_clear_object (&app);
