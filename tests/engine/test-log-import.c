@@ -205,6 +205,20 @@ test_nanogpt (void)
   g_assert_cmpfloat_with_epsilon (step_at (im, 1)->mfu, 0.3842, 1e-12);
   g_assert_cmpfloat_with_epsilon (step_at (im, 1)->seconds, 0.4123, 1e-12);
   g_assert_cmpfloat_with_epsilon (step_at (im, 1)->loss, 9.1234, 1e-12);
+
+  /* The boxed copy (what a binding gets) holds the same steps once the original is
+   * gone. */
+  {
+    NkImport *copy = g_boxed_copy (NK_TYPE_IMPORT, im);
+
+    g_clear_pointer (&im, nk_import_free);
+    g_assert_cmpint (copy->format, ==, NK_LOG_FORMAT_NANOGPT);
+    g_assert_cmpuint (copy->steps->len, ==, 2);
+    g_assert_cmpuint (copy->skipped_lines, ==, 3);
+    g_assert_cmpint (step_at (copy, 1)->step, ==, 10);
+    g_assert_cmpfloat_with_epsilon (step_at (copy, 1)->seconds, 0.4123, 1e-12);
+    nk_import_free (copy);
+  }
 }
 
 /* llm.c train_gpt2.cu:1872: "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e |

@@ -121,6 +121,17 @@ try:
           glob.glob(os.path.join(run_dir, "events.out.tfevents.*"))
           and [p.step for p in points] == seen
           and all(math.isclose(p.value, v, rel_tol=1e-6) for p, v in zip(points, losses)))
+
+    # runs: another engine's log (nanoGPT's train.py prints "iter N: loss L, time Tms,
+    # mfu M%", model.py:296) read from memory, through a boxed copy: two steps and one
+    # line that is no step. (NkImport.steps, a GArray of structs in a field, is not
+    # readable through PyGObject: it says "Can't copy array element into GIArgument".)
+    log = (b"iter 10: loss 9.1234, time 412.30ms, mfu 38.42%\nnoise\n"
+           b"iter 20: loss 8.5, time 400.00ms, mfu 40.00%\n")
+    imported = Napkin.log_import_text(log, Napkin.LogFormat.NANOGPT).copy()
+    check("runs: log_import_text of a nanoGPT log",
+          imported.format == Napkin.LogFormat.NANOGPT and imported.skipped_lines == 1
+          and imported.rejected_lines == 0 and imported.first_rejected is None)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -27,7 +27,16 @@
 #include "nk-file-util.h"
 #include "nk-tfevents.h"
 
+/**
+ * nk_log_import_error_quark:
+ *
+ * The domain of %NK_LOG_IMPORT_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-log-import-error-quark, nk_log_import_error)
+
+G_DEFINE_BOXED_TYPE (NkImport, nk_import, nk_import_copy, nk_import_free)
 
 #define GIB 1073741824.0
 #define MIB 1048576.0
@@ -36,6 +45,15 @@ static const char *const format_names[] = {
   "auto", "torchtitan", "megatron", "deepspeed", "nanogpt", "llmc", "tensorboard",
 };
 
+/**
+ * nk_log_format_to_string:
+ * @format: a format
+ *
+ * The format's name as `napkin-cli import --format` takes it.
+ *
+ * Returns: (transfer none): "auto", "torchtitan", "megatron", "deepspeed", "nanogpt",
+ *   "llmc" or "tensorboard"
+ */
 const char *
 nk_log_format_to_string (NkLogFormat format)
 {
@@ -43,6 +61,15 @@ nk_log_format_to_string (NkLogFormat format)
   return format_names[format];
 }
 
+/**
+ * nk_log_format_from_string:
+ * @text: a name
+ * @out: (out): the format
+ *
+ * Reads a name nk_log_format_to_string() writes.
+ *
+ * Returns: %FALSE for an unknown name
+ */
 gboolean
 nk_log_format_from_string (const char  *text,
                            NkLogFormat *out)
@@ -637,6 +664,17 @@ import_buffer (char        *buf,
   return g_steal_pointer (&import);
 }
 
+/**
+ * nk_log_import_text:
+ * @text: (array length=len) (element-type guint8): log text
+ * @len: its bytes
+ * @format: the engine that wrote it, or %NK_LOG_FORMAT_AUTO (not TensorBoard)
+ * @error: return location for a #GError (%NK_LOG_IMPORT_ERROR)
+ *
+ * Parses log text already in memory; NUL bytes end lines.
+ *
+ * Returns: (transfer full) (nullable): the steps read
+ */
 NkImport *
 nk_log_import_text (const char  *text,
                     gsize        len,
@@ -903,6 +941,18 @@ import_dir (const char  *path,
   return NULL;
 }
 
+/**
+ * nk_log_import:
+ * @path: a log file, or a CSV-monitor or TensorBoard folder
+ * @format: the engine that wrote it, or %NK_LOG_FORMAT_AUTO
+ * @error: return location for a #GError (%NK_LOG_IMPORT_ERROR naming @path)
+ *
+ * Reads a log. Anything but a regular file or a folder (a FIFO, a device, a socket) is
+ * refused at once with a sentence naming it, as is a file past
+ * %NK_LOG_IMPORT_MAX_BYTES.
+ *
+ * Returns: (transfer full) (nullable): the steps read
+ */
 NkImport *
 nk_log_import (const char  *path,
                NkLogFormat  format,
@@ -939,6 +989,33 @@ nk_log_import (const char  *path,
   return import_buffer (text, len, format, error);
 }
 
+/**
+ * nk_import_copy:
+ * @import: an import
+ *
+ * Copies the import, its steps and its sentence.
+ *
+ * Returns: (transfer full): the copy; free it with nk_import_free()
+ */
+NkImport *
+nk_import_copy (const NkImport *import)
+{
+  NkImport *copy;
+
+  g_return_val_if_fail (import != NULL, NULL);
+
+  copy = g_memdup2 (import, sizeof *import);
+  copy->steps = g_array_copy (import->steps);
+  copy->first_rejected = g_strdup (import->first_rejected);
+  return copy;
+}
+
+/**
+ * nk_import_free:
+ * @import: (nullable) (transfer full): an import
+ *
+ * Frees the import and its steps.
+ */
 void
 nk_import_free (NkImport *import)
 {

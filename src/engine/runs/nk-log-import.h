@@ -33,6 +33,8 @@ G_BEGIN_DECLS
  * @NK_LOG_IMPORT_ERROR_IO: the file or folder cannot be read
  * @NK_LOG_IMPORT_ERROR_UNKNOWN_FORMAT: no known format matches the input
  * @NK_LOG_IMPORT_ERROR_EMPTY: the input is in the format asked for but holds no step
+ *
+ * The ways importing a log fails, in the %NK_LOG_IMPORT_ERROR domain.
  */
 typedef enum {
   NK_LOG_IMPORT_ERROR_IO,
@@ -40,6 +42,18 @@ typedef enum {
   NK_LOG_IMPORT_ERROR_EMPTY,
 } NkLogImportError;
 
+/**
+ * NkLogFormat:
+ * @NK_LOG_FORMAT_AUTO: whichever format the input turns out to be in
+ * @NK_LOG_FORMAT_TORCHTITAN: torchtitan's console log
+ * @NK_LOG_FORMAT_MEGATRON: Megatron-LM's console log
+ * @NK_LOG_FORMAT_DEEPSPEED: DeepSpeed's console log or CSV monitor folder
+ * @NK_LOG_FORMAT_NANOGPT: nanoGPT's train.py output
+ * @NK_LOG_FORMAT_LLMC: llm.c's stdout or main.log
+ * @NK_LOG_FORMAT_TENSORBOARD: TensorBoard event files
+ *
+ * The engines whose logs Napkin reads (`napkin-cli import --format`).
+ */
 typedef enum {
   NK_LOG_FORMAT_AUTO,
   NK_LOG_FORMAT_TORCHTITAN,
@@ -50,14 +64,27 @@ typedef enum {
   NK_LOG_FORMAT_TENSORBOARD,
 } NkLogFormat;
 
-/* The largest log file (or CSV, or TensorBoard event file) read: a long run's log of
- * a million steps from 8 ranks is a few hundred MB. */
+/**
+ * NK_LOG_IMPORT_MAX_BYTES:
+ *
+ * The largest log file (or CSV, or TensorBoard event file) read, 1 GiB: a long run's
+ * log of a million steps from 8 ranks is a few hundred MB.
+ */
 #define NK_LOG_IMPORT_MAX_BYTES ((goffset) 1 << 30)
-/* A longer line is no engine's (a Megatron-LM line is about 600 bytes): skipped
- * unread, so that no pattern runs over megabytes of one line. */
+/**
+ * NK_LOG_IMPORT_MAX_LINE:
+ *
+ * The longest line read, in bytes. A longer line is no engine's (a Megatron-LM line
+ * is about 600 bytes): skipped unread, so that no pattern runs over megabytes of one
+ * line.
+ */
 #define NK_LOG_IMPORT_MAX_LINE 65536
-/* The largest step read: 2^53, the last whole number every JSON reader holds
- * exactly; a larger one is a corrupt line. */
+/**
+ * NK_LOG_IMPORT_MAX_STEP:
+ *
+ * The largest step read: 2^53, the last whole number every JSON reader holds
+ * exactly; a larger one is a corrupt line.
+ */
 #define NK_LOG_IMPORT_MAX_STEP (G_GINT64_CONSTANT (1) << 53)
 
 /**
@@ -70,10 +97,21 @@ typedef enum {
   NK_IMPORT_FIELD_LOSS = 1 << 0,
 } NkImportField;
 
-/* One step; a field the source does not have is NAN (the loss: see @present). mfu
- * is a fraction (0.42), tokens_per_s as the engine prints it (torchtitan: per GPU;
- * llm.c: whole job), seconds per step. Every field but the loss is finite and not
- * negative where present. */
+/**
+ * NkImportStep:
+ * @step: the step number
+ * @loss: its loss, which may be NaN or ±inf (see @present)
+ * @tokens_per_s: as the engine prints it (torchtitan: per GPU; llm.c: whole job)
+ * @tflops_per_gpu: TFLOP/s per GPU (Megatron-LM's)
+ * @mfu: a fraction (0.42), on the engine's own FLOP count
+ * @memory_max_bytes: the most memory a GPU held, in bytes
+ * @seconds: the step's time, in seconds
+ * @samples_per_s: DeepSpeed's CurrSamplesPerSec (sequences per second)
+ * @present: #NkImportField flags: what the source printed, NaN or not
+ *
+ * One step of an imported log; a field the source does not have is NAN (the loss:
+ * see @present). Every field but the loss is finite and not negative where present.
+ */
 typedef struct {
   gint64 step;
   double loss;
@@ -82,24 +120,37 @@ typedef struct {
   double mfu;
   double memory_max_bytes;
   double seconds;
-  double samples_per_s;     /* DeepSpeed's CurrSamplesPerSec (sequences per second) */
-  guint present;            /* NkImportField: printed by the source, NaN or not */
+  double samples_per_s;
+  guint present;
 } NkImportStep;
 
-/* @skipped_lines counts every non-blank line (or record) not read as a step: not
- * the format's, cut short, or @rejected_lines, the format's lines whose values cannot
- * be (a negative time, an MFU over 100 %, a step past NK_LOG_IMPORT_MAX_STEP);
- * @first_rejected says which (line number and value) or is NULL. @replaced_steps
- * counts steps logged again after a later step (a restarted run): the later line is
- * the one kept. */
+/**
+ * NkImport:
+ * @format: the format the log was read as
+ * @steps: (element-type NkImportStep): the steps, by step
+ * @skipped_lines: every non-blank line (or record) not read as a step: not the
+ *   format's, cut short, or one of @rejected_lines
+ * @rejected_lines: the format's lines whose values cannot be (a negative time, an
+ *   MFU over 100 %, a step past %NK_LOG_IMPORT_MAX_STEP)
+ * @replaced_steps: steps logged again after a later step (a restarted run): the
+ *   later line is the one kept
+ * @first_rejected: (nullable): which line was rejected first (line number and value)
+ *
+ * What a log import read. A boxed type; a copy duplicates the steps.
+ */
 typedef struct {
   NkLogFormat format;
-  GArray *steps;            /* NkImportStep, by step */
+  GArray *steps;
   guint skipped_lines;
   guint rejected_lines;
   guint replaced_steps;
   char *first_rejected;
 } NkImport;
+
+#define NK_TYPE_IMPORT (nk_import_get_type ())
+
+NK_AVAILABLE_IN_ALL
+GType        nk_import_get_type        (void) G_GNUC_CONST;
 
 NK_AVAILABLE_IN_ALL
 GQuark       nk_log_import_error_quark (void);
@@ -110,19 +161,17 @@ NK_AVAILABLE_IN_ALL
 gboolean     nk_log_format_from_string (const char  *text,
                                         NkLogFormat *out);
 
-/* Reads @path (a log file, a CSV-monitor or TensorBoard folder). Anything else (a
- * FIFO, a device, a socket) is refused at once with a sentence naming it, as is a
- * file past NK_LOG_IMPORT_MAX_BYTES. */
 NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import             (const char  *path,
                                         NkLogFormat  format,
                                         GError     **error);
-/* Parses log text already in memory (not TensorBoard); NUL bytes end lines. */
 NK_AVAILABLE_IN_ALL
 NkImport    *nk_log_import_text        (const char  *text,
                                         gsize        len,
                                         NkLogFormat  format,
                                         GError     **error);
+NK_AVAILABLE_IN_ALL
+NkImport    *nk_import_copy            (const NkImport *import);
 NK_AVAILABLE_IN_ALL
 void         nk_import_free            (NkImport    *import);
 
