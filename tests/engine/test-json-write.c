@@ -13,6 +13,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "nk-json.h"
 #include "nk-safetensors.h"
@@ -213,6 +216,47 @@ test_safetensors_header (void)
   assert_strict ((const char *) data + 8, n);
 }
 
+/* Reading a JSON file back (a run folder's config, meta and plan): an empty file, a
+ * FIFO, /dev/null and a folder are each one sentence naming the path, with no
+ * json-glib critical (the tests run with fatal warnings) and no wait on the FIFO. */
+static void
+test_load_file_refusals (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nk-json-load-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.json", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autofree char *good = g_build_filename (dir, "good.json", NULL);
+  const char *paths[] = { empty, fifo, "/dev/null", dir };
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = g_filename_display_name (paths[i]);
+
+      g_assert_false (nk_json_parser_load_file (parser, paths[i], &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, name));
+    }
+
+  g_assert_true (g_file_set_contents (good, "{\"step\": 3}", -1, NULL));
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (nk_json_parser_load_file (parser, good, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)),
+                                                 "step"), ==, 3);
+  }
+  g_unlink (empty);
+  g_unlink (fifo);
+  g_unlink (good);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -223,5 +267,6 @@ main (int    argc,
   g_test_add_func ("/engine/json/escape/invalid-utf8", test_escape_invalid_utf8);
   g_test_add_func ("/engine/json/generator", test_generator);
   g_test_add_func ("/engine/json/safetensors-header", test_safetensors_header);
+  g_test_add_func ("/engine/json/load-file-refusals", test_load_file_refusals);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nk-file-util.h"
 #include "nk-json.h"
 
 /**
@@ -303,7 +304,8 @@ nk_json_parser_load (JsonParser  *parser,
  * nk_json_parser_load_file:
  * @parser: a parser
  * @path: a JSON file
- * @error: why not: unreadable, too deep, or json-glib's sentence
+ * @error: why not: not a regular file, over %NK_JSON_MAX_FILE_BYTES, empty, too deep,
+ *   or json-glib's sentence
  *
  * Loads a JSON file a person handed the app through nk_json_parser_load(), so its
  * nesting is checked before json-glib parses it.
@@ -315,12 +317,22 @@ nk_json_parser_load_file (JsonParser  *parser,
                           const char  *path,
                           GError     **error)
 {
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
+  g_autofree char *text = NULL;
+  gsize length = 0;
 
-  if (file == NULL)
+  /* a FIFO or a device is refused, not waited on; json-glib has no sentence for an
+   * empty document (it warns and fails without one) */
+  if (!nk_file_read_regular (path, NK_JSON_MAX_FILE_BYTES, &text, &length, error))
     return FALSE;
-  return nk_json_parser_load (parser, g_mapped_file_get_contents (file),
-                              (gssize) g_mapped_file_get_length (file), error);
+  if (length == 0)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+                   _("“%s” is empty, not JSON."), name);
+      return FALSE;
+    }
+  return nk_json_parser_load (parser, text, (gssize) length, error);
 }
 
 /**

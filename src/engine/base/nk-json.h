@@ -44,6 +44,14 @@ char *nk_json_node_to_data  (JsonNode   *root,
  */
 #define NK_JSON_MAX_DEPTH 512
 
+/**
+ * NK_JSON_MAX_FILE_BYTES:
+ *
+ * The largest JSON file nk_json_parser_load_file() reads (64 MiB): a run folder's
+ * config, meta and plan are a few KiB.
+ */
+#define NK_JSON_MAX_FILE_BYTES (64 * 1024 * 1024)
+
 NK_AVAILABLE_IN_ALL
 gboolean  nk_json_check_depth      (const char  *text,
                                     gssize       length,
