@@ -556,7 +556,7 @@ cuda_reason_sentence (const char *reason)
 
   if (reason == NULL || *reason == '\0')
     return g_strdup (_("No GPU can be used here."));
-  if (g_str_equal (reason, _("this build has no CUDA module")))
+  if (strstr (reason, _("this build has no CUDA module")) != NULL)
     return g_strdup (_("This build of Napkin has no GPU support."));
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
     if (strstr (reason, known[i].contains) != NULL)

@@ -25,6 +25,7 @@
 #include "napkin-gpt-accounting.h"
 #include "napkin-plan-comparison.h"
 #include "napkin-run-view.h"
+#include "napkin-wrap-box.h"
 
 struct _NapkinRunView
 {
@@ -868,6 +869,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (NAPKIN_TYPE_WRAP_BOX);
   g_type_ensure (NAPKIN_TYPE_LOSS_PLOT);
   g_type_ensure (NAPKIN_TYPE_MEMORY_PLOT);
   g_type_ensure (NAPKIN_TYPE_THROUGHPUT_PLOT);

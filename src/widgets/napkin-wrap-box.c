@@ -22,9 +22,19 @@
 struct _NapkinWrapBox
 {
   GtkWidget parent_instance;
+
+  guint     max_columns;   /* 0: lines by minimum widths; else a grid, see below */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinWrapBox, napkin_wrap_box, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_MAX_COLUMNS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 typedef struct
 {
@@ -52,6 +62,33 @@ items_new (NapkinWrapBox *self)
       g_array_append_val (items, item);
     }
   return items;
+}
+
+/* Grid mode: as many columns of equal width as fit, at most max_columns, and
+ * a number that divides the children (8 cells: 4 × 2 or 2 × 4, never 5 + 3). */
+static guint
+grid_layout (GArray *items,
+             guint   max_columns,
+             int     width)
+{
+  guint n = items->len, columns = 1;
+  int widest = 0, cell;
+
+  for (guint i = 0; i < n; i++)
+    widest = MAX (widest, g_array_index (items, Item, i).min);
+  for (guint c = MIN (max_columns, n); c > 1; c--)
+    if (n % c == 0 && (int) c * widest + ((int) c - 1) * SPACING * 3 <= width)
+      {
+        columns = c;
+        break;
+      }
+  cell = MAX (widest, (width - ((int) columns - 1) * SPACING * 3) / (int) columns);
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_index (items, Item, i).width = cell;
+      g_array_index (items, Item, i).line = i / columns;
+    }
+  return n == 0 ? 0 : (n + columns - 1) / columns;
 }
 
 /* Breaks @items into lines at @width and gives each item its width; returns the
@@ -108,6 +145,15 @@ items_layout (GArray *items,
   return line;
 }
 
+static guint
+layout (NapkinWrapBox *self,
+        GArray        *items,
+        int            width)
+{
+  return self->max_columns > 0 ? grid_layout (items, self->max_columns, width)
+                               : items_layout (items, width);
+}
+
 /* The height of each line at the widths items_layout() gave. */
 static void
 line_heights (GArray *items,
@@ -160,7 +206,7 @@ napkin_wrap_box_measure (GtkWidget      *widget,
           for (guint i = 0; i < items->len; i++)
             width += g_array_index (items, Item, i).nat + (i > 0 ? SPACING : 0);
         }
-      n_lines = items_layout (items, width);
+      n_lines = layout (NAPKIN_WRAP_BOX (widget), items, width);
       heights = g_new0 (int, MAX (n_lines, 1));
       line_heights (items, n_lines, heights);
       for (guint l = 0; l < n_lines; l++)
@@ -175,8 +221,9 @@ napkin_wrap_box_size_allocate (GtkWidget *widget,
                                int        height,
                                int        baseline)
 {
-  g_autoptr(GArray) items = items_new (NAPKIN_WRAP_BOX (widget));
-  guint n_lines = items_layout (items, width);
+  NapkinWrapBox *self = NAPKIN_WRAP_BOX (widget);
+  g_autoptr(GArray) items = items_new (self);
+  guint n_lines = layout (self, items, width);
   g_autofree int *heights = g_new0 (int, MAX (n_lines, 1));
   gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
   int x = 0, y = 0;
@@ -197,7 +244,7 @@ napkin_wrap_box_size_allocate (GtkWidget *widget,
                                 &(GtkAllocation) { rtl ? width - x - it->width : x, y,
                                                    it->width, heights[line] },
                                 -1);
-      x += it->width + SPACING;
+      x += it->width + (self->max_columns > 0 ? SPACING * 3 : SPACING);
     }
 }
 
@@ -234,10 +281,65 @@ napkin_wrap_box_dispose (GObject *object)
 }
 
 static void
+napkin_wrap_box_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  NapkinWrapBox *self = NAPKIN_WRAP_BOX (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_COLUMNS:
+      g_value_set_uint (value, self->max_columns);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+napkin_wrap_box_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  NapkinWrapBox *self = NAPKIN_WRAP_BOX (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_COLUMNS:
+      if (self->max_columns != g_value_get_uint (value))
+        {
+          self->max_columns = g_value_get_uint (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 napkin_wrap_box_class_init (NapkinWrapBoxClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = napkin_wrap_box_get_property;
+  object_class->set_property = napkin_wrap_box_set_property;
+  /**
+   * NapkinWrapBox:max-columns:
+   *
+   * 0: children go on a line while their minimum widths fit. Else the box is a
+   * grid of cells of one width: as many columns as fit, at most this many, and
+   * a number that divides the children.
+   */
+  properties[PROP_MAX_COLUMNS] =
+    g_param_spec_uint ("max-columns", NULL, NULL, 0, 64, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   object_class->dispose = napkin_wrap_box_dispose;
   widget_class->measure = napkin_wrap_box_measure;
@@ -281,5 +383,5 @@ napkin_wrap_box_get_n_lines (NapkinWrapBox *self,
   g_return_val_if_fail (NAPKIN_IS_WRAP_BOX (self), 0);
 
   items = items_new (self);
-  return items_layout (items, width);
+  return layout (self, items, width);
 }

@@ -1010,6 +1010,8 @@ test_cuda_reason (void)
     { "CUDA driver version is insufficient for CUDA runtime version", "NVIDIA driver" },
     { "libcudart.so.13: cannot open shared object file: No such file or directory", "CUDA libraries" },
     { "no CUDA-capable device is detected", "no NVIDIA GPU" },
+    /* as nk_device_lookup() words the reason of a build without the module */
+    { "no CUDA device: this build has no CUDA module", "no GPU support" },
   };
   NapkinRunForm *form = g_object_ref_sink (NAPKIN_RUN_FORM (napkin_run_form_new ()));
 
