@@ -14,6 +14,31 @@
 #include "nk-units.h"
 
 /**
+ * nk_cli_print_error:
+ * @message: one sentence
+ *
+ * Prints "napkin-cli: @message" on stderr with the control characters an input
+ * carried shown as \xNN: a path or a GPU name must not move a terminal's cursor
+ * or set its colours.
+ */
+void
+nk_cli_print_error (const char *message)
+{
+  g_autoptr(GString) shown = g_string_new ("napkin-cli: ");
+
+  for (const char *p = message; *p != '\0'; p++)
+    {
+      if ((guchar) *p < 0x20 && *p != '\n' && *p != '\t')
+        g_string_append_printf (shown, "\\x%02x", (guchar) *p);
+      else if (*p == 0x7f)
+        g_string_append (shown, "\\x7f");
+      else
+        g_string_append_c (shown, *p);
+    }
+  fprintf (stderr, "%s\n", shown->str);
+}
+
+/**
  * nk_cli_fail:
  * @json: whether the command was asked for --json
  * @exit_code: %NK_EXIT_UNSATISFIABLE or %NK_EXIT_USAGE
@@ -44,7 +69,7 @@ nk_cli_fail (gboolean    json,
       message = valid;
     }
 
-  fprintf (stderr, "napkin-cli: %s\n", message);
+  nk_cli_print_error (message);
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();

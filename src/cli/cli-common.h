@@ -36,6 +36,7 @@ gboolean nk_cli_parse_number    (const char  *flag,
                                  GError     **error);
 gboolean nk_cli_wants_json      (int          argc,
                                  char       **argv);
+void     nk_cli_print_error     (const char  *message);
 char    *nk_cli_quote           (const char  *text);
 char    *nk_cli_quote_len       (const char  *text,
                                  gssize       len);

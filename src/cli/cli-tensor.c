@@ -345,7 +345,7 @@ fail_program (gboolean   json,
               NkProgram *program,
               GError    *error)
 {
-  fprintf (stderr, "napkin-cli: %s\n", error->message);
+  nk_cli_print_error (error->message);
   if (json)
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();

@@ -29,7 +29,10 @@
 
 static char *tmpdir;
 
-/* Runs napkin-cli; each stdout line must be strict JSON. Returns the exit status. */
+/* Runs napkin-cli; each stdout line must be strict JSON, and stderr, which a terminal
+ * shows, must carry no control character but newlines and tabs (an input's controls
+ * are echoed as \xNN, so a name cannot move the cursor or set colours). Returns the
+ * exit status. */
 static int
 run_strict (const char        *command,
             const char *const *args,
@@ -40,6 +43,11 @@ run_strict (const char        *command,
   g_assert_true (nk_test_run_cli (&run, command, args, NULL, 0));
   g_test_message ("%s: %s", command, run.err);
   *n_lines = nk_test_json_assert_lines (run.out, run.out_len);
+  for (gsize i = 0; i < run.err_len; i++)
+    if (((guchar) run.err[i] < 0x20 && run.err[i] != '\n' && run.err[i] != '\t')
+        || run.err[i] == 0x7f)
+      g_error ("%s: stderr byte %" G_GSIZE_FORMAT " is the control character 0x%02x",
+               command, i, (guchar) run.err[i]);
   return run.status;
 }
 
