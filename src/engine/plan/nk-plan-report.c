@@ -449,13 +449,15 @@ problem_sentence (const NkPlanInputs  *in,
  * @report: an empty report (zero-initialised or cleared); the text is written here
  * @inputs: the inputs @result was computed from
  * @result: a result of nk_plan_compute()
- * @invalid: (nullable) (array fixed-size=NK_PLAN_N_INPUTS): why each numeric
- *   input has no value (the sentence of a %NK_PLAN_PROBLEM_NO_VALUE problem), or
- *   %NULL to use the input's range rule
+ * @invalid: (nullable) (array fixed-size=16): why each numeric input has no
+ *   value, one per #NkPlanInput (%NK_PLAN_N_INPUTS, 16), the sentence of a
+ *   %NK_PLAN_PROBLEM_NO_VALUE problem; or %NULL to use the input's range rule
  *
  * Writes every formula, the bytes-per-parameter sum, the GPU's name and one
  * sentence per problem.
  */
+G_STATIC_ASSERT (NK_PLAN_N_INPUTS == 16); /* @invalid's (array fixed-size=16) */
+
 void
 nk_plan_report_fill (NkPlanReport       *report,
                      const NkPlanInputs *inputs,

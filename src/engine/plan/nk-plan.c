@@ -569,152 +569,203 @@ nk_plan_set_##name (NkPlan *self,                                          \
 /**
  * nk_plan_get_params: (get-property params)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:params.
  * Returns: the parameter count
  */
 /**
  * nk_plan_set_params: (set-property params)
  * @self: a plan
- * @value: the parameter count; not positive makes the plan invalid
+ * @params: the parameter count; not positive makes the plan invalid
+ *
+ * Sets #NkPlan:params; every output is recomputed at once.
  */
 DOUBLE_INPUT (params, NK_PLAN_IN_PARAMS)
 /**
  * nk_plan_get_tokens: (get-property tokens)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:tokens.
  * Returns: the number of training tokens
  */
 /**
  * nk_plan_set_tokens: (set-property tokens)
  * @self: a plan
- * @value: the number of training tokens
+ * @tokens: the number of training tokens
+ *
+ * Sets #NkPlan:tokens; every output is recomputed at once.
  */
 DOUBLE_INPUT (tokens, NK_PLAN_IN_TOKENS)
 /**
  * nk_plan_get_gpus: (get-property gpus)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:gpus.
  * Returns: the number of GPUs
  */
 /**
  * nk_plan_set_gpus: (set-property gpus)
  * @self: a plan
- * @value: the number of GPUs, a whole number >= 1
+ * @gpus: the number of GPUs, a whole number >= 1
+ *
+ * Sets #NkPlan:gpus; every output is recomputed at once.
  */
 DOUBLE_INPUT (gpus, NK_PLAN_IN_GPUS)
 /**
  * nk_plan_get_mfu: (get-property mfu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:mfu.
  * Returns: the model FLOPs utilization
  */
 /**
  * nk_plan_set_mfu: (set-property mfu)
  * @self: a plan
- * @value: the model FLOPs utilization, in (0, 1]
+ * @mfu: the model FLOPs utilization, in (0, 1]
+ *
+ * Sets #NkPlan:mfu; every output is recomputed at once.
  */
 DOUBLE_INPUT (mfu, NK_PLAN_IN_MFU)
 /**
  * nk_plan_get_price: (get-property price)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:price.
  * Returns: dollars per GPU-hour
  */
 /**
  * nk_plan_set_price: (set-property price)
  * @self: a plan
- * @value: dollars per GPU-hour, >= 0
+ * @price: dollars per GPU-hour, >= 0
+ *
+ * Sets #NkPlan:price; every output is recomputed at once.
  */
 DOUBLE_INPUT (price, NK_PLAN_IN_PRICE)
 /**
  * nk_plan_get_batch: (get-property batch)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:batch.
  * Returns: the global batch in sequences, 0 when not given
  */
 /**
  * nk_plan_set_batch: (set-property batch)
  * @self: a plan
- * @value: the global batch in sequences, a whole number; 0 when not given
+ * @batch: the global batch in sequences, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:batch; every output is recomputed at once.
  */
 DOUBLE_INPUT (batch, NK_PLAN_IN_BATCH)
 /**
  * nk_plan_get_seq: (get-property seq)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:seq.
  * Returns: the sequence length (n_ctx for sizing), 0 when not given
  */
 /**
  * nk_plan_set_seq: (set-property seq)
  * @self: a plan
- * @value: the sequence length, a whole number; 0 when not given
+ * @seq: the sequence length, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:seq; every output is recomputed at once.
  */
 DOUBLE_INPUT (seq, NK_PLAN_IN_SEQ)
 /**
  * nk_plan_get_layers: (get-property layers)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:layers.
  * Returns: the number of layers, 0 when not given
  */
 /**
  * nk_plan_set_layers: (set-property layers)
  * @self: a plan
- * @value: the number of layers, a whole number; 0 when not given
+ * @layers: the number of layers, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:layers; every output is recomputed at once.
  */
 DOUBLE_INPUT (layers, NK_PLAN_IN_LAYERS)
 /**
  * nk_plan_get_d_model: (get-property d-model)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:d-model.
  * Returns: the hidden size, 0 when not given
  */
 /**
  * nk_plan_set_d_model: (set-property d-model)
  * @self: a plan
- * @value: the hidden size, a whole number; 0 when not given
+ * @d_model: the hidden size, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:d-model; every output is recomputed at once.
  */
 DOUBLE_INPUT (d_model, NK_PLAN_IN_D_MODEL)
 /**
  * nk_plan_get_heads: (get-property heads)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:heads.
  * Returns: the number of attention heads, 0 when not given
  */
 /**
  * nk_plan_set_heads: (set-property heads)
  * @self: a plan
- * @value: the number of attention heads, a whole number; 0 when not given
+ * @heads: the number of attention heads, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:heads; every output is recomputed at once.
  */
 DOUBLE_INPUT (heads, NK_PLAN_IN_HEADS)
 /**
  * nk_plan_get_d_ff: (get-property d-ff)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:d-ff.
  * Returns: the feed-forward width, 0 for 4 · d_model
  */
 /**
  * nk_plan_set_d_ff: (set-property d-ff)
  * @self: a plan
- * @value: the feed-forward width, a whole number; 0 for 4 · d_model
+ * @d_ff: the feed-forward width, a whole number; 0 for 4 · d_model
+ *
+ * Sets #NkPlan:d-ff; every output is recomputed at once.
  */
 DOUBLE_INPUT (d_ff, NK_PLAN_IN_D_FF)
 /**
  * nk_plan_get_vocab: (get-property vocab)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:vocab.
  * Returns: the vocabulary size, 0 when not given
  */
 /**
  * nk_plan_set_vocab: (set-property vocab)
  * @self: a plan
- * @value: the vocabulary size, a whole number; 0 when not given
+ * @vocab: the vocabulary size, a whole number; 0 when not given
+ *
+ * Sets #NkPlan:vocab; every output is recomputed at once.
  */
 DOUBLE_INPUT (vocab, NK_PLAN_IN_VOCAB)
 /**
  * nk_plan_get_deadline_days: (get-property deadline-days)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:deadline-days.
  * Returns: the deadline for #NkPlan:gpus-for-deadline, 0 when not asked
  */
 /**
  * nk_plan_set_deadline_days: (set-property deadline-days)
  * @self: a plan
- * @value: days, >= 0; 0 when not asked
+ * @days: days, >= 0; 0 when not asked
+ *
+ * Sets #NkPlan:deadline-days; every output is recomputed at once.
  */
 DOUBLE_INPUT (deadline_days, NK_PLAN_IN_DEADLINE)
 
 /**
  * nk_plan_set_input_text:
  * @self: a plan
- * @name: a numeric input property: params, tokens, gpus, mfu, batch, seq, layers,
- *   d-model, heads, d-ff, vocab, price or deadline-days
+ * @name: a numeric input property, as nk_plan_input_name() names it ("d-model")
  * @text: what the person typed ("70B", "15T", "7e10", "abc", "")
  *
  * Sets @name from text as a form holds it, parsed with nk_units_parse(). Empty
@@ -804,6 +855,8 @@ nk_plan_get_input_error (NkPlan     *self,
 /**
  * nk_plan_get_activation_model: (get-property activation-model)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:activation-model.
  * Returns: how activations are estimated
  */
 NkActivationModel
@@ -817,6 +870,8 @@ nk_plan_get_activation_model (NkPlan *self)
  * nk_plan_set_activation_model: (set-property activation-model)
  * @self: a plan
  * @model: the lecture's deep linear model or the transformer estimate
+ *
+ * Sets #NkPlan:activation-model; every output is recomputed at once.
  */
 void
 nk_plan_set_activation_model (NkPlan            *self,
@@ -830,6 +885,8 @@ nk_plan_set_activation_model (NkPlan            *self,
 /**
  * nk_plan_get_checkpointing: (get-property checkpointing)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:checkpointing.
  * Returns: whether the transformer estimate assumes full activation checkpointing
  */
 gboolean
@@ -843,6 +900,8 @@ nk_plan_get_checkpointing (NkPlan *self)
  * nk_plan_set_checkpointing: (set-property checkpointing)
  * @self: a plan
  * @checkpointing: assume full activation checkpointing (transformer estimate)
+ *
+ * Sets #NkPlan:checkpointing; every output is recomputed at once.
  */
 void
 nk_plan_set_checkpointing (NkPlan   *self,
@@ -853,8 +912,7 @@ nk_plan_set_checkpointing (NkPlan   *self,
   SET_INPUT (self, in.checkpointing, checkpointing, PROP_CHECKPOINTING);
 }
 
-/* Outputs that may be NAN: C getters, since GObject cannot carry NAN into a
- * property binding or g_object_set() on the other side. */
+/* C getters carry NAN, which a binding cannot pass to g_object_set(). */
 #define DOUBLE_OUTPUT(name, WHICH)                                         \
 double                                                                     \
 nk_plan_get_##name (NkPlan *self)                                          \
@@ -866,42 +924,56 @@ nk_plan_get_##name (NkPlan *self)                                          \
 /**
  * nk_plan_get_total_flops: (get-property total-flops)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:total-flops.
  * Returns: 6 · params · tokens, NAN when not computable
  */
 DOUBLE_OUTPUT (total_flops, NK_PLAN_V_TOTAL_FLOPS)
 /**
  * nk_plan_get_peak_flops_per_gpu: (get-property peak-flops-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:peak-flops-per-gpu.
  * Returns: the GPU's peak FLOP/s for the dtype, NAN when the table has none
  */
 DOUBLE_OUTPUT (peak_flops_per_gpu, NK_PLAN_V_PEAK)
 /**
  * nk_plan_get_flops_per_day: (get-property flops-per-day)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:flops-per-day.
  * Returns: peak · mfu · gpus · 86400, NAN when not computable
  */
 DOUBLE_OUTPUT (flops_per_day, NK_PLAN_V_FLOPS_PER_DAY)
 /**
  * nk_plan_get_days: (get-property days)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:days.
  * Returns: the training time in days, NAN when not computable
  */
 DOUBLE_OUTPUT (days, NK_PLAN_V_DAYS)
 /**
  * nk_plan_get_gpu_hours: (get-property gpu-hours)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:gpu-hours.
  * Returns: days · 24 · gpus, NAN when not computable
  */
 DOUBLE_OUTPUT (gpu_hours, NK_PLAN_V_GPU_HOURS)
 /**
  * nk_plan_get_cost: (get-property cost)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:cost.
  * Returns: GPU-hours · price in USD, NAN when not computable
  */
 DOUBLE_OUTPUT (cost, NK_PLAN_V_COST)
 /**
  * nk_plan_get_hbm_per_gpu: (get-property hbm-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:hbm-per-gpu.
  * Returns: the GPU's memory in bytes as the datasheet gives it (known whenever
  *   the GPU is, even while the GPU count is not), NAN otherwise
  */
@@ -909,42 +981,56 @@ DOUBLE_OUTPUT (hbm_per_gpu, NK_PLAN_V_HBM)
 /**
  * nk_plan_get_memory_params_per_gpu: (get-property memory-params-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:memory-params-per-gpu.
  * Returns: bytes of parameters each GPU holds, NAN when not computable
  */
 DOUBLE_OUTPUT (memory_params_per_gpu, NK_PLAN_V_MEM_PARAMS_GPU)
 /**
  * nk_plan_get_memory_grads_per_gpu: (get-property memory-grads-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:memory-grads-per-gpu.
  * Returns: bytes of gradients each GPU holds, NAN when not computable
  */
 DOUBLE_OUTPUT (memory_grads_per_gpu, NK_PLAN_V_MEM_GRADS_GPU)
 /**
  * nk_plan_get_memory_optimizer_per_gpu: (get-property memory-optimizer-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:memory-optimizer-per-gpu.
  * Returns: bytes of optimizer state each GPU holds, NAN when not computable
  */
 DOUBLE_OUTPUT (memory_optimizer_per_gpu, NK_PLAN_V_MEM_OPT_GPU)
 /**
  * nk_plan_get_memory_activations_per_gpu: (get-property memory-activations-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:memory-activations-per-gpu.
  * Returns: bytes of activations each GPU holds, NAN when not computable
  */
 DOUBLE_OUTPUT (memory_activations_per_gpu, NK_PLAN_V_MEM_ACT_GPU)
 /**
  * nk_plan_get_memory_per_gpu: (get-property memory-per-gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:memory-per-gpu.
  * Returns: the bytes each GPU holds in all, NAN when not computable
  */
 DOUBLE_OUTPUT (memory_per_gpu, NK_PLAN_V_MEM_PER_GPU)
 /**
  * nk_plan_get_largest_params: (get-property largest-params)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:largest-params.
  * Returns: the most whole parameters that fit, NAN when not computable
  */
 DOUBLE_OUTPUT (largest_params, NK_PLAN_V_LARGEST)
 /**
  * nk_plan_get_gpus_for_deadline: (get-property gpus-for-deadline)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:gpus-for-deadline.
  * Returns: the fewest GPUs that finish within #NkPlan:deadline-days, NAN when
  *   not asked or not computable
  */
@@ -952,18 +1038,24 @@ DOUBLE_OUTPUT (gpus_for_deadline, NK_PLAN_V_GPUS_DEADLINE)
 /**
  * nk_plan_get_sized_params: (get-property sized-params)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:sized-params.
  * Returns: 2 · d_model · n_layer · (2 · d_attn + d_ff), NAN without d-model and layers
  */
 DOUBLE_OUTPUT (sized_params, NK_PLAN_V_SIZED_PARAMS)
 /**
  * nk_plan_get_sized_embedding_params: (get-property sized-embedding-params)
  * @self: a plan
- * Returns: (n_vocab + n_ctx) · d_model, NAN without vocab and seq
+ *
+ * The C getter of #NkPlan:sized-embedding-params.
+ * Returns: (vocab + seq) · d_model embedding parameters, NAN without vocab and seq
  */
 DOUBLE_OUTPUT (sized_embedding_params, NK_PLAN_V_SIZED_EMBED)
 /**
  * nk_plan_get_sized_forward_flops_per_token: (get-property sized-forward-flops-per-token)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:sized-forward-flops-per-token.
  * Returns: 2 · N + 2 · n_layer · n_ctx · d_attn, NAN without seq
  */
 DOUBLE_OUTPUT (sized_forward_flops_per_token, NK_PLAN_V_SIZED_FWD)
@@ -971,6 +1063,8 @@ DOUBLE_OUTPUT (sized_forward_flops_per_token, NK_PLAN_V_SIZED_FWD)
 /**
  * nk_plan_get_gpu_name: (get-property gpu-name)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:gpu-name.
  * Returns: (nullable): the GPU's name from the table ("NVIDIA H100 SXM5 80 GB"), or the id
  *   when the table has no such GPU
  */
@@ -984,6 +1078,8 @@ nk_plan_get_gpu_name (NkPlan *self)
 /**
  * nk_plan_get_bytes_per_param_text: (get-property bytes-per-param-text)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:bytes-per-param-text.
  * Returns: (nullable): bytes per parameter as a sum, "4 + 4 + 8 = 16"
  */
 const char *
@@ -996,6 +1092,8 @@ nk_plan_get_bytes_per_param_text (NkPlan *self)
 /**
  * nk_plan_get_gpu: (get-property gpu)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:gpu.
  * Returns: (nullable): the GPU table id
  */
 const char *
@@ -1009,6 +1107,8 @@ nk_plan_get_gpu (NkPlan *self)
  * nk_plan_set_gpu: (set-property gpu)
  * @self: a plan
  * @gpu: (nullable): a GPU table id; an unknown one makes the plan invalid
+ *
+ * Sets #NkPlan:gpu; every output is recomputed at once.
  */
 void
 nk_plan_set_gpu (NkPlan     *self,
@@ -1030,6 +1130,8 @@ nk_plan_set_gpu (NkPlan     *self,
 /**
  * nk_plan_get_dtype: (get-property dtype)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:dtype.
  * Returns: the dtype whose peak the plan uses
  */
 NkPeakDtype
@@ -1043,6 +1145,8 @@ nk_plan_get_dtype (NkPlan *self)
  * nk_plan_set_dtype: (set-property dtype)
  * @self: a plan
  * @dtype: fp32, tf32, bf16, fp16 or fp8 (others make the plan invalid)
+ *
+ * Sets #NkPlan:dtype; every output is recomputed at once.
  */
 void
 nk_plan_set_dtype (NkPlan      *self,
@@ -1056,6 +1160,8 @@ nk_plan_set_dtype (NkPlan      *self,
 /**
  * nk_plan_get_sparse: (get-property sparse)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:sparse.
  * Returns: whether the 2:4 sparsity peak is used
  */
 gboolean
@@ -1069,6 +1175,8 @@ nk_plan_get_sparse (NkPlan *self)
  * nk_plan_set_sparse: (set-property sparse)
  * @self: a plan
  * @sparse: use the datasheet's 2:4 structured-sparsity peak instead of the dense one
+ *
+ * Sets #NkPlan:sparse; every output is recomputed at once.
  */
 void
 nk_plan_set_sparse (NkPlan   *self,
@@ -1082,6 +1190,8 @@ nk_plan_set_sparse (NkPlan   *self,
 /**
  * nk_plan_get_optimizer: (get-property optimizer)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:optimizer.
  * Returns: the optimizer
  */
 NkOptimizer
@@ -1095,6 +1205,8 @@ nk_plan_get_optimizer (NkPlan *self)
  * nk_plan_set_optimizer: (set-property optimizer)
  * @self: a plan
  * @optimizer: the optimizer, which sets the bytes of state per parameter
+ *
+ * Sets #NkPlan:optimizer; every output is recomputed at once.
  */
 void
 nk_plan_set_optimizer (NkPlan      *self,
@@ -1108,6 +1220,8 @@ nk_plan_set_optimizer (NkPlan      *self,
 /**
  * nk_plan_get_precision: (get-property precision)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:precision.
  * Returns: the precision policy
  */
 NkPrecision
@@ -1121,6 +1235,8 @@ nk_plan_get_precision (NkPlan *self)
  * nk_plan_set_precision: (set-property precision)
  * @self: a plan
  * @precision: fp32 or mixed
+ *
+ * Sets #NkPlan:precision; every output is recomputed at once.
  */
 void
 nk_plan_set_precision (NkPlan      *self,
@@ -1134,6 +1250,8 @@ nk_plan_set_precision (NkPlan      *self,
 /**
  * nk_plan_get_zero_stage: (get-property zero-stage)
  * @self: a plan
+ *
+ * The C getter of #NkPlan:zero-stage.
  * Returns: the ZeRO stage, 0 to 3
  */
 int
@@ -1148,6 +1266,8 @@ nk_plan_get_zero_stage (NkPlan *self)
  * @self: a plan
  * @stage: 0 replicates everything; 1 shards optimizer state; 2 also gradients;
  *   3 also parameters
+ *
+ * Sets #NkPlan:zero-stage; every output is recomputed at once.
  */
 void
 nk_plan_set_zero_stage (NkPlan *self,
@@ -1162,6 +1282,7 @@ nk_plan_set_zero_stage (NkPlan *self,
  * nk_plan_get_valid: (get-property valid)
  * @self: a plan
  *
+ * The C getter of #NkPlan:valid.
  * Returns: %TRUE when every input is acceptable and every asked-for result finite
  */
 gboolean
@@ -1175,6 +1296,7 @@ nk_plan_get_valid (NkPlan *self)
  * nk_plan_get_error: (get-property error)
  * @self: a plan
  *
+ * The C getter of #NkPlan:error.
  * Returns: (nullable): one sentence about the first bad input, or %NULL
  */
 const char *
@@ -1188,6 +1310,7 @@ nk_plan_get_error (NkPlan *self)
  * nk_plan_get_error_input: (get-property error-input)
  * @self: a plan
  *
+ * The C getter of #NkPlan:error-input.
  * Returns: (nullable): the property name of the input the error is about
  *   ("params", "mfu", "gpu", ...), or %NULL
  */
@@ -1267,6 +1390,7 @@ nk_plan_get_activation_terms (NkPlan *self,
  * nk_plan_get_fits: (get-property fits)
  * @self: a plan
  *
+ * The C getter of #NkPlan:fits.
  * Returns: %TRUE when the memory per GPU is known and at most the GPU's HBM
  */
 gboolean
