@@ -16,6 +16,13 @@
 #include "nk-file-util.h"
 #include "nk-tensor.h"
 
+/**
+ * nk_data_error_quark:
+ *
+ * The domain of %NK_DATA_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-data-error-quark, nk_data_error)
 
 #define DEFAULT_TEXT_RESOURCE "/io/github/napkinml/Napkin/engine/tiny-text.txt"

@@ -20,6 +20,13 @@
 #include "nk-safetensors.h"
 #include "nk-tensor.h"
 
+/**
+ * nk_npy_error_quark:
+ *
+ * The domain of %NK_NPY_ERROR.
+ *
+ * Returns: the quark
+ */
 G_DEFINE_QUARK (nk-npy-error-quark, nk_npy_error)
 
 #define NPY_MAGIC "\x93NUMPY"

@@ -886,7 +886,8 @@ entry_free (gpointer data)
   g_free (e);
 }
 
-G_DEFINE_BOXED_TYPE (NkSafetensorsWriter, nk_safetensors_writer, nk_safetensors_writer_copy, nk_safetensors_writer_free)
+G_DEFINE_BOXED_TYPE (NkSafetensorsWriter, nk_safetensors_writer,
+                     nk_safetensors_writer_copy, nk_safetensors_writer_free)
 
 /**
  * nk_safetensors_writer_new:

@@ -64,6 +64,8 @@ GQuark nk_model_error_quark (void);
  * @NK_MODEL_CRUNCHER: the lecture's deep linear model
  * @NK_MODEL_TINY_LM: a byte-level MLP language model
  * @NK_MODEL_GPT: nanoGPT's GPT-2-style decoder (nk-gpt.h)
+ *
+ * The architectures a run can train (`napkin-cli train --model`).
  */
 typedef enum {
   NK_MODEL_CRUNCHER,

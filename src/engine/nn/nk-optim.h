@@ -36,6 +36,8 @@ G_BEGIN_DECLS
 /**
  * NkOptimError:
  * @NK_OPTIM_ERROR_INVALID: a learning rate that is not a positive finite number
+ *
+ * The ways setting up an optimizer fails, in the %NK_OPTIM_ERROR domain.
  */
 typedef enum {
   NK_OPTIM_ERROR_INVALID,

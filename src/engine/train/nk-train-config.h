@@ -35,6 +35,8 @@ G_BEGIN_DECLS
  * @NK_TRAINER_ERROR_DIVERGED: the loss became NaN or infinite
  * @NK_TRAINER_ERROR_BUSY: the trainer is already running or has run
  * @NK_TRAINER_ERROR_FAILED: anything else (files, devices) — the message says what
+ *
+ * The ways a training run is refused or ends early, in the %NK_TRAINER_ERROR domain.
  */
 typedef enum {
   NK_TRAINER_ERROR_CONFIG,

@@ -54,10 +54,11 @@ add_count (JsonBuilder *b,
  * @device: the run's device name
  * @builder: where the object goes
  *
- * Adds the step's object: step, loss, flops, seconds, flops_per_s,
- * peak_flops_per_s, mfu, device and memory (CLI.md), then memory_predicted,
- * the forward/backward/matmul/attention FLOPs, the planner's flops_formula, the
- * phases' seconds, loss_scale and skipped.
+ * Adds the step's object of `napkin-cli train --json-lines` (one per step, then
+ * nk_train_done_build_json()'s for the end of the run): step, loss, flops,
+ * seconds, flops_per_s, peak_flops_per_s, mfu, device and memory (CLI.md), then
+ * memory_predicted, the forward/backward/matmul/attention FLOPs, the planner's
+ * flops_formula, the phases' seconds, loss_scale and skipped.
  */
 void
 nk_train_metrics_build_json (const NkTrainMetrics *metrics,

@@ -99,8 +99,6 @@ NK_AVAILABLE_IN_ALL
 double         nk_train_metrics_get_flop_kinds (const NkTrainMetrics *metrics,
                                                 double                kinds[NK_N_FLOP_KINDS]);
 
-/* The JSON of `napkin-cli train --json-lines` (CLI.md's fields first, then what the
- * app shows beside them): one object per step, then one for the end of the run. */
 NK_AVAILABLE_IN_ALL
 void           nk_train_metrics_build_json (const NkTrainMetrics *metrics,
                                             const char           *device,

@@ -67,6 +67,8 @@ G_BEGIN_DECLS
  * @NK_TRAINER_STATE_FINISHED: all steps done
  * @NK_TRAINER_STATE_STOPPED: stopped on request
  * @NK_TRAINER_STATE_FAILED: stopped by an error (#NkTrainer:error-message)
+ *
+ * Where a trainer's run is (#NkTrainer:state).
  */
 typedef enum {
   NK_TRAINER_STATE_IDLE,
