@@ -243,7 +243,7 @@ nk_event_writer_get_path (NkEventWriter *writer)
  * nk_event_writer_add_scalar: (skip)
  * @writer: a writer
  * @tag: the scalar's name ("train/loss")
- * @step: the step (0 is left out of the record, as TensorBoard's writers do)
+ * @step: the step (a step of 0 is left out of the record: protobuf's default)
  * @wall_time: seconds since the epoch; a value < 0 for now
  * @value: the scalar
  * @error: return location for a #GError (%NK_TFEVENTS_ERROR_IO)
