@@ -69,7 +69,7 @@ static const struct {
  * nk_act_term_name:
  * @term: a term
  *
- * The term's name for people, as the Planner and the Training page list it.
+ * The term's name for people, as the app lists the terms.
  *
  * Returns: (transfer none): the name, translated ("Q, K and V")
  */

@@ -163,8 +163,8 @@ nk_rng_get_state (const NkRng *rng,
  * @seed: the new seed
  * @counter: the new counter, in 32-bit words
  *
- * Moves @rng to word @counter of the stream of @seed, dropping the second normal
- * of a Box–Muller pair it may hold back.
+ * Moves @rng to word @counter of the stream of @seed, as if it had been made there
+ * with nk_rng_new_from_state().
  */
 void
 nk_rng_set_state (NkRng   *rng,

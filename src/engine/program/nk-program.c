@@ -195,8 +195,7 @@ nk_program_new (void)
  * nk_program_get_dtype:
  * @self: a program
  *
- * The dtype every tensor a run makes is stored in (the Strides page's and `napkin-cli
- * tensor --dtype`'s choice).
+ * The dtype every tensor a run makes is stored in (the #NkProgram:dtype property).
  *
  * Returns: the dtype tensors are stored in
  */
@@ -634,7 +633,7 @@ nk_program_get_statement_copied (NkProgram *self,
  * @self: a program
  * @index: a statement that ran, from 0
  *
- * The memory a statement added: what the Strides page shows beside a copy.
+ * The memory a statement added: the bytes of the copies and new tensors it made.
  *
  * Returns: the bytes of the storages the statement allocated (by copying or by
  *   constructing); 0 for a view
@@ -747,8 +746,8 @@ nk_program_get_name_statement (NkProgram *self,
  * @self: a program
  * @index: from 0
  *
- * Which earlier name's tensor is a view of the same storage: what the Strides page
- * draws as shared memory.
+ * Which earlier name's tensor is a view of the same storage: what the Strides page's
+ * storage diagram draws as shared memory.
  *
  * Returns: (nullable): the first earlier name whose tensor has the same storage,
  *   or %NULL when the name's tensor owns its storage alone (or is no tensor)

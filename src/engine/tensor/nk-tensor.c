@@ -676,8 +676,8 @@ nk_tensor_element_size (NkTensor *tensor)
  * nk_tensor_nbytes:
  * @tensor: a tensor
  *
- * numel · element size: the bytes the elements take when contiguous, which a
- * view may differ from (its storage can be larger, or an expanded view smaller).
+ * numel · element size: the bytes the elements take when contiguous. A view's
+ * storage may hold more (a slice) or fewer (an expanded view repeats elements).
  *
  * Returns: the bytes
  */
