@@ -32,6 +32,8 @@ G_BEGIN_DECLS
  * NkActivationModel:
  * @NK_ACTIVATION_MODEL_LINEAR: the lecture's deep linear model, B·S·D·L values
  * @NK_ACTIVATION_MODEL_TRANSFORMER: Korthikanti et al. 2022, sbh(34 + 5as/h) per layer
+ *
+ * How #NkPlan estimates the activation memory (#NkPlan:activation-model).
  */
 typedef enum {
   NK_ACTIVATION_MODEL_LINEAR,
@@ -59,6 +61,9 @@ typedef enum {
  * NkFfn:
  * @NK_FFN_GELU: two matrices, d → d_ff → d (GPT-2, GPT-3)
  * @NK_FFN_SWIGLU: three matrices, gate and up d → d_ff, down d_ff → d (Llama)
+ *
+ * The feed-forward block of the cluster model's transformer (#NkPlan:ffn), which
+ * sets its parameters and FLOPs.
  */
 typedef enum {
   NK_FFN_GELU,
@@ -71,6 +76,8 @@ typedef enum {
  *   (Rajbhandari et al. 2019, ZeRO, counts 16 with 16-bit gradients; Megatron-LM's
  *   --accumulate-allreduce-grads-in-fp32 keeps them in fp32)
  * @NK_GRAD_PRECISION_BF16: 16-bit gradients: 2 + 2 + 12 = 16 B/param (ZeRO's K = 12 case)
+ *
+ * The precision of the gradients in mixed-precision training (#NkPlan:grad-precision).
  */
 typedef enum {
   NK_GRAD_PRECISION_FP32,
@@ -82,15 +89,43 @@ typedef enum {
  * @NK_CAPACITY_DATASHEET: the GPU's memory as its datasheet states it
  * @NK_CAPACITY_USABLE: what CUDA reports, minus the CUDA context and a
  *   fragmentation reserve
+ *
+ * Which memory size a GPU offers the plan (#NkPlan:capacity).
  */
 typedef enum {
   NK_CAPACITY_DATASHEET,
   NK_CAPACITY_USABLE,
 } NkCapacity;
 
-/* The integer, boolean and enum inputs of the cluster layout (issue 14). A value
- * of 0 where the property says "0 = derived" means the plan derives it. The
- * defaults reproduce the single-layout answers of the lecture. */
+/**
+ * NkPlanLayoutInput:
+ * @NK_PLAN_L_TP: #NkPlan:tp
+ * @NK_PLAN_L_PP: #NkPlan:pp
+ * @NK_PLAN_L_CP: #NkPlan:cp
+ * @NK_PLAN_L_DP: #NkPlan:dp
+ * @NK_PLAN_L_VIRTUAL_STAGES: #NkPlan:virtual-stages
+ * @NK_PLAN_L_SEQUENCE_PARALLEL: #NkPlan:sequence-parallel
+ * @NK_PLAN_L_RECOMPUTE: #NkPlan:recompute
+ * @NK_PLAN_L_FLASH_ATTENTION: #NkPlan:flash-attention
+ * @NK_PLAN_L_GRAD_PRECISION: #NkPlan:grad-precision
+ * @NK_PLAN_L_GPUS_PER_NODE: #NkPlan:gpus-per-node
+ * @NK_PLAN_L_MICRO_BATCH: #NkPlan:micro-batch
+ * @NK_PLAN_L_GLOBAL_BATCH: #NkPlan:global-batch
+ * @NK_PLAN_L_KV_HEADS: #NkPlan:kv-heads
+ * @NK_PLAN_L_FFN: #NkPlan:ffn
+ * @NK_PLAN_L_TIED_EMBEDDINGS: #NkPlan:tied-embeddings
+ * @NK_PLAN_L_CAPACITY: #NkPlan:capacity
+ * @NK_PLAN_L_MFU_AUTO: #NkPlan:mfu-auto
+ * @NK_PLAN_L_BEST_LAYOUT: #NkPlan:best-layout
+ * @NK_PLAN_L_MEMORY_RESERVE: #NkPlan:memory-reserve
+ * @NK_PLAN_L_FSDP: #NkPlan:fsdp
+ * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
+ *
+ * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
+ * #NkPlan property of its own and an index of #NkPlanInputs.layout. A value of 0
+ * where the property says "0 = derived" means the plan derives it. The defaults
+ * reproduce the single-layout answers of the lecture.
+ */
 typedef enum {
   NK_PLAN_L_TP,
   NK_PLAN_L_PP,
@@ -115,8 +150,30 @@ typedef enum {
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
-/* The numeric inputs, in the order of the form (validation follows it, so the
- * first problem names the first row a person would fix). */
+/**
+ * NkPlanInput:
+ * @NK_PLAN_IN_PARAMS: #NkPlan:params
+ * @NK_PLAN_IN_TOKENS: #NkPlan:tokens
+ * @NK_PLAN_IN_GPUS: #NkPlan:gpus
+ * @NK_PLAN_IN_MFU: #NkPlan:mfu
+ * @NK_PLAN_IN_BATCH: #NkPlan:batch
+ * @NK_PLAN_IN_SEQ: #NkPlan:seq
+ * @NK_PLAN_IN_LAYERS: #NkPlan:layers
+ * @NK_PLAN_IN_D_MODEL: #NkPlan:d-model
+ * @NK_PLAN_IN_HEADS: #NkPlan:heads
+ * @NK_PLAN_IN_D_FF: #NkPlan:d-ff
+ * @NK_PLAN_IN_VOCAB: #NkPlan:vocab
+ * @NK_PLAN_IN_PRICE: #NkPlan:price
+ * @NK_PLAN_IN_DEADLINE: #NkPlan:deadline-days
+ * @NK_PLAN_IN_EFFICIENCY: #NkPlan:matmul-efficiency
+ * @NK_PLAN_IN_NVLINK_BW: #NkPlan:nvlink-bandwidth
+ * @NK_PLAN_IN_NETWORK_BW: #NkPlan:network-bandwidth
+ * @NK_PLAN_N_INPUTS: the number of numeric inputs (16), the length of #NkPlanInputs.in
+ *
+ * The numeric inputs, each an #NkPlan property of its own (nk_plan_input_name()
+ * gives its name) and an index of #NkPlanInputs.in, in the order of the form:
+ * validation follows it, so the first problem names the first row a person would fix.
+ */
 typedef enum {
   NK_PLAN_IN_PARAMS,
   NK_PLAN_IN_TOKENS,
@@ -137,8 +194,97 @@ typedef enum {
   NK_PLAN_N_INPUTS
 } NkPlanInput;
 
-/* The numeric outputs; NK_PLAN_V_FITS is a formula slot only ("fits" is a
- * boolean). */
+/**
+ * NkPlanValue:
+ * @NK_PLAN_V_TOTAL_FLOPS: #NkPlan:total-flops
+ * @NK_PLAN_V_PEAK: #NkPlan:peak-flops-per-gpu
+ * @NK_PLAN_V_FLOPS_PER_DAY: #NkPlan:flops-per-day
+ * @NK_PLAN_V_DAYS: #NkPlan:days
+ * @NK_PLAN_V_GPU_HOURS: #NkPlan:gpu-hours
+ * @NK_PLAN_V_COST: #NkPlan:cost
+ * @NK_PLAN_V_HBM: #NkPlan:hbm-per-gpu
+ * @NK_PLAN_V_BYTES_PER_PARAM: #NkPlan:bytes-per-param
+ * @NK_PLAN_V_PARAM_BYTES: #NkPlan:param-bytes
+ * @NK_PLAN_V_GRAD_BYTES: #NkPlan:grad-bytes
+ * @NK_PLAN_V_OPT_BYTES: #NkPlan:optimizer-bytes
+ * @NK_PLAN_V_MEM_PARAMS: #NkPlan:memory-params
+ * @NK_PLAN_V_MEM_GRADS: #NkPlan:memory-grads
+ * @NK_PLAN_V_MEM_OPT: #NkPlan:memory-optimizer
+ * @NK_PLAN_V_MEM_ACT: #NkPlan:memory-activations
+ * @NK_PLAN_V_MEM_TOTAL: #NkPlan:memory-total
+ * @NK_PLAN_V_MEM_PARAMS_GPU: #NkPlan:memory-params-per-gpu
+ * @NK_PLAN_V_MEM_GRADS_GPU: #NkPlan:memory-grads-per-gpu
+ * @NK_PLAN_V_MEM_OPT_GPU: #NkPlan:memory-optimizer-per-gpu
+ * @NK_PLAN_V_MEM_ACT_GPU: #NkPlan:memory-activations-per-gpu
+ * @NK_PLAN_V_MEM_PER_GPU: #NkPlan:memory-per-gpu
+ * @NK_PLAN_V_ACT_LINEAR: #NkPlan:activations-linear
+ * @NK_PLAN_V_ACT_TRANSFORMER: #NkPlan:activations-transformer
+ * @NK_PLAN_V_ACT_TRANSFORMER_CKPT: #NkPlan:activations-transformer-checkpointed
+ * @NK_PLAN_V_LARGEST: #NkPlan:largest-params
+ * @NK_PLAN_V_GPUS_DEADLINE: #NkPlan:gpus-for-deadline
+ * @NK_PLAN_V_SIZED_PARAMS: #NkPlan:sized-params
+ * @NK_PLAN_V_SIZED_EMBED: #NkPlan:sized-embedding-params
+ * @NK_PLAN_V_SIZED_FWD: #NkPlan:sized-forward-flops-per-token
+ * @NK_PLAN_V_SHAPE_PARAMS: #NkPlan:shape-params
+ * @NK_PLAN_V_SHAPE_EMBED: #NkPlan:shape-embedding-params
+ * @NK_PLAN_V_SHAPE_LAYER: #NkPlan:shape-params-per-layer
+ * @NK_PLAN_V_LAYOUT_DP: #NkPlan:layout-dp
+ * @NK_PLAN_V_LAYOUT_TP: #NkPlan:layout-tp
+ * @NK_PLAN_V_LAYOUT_PP: #NkPlan:layout-pp
+ * @NK_PLAN_V_LAYOUT_CP: #NkPlan:layout-cp
+ * @NK_PLAN_V_MICRO_BATCH: #NkPlan:layout-micro-batch
+ * @NK_PLAN_V_GLOBAL_BATCH: #NkPlan:layout-global-batch
+ * @NK_PLAN_V_GRAD_ACCUM: #NkPlan:grad-accum
+ * @NK_PLAN_V_TOKENS_PER_STEP: #NkPlan:tokens-per-step
+ * @NK_PLAN_V_STEPS: #NkPlan:steps
+ * @NK_PLAN_V_NODES: #NkPlan:nodes
+ * @NK_PLAN_V_ACT_LAYER: #NkPlan:activations-per-layer
+ * @NK_PLAN_V_ACT_IN_FLIGHT: #NkPlan:micro-batches-in-flight
+ * @NK_PLAN_V_ACT_EDGES: #NkPlan:activations-embedding-and-logits
+ * @NK_PLAN_V_ACT_TRAFFIC: #NkPlan:activation-traffic-per-layer
+ * @NK_PLAN_V_MAX_PARAMS: #NkPlan:memory-max-params
+ * @NK_PLAN_V_MAX_GRADS: #NkPlan:memory-max-grads
+ * @NK_PLAN_V_MAX_OPT: #NkPlan:memory-max-optimizer
+ * @NK_PLAN_V_MAX_ACT: #NkPlan:memory-max-activations
+ * @NK_PLAN_V_MEM_MAX: #NkPlan:memory-per-gpu-max
+ * @NK_PLAN_V_REPORTED: #NkPlan:memory-reported-per-gpu
+ * @NK_PLAN_V_USABLE: #NkPlan:memory-usable-per-gpu
+ * @NK_PLAN_V_CAPACITY: #NkPlan:capacity-per-gpu
+ * @NK_PLAN_V_MODEL_FLOPS_TOKEN: #NkPlan:model-flops-per-token
+ * @NK_PLAN_V_HW_FLOPS_TOKEN: #NkPlan:hardware-flops-per-token
+ * @NK_PLAN_V_T_COMPUTE: #NkPlan:time-compute
+ * @NK_PLAN_V_T_RECOMPUTE: #NkPlan:time-recompute
+ * @NK_PLAN_V_T_MEMORY: #NkPlan:time-memory-bound
+ * @NK_PLAN_V_T_TP: #NkPlan:time-tp-comm
+ * @NK_PLAN_V_T_DP: #NkPlan:time-dp-comm
+ * @NK_PLAN_V_T_DP_EXPOSED: #NkPlan:time-dp-exposed
+ * @NK_PLAN_V_T_BUBBLE: #NkPlan:time-pp-bubble
+ * @NK_PLAN_V_T_EXPOSED: #NkPlan:time-exposed-comm
+ * @NK_PLAN_V_T_STEP: #NkPlan:time-per-step
+ * @NK_PLAN_V_BUBBLE_FRACTION: #NkPlan:bubble-fraction
+ * @NK_PLAN_V_TOKENS_PER_S: #NkPlan:tokens-per-s
+ * @NK_PLAN_V_MFU_MODEL: #NkPlan:mfu-model
+ * @NK_PLAN_V_MFU_HARDWARE: #NkPlan:mfu-hardware
+ * @NK_PLAN_V_MFU_6N: #NkPlan:mfu-derived
+ * @NK_PLAN_V_MFU_TORCHTITAN: #NkPlan:mfu-torchtitan
+ * @NK_PLAN_V_MFU_NANOGPT: #NkPlan:mfu-nanogpt
+ * @NK_PLAN_V_MFU_LLMC: #NkPlan:mfu-llmc
+ * @NK_PLAN_V_MFU_USED: #NkPlan:mfu-used
+ * @NK_PLAN_V_FITS_DP: #NkPlan:fits-data-parallel
+ * @NK_PLAN_V_DEADLINE_GPUS: #NkPlan:layout-gpus-for-deadline
+ * @NK_PLAN_V_DEADLINE_DP: #NkPlan:layout-dp-for-deadline
+ * @NK_PLAN_V_DEADLINE_DAYS: #NkPlan:layout-days-for-deadline
+ * @NK_PLAN_V_DEADLINE_MEMORY: #NkPlan:layout-memory-for-deadline
+ * @NK_PLAN_V_FITS: the formula slot of #NkPlan:fits, a boolean and so not in
+ *   #NkPlanResult.values
+ * @NK_PLAN_N_VALUES: the number of numeric outputs, the length of #NkPlanResult.values
+ * @NK_PLAN_N_FORMULAS: the number of formulas, the outputs and "fits"; the length of
+ *   #NkPlanResult.has
+ *
+ * The numeric outputs, each a read-only #NkPlan property (nk_plan_value_name()
+ * gives its name) and an index of #NkPlanResult.values; %NK_PLAN_V_FITS is a
+ * formula slot only, since #NkPlan:fits is a boolean.
+ */
 typedef enum {
   NK_PLAN_V_TOTAL_FLOPS,
   NK_PLAN_V_PEAK,
@@ -247,6 +393,9 @@ typedef enum {
  *   (@which: 0 NVLink, 1 network)
  * @NK_PLAN_PROBLEM_NO_LAYOUT: --best-layout found no layout (@which: 0 none
  *   fits the memory, 1 none multiplies to the GPUs with whole micro-batches)
+ *
+ * What is wrong with an input, as a code: the report (nk_plan_report_fill())
+ * turns each #NkPlanProblem into a translated sentence.
  */
 typedef enum {
   NK_PLAN_PROBLEM_NO_VALUE,
@@ -307,24 +456,59 @@ typedef enum {
   NK_PLAN_RULE_GPUS_INT,
 } NkPlanLayoutRule;
 
-/* @input is the property name the problem is about (a static string); @which
- * the #NkPlanInput for NO_VALUE and RANGE, the #NkPlanValue for OVERFLOW. */
+/**
+ * NkPlanProblem:
+ * @kind: what is wrong
+ * @input: the property name the problem is about (a static string)
+ * @which: the #NkPlanInput for %NK_PLAN_PROBLEM_NO_VALUE and %NK_PLAN_PROBLEM_RANGE,
+ *   the #NkPlanValue for %NK_PLAN_PROBLEM_OVERFLOW, the #NkPlanLayoutRule for
+ *   %NK_PLAN_PROBLEM_LAYOUT, as its kind says for the others; 0 otherwise
+ *
+ * One problem with a plan's inputs, found by nk_plan_compute().
+ */
 typedef struct {
   NkPlanProblemKind  kind;
   const char        *input;
   int                which;
 } NkPlanProblem;
 
-/* A node of the GPU table's data-centre parts (HGX/DGX) holds 8 GPUs; the deadline
- * answer is rounded up to whole nodes of this size. */
+/**
+ * NK_PLAN_GPUS_PER_NODE:
+ *
+ * GPUs in a node of the GPU table's data-centre parts (HGX/DGX): the default of
+ * #NkPlan:gpus-per-node, and the deadline answer is rounded up to whole nodes.
+ */
 #define NK_PLAN_GPUS_PER_NODE 8
 
-/* The numeric inputs plus every other input a problem can be about. */
+/**
+ * NK_PLAN_MAX_PROBLEMS:
+ *
+ * The most problems an #NkPlanResult holds: one for each numeric input plus every
+ * other input a problem can be about; the length of #NkPlanResult.problems.
+ */
 #define NK_PLAN_MAX_PROBLEMS (NK_PLAN_N_INPUTS + 8)
 
+/**
+ * NkPlanInputs:
+ * @in: the numeric inputs, indexed by #NkPlanInput
+ * @missing: %TRUE where the input has no value (the object keeps the reason),
+ *   indexed by #NkPlanInput
+ * @gpu: the GPU table id (#NkPlan:gpu), not owned
+ * @dtype: #NkPlan:dtype
+ * @sparse: #NkPlan:sparse
+ * @optimizer: #NkPlan:optimizer
+ * @precision: #NkPlan:precision
+ * @zero_stage: #NkPlan:zero-stage
+ * @activation_model: #NkPlan:activation-model
+ * @checkpointing: #NkPlan:checkpointing
+ * @layout: the layout inputs, indexed by #NkPlanLayoutInput; enums and booleans
+ *   stored as ints
+ *
+ * Every input of a plan, as #NkPlan holds them and nk_plan_compute() reads them.
+ * nk_plan_inputs_init() fills in #NkPlan's defaults.
+ */
 typedef struct {
   double             in[NK_PLAN_N_INPUTS];
-  /* TRUE where the input has no value (the object keeps the reason). */
   gboolean           missing[NK_PLAN_N_INPUTS];
   const char        *gpu;
   NkPeakDtype        dtype;
@@ -334,46 +518,65 @@ typedef struct {
   int                zero_stage;
   NkActivationModel  activation_model;
   gboolean           checkpointing;
-  /* Indexed by #NkPlanLayoutInput; enums and booleans stored as ints. */
   int                layout[NK_PLAN_N_LAYOUT];
 } NkPlanInputs;
 
+/**
+ * NkPlanResult:
+ * @values: the numeric outputs, indexed by #NkPlanValue; NAN where not computable
+ * @has: where the report writes a formula, indexed by #NkPlanValue: the output was
+ *   computed (its value may still be NAN after an overflow, then the formula
+ *   shows "—")
+ * @valid: #NkPlan:valid
+ * @fits: #NkPlan:fits
+ * @gpu: the table's row for the GPU, %NULL when unknown
+ * @act_source: whose formula memory-activations repeats: %NK_PLAN_V_ACT_LINEAR,
+ *   %NK_PLAN_V_ACT_TRANSFORMER or %NK_PLAN_V_ACT_TRANSFORMER_CKPT, or -1 (not
+ *   given: 0 B)
+ * @act_bytes: bytes per stored activation value: 4 in fp32, 2 in mixed precision
+ * @deadline_nodes: the deadline answer's GPU count rounded up to whole nodes (the
+ *   deadline answer does not consider memory; this and the next three fields
+ *   check it); NAN when not asked
+ * @deadline_memory_per_gpu: bytes each GPU holds on @deadline_nodes; NAN when not
+ *   asked
+ * @deadline_fits: whether that memory fits
+ * @fewest_gpus_that_fit: the fewest GPUs whose memory fits at all, NAN when none
+ *   does or when not asked
+ * @cluster: the cluster model ran (a transformer shape, a sequence and a batch)
+ * @act_terms: the most loaded GPU's activation bytes split by #NkActTerm
+ *   (memory-max-activations is their sum); zeros unless the cluster model ran
+ * @layout: the cluster model's layout as used, after --best-layout's search,
+ *   indexed by #NkPlanLayoutInput
+ * @zero_stage: the ZeRO stage the cluster model used
+ * @tp_crosses_nodes: whether tensor parallelism spans more than one node
+ * @searched: whether --best-layout's search chose @layout
+ * @mfu: the MFU the time used: typed, or derived by the cluster model (mfu-auto)
+ * @problems: the first problem of each input, in the order found; problems[0]
+ *   is the plan's error
+ * @n_problems: how many of @problems are set
+ *
+ * Everything nk_plan_compute() finds: every number #NkPlan shows, which outputs
+ * were computed, and what is wrong with the inputs as codes, never as text.
+ */
 typedef struct {
   double             values[NK_PLAN_N_VALUES];
-  /* Where the report writes a formula: the output was computed (its value may
-   * still be NAN after an overflow, then the formula shows "—"). */
   gboolean           has[NK_PLAN_N_FORMULAS];
   gboolean           valid;
   gboolean           fits;
-  /* The table's row for the GPU, NULL when unknown. */
   const NkGpu       *gpu;
-  /* Whose formula memory-activations repeats: ACT_LINEAR, ACT_TRANSFORMER(_CKPT),
-   * or -1 (not given: 0 B). */
   int                act_source;
-  /* Bytes per stored activation value: 4 in fp32, 2 in mixed precision. */
   double             act_bytes;
-  /* The deadline answer checked against memory, which it does not consider: its
-   * GPU count rounded up to whole nodes, each GPU's memory there, and the fewest
-   * GPUs whose memory fits at all (NAN when none does). NAN when not asked. */
   double             deadline_nodes;
   double             deadline_memory_per_gpu;
   gboolean           deadline_fits;
   double             fewest_gpus_that_fit;
-  /* The cluster model ran (a transformer shape, a sequence and a batch); its
-   * layout as used, after --best-layout's search: #NkPlanLayoutInput values,
-   * the ZeRO stage; whether TP spans more than one node. */
   gboolean           cluster;
-  /* The most loaded GPU's activation bytes split by term (memory-max-activations
-   * is their sum); zeros unless the cluster model ran. */
   double             act_terms[NK_ACT_N_TERMS];
   int                layout[NK_PLAN_N_LAYOUT];
   int                zero_stage;
   gboolean           tp_crosses_nodes;
   gboolean           searched;
-  /* The MFU the time used: typed, or derived by the cluster model (mfu-auto). */
   double             mfu;
-  /* The first problem of each input, in the order found; problems[0] is the plan's
-   * error. */
   NkPlanProblem      problems[NK_PLAN_MAX_PROBLEMS];
   guint              n_problems;
 } NkPlanResult;

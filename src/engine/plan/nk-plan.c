@@ -1048,7 +1048,7 @@ DOUBLE_OUTPUT (sized_params, NK_PLAN_V_SIZED_PARAMS)
  * @self: a plan
  *
  * The C getter of #NkPlan:sized-embedding-params.
- * Returns: (vocab + seq) · d_model embedding parameters, NAN without vocab and seq
+ * Returns: the embedding parameters, (vocab + seq) · d_model; NAN without vocab, seq
  */
 DOUBLE_OUTPUT (sized_embedding_params, NK_PLAN_V_SIZED_EMBED)
 /**
