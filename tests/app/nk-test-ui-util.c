@@ -319,7 +319,8 @@ walk (GtkWidget *widget,
  * a named control.
  *
  * Needs GTK's test accessibility backend (GTK_A11Y=test): with GTK_A11Y=none
- * widgets keep no accessible state at all.
+ * widgets keep no accessible state at all. NK_TEST_A11Y_DUMP=1 in the
+ * environment lists every node it walks, with its role and name.
  *
  * Returns: (transfer full): one line per problem, "" when there is none
  */

@@ -27,20 +27,6 @@ static NapkinApplication *app;
 
 static const char *page_names[] = { "planner", "formats", "strides", "training" };
 
-/* Pages whose own fixes land apart from this test (their files belong to the
- * Number formats and Strides work): their problems are reported as incomplete
- * until then, not hidden. */
-static const char *pages_pending[] = { NULL };
-
-static gboolean
-is_pending (const char *name)
-{
-  for (guint i = 0; pages_pending[i] != NULL; i++)
-    if (g_str_equal (pages_pending[i], name))
-      return TRUE;
-  return FALSE;
-}
-
 static NapkinWindow *
 new_window (void)
 {
@@ -78,10 +64,7 @@ test_tree (gconstpointer data)
   problems = nk_test_accessibility_problems (page);
   if (*problems != '\0')
     g_test_message ("%s page:\n%s", name, problems);
-  if (*problems != '\0' && is_pending (name))
-    g_test_incomplete ("this page's accessibility fixes have not landed yet");
-  else
-    g_assert_cmpstr (problems, ==, "");
+  g_assert_cmpstr (problems, ==, "");
 
   close_window (window);
 }
@@ -163,10 +146,7 @@ test_min_width (void)
 
       gtk_widget_measure (page, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
       g_test_message ("%s page: minimum width %d", page_names[i], min);
-      if (min > HIG_MIN_WIDTH && is_pending (page_names[i]))
-        g_test_incomplete ("a page whose fix has not landed is wider than 360 px");
-      else
-        g_assert_cmpint (min, <=, HIG_MIN_WIDTH);
+      g_assert_cmpint (min, <=, HIG_MIN_WIDTH);
     }
   for (GtkWidget *part = gtk_widget_get_first_child (content); part != NULL;
        part = gtk_widget_get_next_sibling (part))
