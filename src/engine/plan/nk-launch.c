@@ -51,6 +51,14 @@
 #include "nk-json.h"
 #include "nk-launch.h"
 
+/**
+ * nk_launch_error_quark:
+ *
+ * The error domain of the launch configs, %NK_LAUNCH_ERROR; its codes are
+ * #NkLaunchError.
+ *
+ * Returns: the domain's quark
+ */
 G_DEFINE_QUARK (nk-launch-error-quark, nk_launch_error)
 
 static const struct {
@@ -89,6 +97,14 @@ nk_launch_spec_init (NkLaunchSpec *spec)
   };
 }
 
+/**
+ * nk_launch_engine_to_string:
+ * @engine: an engine
+ *
+ * Names @engine as the CLI's `--export` option takes it.
+ *
+ * Returns: "deepspeed", "megatron" or "torchtitan"
+ */
 const char *
 nk_launch_engine_to_string (NkLaunchEngine engine)
 {
@@ -96,6 +112,16 @@ nk_launch_engine_to_string (NkLaunchEngine engine)
   return engines[engine].name;
 }
 
+/**
+ * nk_launch_engine_from_string:
+ * @text: (nullable): an engine's name, "deepspeed", "megatron" or "torchtitan",
+ *   in any case
+ * @out_engine: (out): the engine
+ *
+ * Parses the CLI's `--export` value, the inverse of nk_launch_engine_to_string().
+ *
+ * Returns: %TRUE if @text names an engine; else @out_engine is left alone
+ */
 gboolean
 nk_launch_engine_from_string (const char     *text,
                               NkLaunchEngine *out_engine)
@@ -111,6 +137,15 @@ nk_launch_engine_from_string (const char     *text,
   return FALSE;
 }
 
+/**
+ * nk_launch_engine_file_name:
+ * @engine: an engine
+ *
+ * The conventional name of the file nk_launch_write() gives for @engine, the one
+ * the planner page's save dialog suggests.
+ *
+ * Returns: "ds_config.json", "pretrain_gpt.sh" or "train.toml"
+ */
 const char *
 nk_launch_engine_file_name (NkLaunchEngine engine)
 {
@@ -451,6 +486,10 @@ check_torchtitan (const NkLaunchSpec *s,
  * @spec: the spec
  * @engine: the engine whose rules apply
  * @error: where a broken rule is reported
+ *
+ * Runs @engine's rules on @spec (the ones nk_launch_write() refuses with) without
+ * writing anything: a layout whose degrees do not multiply to the GPUs, a batch
+ * that does not split into micro-batches, a feature the engine lacks.
  *
  * Returns: %TRUE when @engine would accept @spec
  */

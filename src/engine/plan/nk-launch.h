@@ -66,6 +66,9 @@ G_BEGIN_DECLS
  *   (a divisibility, a product of parallel degrees, a batch identity)
  * @NK_LAUNCH_ERROR_UNSUPPORTED: the engine has no way to express part of the
  *   spec (for instance an optimizer it does not ship)
+ *
+ * The codes of %NK_LAUNCH_ERROR, the domain of nk_launch_check(), nk_launch_write()
+ * and nk_launch_command(); the message is one sentence naming the engine's rule.
  */
 typedef enum {
   NK_LAUNCH_ERROR_INVALID,
@@ -89,6 +92,11 @@ typedef enum {
   NK_LAUNCH_ENGINE_TORCHTITAN,
 } NkLaunchEngine;
 
+/**
+ * NK_LAUNCH_N_ENGINES:
+ *
+ * The number of #NkLaunchEngine values.
+ */
 #define NK_LAUNCH_N_ENGINES 3
 
 /**

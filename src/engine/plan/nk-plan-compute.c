@@ -119,7 +119,9 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
  * nk_plan_input_name:
  * @input: a numeric input
  *
- * Returns: its #NkPlan property name ("params", "deadline-days")
+ * Names a numeric input as #NkPlan, the CLI's JSON and the problems do.
+ *
+ * Returns: its #NkPlan property name ("params", "deadline-days"), a static string
  */
 const char *
 nk_plan_input_name (NkPlanInput input)
@@ -132,7 +134,9 @@ nk_plan_input_name (NkPlanInput input)
  * nk_plan_value_name:
  * @value: a numeric output, or %NK_PLAN_V_FITS
  *
- * Returns: its #NkPlan property name ("days"), or "fits"
+ * Names a numeric output as #NkPlan and nk_plan_get_formula() do.
+ *
+ * Returns: its #NkPlan property name ("days"), or "fits"; a static string
  */
 const char *
 nk_plan_value_name (NkPlanValue value)
@@ -723,6 +727,10 @@ layout_largest_params (const NkPlanResult *r,
  * @result: a computed plan
  * @stage: a ZeRO stage, 0 to 3
  * @gpus: the GPU count
+ *
+ * The largest model the memory allows: the bytes per parameter, divided over the
+ * GPUs as @stage shards them, next to @result's activations, within each GPU's
+ * capacity. nk_plan_largest_params_at_stage() asks it for a computed plan.
  *
  * Returns: the most whole parameters whose memory per GPU fits, under @stage and
  *   @result's bytes per parameter, activations and GPU memory; NAN when those

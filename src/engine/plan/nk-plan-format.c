@@ -66,6 +66,8 @@ nk_plan_format_append_number (GString *s,
  * nk_plan_format_number:
  * @value: a number
  *
+ * Formats a number the way the plan's formulas show it.
+ *
  * Returns: (transfer full): @value as nk_plan_format_append_number() writes it
  */
 char *
@@ -167,7 +169,9 @@ nk_plan_format_days (double days)
 
 /**
  * nk_plan_format_seconds:
- * @seconds: a duration
+ * @seconds: a duration in seconds
+ *
+ * Formats a time of the cluster model (a step, a communication) for the summary.
  *
  * Returns: (transfer full): nk_units_format_duration()'s text, "—" when not finite
  */
@@ -180,6 +184,9 @@ nk_plan_format_seconds (double seconds)
 /**
  * nk_plan_format_bytes:
  * @bytes: a number of bytes
+ *
+ * Formats a memory size for the summary, with the exact count beside the rounded
+ * one so the two can be checked against each other.
  *
  * Returns: (transfer full): binary units with the exact count beside them,
  *   "596 GiB (6.4e11 B)"; under 1 KiB just "512 B"; "—" when not finite
@@ -202,6 +209,8 @@ nk_plan_format_bytes (double bytes)
  * nk_plan_format_with_unit:
  * @value: a number
  * @unit: its unit ("FLOPs", "GPU-h")
+ *
+ * Formats a number as nk_plan_format_number() does, followed by its unit.
  *
  * Returns: (transfer full): "6.3e24 FLOPs"; "—" when not finite
  */

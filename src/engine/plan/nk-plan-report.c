@@ -18,13 +18,24 @@
 #include "nk-plan-report-private.h"
 #include "nk-units.h"
 
+/**
+ * nk_plan_error_quark:
+ *
+ * The error domain of the planner, %NK_PLAN_ERROR; its codes are #NkPlanError.
+ *
+ * Returns: the domain's quark
+ */
 G_DEFINE_QUARK (nk-plan-error-quark, nk_plan_error)
 
 /**
  * nk_plan_zero_text:
- * @stage: a ZeRO stage
+ * @stage: a ZeRO stage, 0 to 3 (any other value reads as 3)
  *
- * Returns: what the stage shards, as one phrase
+ * Says in words what a ZeRO stage shards (Rajbhandari et al. 2020), for the
+ * summary and the planner page; translated.
+ *
+ * Returns: (transfer none): what the stage shards, as one phrase, "ZeRO-1: optimizer
+ *   state sharded over the GPUs"
  */
 const char *
 nk_plan_zero_text (int stage)
@@ -514,6 +525,9 @@ nk_plan_report_clear (NkPlanReport *report)
  * @report: its report
  * @error: the result's first problem as a #GError in %NK_PLAN_ERROR, its
  *   sentence the report's
+ *
+ * Raises an invalid result's first problem as a #GError, the #NkPlanError code
+ * from its #NkPlanProblemKind; nk_plan_check() on a computed plan.
  *
  * Returns: %TRUE when @result is valid
  */

@@ -40,6 +40,21 @@ G_BEGIN_DECLS
 
 #define NK_PLAN_ERROR (nk_plan_error_quark ())
 
+/**
+ * NkPlanError:
+ * @NK_PLAN_ERROR_INVALID_INPUT: an input is outside its range, is not a number, or
+ *   breaks a rule of the parallel layout
+ * @NK_PLAN_ERROR_UNKNOWN_GPU: the GPU id is not in the GPU table
+ * @NK_PLAN_ERROR_NO_PEAK: the GPU table lacks a number the plan needs: the peak in
+ *   the dtype, the memory size or a bandwidth
+ * @NK_PLAN_ERROR_OVERFLOW: a result is beyond the range of a double, or no
+ *   plausible GPU count meets the deadline
+ * @NK_PLAN_ERROR_NO_LAYOUT: --best-layout found no layout that fits
+ *
+ * The codes of %NK_PLAN_ERROR, the domain of nk_plan_check()'s errors; the
+ * message is the plan's sentence (#NkPlan:error), the code its kind
+ * (from the #NkPlanProblemKind of the first problem).
+ */
 typedef enum {
   NK_PLAN_ERROR_INVALID_INPUT,
   NK_PLAN_ERROR_UNKNOWN_GPU,
@@ -55,6 +70,9 @@ typedef enum {
  * @NK_PLAN_JSON_LARGEST: add `largest_params`
  * @NK_PLAN_JSON_DEADLINE: add `deadline_days` and `gpus_for_deadline`
  * @NK_PLAN_JSON_NO_COMPUTE: leave out the time fields (params or tokens not given)
+ *
+ * The optional parts of the plan's JSON (CLI.md's `napkin-cli plan --json`) and
+ * summary, as the CLI's options ask for them.
  */
 typedef enum {
   NK_PLAN_JSON_NONE       = 0,

@@ -18,11 +18,11 @@
 #include "nk-plan.h"
 #include "nk-units.h"
 
-/* ---------------------------------------------------------------- enums */
-
 /**
  * nk_activation_model_to_string:
  * @model: an activation model
+ *
+ * Names @model by its nick, as #NkPlan:activation-model's GType has it.
  *
  * Returns: "linear" or "transformer"
  */
@@ -36,6 +36,8 @@ nk_activation_model_to_string (NkActivationModel model)
  * nk_activation_model_from_string:
  * @text: "linear" or "transformer"
  * @out_model: (out): the model
+ *
+ * Parses an activation model's name, the inverse of nk_activation_model_to_string().
  *
  * Returns: %TRUE if @text names a model
  */
@@ -54,8 +56,7 @@ nk_activation_model_from_string (const char        *text,
 
 /* ---------------------------------------------------------------- tables */
 
-/* @optional inputs read empty text as 0, "not given"; the defaults are
- * nk_plan_inputs_init()'s. */
+/* @optional inputs read empty text as 0, "not given"; defaults: nk_plan_inputs_init(). */
 static const struct {
   gboolean optional;
 } inputs[NK_PLAN_N_INPUTS] = {
@@ -112,8 +113,7 @@ struct _NkPlan
 G_DEFINE_FINAL_TYPE (NkPlan, nk_plan, G_TYPE_OBJECT)
 
 /* The layout inputs (issue 14), one row each: kebab-case name, kind and range
- * (the defaults are nk_plan_inputs_init()'s). Booleans and enums are stored as
- * ints in NkPlanInputs.layout. */
+ * (the defaults are nk_plan_inputs_init()'s; NkPlanInputs.layout holds ints). */
 typedef enum { LAYOUT_INT, LAYOUT_BOOL, LAYOUT_ENUM } LayoutKind;
 
 static const struct {
@@ -225,8 +225,7 @@ compute (NkPlan        *self,
   nk_plan_report_fill (&outputs->report, &self->in, &outputs->result, self->invalid);
 }
 
-/* Notifies each changed output property; returns whether anything changed,
- * formulas and per-input sentences included. */
+/* Notifies each changed output, formulas and per-input sentences included; TRUE if any. */
 static gboolean
 notify_changes (NkPlan              *self,
                 const NkPlanOutputs *old,
@@ -336,8 +335,7 @@ nk_plan_get_property (GObject    *object,
     }
 }
 
-/* Every input goes through here: notify the input and the outputs together, and
- * nothing at all when the value did not change. */
+/* Every input goes through here: notify it and the outputs together; nothing if unchanged. */
 #define SET_INPUT(self, field, value, prop)                                \
   G_STMT_START {                                                           \
     if ((self)->field != (value))                                          \
@@ -1325,6 +1323,8 @@ nk_plan_get_error_input (NkPlan *self)
  * nk_plan_check:
  * @self: a plan
  * @error: the plan's error as a #GError in %NK_PLAN_ERROR
+ *
+ * Raises #NkPlan:error as a #GError, with a #NkPlanError code saying what kind it is.
  *
  * Returns: %TRUE when the plan is valid
  */

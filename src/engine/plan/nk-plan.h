@@ -924,8 +924,7 @@ NK_AVAILABLE_IN_ALL
 void         nk_plan_set_deadline_days        (NkPlan            *self,
                                                double             days);
 NK_AVAILABLE_IN_ALL
-NkActivationModel
-             nk_plan_get_activation_model     (NkPlan            *self);
+NkActivationModel nk_plan_get_activation_model (NkPlan            *self);
 NK_AVAILABLE_IN_ALL
 void         nk_plan_set_activation_model     (NkPlan            *self,
                                                NkActivationModel  model);
