@@ -395,6 +395,45 @@ assert_description_has (GtkWidget  *widget,
 }
 
 static void
+collect_preset_rows (GtkWidget *widget,
+                     GPtrArray *rows)
+{
+  if (ADW_IS_ACTION_ROW (widget))
+    {
+      GtkWidget *button = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (widget));
+
+      if (GTK_IS_ACTIONABLE (button)
+          && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), "planner.preset") == 0)
+        g_ptr_array_add (rows, widget);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_preset_rows (child, rows);
+}
+
+/* Each Lecture Question is one Tab stop: its row takes the focus (and Enter
+ * there applies it through the row's activatable widget), its button does not.
+ * Oracle: the three questions of the seeds the page offers. */
+static void
+test_presets_one_tab_stop (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect_preset_rows (GTK_WIDGET (page), rows);
+  g_assert_cmpuint (rows->len, ==, 3);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+      GtkWidget *button = adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row));
+
+      g_assert_true (gtk_widget_get_focusable (row));
+      g_assert_false (gtk_widget_get_focusable (button));
+    }
+  g_assert_finalize_object (page);
+}
+
+static void
 test_zero_stage_chart (void)
 {
   NapkinPlannerPage *page = new_page ();
@@ -567,6 +606,7 @@ main (int    argc,
   g_test_add_func ("/ui/planner/inverse/fewest-gpus", test_fewest_gpus);
   g_test_add_func ("/ui/planner/architecture/gpt2-small", test_architecture);
   g_test_add_func ("/ui/planner/memory/zero-stage", test_zero_stage_chart);
+  g_test_add_func ("/ui/planner/presets-one-tab-stop", test_presets_one_tab_stop);
   g_test_add_func ("/ui/planner/settings-kept", test_settings_kept);
   g_test_add_func ("/ui/planner/export-matches-cli", test_export_matches_cli);
   g_test_add_func ("/ui/planner/in-window", test_in_window);
