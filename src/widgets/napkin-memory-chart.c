@@ -128,7 +128,7 @@ update_accessible_label (NapkinMemoryChart *self)
       {
         g_autofree char *value = nk_units_format_bytes (self->bytes[i]);
 
-        /* Translators: one bucket of the memory chart, e.g. "Parameters 140 GiB" */
+        /* "Parameters 140 GiB", as the legend reads */
         g_string_append_printf (description, i > 0 ? "; %s %s" : "%s %s",
                                 _(buckets[i].name), value);
       }
