@@ -485,8 +485,8 @@ nk_plan_class_init (NkPlanClass *klass)
   object_class->get_property = nk_plan_get_property;
   object_class->set_property = nk_plan_set_property;
 
-  /* Numeric inputs take any double, even NaN or ±inf: refusing bad input is the
-   * plan's job (with a sentence), not a GLib warning's. */
+  /* Numeric inputs take any double, even NaN or ±inf: the plan refuses bad input with
+   * a sentence, not a GLib warning. The properties' doc comments are in nk-plan.h. */
   for (guint i = 0; i < NK_PLAN_N_INPUTS; i++)
     properties[PROP_IN_FIRST + i] =
       g_param_spec_double (nk_plan_input_name (i), NULL, NULL, -INFINITY, INFINITY,

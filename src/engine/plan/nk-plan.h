@@ -391,8 +391,9 @@ G_BEGIN_DECLS
 /**
  * NkPlan:revision:
  *
- * Counter that changes whenever any formula text changes (see
- * nk_plan_get_formula()), since formulas are not properties.
+ * Counter that grows by one whenever any output, formula (nk_plan_get_formula()) or
+ * per-input error sentence (nk_plan_get_input_error()) changes, so a view that shows
+ * those, which are not properties, knows to redraw.
  */
 /**
  * NkPlan:total-flops:
@@ -529,7 +530,9 @@ G_BEGIN_DECLS
 /**
  * NkPlan:gpus-for-deadline:
  *
- * The fewest GPUs whose compute finishes within #NkPlan:deadline-days.
+ * The fewest GPUs whose compute finishes within #NkPlan:deadline-days at
+ * #NkPlan:mfu; memory is not considered (the summary adds whole nodes and whether
+ * the memory fits there). NAN when not asked.
  */
 /**
  * NkPlan:sized-params:
@@ -621,18 +624,21 @@ G_BEGIN_DECLS
 /**
  * NkPlan:micro-batches-in-flight:
  *
- * Micro-batches whose activations the most loaded pipeline stage holds at once.
+ * Micro-batches whose activations the most loaded GPU holds at once: as many as the
+ * first pipeline stage has in flight, or 1 when the last stage (the output layer and
+ * its logits) is the heavier.
  */
 /**
  * NkPlan:activations-embedding-and-logits:
  *
- * Activation bytes of the embedding and the output layer's logits on the GPUs that
- * hold them.
+ * Activation bytes the most loaded GPU holds for the embedding and, on the last
+ * pipeline stage, the output layer's logits.
  */
 /**
  * NkPlan:activation-traffic-per-layer:
  *
- * Bytes of activations one layer moves through HBM per micro-batch and pass, for
+ * Bytes of activations one layer stores per micro-batch with nothing recomputed; the
+ * element-wise work passes over them three times (four when recomputed), which gives
  * #NkPlan:time-memory-bound.
  */
 /**
@@ -720,7 +726,8 @@ G_BEGIN_DECLS
 /**
  * NkPlan:time-dp-exposed:
  *
- * Seconds of #NkPlan:time-dp-comm not hidden behind the backward pass.
+ * Seconds of #NkPlan:time-dp-comm not hidden behind the backward pass (the last
+ * micro-batch's backward; the whole step under ZeRO-3).
  */
 /**
  * NkPlan:time-pp-bubble:
@@ -731,7 +738,8 @@ G_BEGIN_DECLS
 /**
  * NkPlan:time-exposed-comm:
  *
- * Seconds per step of communication not hidden behind compute.
+ * Seconds per step of communication not hidden behind compute: the tensor-parallel
+ * collectives plus #NkPlan:time-dp-exposed.
  */
 /**
  * NkPlan:time-per-step:
@@ -742,7 +750,8 @@ G_BEGIN_DECLS
 /**
  * NkPlan:bubble-fraction:
  *
- * Fraction of the step the pipeline stands idle (Narayanan et al. 2021).
+ * Fraction of the step the pipeline stands idle: the bubble over the busy time plus
+ * the bubble (Narayanan et al. 2021).
  */
 /**
  * NkPlan:tokens-per-s:
