@@ -35,8 +35,7 @@
  *
  * nk_launch_check() runs the same rules without writing; nk_launch_write() and
  * nk_launch_command() return newly allocated text (g_free) or %NULL with @error
- * set; nk_launch_engine_file_name() is the conventional file name
- * ("ds_config.json", "pretrain_gpt.sh", "train.toml").
+ * set; nk_launch_engine_file_name() is the conventional file name.
  *
  * nk_launch_command() gives the launcher line of every engine (for Megatron-LM
  * and torchtitan it is also inside the file). The page and the CLI call the
