@@ -184,6 +184,9 @@ typedef struct {
   double bias_correction1, bias_correction2;
 } NkOptimStep;
 
+/* The bodies below are C for compilers, not declarations for g-ir-scanner, whose
+ * parser stops at their loops. */
+#ifndef __GI_SCANNER__
 /* nk_optim_step_prepare:
  * Fills the per-step constants of @st from its other fields. */
 NK_KERNEL_FN void
@@ -192,6 +195,7 @@ nk_optim_step_prepare (NkOptimStep *st)
   st->bias_correction1 = 1.0 - pow ((double) st->beta1, (double) st->step);
   st->bias_correction2 = 1.0 - pow ((double) st->beta2, (double) st->step);
 }
+#endif /* __GI_SCANNER__ */
 
 /**
  * NkIter:
@@ -232,6 +236,7 @@ typedef struct {
   int64_t out_offset;
 } NkReduceIter;
 
+#ifndef __GI_SCANNER__
 /* nk_iter_offset:
  * Storage offset, in elements, of operand @j at linear position @i of @it. Devices
  * that index by a flat thread id (CUDA's grid-stride loops) use this; the CPU walks
@@ -716,6 +721,7 @@ nk_kernel_scatter_rows_##S (const T *dy, const int64_t *order, const int64_t *st
 
 NK_KERNEL_LAYERNORM_PARAMS (float, f)
 NK_KERNEL_LAYERNORM_PARAMS (double, d)
+#endif /* __GI_SCANNER__ */
 
 /**
  * NkRowsOp:
