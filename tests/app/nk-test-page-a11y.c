@@ -16,6 +16,7 @@
 #include <adwaita.h>
 
 #include "nk-test-page-a11y.h"
+#include "nk-test-ui-util.h"
 
 static gboolean
 is_control (GtkAccessibleRole role)
@@ -33,28 +34,6 @@ is_control (GtkAccessibleRole role)
     default:
       return FALSE;
     }
-}
-
-/**
- * nk_test_page_a11y_dup:
- * @widget: a widget
- * @property: a property with a text value (label, description)
- *
- * GTK 4.8 has no getter for an accessible property; its test API returns the
- * value when it differs from the one asked for, and no widget says this one.
- *
- * Returns: (transfer full) (nullable): @widget's @property, %NULL when unset
- */
-char *
-nk_test_page_a11y_dup (GtkWidget             *widget,
-                       GtkAccessibleProperty  property)
-{
-  char *value;
-
-  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), property))
-    return NULL;
-  value = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget), property, "\x01");
-  return value != NULL ? value : g_strdup ("\x01");
 }
 
 /* Whether @widget shows its text with a mnemonic, so that an underscore in its
@@ -92,7 +71,8 @@ walk (GtkWidget *widget,
       GString   *problems)
 {
   GtkAccessibleRole role = gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget));
-  g_autofree char *name = nk_test_page_a11y_dup (widget, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  g_autofree char *name = nk_test_accessible_dup_property (GTK_ACCESSIBLE (widget),
+                                                          GTK_ACCESSIBLE_PROPERTY_LABEL);
   gboolean named = (name != NULL && *name != '\0')
                    || gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widget),
                                                         GTK_ACCESSIBLE_RELATION_LABELLED_BY);

@@ -9,8 +9,6 @@
 
 G_BEGIN_DECLS
 
-char     *nk_test_page_a11y_dup        (GtkWidget             *widget,
-                                        GtkAccessibleProperty  property);
 char     *nk_test_page_a11y_problems   (GtkWidget             *root);
 gboolean  nk_test_page_a11y_is_invalid (GtkWidget             *widget);
 void      nk_test_page_assert_inside   (GtkWidget             *widget,

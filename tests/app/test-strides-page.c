@@ -677,7 +677,7 @@ diagram_text (NapkinStridesPage     *page,
   GtkWidget *diagram = nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_STORAGE_DIAGRAM);
 
   g_assert_nonnull (diagram);
-  return nk_test_page_a11y_dup (diagram, property);
+  return nk_test_accessible_dup_property (GTK_ACCESSIBLE (diagram), property);
 }
 
 static void
