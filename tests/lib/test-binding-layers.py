@@ -124,14 +124,22 @@ try:
 
     # runs: another engine's log (nanoGPT's train.py prints "iter N: loss L, time Tms,
     # mfu M%", model.py:296) read from memory, through a boxed copy: two steps and one
-    # line that is no step. (NkImport.steps, a GArray of structs in a field, is not
-    # readable through PyGObject: it says "Can't copy array element into GIArgument".)
+    # line that is no step. NkImport.steps, a GArray of structs in a field, is not
+    # readable through PyGObject ("Can't copy array element into GIArgument"): the steps
+    # come out one by one through get_n_steps() / get_step(), checked against the log.
     log = (b"iter 10: loss 9.1234, time 412.30ms, mfu 38.42%\nnoise\n"
            b"iter 20: loss 8.5, time 400.00ms, mfu 40.00%\n")
     imported = Napkin.log_import_text(log, Napkin.LogFormat.NANOGPT).copy()
     check("runs: log_import_text of a nanoGPT log",
           imported.format == Napkin.LogFormat.NANOGPT and imported.skipped_lines == 1
           and imported.rejected_lines == 0 and imported.first_rejected is None)
+    steps = [imported.get_step(i) for i in range(imported.get_n_steps())]
+    want = [(10, 9.1234, 0.4123, 0.3842), (20, 8.5, 0.4, 0.4)]
+    check("runs: an import's steps one by one",
+          len(steps) == len(want) and all(ok for ok, _ in steps)
+          and all(s.step == w[0] and math.isclose(s.loss, w[1]) and math.isclose(s.seconds, w[2])
+                  and math.isclose(s.mfu, w[3]) for (_, s), w in zip(steps, want))
+          and not imported.get_step(2)[0])
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

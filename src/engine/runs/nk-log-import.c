@@ -990,6 +990,47 @@ nk_log_import (const char  *path,
 }
 
 /**
+ * nk_import_get_n_steps:
+ * @import: an import
+ *
+ * The number of steps read: the length of @import's steps, for a binding, which
+ * cannot read an array of structs held in a field.
+ *
+ * Returns: how many steps there are
+ */
+guint
+nk_import_get_n_steps (const NkImport *import)
+{
+  g_return_val_if_fail (import != NULL, 0);
+
+  return import->steps->len;
+}
+
+/**
+ * nk_import_get_step:
+ * @import: an import
+ * @index: which step, from 0, in step order
+ * @out_step: (out caller-allocates): the step
+ *
+ * One step of @import, copied out (see nk_import_get_n_steps()).
+ *
+ * Returns: %TRUE, or %FALSE when @index is past the last step
+ */
+gboolean
+nk_import_get_step (const NkImport *import,
+                    guint           index,
+                    NkImportStep   *out_step)
+{
+  g_return_val_if_fail (import != NULL, FALSE);
+  g_return_val_if_fail (out_step != NULL, FALSE);
+
+  if (index >= import->steps->len)
+    return FALSE;
+  *out_step = g_array_index (import->steps, NkImportStep, index);
+  return TRUE;
+}
+
+/**
  * nk_import_copy:
  * @import: an import
  *

@@ -173,6 +173,12 @@ NkImport    *nk_log_import_text        (const char  *text,
 NK_AVAILABLE_IN_ALL
 NkImport    *nk_import_copy            (const NkImport *import);
 NK_AVAILABLE_IN_ALL
+guint        nk_import_get_n_steps     (const NkImport *import);
+NK_AVAILABLE_IN_ALL
+gboolean     nk_import_get_step        (const NkImport *import,
+                                        guint           index,
+                                        NkImportStep   *out_step);
+NK_AVAILABLE_IN_ALL
 void         nk_import_free            (NkImport    *import);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkImport, nk_import_free)
