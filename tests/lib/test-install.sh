@@ -2,7 +2,7 @@
 # test-install: `meson install` into a scratch prefix puts libnapkin-1, napkin-1.pc,
 # the headers and (with introspection) Napkin-1.gir/.typelib there; the C example
 # builds with nothing but `pkg-config --cflags --libs napkin-1` and prints the
-# lecture's 143.9 days, and PyGObject reads the same number from the installed typelib.
+# lecture's 143.9 days, and PyGObject and gjs read the same number from the installed typelib.
 # Copyright 2026 The Napkin developers
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
@@ -49,5 +49,13 @@ plan = Napkin.Plan(params=7e10, tokens=1.5e13, gpus=1024, mfu=0.5, gpu="h100-sxm
 print("%.1f" % plan.props.days)')
   echo "Python, installed typelib: $days days"
   [ "$days" = 143.9 ] || { echo "expected 143.9 days from the installed typelib"; exit 1; }
+  if command -v gjs >/dev/null; then
+    days=$(GI_TYPELIB_PATH=$(dirname "$typelib") LD_LIBRARY_PATH="$libdir" gjs -c "
+imports.gi.versions.Napkin = '1';
+const plan = new imports.gi.Napkin.Plan({params: 7e10, tokens: 1.5e13, gpus: 1024, mfu: 0.5, gpu: 'h100-sxm'});
+print(plan.days.toFixed(1));")
+    echo "gjs, installed typelib: $days days"
+    [ "$days" = 143.9 ] || { echo "expected 143.9 days from the installed typelib (gjs)"; exit 1; }
+  fi
 fi
 echo "installed: libnapkin-1, napkin-1.pc, headers$([ "$gir" = true ] && echo ", Napkin-1.gir, Napkin-1.typelib")"
