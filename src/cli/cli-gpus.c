@@ -53,8 +53,20 @@ print_json (const NkGpu *gpu)
   add_figure (builder, "memory_reported", gpu->memory_reported);
   add_figure (builder, "nvlink_bandwidth", gpu->nvlink_bandwidth);
   add_figure (builder, "network_bandwidth", gpu->network_bandwidth);
+  json_builder_set_member_name (builder, "nvlink_domain");
+  json_builder_add_int_value (builder, gpu->nvlink_domain);
   add_peaks (builder, "peak", gpu->peak);
   add_peaks (builder, "peak_sparse", gpu->peak_sparse);
+  json_builder_set_member_name (builder, "achievable");
+  json_builder_begin_object (builder);
+  add_figure (builder, "bf16", gpu->achievable[NK_PEAK_BF16]);
+  add_figure (builder, "fp8", gpu->achievable[NK_PEAK_FP8]);
+  json_builder_end_object (builder);
+  if (gpu->achievable_source[0] != '\0')
+    {
+      json_builder_set_member_name (builder, "achievable_source");
+      json_builder_add_string_value (builder, gpu->achievable_source);
+    }
   json_builder_set_member_name (builder, "cuda_names");
   json_builder_begin_array (builder);
   for (guint i = 0; gpu->cuda_names[i] != NULL; i++)
@@ -100,7 +112,7 @@ static void
 print_table (const GPtrArray *table)
 {
   static const NkPeakDtype columns[] = { NK_PEAK_FP32, NK_PEAK_TF32, NK_PEAK_BF16,
-                                         NK_PEAK_FP16, NK_PEAK_FP8 };
+                                         NK_PEAK_FP16, NK_PEAK_FP8, NK_PEAK_FP4 };
 
   printf ("%-13s", _("id"));
   print_cell (_("memory"), 8);
@@ -149,16 +161,23 @@ print_details (const NkGpu *gpu)
   if (isfinite (gpu->memory_reported))
     printf ("  %-12s %s (%.0f MiB)\n", _("reported"), reported, gpu->memory_reported / 1048576.0);
   printf ("  %-12s %s\n", _("NVLink"), nvlink);
+  printf ("  %-12s ", _("domain"));
+  printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU on one NVLink", "%u GPUs on one NVLink",
+                       gpu->nvlink_domain),
+          gpu->nvlink_domain);
+  printf ("\n");
   printf ("  %-12s %s\n", _("network"), network);
-  printf ("  %-12s %14s %14s\n", _("TFLOP/s"), _("dense"), _("2:4 sparse"));
+  printf ("  %-12s %14s %14s %14s\n", _("TFLOP/s"), _("dense"), _("2:4 sparse"), _("measured"));
   for (int i = 0; i < NK_PEAK_N_DTYPES; i++)
     {
       g_autofree char *dense = cell (gpu->peak[i], 1e12, "");
       g_autofree char *sparse = cell (gpu->peak_sparse[i], 1e12, "");
+      g_autofree char *measured = cell (gpu->achievable[i], 1e12, "");
 
       printf ("  %-12s", nk_peak_dtype_to_string (i));
       print_cell (dense, 15);
       print_cell (sparse, 15);
+      print_cell (measured, 15);
       printf ("\n");
     }
   if (gpu->cuda_names[0] != NULL)
@@ -170,6 +189,8 @@ print_details (const NkGpu *gpu)
   printf ("  %-12s %s\n", _("source"), gpu->source);
   if (gpu->interconnect_source != NULL && gpu->interconnect_source[0] != '\0')
     printf ("  %-12s %s\n", _("interconnect"), gpu->interconnect_source);
+  if (gpu->achievable_source[0] != '\0')
+    printf ("  %-12s %s\n", _("measured"), gpu->achievable_source);
   if (gpu->notes != NULL && gpu->notes[0] != '\0')
     printf ("  %-12s %s\n", _("notes"), gpu->notes);
 }

@@ -104,6 +104,7 @@ nk_gpu_copy (const NkGpu *gpu)
   copy->source = g_strdup (gpu->source);
   copy->interconnect_source = g_strdup (gpu->interconnect_source);
   copy->notes = g_strdup (gpu->notes);
+  copy->achievable_source = g_strdup (gpu->achievable_source);
   return copy;
 }
 
@@ -124,6 +125,7 @@ nk_gpu_free (NkGpu *gpu)
   g_free (gpu->source);
   g_free (gpu->interconnect_source);
   g_free (gpu->notes);
+  g_free (gpu->achievable_source);
   g_free (gpu);
 }
 
@@ -148,6 +150,26 @@ nk_gpu_get_peak (const NkGpu *gpu,
   g_return_val_if_fail (dtype >= 0 && dtype < NK_PEAK_N_DTYPES, NAN);
 
   return sparse ? gpu->peak_sparse[dtype] : gpu->peak[dtype];
+}
+
+/**
+ * nk_gpu_get_achievable:
+ * @gpu: a row
+ * @dtype: the column
+ *
+ * The best dense matmul rate measured on the GPU in that format — the ceiling a
+ * time model stands on, where the datasheet's peak is only the denominator of an MFU.
+ *
+ * Returns: the rate in FLOP/s, NAN where none was measured
+ */
+double
+nk_gpu_get_achievable (const NkGpu *gpu,
+                       NkPeakDtype  dtype)
+{
+  g_return_val_if_fail (gpu != NULL, NAN);
+  g_return_val_if_fail (dtype >= 0 && dtype < NK_PEAK_N_DTYPES, NAN);
+
+  return gpu->achievable[dtype];
 }
 
 /* A JSON number > 0, or null (NAN). Anything else is an error naming the field. */
@@ -241,6 +263,78 @@ read_string (JsonObject  *row,
   return g_strdup (value);
 }
 
+/* A whole number of GPUs ≥ 1, or null: one GPU, no fabric. */
+static gboolean
+read_domain (JsonObject  *row,
+             const char  *id,
+             guint       *out_domain,
+             GError     **error)
+{
+  double value;
+
+  if (!read_figure (row, id, "nvlink_domain", &value, error))
+    return FALSE;
+  if (isnan (value))
+    value = 1;
+  if (value != floor (value) || value > 1e6)
+    {
+      g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
+                   _("GPU “%s”: “nvlink_domain” must be a whole number of GPUs"), id);
+      return FALSE;
+    }
+  *out_domain = (guint) value;
+  return TRUE;
+}
+
+/* Measured rates by column: only columns the table has, each at most the
+ * datasheet's dense peak (a measurement above it is a typo or a sparse figure). */
+static gboolean
+read_achievable (JsonObject  *row,
+                 NkGpu       *gpu,
+                 GError     **error)
+{
+  JsonNode *node = json_object_get_member (row, "achievable");
+  g_autoptr(GList) members = NULL;
+
+  for (guint i = 0; i < NK_PEAK_N_DTYPES; i++)
+    gpu->achievable[i] = NAN;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
+                   _("GPU “%s”: “%s” must be an object of peaks"), gpu->id, "achievable");
+      return FALSE;
+    }
+  members = json_object_get_members (json_node_get_object (node));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      NkPeakDtype dtype;
+      int value;
+
+      if (!nk_enum_from_nick (NK_TYPE_PEAK_DTYPE, l->data, &value))
+        {
+          g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
+                       _("GPU “%s”: “achievable” has “%s”, not a peak column"),
+                       gpu->id, (const char *) l->data);
+          return FALSE;
+        }
+      dtype = value;
+      if (!read_figure (json_node_get_object (node), gpu->id, l->data,
+                        &gpu->achievable[dtype], error))
+        return FALSE;
+      if (isfinite (gpu->achievable[dtype])
+          && !(gpu->achievable[dtype] <= gpu->peak[dtype]))
+        {
+          g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
+                       _("GPU “%s”: the achievable %s rate must be at most the dense peak"),
+                       gpu->id, nk_peak_dtype_to_string (dtype));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static NkGpu *
 read_row (JsonNode  *node,
           guint      index,
@@ -265,7 +359,9 @@ read_row (JsonNode  *node,
       || (gpu->source = read_string (row, gpu->id, "source", TRUE, error)) == NULL
       || (gpu->notes = read_string (row, gpu->id, "notes", FALSE, error)) == NULL
       || (gpu->interconnect_source = read_string (row, gpu->id, "interconnect_source", FALSE,
-                                                  error)) == NULL)
+                                                  error)) == NULL
+      || (gpu->achievable_source = read_string (row, gpu->id, "achievable_source", FALSE,
+                                                error)) == NULL)
     return NULL;
   if (!read_figure (row, gpu->id, "memory", &gpu->memory, error)
       || !read_figure (row, gpu->id, "bandwidth", &gpu->bandwidth, error)
@@ -285,6 +381,16 @@ read_row (JsonNode  *node,
         g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
                      _("GPU “%s”: the sparse %s peak must be at least the dense one"),
                      gpu->id, nk_peak_dtype_to_string (i));
+        return NULL;
+      }
+  if (!read_domain (row, gpu->id, &gpu->nvlink_domain, error)
+      || !read_achievable (row, gpu, error))
+    return NULL;
+  for (guint i = 0; i < NK_PEAK_N_DTYPES; i++)
+    if (isfinite (gpu->achievable[i]) && gpu->achievable_source[0] == '\0')
+      {
+        g_set_error (error, NK_GPUS_ERROR, NK_GPUS_ERROR_INVALID,
+                     _("GPU “%s”: a measured rate needs its “achievable_source”"), gpu->id);
         return NULL;
       }
 

@@ -53,6 +53,7 @@ typedef enum {
  * @NK_PEAK_FP16: float16 tensor cores (fp32 accumulate)
  * @NK_PEAK_FP8: fp8 (e4m3/e5m2) tensor cores
  * @NK_PEAK_INT8: int8 tensor cores (OP/s)
+ * @NK_PEAK_FP4: 4-bit float tensor cores (NVFP4 on Blackwell, MXFP4 on the MI355X)
  * @NK_PEAK_N_DTYPES: the number of columns
  *
  * The columns of the table's peaks. Registered as a GEnum whose nicks are the
@@ -66,6 +67,7 @@ typedef enum {
   NK_PEAK_FP16,
   NK_PEAK_FP8,
   NK_PEAK_INT8,
+  NK_PEAK_FP4,
   NK_PEAK_N_DTYPES, /*< skip >*/
 } NkPeakDtype;
 
@@ -91,6 +93,13 @@ typedef enum {
  * @interconnect_source: (nullable): where the memory_reported and bandwidth
  *   figures come from
  * @notes: (nullable): caveats a person should read beside the figures
+ * @nvlink_domain: how many GPUs share one NVLink (or Infinity Fabric) domain, where
+ *   @nvlink_bandwidth holds between any two of them: 8 on an HGX board, 72 in a
+ *   GB200/GB300 NVL72 rack, 2 for a bridged PCIe pair; 1 where there is none
+ * @achievable: the best measured dense matmul rate in FLOP/s, indexed by
+ *   #NkPeakDtype, NAN where none was measured (every GEMM falls short of the
+ *   datasheet: an H100 reaches about 80 % in bf16)
+ * @achievable_source: (nullable): the measurement behind @achievable
  *
  * One row of the table. Rows returned by the table are owned by it and live for
  * the whole process; nk_gpu_copy() gives an independent copy.
@@ -109,6 +118,9 @@ typedef struct {
   char   *source;
   char   *interconnect_source;
   char   *notes;
+  guint   nvlink_domain;
+  double  achievable[NK_PEAK_N_DTYPES];
+  char   *achievable_source;
 } NkGpu;
 
 NK_AVAILABLE_IN_ALL
@@ -130,6 +142,9 @@ NK_AVAILABLE_IN_ALL
 double        nk_gpu_get_peak           (const NkGpu  *gpu,
                                          NkPeakDtype   dtype,
                                          gboolean      sparse);
+NK_AVAILABLE_IN_ALL
+double        nk_gpu_get_achievable     (const NkGpu  *gpu,
+                                         NkPeakDtype   dtype);
 
 NK_AVAILABLE_IN_ALL
 GPtrArray    *nk_gpus_parse             (const char   *json,
