@@ -33,7 +33,7 @@ typedef enum {
   F_ZERO, F_BATCH, F_SEQ, F_LAYERS, F_D_MODEL, F_HEADS, F_D_FF, F_VOCAB, F_ACTIVATIONS,
   F_CHECKPOINTING, F_PRICE, F_DEADLINE, F_LARGEST, F_JSON, F_KV_HEADS, F_FFN, F_TIED,
   F_GLOBAL_BATCH, F_MICRO_BATCH, F_TP, F_PP, F_CP, F_DP, F_VIRTUAL, F_SEQUENCE_PARALLEL,
-  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
   F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
@@ -168,6 +168,9 @@ static const PlanFlag plan_flags[N_FLAGS] = {
                          .type = nk_grad_precision_get_type, .choices = "fp32, bf16" },
   [F_PER_NODE] = { "--gpus-per-node", FLAG_WHOLE, "gpus-per-node", "N", N_("GPUs in one node (default 8)"),
                    .minimum = 1 },
+  [F_NVLINK_DOMAIN] = { "--nvlink-domain", FLAG_WHOLE, "nvlink-domain", "N",
+                        N_("GPUs on one NVLink domain, where TP and DP collectives run at NVLink’s rate (default: the GPU table’s, 72 on a GB200 NVL72)"),
+                        .minimum = 1 },
   [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
                    N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
                    .type = nk_capacity_get_type, .choices = "datasheet, usable" },
@@ -581,8 +584,6 @@ nk_cli_plan_main (int    argc,
       if (n >= 1)
         nk_plan_set_params (plan, n);
     }
-  if (nk_plan_get_output (plan, "layout-tp") > (args.text[F_PER_NODE] != NULL ? args.number[F_PER_NODE] : 8))
-    g_printerr ("%s\n", _("napkin-cli: warning: TP is larger than a node; its all-reduces cross the network"));
   if (args.text[F_EXPORT] != NULL)
     return export_launch (plan, &args);
   return print_plan (plan, &args);

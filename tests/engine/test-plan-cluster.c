@@ -292,6 +292,33 @@ test_collectives (void)
   REL (out (plan, "time-tp-comm"), 96 * 12 * 4 * per_ar * 3, 1e-12);
 }
 
+/* NVLink domains: TP 16 over a GB200 NVL72 rack's trays of 4 rides NVLink (900
+ * GB/s each way) because all 72 GPUs share one NVLink domain; the same layout on
+ * HGX boards of 8 (--nvlink-domain 8) crosses the network (50 GB/s per GPU).
+ * Llama-3-70B-like: 80 layers, h 8192, s 8192, one sequence per micro-batch. */
+static void
+test_nvlink_domain (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  double S = 8192.0 * 8192 * 2;
+  double per_ar_nvlink = 2 * 15.0 / 16 * S / 900e9, per_ar_network = 2 * 15.0 / 16 * S / 50e9;
+
+  g_object_set (plan, "gpu", "gb200", "gpus", 64.0, "params", 1.0, "tokens", 1e12,
+                "layers", 80.0, "d-model", 8192.0, "heads", 64.0, "kv-heads", 8, "d-ff", 28672.0,
+                "ffn", NK_FFN_SWIGLU, "vocab", 128256.0, "seq", 8192.0,
+                "precision", NK_PRECISION_BF16_MIXED, "tp", 16, "global-batch", 4, "micro-batch", 1,
+                NULL);
+  /* DP 4 with one micro-batch each: one micro-step, 80 layers, 4 all-reduces */
+  REL (out (plan, "time-tp-comm"), 80 * 4 * per_ar_nvlink, 1e-12);
+  g_object_set (plan, "nvlink-domain", 8, NULL);
+  REL (out (plan, "time-tp-comm"), 80 * 4 * per_ar_network, 1e-12);
+  /* an HGX H100 board's domain is 8, the node's 8: TP 16 crosses the network */
+  g_object_set (plan, "nvlink-domain", 0, "gpu", "h100-sxm", NULL);
+  REL (out (plan, "time-tp-comm"), 80 * 4 * 2 * 15.0 / 16 * S / 50e9, 1e-12);
+  g_object_set (plan, "gpu", "gb200", NULL);
+  REL (out (plan, "time-tp-comm"), 80 * 4 * per_ar_nvlink, 1e-12);
+}
+
 /* The step's sum, the FLOPs per token (Narayanan et al. 2021's 72lh²(1 + s/6h +
  * V/12lh) per token, 96 with full recompute, 96·(1 + s/6h) + 6Vh by their eq.),
  * and --mfu auto's days = tokens / (tokens/s). */
@@ -552,6 +579,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/memory/napkin-gpt", test_napkin_gpt_activations);
   g_test_add_func ("/engine/plan-cluster/time/bubble", test_bubble);
   g_test_add_func ("/engine/plan-cluster/time/collectives", test_collectives);
+  g_test_add_func ("/engine/plan-cluster/time/nvlink-domain", test_nvlink_domain);
   g_test_add_func ("/engine/plan-cluster/time/step-and-mfu", test_step_and_mfu);
   g_test_add_func ("/engine/plan-cluster/time/published-shapes", test_published_shapes);
   g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);

@@ -355,6 +355,7 @@ build_json_layout (JsonBuilder        *builder,
   json_builder_add_boolean_value (builder, r->searched);
   json_builder_set_member_name (builder, "tp_crosses_nodes");
   json_builder_add_boolean_value (builder, r->tp_crosses_nodes);
+  add_int (builder, "nvlink_domain", r->layout[NK_PLAN_L_NVLINK_DOMAIN]);
   json_builder_end_object (builder);
 }
 
@@ -489,7 +490,7 @@ _nk_plan_summary_cluster (GString            *s,
          isfinite (v[NK_PLAN_V_DEADLINE_GPUS]) ? nk_plan_format_formula (_("%N GPUs"), v[NK_PLAN_V_DEADLINE_GPUS])
                                                : g_strdup ("—"));
   if (r->tp_crosses_nodes)
-    nk_plan_format_row (s, _("warning"), "TP", _("TP is larger than a node: its all-reduces cross the network"));
+    nk_plan_format_row (s, _("warning"), "TP", _("TP is larger than the NVLink domain: its all-reduces cross the network"));
   g_string_append (s, _("Most loaded GPU\n"));
   row (s, o, _("activations/layer"), NK_PLAN_V_ACT_LAYER, nk_plan_format_bytes (v[NK_PLAN_V_ACT_LAYER]));
   row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, nk_plan_format_bytes (v[NK_PLAN_V_MAX_ACT]));

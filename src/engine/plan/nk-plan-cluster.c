@@ -322,17 +322,28 @@ nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
   return typed > 0 && typed <= 1 ? typed : CALIBRATED_MATMUL_EFFICIENCY;
 }
 
+/* How many consecutive ranks NVLink joins: the typed domain, else the table's
+ * (72 in an NVL72 rack, 8 on an HGX board) or the node where that is larger
+ * (inside a node the table's NVLink rate stands for PCIe too, as before). */
+static double
+nvlink_reach (const NkPlanInputs *in,
+              const NkGpu        *gpu)
+{
+  int typed = in->layout[NK_PLAN_L_NVLINK_DOMAIN];
+
+  return typed > 0 ? typed : MAX ((double) gpu->nvlink_domain, in->layout[NK_PLAN_L_GPUS_PER_NODE]);
+}
+
 /* Bandwidth of a group of @n GPUs whose neighbours are @stride ranks apart: NVLink
- * when the group fits in a node, the network when it spans nodes. */
+ * when the group fits in one NVLink domain, the network when it spans domains. */
 static double
 group_bandwidth (const NkPlanInputs *in,
                  const NkGpu        *gpu,
                  double              n,
                  double              stride,
-                 double              per_node,
                  Cost               *c)
 {
-  gboolean in_node = n * stride <= per_node;
+  gboolean in_node = n * stride <= nvlink_reach (in, gpu);
   double typed = in->in[in_node ? NK_PLAN_IN_NVLINK_BW : NK_PLAN_IN_NETWORK_BW];
   double bw = typed > 0 ? typed : in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
 
@@ -389,7 +400,6 @@ step_time (const NkPlanInputs *in,
            Cost               *c)
 {
   double *v = c->v;
-  double per_node = in->layout[NK_PLAN_L_GPUS_PER_NODE];
   double eff = nk_plan_matmul_efficiency (in);
   double tokens = l->global * m->s;
   double micro_steps = l->global / (l->micro * l->dp);
@@ -416,7 +426,7 @@ step_time (const NkPlanInputs *in,
   /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
    * sequence parallelism an all-gather and a reduce-scatter each, the same
    * bytes), two more when full recompute runs the forward again. */
-  tp_bw = l->tp > 1 ? group_bandwidth (in, gpu, l->tp, 1, per_node, c) : INFINITY;
+  tp_bw = l->tp > 1 ? group_bandwidth (in, gpu, l->tp, 1, c) : INFINITY;
   v[NK_PLAN_V_T_TP] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
                       * all_reduce (l->tp, m->s / l->cp * l->micro * m->h * comm_bytes, tp_bw);
 
@@ -427,7 +437,7 @@ step_time (const NkPlanInputs *in,
    * compute. DeepSpeed gathers once more for full recompute's forward (it frees
    * them after each forward); PyTorch FSDP recomputes inside the backward with
    * the backward's gather. */
-  dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, per_node, c) : INFINITY;
+  dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
   if (l->zero >= 3)
     {
@@ -472,7 +482,7 @@ evaluate (const NkPlanInputs *in,
     v[i] = NAN;
   c->bandwidth_missing = -1;
   c->rule = check_layout (m, l, gpus);
-  c->tp_crosses_nodes = l->tp > per_node;
+  c->tp_crosses_nodes = l->tp > nvlink_reach (in, r->gpu);
   if (c->rule >= 0)
     return;
 
@@ -573,7 +583,7 @@ search_layout (const NkPlanInputs *in,
 
   *any_valid = FALSE;
 
-  for (int tp = 1; tp <= in->layout[NK_PLAN_L_GPUS_PER_NODE] && tp <= gpus; tp *= 2)
+  for (int tp = 1; tp <= nvlink_reach (in, r->gpu) && tp <= gpus; tp *= 2)
     for (int pp = 1; pp <= m->L && (double) tp * pp <= gpus; pp++)
       {
         Layout l = *given;
@@ -948,5 +958,6 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
   r->layout[NK_PLAN_L_RECOMPUTE] = l.recompute;
   r->layout[NK_PLAN_L_MICRO_BATCH] = (int) l.micro;
   r->layout[NK_PLAN_L_GLOBAL_BATCH] = (int) l.global;
+  r->layout[NK_PLAN_L_NVLINK_DOMAIN] = (int) nvlink_reach (inputs, r->gpu);
   r->zero_stage = l.zero;
 }

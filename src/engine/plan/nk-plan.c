@@ -105,6 +105,8 @@ static const struct {
   /* ZeRO-3 as PyTorch FSDP rather than DeepSpeed: full recompute reuses the
    * backward's all-gather instead of gathering again */
   [NK_PLAN_L_FSDP] = { "fsdp", LAYOUT_BOOL, NULL, 0, 1 },
+  /* 0: the GPU table's NVLink domain (at least the GPUs per node) */
+  [NK_PLAN_L_NVLINK_DOMAIN] = { "nvlink-domain", LAYOUT_INT, NULL, 0, 1 << 20 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -357,6 +357,13 @@ G_BEGIN_DECLS
  * the backward's all-gather instead of gathering again.
  */
 /**
+ * NkPlan:nvlink-domain:
+ *
+ * How many GPUs share one NVLink domain, where a collective runs at NVLink's rate
+ * however many nodes (trays) it spans: 72 in a GB200 NVL72 rack. 0 takes the GPU
+ * table's domain, or the GPUs per node where that is larger.
+ */
+/**
  * NkPlan:valid:
  *
  * Whether every input is acceptable and every asked-for result finite.
