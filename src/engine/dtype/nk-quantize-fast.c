@@ -1,0 +1,421 @@
+/* nk-quantize-fast.c: block quantize-then-dequantize of float32 arrays, for training
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * nk_quantize_fake_f32() gives, for every float32 input, the float32 nearest
+ * the value nk_quantize() gives (MX values are floats already, so: the same
+ * value), with the same counts of flushed and clipped elements. The nearest-even
+ * path is one pass per block with float bit tricks and no calls:
+ *
+ * MX: the scale X = 2^e comes from the block's largest |x| bit pattern (its
+ * exponent field); a = |x| × 2^−e is exact. Above the element's min normal,
+ * adding 2^(s−1) − 1 + (the lowest kept bit) to a's bits and masking the s =
+ * 23 − m low bits rounds a's fraction to m bits, ties to even (a carry into the
+ * exponent is right). Below it, (a + 2^(emin − m + 23)) − 2^(emin − m + 23)
+ * makes the FPU round a to a multiple of the subnormal quantum 2^(emin − m)
+ * (mxint8: of 2^−6). Then min(r, max) saturates and r × X is exact.
+ *
+ * NVFP4: a = |x| / (s_b × s_t) must be exact where it decides: x × (1 / S) in
+ * double is within 2^−51 of a, and a is either an e2m1 midpoint (3 bits × a
+ * power of two) or at least 2^−31 (relative) away from every one (x has 24
+ * bits, S 28); rounding the product to 40 bits therefore gives the midpoint
+ * exactly, or stays on a's side of it. Then the same add-and-mask on doubles.
+ *
+ * Stochastic and directed rounding take the per-element path nk_quantize() takes
+ * (one 32-bit draw per element, row-major order, for stochastic).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nk-quantize.h"
+#include "nk-quantize-private.h"
+
+#define NK_INLINE static inline __attribute__((always_inline))
+
+typedef guint32 nk_u32_alias __attribute__((may_alias));
+typedef guint64 nk_u64_alias __attribute__((may_alias));
+
+NK_INLINE guint32
+f2u (float f)
+{
+  guint32 u;
+
+  memcpy (&u, &f, sizeof u);
+  return u;
+}
+
+NK_INLINE float
+u2f (guint32 u)
+{
+  float f;
+
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+NK_INLINE guint64
+d2u (double d)
+{
+  guint64 u;
+
+  memcpy (&u, &d, sizeof u);
+  return u;
+}
+
+NK_INLINE double
+u2d (guint64 u)
+{
+  double d;
+
+  memcpy (&d, &u, sizeof d);
+  return d;
+}
+
+/* 2^e as a float, e in [−149, 127] */
+NK_INLINE float
+pow2f (int e)
+{
+  return e >= -126 ? u2f ((guint32) (e + 127) << 23) : u2f (1u << (e + 149));
+}
+
+/* The largest |x| bit pattern of n floats (non-negative floats order as their
+ * bits do). */
+NK_INLINE guint32
+amax_bits (const float *x,
+           gsize        n)
+{
+  const nk_u32_alias *u = (const nk_u32_alias *) x;
+  guint32 m = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 v = u[i] & 0x7fffffffu;
+
+      m = v > m ? v : m;
+    }
+  return m;
+}
+
+/* floor(log2) of a positive finite float from its bits */
+NK_INLINE int
+floor_log2_bits (guint32 u)
+{
+  if (u >= 0x00800000u)
+    return (int) (u >> 23) - 127;
+  return (31 - __builtin_clz (u)) - 149;
+}
+
+/* The MX scale exponent from amax's bits; nk_quant_mx_exponent() by bits. */
+NK_INLINE int
+mx_exponent_bits (guint32       ua,
+                  int           emax,
+                  float         maxv,
+                  NkMxScaleRule rule)
+{
+  int e;
+
+  if (ua == 0)
+    return -127;
+  e = floor_log2_bits (ua) - emax;
+  if (e < -127)
+    return -127;
+  if (rule == NK_MX_SCALE_UP && u2f (ua) > maxv * pow2f (e))
+    e++;
+  return MIN (e, 127);
+}
+
+/* One MX block, nearest-even: the bit tricks of the top of this file. */
+NK_INLINE void
+mx_block_nearest (const float *src,
+                  float       *dst,
+                  guint        len,
+                  int          e,
+                  guint        M,
+                  int          EMIN,
+                  float        MAXV,
+                  gboolean     IS_INT,
+                  guint64     *flushed,
+                  guint64     *clipped)
+{
+  const nk_u32_alias *sx = (const nk_u32_alias *) src;
+  nk_u32_alias *dx = (nk_u32_alias *) dst;
+  const guint32 shift = 23 - M;
+  const guint32 half = (1u << (shift - 1)) - 1;
+  const guint32 mask = ~((1u << shift) - 1);
+  const float min_normal = pow2f (EMIN);
+  const float magic = IS_INT ? pow2f (23 - (int) M) : pow2f (EMIN - (int) M + 23);
+  const float inv = pow2f (-e);
+  const float scale = pow2f (e);
+  guint32 nf = 0, nc = 0;
+
+  for (guint i = 0; i < len; i++)
+    {
+      guint32 ux = sx[i];
+      guint32 mag = ux & 0x7fffffffu;
+      float a = u2f (mag) * inv;
+      guint32 ua = f2u (a);
+      float rn = u2f ((ua + half + ((ua >> shift) & 1u)) & mask);
+      float rs = (a + magic) - magic;
+      float r = (IS_INT || a < min_normal) ? rs : rn;
+
+      nc += a > MAXV;
+      r = r > MAXV ? MAXV : r;
+      nf += mag != 0 && r == 0.0f;
+      dx[i] = f2u (r * scale) | (ux & 0x80000000u);
+    }
+  *flushed += nf;
+  *clipped += nc;
+}
+
+/* One row of MX blocks; constants folded per format by the callers below. */
+NK_INLINE void
+mx_row_nearest (const float   *src,
+                float         *dst,
+                gsize          cols,
+                guint          block,
+                NkMxScaleRule  rule,
+                guint          M,
+                int            EMIN,
+                int            EMAX,
+                float          MAXV,
+                gboolean       IS_INT,
+                guint64       *flushed,
+                guint64       *clipped)
+{
+  for (gsize c0 = 0; c0 < cols; c0 += block)
+    {
+      guint len = (guint) MIN ((gsize) block, cols - c0);
+      int e = mx_exponent_bits (amax_bits (src + c0, len), EMAX, MAXV, rule);
+
+      mx_block_nearest (src + c0, dst + c0, len, e, M, EMIN, MAXV, IS_INT, flushed, clipped);
+    }
+}
+
+#define MX_ROWS(name, M, EMIN, EMAX, MAXV, IS_INT)                              \
+static void                                                                     \
+mx_rows_##name (const float *src, float *dst, gsize rows, gsize cols,           \
+                guint block, NkMxScaleRule rule, guint64 *fl, guint64 *cl)      \
+{                                                                               \
+  for (gsize r = 0; r < rows; r++)                                              \
+    mx_row_nearest (src + r * cols, dst + r * cols, cols, block, rule,          \
+                    M, EMIN, EMAX, MAXV, IS_INT, fl, cl);                       \
+}
+
+MX_ROWS (e4m3, 3, -6, 8, 448.0f, FALSE)
+MX_ROWS (e5m2, 2, -14, 15, 57344.0f, FALSE)
+MX_ROWS (e3m2, 2, -2, 4, 28.0f, FALSE)
+MX_ROWS (e2m3, 3, 0, 2, 7.5f, FALSE)
+MX_ROWS (e2m1, 1, 0, 2, 6.0f, FALSE)
+MX_ROWS (int8, 6, 0, 0, 127.0f / 64.0f, TRUE)
+
+/* a ≥ 0 rounded to m fraction bits above 2^emin, to multiples of 2^(emin − m)
+ * below, nearest-even, saturated at maxv: the double version of the trick. */
+NK_INLINE double
+round_nearest_d (double a,
+                 guint  M,
+                 int    EMIN,
+                 double MAXV)
+{
+  const guint64 shift = 52 - M;
+  guint64 ua = d2u (a);
+  double rn = u2d ((ua + ((G_GUINT64_CONSTANT (1) << (shift - 1)) - 1) + ((ua >> shift) & 1))
+                   & ~((G_GUINT64_CONSTANT (1) << shift) - 1));
+  double magic = ldexp (1.0, EMIN - (int) M + 52);
+  double rs = (a + magic) - magic;
+  double r = a < ldexp (1.0, EMIN) ? rs : rn;
+
+  return r > MAXV ? MAXV : r;
+}
+
+static void
+nvfp4_block_nearest (const float *src,
+                     float       *dst,
+                     guint        len,
+                     double       S,
+                     guint64     *flushed,
+                     guint64     *clipped)
+{
+  const nk_u32_alias *sx = (const nk_u32_alias *) src;
+  double inv_s = 1.0 / S;
+  guint32 nf = 0, nc = 0;
+
+  for (guint i = 0; i < len; i++)
+    {
+      guint32 mag = sx[i] & 0x7fffffffu;
+      double p = (double) u2f (mag) * inv_s;
+      double a = u2d ((d2u (p) + 0x800u) & ~G_GUINT64_CONSTANT (0xfff));
+      guint64 ua = d2u (a);
+      double rn = u2d ((ua + ((G_GUINT64_CONSTANT (1) << 50) - 1) + ((ua >> 51) & 1))
+                       & ~((G_GUINT64_CONSTANT (1) << 51) - 1));
+      double rs = (a + 0x1p51) - 0x1p51;
+      double r = a < 1.0 ? rs : rn;
+
+      nc += a > 6.0;
+      r = r > 6.0 ? 6.0 : r;
+      nf += mag != 0 && r == 0.0;
+      dst[i] = copysignf ((float) (r * S), src[i]);
+    }
+  *flushed += nf;
+  *clipped += nc;
+}
+
+/* The per-element path of the other rounding modes (and NVFP4 blocks whose
+ * scale is zero): what nk_quantize() does, value by value. */
+static void
+block_slow (NkBlockFormat   format,
+            const float    *src,
+            float          *dst,
+            guint           len,
+            double          mul,
+            NkRoundingMode  rounding,
+            NkRng          *rng,
+            NkQuantizeStats *st)
+{
+  const NkQuantElem *el = nk_quant_elem (format);
+
+  for (guint i = 0; i < len; i++)
+    {
+      double v = src[i];
+      gboolean negative = signbit (v) != 0;
+      guint32 u = rounding == NK_ROUNDING_MODE_STOCHASTIC ? nk_rng_next_u32 (rng) : 0;
+      double a = mul == 0.0 ? 0.0 : fabs (v) / mul;
+      double r = nk_quant_round_mag (el, a, negative, rounding, u);
+
+      st->clipped += a > el->max;
+      st->flushed += v != 0.0 && r == 0.0;
+      dst[i] = (float) ((negative ? -r : r) * mul);
+    }
+}
+
+static void
+fake_nvfp4 (const float     *src,
+            float           *dst,
+            gsize            rows,
+            gsize            cols,
+            guint            block,
+            NkRoundingMode   rounding,
+            NkRng           *rng,
+            NkQuantizeStats *st)
+{
+  float s_t = nk_quant_nvfp4_tensor_scale (u2f (amax_bits (src, rows * cols)));
+
+  for (gsize r = 0; r < rows; r++)
+    for (gsize c0 = 0; c0 < cols; c0 += block)
+      {
+        gsize off = r * cols + c0;
+        guint len = (guint) MIN ((gsize) block, cols - c0);
+        double amax = u2f (amax_bits (src + off, len));
+        double s_b = s_t == 0.0f ? 0.0 : round_nearest_d (amax / (6.0 * s_t), 3, -6, 448.0);
+        double S = s_b * s_t;
+
+        if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
+          nvfp4_block_nearest (src + off, dst + off, len, S, &st->flushed, &st->clipped);
+        else
+          block_slow (NK_BLOCK_FORMAT_NVFP4, src + off, dst + off, len, S, rounding, rng, st);
+      }
+}
+
+static void
+fake_mx_slow (NkBlockFormat    format,
+              const float     *src,
+              float           *dst,
+              gsize            rows,
+              gsize            cols,
+              guint            block,
+              NkMxScaleRule    rule,
+              NkRoundingMode   rounding,
+              NkRng           *rng,
+              NkQuantizeStats *st)
+{
+  for (gsize r = 0; r < rows; r++)
+    for (gsize c0 = 0; c0 < cols; c0 += block)
+      {
+        gsize off = r * cols + c0;
+        guint len = (guint) MIN ((gsize) block, cols - c0);
+        double amax = u2f (amax_bits (src + off, len));
+        int e = nk_quant_mx_exponent (format, amax, rule);
+
+        block_slow (format, src + off, dst + off, len, ldexp (1.0, e), rounding, rng, st);
+      }
+}
+
+/**
+ * nk_quantize_fake_f32:
+ * @format: the block format
+ * @src: (array): @rows × @cols finite floats, row-major
+ * @dst: (array): where the dequantized values go (may be @src)
+ * @rows: rows
+ * @cols: columns; blocks run along each row, the last one short where @block
+ *   does not divide @cols
+ * @block: elements per block, at least 1
+ * @rule: how an MX block's scale is picked (NVFP4 ignores it)
+ * @rounding: how elements are rounded
+ * @rng: (nullable): the generator for %NK_ROUNDING_MODE_STOCHASTIC (one 32-bit
+ *   draw per element, row-major order); required for it
+ * @stats: (nullable) (inout): counts to add to
+ *
+ * Quantize-then-dequantize for training: each element becomes the float32
+ * nearest its dequantized value under @format (NVFP4's tensor scale taken over
+ * the whole array), exactly what nk_quantize() gives for the same values one
+ * row at a time. Non-finite input gives unspecified (but no undefined) results.
+ */
+void
+nk_quantize_fake_f32 (NkBlockFormat    format,
+                      const float     *src,
+                      float           *dst,
+                      gsize            rows,
+                      gsize            cols,
+                      guint            block,
+                      NkMxScaleRule    rule,
+                      NkRoundingMode   rounding,
+                      NkRng           *rng,
+                      NkQuantizeStats *stats)
+{
+  NkQuantizeStats st = { 0, 0, 0 };
+
+  g_return_if_fail ((guint) format < NK_N_BLOCK_FORMATS);
+  g_return_if_fail (block > 0);
+  g_return_if_fail ((src != NULL && dst != NULL) || rows * cols == 0);
+  g_return_if_fail (rounding != NK_ROUNDING_MODE_STOCHASTIC || rng != NULL);
+
+  if (format == NK_BLOCK_FORMAT_NVFP4)
+    fake_nvfp4 (src, dst, rows, cols, block, rounding, rng, &st);
+  else if (rounding != NK_ROUNDING_MODE_NEAREST_EVEN)
+    fake_mx_slow (format, src, dst, rows, cols, block, rule, rounding, rng, &st);
+  else
+    switch (format)
+      {
+      case NK_BLOCK_FORMAT_MXFP8_E4M3:
+        mx_rows_e4m3 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_MXFP8_E5M2:
+        mx_rows_e5m2 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_MXFP6_E3M2:
+        mx_rows_e3m2 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_MXFP6_E2M3:
+        mx_rows_e2m3 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_MXFP4:
+        mx_rows_e2m1 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_MXINT8:
+        mx_rows_int8 (src, dst, rows, cols, block, rule, &st.flushed, &st.clipped);
+        break;
+      case NK_BLOCK_FORMAT_NVFP4:
+      case NK_N_BLOCK_FORMATS:
+      default:
+        g_assert_not_reached ();
+      }
+
+  if (stats != NULL)
+    {
+      stats->elements += rows * cols;
+      stats->flushed += st.flushed;
+      stats->clipped += st.clipped;
+    }
+}
