@@ -18,6 +18,7 @@
 #include "nk-json.h"
 #include "nk-import-plan.h"
 #include "nk-log-import.h"
+#include "cli-import-follow.h"
 
 static void
 add_if (JsonBuilder *b,
@@ -28,9 +29,9 @@ add_if (JsonBuilder *b,
     nk_json_add_member_double (b, name, v);
 }
 
-static void
-print_step (const NkImportStep       *s,
-            const NkImportPrediction *p)
+void
+nk_cli_import_print_step (const NkImportStep       *s,
+                          const NkImportPrediction *p)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -111,9 +112,11 @@ warn_about (const NkImport *import)
     }
 }
 
-static void
-print_done (const NkImport           *import,
-            const NkImportPrediction *p)
+/* @ended: why --follow ended (nk_log_follow_end_to_string()), or NULL */
+void
+nk_cli_import_print_done (const NkImport           *import,
+                          const NkImportPrediction *p,
+                          const char               *ended)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -130,6 +133,11 @@ print_done (const NkImport           *import,
   json_builder_add_int_value (b, import->rejected_lines);
   json_builder_set_member_name (b, "replaced_steps");
   json_builder_add_int_value (b, import->replaced_steps);
+  if (ended != NULL)
+    {
+      json_builder_set_member_name (b, "ended");
+      json_builder_add_string_value (b, ended);
+    }
   if (p != NULL)
     add_comparison (b, p, import);
   json_builder_end_object (b);
@@ -144,7 +152,9 @@ nk_cli_import_main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(NkImport) import = NULL;
   g_autofree char *format_text = NULL, *plan = NULL;
-  gboolean json = FALSE;
+  g_autofree char *idle_text = NULL;
+  gboolean json = FALSE, follow = FALSE;
+  double idle_exit = 0;
   NkLogFormat format = NK_LOG_FORMAT_AUTO;
   NkImportPrediction predicted;
   int exit_code;
@@ -155,6 +165,10 @@ nk_cli_import_main (int    argc,
     { "plan", 0, 0, G_OPTION_ARG_FILENAME, &plan,
       N_("A plan from “napkin-cli plan --json”: each step carries its prediction"), "PLAN.json" },
     { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json, N_("Errors as JSON too"), NULL },
+    { "follow", 0, 0, G_OPTION_ARG_NONE, &follow,
+      N_("Follow a log still being written: each step as soon as its line is complete"), NULL },
+    { "idle-exit", 0, 0, G_OPTION_ARG_STRING, &idle_text,
+      N_("With --follow: end after this many seconds without growth"), "SECONDS" },
     { NULL }
   };
 
@@ -172,10 +186,14 @@ nk_cli_import_main (int    argc,
     return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("--format must be auto, torchtitan, megatron, deepspeed, nanogpt, llmc or tensorboard, not “%s”."),
                         format_text);
+  if (idle_text != NULL && !nk_cli_import_parse_idle_exit (follow, idle_text, &idle_exit, &error))
+    return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
   /* a plan file that cannot be read is a file that cannot be read, as a log is (exit 1) */
   if (plan != NULL && !nk_import_plan_load (plan, &predicted, &error))
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
 
+  if (follow)
+    return nk_cli_import_follow (argv[1], format, idle_exit, plan != NULL ? &predicted : NULL, json);
   import = nk_log_import (argv[1], format, &error);
   if (import == NULL)
     return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
@@ -183,8 +201,9 @@ nk_cli_import_main (int    argc,
   if (plan != NULL)
     predicted.mfu = nk_import_prediction_get_mfu (&predicted, import->format, NULL);
   for (guint i = 0; i < import->steps->len; i++)
-    print_step (&g_array_index (import->steps, NkImportStep, i), plan != NULL ? &predicted : NULL);
-  print_done (import, plan != NULL ? &predicted : NULL);
+    nk_cli_import_print_step (&g_array_index (import->steps, NkImportStep, i),
+                              plan != NULL ? &predicted : NULL);
+  nk_cli_import_print_done (import, plan != NULL ? &predicted : NULL, NULL);
   warn_about (import);
   return NK_EXIT_OK;
 }

@@ -85,6 +85,7 @@
 
 /* runs */
 #include "nk-import-plan.h"
+#include "nk-log-follow.h"
 #include "nk-log-import.h"
 #include "nk-run-dir.h"
 #include "nk-run-recorder.h"

@@ -21,9 +21,10 @@
  * When a step is emitted: the lines of one step (DeepSpeed's step= line and its
  * throughput line, Megatron-LM's iteration line and its memory report, a
  * TensorBoard step's several tags) are gathered; the step is emitted
- * (#NkLogFollower::step) when a line of another step arrives, when a poll finds the
- * file has not grown since the poll before (so within two poll intervals of its
- * last line completing), or when following ends.
+ * (#NkLogFollower::step) when a line of another step arrives, when a poll reads
+ * nothing new and no line (or record) is half-written (so within about one poll
+ * interval of its last line completing, when the writer pauses), or when following
+ * ends.
  *
  * Restarted steps: a step number is emitted at most once, and steps are emitted in
  * increasing order. A line of a step at or below the last one emitted — a restarted

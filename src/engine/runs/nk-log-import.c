@@ -25,6 +25,7 @@
 #include <gio/gio.h>
 
 #include "nk-file-util.h"
+#include "nk-log-import-private.h"
 #include "nk-tfevents.h"
 
 /**
@@ -37,6 +38,14 @@
 G_DEFINE_QUARK (nk-log-import-error-quark, nk_log_import_error)
 
 G_DEFINE_BOXED_TYPE (NkImport, nk_import, nk_import_copy, nk_import_free)
+
+static NkImportStep *
+import_step_copy (const NkImportStep *step)
+{
+  return g_memdup2 (step, sizeof *step);
+}
+
+G_DEFINE_BOXED_TYPE (NkImportStep, nk_import_step, import_step_copy, g_free)
 
 #define GIB 1073741824.0
 #define MIB 1048576.0
@@ -333,78 +342,108 @@ reject_line (Builder *b,
   g_free (why);
 }
 
-/* Reads one matched line into its step; a line with a value no run can have
- * is rejected whole (counted, and the first one named), never read in part. */
-static void
-apply_match (Builder       *b,
-             const Pattern *p,
+/* Reads one matched line into @out (@out->step, and each field the line has; the
+ * others NAN) and its memory into @out->memory_max_bytes. A line with a value no run
+ * can have is rejected whole (*why says why), never read in part. */
+static NkLogLineKind
+parse_match (const Pattern *p,
              GMatchInfo    *m,
-             guint          line)
+             NkImportStep  *out,
+             char         **why)
 {
-  NkImportStep *s = NULL;
-  double values[8];
-  double memory = NAN;
+  const NkImportStep empty = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
   guint64 step = 0;
 
+  *out = empty;
   for (int g = 0; g < 8 && p->fields[g] != 0; g++)
     {
       g_autofree char *t = g_match_info_fetch (m, g + 1);
-      char *why;
+      double v;
 
-      values[g] = NAN;
       if (t == NULL || *t == '\0' || p->fields[g] == F_NONE)
         continue;
       if (p->fields[g] == F_STEP)
         {
           if (!g_ascii_string_to_unsigned (t, 10, 0, NK_LOG_IMPORT_MAX_STEP, &step, NULL))
             {
-              reject_line (b, line, g_strdup_printf (_("the step %s is past 2^53"), t));
-              return;
+              *why = g_strdup_printf (_("the step %s is past 2^53"), t);
+              return NK_LOG_LINE_REJECTED;
             }
           continue;
         }
-      values[g] = parse_number (t);
-      if ((why = check_value (p->fields[g], t, values[g])) != NULL)
+      v = parse_number (t);
+      if ((*why = check_value (p->fields[g], t, v)) != NULL)
+        return NK_LOG_LINE_REJECTED;
+      switch (p->fields[g])
         {
-          reject_line (b, line, why);
-          return;
+        case F_LOSS: out->loss = v; out->present |= NK_IMPORT_FIELD_LOSS; break;
+        case F_TPS: out->tokens_per_s = v; break;
+        case F_TFLOPS: out->tflops_per_gpu = v; break;
+        case F_MFU_PCT: if (v >= 0) out->mfu = v / 100; break;
+        case F_MS: out->seconds = v / 1000; break;
+        case F_S: out->seconds = v; break;
+        case F_SAMPLES: out->samples_per_s = v; break;
+        case F_MEM_GIB: case F_MEM_GB: out->memory_max_bytes = v * GIB; break;
+        case F_MEM_MIB: out->memory_max_bytes = v * MIB; break;
+        default: break;
         }
     }
-  if (p->fields[0] == F_STEP)
-    s = step_for (b, (gint64) step);
-  for (int g = 0; g < 8 && p->fields[g] != 0; g++)
-    {
-      double v = values[g];
+  out->step = (gint64) step;
+  return p->fields[0] == F_STEP ? NK_LOG_LINE_STEP : NK_LOG_LINE_MEMORY;
+}
 
-      switch (p->fields[g])
-        {
-        case F_MEM_GIB: memory = v * GIB; break;
-        case F_MEM_GB: memory = v * GIB; break;
-        case F_MEM_MIB: memory = v * MIB; break;
-        default: break;
-        }
-      if (s == NULL || (isnan (v) && p->fields[g] != F_LOSS))
-        continue;
-      switch (p->fields[g])
-        {
-        case F_LOSS: set_loss (s, v); break;
-        case F_TPS: set_first (&s->tokens_per_s, v); break;
-        case F_TFLOPS: set_first (&s->tflops_per_gpu, v); break;
-        case F_MFU_PCT: if (v >= 0) set_first (&s->mfu, v / 100); break;
-        case F_MS: set_first (&s->seconds, v / 1000); break;
-        case F_S: set_first (&s->seconds, v); break;
-        case F_SAMPLES: set_first (&s->samples_per_s, v); break;
-        default: break;
-        }
+/*
+ * _nk_import_step_merge:
+ * @into: a step
+ * @from: another line's values for the same step
+ *
+ * Fills what @into does not have yet from @from (lines of several ranks); memory
+ * takes the maximum.
+ */
+void
+_nk_import_step_merge (NkImportStep       *into,
+                       const NkImportStep *from)
+{
+  if (from->present & NK_IMPORT_FIELD_LOSS)
+    set_loss (into, from->loss);
+  set_first (&into->tokens_per_s, from->tokens_per_s);
+  set_first (&into->tflops_per_gpu, from->tflops_per_gpu);
+  set_first (&into->mfu, from->mfu);
+  set_first (&into->seconds, from->seconds);
+  set_first (&into->samples_per_s, from->samples_per_s);
+  set_max (&into->memory_max_bytes, from->memory_max_bytes);
+}
+
+/* Reads one matched line into its step; a memory-only line attaches to the last step
+ * seen, or waits for the first one. */
+static void
+apply_match (Builder       *b,
+             const Pattern *p,
+             GMatchInfo    *m,
+             guint          line)
+{
+  NkImportStep one;
+  NkImportStep *s = NULL;
+  char *why = NULL;
+
+  switch (parse_match (p, m, &one, &why))
+    {
+    case NK_LOG_LINE_REJECTED:
+      reject_line (b, line, why);
+      return;
+    case NK_LOG_LINE_STEP:
+      s = step_for (b, one.step);
+      _nk_import_step_merge (s, &one);
+      return;
+    default:
+      break;
     }
-  if (isnan (memory))
+  if (isnan (one.memory_max_bytes))
     return;
-  if (s == NULL && b->have_last)
-    s = step_for (b, b->last_step);
-  if (s != NULL)
-    set_max (&s->memory_max_bytes, memory);
+  if (b->have_last)
+    set_max (&step_for (b, b->last_step)->memory_max_bytes, one.memory_max_bytes);
   else
-    set_max (&b->pending_memory, memory);
+    set_max (&b->pending_memory, one.memory_max_bytes);
 }
 
 /* Removes ESC [ … final-byte sequences in place. */
@@ -562,6 +601,104 @@ detect_format (Regexes *r,
     if (count[f] > 0 && (best == NK_LOG_FORMAT_AUTO || count[f] > count[best]))
       best = f;
   return best;
+}
+
+/* -- one line at a time (nk-log-follow.c) ------------------------------------------- */
+
+/*
+ * _nk_log_line_clean:
+ * @line: a line, without its newline
+ *
+ * Removes ANSI colour codes and replaces bytes that are not UTF-8, in place, as
+ * import does to each line before matching it.
+ */
+void
+_nk_log_line_clean (char *line)
+{
+  strip_ansi (line);
+  make_valid (line);
+}
+
+/*
+ * _nk_log_line_parse:
+ * @format: a format (not auto, not TensorBoard)
+ * @line: a cleaned line
+ * @out: (out caller-allocates): the line's step and values (the others NAN); for a
+ *   memory-only line its memory in @memory_max_bytes
+ * @why: (out) (transfer full): for a rejected line, why
+ *
+ * Reads one line as import reads it.
+ *
+ * Returns: what the line is
+ */
+NkLogLineKind
+_nk_log_line_parse (NkLogFormat   format,
+                    const char   *line,
+                    NkImportStep *out,
+                    char        **why)
+{
+  g_autoptr(GMatchInfo) m = NULL;
+  int p = match_line (regexes_get (), format, line, &m);
+
+  if (p < 0)
+    return NK_LOG_LINE_OTHER;
+  return parse_match (&patterns[p], m, out, why);
+}
+
+/*
+ * _nk_log_line_detect:
+ * @line: a cleaned line
+ *
+ * The first engine (in #NkLogFormat order) one of whose lines @line is.
+ *
+ * Returns: the format, or %NK_LOG_FORMAT_AUTO for none
+ */
+NkLogFormat
+_nk_log_line_detect (const char *line)
+{
+  for (NkLogFormat f = NK_LOG_FORMAT_TORCHTITAN; f < NK_LOG_FORMAT_TENSORBOARD; f++)
+    {
+      g_autoptr(GMatchInfo) m = NULL;
+
+      if (match_line (regexes_get (), f, line, &m) >= 0)
+        return f;
+    }
+  return NK_LOG_FORMAT_AUTO;
+}
+
+/* The engines' end-of-run lines, where they write one:
+ *   torchtitan train.py (Trainer.train): logger.info("Training completed")
+ *   Megatron-LM training.py (pretrain): print_datetime('after training is done'),
+ *     printed as "[after training is done] datetime: ..."
+ *   llm.c train_gpt2.cu: printf0("total average iteration time: %f ms\n", ...)
+ * DeepSpeed is a library the user's script calls, nanoGPT's train.py prints nothing
+ * after its loop, llm.c's main.log has no such line. */
+static const struct {
+  NkLogFormat format;
+  const char *text;
+} end_lines[] = {
+  { NK_LOG_FORMAT_TORCHTITAN, "Training completed" },
+  { NK_LOG_FORMAT_MEGATRON, "[after training is done]" },
+  { NK_LOG_FORMAT_LLMC, "total average iteration time:" },
+};
+
+/*
+ * _nk_log_line_is_end:
+ * @format: a format
+ * @line: a cleaned line
+ *
+ * Whether @line is @format's end-of-run line.
+ *
+ * Returns: %TRUE for the engine's last line of a run
+ */
+gboolean
+_nk_log_line_is_end (NkLogFormat  format,
+                     const char  *line)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (end_lines); i++)
+    if (end_lines[i].format == format && strstr (line, end_lines[i].text) != NULL)
+      return TRUE;
+  return FALSE;
 }
 
 static NkImport *
@@ -850,6 +987,48 @@ check_point (const TagMap        *map,
   return NULL;
 }
 
+/*
+ * _nk_log_import_point:
+ * @tag: a TensorBoard tag
+ * @pt: one of its points
+ * @out: (out caller-allocates): the point as a step with one field (the others NAN)
+ * @why: (out) (transfer full): for a rejected point, why
+ *
+ * Reads one TensorBoard point as import reads it: %NK_LOG_LINE_OTHER for a tag
+ * that is none of the engines' known ones.
+ *
+ * Returns: what the point is
+ */
+NkLogLineKind
+_nk_log_import_point (const char          *tag,
+                      const NkScalarPoint *pt,
+                      NkImportStep        *out,
+                      char               **why)
+{
+  const NkImportStep empty = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
+  const TagMap *map = NULL;
+  double v;
+
+  for (guint t = 0; t < G_N_ELEMENTS (tag_map) && map == NULL; t++)
+    if (strcmp (tag, tag_map[t].tag) == 0)
+      map = &tag_map[t];
+  if (map == NULL)
+    return NK_LOG_LINE_OTHER;
+  v = pt->value * map->scale;
+  if ((*why = check_point (map, pt, v)) != NULL)
+    return NK_LOG_LINE_REJECTED;
+  *out = empty;
+  out->step = pt->step;
+  if (map->field == G_STRUCT_OFFSET (NkImportStep, loss))
+    {
+      out->loss = v;
+      out->present |= NK_IMPORT_FIELD_LOSS;
+    }
+  else if (v >= 0)
+    *(double *) G_STRUCT_MEMBER_P (out, map->field) = v;
+  return NK_LOG_LINE_STEP;
+}
+
 static NkImport *
 import_tensorboard (const char *path,
                     GError    **error)
@@ -870,13 +1049,11 @@ import_tensorboard (const char *path,
       b.have_last = FALSE;
       for (guint i = 0; a != NULL && i < a->len; i++)
         {
-          NkScalarPoint *pt = &g_array_index (a, NkScalarPoint, i);
-          double v = pt->value * tag_map[t].scale;
-          char *why = check_point (&tag_map[t], pt, v);
-          NkImportStep *s;
-          double *slot;
+          NkImportStep one;
+          char *why = NULL;
 
-          if (why != NULL)
+          if (_nk_log_import_point (tag_map[t].tag, &g_array_index (a, NkScalarPoint, i),
+                                    &one, &why) == NK_LOG_LINE_REJECTED)
             {
               import->skipped_lines++;
               import->rejected_lines++;
@@ -886,14 +1063,7 @@ import_tensorboard (const char *path,
                 g_free (why);
               continue;
             }
-          s = step_for (&b, pt->step);
-          slot = G_STRUCT_MEMBER_P (s, tag_map[t].field);
-          if (tag_map[t].field == G_STRUCT_OFFSET (NkImportStep, memory_max_bytes))
-            set_max (slot, v);
-          else if (tag_map[t].field == G_STRUCT_OFFSET (NkImportStep, loss))
-            set_loss (s, v);
-          else if (v >= 0)
-            set_first (slot, v);
+          _nk_import_step_merge (step_for (&b, one.step), &one);
         }
     }
   builder_clear (&b);

@@ -111,6 +111,7 @@ typedef enum {
  *
  * One step of an imported log; a field the source does not have is NAN (the loss:
  * see @present). Every field but the loss is finite and not negative where present.
+ * A boxed type (#NkLogFollower::step carries one).
  */
 typedef struct {
   gint64 step;
@@ -148,9 +149,12 @@ typedef struct {
 } NkImport;
 
 #define NK_TYPE_IMPORT (nk_import_get_type ())
+#define NK_TYPE_IMPORT_STEP (nk_import_step_get_type ())
 
 NK_AVAILABLE_IN_ALL
 GType        nk_import_get_type        (void) G_GNUC_CONST;
+NK_AVAILABLE_IN_ALL
+GType        nk_import_step_get_type   (void) G_GNUC_CONST;
 
 NK_AVAILABLE_IN_ALL
 GQuark       nk_log_import_error_quark (void);

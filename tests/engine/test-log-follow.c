@@ -1,0 +1,768 @@
+/* test-log-follow.c: logs followed while a real process writes them
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A writer process (log-writer.c) appends each engine's lines to a real file, line
+ * by line with pauses, one line in two halves, a TensorBoard event file record by
+ * record (one record in two halves), truncates it, rotates it, writes the end line;
+ * an NkLogFollower (or napkin-cli import --follow) reads it meanwhile. Oracle: the
+ * steps the writer wrote (this file composes them from the engines' format strings,
+ * quoted above each writer, with its own numbers), never the parser's output: every
+ * step once, in order, each received while the writer still runs (checked with
+ * waitpid, not with a clock), and no line skipped that the writer did not mean to be.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "nk-log-follow.h"
+#include "nk-test-util.h"
+
+/* A writer process and the follower reading its file. */
+typedef struct {
+  GPid writer;
+  gboolean writer_done;
+  GArray *steps;            /* NkImportStep, as emitted */
+  GArray *alive;            /* gboolean: the writer still ran when the step came */
+  GPtrArray *notices;
+  NkLogFollowEnd ended;
+  gboolean writer_alive_at_end;
+  GMainLoop *loop;
+} Watch;
+
+static const char *
+writer_path (void)
+{
+  const char *p = g_getenv ("NK_LOG_WRITER");
+
+  g_assert_nonnull (p);
+  return p;
+}
+
+static GPid
+spawn_writer (const char *file,
+              GPtrArray  *actions)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_ptr_array_add (argv, (char *) writer_path ());
+  g_ptr_array_add (argv, (char *) file);
+  for (guint i = 0; i < actions->len; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (actions, i));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+/* Whether the writer still runs (reaping it once it has exited). */
+static gboolean
+writer_running (Watch *w)
+{
+  int status;
+
+  if (w->writer_done)
+    return FALSE;
+  if (waitpid (w->writer, &status, WNOHANG) == w->writer)
+    {
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      w->writer_done = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+step_cb (NkLogFollower      *f,
+         const NkImportStep *step,
+         Watch              *w)
+{
+  gboolean alive = writer_running (w);
+
+  g_array_append_val (w->steps, *step);
+  g_array_append_val (w->alive, alive);
+}
+
+static void
+notice_cb (NkLogFollower *f,
+           const char    *sentence,
+           Watch         *w)
+{
+  g_ptr_array_add (w->notices, g_strdup (sentence));
+}
+
+static void
+ended_cb (NkLogFollower  *f,
+          NkLogFollowEnd  reason,
+          Watch          *w)
+{
+  w->ended = reason;
+  w->writer_alive_at_end = writer_running (w);
+  g_main_loop_quit (w->loop);
+}
+
+/* A guard against a follower that never ends: the test fails, it does not time. */
+static gboolean
+guard_cb (gpointer data)
+{
+  g_error ("the follower did not end within 20 s");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+watch_clear (Watch *w)
+{
+  if (!w->writer_done)
+    {
+      kill (w->writer, SIGTERM);
+      waitpid (w->writer, NULL, 0);
+      w->writer_done = TRUE;
+    }
+  g_clear_pointer (&w->steps, g_array_unref);
+  g_clear_pointer (&w->alive, g_array_unref);
+  g_clear_pointer (&w->notices, g_ptr_array_unref);
+  g_clear_pointer (&w->loop, g_main_loop_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Watch, watch_clear)
+
+/* Starts @actions writing @file (created empty first) and follows @path until the
+ * follower ends; @stop_after stops it after that many steps (0: never). */
+static NkLogFollower *
+follow (Watch       *w,
+        const char  *file,
+        const char  *path,
+        NkLogFormat  format,
+        GPtrArray   *actions,
+        double       idle)
+{
+  g_autoptr(GError) error = NULL;
+  NkLogFollower *f;
+  guint guard;
+
+  *w = (Watch) { 0 };
+  w->steps = g_array_new (FALSE, FALSE, sizeof (NkImportStep));
+  w->alive = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  w->notices = g_ptr_array_new_with_free_func (g_free);
+  w->loop = g_main_loop_new (NULL, FALSE);
+  if (!g_file_test (file, G_FILE_TEST_EXISTS))
+    g_assert_true (g_file_set_contents (file, "", 0, NULL));
+  f = nk_log_follower_new (path, format);
+  nk_log_follower_set_poll_interval (f, 50);
+  nk_log_follower_set_idle_timeout (f, idle);
+  g_signal_connect (f, "step", G_CALLBACK (step_cb), w);
+  g_signal_connect (f, "notice", G_CALLBACK (notice_cb), w);
+  g_signal_connect (f, "ended", G_CALLBACK (ended_cb), w);
+  w->writer = spawn_writer (file, actions);
+  g_assert_true (nk_log_follower_start (f, &error));
+  g_assert_no_error (error);
+  guard = g_timeout_add_seconds (20, guard_cb, NULL);
+  if (nk_log_follower_get_running (f))
+    g_main_loop_run (w->loop);
+  g_source_remove (guard);
+  return f;
+}
+
+/* Every step the writer wrote, once, in order, each while the writer still ran. */
+static void
+assert_steps (Watch         *w,
+              const gint64  *steps,
+              const double  *losses,
+              guint          n)
+{
+  g_assert_cmpuint (w->steps->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const NkImportStep *s = &g_array_index (w->steps, NkImportStep, i);
+
+      g_assert_cmpint (s->step, ==, steps[i]);
+      g_assert_true (s->present & NK_IMPORT_FIELD_LOSS);
+      g_assert_cmpfloat_with_epsilon (s->loss, losses[i], 1e-9 + fabs (losses[i]) * 1e-6);
+      g_assert_true (g_array_index (w->alive, gboolean, i));
+    }
+}
+
+static void
+add (GPtrArray  *a,
+     const char *format,
+     ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add (GPtrArray  *a,
+     const char *format,
+     ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (a, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* A line in two halves with a pause between, so that the follower reads the first
+ * half alone several times (polls every 50 ms). */
+static void
+add_split (GPtrArray  *a,
+           const char *line)
+{
+  gsize half = strlen (line) / 2;
+
+  add (a, "t:%.*s", (int) half, line);
+  add (a, "s:300");
+  add (a, "t:%s", line + half);
+}
+
+static char *
+temp_file (const char *dir,
+           const char *name)
+{
+  return g_build_filename (dir, name, NULL);
+}
+
+/* -- each engine, line by line ------------------------------------------------------- */
+
+/* torchtitan components/metrics.py:527-536 (MetricsProcessor.log):
+ *   "step: {step:2}  loss: {loss:8.5f}  grad_norm: {gn:7.4f}  memory: {gib:5.2f}GiB({pct:.2f}%)
+ *    tps: {round(tps):,}  tflops: {tflops:,.2f}  mfu: {mfu:.2f}%" with ANSI colours;
+ * train.py ends with logger.info("Training completed"). Lines after it are not read. */
+static void
+test_torchtitan (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "train.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const gint64 steps[] = { 1, 2, 3, 4 };
+  const double losses[] = { 10.875, 9.5, 8.25, 7.125 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *line =
+        g_strdup_printf ("[rank0]:[titan] 2026-11-28 03:00:0%u,123 - root - INFO - \033[31mstep: %2"
+                         G_GINT64_FORMAT "  \033[32mloss: %8.5f  \033[33mgrad_norm: %7.4f  "
+                         "\033[34mmemory: %5.2fGiB(%.2f%%)  \033[34mtps: %s  \033[36mtflops: %.2f  "
+                         "\033[35mmfu: %.2f%%\033[39m\n",
+                         i, steps[i], losses[i], 1.25, 38.5, 47.5, "1,234", 123.45, 12.5);
+      if (i == 2)
+        add_split (a, line);
+      else
+        add (a, "t:%s", line);
+      add (a, "s:150");
+    }
+  add (a, "t:[rank0]:[titan] 2026-11-28 03:00:05,000 - root - INFO - Training completed\n");
+  add (a, "s:100");
+  add (a, "t:step: 99  loss: 1.00000  memory: 1.00GiB(1.00%%)  tps: 1  tflops: 1.00  mfu: 1.00%%\n");
+  add (a, "s:1500");
+  f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
+  g_assert_true (w.writer_alive_at_end);
+  g_assert_cmpint (nk_log_follower_get_format (f), ==, NK_LOG_FORMAT_TORCHTITAN);
+  assert_steps (&w, steps, losses, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const NkImportStep *s = &g_array_index (w.steps, NkImportStep, i);
+
+      g_assert_cmpfloat (s->memory_max_bytes, ==, 38.5 * 1073741824.0);
+      g_assert_cmpfloat (s->tokens_per_s, ==, 1234);
+      g_assert_cmpfloat_with_epsilon (s->mfu, 0.125, 1e-12);
+    }
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 0);
+  g_assert_cmpuint (w.notices->len, ==, 0);
+  nk_test_remove_tree (dir);
+}
+
+/* Megatron-LM training.py:3568-3641 (training_log), its report_memory line after the
+ * first logged iteration (common_utils.py:321-334, "[Rank N] ... memory (MB) |
+ * allocated: | max allocated:"), and "[after training is done] datetime: ..." from
+ * print_datetime('after training is done') at the end of pretrain(). */
+static void
+test_megatron (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "megatron.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const gint64 steps[] = { 10, 20, 30 };
+  const double losses[] = { 9.25, 8.5, 7.75 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line =
+        g_strdup_printf (" [2026-11-28 03:00:00] iteration %8" G_GINT64_FORMAT "/%8d | consumed samples: %12"
+                         G_GINT64_FORMAT " | elapsed time per iteration (ms): %.1f | throughput per GPU "
+                         "(TFLOP/s/GPU): %.1f | learning rate: 1.000000E-04 | global batch size:    32 | "
+                         "lm loss: %.6E | loss scale: 1.0 | grad norm: 1.234 | number of skipped iterations: %3d | "
+                         "number of nan iterations:   0 |\n",
+                         steps[i], 30, steps[i] * 32, 1500.0 + i, 400.5, losses[i], 0);
+      /* the memory report follows the first iteration line in the same flush */
+      if (i == 0)
+        add (a, "t:%s[Rank 0] (after 10 iterations) memory (MB) | allocated: 1024.00 | max allocated: 2048.00 | "
+             "reserved: 4096.00 | max reserved: 4096.00\n", line);
+      else if (i == 1)
+        add_split (a, line);
+      else
+        add (a, "t:%s", line);
+      add (a, "s:150");
+    }
+  add (a, "t:[after training is done] datetime: 2026-11-28 03:00:09 \n");
+  add (a, "s:1500");
+  f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
+  g_assert_true (w.writer_alive_at_end);
+  assert_steps (&w, steps, losses, 3);
+  g_assert_cmpfloat (g_array_index (w.steps, NkImportStep, 0).memory_max_bytes, ==, 2048.0 * 1048576.0);
+  g_assert_cmpfloat_with_epsilon (g_array_index (w.steps, NkImportStep, 1).seconds, 1.501, 1e-12);
+  g_assert_cmpfloat (g_array_index (w.steps, NkImportStep, 2).tflops_per_gpu, ==, 400.5);
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 0);
+  nk_test_remove_tree (dir);
+}
+
+/* DeepSpeed runtime/engine.py:2489 "step={step}, skipped={skipped}, lr={lr}, mom={mom}"
+ * then utils/timer.py:265-266 "epoch={}/micro_step={}/global_step={}, RunningAvgSamplesPerSec={},
+ * CurrSamplesPerSec={}, MemAllocated={}GB, MaxMemAllocated={}GB" for the same step, and
+ * the pipeline engine's "steps: {} loss: {:0.4f} iter time (s): {:0.3f} samples/sec: {:0.3f}"
+ * (pipe/engine.py:404-409) for the loss. DeepSpeed writes no end line: idle ends it. */
+static void
+test_deepspeed (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "ds.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const gint64 steps[] = { 100, 200, 300 };
+  const double losses[] = { 5.5, 4.25, 3.125 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      /* a step's three lines in one write (one flush of the engine's stdout) */
+      g_autofree char *line =
+        g_strdup_printf ("[2026-11-28 03:00:00,000] [INFO] [logging.py:128:log_dist] [Rank 0] step=%" G_GINT64_FORMAT
+                         ", skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]\n"
+                         "[2026-11-28 03:00:00,000] [INFO] [timer.py:264:stop] epoch=0/micro_step=%" G_GINT64_FORMAT
+                         "/global_step=%" G_GINT64_FORMAT ", RunningAvgSamplesPerSec=63.5, CurrSamplesPerSec=%.1f, "
+                         "MemAllocated=1.5GB, MaxMemAllocated=%.2fGB\n"
+                         "steps: %" G_GINT64_FORMAT " loss: %0.4f iter time (s): %0.3f samples/sec: %0.3f\n",
+                         steps[i], steps[i], steps[i], 60.0 + i, 2.0 + i, steps[i], losses[i], 0.5, 64.0);
+      if (i == 1)
+        add_split (a, line);
+      else
+        add (a, "t:%s", line);
+      add (a, "s:150");
+    }
+  add (a, "s:2500");
+  f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0.8);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
+  /* not timed: the writer sleeps 2.5 s after its last line, idle is 0.8 s */
+  g_assert_true (w.writer_alive_at_end);
+  assert_steps (&w, steps, losses, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const NkImportStep *s = &g_array_index (w.steps, NkImportStep, i);
+
+      g_assert_cmpfloat (s->samples_per_s, ==, 60.0 + i);
+      g_assert_cmpfloat (s->memory_max_bytes, ==, (2.0 + i) * 1073741824.0);
+      g_assert_cmpfloat (s->seconds, ==, 0.5);
+    }
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 0);
+  nk_test_remove_tree (dir);
+}
+
+/* nanoGPT train.py:327: print(f"iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms,
+ * mfu {running_mfu*100:.2f}%"); truncated mid-run (the file rewritten from its start):
+ * said, read again, the steps already emitted not emitted again. */
+static void
+test_nanogpt_truncated (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "nanogpt.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  /* written: 0 1 2 | truncated | 1 2 3 4: the restart's 1 and 2 are not emitted again */
+  const gint64 written[] = { 0, 1, 2, 1, 2, 3, 4 };
+  const gint64 steps[] = { 0, 1, 2, 3, 4 };
+  const double losses[] = { 10.5, 9.25, 8.125, 7.0625, 6.5 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  add (a, "t:number of parameters: 10.65M\n");
+  for (guint i = 0; i < G_N_ELEMENTS (written); i++)
+    {
+      double loss = i < 3 ? losses[written[i]] : losses[written[i]] + (written[i] < 3 ? 1 : 0);
+      g_autofree char *line = g_strdup_printf ("iter %" G_GINT64_FORMAT ": loss %.4f, time %.2fms, mfu %.2f%%\n",
+                                               written[i], loss, 250.0, i == 0 ? -100.0 : 30.0);
+
+      if (i == 3)
+        {
+          add (a, "T");
+          add (a, "s:300");
+        }
+      if (i == 5)
+        add_split (a, line);
+      else
+        add (a, "t:%s", line);
+      add (a, "s:150");
+    }
+  add (a, "s:2000");
+  f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0.8);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
+  assert_steps (&w, steps, losses, 5);
+  g_assert_cmpuint (nk_log_follower_get_replaced_steps (f), ==, 2);
+  g_assert_cmpuint (w.notices->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (w.notices, 0), "truncated"));
+  /* nanoGPT's first "mfu -100.00%" is its "not measured" */
+  g_assert_true (isnan (g_array_index (w.steps, NkImportStep, 0).mfu));
+  g_assert_cmpfloat_with_epsilon (g_array_index (w.steps, NkImportStep, 4).mfu, 0.30, 1e-12);
+  /* the parameter count line only */
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 1);
+  nk_test_remove_tree (dir);
+}
+
+/* llm.c train_gpt2.cu:1872 "step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e |
+ * %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n", rotated (renamed away, a new file created at
+ * the path), then its end line printf0("total average iteration time: %f ms\n"). */
+static void
+test_llmc_rotated (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "llmc.log");
+  g_autofree char *old = temp_file (dir, "llmc.log.1");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const gint64 steps[] = { 1, 2, 3, 4, 5 };
+  const double losses[] = { 11.0, 10.5, 9.75, 9.0, 8.5 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *line =
+        g_strdup_printf ("step %4" G_GINT64_FORMAT "/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| "
+                         "lr %.2e | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n",
+                         steps[i], 5, losses[i], 0.1, 1.5, -0.2, 6e-4, 120.5, 45.5, 512000.0);
+      if (i == 3)
+        {
+          add (a, "R:%s", old);
+          add (a, "s:300");
+        }
+      if (i == 4)
+        add_split (a, line);
+      else
+        add (a, "t:%s", line);
+      add (a, "s:150");
+    }
+  add (a, "t:total average iteration time: 120.500000 ms\n");
+  add (a, "s:1500");
+  f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
+  g_assert_true (w.writer_alive_at_end);
+  assert_steps (&w, steps, losses, 5);
+  g_assert_cmpfloat (g_array_index (w.steps, NkImportStep, 4).tokens_per_s, ==, 512000);
+  g_assert_cmpuint (w.notices->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (w.notices, 0), "rotated"));
+  g_assert_cmpuint (nk_log_follower_get_replaced_steps (f), ==, 0);
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 0);
+  nk_test_remove_tree (dir);
+}
+
+/* A TensorBoard folder whose event file grows record by record (each record made by
+ * the engine's own NkEventWriter), one record written in two halves 300 ms apart; a
+ * step's two tags (loss, tokens_per_s) are two records that make one step. */
+static void
+test_tensorboard (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *events = temp_file (dir, "events.out.tfevents.1764298800.host.1.0");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const gint64 steps[] = { 1, 2, 3, 4 };
+  const double losses[] = { 4.5, 3.25, 2.125, 1.0625 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      /* a step's two records in one write, as a SummaryWriter's flush writes them */
+      add (a, "%c:loss:%" G_GINT64_FORMAT ":%g;tokens_per_s:%" G_GINT64_FORMAT ":%g",
+           i == 2 ? 'h' : 'e', steps[i], losses[i], steps[i], 1000.0 * (i + 1));
+      add (a, "s:150");
+    }
+  add (a, "s:2000");
+  f = follow (&w, events, dir, NK_LOG_FORMAT_AUTO, a, 0.8);
+  g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
+  g_assert_cmpint (nk_log_follower_get_format (f), ==, NK_LOG_FORMAT_TENSORBOARD);
+  assert_steps (&w, steps, losses, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (g_array_index (w.steps, NkImportStep, i).tokens_per_s, ==, 1000.0 * (i + 1));
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 0);
+  nk_test_remove_tree (dir);
+}
+
+/* A line past NK_LOG_IMPORT_MAX_LINE, written in pieces, is skipped unread and
+ * counted once; the steps around it are read (bounded memory, as import). */
+static void
+test_long_line (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *log = temp_file (dir, "nanogpt.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *chunk = g_strnfill (40000, 'x');
+  const gint64 steps[] = { 1, 2 };
+  const double losses[] = { 3.5, 2.5 };
+  g_autoptr(NkLogFollower) f = NULL;
+  g_auto(Watch) w;
+
+  add (a, "t:iter 1: loss 3.5000, time 10.00ms, mfu 1.00%%\n");
+  add (a, "s:100");
+  for (guint i = 0; i < 5; i++)
+    {
+      add (a, "t:%s", chunk);
+      add (a, "s:60");
+    }
+  add (a, "t:\niter 2: loss 2.5000, time 10.00ms, mfu 1.00%%\n");
+  add (a, "s:1500");
+  f = follow (&w, log, log, NK_LOG_FORMAT_NANOGPT, a, 0.6);
+  assert_steps (&w, steps, losses, 2);
+  g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 1);
+  nk_test_remove_tree (dir);
+}
+
+/* A FIFO is refused by name at once, as import refuses it; a folder given a format
+ * that writes no folder too. */
+static void
+test_refused (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autofree char *fifo = temp_file (dir, "pipe");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkLogFollower) f = NULL;
+  g_autoptr(NkLogFollower) d = NULL;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  f = nk_log_follower_new (fifo, NK_LOG_FORMAT_AUTO);
+  g_assert_false (nk_log_follower_start (f, &error));
+  g_assert_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, fifo));
+  g_clear_error (&error);
+  d = nk_log_follower_new (dir, NK_LOG_FORMAT_NANOGPT);
+  g_assert_false (nk_log_follower_start (d, &error));
+  g_assert_error (error, NK_LOG_IMPORT_ERROR, NK_LOG_IMPORT_ERROR_UNKNOWN_FORMAT);
+  nk_test_remove_tree (dir);
+}
+
+/* -- napkin-cli import --follow ------------------------------------------------------ */
+
+static GPtrArray *
+nanogpt_actions (guint n,
+                 guint pause_ms,
+                 guint tail_ms)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 1; i <= n; i++)
+    {
+      add (a, "t:iter %u: loss %.4f, time 12.00ms, mfu 20.00%%\n", i, 5.0 - 0.5 * i);
+      add (a, "s:%u", pause_ms);
+    }
+  add (a, "s:%u", tail_ms);
+  return a;
+}
+
+static void
+assert_cli_steps (const char *out,
+                  guint       n,
+                  const char *ended)
+{
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, n + 2);     /* steps, done, "" */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
+      JsonObject *o = json_node_get_object (node);
+
+      g_assert_cmpint (json_object_get_int_member (o, "step"), ==, i + 1);
+      g_assert_cmpfloat (json_object_get_double_member (o, "loss"), ==, 5.0 - 0.5 * (i + 1));
+    }
+  {
+    g_autoptr(JsonNode) node = json_from_string (lines[n], NULL);
+    JsonObject *o = json_node_get_object (node);
+
+    g_assert_true (json_object_get_boolean_member (o, "done"));
+    g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "nanogpt");
+    g_assert_cmpint (json_object_get_int_member (o, "steps"), ==, n);
+    g_assert_cmpint (json_object_get_int_member (o, "skipped_lines"), ==, 0);
+    g_assert_cmpstr (json_object_get_string_member (o, "ended"), ==, ended);
+  }
+}
+
+/* --idle-exit: the CLI prints the writer's steps and its done object on its own
+ * once the file stops growing, while the writer still runs. */
+static void
+test_cli_idle_exit (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
+  g_autofree char *log = temp_file (dir, "train.log");
+  g_autoptr(GPtrArray) a = nanogpt_actions (4, 150, 3000);
+  const char *args[] = { log, "--follow", "--idle-exit", "0.8", NULL };
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(Watch) w = { 0 };
+
+  g_assert_true (g_file_set_contents (log, "", 0, NULL));
+  w.writer = spawn_writer (log, a);
+  g_assert_true (nk_test_run_cli (&run, "import", args, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  /* the writer sleeps 3 s after its last line: the CLI ended on idle before */
+  g_assert_true (writer_running (&w));
+  assert_cli_steps (run.out, 4, "idle");
+  nk_test_remove_tree (dir);
+}
+
+/* SIGINT: the steps so far, then the done object, exit 0; each step line is read
+ * from the pipe before the writer writes the next (the writer's pauses), and the
+ * first is read while the writer still runs. */
+static void
+test_cli_sigint (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
+  g_autofree char *log = temp_file (dir, "train.log");
+  g_autoptr(GPtrArray) a = nanogpt_actions (3, 200, 5000);
+  const char *args[] = { log, "--follow", NULL };
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(Watch) w = { 0 };
+
+  g_assert_true (g_file_set_contents (log, "", 0, NULL));
+  cli = nk_test_spawn_cli ("import", args, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  w.writer = spawn_writer (log, a);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (cli));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      g_assert_true (writer_running (&w));
+      g_string_append_printf (out, "%s\n", line);
+    }
+  g_subprocess_send_signal (cli, SIGINT);
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        break;
+      g_string_append_printf (out, "%s\n", line);
+    }
+  g_assert_true (g_subprocess_wait (cli, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (cli));
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  assert_cli_steps (out->str, 3, "stopped");
+  nk_test_remove_tree (dir);
+}
+
+/* The engine's end line ends the CLI without --idle-exit. */
+static void
+test_cli_end_line (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
+  g_autofree char *log = temp_file (dir, "llmc.log");
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
+  const char *args[] = { log, "--follow", NULL };
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(Watch) w = { 0 };
+  g_autoptr(JsonNode) done = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  add (a, "t:step 1: train loss 4.500000 (took 10.000000 ms)\n");
+  add (a, "s:150");
+  add (a, "t:step 2: train loss 4.250000 (took 10.000000 ms)\n");
+  add (a, "s:150");
+  add (a, "t:total average iteration time: 10.000000 ms\n");
+  add (a, "s:3000");
+  g_assert_true (g_file_set_contents (log, "", 0, NULL));
+  w.writer = spawn_writer (log, a);
+  g_assert_true (nk_test_run_cli (&run, "import", args, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (writer_running (&w));
+  lines = g_strsplit (run.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  done = json_from_string (lines[2], NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (done), "ended"), ==, "run-ended");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (done), "steps"), ==, 2);
+  nk_test_remove_tree (dir);
+}
+
+/* Bad values are usage errors (exit 2) naming the flag; a FIFO is exit 1 naming it. */
+static void
+test_cli_bad (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
+  g_autofree char *log = temp_file (dir, "train.log");
+  g_autofree char *fifo = temp_file (dir, "pipe");
+  const char *bad[][5] = {
+    { log, "--follow", "--idle-exit", "abc", NULL },
+    { log, "--follow", "--idle-exit", "0", NULL },
+    { log, "--follow", "--idle-exit", "-3", NULL },
+    { log, "--follow", "--idle-exit", "nan", NULL },
+    { log, "--idle-exit", "5", NULL },
+  };
+
+  g_assert_true (g_file_set_contents (log, "iter 1: loss 1.0000, time 1.00ms, mfu 1.00%\n", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+
+      g_assert_true (nk_test_run_cli (&run, "import", bad[i], NULL, 0));
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, "--idle-exit"));
+      g_assert_cmpstr (run.out, ==, "");
+    }
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  {
+    const char *args[] = { fifo, "--follow", "--idle-exit", "1", NULL };
+    g_auto(NkTestRun) run = { 0 };
+
+    g_assert_true (nk_test_run_cli (&run, "import", args, NULL, 0));
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, fifo));
+  }
+  nk_test_remove_tree (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/log-follow/torchtitan", test_torchtitan);
+  g_test_add_func ("/engine/log-follow/megatron", test_megatron);
+  g_test_add_func ("/engine/log-follow/deepspeed", test_deepspeed);
+  g_test_add_func ("/engine/log-follow/nanogpt-truncated", test_nanogpt_truncated);
+  g_test_add_func ("/engine/log-follow/llmc-rotated", test_llmc_rotated);
+  g_test_add_func ("/engine/log-follow/tensorboard", test_tensorboard);
+  g_test_add_func ("/engine/log-follow/long-line", test_long_line);
+  g_test_add_func ("/engine/log-follow/refused", test_refused);
+  g_test_add_func ("/engine/log-follow/cli/idle-exit", test_cli_idle_exit);
+  g_test_add_func ("/engine/log-follow/cli/sigint", test_cli_sigint);
+  g_test_add_func ("/engine/log-follow/cli/end-line", test_cli_end_line);
+  g_test_add_func ("/engine/log-follow/cli/bad-values", test_cli_bad);
+  return g_test_run ();
+}
