@@ -84,6 +84,7 @@
 #include "nk-trainer.h"
 
 /* runs */
+#include "nk-command-run.h"
 #include "nk-import-plan.h"
 #include "nk-log-follow.h"
 #include "nk-log-import.h"
