@@ -21,6 +21,7 @@ struct _NapkinApplication
   char           *initial_page;
   char           *open_log;       /* --open-log: a run log for the Training page */
   char           *open_plan;      /* --plan: the plan it is compared with */
+  char           *run_command;    /* --run-command: a command to run from the Training page */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinApplication, napkin_application, ADW_TYPE_APPLICATION)
@@ -87,6 +88,7 @@ napkin_application_handle_local_options (GApplication *app,
     }
   g_variant_dict_lookup (options, "open-log", "^ay", &self->open_log);
   g_variant_dict_lookup (options, "plan", "^ay", &self->open_plan);
+  g_variant_dict_lookup (options, "run-command", "s", &self->run_command);
   if (self->open_plan != NULL && self->open_log == NULL)
     {
       g_printerr ("%s\n", _("--plan needs --open-log: the plan is compared with that run"));
@@ -121,6 +123,17 @@ napkin_application_activate (GApplication *app)
     }
   g_clear_pointer (&self->open_log, g_free);
   g_clear_pointer (&self->open_plan, g_free);
+  if (self->run_command != NULL)
+    {
+      GtkWidget *training = napkin_window_get_page_widget (NAPKIN_WINDOW (window), "training");
+      g_autofree char *here = g_get_current_dir ();
+
+      napkin_window_set_page (NAPKIN_WINDOW (window), "training");
+      /* an empty command opens Run a Command… */
+      if (training != NULL)
+        gtk_widget_activate_action (training, "training.run-command", "(ss)", self->run_command, here);
+    }
+  g_clear_pointer (&self->run_command, g_free);
 }
 
 static void
@@ -210,6 +223,7 @@ napkin_application_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->open_log, g_free);
   g_clear_pointer (&self->open_plan, g_free);
+  g_clear_pointer (&self->run_command, g_free);
   g_clear_pointer (&self->initial_page, g_free);
 
   G_OBJECT_CLASS (napkin_application_parent_class)->finalize (object);
@@ -243,6 +257,10 @@ napkin_application_init (NapkinApplication *self)
                                  G_OPTION_ARG_FILENAME,
                                  _("Compare that run with a plan’s JSON (napkin-cli plan --json)"),
                                  "PLAN.json");
+  g_application_add_main_option (G_APPLICATION (self), "run-command", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_STRING,
+                                 _("Run a command (a training job of another engine) in the current folder and follow its log on the Training page; an empty one asks"),
+                                 "COMMAND");
 }
 
 NapkinApplication *

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "napkin-run.h"
@@ -55,9 +56,16 @@ struct _NapkinRun
   char           *import_path;
   NkImportPrediction plan;
   gboolean        have_plan;
+
+  /* A log followed as it grows (nk-log-follow.h), written by a command Napkin
+   * launched (nk-command-run.h) or by a job elsewhere. */
+  NkLogFollower  *follower;
+  NkCommandRun   *command;
+  char           *notice;
 };
 
 static void ensure_loaded (NapkinRun *self);
+static char *dup_follow_description (NapkinRun *self);
 
 G_DEFINE_FINAL_TYPE (NapkinRun, napkin_run, G_TYPE_OBJECT)
 
@@ -206,6 +214,12 @@ napkin_run_dispose (GObject *object)
     nk_run_recorder_close (self->recorder, NULL);
   g_clear_object (&self->recorder);
   g_clear_object (&self->trainer);
+  if (self->follower != NULL)
+    g_signal_handlers_disconnect_by_data (self->follower, self);
+  g_clear_object (&self->follower);
+  if (self->command != NULL)
+    g_signal_handlers_disconnect_by_data (self->command, self);
+  g_clear_object (&self->command);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->dispose (object);
 }
@@ -223,6 +237,7 @@ napkin_run_finalize (GObject *object)
   g_free (self->folder);
   g_clear_pointer (&self->import, nk_import_free);
   g_free (self->import_path);
+  g_free (self->notice);
 
   G_OBJECT_CLASS (napkin_run_parent_class)->finalize (object);
 }
@@ -1027,6 +1042,8 @@ napkin_run_dup_description (NapkinRun *self)
 
   if (self->import == NULL)
     return napkin_run_describe_config (napkin_run_get_config (self));
+  if (self->follower != NULL)
+    return dup_follow_description (self);
   /* Translators: "%s log" with an engine's name (torchtitan, megatron, deepspeed,
    * nanogpt, llmc, tensorboard), then the steps read and the lines skipped */
   return g_strdup_printf (_("%s log · %u steps read · %u lines skipped"),
@@ -1076,4 +1093,199 @@ napkin_run_get_comparison (NapkinRun          *self,
     return FALSE;
   nk_import_compare (&self->plan, self->import, out);
   return TRUE;
+}
+
+/* ------------------------------------------------------------ logs followed as they grow */
+
+static void
+on_follower_step (NkLogFollower      *follower,
+                  const NkImportStep *s,
+                  NapkinRun          *self)
+{
+  double x = (double) s->step;
+
+  g_array_append_val (self->import->steps, *s);
+  self->import->format = nk_log_follower_get_format (follower);
+  self->import->skipped_lines = nk_log_follower_get_skipped_lines (follower);
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_begin_update (self->series[i]);
+  napkin_series_append (self->series[NAPKIN_RUN_SERIES_LOSS], x, s->loss);
+  if (isfinite (s->tflops_per_gpu))
+    napkin_series_append (self->series[NAPKIN_RUN_SERIES_THROUGHPUT], x, s->tflops_per_gpu * 1e12);
+  for (guint i = 0; i < NAPKIN_RUN_N_SERIES; i++)
+    napkin_series_end_update (self->series[i]);
+  self->last_step = MAX (s->step, 0);
+  if (isfinite (s->loss))
+    self->last_loss = s->loss;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_STEP]);
+}
+
+static void
+on_follower_notice (NkLogFollower *follower,
+                    const char    *sentence,
+                    NapkinRun     *self)
+{
+  g_free (self->notice);
+  self->notice = g_strdup (sentence);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+static void
+set_state (NapkinRun      *self,
+           NkTrainerState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+/* A log followed on its own ends with its follower; a command's log with the command. */
+static void
+on_follower_ended (NkLogFollower  *follower,
+                   NkLogFollowEnd  reason,
+                   NapkinRun      *self)
+{
+  self->ended_us = g_get_monotonic_time ();
+  if (self->command == NULL)
+    set_state (self, reason == NK_LOG_FOLLOW_END_ERROR ? NK_TRAINER_STATE_FAILED : NK_TRAINER_STATE_FINISHED);
+}
+
+static void
+on_command_ended (NkCommandRun *command,
+                  NapkinRun    *self)
+{
+  gboolean stopped = nk_command_run_get_stopping (command);
+  gboolean clean = nk_command_run_get_term_signal (command) == 0
+                   && nk_command_run_get_exit_status (command) == 0;
+
+  /* The follower reads what the command wrote last, then ends once the log has
+   * been quiet for a moment. */
+  if (nk_log_follower_get_running (self->follower))
+    nk_log_follower_set_idle_timeout (self->follower, 0.5);
+  g_free (self->error);
+  self->error = nk_command_run_dup_status (command);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  set_state (self, stopped ? NK_TRAINER_STATE_STOPPED : clean ? NK_TRAINER_STATE_FINISHED
+                                                               : NK_TRAINER_STATE_FAILED);
+}
+
+/* "torchrun train.py", "sh launch-demo.sh": the program and the first word that
+ * is no option, each without its folder. */
+static char *
+command_name (const char * const *argv)
+{
+  g_autofree char *program = g_path_get_basename (argv[0]);
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    if (argv[i][0] != '-' && strchr (argv[i], '=') == NULL)
+      {
+        g_autofree char *what = g_path_get_basename (argv[i]);
+
+        return g_strdup_printf ("%s %s", program, what);
+      }
+  return g_steal_pointer (&program);
+}
+
+/**
+ * napkin_run_new_following:
+ * @path: a log (or TensorBoard folder) still being written
+ * @command: (nullable): the command writing it, started, or %NULL for a job elsewhere
+ * @index: the run's number on the page
+ * @error: return location for a #GError
+ *
+ * A run of another engine whose steps come as its log grows: its series grow with
+ * them, its state is running until the command ends (or, without one, until the
+ * follower ends), and #NapkinRun:error holds the command's end ("exited with
+ * status 3") or the follower's last notice.
+ *
+ * Returns: (transfer full) (nullable): the run, following, or %NULL when the log
+ *   cannot be followed
+ */
+NapkinRun *
+napkin_run_new_following (const char    *path,
+                          NkCommandRun  *command,
+                          guint          index,
+                          GError       **error)
+{
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+  g_autoptr(NkTrainer) trainer = nk_trainer_new (config);
+  g_autoptr(NkLogFollower) follower = nk_log_follower_new (path, NK_LOG_FORMAT_AUTO);
+  g_autoptr(NapkinRun) self = NULL;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (command == NULL || NK_IS_COMMAND_RUN (command), NULL);
+
+  self = napkin_run_new (trainer, index);
+  self->import = g_new0 (NkImport, 1);
+  self->import->format = NK_LOG_FORMAT_AUTO;
+  self->import->steps = g_array_new (FALSE, FALSE, sizeof (NkImportStep));
+  self->import_path = g_strdup (path);
+  self->follower = g_object_ref (follower);
+  g_signal_connect (follower, "step", G_CALLBACK (on_follower_step), self);
+  g_signal_connect (follower, "notice", G_CALLBACK (on_follower_notice), self);
+  g_signal_connect (follower, "ended", G_CALLBACK (on_follower_ended), self);
+  if (command != NULL)
+    {
+      self->command = g_object_ref (command);
+      g_signal_connect (command, "ended", G_CALLBACK (on_command_ended), self);
+      /* A command can be quiet for hours: its end, not silence, ends following. */
+      nk_log_follower_set_idle_timeout (follower, 0);
+      base = command_name (nk_command_run_get_argv (command));
+    }
+  else
+    base = g_path_get_basename (path);
+  g_free (self->name);
+  self->name = g_strdup (base);
+  self->started_us = g_get_monotonic_time ();
+  self->state = NK_TRAINER_STATE_RUNNING;
+  if (!nk_log_follower_start (follower, error))
+    return NULL;
+  if (command != NULL && !nk_command_run_get_running (command))
+    on_command_ended (command, self);
+  return g_steal_pointer (&self);
+}
+
+/* Returns: (nullable) (transfer none): the command writing a followed run's log */
+NkCommandRun *
+napkin_run_get_command (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->command;
+}
+
+/* Returns: (nullable) (transfer none): what follows a run's log as it grows */
+NkLogFollower *
+napkin_run_get_follower (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->follower;
+}
+
+/* Returns: (nullable): the follower's last notice (truncated, rotated, unreadable) */
+const char *
+napkin_run_get_notice (NapkinRun *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN (self), NULL);
+  return self->notice;
+}
+
+static char *
+dup_follow_description (NapkinRun *self)
+{
+  const char *engine = self->import->format == NK_LOG_FORMAT_AUTO
+                       ? _("engine not known yet") : nk_log_format_to_string (self->import->format);
+
+  if (self->command != NULL)
+    {
+      g_autofree char *status = nk_command_run_dup_status (self->command);
+
+      /* Translators: a launched command's run: its engine (or "engine not known
+       * yet"), the steps read, and where the command is ("running", "exited with
+       * status 3", "killed by SIGTERM") */
+      return g_strdup_printf (_("%s · %u steps read · %s"), engine, self->import->steps->len, status);
+    }
+  /* Translators: a followed log: its engine, the steps read so far */
+  return g_strdup_printf (_("%s log · %u steps read · followed"), engine, self->import->steps->len);
 }

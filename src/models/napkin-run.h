@@ -19,7 +19,9 @@
 
 #include <gio/gio.h>
 
+#include "nk-command-run.h"
 #include "nk-import-plan.h"
+#include "nk-log-follow.h"
 #include "nk-run-dir.h"
 #include "nk-trainer.h"
 #include "napkin-series.h"
@@ -122,6 +124,16 @@ const NkImportPrediction *napkin_run_get_plan        (NapkinRun           *self)
 gboolean              napkin_run_get_comparison      (NapkinRun           *self,
                                                       NkImportComparison  *out);
 char                 *napkin_run_dup_description     (NapkinRun           *self);
+
+/* A run of another engine whose log is followed as it grows (nk-log-follow.h),
+ * written by a command Napkin launched (nk-command-run.h) or by a job elsewhere. */
+NapkinRun            *napkin_run_new_following       (const char          *path,
+                                                      NkCommandRun        *command,
+                                                      guint                index,
+                                                      GError             **error);
+NkCommandRun         *napkin_run_get_command         (NapkinRun           *self);
+NkLogFollower        *napkin_run_get_follower        (NapkinRun           *self);
+const char           *napkin_run_get_notice          (NapkinRun           *self);
 
 char                 *napkin_run_describe_config     (const NkTrainConfig *config);
 char                 *napkin_run_format_loss         (double               loss);

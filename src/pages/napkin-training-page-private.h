@@ -6,6 +6,7 @@
 #pragma once
 
 #include "napkin-run.h"
+#include "napkin-run-facts.h"
 #include "napkin-run-form.h"
 #include "napkin-run-view.h"
 #include "napkin-training-page.h"
@@ -39,6 +40,16 @@ struct _NapkinTrainingPage
   GtkLabel            *run_subtitle;
   GtkListBox          *runs_list;
   AdwPreferencesGroup *runs_group;
+
+  /* Runs Napkin does not run (napkin-training-page-command.c) */
+  NapkinRunFacts      *facts;
+  GtkWidget           *start_button;
+  GtkWidget           *stop_button;
+  GtkWidget           *checkpoint_button;
+  GtkWidget           *stop_command_button;
+  char                *command_dir;     /* the folder the last command ran in */
+  char                *launch_command;  /* what Run a Command… offers first */
+  gboolean             settings_forced; /* the form shown over a foreign run's facts */
 };
 
 /* napkin-training-page.c */
@@ -56,8 +67,18 @@ void       _napkin_training_page_start_run_in   (NapkinTrainingPage  *self,
                                                  const char          *folder);
 void       _napkin_training_page_load_runs      (NapkinTrainingPage  *self);
 
+void       _napkin_training_page_close_pending_window (NapkinTrainingPage *self);
+
 /* napkin-training-page-actions.c */
 void       _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class);
+
+/* napkin-training-page-command.c */
+void       _napkin_training_page_class_command_init     (GtkWidgetClass     *widget_class);
+void       _napkin_training_page_update_command         (NapkinTrainingPage *self);
+guint      _napkin_training_page_count_commands         (NapkinTrainingPage *self);
+void       _napkin_training_page_stop_commands          (NapkinTrainingPage *self);
+void       _napkin_training_page_confirm_close_commands (NapkinTrainingPage *self,
+                                                         GtkWindow          *window);
 
 /* Test hooks: closing, the form's inputs, the plots and the runs, as the tests drive them. */
 gboolean              napkin_training_page_is_running          (NapkinTrainingPage *self);
@@ -89,5 +110,9 @@ const char           *napkin_training_page_get_label_text      (NapkinTrainingPa
 gsize                 napkin_training_page_get_memory_size     (NapkinTrainingPage *self);
 const char           *napkin_training_page_get_last_toast      (NapkinTrainingPage *self);
 void                  napkin_training_page_reload_runs         (NapkinTrainingPage *self);
+void                  napkin_training_page_set_launch_command  (NapkinTrainingPage *self,
+                                                                const char         *command);
+const char           *napkin_training_page_get_fact            (NapkinTrainingPage *self,
+                                                                const char         *name);
 
 G_END_DECLS

@@ -101,6 +101,7 @@ _napkin_training_page_update_actions (NapkinTrainingPage *self)
   gtk_widget_action_set_enabled (widget, "training.export-csv", own_steps);
   gtk_widget_action_set_enabled (widget, "training.export-jsonl", own_steps);
   gtk_widget_action_set_enabled (widget, "training.export-plot", have_steps);
+  _napkin_training_page_update_command (self);
 }
 
 /* ------------------------------------------------------------ the form */
@@ -186,13 +187,14 @@ _napkin_training_page_show_run (NapkinTrainingPage *self,
   g_autofree char *subtitle = napkin_run_dup_description (run);
 
   napkin_run_view_set_run (self->run_view, run);
+  self->settings_forced = FALSE;
   gtk_label_set_label (self->run_title, napkin_run_get_name (run));
   gtk_label_set_label (self->run_subtitle, subtitle);
   _napkin_training_page_update_actions (self);
 }
 
-static void
-close_pending_window (NapkinTrainingPage *self)
+void
+_napkin_training_page_close_pending_window (NapkinTrainingPage *self)
 {
   GtkWindow *window = g_steal_pointer (&self->closing_window);
 
@@ -232,7 +234,9 @@ on_run_finished (GObject      *source,
   g_object_notify (G_OBJECT (self), "busy");
   gtk_widget_set_sensitive (self->form_scroller, TRUE);
   on_form_config (self);
-  close_pending_window (self);
+  /* a command still running closes the window when it has ended */
+  if (_napkin_training_page_count_commands (self) == 0)
+    _napkin_training_page_close_pending_window (self);
 }
 
 static void
@@ -354,6 +358,7 @@ on_close_response (AdwMessageDialog   *dialog,
       /* A paused worker must wake up to see the stop. */
       nk_trainer_stop (trainer);
       nk_trainer_resume (trainer);
+      _napkin_training_page_stop_commands (self);
     }
   else if (g_str_equal (response, "stop") && window != NULL)
     gtk_window_destroy (window);
@@ -378,6 +383,11 @@ napkin_training_page_confirm_close (NapkinTrainingPage *self,
   g_return_if_fail (NAPKIN_IS_TRAINING_PAGE (self));
   g_return_if_fail (GTK_IS_WINDOW (window));
 
+  if (!napkin_training_page_is_running (self) && _napkin_training_page_count_commands (self) > 0)
+    {
+      _napkin_training_page_confirm_close_commands (self, window);
+      return;
+    }
   if (!napkin_training_page_is_running (self))
     {
       gtk_window_destroy (window);
@@ -424,6 +434,9 @@ napkin_training_page_dispose (GObject *object)
   GtkWidget *child;
 
   self->active = NULL;
+  /* A command is not left running behind the page (its group is asked to end). */
+  if (self->runs != NULL)
+    _napkin_training_page_stop_commands (self);
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
   g_clear_object (&self->probe_cancellable);
@@ -440,6 +453,8 @@ napkin_training_page_dispose (GObject *object)
   g_clear_pointer (&self->runs_root, g_free);
   g_clear_pointer (&self->last_toast, g_free);
   g_clear_pointer (&self->pending_plan, g_free);
+  g_clear_pointer (&self->command_dir, g_free);
+  g_clear_pointer (&self->launch_command, g_free);
 
   G_OBJECT_CLASS (napkin_training_page_parent_class)->dispose (object);
 }
@@ -522,8 +537,14 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, run_subtitle);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, runs_list);
   gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, runs_group);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, facts);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, start_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, checkpoint_button);
+  gtk_widget_class_bind_template_child (widget_class, NapkinTrainingPage, stop_command_button);
 
   _napkin_training_page_class_actions_init (widget_class);
+  _napkin_training_page_class_command_init (widget_class);
 }
 
 /* GTK 4.8 names a button with a mnemonic twice, by its raw label and again by

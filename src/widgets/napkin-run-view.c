@@ -455,12 +455,19 @@ update_progress (NapkinRunView *self)
   if (napkin_run_get_import (run) != NULL)
     {
       g_autofree char *where = g_filename_display_name (napkin_run_get_import_path (run));
-      g_autofree char *read = g_strdup_printf (_("Read from %s"), where);
+      gboolean following = napkin_run_get_follower (run) != NULL;
+      gboolean running = following && napkin_run_get_state (run) == NK_TRAINER_STATE_RUNNING;
+      /* a followed run says how its command ended, or what its follower noticed */
+      const char *said = !following ? NULL
+                         : napkin_run_get_error (run) != NULL ? napkin_run_get_error (run)
+                         : napkin_run_get_notice (run);
+      g_autofree char *read = g_strdup_printf (running ? _("Following %s") : _("Read from %s"), where);
 
-      gtk_progress_bar_set_fraction (self->progress_bar, 1);
+      gtk_progress_bar_set_fraction (self->progress_bar, running ? 0 : 1);
       gtk_label_set_label (self->progress_label, read);
       gtk_label_set_label (self->checkpoint_label, "");
-      gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+      gtk_label_set_label (self->status_label, said != NULL ? said : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->status_label), said != NULL);
       return;
     }
   c = napkin_run_get_config (run);
