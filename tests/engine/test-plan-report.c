@@ -248,6 +248,11 @@ test_json_hand_filled (void)
   g_assert_cmpstr (json_object_get_string_member (assumptions, "gpu"), ==, "h100-sxm");
   g_assert_cmpstr (json_object_get_string_member (assumptions, "optimizer"), ==, "sgd");
   g_assert_cmpstr (json_object_get_string_member (assumptions, "activation_model"), ==, "linear");
+  /* every plan says whose FLOPs over which peak its MFU means */
+  g_assert_cmpstr (json_object_get_string_member (o, "precision"), ==, "fp32");
+  g_assert_cmpstr (json_object_get_string_member (o, "mfu_convention"), ==,
+                   "MFU: 6 × params × tokens (attention and recompute not counted) over the dense "
+                   "bf16 peak of each NVIDIA H100 SXM5 80 GB (9.895e14 FLOP/s)");
 }
 
 /* Problems become sentences and a GError from the structs alone; a missing value

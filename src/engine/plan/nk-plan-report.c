@@ -628,6 +628,30 @@ build_json_sizing (JsonBuilder        *builder,
   json_builder_end_object (builder);
 }
 
+/* Whose FLOPs over which peak: "MFU" of a plan has no meaning without it (a
+ * mixed-precision run's MFU over the bf16 peak is not one over the fp8 peak). */
+static char *
+mfu_convention (const NkPlanInputs *in,
+                const NkPlanResult *r)
+{
+  const char *dtype = nk_peak_dtype_to_string (in->dtype);
+  const NkGpu *row = r->gpu != NULL ? r->gpu : nk_gpus_lookup (in->gpu);
+  const char *gpu = row != NULL ? row->name : in->gpu;
+  const char *which = in->sparse ? _("2:4-sparse") : _("dense");
+
+  if (r->cluster && r->has[NK_PLAN_V_MFU_MODEL])
+    return nk_plan_format_formula (_("mfu_model: model FLOPs per token (6 × the matmul weights + "
+                                     "attention’s 12·L·s·h; recompute not counted) × tokens/s over "
+                                     "the %s %s peak of each %s (%N FLOP/s); mfu_hardware adds the "
+                                     "recompute’s FLOPs; the days use %s"),
+                                   which, dtype, gpu, r->values[NK_PLAN_V_PEAK],
+                                   in->layout[NK_PLAN_L_MFU_AUTO]
+                                   ? _("mfu_model") : _("the typed MFU on 6 × params × tokens"));
+  return nk_plan_format_formula (_("MFU: 6 × params × tokens (attention and recompute not counted) "
+                                   "over the %s %s peak of each %s (%N FLOP/s)"),
+                                 which, dtype, gpu != NULL ? gpu : "—", r->values[NK_PLAN_V_PEAK]);
+}
+
 /**
  * nk_plan_report_build_json:
  * @inputs: the inputs @result was computed from
@@ -685,6 +709,12 @@ nk_plan_report_build_json (const NkPlanInputs *inputs,
     build_json_sizing (builder, r);
   _nk_plan_build_json_cluster (builder, in, r);
   build_json_assumptions (builder, in);
+  add_string (builder, "precision", nk_precision_to_string (in->precision));
+  {
+    g_autofree char *convention = mfu_convention (in, r);
+
+    add_string (builder, "mfu_convention", convention);
+  }
   json_builder_end_object (builder);
 }
 
