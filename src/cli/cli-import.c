@@ -19,6 +19,7 @@
 #include "nk-import-plan.h"
 #include "nk-log-import.h"
 #include "cli-import-follow.h"
+#include "cli-import-memory.h"
 
 static void
 add_if (JsonBuilder *b,
@@ -172,7 +173,7 @@ nk_cli_import_main (int    argc,
     { NULL }
   };
 
-  context = g_option_context_new ("FILE|DIR");
+  context = g_option_context_new ("FILE|DIR|SNAPSHOT.pickle|STATS.json");
   g_option_context_set_summary (context,
                                 _("Read a torchtitan, Megatron-LM, DeepSpeed, nanoGPT or llm.c log, or a TensorBoard folder, as steps."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -186,6 +187,9 @@ nk_cli_import_main (int    argc,
     return nk_cli_fail (json, NK_EXIT_USAGE,
                         _("--format must be auto, torchtitan, megatron, deepspeed, nanogpt, llmc or tensorboard, not “%s”."),
                         format_text);
+  /* a PyTorch memory snapshot or memory_stats JSON, told apart by content */
+  if (!follow && format == NK_LOG_FORMAT_AUTO && nk_memory_sniff_file (argv[1]) != NK_MEMORY_SOURCE_NONE)
+    return nk_cli_import_memory (argv[1], plan, json);
   if (idle_text != NULL && !nk_cli_import_parse_idle_exit (follow, idle_text, &idle_exit, &error))
     return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
   /* a plan file that cannot be read is a file that cannot be read, as a log is (exit 1) */

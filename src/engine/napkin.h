@@ -88,6 +88,7 @@
 #include "nk-import-plan.h"
 #include "nk-log-follow.h"
 #include "nk-log-import.h"
+#include "nk-memory-snapshot.h"
 #include "nk-run-dir.h"
 #include "nk-run-recorder.h"
 
