@@ -541,6 +541,80 @@ test_long_line (void)
   nk_test_remove_tree (dir);
 }
 
+/* A follower started on a thread with its own thread-default context reads a
+ * backlog past NK_LOG_FOLLOW_MAX_READ over several turns of that context, never
+ * the global default one (which nobody iterates here), and removes its sources from
+ * it. Oracle: the file's lines 1..N, written here. */
+typedef struct {
+  char *path;
+  guint n;
+  guint seen;
+  gboolean in_order;
+  GMainLoop *loop;
+} Backlog;
+
+static void
+backlog_step_cb (NkLogFollower      *f,
+                 const NkImportStep *step,
+                 Backlog            *b)
+{
+  b->seen++;
+  if (step->step != (gint64) b->seen)
+    b->in_order = FALSE;
+}
+
+static void
+backlog_ended_cb (NkLogFollower  *f,
+                  NkLogFollowEnd  reason,
+                  Backlog        *b)
+{
+  g_main_loop_quit (b->loop);
+}
+
+static gpointer
+backlog_thread (gpointer data)
+{
+  Backlog *b = data;
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(NkLogFollower) f = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_main_context_push_thread_default (context);
+  b->loop = g_main_loop_new (context, FALSE);
+  f = nk_log_follower_new (b->path, NK_LOG_FORMAT_AUTO);
+  nk_log_follower_set_poll_interval (f, 50);
+  nk_log_follower_set_idle_timeout (f, 0.5);
+  g_signal_connect (f, "step", G_CALLBACK (backlog_step_cb), b);
+  g_signal_connect (f, "ended", G_CALLBACK (backlog_ended_cb), b);
+  g_assert_true (nk_log_follower_start (f, &error));
+  g_assert_no_error (error);
+  g_main_loop_run (b->loop);
+  g_clear_object (&f);
+  g_main_loop_unref (b->loop);
+  g_main_context_pop_thread_default (context);
+  return NULL;
+}
+
+static void
+test_thread_context (void)
+{
+  g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow");
+  g_autoptr(GString) text = g_string_new (NULL);
+  Backlog b = { g_build_filename (dir, "big.log", NULL), 120000, 0, TRUE, NULL };
+  GThread *thread;
+
+  for (guint i = 1; i <= b.n; i++)
+    g_string_append_printf (text, "iter %u: loss %.4f, time 12.00ms, mfu 20.00%%\n", i, 1.0 + i % 7);
+  g_assert_cmpuint (text->len, >, NK_LOG_FOLLOW_MAX_READ);
+  g_assert_true (g_file_set_contents (b.path, text->str, text->len, NULL));
+  thread = g_thread_new ("follow", backlog_thread, &b);
+  g_thread_join (thread);
+  g_assert_cmpuint (b.seen, ==, b.n);
+  g_assert_true (b.in_order);
+  g_free (b.path);
+  nk_test_remove_tree (dir);
+}
+
 /* A FIFO is refused by name at once, as import refuses it; a folder given a format
  * that writes no folder too. */
 static void
@@ -759,6 +833,7 @@ main (int    argc,
   g_test_add_func ("/engine/log-follow/llmc-rotated", test_llmc_rotated);
   g_test_add_func ("/engine/log-follow/tensorboard", test_tensorboard);
   g_test_add_func ("/engine/log-follow/long-line", test_long_line);
+  g_test_add_func ("/engine/log-follow/thread-context", test_thread_context);
   g_test_add_func ("/engine/log-follow/refused", test_refused);
   g_test_add_func ("/engine/log-follow/cli/idle-exit", test_cli_idle_exit);
   g_test_add_func ("/engine/log-follow/cli/sigint", test_cli_sigint);

@@ -54,8 +54,9 @@ struct _NkLogFollower
 
   GPtrArray *sources;       /* Source * */
   GFileMonitor *monitor;
-  guint poll_id;
-  guint more_id;            /* an idle that reads on while a backlog is left */
+  GMainContext *context;    /* the thread-default context at start: the sources' */
+  GSource *poll;
+  GSource *more;            /* an idle that reads on while a backlog is left */
   gint64 last_growth;
   gboolean grew;            /* since the last poll */
   gboolean running;
@@ -566,15 +567,20 @@ read_more_cb (gpointer data)
 
   if (self->running && read_some (self))
     return G_SOURCE_CONTINUE;
-  self->more_id = 0;
+  g_clear_pointer (&self->more, g_source_unref);
   return G_SOURCE_REMOVE;
 }
 
 static void
 read_now (NkLogFollower *self)
 {
-  if (self->running && read_some (self) && self->running && self->more_id == 0)
-    self->more_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, read_more_cb, self, NULL);
+  if (self->running && read_some (self) && self->running && self->more == NULL)
+    {
+      self->more = g_idle_source_new ();
+      g_source_set_callback (self->more, read_more_cb, self, NULL);
+      g_source_set_static_name (self->more, "NkLogFollower backlog");
+      g_source_attach (self->more, self->context);
+    }
 }
 
 /* Whether a source holds the first part of a line or record: the pending step may
@@ -603,7 +609,7 @@ poll_cb (gpointer data)
   read_now (self);
   if (!self->running)
     return G_SOURCE_CONTINUE;   /* follower_end() removed this source */
-  if (!self->grew && self->more_id == 0 && !holds_partial (self))
+  if (!self->grew && self->more == NULL && !holds_partial (self))
     flush_pending (self);
   if (self->idle_timeout > 0
       && g_get_monotonic_time () - self->last_growth >= (gint64) (self->idle_timeout * G_USEC_PER_SEC))
@@ -621,6 +627,19 @@ monitor_changed_cb (GFileMonitor      *monitor,
   read_now (data);
 }
 
+/* Removes the poll and the backlog idle from the context they were attached to
+ * (g_source_remove() knows only the global default context). */
+static void
+clear_sources (NkLogFollower *self)
+{
+  if (self->poll != NULL)
+    g_source_destroy (self->poll);
+  g_clear_pointer (&self->poll, g_source_unref);
+  if (self->more != NULL)
+    g_source_destroy (self->more);
+  g_clear_pointer (&self->more, g_source_unref);
+}
+
 static void
 follower_end (NkLogFollower  *self,
               NkLogFollowEnd  reason)
@@ -631,8 +650,7 @@ follower_end (NkLogFollower  *self,
     return;
   self->running = FALSE;
   flush_pending (self);
-  g_clear_handle_id (&self->poll_id, g_source_remove);
-  g_clear_handle_id (&self->more_id, g_source_remove);
+  clear_sources (self);
   if (self->monitor != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->monitor, monitor_changed_cb, self);
@@ -653,8 +671,7 @@ nk_log_follower_dispose (GObject *object)
   NkLogFollower *self = NK_LOG_FOLLOWER (object);
 
   self->running = FALSE;
-  g_clear_handle_id (&self->poll_id, g_source_remove);
-  g_clear_handle_id (&self->more_id, g_source_remove);
+  clear_sources (self);
   if (self->monitor != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->monitor, monitor_changed_cb, self);
@@ -670,6 +687,7 @@ nk_log_follower_finalize (GObject *object)
   NkLogFollower *self = NK_LOG_FOLLOWER (object);
 
   g_ptr_array_unref (self->sources);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_free (self->path);
   g_free (self->first_rejected);
   G_OBJECT_CLASS (nk_log_follower_parent_class)->finalize (object);
@@ -932,8 +950,9 @@ nk_log_follower_start (NkLogFollower  *self,
   poll = g_timeout_source_new (self->poll_interval);
   g_source_set_callback (poll, poll_cb, self, NULL);
   g_source_set_static_name (poll, "NkLogFollower poll");
-  self->poll_id = g_source_attach (poll, g_main_context_get_thread_default ());
-  g_source_unref (poll);
+  self->context = g_main_context_ref_thread_default ();
+  g_source_attach (poll, self->context);
+  self->poll = poll;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   read_now (self);
   return TRUE;
