@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-loss-plot.h"
+#include "napkin-run-axis.h"
 
 typedef struct {
   NapkinSeries *raw;       /* the bound model */
@@ -22,6 +23,12 @@ typedef struct {
   gulong        changed_id;
   double        ema;
   double        weight;   /* 1 - smoothing^t, for the debiasing */
+  /* another x axis than the step: the run's (step, x) map (the model's) and
+   * the raw and smoothed points moved onto it (the plot's own) */
+  NapkinSeries *map;
+  gulong        map_changed_id;
+  NapkinSeries *shown_raw;
+  NapkinSeries *shown_smooth;
 } Line;
 
 struct _NapkinLossPlot
@@ -34,6 +41,8 @@ struct _NapkinLossPlot
   char      *compare_label;
   gboolean   log_scale;
   double     smoothing;
+  NapkinXAxis x_axis;
+  gboolean   log_x;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN_TYPE_PLOT)
@@ -44,10 +53,71 @@ enum {
   PROP_COMPARE,
   PROP_LOG_SCALE,
   PROP_SMOOTHING,
+  PROP_LOG_X,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void
+line_clear_map (Line *line)
+{
+  if (line->map != NULL)
+    g_clear_signal_handler (&line->map_changed_id, line->map);
+  g_clear_object (&line->map);
+  g_clear_object (&line->shown_raw);
+  g_clear_object (&line->shown_smooth);
+}
+
+/* @from's points moved onto the x of @map at their step; a step the map does not
+ * have is left out rather than placed anywhere. */
+static void
+remap (NapkinSeries *from,
+       NapkinSeries *map,
+       NapkinSeries *to)
+{
+  guint n = napkin_series_get_length (from);
+  guint m = napkin_series_get_length (map);
+  guint j = 0;
+
+  napkin_series_begin_update (to);
+  napkin_series_clear (to);
+  for (guint i = 0; i < n; i++)
+    {
+      double step = napkin_series_get_x (from, i);
+
+      /* both are in order of step: one pass */
+      while (j < m && napkin_series_get_x (map, j) < step)
+        j++;
+      if (j < m && napkin_series_get_x (map, j) == step)
+        napkin_series_append (to, napkin_series_get_y (map, j), napkin_series_get_y (from, i));
+    }
+  napkin_series_end_update (to);
+}
+
+static void
+line_remap (Line *line)
+{
+  if (line->map == NULL || line->raw == NULL)
+    return;
+  if (line->shown_raw == NULL)
+    {
+      line->shown_raw = napkin_series_new ();
+      line->shown_smooth = napkin_series_new ();
+    }
+  remap (line->raw, line->map, line->shown_raw);
+  remap (line->smooth, line->map, line->shown_smooth);
+}
+
+/* What is drawn: the points on the step axis, or moved onto another. */
+static NapkinSeries *
+line_shown (Line     *line,
+            gboolean  smoothed)
+{
+  if (line->map != NULL)
+    return smoothed ? line->shown_smooth : line->shown_raw;
+  return smoothed ? line->smooth : line->raw;
+}
 
 static void
 line_clear (Line *line)
@@ -104,6 +174,112 @@ update_accessible (NapkinLossPlot *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
 }
 
+/* A line that has points, but none on the chosen x axis: the run lacks what it needs. */
+static gboolean
+line_missing (NapkinLossPlot *self,
+              Line           *line)
+{
+  return self->x_axis != NAPKIN_X_AXIS_STEP && line->map == NULL;
+}
+
+static gboolean
+line_has_points (Line *line)
+{
+  return line->raw != NULL && napkin_series_get_length (line->raw) > 0;
+}
+
+/* Widens [*lo, *hi] and [*x_lo, *x_hi] to take @line's points. */
+static void
+line_bounds (NapkinLossPlot *self,
+             Line           *line,
+             double         *lo,
+             double         *hi,
+             double         *x_lo,
+             double         *x_hi)
+{
+  NapkinSeries *shown = line_shown (line, FALSE);
+  guint n = napkin_series_get_length (shown);
+  double a, b;
+
+  if (n == 0)
+    return;
+  if (napkin_series_get_y_bounds (shown, &a, &b))
+    *lo = MIN (*lo, a), *hi = MAX (*hi, b);
+  *x_hi = MAX (*x_hi, napkin_series_get_x (shown, n - 1));
+  /* the least x a log axis can show */
+  for (guint i = 0; i < n; i++)
+    if (napkin_series_get_x (shown, i) > 0)
+      {
+        *x_lo = MIN (*x_lo, napkin_series_get_x (shown, i));
+        break;
+      }
+}
+
+static NapkinPlotFormatFunc
+x_format (NapkinXAxis axis)
+{
+  switch (axis)
+    {
+    case NAPKIN_X_AXIS_TOKENS:
+    case NAPKIN_X_AXIS_FLOPS:
+      return napkin_plot_format_count;
+    case NAPKIN_X_AXIS_TIME:
+      return napkin_plot_format_seconds;
+    case NAPKIN_X_AXIS_RELATIVE:
+      return napkin_plot_format_fraction;
+    case NAPKIN_X_AXIS_STEP:
+    case NAPKIN_N_X_AXES:
+    default:
+      return NULL;
+    }
+}
+
+static void
+set_x_range (NapkinLossPlot  *self,
+             NapkinPlotFrame *frame,
+             double           x_lo,
+             double           x_hi)
+{
+  frame->x_format = x_format (self->x_axis);
+  if (self->log_x)
+    napkin_plot_frame_set_log_x_range (frame, x_lo, x_hi);
+  else if (self->x_axis == NAPKIN_X_AXIS_STEP)
+    napkin_plot_frame_set_x_range (frame, MIN (1, x_hi), MAX (x_hi, 2));
+  else
+    napkin_plot_frame_set_x_range (frame, 0, x_hi > 0 ? x_hi : 1);
+}
+
+/* With smoothing: the spread of the raw points as a tinted band (the envelope),
+ * a sparse raw line over it, the smoothed line on top. */
+static void
+draw_line (NapkinLossPlot        *self,
+           Line                  *line,
+           cairo_t               *cr,
+           const NapkinPlotFrame *frame,
+           const NapkinPlotStyle *style,
+           NapkinPlotColor        color)
+{
+  NapkinSeries *raw = line_shown (line, FALSE);
+
+  if (self->smoothing > 0)
+    {
+      napkin_plot_draw_envelope (style, cr, frame, raw, color, 0.25);
+      if (napkin_series_get_length (raw) <= frame->width)
+        napkin_plot_draw_series (style, cr, frame, raw, color, 0.35, 1.5);
+      napkin_plot_draw_series (style, cr, frame, line_shown (line, TRUE), color, 1, 2);
+    }
+  else
+    napkin_plot_draw_series (style, cr, frame, raw, color, 1, 1.5);
+}
+
+static char *
+dup_missing_label (NapkinLossPlot *self,
+                   const char     *label)
+{
+  /* Translators: a run's legend entry on an x axis its log cannot give, then why */
+  return g_strdup_printf (_("%s: %s"), label, napkin_x_axis_get_missing (self->x_axis));
+}
+
 /* NapkinPlotClass.draw */
 static void
 draw (NapkinPlot            *plot,
@@ -115,67 +291,57 @@ draw (NapkinPlot            *plot,
   NapkinLossPlot *self = NAPKIN_LOSS_PLOT (plot);
   double hover_x = napkin_plot_get_hover_x (plot);
   NapkinPlotFrame frame = { 0 };
-  double lo = INFINITY, hi = -INFINITY, xmax = 1, a, b;
-  gboolean have_compare = self->compare.raw != NULL && napkin_series_get_length (self->compare.raw) > 0;
-  gboolean have_line = self->line.raw != NULL && napkin_series_get_length (self->line.raw) > 0;
+  double lo = INFINITY, hi = -INFINITY, x_lo = INFINITY, x_hi = 0;
+  gboolean have_line = line_has_points (&self->line) && !line_missing (self, &self->line);
+  gboolean have_compare = line_has_points (&self->compare) && !line_missing (self, &self->compare);
   const char *labels[2];
   NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_ORANGE };
-  g_autofree char *y_label = NULL;
+  g_autofree char *line_note = NULL;
+  g_autofree char *compare_note = NULL;
+  g_autofree char *x_label = NULL;
   double legend_h;
 
   if (!have_line && !have_compare)
     {
-      napkin_plot_draw_empty (style, cr, width, height, _("The loss appears here once a run starts"));
+      napkin_plot_draw_empty (style, cr, width, height,
+                              line_has_points (&self->line) ? napkin_x_axis_get_missing (self->x_axis)
+                              : _("The loss appears here once a run starts"));
       return;
     }
 
-  if (have_line && napkin_series_get_y_bounds (self->line.raw, &a, &b))
-    lo = MIN (lo, a), hi = MAX (hi, b);
   if (have_line)
-    napkin_series_get_last (self->line.raw, &xmax, NULL);
+    line_bounds (self, &self->line, &lo, &hi, &x_lo, &x_hi);
   if (have_compare)
-    {
-      double cx;
-
-      if (napkin_series_get_y_bounds (self->compare.raw, &a, &b))
-        lo = MIN (lo, a), hi = MAX (hi, b);
-      if (napkin_series_get_last (self->compare.raw, &cx, NULL))
-        xmax = MAX (xmax, cx);
-    }
+    line_bounds (self, &self->compare, &lo, &hi, &x_lo, &x_hi);
   if (self->log_scale && !(lo > 0))
     {
       /* A zero loss has no place on a log axis: start at the least positive one. */
       lo = hi / 1e6;
     }
 
-  /* legend */
+  /* legend: a run left off the axis says why */
   labels[0] = self->label != NULL ? self->label : _("This run");
   labels[1] = self->compare_label != NULL ? self->compare_label : _("Compared run");
-  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL, have_compare ? 2 : 1);
+  if (line_has_points (&self->line) && !have_line)
+    labels[0] = line_note = dup_missing_label (self, labels[0]);
+  if (line_has_points (&self->compare) && !have_compare)
+    labels[1] = compare_note = dup_missing_label (self, labels[1]);
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL,
+                                      line_has_points (&self->compare) ? 2 : 1);
 
-  napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
+  set_x_range (self, &frame, x_lo, x_hi);
   napkin_plot_frame_set_y_range (&frame, lo, hi, self->log_scale, !self->log_scale);
   napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8,
                            napkin_plot_format_plain);
-  y_label = g_strdup (self->log_scale ? _("Loss (log scale)") : _("Loss"));
-  napkin_plot_draw_axes (style, cr, &frame, _("Step"), y_label, napkin_plot_format_plain);
+  x_label = self->log_x ? g_strdup_printf (_("%s (log scale)"), napkin_x_axis_get_title (self->x_axis))
+                        : g_strdup (napkin_x_axis_get_title (self->x_axis));
+  napkin_plot_draw_axes (style, cr, &frame, x_label,
+                         self->log_scale ? _("Loss (log scale)") : _("Loss"), napkin_plot_format_plain);
 
   if (have_compare)
-    {
-      gboolean smooth = self->smoothing > 0;
-
-      napkin_plot_draw_series (style, cr, &frame, self->compare.raw, NAPKIN_PLOT_ORANGE,
-                               smooth ? 0.35 : 1, 1.5);
-      if (smooth)
-        napkin_plot_draw_series (style, cr, &frame, self->compare.smooth, NAPKIN_PLOT_ORANGE, 1, 2);
-    }
-  if (have_line && self->smoothing > 0)
-    {
-      napkin_plot_draw_series (style, cr, &frame, self->line.raw, NAPKIN_PLOT_BLUE, 0.35, 1.5);
-      napkin_plot_draw_series (style, cr, &frame, self->line.smooth, NAPKIN_PLOT_BLUE, 1, 2);
-    }
-  else if (have_line)
-    napkin_plot_draw_series (style, cr, &frame, self->line.raw, NAPKIN_PLOT_BLUE, 1, 1.5);
+    draw_line (self, &self->compare, cr, &frame, style, NAPKIN_PLOT_ORANGE);
+  if (have_line)
+    draw_line (self, &self->line, cr, &frame, style, NAPKIN_PLOT_BLUE);
   napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
@@ -209,6 +375,9 @@ napkin_loss_plot_get_property (GObject    *object,
     case PROP_SMOOTHING:
       g_value_set_double (value, self->smoothing);
       break;
+    case PROP_LOG_X:
+      g_value_set_boolean (value, self->log_x);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -236,6 +405,9 @@ napkin_loss_plot_set_property (GObject      *object,
     case PROP_SMOOTHING:
       napkin_loss_plot_set_smoothing (self, g_value_get_double (value));
       break;
+    case PROP_LOG_X:
+      napkin_loss_plot_set_log_x (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -248,6 +420,8 @@ napkin_loss_plot_dispose (GObject *object)
 
   line_clear (&self->line);
   line_clear (&self->compare);
+  line_clear_map (&self->line);
+  line_clear_map (&self->compare);
 
   G_OBJECT_CLASS (napkin_loss_plot_parent_class)->dispose (object);
 }
@@ -297,6 +471,14 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
   properties[PROP_SMOOTHING] =
     g_param_spec_double ("smoothing", NULL, NULL, 0.0, 0.999, 0.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * NapkinLossPlot:log-x:
+   *
+   * The x axis in decades.
+   */
+  properties[PROP_LOG_X] =
+    g_param_spec_boolean ("log-x", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "napkin-loss-plot");
@@ -334,6 +516,7 @@ on_line_changed (NapkinSeries   *series,
     for (guint i = position; i < position + added; i++)
       line_smooth_one (line, self->smoothing, napkin_series_get_x (series, i),
                        napkin_series_get_y (series, i));
+  line_remap (line);
   if (line == &self->line)
     update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -350,6 +533,7 @@ line_bind (NapkinLossPlot *self,
   line->raw = g_object_ref (series);
   line->smooth = napkin_series_new ();
   line_resmooth (line, self->smoothing);
+  line_remap (line);
   line->changed_id = g_signal_connect (series, "changed", G_CALLBACK (on_line_changed), self);
 }
 
@@ -503,6 +687,8 @@ napkin_loss_plot_set_smoothing (NapkinLossPlot *self,
     line_resmooth (&self->line, smoothing);
   if (self->compare.raw != NULL)
     line_resmooth (&self->compare, smoothing);
+  line_remap (&self->line);
+  line_remap (&self->compare);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SMOOTHING]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -526,6 +712,36 @@ nearest (NapkinSeries *series,
   return TRUE;
 }
 
+/* The hover text on another axis than the step: the x value, formatted as its ticks. */
+static char *
+dup_axis_readout (NapkinLossPlot *self,
+                  double          at,
+                  GString        *text)
+{
+  NapkinPlotFormatFunc format = x_format (self->x_axis);
+  Line *lines[2] = { &self->line, &self->compare };
+  double x, y;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *value = NULL;
+
+      if (lines[k]->map == NULL || !nearest (line_shown (lines[k], FALSE), at, &x, &y))
+        continue;
+      value = format (x);
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* Translators: the x axis's title, its value there, the loss */
+      g_string_append_printf (text, _("%s %s: loss %.6g"), napkin_x_axis_get_title (self->x_axis), value, y);
+    }
+  if (text->len == 0)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
 /**
  * napkin_loss_plot_dup_readout:
  * @self: a loss plot
@@ -542,6 +758,8 @@ napkin_loss_plot_dup_readout (NapkinLossPlot *self,
 
   g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), NULL);
 
+  if (self->x_axis != NAPKIN_X_AXIS_STEP)
+    return dup_axis_readout (self, step, text);
   if (nearest (self->line.raw, step, &x, &y))
     {
       g_string_append_printf (text, _("Step %.0f: loss %.6g"), x, y);
@@ -564,3 +782,83 @@ napkin_loss_plot_dup_readout (NapkinLossPlot *self,
   return g_string_free (text, FALSE);
 }
 
+
+/* The map changed (steps arrived, a plan came): the points move with it. */
+static void
+on_map_changed (NapkinSeries   *map,
+                guint           position,
+                guint           removed,
+                guint           added,
+                NapkinLossPlot *self)
+{
+  line_remap (map == self->line.map ? &self->line : &self->compare);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+line_set_map (NapkinLossPlot *self,
+              Line           *line,
+              NapkinSeries   *map)
+{
+  if (line->map == map && map != NULL)
+    return;
+  line_clear_map (line);
+  if (map == NULL)
+    return;
+  line->map = g_object_ref (map);
+  line->map_changed_id = g_signal_connect (map, "changed", G_CALLBACK (on_map_changed), self);
+  line_remap (line);
+}
+
+/**
+ * napkin_loss_plot_set_x_axis:
+ * @self: a loss plot
+ * @axis: what goes across
+ * @map: (nullable): for another axis than the step, the run's (step, x) map
+ *   (napkin_run_dup_x_map()); %NULL where the run lacks what @axis needs
+ * @compare_map: (nullable): the compared run's
+ *
+ * Puts @axis across: each point moves to its step's x in its run's map. A run
+ * without a map is not drawn; the plot says what it lacks.
+ */
+void
+napkin_loss_plot_set_x_axis (NapkinLossPlot *self,
+                             NapkinXAxis     axis,
+                             NapkinSeries   *map,
+                             NapkinSeries   *compare_map)
+{
+  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  g_return_if_fail (axis < NAPKIN_N_X_AXES);
+
+  self->x_axis = axis;
+  line_set_map (self, &self->line, axis == NAPKIN_X_AXIS_STEP ? NULL : map);
+  line_set_map (self, &self->compare, axis == NAPKIN_X_AXIS_STEP ? NULL : compare_map);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+NapkinXAxis
+napkin_loss_plot_get_x_axis (NapkinLossPlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), NAPKIN_X_AXIS_STEP);
+  return self->x_axis;
+}
+
+gboolean
+napkin_loss_plot_get_log_x (NapkinLossPlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), FALSE);
+  return self->log_x;
+}
+
+void
+napkin_loss_plot_set_log_x (NapkinLossPlot *self,
+                            gboolean        log_x)
+{
+  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  log_x = !!log_x;
+  if (self->log_x == log_x)
+    return;
+  self->log_x = log_x;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOG_X]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "napkin-plot.h"
+#include "napkin-run-axis.h"
 #include "napkin-series.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,14 @@ void          napkin_loss_plot_set_log_scale  (NapkinLossPlot *self,
 double        napkin_loss_plot_get_smoothing  (NapkinLossPlot *self);
 void          napkin_loss_plot_set_smoothing  (NapkinLossPlot *self,
                                                double          smoothing);
+void          napkin_loss_plot_set_x_axis     (NapkinLossPlot *self,
+                                               NapkinXAxis     axis,
+                                               NapkinSeries   *map,
+                                               NapkinSeries   *compare_map);
+NapkinXAxis   napkin_loss_plot_get_x_axis     (NapkinLossPlot *self);
+gboolean      napkin_loss_plot_get_log_x      (NapkinLossPlot *self);
+void          napkin_loss_plot_set_log_x      (NapkinLossPlot *self,
+                                               gboolean        log_x);
 char         *napkin_loss_plot_dup_readout    (NapkinLossPlot *self,
                                                double          step);
 

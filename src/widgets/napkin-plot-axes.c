@@ -230,14 +230,42 @@ napkin_plot_frame_set_x_range (NapkinPlotFrame *frame,
 {
   if (!isfinite (min) || !isfinite (max) || max <= min)
     max = min + 1;
+  frame->log_x = FALSE;
   frame->x0 = min;
   frame->x1 = max;
+}
+
+/**
+ * napkin_plot_frame_set_log_x_range:
+ * @frame: a frame
+ * @min: least value to show (non-positive: a thousandth of @max)
+ * @max: greatest value to show
+ *
+ * A logarithmic x axis from the decade at or below @min to the one at or above @max.
+ */
+void
+napkin_plot_frame_set_log_x_range (NapkinPlotFrame *frame,
+                                   double           min,
+                                   double           max)
+{
+  if (!(max > 0) || !isfinite (max))
+    max = 1;
+  if (!(min > 0) || min > max)
+    min = max / 1e3;
+  frame->log_x = TRUE;
+  frame->x0 = pow (10, floor (log10 (min)));
+  frame->x1 = pow (10, ceil (log10 (max)));
+  if (frame->x1 <= frame->x0)
+    frame->x1 = frame->x0 * 10;
 }
 
 double
 napkin_plot_frame_x_to_px (const NapkinPlotFrame *frame,
                            double                 x)
 {
+  if (frame->log_x)
+    return frame->left + (log10 (MAX (x, frame->x0 * 1e-3)) - log10 (frame->x0))
+                         / (log10 (frame->x1) - log10 (frame->x0)) * frame->width;
   return frame->left + (x - frame->x0) / (frame->x1 - frame->x0) * frame->width;
 }
 
@@ -245,7 +273,11 @@ double
 napkin_plot_frame_px_to_x (const NapkinPlotFrame *frame,
                            double                 px)
 {
-  return frame->x0 + (px - frame->left) / frame->width * (frame->x1 - frame->x0);
+  double t = (px - frame->left) / frame->width;
+
+  if (frame->log_x)
+    return pow (10, log10 (frame->x0) + t * (log10 (frame->x1) - log10 (frame->x0)));
+  return frame->x0 + t * (frame->x1 - frame->x0);
 }
 
 double
@@ -286,6 +318,33 @@ y_ticks (const NapkinPlotFrame *frame,
       for (double v = frame->y0; v <= frame->y1 + step * 1e-6 && n < 32; v += step)
         out[n++] = fabs (v) < step * 1e-9 ? 0 : v;
     }
+  return n;
+}
+
+/* The tick values of the x axis (at most 32). */
+static guint
+x_ticks (const NapkinPlotFrame *frame,
+         double                *out)
+{
+  int max_ticks = MAX (2, (int) (frame->width / 90));
+  guint n = 0;
+  double step;
+
+  if (frame->log_x)
+    {
+      int d0 = (int) round (log10 (frame->x0));
+      int d1 = (int) round (log10 (frame->x1));
+      int every = MAX (1, (d1 - d0 + max_ticks - 1) / max_ticks);
+
+      for (int d = d0; d <= d1 && n < 32; d += every)
+        out[n++] = pow (10, d);
+      return n;
+    }
+  step = nice_step (frame->x1 - frame->x0, max_ticks);
+  if (frame->x_format == NULL)
+    step = MAX (1, step);
+  for (double v = ceil (frame->x0 / step) * step; v <= frame->x1 + step * 1e-9 && n < 32; v += step)
+    out[n++] = fabs (v) < step * 1e-9 ? 0 : v;
   return n;
 }
 
@@ -356,7 +415,6 @@ napkin_plot_draw_axes (const NapkinPlotStyle *style,
   guint n = y_ticks (frame, ticks);
   double bottom = frame->top + frame->height;
   double right = frame->left + frame->width;
-  double step;
   int text_h;
 
   cairo_save (cr);
@@ -376,12 +434,13 @@ napkin_plot_draw_axes (const NapkinPlotStyle *style,
       napkin_plot_draw_text (style, cr, text, frame->left - TICK_GAP, py, 1.0, 0.5, TRUE, FALSE);
     }
 
-  /* x ticks: whole steps */
-  step = MAX (1, nice_step (frame->x1 - frame->x0, MAX (2, (int) (frame->width / 90))));
-  for (double v = ceil (frame->x0 / step) * step; v <= frame->x1 + step * 1e-9; v += step)
+  /* x ticks: whole steps, 1-2-5 steps of another quantity, or decades */
+  n = x_ticks (frame, ticks);
+  for (guint i = 0; i < n; i++)
     {
-      double px = round (napkin_plot_frame_x_to_px (frame, v)) + 0.5;
-      g_autofree char *text = napkin_plot_format_count (v);
+      double px = round (napkin_plot_frame_x_to_px (frame, ticks[i])) + 0.5;
+      g_autofree char *text = frame->x_format != NULL ? frame->x_format (ticks[i])
+                                                      : napkin_plot_format_count (ticks[i]);
 
       napkin_plot_style_set_fg (style, cr, 0.1);
       cairo_move_to (cr, px, frame->top);
@@ -417,6 +476,91 @@ napkin_plot_draw_axes (const NapkinPlotStyle *style,
     cairo_restore (cr);
   }
   cairo_restore (cr);
+}
+
+/* Per pixel column of @frame, the least and greatest y of @series (NAN: none).
+ * On a log x axis the columns are equal in decades: each one's points are found
+ * by a binary search of its edges. */
+static void
+decimate (NapkinSeries          *series,
+          const NapkinPlotFrame *frame,
+          guint                  columns,
+          double                *mins,
+          double                *maxs)
+{
+  guint n = napkin_series_get_length (series);
+  guint begin;
+
+  if (!frame->log_x)
+    {
+      napkin_series_decimate (series, frame->x0, frame->x1, columns, mins, maxs);
+      return;
+    }
+  begin = napkin_series_lower_bound (series, frame->x0);
+  for (guint c = 0; c < columns; c++)
+    {
+      double edge = napkin_plot_frame_px_to_x (frame, frame->left + (c + 1) * frame->width / columns);
+      guint end = c + 1 == columns ? n : napkin_series_lower_bound (series, edge);
+
+      /* the last column ends at x1 itself */
+      while (c + 1 == columns && end > begin && napkin_series_get_x (series, end - 1) > frame->x1)
+        end--;
+      if (end <= begin || !napkin_series_range_minmax (series, begin, end, &mins[c], &maxs[c]))
+        mins[c] = maxs[c] = NAN;
+      begin = MAX (begin, end);
+    }
+}
+
+/* Each run of columns with points becomes one filled band: its top edge along
+ * the maxima, its bottom edge back along the minima, widened by @half (half a
+ * line) so a flat stretch still shows as a line. One fill is far cheaper than
+ * stroking a zig-zag through every min and max. */
+static void
+fill_band (cairo_t               *cr,
+           const NapkinPlotFrame *frame,
+           guint                  columns,
+           const double          *mins,
+           const double          *maxs,
+           double                 half)
+{
+  double col_w = frame->width / columns;
+  guint c = 0;
+
+  while (c < columns)
+    {
+      guint first;
+
+      while (c < columns && (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0)))
+        c++;
+      if (c == columns)
+        break;
+      first = c;
+      while (c < columns && !isnan (mins[c]) && !(frame->log_y && maxs[c] <= 0))
+        c++;
+      /* Flat across each column: a spike of one point covers its whole
+       * column to its tip, where a vertex at the column's centre would
+       * taper to nothing. */
+      for (guint k = first; k < c; k++)
+        {
+          double py = napkin_plot_frame_y_to_px (frame, maxs[k]) - half;
+
+          if (k == first)
+            cairo_move_to (cr, frame->left + k * col_w - half, py);
+          else
+            cairo_line_to (cr, frame->left + k * col_w, py);
+          cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
+        }
+      for (guint k = c; k-- > first; )
+        {
+          double py = napkin_plot_frame_y_to_px (frame, frame->log_y ? MAX (mins[k], frame->y0 * 1e-3)
+                                                                      : mins[k]) + half;
+
+          cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
+          cairo_line_to (cr, frame->left + k * col_w - (k == first ? half : 0), py);
+        }
+      cairo_close_path (cr);
+    }
+  cairo_fill (cr);
 }
 
 /**
@@ -494,51 +638,45 @@ napkin_plot_draw_series (const NapkinPlotStyle *style,
     {
       g_autofree double *mins = g_new (double, columns);
       g_autofree double *maxs = g_new (double, columns);
-      double col_w = frame->width / columns;
-      double half = line_width / 2;
-      guint c = 0;
 
-      napkin_series_decimate (series, frame->x0, frame->x1, columns, mins, maxs);
-      /* Each run of columns with points becomes one filled band: its top edge
-       * along the maxima, its bottom edge back along the minima, widened by
-       * half a line so a flat stretch still shows as a line. One fill is far
-       * cheaper than stroking a zig-zag through every min and max. */
-      while (c < columns)
-        {
-          guint first;
-
-          while (c < columns && (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0)))
-            c++;
-          if (c == columns)
-            break;
-          first = c;
-          while (c < columns && !isnan (mins[c]) && !(frame->log_y && maxs[c] <= 0))
-            c++;
-          /* Flat across each column: a spike of one point covers its whole
-           * column to its tip, where a vertex at the column's centre would
-           * taper to nothing. */
-          for (guint k = first; k < c; k++)
-            {
-              double py = napkin_plot_frame_y_to_px (frame, maxs[k]) - half;
-
-              if (k == first)
-                cairo_move_to (cr, frame->left + k * col_w - half, py);
-              else
-                cairo_line_to (cr, frame->left + k * col_w, py);
-              cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
-            }
-          for (guint k = c; k-- > first; )
-            {
-              double py = napkin_plot_frame_y_to_px (frame, frame->log_y ? MAX (mins[k], frame->y0 * 1e-3)
-                                                                          : mins[k]) + half;
-
-              cairo_line_to (cr, frame->left + (k + 1) * col_w + (k + 1 == c ? half : 0), py);
-              cairo_line_to (cr, frame->left + k * col_w - (k == first ? half : 0), py);
-            }
-          cairo_close_path (cr);
-        }
-      cairo_fill (cr);
+      decimate (series, frame, columns, mins, maxs);
+      fill_band (cr, frame, columns, mins, maxs, line_width / 2);
     }
+  cairo_restore (cr);
+}
+
+/**
+ * napkin_plot_draw_envelope:
+ * @style: the style
+ * @cr: the target
+ * @frame: a placed frame
+ * @series: the points
+ * @color: the band's colour
+ * @alpha: its opacity (a light tint)
+ *
+ * Fills, in each pixel column, the band from the least to the greatest point of
+ * @series there: the spread a smoothed line is drawn over.
+ */
+void
+napkin_plot_draw_envelope (const NapkinPlotStyle *style,
+                           cairo_t               *cr,
+                           const NapkinPlotFrame *frame,
+                           NapkinSeries          *series,
+                           NapkinPlotColor        color,
+                           double                 alpha)
+{
+  guint columns = (guint) CLAMP (ceil (frame->width), 1, MAX_COLUMNS);
+  g_autofree double *mins = g_new (double, columns);
+  g_autofree double *maxs = g_new (double, columns);
+
+  if (napkin_series_get_length (series) == 0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, frame->left, frame->top, frame->width, frame->height);
+  cairo_clip (cr);
+  napkin_plot_style_set_color (style, cr, color, alpha);
+  decimate (series, frame, columns, mins, maxs);
+  fill_band (cr, frame, columns, mins, maxs, 0);
   cairo_restore (cr);
 }
 
@@ -683,10 +821,18 @@ napkin_plot_draw_readout (const NapkinPlotStyle *style,
 
 /* ------------------------------------------------------------ number formats */
 
-/* Steps: whole numbers with a "k"/"M" once they get long. */
+/* Steps, tokens, FLOPs: whole numbers with a "k", "M", ... once they get long. */
 char *
 napkin_plot_format_count (double value)
 {
+  if (fabs (value) >= 1e18)
+    return g_strdup_printf ("%gE", value / 1e18);
+  if (fabs (value) >= 1e15)
+    return g_strdup_printf ("%gP", value / 1e15);
+  if (fabs (value) >= 1e12)
+    return g_strdup_printf ("%gT", value / 1e12);
+  if (fabs (value) >= 1e9)
+    return g_strdup_printf ("%gG", value / 1e9);
   if (fabs (value) >= 1e6)
     return g_strdup_printf ("%gM", value / 1e6);
   if (fabs (value) >= 1e4)
@@ -700,6 +846,24 @@ napkin_plot_format_plain (double value)
   if (value != 0 && (fabs (value) < 1e-3 || fabs (value) >= 1e5))
     return g_strdup_printf ("%.0e", value);
   return g_strdup_printf ("%g", value);
+}
+
+/* A share of something, 0 to 1. */
+char *
+napkin_plot_format_fraction (double value)
+{
+  return g_strdup_printf ("%g", value);
+}
+
+/* Wall time: seconds, then minutes and hours once they get long. */
+char *
+napkin_plot_format_seconds (double value)
+{
+  if (fabs (value) >= 7200)
+    return g_strdup_printf ("%gh", value / 3600);
+  if (fabs (value) >= 120)
+    return g_strdup_printf ("%gmin", value / 60);
+  return g_strdup_printf ("%gs", value);
 }
 
 char *

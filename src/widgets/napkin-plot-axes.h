@@ -54,6 +54,10 @@ typedef struct {
   double   y0;
   double   y1;
   gboolean log_y;
+  /* x0..x1 across in decades (both > 0) */
+  gboolean log_x;
+  /* formats the x tick values; NULL: whole steps (napkin_plot_format_count()) */
+  char *(*x_format) (double value);
 } NapkinPlotFrame;
 
 typedef char *(*NapkinPlotFormatFunc) (double value);
@@ -92,6 +96,9 @@ void     napkin_plot_frame_set_y_range     (NapkinPlotFrame       *frame,
 void     napkin_plot_frame_set_x_range     (NapkinPlotFrame       *frame,
                                             double                 min,
                                             double                 max);
+void     napkin_plot_frame_set_log_x_range (NapkinPlotFrame       *frame,
+                                            double                 min,
+                                            double                 max);
 void     napkin_plot_frame_place           (NapkinPlotFrame       *frame,
                                             const NapkinPlotStyle *style,
                                             cairo_t               *cr,
@@ -119,6 +126,12 @@ void     napkin_plot_draw_series           (const NapkinPlotStyle *style,
                                             NapkinPlotColor        color,
                                             double                 alpha,
                                             double                 line_width);
+void     napkin_plot_draw_envelope         (const NapkinPlotStyle *style,
+                                            cairo_t               *cr,
+                                            const NapkinPlotFrame *frame,
+                                            NapkinSeries          *series,
+                                            NapkinPlotColor        color,
+                                            double                 alpha);
 void     napkin_plot_draw_hline            (const NapkinPlotStyle *style,
                                             cairo_t               *cr,
                                             const NapkinPlotFrame *frame,
@@ -147,6 +160,8 @@ void     napkin_plot_draw_readout          (const NapkinPlotStyle *style,
 
 char    *napkin_plot_format_count          (double                 value);
 char    *napkin_plot_format_plain          (double                 value);
+char    *napkin_plot_format_fraction       (double                 value);
+char    *napkin_plot_format_seconds        (double                 value);
 char    *napkin_plot_format_bytes          (double                 value);
 char    *napkin_plot_format_rate           (double                 value);
 

@@ -63,6 +63,8 @@ struct _NapkinRunView
   GtkLabel             *live_scale;
   GtkToggleButton      *smooth_toggle;
   GtkToggleButton      *log_toggle;
+  GtkDropDown          *x_axis_dropdown;
+  GtkToggleButton      *log_x_toggle;
   NapkinLossPlot       *loss_plot;
   NapkinMemoryPlot     *memory_plot;
   NapkinThroughputPlot *throughput_plot;
@@ -572,6 +574,21 @@ on_run_state (NapkinRunView *self)
 
 /* ------------------------------------------------------------ the run */
 
+/* The loss plot's x axis: each run's x values come from its own counts (napkin-run-axis.h). */
+static void
+update_x_axis (NapkinRunView *self)
+{
+  NapkinXAxis axis = MIN (gtk_drop_down_get_selected (self->x_axis_dropdown), NAPKIN_N_X_AXES - 1);
+  g_autoptr(NapkinSeries) map = NULL;
+  g_autoptr(NapkinSeries) compare_map = NULL;
+
+  if (axis != NAPKIN_X_AXIS_STEP && self->run != NULL)
+    map = napkin_run_dup_x_map (self->run, axis);
+  if (axis != NAPKIN_X_AXIS_STEP && self->compare != NULL)
+    compare_map = napkin_run_dup_x_map (self->compare, axis);
+  napkin_loss_plot_set_x_axis (self->loss_plot, axis, map, compare_map);
+}
+
 static void
 bind_plots (NapkinRunView *self)
 {
@@ -664,6 +681,8 @@ update_plan_card (NapkinRunView *self)
   gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->memory_plot))), !imported);
   gtk_widget_set_visible (self->plan_hint, imported && !has_plan);
   gtk_widget_set_visible (GTK_WIDGET (self->plan_comparison), has_plan);
+  /* a plan gives an imported run its tokens and FLOPs per step */
+  update_x_axis (self);
   napkin_plan_comparison_set (self->plan_comparison, has_plan ? &comparison : NULL);
   /* with the plan's GPU, the log's FLOP/s per GPU stand against its peak */
   if (has_plan)
@@ -698,6 +717,7 @@ napkin_run_view_set_compare (NapkinRunView *self,
   napkin_loss_plot_set_compare (self->loss_plot,
                                 run != NULL ? napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS) : NULL,
                                 label);
+  update_x_axis (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARE]);
 }
 
@@ -910,6 +930,8 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (live_scale);
   CHILD (smooth_toggle);
   CHILD (log_toggle);
+  CHILD (x_axis_dropdown);
+  CHILD (log_x_toggle);
   CHILD (loss_plot);
   CHILD (memory_plot);
   CHILD (throughput_plot);
@@ -954,6 +976,9 @@ napkin_run_view_init (NapkinRunView *self)
 
   g_object_bind_property (self->log_toggle, "active", self->loss_plot, "log-scale",
                           G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->log_x_toggle, "active", self->loss_plot, "log-x",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->x_axis_dropdown, "notify::selected", G_CALLBACK (update_x_axis), self);
   g_object_bind_property_full (self->smooth_toggle, "active", self->loss_plot, "smoothing",
                                G_BINDING_SYNC_CREATE, toggle_to_smoothing, NULL, NULL, NULL);
   gtk_widget_set_visible (gtk_widget_get_parent (self->scale_card), FALSE);
