@@ -13,6 +13,11 @@
  *                       append TensorBoard scalar records (FILE an event file) in one
  *                       write(), their bytes made by the engine's own NkEventWriter
  *   h:...               the same in two halves, 300 ms apart
+ *   A:PATH              the acknowledgement file for a:
+ *   a:N                 wait until the acknowledgement file holds a number >= N (the
+ *                       test writes there how many steps it received), at most 30 s
+ *                       (then exit 3): the writer goes on only once the follower has
+ *                       emitted what it wrote, so no clock decides what "live" means
  * An event file gets the writer's first record (file_version) before its first e/h.
  */
 #include "config.h"
@@ -101,11 +106,28 @@ record (Records    *r,
   return g_byte_array_free_to_bytes (g_steal_pointer (&all));
 }
 
+static gboolean
+wait_ack (const char *path,
+          guint64     n)
+{
+  for (guint tries = 0; tries < 3000; tries++)
+    {
+      g_autofree char *text = NULL;
+
+      if (path != NULL && g_file_get_contents (path, &text, NULL, NULL)
+          && g_ascii_strtoull (text, NULL, 10) >= n)
+        return TRUE;
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
+}
+
 int
 main (int    argc,
       char **argv)
 {
   Records r = { 0 };
+  const char *ack = NULL;
   gboolean first = TRUE;
   int fd;
 
@@ -125,6 +147,13 @@ main (int    argc,
         write_all (fd, a + 2, strlen (a + 2));
       else if (g_str_has_prefix (a, "s:"))
         g_usleep ((gulong) g_ascii_strtoull (a + 2, NULL, 10) * 1000);
+      else if (g_str_has_prefix (a, "A:"))
+        ack = a + 2;
+      else if (g_str_has_prefix (a, "a:"))
+        {
+          if (!wait_ack (ack, g_ascii_strtoull (a + 2, NULL, 10)))
+            return 3;
+        }
       else if (strcmp (a, "T") == 0)
         {
           if (ftruncate (fd, 0) != 0)

@@ -9,8 +9,13 @@
  * an NkLogFollower (or napkin-cli import --follow) reads it meanwhile. Oracle: the
  * steps the writer wrote (this file composes them from the engines' format strings,
  * quoted above each writer, with its own numbers), never the parser's output: every
- * step once, in order, each received while the writer still runs (checked with
- * waitpid, not with a clock), and no line skipped that the writer did not mean to be.
+ * step once, in order, and no line skipped that the writer did not mean to be. Live,
+ * without a clock: after each step's line the writer waits (a:N) until this test has
+ * written to an acknowledgement file that it received that step, so a follower that
+ * emitted steps only at the end of the file, or when the writer exits, never gets
+ * there (the 20 s guard fails the test); each step is also checked to arrive while
+ * the writer still runs (waitpid), and the writer waits to be released after its last
+ * line, so the idle and end-line ends are seen while it runs.
  */
 #include "config.h"
 
@@ -32,6 +37,7 @@
 /* A writer process and the follower reading its file. */
 typedef struct {
   GPid writer;
+  char *ack;                /* how many steps were received, for the writer's a:N */
   gboolean writer_done;
   GArray *steps;            /* NkImportStep, as emitted */
   GArray *alive;            /* gboolean: the writer still ran when the step came */
@@ -96,7 +102,16 @@ step_cb (NkLogFollower      *f,
 
   g_array_append_val (w->steps, *step);
   g_array_append_val (w->alive, alive);
+  if (w->ack != NULL)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", w->steps->len);
+
+      g_assert_true (g_file_set_contents (w->ack, n, -1, NULL));
+    }
 }
+
+/* What the writer's last action waits for: released once the follower has ended. */
+#define RELEASE 1000000
 
 static void
 notice_cb (NkLogFollower *f,
@@ -127,7 +142,23 @@ guard_cb (gpointer data)
 static void
 watch_clear (Watch *w)
 {
-  if (!w->writer_done)
+  if (w->ack != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (w->ack);
+
+      g_file_set_contents (w->ack, G_STRINGIFY (RELEASE), -1, NULL);
+      if (w->writer != 0 && !w->writer_done)
+        {
+          int status;
+
+          waitpid (w->writer, &status, 0);
+          w->writer_done = TRUE;
+          g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+        }
+      nk_test_remove_tree (dir);
+      g_clear_pointer (&w->ack, g_free);
+    }
+  if (w->writer != 0 && !w->writer_done)
     {
       kill (w->writer, SIGTERM);
       waitpid (w->writer, NULL, 0);
@@ -160,6 +191,13 @@ follow (Watch       *w,
   w->alive = g_array_new (FALSE, FALSE, sizeof (gboolean));
   w->notices = g_ptr_array_new_with_free_func (g_free);
   w->loop = g_main_loop_new (NULL, FALSE);
+  {
+    g_autofree char *ack_dir = nk_test_make_temp_dir ("napkin-follow-ack");
+
+    w->ack = g_build_filename (ack_dir, "ack", NULL);
+  }
+  g_ptr_array_insert (actions, 0, g_strdup_printf ("A:%s", w->ack));
+  g_ptr_array_add (actions, g_strdup ("a:" G_STRINGIFY (RELEASE)));
   if (!g_file_test (file, G_FILE_TEST_EXISTS))
     g_assert_true (g_file_set_contents (file, "", 0, NULL));
   f = nk_log_follower_new (path, format);
@@ -263,12 +301,11 @@ test_torchtitan (void)
         add_split (a, line);
       else
         add (a, "t:%s", line);
-      add (a, "s:150");
+      add (a, "a:%u", i + 1);
     }
   add (a, "t:[rank0]:[titan] 2026-11-28 03:00:05,000 - root - INFO - Training completed\n");
   add (a, "s:100");
   add (a, "t:step: 99  loss: 1.00000  memory: 1.00GiB(1.00%%)  tps: 1  tflops: 1.00  mfu: 1.00%%\n");
-  add (a, "s:1500");
   f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
   g_assert_true (w.writer_alive_at_end);
@@ -319,10 +356,9 @@ test_megatron (void)
         add_split (a, line);
       else
         add (a, "t:%s", line);
-      add (a, "s:150");
+      add (a, "a:%u", i + 1);
     }
   add (a, "t:[after training is done] datetime: 2026-11-28 03:00:09 \n");
-  add (a, "s:1500");
   f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
   g_assert_true (w.writer_alive_at_end);
@@ -365,12 +401,11 @@ test_deepspeed (void)
         add_split (a, line);
       else
         add (a, "t:%s", line);
-      add (a, "s:150");
+      add (a, "a:%u", i + 1);
     }
-  add (a, "s:2500");
   f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0.8);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
-  /* not timed: the writer sleeps 2.5 s after its last line, idle is 0.8 s */
+  /* the writer waits to be released after its last line: idle ended it meanwhile */
   g_assert_true (w.writer_alive_at_end);
   assert_steps (&w, steps, losses, 3);
   for (guint i = 0; i < 3; i++)
@@ -417,9 +452,11 @@ test_nanogpt_truncated (void)
         add_split (a, line);
       else
         add (a, "t:%s", line);
-      add (a, "s:150");
+      if (i < 3 || i > 4)
+        add (a, "a:%u", i < 3 ? i + 1 : i - 1);
+      else
+        add (a, "s:150");
     }
-  add (a, "s:2000");
   f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0.8);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
   assert_steps (&w, steps, losses, 5);
@@ -464,10 +501,9 @@ test_llmc_rotated (void)
         add_split (a, line);
       else
         add (a, "t:%s", line);
-      add (a, "s:150");
+      add (a, "a:%u", i + 1);
     }
   add (a, "t:total average iteration time: 120.500000 ms\n");
-  add (a, "s:1500");
   f = follow (&w, log, log, NK_LOG_FORMAT_AUTO, a, 0);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_RUN_ENDED);
   g_assert_true (w.writer_alive_at_end);
@@ -499,9 +535,8 @@ test_tensorboard (void)
       /* a step's two records in one write, as a SummaryWriter's flush writes them */
       add (a, "%c:loss:%" G_GINT64_FORMAT ":%g;tokens_per_s:%" G_GINT64_FORMAT ":%g",
            i == 2 ? 'h' : 'e', steps[i], losses[i], steps[i], 1000.0 * (i + 1));
-      add (a, "s:150");
+      add (a, "a:%u", i + 1);
     }
-  add (a, "s:2000");
   f = follow (&w, events, dir, NK_LOG_FORMAT_AUTO, a, 0.8);
   g_assert_cmpint (w.ended, ==, NK_LOG_FOLLOW_END_IDLE);
   g_assert_cmpint (nk_log_follower_get_format (f), ==, NK_LOG_FORMAT_TENSORBOARD);
@@ -527,14 +562,13 @@ test_long_line (void)
   g_auto(Watch) w;
 
   add (a, "t:iter 1: loss 3.5000, time 10.00ms, mfu 1.00%%\n");
-  add (a, "s:100");
+  add (a, "a:1");
   for (guint i = 0; i < 5; i++)
     {
       add (a, "t:%s", chunk);
       add (a, "s:60");
     }
   add (a, "t:\niter 2: loss 2.5000, time 10.00ms, mfu 1.00%%\n");
-  add (a, "s:1500");
   f = follow (&w, log, log, NK_LOG_FORMAT_NANOGPT, a, 0.6);
   assert_steps (&w, steps, losses, 2);
   g_assert_cmpuint (nk_log_follower_get_skipped_lines (f), ==, 1);
