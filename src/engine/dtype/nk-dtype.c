@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nk-dtype.h"
+#include "nk-dtype-private.h"
 
 /**
  * nk_dtype_error_quark:
@@ -30,6 +31,12 @@ static const char *const tf32_aliases[] = { "tensorfloat32", NULL };
 static const char *const int64_aliases[] = { "int64", "long", NULL };
 static const char *const int32_aliases[] = { "int32", "int", NULL };
 static const char *const uint16_aliases[] = { "uint16", NULL };
+static const char *const fp6_e3m2_aliases[] = { "e3m2", "float6_e3m2fn", NULL };
+static const char *const fp6_e2m3_aliases[] = { "e2m3", "float6_e2m3fn", NULL };
+static const char *const fp4_e2m1_aliases[] = { "e2m1", "fp4", "float4_e2m1fn", NULL };
+static const char *const e8m0_aliases[] = { "fp8-e8m0", "e8m0fnu", NULL };
+static const char *const e4m3fnuz_aliases[] = { "fp8-e4m3fnuz", NULL };
+static const char *const e5m2fnuz_aliases[] = { "fp8-e5m2fnuz", NULL };
 
 /* The one home of the format facts; everything else is computed from here. */
 static const NkDTypeInfo dtype_table[NK_N_DTYPES] = {
@@ -70,6 +77,32 @@ static const NkDTypeInfo dtype_table[NK_N_DTYPES] = {
   [NK_DTYPE_UINT16] = {
     "uint16", "u16", uint16_aliases, N_("16-bit unsigned integer"),
     16, 0, 16, 0, FALSE, FALSE, FALSE, NK_NAN_NONE, "", TRUE, 2 },
+  /* The low-precision formats: no tensor holds them (is_storage FALSE); one code
+   * per byte in the bulk conversions. */
+  [NK_DTYPE_FP6_E3M2] = {
+    "float6_e3m2", "fp6-e3m2", fp6_e3m2_aliases, N_("OCP MX FP6 E3M2"),
+    6, 3, 2, 3, TRUE, TRUE, FALSE, NK_NAN_NONE,
+    N_("none: every pattern is a number, and there are no infinities"), FALSE, 1 },
+  [NK_DTYPE_FP6_E2M3] = {
+    "float6_e2m3", "fp6-e2m3", fp6_e2m3_aliases, N_("OCP MX FP6 E2M3"),
+    6, 2, 3, 1, TRUE, TRUE, FALSE, NK_NAN_NONE,
+    N_("none: every pattern is a number, and there are no infinities"), FALSE, 1 },
+  [NK_DTYPE_FP4_E2M1] = {
+    "float4_e2m1", "fp4-e2m1", fp4_e2m1_aliases, N_("OCP MX FP4 E2M1"),
+    4, 2, 1, 1, TRUE, TRUE, FALSE, NK_NAN_NONE,
+    N_("none: every pattern is a number, and there are no infinities"), FALSE, 1 },
+  [NK_DTYPE_E8M0] = {
+    "float8_e8m0fnu", "e8m0", e8m0_aliases, N_("OCP MX E8M0 scale"),
+    8, 8, 0, 127, TRUE, FALSE, FALSE, NK_NAN_ALL_ONES,
+    N_("only 0xff; there is no sign, no zero and no infinity"), FALSE, 1 },
+  [NK_DTYPE_E4M3FNUZ] = {
+    "float8_e4m3fnuz", "e4m3fnuz", e4m3fnuz_aliases, N_("FP8 E4M3 FNUZ (AMD)"),
+    8, 4, 3, 8, TRUE, TRUE, FALSE, NK_NAN_NEGATIVE_ZERO,
+    N_("only 0x80, the pattern of −0; there is no −0 and no infinity"), FALSE, 1 },
+  [NK_DTYPE_E5M2FNUZ] = {
+    "float8_e5m2fnuz", "e5m2fnuz", e5m2fnuz_aliases, N_("FP8 E5M2 FNUZ (AMD)"),
+    8, 5, 2, 16, TRUE, TRUE, FALSE, NK_NAN_NEGATIVE_ZERO,
+    N_("only 0x80, the pattern of −0; there is no −0 and no infinity"), FALSE, 1 },
 };
 
 /**
@@ -148,7 +181,8 @@ nk_dtype_bits_mask (NkDType dtype)
  *
  * The untranslated spelling of a class, fixed by CLI.md for JSON and scripts.
  *
- * Returns: the class as CLI.md spells it: "zero", "subnormal", "normal", "inf", "nan"
+ * Returns: the class as CLI.md spells it: "zero", "subnormal", "normal", "inf", "nan",
+ *   "unrepresentable"
  */
 const char *
 nk_dtype_class_to_string (NkDTypeClass klass)
@@ -160,6 +194,7 @@ nk_dtype_class_to_string (NkDTypeClass klass)
     case NK_DTYPE_CLASS_NORMAL: return "normal";
     case NK_DTYPE_CLASS_INF: return "inf";
     case NK_DTYPE_CLASS_NAN: return "nan";
+    case NK_DTYPE_CLASS_UNREPRESENTABLE: return "unrepresentable";
     default: g_return_val_if_reached (NULL);
     }
 }
@@ -185,6 +220,8 @@ nk_dtype_class_display_name (NkDTypeClass klass)
     case NK_DTYPE_CLASS_NORMAL: return C_("number class", "normal");
     case NK_DTYPE_CLASS_INF: return C_("number class", "inf");
     case NK_DTYPE_CLASS_NAN: return C_("number class", "nan");
+    /* Translators: a value the number format cannot hold at all (NaN in fp4) */
+    case NK_DTYPE_CLASS_UNREPRESENTABLE: return C_("number class", "unrepresentable");
     default: g_return_val_if_reached (NULL);
     }
 }
@@ -247,46 +284,18 @@ nk_dtype_from_name (const char *name,
 
 /* ---- fields ---------------------------------------------------------------- */
 
-static inline guint64
-exponent_all_ones (const NkDTypeInfo *info)
-{
-  return (G_GUINT64_CONSTANT (1) << info->exponent_bits) - 1;
-}
+#define exponent_all_ones nk_dtype_exponent_all_ones
+#define mantissa_mask nk_dtype_mantissa_mask
+#define sign_bit nk_dtype_sign_bit
+#define max_magnitude nk_dtype_max_magnitude
+#define inf_magnitude nk_dtype_inf_magnitude
+#define nan_magnitude nk_dtype_nan_magnitude
 
-static inline guint64
-mantissa_mask (const NkDTypeInfo *info)
+/* For nk-dtype-round.c: the row without the public function's checks. */
+const NkDTypeInfo *
+nk_dtype_table_row (NkDType dtype)
 {
-  return (G_GUINT64_CONSTANT (1) << info->mantissa_bits) - 1;
-}
-
-static inline guint64
-sign_bit (const NkDTypeInfo *info)
-{
-  return G_GUINT64_CONSTANT (1) << (info->bits - 1);
-}
-
-/* The largest finite magnitude, as a pattern. */
-static guint64
-max_magnitude (const NkDTypeInfo *info)
-{
-  if (info->nan_style == NK_NAN_ALL_ONES)
-    return (exponent_all_ones (info) << info->mantissa_bits) | (mantissa_mask (info) - 1);
-  return ((exponent_all_ones (info) - 1) << info->mantissa_bits) | mantissa_mask (info);
-}
-
-static guint64
-inf_magnitude (const NkDTypeInfo *info)
-{
-  return exponent_all_ones (info) << info->mantissa_bits;
-}
-
-static guint64
-nan_magnitude (const NkDTypeInfo *info)
-{
-  if (info->nan_style == NK_NAN_ALL_ONES)
-    return (exponent_all_ones (info) << info->mantissa_bits) | mantissa_mask (info);
-  /* The quiet bit (top fraction bit) alone: the canonical quiet NaN. */
-  return inf_magnitude (info) | (G_GUINT64_CONSTANT (1) << (info->mantissa_bits - 1));
+  return &dtype_table[dtype];
 }
 
 /**
@@ -297,7 +306,9 @@ nan_magnitude (const NkDTypeInfo *info)
  * The one NaN pattern every conversion in nk-dtype produces, so that scalar and bulk
  * conversions agree bit for bit.
  *
- * Returns: the canonical quiet NaN of @dtype with sign @sign (see the header)
+ * Returns: the canonical quiet NaN of @dtype with sign @sign (see the header);
+ *   the fnuz formats' 0x80 and e8m0's 0xff whatever @sign; in fp6 and fp4, which
+ *   have no NaN, +max, the stand-in a NaN encodes to
  */
 guint64
 nk_dtype_nan_bits (NkDType dtype,
@@ -308,6 +319,8 @@ nk_dtype_nan_bits (NkDType dtype,
   g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
 
   info = &dtype_table[dtype];
+  if (info->nan_style == NK_NAN_NONE)
+    return max_magnitude (info);
   return (sign ? sign_bit (info) : 0) | nan_magnitude (info);
 }
 
@@ -340,6 +353,9 @@ nk_dtype_min_normal_bits (NkDType dtype)
 {
   g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
 
+  /* e8m0: pattern 0 is 2^−127, the smallest value, normal */
+  if (dtype_table[dtype].mantissa_bits == 0)
+    return 0;
   return G_GUINT64_CONSTANT (1) << dtype_table[dtype].mantissa_bits;
 }
 
@@ -348,7 +364,8 @@ nk_dtype_min_normal_bits (NkDType dtype)
  * @dtype: a floating-point format
  *
  * Exponent field 0, fraction 1: 2^(1 − bias − M), the gap between 0 and the next
- * value.
+ * value. E8M0 has no subnormals and no zero: its smallest value is pattern 0,
+ * 2^−127.
  *
  * Returns: the pattern of the smallest positive value
  */
@@ -357,7 +374,7 @@ nk_dtype_min_subnormal_bits (NkDType dtype)
 {
   g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
 
-  return 1;
+  return dtype_table[dtype].mantissa_bits == 0 ? 0 : 1;
 }
 
 /**
@@ -380,7 +397,8 @@ nk_dtype_one_bits (NkDType dtype)
  * nk_dtype_epsilon_bits:
  * @dtype: a floating-point format
  *
- * Epsilon is 2^−M, a power of two every format here holds as a normal number.
+ * Epsilon is 2^−M, a power of two every format here holds (a subnormal in fp6
+ * e2m3 and fp4 e2m1; 1 in e8m0, whose values are the powers of two).
  *
  * Returns: the pattern of epsilon, the gap between 1 and the next value
  */
@@ -392,8 +410,7 @@ nk_dtype_epsilon_bits (NkDType dtype)
   g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
 
   info = &dtype_table[dtype];
-  g_return_val_if_fail (info->bias > (int) info->mantissa_bits, 0);
-  return (guint64) (info->bias - (int) info->mantissa_bits) << info->mantissa_bits;
+  return nk_dtype_encode (dtype, ldexp (1.0, -(int) info->mantissa_bits), NK_OVERFLOW_DEFAULT);
 }
 
 /* ---- decode ---------------------------------------------------------------- */
@@ -435,14 +452,23 @@ nk_dtype_decode (NkDType         dtype,
 
   if ((info->nan_style == NK_NAN_IEEE && be == exponent_all_ones (info)) ||
       (info->nan_style == NK_NAN_ALL_ONES && be == exponent_all_ones (info) &&
-       f == mantissa_mask (info)))
+       f == mantissa_mask (info)) ||
+      (info->nan_style == NK_NAN_NEGATIVE_ZERO && bits == sign_bit (info)))
     {
-      gboolean is_nan = info->nan_style == NK_NAN_ALL_ONES || f != 0;
+      gboolean is_nan = info->nan_style != NK_NAN_IEEE || f != 0;
 
       out->klass = is_nan ? NK_DTYPE_CLASS_NAN : NK_DTYPE_CLASS_INF;
       out->exponent = 0;
       out->significand = 0;
       out->value = is_nan ? NAN : INFINITY;
+    }
+  else if (info->mantissa_bits == 0)
+    {
+      /* e8m0: every other pattern is 2^(e − bias), pattern 0 included */
+      out->klass = NK_DTYPE_CLASS_NORMAL;
+      out->exponent = (int) be - info->bias;
+      out->significand = 1.0;
+      out->value = ldexp (1.0, out->exponent);
     }
   else if (be == 0)
     {
@@ -484,192 +510,6 @@ nk_dtype_to_double (NkDType dtype,
   if (!nk_dtype_decode (dtype, bits, &d))
     return NAN;
   return d.value;
-}
-
-/* ---- encode ---------------------------------------------------------------- */
-
-static guint64
-overflow_bits (const NkDTypeInfo *info,
-               guint64            sign,
-               NkOverflow         overflow)
-{
-  if (overflow == NK_OVERFLOW_SATURATE)
-    return sign | max_magnitude (info);
-  if (info->has_inf)
-    return sign | inf_magnitude (info);
-  return sign | nan_magnitude (info);
-}
-
-/* nk_dtype_encode(), and whether @overflow decided the result: a magnitude
- * beyond max, or an infinity that did not stay one. */
-static guint64
-encode (NkDType     dtype,
-        double      value,
-        NkOverflow  overflow,
-        gboolean   *out_overflowed)
-{
-  const NkDTypeInfo *info;
-  guint64 u, sign, sig, md, n, mant, biased;
-  guint ed, m;
-  int q, ex, e_eff, shift, emin;
-  gint64 max_biased;
-
-  info = &dtype_table[dtype];
-  m = info->mantissa_bits;
-  *out_overflowed = FALSE;
-  memcpy (&u, &value, sizeof u);
-  sign = (u >> 63) ? sign_bit (info) : 0;
-  ed = (u >> 52) & 0x7ff;
-  md = u & ((G_GUINT64_CONSTANT (1) << 52) - 1);
-
-  if (ed == 0x7ff)
-    {
-      if (md != 0)
-        return sign | nan_magnitude (info);
-      if (overflow == NK_OVERFLOW_DEFAULT && info->has_inf)
-        return dtype == NK_DTYPE_F64 ? u : sign | inf_magnitude (info);
-      *out_overflowed = TRUE;
-      return overflow_bits (info, sign, overflow);
-    }
-  if (dtype == NK_DTYPE_F64)
-    return u;
-  if (ed == 0 && md == 0)
-    return sign;
-
-  /* value = sig × 2^q exactly, with sig a 53-bit integer */
-  sig = ed ? md | (G_GUINT64_CONSTANT (1) << 52) : md;
-  q = (ed ? (int) ed : 1) - 1075;
-  ex = q + 63 - __builtin_clzll (sig);
-  emin = 1 - info->bias;
-  e_eff = MAX (ex, emin);
-  /* n = sig × 2^(q − (e_eff − m)), rounded to nearest even: the significand
-   * in units of the quantum 2^(e_eff − m) of the binade (or of the subnormals). */
-  shift = e_eff - (int) m - q;
-  if (shift <= 0)
-    n = sig << -shift;
-  else if (shift >= 64)
-    n = 0;
-  else
-    {
-      guint64 rem = sig & ((G_GUINT64_CONSTANT (1) << shift) - 1);
-      guint64 half = G_GUINT64_CONSTANT (1) << (shift - 1);
-
-      n = sig >> shift;
-      if (rem > half || (rem == half && (n & 1)))
-        n++;
-    }
-  if (n >> (m + 1))
-    {
-      e_eff++;
-      n >>= 1;
-    }
-
-  if (n < (G_GUINT64_CONSTANT (1) << m))
-    return sign | n;  /* subnormal or zero: biased exponent 0 */
-
-  mant = n - (G_GUINT64_CONSTANT (1) << m);
-  max_biased = (gint64) (max_magnitude (info) >> m);
-  if ((gint64) e_eff + info->bias > max_biased ||
-      ((gint64) e_eff + info->bias == max_biased &&
-       mant > (max_magnitude (info) & mantissa_mask (info))))
-    {
-      *out_overflowed = TRUE;
-      return overflow_bits (info, sign, overflow);
-    }
-  biased = (guint64) (e_eff + info->bias);
-  return sign | (biased << m) | mant;
-}
-
-/**
- * nk_dtype_encode:
- * @dtype: a floating-point format
- * @value: any double
- * @overflow: what a magnitude beyond the largest finite value becomes
- *
- * Rounds @value once to @dtype: to nearest, ties to even, with gradual underflow
- * and the sign of zero kept. With %NK_OVERFLOW_DEFAULT a value whose rounded
- * magnitude passes the max becomes ±inf, or NaN in a format without infinities
- * (e4m3: 464 → 448, 465 → NaN, inf → NaN); with %NK_OVERFLOW_SATURATE it and
- * ±inf become ±max. NaN becomes the canonical quiet NaN with @value's sign.
- *
- * Returns: the pattern
- */
-guint64
-nk_dtype_encode (NkDType    dtype,
-                 double     value,
-                 NkOverflow overflow)
-{
-  gboolean overflowed;
-
-  g_return_val_if_fail (nk_dtype_is_float (dtype), 0);
-
-  return encode (dtype, value, overflow, &overflowed);
-}
-
-/**
- * nk_dtype_round:
- * @dtype: a floating-point format
- * @value: any double
- * @overflow: what a magnitude beyond the largest finite value becomes
- * @out: (out caller-allocates): the pattern, its value, the error and the status
- *
- * Rounds @value as nk_dtype_encode() does and reports what that did to it.
- *
- * The error is CLI.md's: @out->abs_error is @value minus the decoded value, and
- * @out->rel_error is that over |@value|. Equal values have no error, so a zero
- * or an infinity that the format keeps has 0 and 0, not inf − inf or 0 / 0. Where
- * the difference has no finite answer it is what IEEE arithmetic says: 1e-8
- * rounded to +0 in f16 has abs_error 1e-8 and rel_error 1; a finite value
- * overflowed to +inf has −inf and −inf; ±inf saturated to ±max has ±inf and NaN;
- * anything that became NaN, and a NaN input, has NaN and NaN.
- *
- * The status: a NaN input stays NaN and counts as %NK_ROUNDING_EXACT (only its
- * payload is dropped). A value that passes max, or an infinity that does not
- * stay one, is %NK_ROUNDING_SATURATED, %NK_ROUNDING_OVERFLOW_TO_INF or
- * %NK_ROUNDING_OVERFLOW_TO_NAN as @overflow and the format decide. Otherwise it
- * is %NK_ROUNDING_EXACT when the format holds @value (subnormals included);
- * %NK_ROUNDING_UNDERFLOW_TO_ZERO when a nonzero value became ±0;
- * %NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL when it rounded to a subnormal; and
- * %NK_ROUNDING_ROUNDED when it rounded to a normal value (a value just below the
- * smallest normal that rounds up to it included).
- *
- * Returns: %TRUE (%FALSE on a programmer error: not a float format)
- */
-gboolean
-nk_dtype_round (NkDType          dtype,
-                double           value,
-                NkOverflow       overflow,
-                NkDTypeRounding *out)
-{
-  const NkDTypeInfo *info;
-  NkDTypeDecoded decoded;
-  gboolean overflowed;
-
-  g_return_val_if_fail (nk_dtype_is_float (dtype), FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-
-  info = &dtype_table[dtype];
-  out->bits = encode (dtype, value, overflow, &overflowed);
-  nk_dtype_decode (dtype, out->bits, &decoded);
-  out->value = decoded.value;
-  out->abs_error = value == decoded.value ? 0.0 : value - decoded.value;
-  out->rel_error = out->abs_error == 0 ? 0.0 : out->abs_error / fabs (value);
-
-  if (isnan (value))
-    out->status = NK_ROUNDING_EXACT;
-  else if (overflowed)
-    out->status = overflow == NK_OVERFLOW_SATURATE ? NK_ROUNDING_SATURATED
-                : info->has_inf ? NK_ROUNDING_OVERFLOW_TO_INF
-                : NK_ROUNDING_OVERFLOW_TO_NAN;
-  else if (value == decoded.value)
-    out->status = NK_ROUNDING_EXACT;
-  else if (decoded.klass == NK_DTYPE_CLASS_ZERO)
-    out->status = NK_ROUNDING_UNDERFLOW_TO_ZERO;
-  else if (decoded.klass == NK_DTYPE_CLASS_SUBNORMAL)
-    out->status = NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL;
-  else
-    out->status = NK_ROUNDING_ROUNDED;
-  return TRUE;
 }
 
 /* ---- exact decimals -------------------------------------------------------- */
@@ -884,7 +724,8 @@ nk_dtype_format_binary (NkDType     dtype,
   for (int i = (int) info->bits - 1; i >= 0; i--)
     {
       g_string_append_c (s, (bits >> i) & 1 ? '1' : '0');
-      if (separator && (i == (int) info->bits - 1 || i == (int) info->mantissa_bits) && i > 0)
+      if (separator && ((i == (int) info->bits - 1 && info->is_signed) ||
+                        i == (int) info->mantissa_bits) && i > 0)
         g_string_append (s, separator);
     }
   return g_string_free (s, FALSE);
@@ -921,6 +762,8 @@ nk_dtype_formula (NkDType        dtype,
     case NK_DTYPE_CLASS_INF:
       return g_strdup_printf (_("%s∞: exponent all ones, fraction 0"), d.sign ? "−" : "+");
     case NK_DTYPE_CLASS_NAN:
+      if (info->nan_style == NK_NAN_NEGATIVE_ZERO)
+        return g_strdup (_("NaN: sign 1, exponent and fraction 0 (the pattern of −0)"));
       if (info->nan_style == NK_NAN_ALL_ONES)
         return g_strdup (_("NaN: exponent and fraction all ones"));
       return g_strdup (_("NaN: exponent all ones, fraction not 0"));
@@ -930,6 +773,10 @@ nk_dtype_formula (NkDType        dtype,
     default:
       break;
     }
+
+  /* e8m0: no sign, no fraction: a power of two */
+  if (info->mantissa_bits == 0)
+    return g_strdup_printf ("2^(%u − %d)", d.biased_exponent, info->bias);
 
   if (style == NK_FORMULA_BINARY)
     {
@@ -964,6 +811,13 @@ step (NkDType dtype,
 
   if (!nk_dtype_decode (dtype, bits, &d) || d.klass == NK_DTYPE_CLASS_NAN)
     return bits;
+  if (!info->is_signed)
+    {
+      /* e8m0: patterns in order of value, 0 (2^−127) to max (2^127) */
+      if (direction > 0)
+        return bits == max_magnitude (info) ? bits : bits + 1;
+      return bits == 0 ? bits : bits - 1;
+    }
   if (mag == 0)
     return direction > 0 ? 1 : sbit | 1;
 
@@ -978,6 +832,8 @@ step (NkDType dtype,
     }
   if (d.klass == NK_DTYPE_CLASS_INF)
     return neg | max_magnitude (info);
+  if (bits - 1 == sbit && info->nan_style == NK_NAN_NEGATIVE_ZERO)
+    return 0;  /* no −0: the next value toward zero from −min is +0 */
   return bits - 1;
 }
 
@@ -987,7 +843,9 @@ step (NkDType dtype,
  * @bits: a pattern of @dtype
  *
  * Like nextafter() toward +inf: −0 and +0 go to the smallest subnormal, max goes
- * to inf (or stays at max where there is no inf), NaN stays.
+ * to inf (or stays at max where there is no inf), NaN stays. In the fnuz formats
+ * the next value up from −min_subnormal is +0 (there is no −0); e8m0 steps from
+ * one power of two to the next and stays at 2^−127 and 2^127.
  *
  * Returns: the next representable value above @bits
  */
@@ -1041,7 +899,7 @@ nk_dtype_ulp (NkDType dtype,
   info = &dtype_table[dtype];
   if (!isfinite (value))
     return NAN;
-  emin = 1 - info->bias;
+  emin = nk_dtype_min_exponent_of (info);
   emax = (int) (max_magnitude (info) >> info->mantissa_bits) - info->bias;
   if (value == 0)
     e = emin;
@@ -1074,7 +932,7 @@ nk_dtype_limits (NkDType        dtype,
   nk_dtype_decode (dtype, max_magnitude (info), &max);
   out->max = max.value;
   out->max_exponent = max.exponent;
-  out->min_exponent = 1 - info->bias;
+  out->min_exponent = nk_dtype_min_exponent_of (info);
   out->min_normal = nk_dtype_to_double (dtype, nk_dtype_min_normal_bits (dtype));
   out->min_subnormal = nk_dtype_to_double (dtype, nk_dtype_min_subnormal_bits (dtype));
   out->epsilon = nk_dtype_to_double (dtype, nk_dtype_next_up (dtype, nk_dtype_one_bits (dtype))) - 1.0;

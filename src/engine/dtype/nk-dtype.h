@@ -14,13 +14,32 @@
  * except OCP FP8 E4M3 ("e4m3fn"): it has no infinities, the all-ones exponent
  * holds normal numbers, and only s.1111.111 (0x7f, 0xff) is NaN — its max is 448.
  *
+ * The low-precision element formats follow the same layout with other rules:
+ * the OCP MX v1.0 elements fp6 e3m2 (bias 3, max 28), fp6 e2m3 (bias 1, max 7.5)
+ * and fp4 e2m1 (bias 1, max 6) have no inf and no NaN: every pattern is a number
+ * and the all-ones exponent holds normals. AMD's e4m3fnuz and e5m2fnuz (bias 8
+ * and 16) have no inf and no −0: the one NaN is 0x80 (sign 1, all else 0), and
+ * the all-ones exponent holds normals (max 240 and 57344). E8M0, the MX scale,
+ * has no sign and no fraction: bits b mean 2^(b − 127) for b in 0..254 (no zero,
+ * no subnormals) and 0xff is NaN.
+ *
  * Every value of every format here is a dyadic rational that a double holds
  * exactly, so decoding is exact; encoding rounds once, to nearest, ties to even.
  *
  * NaN: every conversion here turns a NaN into the format's canonical quiet NaN
  * with the same sign and no payload (f32 0x7fc00000, f16 0x7e00, bf16 0x7fc0,
- * e5m2 0x7e, e4m3 0x7f; ORed with the sign bit). The bulk paths do the same, so
- * that bulk and scalar conversion agree on all inputs.
+ * e5m2 0x7e, e4m3 0x7f; ORed with the sign bit; e4m3fnuz/e5m2fnuz 0x80 and e8m0
+ * 0xff, which have no sign). The bulk paths do the same, so that bulk and scalar
+ * conversion agree on all inputs.
+ *
+ * What a format cannot hold at all is %NK_ROUNDING_UNREPRESENTABLE: NaN in
+ * fp6/fp4 (it encodes as +max, as CUDA's satfinite conversions give it), and a
+ * zero, a negative value or −inf in e8m0 (it encodes as 0xff, NaN).
+ *
+ * Rounding modes (#NkRoundingMode): nearest-even (nk_dtype_encode()), toward
+ * +inf, toward −inf, toward zero, and stochastic. E8M0 is a scale: its
+ * nearest-even mode takes the power of two at or below the value, as the OCP MX
+ * scale does (floor of log2), and %NK_ROUNDING_MODE_UP the one at or above.
  */
 #pragma once
 
@@ -31,6 +50,7 @@
 #include <glib.h>
 
 #include "nk-version-macros.h"
+#include "nk-rng.h"
 
 G_BEGIN_DECLS
 
@@ -68,6 +88,12 @@ GQuark nk_dtype_error_quark (void);
  * @NK_DTYPE_INT64: signed 64-bit integers (PyTorch's int64, token ids)
  * @NK_DTYPE_INT32: signed 32-bit integers
  * @NK_DTYPE_UINT16: unsigned 16-bit integers (GPT-2 token streams)
+ * @NK_DTYPE_FP6_E3M2: OCP MX FP6 E3M2: bias 3, no inf or NaN, max 28
+ * @NK_DTYPE_FP6_E2M3: OCP MX FP6 E2M3: bias 1, no inf or NaN, max 7.5
+ * @NK_DTYPE_FP4_E2M1: OCP MX FP4 E2M1: bias 1, no inf or NaN, max 6 (NVFP4's element)
+ * @NK_DTYPE_E8M0: OCP MX E8M0 scale: 2^(bits − 127), no sign, no zero, 0xff is NaN
+ * @NK_DTYPE_E4M3FNUZ: AMD FP8 E4M3 "fnuz": bias 8, no inf, no −0, NaN 0x80, max 240
+ * @NK_DTYPE_E5M2FNUZ: AMD FP8 E5M2 "fnuz": bias 16, no inf, no −0, NaN 0x80, max 57344
  *
  * A number format: one row of the format table (nk_dtype_info()), which every
  * other fact in nk-dtype is computed from.
@@ -83,14 +109,23 @@ typedef enum {
   NK_DTYPE_INT64,
   NK_DTYPE_INT32,
   NK_DTYPE_UINT16,
+  NK_DTYPE_FP6_E3M2,
+  NK_DTYPE_FP6_E2M3,
+  NK_DTYPE_FP4_E2M1,
+  NK_DTYPE_E8M0,
+  NK_DTYPE_E4M3FNUZ,
+  NK_DTYPE_E5M2FNUZ,
   NK_N_DTYPES /*< skip >*/
 } NkDType;
 
 /**
  * NkNanStyle:
- * @NK_NAN_NONE: no NaN (integers)
+ * @NK_NAN_NONE: no NaN (integers; the fp6 and fp4 elements, whose all-ones
+ *   exponent holds normal numbers)
  * @NK_NAN_IEEE: exponent all ones, fraction not zero
- * @NK_NAN_ALL_ONES: only s.1…1.1…1 (E4M3FN)
+ * @NK_NAN_ALL_ONES: only s.1…1.1…1 (E4M3FN; 0xff in E8M0, which has no sign)
+ * @NK_NAN_NEGATIVE_ZERO: only the pattern of −0, sign 1 and all else 0 (the
+ *   "fnuz" formats: no −0)
  *
  * How a format spells NaN.
  */
@@ -98,6 +133,7 @@ typedef enum {
   NK_NAN_NONE,
   NK_NAN_IEEE,
   NK_NAN_ALL_ONES,
+  NK_NAN_NEGATIVE_ZERO,
 } NkNanStyle;
 
 /**
@@ -107,6 +143,7 @@ typedef enum {
  * @NK_OVERFLOW_SATURATE: like CUDA's satfinite: ±max (infinities too); NaN stays NaN
  *
  * What happens to a value beyond the largest finite magnitude (CLI.md's --saturate).
+ * The fp6 and fp4 elements have neither inf nor NaN: they always saturate.
  */
 typedef enum {
   NK_OVERFLOW_DEFAULT,
@@ -120,6 +157,8 @@ typedef enum {
  * @NK_DTYPE_CLASS_NORMAL: 1.f × 2^(e − bias)
  * @NK_DTYPE_CLASS_INF: ±infinity
  * @NK_DTYPE_CLASS_NAN: not a number
+ * @NK_DTYPE_CLASS_UNREPRESENTABLE: not a pattern's class but a value's: the
+ *   format cannot hold it at all (NaN in fp6/fp4; zero or negative in e8m0)
  *
  * Which rule of the top of nk-dtype.h a bit pattern is read by.
  */
@@ -129,6 +168,7 @@ typedef enum {
   NK_DTYPE_CLASS_NORMAL,
   NK_DTYPE_CLASS_INF,
   NK_DTYPE_CLASS_NAN,
+  NK_DTYPE_CLASS_UNREPRESENTABLE,
 } NkDTypeClass;
 
 /**
@@ -232,7 +272,11 @@ typedef struct {
  * @NK_ROUNDING_UNDERFLOW_TO_SUBNORMAL: rounded to a subnormal: fewer significant bits
  * @NK_ROUNDING_OVERFLOW_TO_INF: too large: became ±inf
  * @NK_ROUNDING_OVERFLOW_TO_NAN: too large, no infinity in the format: became NaN
- * @NK_ROUNDING_SATURATED: too large (or ±inf): clamped to ±max
+ * @NK_ROUNDING_SATURATED: too large (or ±inf): clamped to ±max; also a value
+ *   beyond max that a directed mode rounds toward zero
+ * @NK_ROUNDING_UNREPRESENTABLE: the format cannot hold the value at all (NaN in
+ *   fp6/fp4; zero, negative or −inf in e8m0); the bits are a stand-in (see the
+ *   top of nk-dtype.h)
  *
  * What rounding one value into a format did to it (nk_dtype_round()).
  */
@@ -244,7 +288,40 @@ typedef enum {
   NK_ROUNDING_OVERFLOW_TO_INF,
   NK_ROUNDING_OVERFLOW_TO_NAN,
   NK_ROUNDING_SATURATED,
+  NK_ROUNDING_UNREPRESENTABLE,
 } NkRoundingStatus;
+
+/**
+ * NkRoundingMode:
+ * @NK_ROUNDING_MODE_NEAREST_EVEN: to the nearest value, ties to the even pattern
+ *   (IEEE's default; nk_dtype_encode()); e8m0: the power of two at or below
+ * @NK_ROUNDING_MODE_UP: toward +inf (ceiling)
+ * @NK_ROUNDING_MODE_DOWN: toward −inf (floor)
+ * @NK_ROUNDING_MODE_TOWARD_ZERO: toward zero (truncation)
+ * @NK_ROUNDING_MODE_STOCHASTIC: to one of the two neighbouring values, the one
+ *   above with probability (value − below) / (above − below), one draw of the
+ *   #NkRng per value
+ *
+ * How nk_dtype_round_with_mode() picks between the two representable values
+ * around a value; the nicks are CLI.md's --rounding names (nearest, up, down,
+ * zero, stochastic).
+ *
+ * Overflow follows IEEE 754 (§7.4): when the value rounded with an unbounded
+ * exponent passes the largest finite magnitude, a mode that rounds this value
+ * toward zero (zero; down for a positive value, up for a negative one) gives ±max
+ * (%NK_ROUNDING_SATURATED), and the others (nearest, stochastic, away from zero)
+ * follow #NkOverflow: ±inf, NaN where the format has no inf, ±max with
+ * %NK_OVERFLOW_SATURATE (fp6/fp4 always ±max). So round-down of 1e9 in f16 is
+ * 65504 and round-up is +inf. Infinities, NaN and zeros are not rounded: they
+ * convert as nk_dtype_encode() converts them in every mode.
+ */
+typedef enum {
+  NK_ROUNDING_MODE_NEAREST_EVEN, /*< nick=nearest >*/
+  NK_ROUNDING_MODE_UP,           /*< nick=up >*/
+  NK_ROUNDING_MODE_DOWN,         /*< nick=down >*/
+  NK_ROUNDING_MODE_TOWARD_ZERO,  /*< nick=zero >*/
+  NK_ROUNDING_MODE_STOCHASTIC,   /*< nick=stochastic >*/
+} NkRoundingMode;
 
 /**
  * NkDTypeRounding:
@@ -326,6 +403,24 @@ gboolean           nk_dtype_round           (NkDType          dtype,
                                              NkOverflow       overflow,
                                              NkDTypeRounding *out);
 NK_AVAILABLE_IN_ALL
+gboolean           nk_dtype_round_with_mode (NkDType          dtype,
+                                             double           value,
+                                             NkOverflow       overflow,
+                                             NkRoundingMode   mode,
+                                             NkRng           *rng,
+                                             NkDTypeRounding *out);
+NK_AVAILABLE_IN_ALL
+guint64            nk_dtype_encode_with_mode (NkDType        dtype,
+                                              double         value,
+                                              NkOverflow     overflow,
+                                              NkRoundingMode mode,
+                                              NkRng         *rng);
+NK_AVAILABLE_IN_ALL
+const char        *nk_rounding_mode_to_string (NkRoundingMode mode);
+NK_AVAILABLE_IN_ALL
+gboolean           nk_rounding_mode_from_string (const char     *name,
+                                                 NkRoundingMode *out_mode);
+NK_AVAILABLE_IN_ALL
 guint64            nk_dtype_nan_bits        (NkDType         dtype,
                                              guint           sign);
 /* One element of any storage dtype in host memory (integers too), exactly */
@@ -384,7 +479,7 @@ gboolean           nk_dtype_parse_item      (NkDType         dtype,
                                              NkDTypeItem    *out,
                                              GError        **error);
 
-/* Bulk conversion of float32 arrays (f32, f16, bf16, e4m3, e5m2) */
+/* Bulk conversion of float32 arrays (f32, f16, bf16, the fp8, fp6 and fp4 formats, e8m0) */
 NK_AVAILABLE_IN_ALL
 void               nk_dtype_convert_from_f32 (NkDType        dtype,
                                               const float   *src,
