@@ -674,20 +674,79 @@ test_refused (void)
 
 /* -- napkin-cli import --follow ------------------------------------------------------ */
 
+/* nanoGPT lines 1..n, the writer waiting after each for the test to have read its
+ * step from the CLI's stdout (a:N), then waiting to be released. */
 static GPtrArray *
-nanogpt_actions (guint n,
-                 guint pause_ms,
-                 guint tail_ms)
+nanogpt_actions (guint n)
 {
   GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 1; i <= n; i++)
     {
       add (a, "t:iter %u: loss %.4f, time 12.00ms, mfu 20.00%%\n", i, 5.0 - 0.5 * i);
-      add (a, "s:%u", pause_ms);
+      add (a, "a:%u", i);
     }
-  add (a, "s:%u", tail_ms);
   return a;
+}
+
+/* Runs napkin-cli import @args while the writer writes @actions to @log: each step
+ * line read from its stdout is acknowledged to the writer (so each is printed while
+ * the writer runs and before it writes the next, no clock involved); after
+ * @sigint_after steps (0: never) the CLI gets SIGINT. Returns what it printed and
+ * its exit status; the writer is released and reaped. */
+static char *
+run_cli_live (const char        *log,
+              const char *const *args,
+              GPtrArray         *actions,
+              guint              sigint_after,
+              int               *status)
+{
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ack_dir = nk_test_make_temp_dir ("napkin-follow-ack");
+  g_autofree char *ack = g_build_filename (ack_dir, "ack", NULL);
+  guint steps = 0;
+  Watch w = { 0 };
+  int wstatus;
+
+  g_ptr_array_insert (actions, 0, g_strdup_printf ("A:%s", ack));
+  g_ptr_array_add (actions, g_strdup ("a:" G_STRINGIFY (RELEASE)));
+  if (!g_file_test (log, G_FILE_TEST_EXISTS))
+    g_assert_true (g_file_set_contents (log, "", 0, NULL));
+  cli = nk_test_spawn_cli ("import", args, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  w.writer = spawn_writer (log, actions);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (cli));
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        break;
+      g_string_append_printf (out, "%s\n", line);
+      if (g_str_has_prefix (line, "{\"step\""))
+        {
+          g_autofree char *n = g_strdup_printf ("%u", ++steps);
+
+          g_assert_true (writer_running (&w));
+          g_assert_true (g_file_set_contents (ack, n, -1, NULL));
+          if (steps == sigint_after)
+            g_subprocess_send_signal (cli, SIGINT);
+        }
+      else
+        /* the done object: the writer, waiting to be released, still runs */
+        g_assert_true (writer_running (&w));
+    }
+  g_assert_true (g_subprocess_wait (cli, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (cli));
+  *status = g_subprocess_get_exit_status (cli);
+  g_assert_true (g_file_set_contents (ack, G_STRINGIFY (RELEASE), -1, NULL));
+  waitpid (w.writer, &wstatus, 0);
+  g_assert_true (WIFEXITED (wstatus) && WEXITSTATUS (wstatus) == 0);
+  nk_test_remove_tree (ack_dir);
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
 static void
@@ -718,75 +777,43 @@ assert_cli_steps (const char *out,
   }
 }
 
-/* --idle-exit: the CLI prints the writer's steps and its done object on its own
- * once the file stops growing, while the writer still runs. */
+/* --idle-exit: the CLI prints each step as its line completes and its done object
+ * on its own once the file stops growing, while the writer still runs. */
 static void
 test_cli_idle_exit (void)
 {
   g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
   g_autofree char *log = temp_file (dir, "train.log");
-  g_autoptr(GPtrArray) a = nanogpt_actions (4, 150, 3000);
+  g_autoptr(GPtrArray) a = nanogpt_actions (4);
   const char *args[] = { log, "--follow", "--idle-exit", "0.8", NULL };
-  g_auto(NkTestRun) run = { 0 };
-  g_auto(Watch) w = { 0 };
+  g_autofree char *out = NULL;
+  int status;
 
-  g_assert_true (g_file_set_contents (log, "", 0, NULL));
-  w.writer = spawn_writer (log, a);
-  g_assert_true (nk_test_run_cli (&run, "import", args, NULL, 0));
-  g_assert_cmpint (run.status, ==, 0);
-  /* the writer sleeps 3 s after its last line: the CLI ended on idle before */
-  g_assert_true (writer_running (&w));
-  assert_cli_steps (run.out, 4, "idle");
+  out = run_cli_live (log, args, a, 0, &status);
+  g_assert_cmpint (status, ==, 0);
+  assert_cli_steps (out, 4, "idle");
   nk_test_remove_tree (dir);
 }
 
-/* SIGINT: the steps so far, then the done object, exit 0; each step line is read
- * from the pipe before the writer writes the next (the writer's pauses), and the
- * first is read while the writer still runs. */
+/* SIGINT: the steps so far, then the done object, exit 0. */
 static void
 test_cli_sigint (void)
 {
   g_autofree char *dir = nk_test_make_temp_dir ("napkin-follow-cli");
   g_autofree char *log = temp_file (dir, "train.log");
-  g_autoptr(GPtrArray) a = nanogpt_actions (3, 200, 5000);
+  g_autoptr(GPtrArray) a = nanogpt_actions (3);
   const char *args[] = { log, "--follow", NULL };
-  g_autoptr(GSubprocess) cli = NULL;
-  g_autoptr(GDataInputStream) in = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-  g_auto(Watch) w = { 0 };
+  g_autofree char *out = NULL;
+  int status;
 
-  g_assert_true (g_file_set_contents (log, "", 0, NULL));
-  cli = nk_test_spawn_cli ("import", args, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  w.writer = spawn_writer (log, a);
-  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (cli));
-  for (guint i = 0; i < 3; i++)
-    {
-      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
-
-      g_assert_no_error (error);
-      g_assert_nonnull (line);
-      g_assert_true (writer_running (&w));
-      g_string_append_printf (out, "%s\n", line);
-    }
-  g_subprocess_send_signal (cli, SIGINT);
-  for (;;)
-    {
-      g_autofree char *line = g_data_input_stream_read_line (in, NULL, NULL, &error);
-
-      g_assert_no_error (error);
-      if (line == NULL)
-        break;
-      g_string_append_printf (out, "%s\n", line);
-    }
-  g_assert_true (g_subprocess_wait (cli, NULL, &error));
-  g_assert_true (g_subprocess_get_if_exited (cli));
-  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
-  assert_cli_steps (out->str, 3, "stopped");
+  out = run_cli_live (log, args, a, 3, &status);
+  g_assert_cmpint (status, ==, 0);
+  assert_cli_steps (out, 3, "stopped");
   nk_test_remove_tree (dir);
 }
 
-/* The engine's end line ends the CLI without --idle-exit. */
+/* llm.c train_gpt2.c:1171 "step %d: train loss %f (took %f ms)\n", then the CUDA
+ * trainer's end line: the CLI ends on its own without --idle-exit. */
 static void
 test_cli_end_line (void)
 {
@@ -794,23 +821,19 @@ test_cli_end_line (void)
   g_autofree char *log = temp_file (dir, "llmc.log");
   g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
   const char *args[] = { log, "--follow", NULL };
-  g_auto(NkTestRun) run = { 0 };
-  g_auto(Watch) w = { 0 };
+  g_autofree char *out = NULL;
   g_autoptr(JsonNode) done = NULL;
   g_auto(GStrv) lines = NULL;
+  int status;
 
   add (a, "t:step 1: train loss 4.500000 (took 10.000000 ms)\n");
-  add (a, "s:150");
+  add (a, "a:1");
   add (a, "t:step 2: train loss 4.250000 (took 10.000000 ms)\n");
-  add (a, "s:150");
+  add (a, "a:2");
   add (a, "t:total average iteration time: 10.000000 ms\n");
-  add (a, "s:3000");
-  g_assert_true (g_file_set_contents (log, "", 0, NULL));
-  w.writer = spawn_writer (log, a);
-  g_assert_true (nk_test_run_cli (&run, "import", args, NULL, 0));
-  g_assert_cmpint (run.status, ==, 0);
-  g_assert_true (writer_running (&w));
-  lines = g_strsplit (run.out, "\n", -1);
+  out = run_cli_live (log, args, a, 0, &status);
+  g_assert_cmpint (status, ==, 0);
+  lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 4);
   done = json_from_string (lines[2], NULL);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (done), "ended"), ==, "run-ended");
