@@ -33,7 +33,7 @@ typedef enum {
   F_ZERO, F_BATCH, F_SEQ, F_LAYERS, F_D_MODEL, F_HEADS, F_D_FF, F_VOCAB, F_ACTIVATIONS,
   F_CHECKPOINTING, F_PRICE, F_DEADLINE, F_LARGEST, F_JSON, F_KV_HEADS, F_FFN, F_TIED,
   F_GLOBAL_BATCH, F_MICRO_BATCH, F_TP, F_PP, F_CP, F_DP, F_VIRTUAL, F_SEQUENCE_PARALLEL,
-  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_DROPOUT, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
   F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
@@ -83,6 +83,20 @@ parse_zero (const char *text,
   if (strlen (text) != 1 || text[0] < '0' || text[0] > '3')
     return FALSE;
   *out_value = text[0] - '0';
+  return TRUE;
+}
+
+/* --dropout P: only whether P is 0 changes memory (a mask is a byte whatever P). */
+static gboolean
+parse_dropout (const char *text,
+               int        *out_value)
+{
+  char *end = NULL;
+  double p = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !(p >= 0 && p < 1))
+    return FALSE;
+  *out_value = p > 0;
   return TRUE;
 }
 
@@ -171,6 +185,9 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_NVLINK_DOMAIN] = { "--nvlink-domain", FLAG_WHOLE, "nvlink-domain", "N",
                         N_("GPUs on one NVLink domain, where TP and DP collectives run at NVLink’s rate (default: the GPU table’s, 72 on a GB200 NVL72)"),
                         .minimum = 1 },
+  [F_DROPOUT] = { "--dropout", FLAG_CHOICE, "dropout", "P",
+                  N_("Dropout probability; 0 stores no dropout masks (most 2024–26 recipes; default: masks counted)"),
+                  .parse = parse_dropout, .choices = "0 (no dropout) or a probability below 1" },
   [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
                    N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
                    .type = nk_capacity_get_type, .choices = "datasheet, usable" },

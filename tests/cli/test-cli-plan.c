@@ -156,7 +156,8 @@ test_bad_usage (void)
     { "--mfu", "0" }, { "--mfu", "abc" }, { "--gpu", "h900" }, { "--params", "1e400" },
     { "--params", "-70B" }, { "--tokens", "0" }, { "--dtype", "fp64" },
     { "--optimizer", "lion" }, { "--precision", "bf16" }, { "--zero", "4" },
-    { "--price", "-2" }, { "--batch", "-1" },
+    { "--price", "-2" }, { "--batch", "-1" }, { "--dropout", "1" }, { "--dropout", "-0.1" },
+    { "--dropout", "0.1x" }, { "--nvlink-domain", "0" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

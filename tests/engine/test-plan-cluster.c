@@ -145,6 +145,12 @@ test_korthikanti_per_layer (void)
   REL (out (plan, "activations-per-layer"), sbh * 2 / 8, 1e-12);   /* the layer's input, 16-bit, /t */
   g_object_set (plan, "recompute", NK_RECOMPUTE_NONE, "flash-attention", TRUE, NULL);
   REL (out (plan, "activations-per-layer"), sbh * 34.0 / 8 + ln_stats / 8, 1e-12);
+  /* without dropout: no attention and FFN masks (2sbh, outside the TP region,
+   * here sequence-parallel), and of the scores' 5as²b only the softmax's 2as²b */
+  g_object_set (plan, "flash-attention", FALSE, "sequence-parallel", FALSE, "dropout", FALSE, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * (8 + 24.0 / 8 + score * 2 / 5) + ln_stats, 1e-12);
+  g_object_set (plan, "sequence-parallel", TRUE, NULL);
+  REL (out (plan, "activations-per-layer"), sbh * (32.0 / 8 + score * 2 / 5) + ln_stats / 8, 1e-12);
 }
 
 /* The first 1F1B stage holds PP micro-batches; with PP layers of L/PP each that

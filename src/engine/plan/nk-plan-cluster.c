@@ -37,7 +37,7 @@
 /* The model's shape, with defaults filled in. */
 typedef struct {
   double   L, h, a, kv, d_ff, V, s;
-  gboolean swiglu, tied;
+  gboolean swiglu, tied, dropout;
   double   layer_matrices;   /* weights of a layer's matmuls */
   double   layer_params;     /* plus its norms and biases */
   double   embed;            /* V · h (and GPT-2's s · h positions) */
@@ -78,6 +78,7 @@ fill_shape (const NkPlanInputs *in,
   m->V = x[NK_PLAN_IN_VOCAB] > 0 ? x[NK_PLAN_IN_VOCAB] : 0;
   m->s = x[NK_PLAN_IN_SEQ];
   m->tied = in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
+  m->dropout = in->layout[NK_PLAN_L_DROPOUT] != 0;
 
   /* without heads, multi-head attention: K and V as wide as Q */
   dh = m->a > 0 ? m->h / m->a : m->h;
@@ -145,8 +146,9 @@ check_layout (const Shape  *m,
  * projection's input; the FFN's f = 2 stored values per column for GELU, 3 for
  * SwiGLU's gate, up and product), and a·s²·b(2p + 1)/t for the attention scores
  * (softmax output, dropout output and mask) unless recomputed (selective) or never
- * stored (FlashAttention). Full recompute keeps only the layer's input. Returns
- * the layer's bytes. */
+ * stored (FlashAttention). Without dropout the masks and the dropout's output are
+ * not stored (2·sbh and 3·a·s²·b fewer bytes). Full recompute keeps only the
+ * layer's input. Returns the layer's bytes. */
 static double
 add_layer_activations (const Shape  *m,
                        const Layout *l,
@@ -168,14 +170,15 @@ add_layer_activations (const Shape  *m,
        * native_layer_norm keeps them; Korthikanti et al. leave them out) */
       x[NK_ACT_TERM_NORM_STATS] = 2 * 2 * 4 * s * b / outside;
       x[NK_ACT_TERM_NORM_OUTPUT] = 2 * sbh * p / outside;
-      x[NK_ACT_TERM_DROPOUT] = 2 * sbh / outside;
+      x[NK_ACT_TERM_DROPOUT] = m->dropout ? 2 * sbh / outside : 0;
       x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
       x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
       x[NK_ACT_TERM_MLP] = sbh * p * (m->swiglu ? 3 : 2) * m->d_ff / h / t;
       if (l->recompute != NK_RECOMPUTE_SELECTIVE && !l->flash)
         {
           x[NK_ACT_TERM_PROBS] = m->a * s * m->s * b * p / t;
-          x[NK_ACT_TERM_DROPOUT] += m->a * s * m->s * b * (p + 1) / t;
+          if (m->dropout)
+            x[NK_ACT_TERM_DROPOUT] += m->a * s * m->s * b * (p + 1) / t;
         }
     }
   for (guint i = 0; i < NK_ACT_N_TERMS; i++)

@@ -204,6 +204,8 @@ nk_plan_inputs_init (NkPlanInputs *inputs)
   inputs->layout[NK_PLAN_L_CAPACITY] = NK_CAPACITY_DATASHEET;
   /* percent of the reported memory kept free for the allocator's fragmentation */
   inputs->layout[NK_PLAN_L_MEMORY_RESERVE] = 5;
+  /* Korthikanti et al.'s count, masks included (--dropout 0 drops them) */
+  inputs->layout[NK_PLAN_L_DROPOUT] = 1;
 }
 
 /* ---------------------------------------------------------------- problems */

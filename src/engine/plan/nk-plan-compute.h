@@ -120,6 +120,7 @@ typedef enum {
  * @NK_PLAN_L_MEMORY_RESERVE: #NkPlan:memory-reserve
  * @NK_PLAN_L_FSDP: #NkPlan:fsdp
  * @NK_PLAN_L_NVLINK_DOMAIN: #NkPlan:nvlink-domain
+ * @NK_PLAN_L_DROPOUT: #NkPlan:dropout
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -149,6 +150,7 @@ typedef enum {
   NK_PLAN_L_MEMORY_RESERVE,
   NK_PLAN_L_FSDP,
   NK_PLAN_L_NVLINK_DOMAIN,
+  NK_PLAN_L_DROPOUT,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 

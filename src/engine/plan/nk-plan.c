@@ -107,6 +107,7 @@ static const struct {
   [NK_PLAN_L_FSDP] = { "fsdp", LAYOUT_BOOL, NULL, 0, 1 },
   /* 0: the GPU table's NVLink domain (at least the GPUs per node) */
   [NK_PLAN_L_NVLINK_DOMAIN] = { "nvlink-domain", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_DROPOUT] = { "dropout", LAYOUT_BOOL, NULL, 0, 1 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -357,6 +357,13 @@ G_BEGIN_DECLS
  * the backward's all-gather instead of gathering again.
  */
 /**
+ * NkPlan:dropout:
+ *
+ * Whether the model trains with dropout, so that its masks (one byte per value
+ * after the attention, the FFN and the attention probabilities) are stored for the
+ * backward pass. Most 2024–26 recipes train with dropout 0 and keep none.
+ */
+/**
  * NkPlan:nvlink-domain:
  *
  * How many GPUs share one NVLink domain, where a collective runs at NVLink's rate
