@@ -153,7 +153,6 @@ static void
 napkin_command_dialog_init (NapkinCommandDialog *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *group = adw_preferences_group_new ();
   GtkWidget *choose = gtk_button_new_from_icon_name ("folder-open-symbolic");
@@ -193,11 +192,8 @@ napkin_command_dialog_init (NapkinCommandDialog *self)
   gtk_widget_set_margin_start (group, 12);
   gtk_widget_set_margin_end (group, 12);
   adw_clamp_set_child (ADW_CLAMP (clamp), group);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), clamp);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (box), scroller);
+  gtk_widget_set_vexpand (clamp, TRUE);
+  gtk_box_append (GTK_BOX (box), clamp);
   adw_window_set_content (ADW_WINDOW (self), box);
 }
 

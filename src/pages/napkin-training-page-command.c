@@ -211,7 +211,8 @@ on_dialog_run (NapkinTrainingPage *self,
 }
 
 /* Parameter (COMMAND, FOLDER): runs COMMAND in FOLDER; an empty COMMAND asks, with
- * the last command (or the Planner's launcher line) and folder filled in. */
+ * the last command (or the Planner's launcher line) and FOLDER (or the last one)
+ * filled in. */
 static void
 run_command_action (GtkWidget  *widget,
                     const char *action_name,
@@ -230,7 +231,8 @@ run_command_action (GtkWidget  *widget,
   if (self->launch_command == NULL)
     self->launch_command = planner_launch_line (self);
   dialog = napkin_command_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), self->launch_command,
-                                      self->command_dir != NULL ? self->command_dir : g_get_home_dir ());
+                                      *folder != '\0' ? folder
+                                      : self->command_dir != NULL ? self->command_dir : g_get_home_dir ());
   g_signal_connect_object (dialog, "run", G_CALLBACK (on_dialog_run), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }

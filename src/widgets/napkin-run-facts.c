@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-run-facts.h"
+#include "napkin-wrap-box.h"
 #include "nk-units.h"
 
 /* The facts, in the order shown; the names are the test hooks'. */
@@ -215,7 +216,7 @@ napkin_run_facts_init (NapkinRunFacts *self)
     _("Engine"), _("Command"), _("Working Folder"), _("Run Folder"), _("Status"), _("As Far as the Log Tells"),
     _("Plan"),
   };
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *buttons = napkin_wrap_box_new ();
   GtkWidget *compare = gtk_button_new_with_mnemonic (_("_Compare with a Plan…"));
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -231,6 +232,9 @@ napkin_run_facts_init (NapkinRunFacts *self)
       self->rows[i] = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->rows[i]), titles[i]);
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self->rows[i]), FALSE);
+      /* a path has no space to wrap at: ellipsized past a few lines, so the sidebar
+       * stays 360 px wide */
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self->rows[i]), 4);
       gtk_widget_add_css_class (self->rows[i], "property");
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (self->group), self->rows[i]);
     }
@@ -240,8 +244,8 @@ napkin_run_facts_init (NapkinRunFacts *self)
   gtk_actionable_set_action_target (GTK_ACTIONABLE (compare), "s", "");
   self->settings_button = gtk_button_new_with_mnemonic (_("_New Napkin Run"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->settings_button), "training.edit-settings");
-  gtk_box_append (GTK_BOX (buttons), compare);
-  gtk_box_append (GTK_BOX (buttons), self->settings_button);
+  gtk_widget_set_parent (compare, buttons);
+  gtk_widget_set_parent (self->settings_button, buttons);
   gtk_widget_set_halign (buttons, GTK_ALIGN_END);
   gtk_widget_set_parent (buttons, GTK_WIDGET (self));
   update (self);

@@ -463,7 +463,10 @@ update_progress (NapkinRunView *self)
       const char *said = !following ? NULL
                          : napkin_run_get_error (run) != NULL ? napkin_run_get_error (run)
                          : napkin_run_get_notice (run);
-      g_autofree char *read = g_strdup_printf (running ? _("Following %s") : _("Read from %s"), where);
+      /* a followed log's folder is among its facts: its name is enough here */
+      g_autofree char *name = g_filename_display_basename (napkin_run_get_import_path (run));
+      g_autofree char *read = g_strdup_printf (running ? _("Following %s") : _("Read from %s"),
+                                               following ? name : where);
 
       gtk_progress_bar_set_fraction (self->progress_bar, running ? 0 : 1);
       gtk_label_set_label (self->progress_label, read);
