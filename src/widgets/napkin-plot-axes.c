@@ -563,6 +563,40 @@ fill_band (cairo_t               *cr,
   cairo_fill (cr);
 }
 
+/* On a log x axis the first decades hold few points, columns apart: a line joins
+ * each column to the next one with points, unless a non-finite loss lies
+ * between (a gap stays a gap). */
+static void
+bridge_columns (cairo_t               *cr,
+                const NapkinPlotFrame *frame,
+                NapkinSeries          *series,
+                guint                  columns,
+                const double          *mins,
+                const double          *maxs,
+                double                 line_width)
+{
+  double col_w = frame->width / columns;
+  guint previous = G_MAXUINT;
+
+  cairo_set_line_width (cr, line_width);
+  for (guint c = 0; c < columns; c++)
+    {
+      if (isnan (mins[c]) || (frame->log_y && maxs[c] <= 0))
+        continue;
+      if (previous != G_MAXUINT && c > previous + 1
+          && napkin_series_lower_bound (series, napkin_plot_frame_px_to_x (frame, frame->left + (previous + 1) * col_w))
+             == napkin_series_lower_bound (series, napkin_plot_frame_px_to_x (frame, frame->left + c * col_w)))
+        {
+          cairo_move_to (cr, frame->left + (previous + 0.5) * col_w,
+                         napkin_plot_frame_y_to_px (frame, (mins[previous] + maxs[previous]) / 2));
+          cairo_line_to (cr, frame->left + (c + 0.5) * col_w,
+                         napkin_plot_frame_y_to_px (frame, (mins[c] + maxs[c]) / 2));
+          cairo_stroke (cr);
+        }
+      previous = c;
+    }
+}
+
 /**
  * napkin_plot_draw_series:
  * @style: the style
@@ -641,6 +675,8 @@ napkin_plot_draw_series (const NapkinPlotStyle *style,
 
       decimate (series, frame, columns, mins, maxs);
       fill_band (cr, frame, columns, mins, maxs, line_width / 2);
+      if (frame->log_x)
+        bridge_columns (cr, frame, series, columns, mins, maxs, line_width);
     }
   cairo_restore (cr);
 }

@@ -29,6 +29,10 @@
 /* pixels: half the widest line, the round cap, and antialiasing */
 #define TOLERANCE 3.0
 
+/* columns a check must see: half the plot, less on a log x axis whose first
+ * decades hold few points */
+static guint min_checked = WIDTH / 2;
+
 typedef gboolean (*PixelTest) (const guint8 *argb, const GdkRGBA *color);
 
 /* The test series: a slow wave with one-point spikes, all positive (log axes). */
@@ -107,7 +111,8 @@ brute_force (NapkinSeries          *series,
   for (guint i = 0; i < napkin_series_get_length (series); i++)
     {
       double x = napkin_series_get_x (series, i);
-      double px = f->left + (x - f->x0) / (f->x1 - f->x0) * f->width;
+      double px = f->log_x ? f->left + (log10 (x) - log10 (f->x0)) / (log10 (f->x1) - log10 (f->x0)) * f->width
+                           : f->left + (x - f->x0) / (f->x1 - f->x0) * f->width;
       double py = y_to_px (f, napkin_series_get_y (series, i));
       int j = (int) floor (px);
 
@@ -211,7 +216,7 @@ check (NapkinPlot      *plot,
   bad = bad_columns (surface, &frame, top, both_edges ? bottom : NULL, test,
                      &style.palette[color], &checked);
   g_test_message ("%u of %u columns disagree", bad, checked);
-  g_assert_cmpuint (checked, >, WIDTH / 2);
+  g_assert_cmpuint (checked, >, min_checked);
   cairo_surface_destroy (surface);
   napkin_plot_style_clear (&style);
   return (double) bad / checked;
@@ -319,6 +324,214 @@ test_memory (void)
   g_assert_finalize_object (plot);
 }
 
+/* The x values of the axes, in closed form: 4096 tokens, 3e12 FLOPs a step; step
+ * times of 0.1 s and 0.15 s taking turns (odd steps the longer); the fraction. */
+static double
+x_of (NapkinXAxis axis,
+      guint       i,
+      guint       n)
+{
+  switch (axis)
+    {
+    case NAPKIN_X_AXIS_TOKENS:
+      return 4096.0 * i;
+    case NAPKIN_X_AXIS_FLOPS:
+      return 3e12 * i;
+    case NAPKIN_X_AXIS_TIME:
+      return 0.1 * i + 0.05 * ((i + 1) / 2);
+    case NAPKIN_X_AXIS_RELATIVE:
+      return (double) i / n;
+    case NAPKIN_X_AXIS_STEP:
+    case NAPKIN_N_X_AXES:
+    default:
+      return i;
+    }
+}
+
+/* The map a run would give: built step by step as sums, not from x_of(). */
+static NapkinSeries *
+map_of (NapkinXAxis axis,
+        guint       n)
+{
+  NapkinSeries *map = napkin_series_new ();
+  double total = 0;
+
+  for (guint i = 1; i <= n; i++)
+    {
+      switch (axis)
+        {
+        case NAPKIN_X_AXIS_TOKENS: total += 4096; break;
+        case NAPKIN_X_AXIS_FLOPS: total += 3e12; break;
+        case NAPKIN_X_AXIS_TIME: total += i % 2 ? 0.15 : 0.1; break;
+        case NAPKIN_X_AXIS_RELATIVE: total = (double) i / n; break;
+        case NAPKIN_X_AXIS_STEP: case NAPKIN_N_X_AXES: default: total = i; break;
+        }
+      napkin_series_append (map, i, total);
+    }
+  return map;
+}
+
+/* Each x axis, linear and in decades: every extreme of every column where the
+ * oracle puts the points at x_of (step), mapped by the frame (log10 when log). */
+static void
+test_x_axes (void)
+{
+  NapkinLossPlot *plot = g_object_ref_sink (NAPKIN_LOSS_PLOT (napkin_loss_plot_new ()));
+  g_autoptr(NapkinSeries) series = series_of (wave);
+  g_autoptr(NapkinSeries) shifted = napkin_series_new ();
+
+  napkin_loss_plot_set_series (plot, series);
+  for (NapkinXAxis axis = NAPKIN_X_AXIS_STEP; axis < NAPKIN_N_X_AXES; axis++)
+    {
+      g_autoptr(NapkinSeries) map = map_of (axis, N_POINTS);
+      g_autoptr(NapkinSeries) expected = napkin_series_new ();
+      NapkinPlotFrame frame;
+      NapkinPlotStyle style;
+      cairo_surface_t *surface;
+
+      for (guint i = 1; i <= N_POINTS; i++)
+        napkin_series_append (expected, x_of (axis, i, N_POINTS), wave (i));
+      g_test_message ("axis %d", axis);
+      napkin_loss_plot_set_x_axis (plot, axis, map, NULL);
+      napkin_loss_plot_set_log_x (plot, FALSE);
+      g_assert_cmpfloat (check (NAPKIN_PLOT (plot), expected, is_color, NAPKIN_PLOT_BLUE, TRUE), ==, 0);
+      napkin_loss_plot_set_log_x (plot, TRUE);
+      min_checked = WIDTH / 5;
+      g_assert_cmpfloat (check (NAPKIN_PLOT (plot), expected, is_color, NAPKIN_PLOT_BLUE, TRUE), ==, 0);
+      min_checked = WIDTH / 2;
+      /* the frame is in decades, and a point sits where log10 puts it */
+      surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+      g_assert_true (frame.log_x);
+      g_assert_cmpfloat_with_epsilon (log10 (frame.x0), round (log10 (frame.x0)), 1e-9);
+      g_assert_cmpfloat_with_epsilon (log10 (frame.x1), round (log10 (frame.x1)), 1e-9);
+      g_assert_cmpfloat (frame.x0, <=, x_of (axis, 1, N_POINTS));
+      g_assert_cmpfloat (frame.x1, >=, x_of (axis, N_POINTS, N_POINTS));
+      g_assert_cmpfloat_with_epsilon (napkin_plot_frame_x_to_px (&frame, x_of (axis, 77, N_POINTS)),
+                                      frame.left + frame.width * (log10 (x_of (axis, 77, N_POINTS)) - log10 (frame.x0))
+                                                   / (log10 (frame.x1) - log10 (frame.x0)), 1e-9);
+      cairo_surface_destroy (surface);
+      napkin_plot_style_clear (&style);
+      /* negative control: an oracle that puts each loss 300 steps later on the
+       * axis finds the plot wrong */
+      napkin_series_clear (shifted);
+      for (guint i = 1; i <= N_POINTS; i++)
+        napkin_series_append (shifted, x_of (axis, i + 300, N_POINTS), wave (i));
+      napkin_loss_plot_set_log_x (plot, FALSE);
+      g_assert_cmpfloat (check (NAPKIN_PLOT (plot), shifted, is_color, NAPKIN_PLOT_BLUE, TRUE), >, 0.2);
+    }
+  g_assert_finalize_object (plot);
+}
+
+/* A run without what an axis needs is not drawn at all; the compared run that
+ * has it still is. */
+static void
+test_x_axis_missing (void)
+{
+  NapkinLossPlot *plot = g_object_ref_sink (NAPKIN_LOSS_PLOT (napkin_loss_plot_new ()));
+  g_autoptr(NapkinSeries) series = series_of (wave);
+  g_autoptr(NapkinSeries) other = series_of (rate);
+  g_autoptr(NapkinSeries) map = map_of (NAPKIN_X_AXIS_TOKENS, N_POINTS);
+  g_autoptr(NapkinSeries) expected = napkin_series_new ();
+  NapkinPlotStyle style;
+  NapkinPlotFrame frame;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  int stride;
+  guint blue = 0;
+
+  napkin_loss_plot_set_series (plot, series);
+  napkin_loss_plot_set_x_axis (plot, NAPKIN_X_AXIS_TOKENS, NULL, NULL);
+  napkin_plot_style_init_for_widget (&style, GTK_WIDGET (plot));
+  napkin_plot_draw (NAPKIN_PLOT (plot), cr, WIDTH, HEIGHT, &style);
+  cairo_surface_flush (surface);
+  g_assert_false (_napkin_plot_get_frame (NAPKIN_PLOT (plot), &frame));
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int r = 0; r < HEIGHT; r++)
+    for (int j = 0; j < WIDTH; j++)
+      blue += is_color (data + r * stride + 4 * j, &style.palette[NAPKIN_PLOT_BLUE]);
+  g_assert_cmpuint (blue, ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+
+  /* the compared run has a map: it alone is drawn, at its tokens */
+  for (guint i = 1; i <= N_POINTS; i++)
+    napkin_series_append (expected, 4096.0 * i, rate (i));
+  napkin_loss_plot_set_compare (plot, other, "other");
+  napkin_loss_plot_set_x_axis (plot, NAPKIN_X_AXIS_TOKENS, NULL, map);
+  g_assert_cmpfloat (check (NAPKIN_PLOT (plot), expected, is_color, NAPKIN_PLOT_ORANGE, TRUE), ==, 0);
+  g_assert_finalize_object (plot);
+}
+
+/* The envelope fills each column from its least to its greatest point and
+ * nothing beyond, on a linear and on a log x axis (the log columns found by
+ * binary search); oracle: brute_force() over every point. */
+static guint
+check_envelope (gboolean log_x,
+                double   (*drawn) (guint i))
+{
+  g_autoptr(NapkinSeries) series = series_of (wave);
+  g_autoptr(NapkinSeries) other = series_of (drawn);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  NapkinPlotStyle style = { 0 };
+  NapkinPlotFrame f = { .left = 0, .top = 0, .width = WIDTH, .height = HEIGHT };
+  double top[WIDTH], bottom[WIDTH];
+  const guint8 *data;
+  int stride;
+  guint inside = 0, outside = 0, bad = 0;
+
+  style.palette[NAPKIN_PLOT_BLUE] = (GdkRGBA) { 0.2, 0.4, 0.9, 1 };
+  if (log_x)
+    napkin_plot_frame_set_log_x_range (&f, 1, N_POINTS);
+  else
+    napkin_plot_frame_set_x_range (&f, 1, N_POINTS);
+  napkin_plot_frame_set_y_range (&f, 0, 6, FALSE, TRUE);
+  napkin_plot_draw_envelope (&style, cr, &f, other, NAPKIN_PLOT_BLUE, 0.25);
+  cairo_surface_flush (surface);
+  brute_force (series, &f, top, bottom);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int j = 1; j < WIDTH - 1; j++)
+    {
+      if (isnan (top[j - 1]) || isnan (top[j]) || isnan (top[j + 1]))
+        continue;
+      for (int r = 0; r < HEIGHT; r++)
+        {
+          guint8 alpha = data[r * stride + 4 * j + 3];
+
+          if (r >= top[j] + 1.5 && r + 1 <= bottom[j] - 1.5)
+            inside++, bad += alpha == 0;
+          else if (r + 1 < min3 (top, j) - 1.5 || r > max3 (bottom, j) + 1.5)
+            outside++, bad += alpha != 0;
+        }
+    }
+  g_test_message ("%u pixels inside, %u outside, %u wrong", inside, outside, bad);
+  g_assert_cmpuint (inside, >, WIDTH);
+  g_assert_cmpuint (outside, >, WIDTH * HEIGHT / 5);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return bad;
+}
+
+static double
+wobble (guint i)
+{
+  return wave (i) * (1 + 0.5 * sin (i / 50.0));
+}
+
+static void
+test_envelope (void)
+{
+  g_assert_cmpuint (check_envelope (FALSE, wave), ==, 0);
+  g_assert_cmpuint (check_envelope (TRUE, wave), ==, 0);
+  /* negative control: the envelope of another series fails the same oracle */
+  g_assert_cmpuint (check_envelope (FALSE, wobble), >, 1000);
+  g_assert_cmpuint (check_envelope (TRUE, wobble), >, 1000);
+}
+
 /* A plot bound to nothing draws its empty message and places no frame. */
 static void
 test_unbound (void)
@@ -350,6 +563,9 @@ main (int   argc,
   g_test_add_func ("/ui/plots/scale", test_scale);
   g_test_add_func ("/ui/plots/memory", test_memory);
   g_test_add_func ("/ui/plots/unbound", test_unbound);
+  g_test_add_func ("/ui/plots/x-axes", test_x_axes);
+  g_test_add_func ("/ui/plots/x-axis-missing", test_x_axis_missing);
+  g_test_add_func ("/ui/plots/envelope", test_envelope);
 
   return g_test_run ();
 }

@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nk-test-util.h"
+#include "nk-test-ui-util.h"
 #include "nk-checkpoint.h"
 #include "nk-units.h"
 #include "napkin-training-page-private.h"
@@ -586,6 +587,58 @@ test_compare_runs (void)
   g_assert_finalize_object (page);
 }
 
+/* The x-axis control: the drop-down of the five axes; choosing tokens puts a finished
+ * Cruncher run's loss at B = 4 samples a step (the oracle: 4 × step, and the loss
+ * the trainer's history has at that step). */
+static GtkDropDown *
+find_x_axis_control (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found;
+
+      if (GTK_IS_DROP_DOWN (child)
+          && g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (child))) == NAPKIN_N_X_AXES
+          && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (child))), 0),
+                        "Step") == 0)
+        return GTK_DROP_DOWN (child);
+      if ((found = find_x_axis_control (child)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_x_axis_control (void)
+{
+  NapkinTrainingPage *page = new_page ();
+  NapkinLossPlot *plot = napkin_training_page_get_loss_plot (page);
+  GtkDropDown *control = find_x_axis_control (GTK_WIDGET (page));
+  g_autoptr(GArray) history = NULL;
+  g_autofree char *readout = NULL;
+  g_autofree char *expected = NULL;
+  double loss_at_5;
+
+  g_assert_nonnull (control);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (control)) || gtk_widget_get_first_child (GTK_WIDGET (control)) != NULL);
+  small_cruncher (page, 20);
+  start (page);
+  wait_until (run_done, page, 0);
+  history = nk_trainer_get_history (napkin_training_page_get_trainer (page, 0));
+  g_assert_cmpuint (history->len, ==, 20);
+  loss_at_5 = g_array_index (history, NkTrainMetrics, 4).loss;
+
+  gtk_drop_down_set_selected (control, NAPKIN_X_AXIS_TOKENS);
+  g_assert_cmpint (napkin_loss_plot_get_x_axis (plot), ==, NAPKIN_X_AXIS_TOKENS);
+  readout = napkin_loss_plot_dup_readout (plot, 4 * 5);
+  expected = g_strdup_printf ("Tokens seen 20: loss %.6g", loss_at_5);
+  g_assert_cmpstr (readout, ==, expected);
+  gtk_drop_down_set_selected (control, NAPKIN_X_AXIS_STEP);
+  g_assert_cmpint (napkin_loss_plot_get_x_axis (plot), ==, NAPKIN_X_AXIS_STEP);
+  g_assert_finalize_object (page);
+}
+
 /* ------------------------------------------------------------ prediction */
 
 /* The card's time is the engine's prediction at the measured matmul rate: 6 · N · B
@@ -1056,6 +1109,7 @@ main (int   argc,
   g_test_add_func ("/ui/training/diverged", test_diverged_run);
   g_test_add_func ("/ui/training/bad-text-file", test_bad_text_file);
   g_test_add_func ("/ui/training/compare", test_compare_runs);
+  g_test_add_func ("/ui/training/x-axis-control", test_x_axis_control);
   g_test_add_func ("/ui/training/prediction-time", test_prediction_time);
   g_test_add_func ("/ui/training/checkpoint-and-resume", test_checkpoint_and_resume);
   g_test_add_func ("/ui/training/close-during-run", test_close_during_run);
