@@ -456,7 +456,7 @@ test_names (void)
       const NkDTypeInfo *info = nk_dtype_info (i);
 
       if (info->is_float)
-        g_assert_cmpuint (1 + info->exponent_bits + info->mantissa_bits, ==, info->bits);
+        g_assert_cmpuint ((info->is_signed ? 1 : 0) + info->exponent_bits + info->mantissa_bits, ==, info->bits);
       if (info->is_storage)
         g_assert_cmpuint (info->element_size * 8, ==, info->bits);
     }
