@@ -46,6 +46,7 @@ gboolean nk_cli_check_device_name (const char *flag,
 
 /* One entry point per command, each in its own cli-COMMAND.c. */
 int nk_cli_format_main  (int argc, char **argv);
+int nk_cli_quantize_main (int argc, char **argv);
 int nk_cli_tensor_main  (int argc, char **argv);
 int nk_cli_plan_main    (int argc, char **argv);
 int nk_cli_gpus_main    (int argc, char **argv);

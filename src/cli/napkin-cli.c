@@ -22,6 +22,7 @@ typedef struct {
 
 static const Command commands[] = {
   { "format", nk_cli_format_main, N_("Show how a number is stored in f32, f16, bf16, e4m3, e5m2") },
+  { "quantize", nk_cli_quantize_main, N_("A vector in a block-scaled format (MXFP8/6/4, MXINT8, NVFP4)") },
   { "plan",   nk_cli_plan_main,   N_("Time, cost and memory of a training run on GPUs") },
   { "gpus",   nk_cli_gpus_main,   N_("The GPU table: memory, bandwidth, peak FLOP/s and sources") },
   { "tensor", nk_cli_tensor_main, N_("Run a tensor program: shapes, strides, views and storage") },

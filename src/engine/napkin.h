@@ -27,6 +27,7 @@
 
 /* dtype */
 #include "nk-dtype.h"
+#include "nk-quantize.h"
 
 /* accounting */
 #include "nk-activation-terms.h"
