@@ -1,4 +1,5 @@
-/* cli-format.c: `napkin-cli format`: how a number is stored in f32, f16, bf16 and fp8
+/* cli-format.c: `napkin-cli format`: how a number is stored in f32, f16, bf16, fp8,
+ * fp6, fp4 and e8m0, in every rounding mode
  *
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -22,6 +23,8 @@
 /* The formats CLI.md lets `format` take. */
 static const NkDType cli_dtypes[] = {
   NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+  NK_DTYPE_FP6_E3M2, NK_DTYPE_FP6_E2M3, NK_DTYPE_FP4_E2M1, NK_DTYPE_E8M0,
+  NK_DTYPE_E4M3FNUZ, NK_DTYPE_E5M2FNUZ,
 };
 
 typedef struct {
@@ -33,6 +36,7 @@ typedef struct {
   NkDTypeDecoded decoded;
   double abs_error;
   double rel_error;
+  gboolean unrepresentable;  /* the format cannot hold the value: bits null */
 } Row;
 
 static void
@@ -45,9 +49,11 @@ row_clear (Row *row)
 }
 
 typedef struct {
-  NkDType    dtype;
-  NkOverflow overflow;
-  gboolean   json;
+  NkDType        dtype;
+  NkOverflow     overflow;
+  NkRoundingMode mode;
+  NkRng         *rng;   /* --seed's generator: one draw per value item */
+  gboolean       json;
   gboolean   header_done;
   int        widths[9];
 } Formatter;
@@ -197,13 +203,26 @@ row_fill (const Formatter *fmt,
   else
     {
       /* nk-dtype is the one home of the rounding error: the page shows the same. */
-      nk_dtype_round (fmt->dtype, row->item.value, fmt->overflow, &rounding);
+      nk_dtype_round_with_mode (fmt->dtype, row->item.value, fmt->overflow, fmt->mode,
+                                fmt->rng, &rounding);
       bits = rounding.bits;
       row->abs_error = rounding.abs_error;
       row->rel_error = rounding.rel_error;
+      row->unrepresentable = rounding.status == NK_ROUNDING_UNREPRESENTABLE;
     }
   nk_dtype_decode (fmt->dtype, bits, &row->decoded);
   row->input = g_utf8_make_valid (text, -1);
+  if (row->unrepresentable)
+    {
+      /* no pattern holds it: CLI.md's class unrepresentable, bits null */
+      row->decoded.klass = NK_DTYPE_CLASS_UNREPRESENTABLE;
+      row->decoded.sign = signbit (row->item.value) ? 1 : 0;
+      row->decoded.value = NAN;
+      row->bits = g_strdup ("-");
+      row->binary = g_strdup ("-");
+      row->exact = g_strdup ("nan");
+      return TRUE;
+    }
   row->bits = nk_dtype_format_bits (fmt->dtype, bits);
   row->binary = nk_dtype_format_binary (fmt->dtype, bits, " ");
   row->exact = nk_dtype_exact_decimal_double (row->decoded.value);
@@ -221,8 +240,12 @@ append_json_row (const Formatter *fmt,
   g_string_append (out, nk_dtype_info (fmt->dtype)->cli_name);
   g_string_append (out, "\",\"input\":");
   json_append_string (out, row->input);
-  g_string_append_printf (out, ",\"bits\":\"%s\",\"class\":\"%s\",\"sign\":%u,\"exponent\":",
-                          row->bits, nk_dtype_class_to_string (d->klass), d->sign);
+  if (row->unrepresentable)
+    g_string_append (out, ",\"bits\":null");
+  else
+    g_string_append_printf (out, ",\"bits\":\"%s\"", row->bits);
+  g_string_append_printf (out, ",\"class\":\"%s\",\"sign\":%u,\"exponent\":",
+                          nk_dtype_class_to_string (d->klass), d->sign);
   if (d->klass == NK_DTYPE_CLASS_NORMAL || d->klass == NK_DTYPE_CLASS_SUBNORMAL)
     g_string_append_printf (out, "%d", d->exponent);
   else
@@ -421,6 +444,10 @@ nk_cli_format_main (int    argc,
                     char **argv)
 {
   g_autofree char *dtype_name = NULL;
+  g_autofree char *rounding_name = NULL;
+  g_autofree char *seed_text = NULL;
+  g_autoptr(NkRng) rng = NULL;
+  guint64 seed = 0;
   g_auto(GStrv) remaining = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
@@ -438,10 +465,17 @@ nk_cli_format_main (int    argc,
   int exit_code;
   const GOptionEntry entries[] = {
     { "dtype", 0, 0, G_OPTION_ARG_STRING, &dtype_name,
-      N_("Number format: f32, f16, bf16, e4m3 or e5m2 (aliases: fp32 float32 float, fp16 "
-         "float16 half, bfloat16, fp8-e4m3 e4m3fn, fp8-e5m2)"), "D" },
+      N_("Number format: f32, f16, bf16, e4m3, e5m2, fp6-e3m2, fp6-e2m3, fp4-e2m1, e8m0, "
+         "e4m3fnuz or e5m2fnuz (aliases: fp32 float32 float, fp16 float16 half, bfloat16, "
+         "fp8-e4m3 e4m3fn, fp8-e5m2)"), "D" },
     { "saturate", 0, 0, G_OPTION_ARG_NONE, &saturate,
       N_("Overflow to ±max (CUDA satfinite) instead of ±inf or NaN"), NULL },
+    { "rounding", 0, 0, G_OPTION_ARG_STRING, &rounding_name,
+      N_("Rounding: nearest (ties to even, the default), up, down, zero or stochastic"),
+      N_("MODE") },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text,
+      N_("Seed of --rounding stochastic's generator (default 0): the same seed gives the "
+         "same bits"), "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per item"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &remaining, NULL, N_("[ITEM…]") },
     { NULL }
@@ -475,8 +509,15 @@ nk_cli_format_main (int    argc,
     _("An ITEM is a decimal value (1e-8, -0, inf, nan, 465, 1.5K) or raw bits (0x7e).\n"
       "Negative items are items, not options: --dtype e4m3 -465 works, as does -- -465.\n"
       "With no ITEM, items are read from standard input, one per line.\n"
-      "Overflow: f32, f16, bf16 and e5m2 go to ±inf; e4m3 goes to NaN past 448.\n"
-      "With --saturate, anything beyond the largest finite magnitude becomes ±max."));
+      "Overflow: f32, f16, bf16 and e5m2 go to ±inf; e4m3 goes to NaN past 448;\n"
+      "e4m3fnuz and e5m2fnuz go to NaN (0x80); fp6 and fp4 always saturate.\n"
+      "With --saturate, anything beyond the largest finite magnitude becomes ±max.\n"
+      "e8m0 takes the power of two at or below a value (above it with --rounding up).\n"
+      "A value a format cannot hold at all (NaN in fp6 or fp4, zero or a negative\n"
+      "value in e8m0) is the class unrepresentable, with no bits.\n"
+      "--rounding up and down are toward +inf and −inf; past the largest value a\n"
+      "mode that rounds toward zero gives ±max. stochastic rounds to one of the two\n"
+      "neighbours with probability proportional to closeness, one draw per item."));
   if (!nk_cli_parse_options (context, &parse_argc, &parse_argv, json, &exit_code))
     return exit_code;
 
@@ -491,6 +532,17 @@ nk_cli_format_main (int    argc,
   if (!known)
     return nk_cli_fail (json, NK_EXIT_USAGE, _("--dtype: “%s” is not one of %s"), dtype_name, names->str);
 
+  fmt.mode = NK_ROUNDING_MODE_NEAREST_EVEN;
+  if (rounding_name != NULL && !nk_rounding_mode_from_string (rounding_name, &fmt.mode))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("--rounding: “%s” is not one of nearest, up, down, zero, stochastic"),
+                        rounding_name);
+  if (seed_text != NULL && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &seed, NULL))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("--seed: “%s” is not a whole number from 0 to 18446744073709551615"),
+                        seed_text);
+  rng = nk_rng_new (seed);
+  fmt.rng = rng;
   fmt.overflow = saturate ? NK_OVERFLOW_SATURATE : NK_OVERFLOW_DEFAULT;
   fmt.json = json;
 

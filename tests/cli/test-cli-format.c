@@ -411,6 +411,162 @@ test_hostile_input (void)
   }
 }
 
+/* One item's "bits" (NULL when JSON null) for --dtype D [--rounding R] ITEM. */
+static char *
+bits_of (const char *dtype,
+         const char *rounding,
+         const char *item,
+         char      **out_class)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(GPtrArray) rows = NULL;
+  JsonObject *o;
+
+  run_cli (NULL, &run, "--dtype", dtype, "--rounding", rounding, "--json", "--", item, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  rows = parse_lines (run.out);
+  g_assert_cmpuint (rows->len, ==, 1);
+  o = object_at (rows, 0);
+  g_assert_cmpstr (json_object_get_string_member (o, "dtype"), ==, dtype);
+  if (out_class)
+    *out_class = g_strdup (json_object_get_string_member (o, "class"));
+  if (json_object_get_null_member (o, "bits"))
+    return NULL;
+  return g_strdup (json_object_get_string_member (o, "bits"));
+}
+
+/* The element formats of issue 25 in every mode; expectations worked by hand from
+ * the formats' definitions (fp4 e2m1's values 0 0.5 1 1.5 2 3 4 6, e8m0 2^(b−127),
+ * the fnuz formats' bias 8/16 and NaN 0x80). */
+static void
+test_element_formats (void)
+{
+  static const struct { const char *dtype, *mode, *item, *bits, *klass; } cases[] = {
+    /* 2.5 halfway between 2 (0x4) and 3 (0x5) */
+    { "fp4-e2m1", "nearest", "2.5", "0x4", "normal" },
+    { "fp4-e2m1", "up", "2.5", "0x5", "normal" },
+    { "fp4-e2m1", "down", "2.5", "0x4", "normal" },
+    { "fp4-e2m1", "zero", "2.5", "0x4", "normal" },
+    { "fp4-e2m1", "nearest", "-2.5", "0xc", "normal" },
+    { "fp4-e2m1", "up", "-2.5", "0xc", "normal" },
+    { "fp4-e2m1", "down", "-2.5", "0xd", "normal" },
+    { "fp4-e2m1", "zero", "-2.5", "0xc", "normal" },
+    { "fp4-e2m1", "nearest", "0.25", "0x0", "zero" },     /* tie with 0.5: even 0 */
+    { "fp4-e2m1", "up", "0.25", "0x1", "subnormal" },
+    { "fp4-e2m1", "nearest", "7", "0x7", "normal" },      /* always saturates */
+    { "fp4-e2m1", "up", "1e30", "0x7", "normal" },
+    { "fp4-e2m1", "nearest", "-inf", "0xf", "normal" },
+    { "fp4-e2m1", "nearest", "nan", NULL, "unrepresentable" },
+    { "fp6-e3m2", "nearest", "28", "0x1f", "normal" },
+    { "fp6-e3m2", "nearest", "0.0625", "0x01", "subnormal" },
+    { "fp6-e3m2", "down", "27.9", "0x1e", "normal" },     /* 24 */
+    { "fp6-e2m3", "nearest", "7.5", "0x1f", "normal" },
+    { "fp6-e2m3", "zero", "-0.2", "0x21", "subnormal" },  /* −0.125 */
+    { "fp6-e2m3", "stochastic", "nan", NULL, "unrepresentable" },
+    { "e8m0", "nearest", "3", "0x80", "normal" },         /* the power of two at or below */
+    { "e8m0", "up", "3", "0x81", "normal" },
+    { "e8m0", "nearest", "1", "0x7f", "normal" },
+    { "e8m0", "nearest", "5.877471754111438e-39", "0x00", "normal" },  /* 2^−127 */
+    { "e8m0", "nearest", "0", NULL, "unrepresentable" },
+    { "e8m0", "up", "-1", NULL, "unrepresentable" },
+    { "e8m0", "nearest", "nan", "0xff", "nan" },
+    { "e4m3fnuz", "nearest", "240", "0x7f", "normal" },
+    { "e4m3fnuz", "nearest", "248", "0x80", "nan" },      /* rounds past 240: NaN */
+    { "e4m3fnuz", "zero", "1000", "0x7f", "normal" },     /* toward zero: max */
+    { "e4m3fnuz", "nearest", "-0", "0x00", "zero" },      /* no −0 */
+    { "e4m3fnuz", "up", "-1e-30", "0x00", "zero" },
+    { "e4m3fnuz", "down", "-1e-30", "0x81", "subnormal" },
+    { "e5m2fnuz", "nearest", "57344", "0x7f", "normal" },
+    { "e5m2fnuz", "nearest", "1", "0x40", "normal" },
+    { "e5m2fnuz", "nearest", "inf", "0x80", "nan" },
+    /* IEEE 754's directed overflow in the old formats */
+    { "f16", "down", "1e9", "0x7bff", "normal" },
+    { "f16", "up", "1e9", "0x7c00", "inf" },
+    { "f16", "up", "-1e9", "0xfbff", "normal" },
+    { "bf16", "zero", "1.00390625", "0x3f80", "normal" },
+    { "bf16", "up", "1.00390625", "0x3f81", "normal" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *klass = NULL;
+      g_autofree char *bits = bits_of (cases[i].dtype, cases[i].mode, cases[i].item, &klass);
+
+      if (g_strcmp0 (bits, cases[i].bits) != 0 || g_strcmp0 (klass, cases[i].klass) != 0)
+        g_error ("%s --rounding %s %s: bits %s class %s, want %s %s", cases[i].dtype,
+                 cases[i].mode, cases[i].item, bits ? bits : "null", klass,
+                 cases[i].bits ? cases[i].bits : "null", cases[i].klass);
+    }
+
+  /* bits as items decode; the fnuz NaN and e8m0's smallest value */
+  {
+    g_auto(NkTestRun) run = { 0 };
+    g_autoptr(GPtrArray) rows = NULL;
+
+    run_cli (NULL, &run, "--dtype", "e5m2fnuz", "--json", "0x01", "0x80", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    rows = parse_lines (run.out);
+    g_assert_cmpstr (json_object_get_string_member (object_at (rows, 0), "exact"), ==,
+                     "0.00000762939453125");  /* 2^−17 */
+    g_assert_cmpint (json_object_get_int_member (object_at (rows, 0), "exponent"), ==, -15);
+    g_assert_cmpstr (json_object_get_string_member (object_at (rows, 1), "class"), ==, "nan");
+    g_assert_false (json_object_has_member (object_at (rows, 0), "abs_error"));
+  }
+}
+
+/* --rounding stochastic: only the two neighbours, the same seed gives the same
+ * bits, another seed other bits; stdin items draw in order. */
+static void
+test_stochastic (void)
+{
+  g_autoptr(GString) items = g_string_new (NULL);
+  g_auto(NkTestRun) a = { 0 };
+  g_auto(NkTestRun) b = { 0 };
+  g_auto(NkTestRun) c = { 0 };
+  g_autoptr(GPtrArray) rows = NULL;
+  guint n_three = 0;
+
+  for (int i = 0; i < 200; i++)
+    g_string_append (items, "2.6\n");
+  run_cli (items->str, &a, "--dtype", "fp4-e2m1", "--rounding", "stochastic", "--seed", "7", "--json", NULL);
+  run_cli (items->str, &b, "--dtype", "fp4-e2m1", "--rounding", "stochastic", "--seed", "7", "--json", NULL);
+  run_cli (items->str, &c, "--dtype", "fp4-e2m1", "--rounding", "stochastic", "--seed", "8", "--json", NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_cmpstr (a.out, ==, b.out);
+  g_assert_cmpstr (a.out, !=, c.out);
+  rows = parse_lines (a.out);
+  g_assert_cmpuint (rows->len, ==, 200);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const char *bits = json_object_get_string_member (object_at (rows, i), "bits");
+
+      g_assert_true (g_str_equal (bits, "0x4") || g_str_equal (bits, "0x5"));
+      n_three += g_str_equal (bits, "0x5");
+    }
+  /* P(3) = 0.6: 120 expected, standard deviation 6.9; 6 sigma either way */
+  g_assert_cmpuint (n_three, >, 120 - 42);
+  g_assert_cmpuint (n_three, <, 120 + 42);
+}
+
+static void
+test_rounding_exit_codes (void)
+{
+  g_auto(NkTestRun) bad = { 0 };
+  g_auto(NkTestRun) seed = { 0 };
+  g_auto(NkTestRun) dtype = { 0 };
+
+  run_cli (NULL, &bad, "--dtype", "f16", "--rounding", "sideways", "1", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "--rounding"));
+  g_assert_nonnull (strstr (bad.err, "sideways"));
+  run_cli (NULL, &seed, "--dtype", "f16", "--rounding", "stochastic", "--seed", "-3", "1", NULL);
+  g_assert_cmpint (seed.status, ==, 2);
+  g_assert_nonnull (strstr (seed.err, "--seed"));
+  run_cli (NULL, &dtype, "--dtype", "fp5", "1", NULL);
+  g_assert_cmpint (dtype.status, ==, 2);
+  g_assert_nonnull (strstr (dtype.err, "fp4-e2m1"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -426,6 +582,9 @@ main (int   argc,
   g_test_add_func ("/cli/format/stdin-bad-line", test_stdin_bad_line);
   g_test_add_func ("/cli/format/human-aligned", test_human_aligned);
   g_test_add_func ("/cli/format/hostile-input", test_hostile_input);
+  g_test_add_func ("/cli/format/element-formats", test_element_formats);
+  g_test_add_func ("/cli/format/stochastic", test_stochastic);
+  g_test_add_func ("/cli/format/rounding-exit-codes", test_rounding_exit_codes);
 
   return g_test_run ();
 }
