@@ -8,6 +8,11 @@
  * 2 threads) and NkTrainer (--model gpt, AdamW, fp32, on the CPU) in alternating
  * rounds and prints the best step time of each, the ratio napkin / torch (goal
  * ≤ 1), napkin's phases and FLOP split, the CPU and the BLAS kernels both ran on.
+ *
+ * Usage: bench-gpt --precisions [D L H T B V REPS ROUNDS]   (default 128 4 4 64 16 256 5 3)
+ * Issue 25's CPU figure: napkin alone in bf16-mixed, mxfp8 and nvfp4 (the emulated
+ * block-scaled recipes) in alternating rounds, each one's best step and its ratio
+ * to bf16-mixed's (goal ≤ 1.5).
  */
 #include "config.h"
 
@@ -50,6 +55,7 @@ torch_step (const int *a)
 /* The best step of one napkin run, or FALSE. */
 static gboolean
 napkin_step (const int      *a,
+             NkPrecision     precision,
              NkTrainMetrics *best)
 {
   g_autoptr(NkTrainConfig) c = nk_train_config_new ();
@@ -67,6 +73,7 @@ napkin_step (const int      *a,
   c->steps = 2 + a[6];
   c->lr = 1e-4;
   c->optimizer = NK_OPTIMIZER_ADAMW;
+  c->precision = precision;
   trainer = nk_trainer_new (c);
   if (!nk_trainer_run_sync (trainer, NULL, &error))
     {
@@ -80,6 +87,37 @@ napkin_step (const int      *a,
   return TRUE;
 }
 
+/* Issue 25: the block-scaled recipes against bf16-mixed, napkin alone. */
+static int
+precisions (int    argc,
+            char **argv)
+{
+  static const int defaults[8] = { 128, 4, 4, 64, 16, 256, 5, 3 };
+  static const NkPrecision recipes[] = { NK_PRECISION_BF16_MIXED, NK_PRECISION_MXFP8, NK_PRECISION_NVFP4 };
+  NkTrainMetrics best[G_N_ELEMENTS (recipes)];
+  int a[8];
+
+  for (int i = 0; i < 8; i++)
+    a[i] = argc > i + 2 ? atoi (argv[i + 2]) : defaults[i];
+  for (guint r = 0; r < G_N_ELEMENTS (recipes); r++)
+    best[r] = (NkTrainMetrics) { .seconds = INFINITY };
+  g_print ("GPT step: d=%d L=%d heads=%d T=%d B=%d V=%d, AdamW, CPU "
+           "(best of %d after 2 warm-up steps; %d rounds alternating the recipes)\n",
+           a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+  g_print ("  CPU %s; BLAS kernels %s\n", nk_cpu_info_get ()->model != NULL
+           ? nk_cpu_info_get ()->model : "?", nk_blas_get_kernels ());
+  for (int round = 0; round < a[7]; round++)
+    for (guint r = 0; r < G_N_ELEMENTS (recipes); r++)
+      if (!napkin_step (a, recipes[r], &best[r]))
+        return 1;
+  for (guint r = 0; r < G_N_ELEMENTS (recipes); r++)
+    g_print ("  %-10s step %.4f s  (forward %.4f s, backward %.4f s)  ratio to bf16-mixed %.3f%s\n",
+             nk_precision_to_string (recipes[r]), best[r].seconds, best[r].seconds_forward,
+             best[r].seconds_backward, best[r].seconds / best[0].seconds,
+             r > 0 ? "  (goal ≤ 1.5)" : "");
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -90,11 +128,13 @@ main (int    argc,
   NkTrainMetrics best = { .seconds = INFINITY };
   const NkCpuInfo *cpu;
 
-  for (int i = 0; i < 8; i++)
-    a[i] = argc > i + 1 ? atoi (argv[i + 1]) : defaults[i];
   /* The kernels the app runs on; torch, started from here, inherits them. */
   nk_blas_reexec_if_kernels_weak (argv);
   setlocale (LC_ALL, "");
+  if (argc > 1 && strcmp (argv[1], "--precisions") == 0)
+    return precisions (argc, argv);
+  for (int i = 0; i < 8; i++)
+    a[i] = argc > i + 1 ? atoi (argv[i + 1]) : defaults[i];
   cpu = nk_cpu_info_get ();
   g_print ("GPT step: d=%d L=%d heads=%d T=%d B=%d V=%d, AdamW, fp32, CPU (best of %d after 2 warm-up "
            "steps; %d rounds alternating torch and napkin)\n", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
@@ -104,7 +144,7 @@ main (int    argc,
   for (int round = 0; round < a[7]; round++)
     {
       torch = MIN (torch, torch_step (a));
-      if (!napkin_step (a, &best))
+      if (!napkin_step (a, NK_PRECISION_FP32, &best))
         return 1;
     }
   g_print ("  napkin step        %.4f s  (forward %.4f s, backward %.4f s, optimizer %.4f s)\n",

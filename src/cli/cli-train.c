@@ -120,7 +120,7 @@ typedef struct {
   char *model, *dim, *layers, *batch, *steps, *lr, *optimizer, *seed, *device;
   char *precision, *init, *inputs, *targets, *ckdir, *ckevery, *ckkeep, *resume;
   char *save, *context_len, *text, *init_kind, *run_dir, *n_layer, *n_head, *n_embd;
-  char *block_size, *vocab, *tokens, *batches;
+  char *block_size, *vocab, *tokens, *batches, *mx_scale, *nvfp4_rounding;
   gboolean json_lines, json;
 } TrainArgs;
 
@@ -132,6 +132,7 @@ train_args_clear (TrainArgs *a)
     &a->device, &a->precision, &a->init, &a->inputs, &a->targets, &a->ckdir, &a->ckevery,
     &a->ckkeep, &a->resume, &a->save, &a->context_len, &a->text, &a->init_kind, &a->run_dir,
     &a->n_layer, &a->n_head, &a->n_embd, &a->block_size, &a->vocab, &a->tokens, &a->batches,
+    &a->mx_scale, &a->nvfp4_rounding,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
@@ -154,7 +155,11 @@ train_context (TrainArgs *a)
       N_("sgd, momentum, adagrad, rmsprop, adam or adamw (default adamw)"), "NAME" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, N_("Seed of initialisation and data (default 0)"), "N" },
     { "device", 0, 0, G_OPTION_ARG_STRING, &a->device, N_("cpu (default), cuda or auto"), "DEVICE" },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &a->precision, N_("fp32 (default), bf16-mixed or fp16"), "P" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &a->precision, N_("fp32 (default), bf16-mixed, fp16, or (gpt) mxfp8 or nvfp4"), "P" },
+    { "mx-scale", 0, 0, G_OPTION_ARG_STRING, &a->mx_scale,
+      N_("mxfp8: up (default: no block clips, NVIDIA’s recipe) or floor (OCP v1.0)"), "RULE" },
+    { "nvfp4-rounding", 0, 0, G_OPTION_ARG_STRING, &a->nvfp4_rounding,
+      N_("nvfp4: the gradients’ rounding, stochastic (default) or nearest"), "MODE" },
     { "init", 0, 0, G_OPTION_ARG_FILENAME, &a->init, N_("Initial state_dict (safetensors)"), "FILE" },
     { "init-kind", 0, 0, G_OPTION_ARG_STRING, &a->init_kind,
       N_("trunc-normal (default: std 1/sqrt(fan_in), ±3 std) or normal (N(0, 1))"), "KIND" },
@@ -192,7 +197,7 @@ train_context (TrainArgs *a)
       "naming them. Safe to change: --steps (to at least the checkpoint’s step; equal "
       "means nothing is left to do), --device, --checkpoint-every, --checkpoint-keep, "
       "--save and the output format. Everything else (model, sizes, optimizer, lr, "
-      "seed, precision, init and data files) must be given as before.\n"
+      "seed, precision with --mx-scale and --nvfp4-rounding, init and data files) must be given as before.\n"
       "One run at a time writes to a checkpoint folder; a second is refused, naming "
       "the process that holds it. Every input file is validated when opened, and "
       "every output location is checked before step 1.\n"
@@ -221,7 +226,23 @@ apply_choices (const TrainArgs *a,
                         a->optimizer);
   if (a->precision != NULL && !nk_precision_from_string (a->precision, &config->precision))
     return nk_cli_fail (json, NK_EXIT_USAGE,
-                        _("--precision: “%s” is not fp32, bf16-mixed or fp16."), a->precision);
+                        _("--precision: “%s” is not fp32, bf16-mixed, fp16, mxfp8 or nvfp4."), a->precision);
+  if (a->mx_scale != NULL && !nk_mx_scale_rule_from_name (a->mx_scale, &config->mx_scale, NULL))
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--mx-scale: “%s” is not up or floor."), a->mx_scale);
+  if (a->nvfp4_rounding != NULL)
+    {
+      if (g_strcmp0 (a->nvfp4_rounding, "nearest") == 0)
+        config->nvfp4_nearest = TRUE;
+      else if (g_strcmp0 (a->nvfp4_rounding, "stochastic") != 0)
+        return nk_cli_fail (json, NK_EXIT_USAGE,
+                            _("--nvfp4-rounding: “%s” is not stochastic or nearest."), a->nvfp4_rounding);
+    }
+  if ((a->mx_scale != NULL && config->precision != NK_PRECISION_MXFP8)
+      || (a->nvfp4_rounding != NULL && config->precision != NK_PRECISION_NVFP4))
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        a->mx_scale != NULL && config->precision != NK_PRECISION_MXFP8
+                        ? _("--mx-scale goes with --precision mxfp8.")
+                        : _("--nvfp4-rounding goes with --precision nvfp4."));
   if (a->init_kind != NULL)
     {
       if (g_strcmp0 (a->init_kind, "normal") == 0)

@@ -56,6 +56,7 @@
 
 /* autograd */
 #include "nk-autograd-nn.h"
+#include "nk-autograd-quant.h"
 #include "nk-autograd.h"
 
 /* nn */

@@ -51,6 +51,8 @@ static const DisplayName precision_display_names[] = {
   { NK_PRECISION_FP32, N_("fp32") },
   { NK_PRECISION_BF16_MIXED, N_("bf16 mixed") },
   { NK_PRECISION_FP16_MIXED, N_("fp16 with loss scaling") },
+  { NK_PRECISION_MXFP8, N_("MXFP8 (GPT, emulated)") },
+  { NK_PRECISION_NVFP4, N_("NVFP4 (GPT, emulated)") },
 };
 
 struct _NapkinRunForm
@@ -79,6 +81,10 @@ struct _NapkinRunForm
   AdwEntryRow   *lr_row;
   AdwComboRow   *optimizer_row;
   AdwComboRow   *precision_row;
+  AdwActionRow  *mx_scale_row;
+  GtkSwitch     *mx_scale_switch;
+  AdwActionRow  *nvfp4_sr_row;
+  GtkSwitch     *nvfp4_sr_switch;
   GtkSpinButton *seed_spin;
   AdwActionRow  *cuda_row;
   GtkSwitch     *cuda_switch;
@@ -209,6 +215,8 @@ build_config (NapkinRunForm  *self,
   c->steps = (guint64) gtk_spin_button_get_value (self->steps_spin);
   c->optimizer = selected_value (self->optimizer_row);
   c->precision = selected_value (self->precision_row);
+  c->mx_scale = gtk_switch_get_active (self->mx_scale_switch) ? NK_MX_SCALE_UP : NK_MX_SCALE_FLOOR;
+  c->nvfp4_nearest = !gtk_switch_get_active (self->nvfp4_sr_switch);
   c->seed = (guint64) gtk_spin_button_get_value (self->seed_spin);
   g_free (c->device);
   c->device = g_strdup (gtk_switch_get_active (self->cuda_switch) ? "cuda" : "cpu");
@@ -273,6 +281,11 @@ validate (NapkinRunForm *self)
   gtk_widget_set_visible (GTK_WIDGET (self->context_row), (arch->fields & NK_MODEL_FIELD_CONTEXT) != 0);
   gtk_widget_set_visible (GTK_WIDGET (self->text_row), arch->input != NK_MODEL_INPUT_VECTORS);
   gtk_widget_set_visible (GTK_WIDGET (self->heads_row), (arch->fields & NK_MODEL_FIELD_HEADS) != 0);
+  /* The block-scaled recipes' own choice, under the recipe that has it */
+  gtk_widget_set_visible (GTK_WIDGET (self->mx_scale_row),
+                          selected_value (self->precision_row) == NK_PRECISION_MXFP8);
+  gtk_widget_set_visible (GTK_WIDGET (self->nvfp4_sr_row),
+                          selected_value (self->precision_row) == NK_PRECISION_NVFP4);
 
   g_clear_pointer (&self->config, nk_train_config_free);
   self->config = build_config (self, &bad, &error);
@@ -513,6 +526,8 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
       for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
         g_settings_unbind (G_STRUCT_MEMBER (gpointer, self, combos[i].offset), "selected");
       g_settings_unbind (self->lr_row, "text");
+      g_settings_unbind (self->mx_scale_switch, "active");
+      g_settings_unbind (self->nvfp4_sr_switch, "active");
       g_settings_unbind (self, "text-file");
       g_settings_unbind (self, "checkpoint-dir");
     }
@@ -531,6 +546,10 @@ napkin_run_form_bind_settings (NapkinRunForm *self,
                                     adw_combo_row_get_model (row), NULL);
     }
   g_settings_bind (settings, "training-lr", self->lr_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "training-mx-scale-up", self->mx_scale_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "training-nvfp4-stochastic", self->nvfp4_sr_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (settings, "training-text-file", self, "text-file",
                                 G_SETTINGS_BIND_DEFAULT, NULL, path_to_setting, NULL, NULL);
   g_settings_bind_with_mapping (settings, "training-checkpoint-dir", self, "checkpoint-dir",
@@ -734,6 +753,10 @@ napkin_run_form_class_init (NapkinRunFormClass *klass)
   CHILD (lr_row);
   CHILD (optimizer_row);
   CHILD (precision_row);
+  CHILD (mx_scale_row);
+  CHILD (mx_scale_switch);
+  CHILD (nvfp4_sr_row);
+  CHILD (nvfp4_sr_switch);
   CHILD (seed_spin);
   CHILD (cuda_row);
   CHILD (cuda_switch);
@@ -782,6 +805,8 @@ napkin_run_form_init (NapkinRunForm *self)
   g_signal_connect_swapped (self->optimizer_row, "notify::selected", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->precision_row, "notify::selected", G_CALLBACK (validate), self);
   g_signal_connect_swapped (self->cuda_switch, "notify::active", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->mx_scale_switch, "notify::active", G_CALLBACK (validate), self);
+  g_signal_connect_swapped (self->nvfp4_sr_switch, "notify::active", G_CALLBACK (validate), self);
   validate (self);
 }
 
@@ -828,7 +853,8 @@ napkin_run_form_get_error (NapkinRunForm *self)
  * napkin_run_form_get_input:
  * @self: a run form
  * @name: dim, layers, context, heads, batch, steps, seed, checkpoint-every (spin buttons),
- *   lr (an entry row), model, optimizer, precision (combo rows) or cuda (a switch)
+ *   lr (an entry row), model, optimizer, precision (combo rows), cuda, mx-scale-up or
+ *   nvfp4-stochastic (switches)
  *
  * Returns: (transfer none) (nullable): the input widget
  */
@@ -850,6 +876,8 @@ napkin_run_form_get_input (NapkinRunForm *self,
     { "optimizer", G_STRUCT_OFFSET (NapkinRunForm, optimizer_row) },
     { "precision", G_STRUCT_OFFSET (NapkinRunForm, precision_row) },
     { "cuda", G_STRUCT_OFFSET (NapkinRunForm, cuda_switch) },
+    { "mx-scale-up", G_STRUCT_OFFSET (NapkinRunForm, mx_scale_switch) },
+    { "nvfp4-stochastic", G_STRUCT_OFFSET (NapkinRunForm, nvfp4_sr_switch) },
   };
 
   g_return_val_if_fail (NAPKIN_IS_RUN_FORM (self), NULL);

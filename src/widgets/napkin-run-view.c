@@ -61,6 +61,7 @@ struct _NapkinRunView
   GtkLabel             *live_rate;
   GtkLabel             *live_mfu;
   GtkLabel             *live_scale;
+  GtkLabel             *live_scale_caption;
   GtkToggleButton      *smooth_toggle;
   GtkToggleButton      *log_toggle;
   GtkDropDown          *x_axis_dropdown;
@@ -397,7 +398,14 @@ update_live_labels (NapkinRunView *self)
     take_label (self->live_mfu, g_strdup_printf ("%.2f %%", 100 * m->mfu));
   else
     set_label (self->live_mfu, NULL);
-  if (napkin_run_get_config (self->run)->precision == NK_PRECISION_FP16_MIXED)
+  /* A block-scaled run has no loss scale; the label tells what its quantizer did. */
+  gtk_label_set_label (self->live_scale_caption,
+                       nk_precision_is_block_scaled (napkin_run_get_config (self->run)->precision)
+                       ? _("Operands flushed to zero · clipped") : _("Loss scale · skipped steps"));
+  if (nk_precision_is_block_scaled (napkin_run_get_config (self->run)->precision))
+    take_label (self->live_scale, g_strdup_printf ("%.2f %% · %.3f %%", 100 * m->quant_flushed,
+                                                   100 * m->quant_clipped));
+  else if (napkin_run_get_config (self->run)->precision == NK_PRECISION_FP16_MIXED)
     take_label (self->live_scale,
                 g_strdup_printf (_("%g · %" PRIu64 " skipped"), m->loss_scale,
                                  nk_trainer_get_skipped_steps (napkin_run_get_trainer (self->run))));
@@ -931,6 +939,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (live_rate);
   CHILD (live_mfu);
   CHILD (live_scale);
+  CHILD (live_scale_caption);
   CHILD (smooth_toggle);
   CHILD (log_toggle);
   CHILD (x_axis_dropdown);
@@ -1033,6 +1042,7 @@ napkin_run_view_get_label_text (NapkinRunView *self,
     { "rate", G_STRUCT_OFFSET (NapkinRunView, live_rate) },
     { "mfu", G_STRUCT_OFFSET (NapkinRunView, live_mfu) },
     { "scale", G_STRUCT_OFFSET (NapkinRunView, live_scale) },
+    { "scale-caption", G_STRUCT_OFFSET (NapkinRunView, live_scale_caption) },
     { "progress", G_STRUCT_OFFSET (NapkinRunView, progress_label) },
     { "status", G_STRUCT_OFFSET (NapkinRunView, status_label) },
     { "params", G_STRUCT_OFFSET (NapkinRunView, predicted_params) },

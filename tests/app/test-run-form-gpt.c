@@ -121,7 +121,8 @@ test_enum_rows (void)
       { "Cruncher (deep linear)", "Tiny language model", "GPT (nanoGPT’s)" } },
     { "optimizer", nk_optimizer_get_type,
       { "SGD", "SGD with momentum", "AdaGrad", "RMSprop", "Adam", "AdamW" } },
-    { "precision", nk_precision_get_type, { "fp32", "bf16 mixed", "fp16 with loss scaling" } },
+    { "precision", nk_precision_get_type,
+      { "fp32", "bf16 mixed", "fp16 with loss scaling", "MXFP8 (GPT, emulated)", "NVFP4 (GPT, emulated)" } },
   };
   NapkinRunForm *form = NAPKIN_RUN_FORM (napkin_run_form_new ());
 
@@ -136,6 +137,9 @@ test_enum_rows (void)
       GListModel *model = adw_combo_row_get_model (row);
       g_autoptr(GEnumClass) klass = g_type_class_ref (rows[r].type ());
 
+      /* the block-scaled recipes are the GPT's */
+      adw_combo_row_set_selected (ADW_COMBO_ROW (napkin_run_form_get_input (form, "model")),
+                                  r == 2 ? 2 : 0);
       g_assert_true (ADW_IS_ENUM_LIST_MODEL (model));
       g_assert_true (adw_enum_list_model_get_enum_type (ADW_ENUM_LIST_MODEL (model)) == rows[r].type ());
       g_assert_cmpuint (g_list_model_get_n_items (model), ==, g_strv_length ((char **) rows[r].labels));
@@ -155,6 +159,47 @@ test_enum_rows (void)
         }
       adw_combo_row_set_selected (row, 0);
     }
+  g_assert_finalize_object (form);
+}
+
+/* MXFP8 and NVFP4 bring their own choice, shown under the recipe that has it; the
+ * Cruncher refuses them with the engine's sentence. */
+static void
+test_block_recipes (void)
+{
+  NapkinRunForm *form = NAPKIN_RUN_FORM (napkin_run_form_new ());
+  AdwComboRow *model = ADW_COMBO_ROW (napkin_run_form_get_input (form, "model"));
+  AdwComboRow *precision = ADW_COMBO_ROW (napkin_run_form_get_input (form, "precision"));
+  GtkWidget *up = napkin_run_form_get_input (form, "mx-scale-up");
+  GtkWidget *sr = napkin_run_form_get_input (form, "nvfp4-stochastic");
+  const NkTrainConfig *c;
+
+  g_object_ref_sink (form);
+  g_assert_true (GTK_IS_SWITCH (up) && GTK_IS_SWITCH (sr));
+  g_assert_false (gtk_widget_is_visible (up) || gtk_widget_is_visible (sr));
+  adw_combo_row_set_selected (model, 2);
+  adw_combo_row_set_selected (precision, 3);
+  c = napkin_run_form_get_config (form);
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->precision, ==, NK_PRECISION_MXFP8);
+  g_assert_cmpint (c->mx_scale, ==, NK_MX_SCALE_UP);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (up, ADW_TYPE_ACTION_ROW)));
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (sr, ADW_TYPE_ACTION_ROW)));
+  gtk_switch_set_active (GTK_SWITCH (up), FALSE);
+  g_assert_cmpint (napkin_run_form_get_config (form)->mx_scale, ==, NK_MX_SCALE_FLOOR);
+
+  adw_combo_row_set_selected (precision, 4);
+  c = napkin_run_form_get_config (form);
+  g_assert_cmpint (c->precision, ==, NK_PRECISION_NVFP4);
+  g_assert_false (c->nvfp4_nearest);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (up, ADW_TYPE_ACTION_ROW)));
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (sr, ADW_TYPE_ACTION_ROW)));
+  gtk_switch_set_active (GTK_SWITCH (sr), FALSE);
+  g_assert_true (napkin_run_form_get_config (form)->nvfp4_nearest);
+
+  adw_combo_row_set_selected (model, 0);
+  g_assert_null (napkin_run_form_get_config (form));
+  g_assert_nonnull (strstr (napkin_run_form_get_error (form), "GPT only"));
   g_assert_finalize_object (form);
 }
 
@@ -244,6 +289,7 @@ main (int   argc,
   g_test_add_func ("/ui/run-form/lr-follows-model", test_lr_follows_model);
   g_test_add_func ("/ui/run-form/enum-rows", test_enum_rows);
   g_test_add_func ("/ui/run-form/enum-settings", test_enum_settings);
+  g_test_add_func ("/ui/run-form/block-recipes", test_block_recipes);
   g_test_add_func ("/ui/run-form/lr-engine-rule", test_lr_engine_rule);
   return g_test_run ();
 }

@@ -15,7 +15,7 @@
  *
  * The name `napkin-cli train --precision` takes and JSON writes.
  *
- * Returns: its CLI name ("fp32", "bf16-mixed", "fp16")
+ * Returns: its CLI name ("fp32", "bf16-mixed", "fp16", "mxfp8", "nvfp4")
  */
 const char *
 nk_precision_to_string (NkPrecision precision)
@@ -25,7 +25,8 @@ nk_precision_to_string (NkPrecision precision)
 
 /**
  * nk_precision_from_string:
- * @text: "fp32", "bf16-mixed", "fp16" (also "mixed" for bf16-mixed and "fp16-mixed")
+ * @text: "fp32", "bf16-mixed", "fp16", "mxfp8", "nvfp4" (also "mixed" for bf16-mixed
+ *   and "fp16-mixed")
  * @out_precision: (out): the policy
  *
  * Reads a policy's CLI name or one of its aliases.
@@ -61,4 +62,19 @@ gboolean
 nk_precision_is_mixed (NkPrecision precision)
 {
   return precision != NK_PRECISION_FP32;
+}
+
+/**
+ * nk_precision_is_block_scaled:
+ * @precision: a precision policy
+ *
+ * Whether the policy multiplies in a block-scaled format (MXFP8, NVFP4) over
+ * bf16-mixed: a recipe the trainer emulates for the GPT alone.
+ *
+ * Returns: %TRUE for %NK_PRECISION_MXFP8 and %NK_PRECISION_NVFP4
+ */
+gboolean
+nk_precision_is_block_scaled (NkPrecision precision)
+{
+  return precision == NK_PRECISION_MXFP8 || precision == NK_PRECISION_NVFP4;
 }

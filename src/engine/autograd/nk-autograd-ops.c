@@ -165,6 +165,57 @@ linear_operands (NkTensor   *x,
   return TRUE;
 }
 
+/* The product under a block-scaled recipe (nk-autograd-quant.h): x and W quantized
+ * in blocks along `in`, accumulated in float32, written in the compute dtype. The
+ * node keeps x in that dtype (as autocast keeps its rounded input): backward
+ * quantizes it again along the batch. The weight needs no copy: backward quantizes
+ * the fp32 master along `out`. */
+static NkTensor *
+linear_block_quant (NkTensor  *x,
+                    NkTensor  *weight,
+                    NkTensor  *bias,
+                    GError   **error)
+{
+  NkDType autocast = nk_autograd_get_autocast ();
+  NkDType dt = autocast != NK_DTYPE_F32 ? autocast : x->dtype;
+  g_autoptr(NkTensor) xq = NULL;
+  g_autoptr(NkTensor) wq = NULL;
+  g_autoptr(NkTensor) wqt = NULL;
+  g_autoptr(NkTensor) xs = NULL;
+  g_autoptr(NkTensor) out = NULL;
+  NkAgNode *node;
+
+  if ((xq = _nk_ag_block_quant_operand (x, FALSE, FALSE, error)) == NULL
+      || (wq = _nk_ag_block_quant_operand (weight, FALSE, FALSE, error)) == NULL
+      || (wqt = nk_tensor_t (wq, error)) == NULL)
+    return NULL;
+  out = nk_arena_take (dt, NK_SHAPE (x->shape[0], weight->shape[0]), NK_BUCKET_ACTIVATIONS, error);
+  if (out == NULL || !nk_matmul_out (out, xq, wqt, 1.0, 0.0, error))
+    return NULL;
+  _nk_ag_count_flops (NK_FLOP_KIND_LINEAR,
+                      2 * (guint64) (x->shape[0] * x->shape[1] * weight->shape[0]), FALSE);
+  if (bias != NULL && !nk_binary_out (NK_BINARY_ADD, out, out, bias, error))
+    return NULL;
+  if (!nk_autograd_requires_grad (x) && !nk_autograd_requires_grad (weight)
+      && (bias == NULL || !nk_autograd_requires_grad (bias)))
+    return g_steal_pointer (&out);
+  if (x->dtype != dt)
+    {
+      xs = nk_arena_take (dt, x->ndim, x->shape, NK_BUCKET_ACTIVATIONS, error);
+      if (xs == NULL || !nk_tensor_copy_ (xs, x, error))
+        return NULL;
+    }
+  else
+    xs = nk_tensor_ref (x);
+  node = _nk_ag_record (out, &linear_op, x, weight, bias);
+  if (node != NULL)
+    {
+      node->sub = 1;
+      node->saved[0] = g_steal_pointer (&xs);
+    }
+  return g_steal_pointer (&out);
+}
+
 NkTensor *
 nk_ag_linear (NkTensor  *x,
               NkTensor  *weight,
@@ -179,8 +230,11 @@ nk_ag_linear (NkTensor  *x,
 
   g_return_val_if_fail (x != NULL && weight != NULL, NULL);
 
-  if (!check_linear (x, weight, bias, error)
-      || !linear_operands (x, weight, &xc, &wc, error))
+  if (!check_linear (x, weight, bias, error))
+    return NULL;
+  if (_nk_ag_block_quant_active ())
+    return linear_block_quant (x, weight, bias, error);
+  if (!linear_operands (x, weight, &xc, &wc, error))
     return NULL;
 
   wt = nk_tensor_t (wc, error);
@@ -252,6 +306,45 @@ sum_rows_into (NkTensor  *dst,
   return TRUE;
 }
 
+/* The recipe's two backward products, each operand quantized along the product's
+ * own reduction: dx = dy·W along `out` (dy stochastically rounded under NVFP4),
+ * dW = dyᵀ·x along the batch. */
+static gboolean
+linear_backward_block_quant (NkAgNode  *node,
+                             GError   **error)
+{
+  NkTensor *x = node->in[0], *w = node->in[1], *g = node->grad;
+  NkTensor *target;
+  double beta;
+  guint64 flops = 2 * (guint64) (x->shape[0] * x->shape[1] * w->shape[0]);
+
+  if (nk_autograd_requires_grad (x))
+    {
+      /* dx [B, in] = dy [B, out] · (Wᵀ [in, out] in blocks along out)ᵀ */
+      g_autoptr(NkTensor) gq = _nk_ag_block_quant_operand (g, FALSE, TRUE, error);
+      g_autoptr(NkTensor) wtq = gq != NULL ? _nk_ag_block_quant_operand (w, TRUE, FALSE, error) : NULL;
+      g_autoptr(NkTensor) wq = wtq != NULL ? nk_tensor_t (wtq, error) : NULL;
+
+      if (wq == NULL || (target = _nk_ag_grad_target (x, &beta, error)) == NULL
+          || !nk_matmul_out (target, gq, wq, 1.0, beta, error))
+        return FALSE;
+      _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
+    }
+  if (nk_autograd_requires_grad (w))
+    {
+      /* dW [out, in] += (dyᵀ [out, B]) · (xᵀ [in, B])ᵀ, both in blocks along B */
+      g_autoptr(NkTensor) gtq = _nk_ag_block_quant_operand (g, TRUE, TRUE, error);
+      g_autoptr(NkTensor) xtq = gtq != NULL ? _nk_ag_block_quant_operand (node->saved[0], TRUE, FALSE, error) : NULL;
+      g_autoptr(NkTensor) xq = xtq != NULL ? nk_tensor_t (xtq, error) : NULL;
+
+      if (xq == NULL || (target = _nk_ag_grad_target (w, &beta, error)) == NULL
+          || !nk_matmul_out (target, gtq, xq, 1.0, beta, error))
+        return FALSE;
+      _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
+    }
+  return TRUE;
+}
+
 static gboolean
 linear_backward (NkAgNode  *node,
                  GError   **error)
@@ -264,23 +357,31 @@ linear_backward (NkAgNode  *node,
   double beta;
   guint64 flops = 2 * (guint64) (x->shape[0] * x->shape[1] * w->shape[0]);
 
-  if (nk_autograd_requires_grad (x))
+  if (node->sub == 1)
     {
-      /* dx [B, in] = g [B, out] · W [out, in] */
-      if ((target = _nk_ag_grad_target (x, &beta, error)) == NULL
-          || !nk_matmul_out (target, g, ws, 1.0, beta, error))
+      if (!linear_backward_block_quant (node, error))
         return FALSE;
-      _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
     }
-  if (nk_autograd_requires_grad (w))
+  else
     {
-      /* dW [out, in] += gᵀ [out, B] · x [B, in] */
-      g_autoptr(NkTensor) gt = nk_tensor_t (g, error);
+      if (nk_autograd_requires_grad (x))
+        {
+          /* dx [B, in] = g [B, out] · W [out, in] */
+          if ((target = _nk_ag_grad_target (x, &beta, error)) == NULL
+              || !nk_matmul_out (target, g, ws, 1.0, beta, error))
+            return FALSE;
+          _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
+        }
+      if (nk_autograd_requires_grad (w))
+        {
+          /* dW [out, in] += gᵀ [out, B] · x [B, in] */
+          g_autoptr(NkTensor) gt = nk_tensor_t (g, error);
 
-      if (gt == NULL || (target = _nk_ag_grad_target (w, &beta, error)) == NULL
-          || !nk_matmul_out (target, gt, xs, 1.0, beta, error))
-        return FALSE;
-      _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
+          if (gt == NULL || (target = _nk_ag_grad_target (w, &beta, error)) == NULL
+              || !nk_matmul_out (target, gt, xs, 1.0, beta, error))
+            return FALSE;
+          _nk_ag_count_flops (NK_FLOP_KIND_LINEAR, flops, FALSE);
+        }
     }
   if (b != NULL && nk_autograd_requires_grad (b))
     {

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "nk-autograd.h"
+#include "nk-quantize.h"
 
 G_BEGIN_DECLS
 
@@ -75,6 +76,25 @@ gboolean    _nk_ag_accumulate   (NkTensor      *t,
 void        _nk_ag_count_flops  (NkFlopKind     kind,
                                  guint64        flops,
                                  gboolean       add_to_total);
+
+/* ---- block-scaled operands (nk-autograd-quant.c) ---------------------------------- */
+
+/* Whether nk_autograd_set_block_quant() set a recipe that is not paused. */
+gboolean    _nk_ag_block_quant_active  (void);
+/* A float32 [rows, cols] copy of @t (or its transpose) quantized along its rows;
+ * @gradient: @t is dy (stochastically rounded under NVFP4's recipe). */
+NkTensor   *_nk_ag_block_quant_operand (NkTensor      *t,
+                                        gboolean       transpose,
+                                        gboolean       gradient,
+                                        GError       **error);
+/* nk_quantize_fake_f32 (NVFP4, stochastic, @rng) bit for bit, faster. */
+void        _nk_ag_nvfp4_stochastic    (const float     *src,
+                                        float           *dst,
+                                        gsize            rows,
+                                        gsize            cols,
+                                        guint            block,
+                                        NkRng           *rng,
+                                        NkQuantizeStats *stats);
 
 /* ---- the arena (nk-autograd-arena.c) ---------------------------------------------- */
 

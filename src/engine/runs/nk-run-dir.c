@@ -1214,6 +1214,12 @@ nk_run_config_from_json (const char  *json,
     nk_optimizer_from_string (s, &c->optimizer);
   if ((s = json_object_get_string_member_with_default (o, "precision", NULL)) != NULL)
     nk_precision_from_string (s, &c->precision);
+  /* The block-scaled recipes' choices (nk_train_config_to_json() writes them under
+   * mxfp8 and nvfp4 only). */
+  c->mx_scale = g_strcmp0 (json_object_get_string_member_with_default (o, "mx_scale", NULL),
+                           "floor") == 0 ? NK_MX_SCALE_FLOOR : NK_MX_SCALE_UP;
+  c->nvfp4_nearest = g_strcmp0 (json_object_get_string_member_with_default (o, "nvfp4_rounding", NULL),
+                                "nearest") == 0;
   if (g_strcmp0 (json_object_get_string_member_with_default (o, "init", NULL),
                  nk_init_kind_to_string (NK_INIT_NORMAL)) == 0)
     c->init_kind = NK_INIT_NORMAL;

@@ -66,6 +66,8 @@ static const Field fields[] = {
   FIELD ("flops_activation", F_U64, flops_activation),
   FIELD ("flops_softmax", F_U64, flops_softmax),
   FIELD ("flops_embedding", F_U64, flops_embedding),
+  FIELD ("quant_flushed", F_DOUBLE, quant_flushed),
+  FIELD ("quant_clipped", F_DOUBLE, quant_clipped),
   FIELD0 ("done", F_DONE),
 };
 

@@ -111,6 +111,7 @@ nk_train_config_new (void)
   config->history_limit = 10000;
   config->loss_scale_init = LOSS_SCALE_INIT;
   config->n_head = 4;
+  config->mx_scale = NK_MX_SCALE_UP;
   return config;
 }
 
@@ -270,6 +271,21 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    config->loss_scale_init);
       return FALSE;
     }
+  if (nk_precision_is_block_scaled (config->precision) && config->model != NK_MODEL_GPT)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The %s recipe trains the GPT only: it quantizes the operands of the GPT’s linear layers."),
+                   nk_precision_to_string (config->precision));
+      return FALSE;
+    }
+  if (nk_precision_is_block_scaled (config->precision)
+      && config->device != NULL && strcmp (config->device, "cpu") != 0)
+    {
+      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
+                   _("The %s recipe is emulated on the CPU only."),
+                   nk_precision_to_string (config->precision));
+      return FALSE;
+    }
   if (config->checkpoint_every > 0 && config->checkpoint_dir == NULL)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
@@ -285,7 +301,8 @@ nk_train_config_validate (const NkTrainConfig  *config,
  *
  * The config as a JSON object, what checkpoints record and what tells two runs
  * apart: model, dim, layers, batch, context (LM), steps, lr, optimizer, seed,
- * precision, init, and the init_file/inputs/targets/text paths when set.
+ * precision (with mx_scale under mxfp8, nvfp4_rounding under nvfp4), init, and the
+ * init_file/inputs/targets/text paths when set.
  *
  * Returns: (transfer full): the JSON text
  */
@@ -331,6 +348,17 @@ nk_train_config_to_json (const NkTrainConfig *config)
   json_builder_add_int_value (b, (gint64) config->seed);
   json_builder_set_member_name (b, "precision");
   json_builder_add_string_value (b, nk_precision_to_string (config->precision));
+  /* The block-scaled recipes' own choices: a resumed run must keep them. */
+  if (config->precision == NK_PRECISION_MXFP8)
+    {
+      json_builder_set_member_name (b, "mx_scale");
+      json_builder_add_string_value (b, config->mx_scale == NK_MX_SCALE_FLOOR ? "floor" : "up");
+    }
+  if (config->precision == NK_PRECISION_NVFP4)
+    {
+      json_builder_set_member_name (b, "nvfp4_rounding");
+      json_builder_add_string_value (b, config->nvfp4_nearest ? "nearest" : "stochastic");
+    }
   json_builder_set_member_name (b, "init");
   json_builder_add_string_value (b, nk_init_kind_to_string (config->init_kind));
   /* The data and starting weights make a run as much as the numbers above do: two
@@ -424,7 +452,8 @@ NkDType
 nk_train_config_compute_dtype (const NkTrainConfig *config)
 {
   g_return_val_if_fail (config != NULL, NK_DTYPE_F32);
-  return config->precision == NK_PRECISION_BF16_MIXED ? NK_DTYPE_BF16
+  return config->precision == NK_PRECISION_BF16_MIXED || nk_precision_is_block_scaled (config->precision)
+         ? NK_DTYPE_BF16
          : config->precision == NK_PRECISION_FP16_MIXED ? NK_DTYPE_F16 : NK_DTYPE_F32;
 }
 

@@ -24,6 +24,7 @@
 #include "nk-model-arch.h"
 #include "nk-optim.h"
 #include "nk-precision.h"
+#include "nk-quantize.h"
 
 G_BEGIN_DECLS
 
@@ -69,7 +70,7 @@ GQuark nk_trainer_error_quark (void);
  * @optimizer: the rule (default adamw, as `napkin-cli plan`)
  * @seed: seeds the initialisation and the data stream
  * @device: "cpu", "cuda", "cuda:N" or "auto"
- * @precision: fp32, bf16-mixed or fp16
+ * @precision: fp32, bf16-mixed, fp16, or (GPT, CPU) the emulated mxfp8 or nvfp4
  * @init_kind: truncated normal (default) or N(0, 1)
  * @init_file: (nullable): a safetensors state_dict loaded over the initialisation
  * @inputs: (nullable): X.npy [N, D] (Cruncher)
@@ -97,6 +98,12 @@ GQuark nk_trainer_error_quark (void);
  *   the config's JSON, since a resumed run takes its scale from the checkpoint
  * @histogram_every: compute a #NkTrainHistogram of the chosen tensor every N steps on
  *   the worker (0: never, the default; nk_trainer_set_histogram_source())
+ * @mx_scale: how mxfp8's block scales are picked (default %NK_MX_SCALE_UP, NVIDIA's
+ *   recipe; %NK_MX_SCALE_FLOOR is the OCP v1.0 rule); in the JSON as "mx_scale"
+ *   under mxfp8
+ * @nvfp4_nearest: nvfp4 rounds the gradients to nearest-even too, instead of
+ *   stochastically (the recipe without its stochastic rounding, for the lesson); in
+ *   the JSON as "nvfp4_rounding" under nvfp4
  *
  * The settings of one training run, as `napkin-cli train` takes them and the
  * trainer freezes them. A boxed type; a copy duplicates the strings.
@@ -130,6 +137,8 @@ typedef struct {
   char             *tokens_file;
   char             *batches_file;
   guint64           sample_every;
+  NkMxScaleRule     mx_scale;
+  gboolean          nvfp4_nearest;
 } NkTrainConfig;
 
 NK_AVAILABLE_IN_ALL

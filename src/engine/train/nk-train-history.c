@@ -84,6 +84,12 @@ column_field (NkTrainColumn column)
       f.offset = offsetof (NkTrainMetrics, flops_attention);
       f.kind = KIND_U64;
     }
+  else if (column == NK_TRAIN_COLUMN_QUANT_FLUSHED || column == NK_TRAIN_COLUMN_QUANT_CLIPPED)
+    {
+      f.offset = column == NK_TRAIN_COLUMN_QUANT_FLUSHED ? offsetof (NkTrainMetrics, quant_flushed)
+                                                         : offsetof (NkTrainMetrics, quant_clipped);
+      f.kind = KIND_DOUBLE;
+    }
   else if (column >= NK_TRAIN_COLUMN_PREDICTED)
     {
       f.offset = offsetof (NkTrainMetrics, predicted)

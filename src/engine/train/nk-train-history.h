@@ -65,6 +65,8 @@ G_BEGIN_DECLS
  * @NK_TRAIN_COLUMN_PREDICTED: .predicted[i] is column %NK_TRAIN_COLUMN_PREDICTED + i
  * @NK_TRAIN_COLUMN_FLOPS_FORMULA: .flops_formula
  * @NK_TRAIN_COLUMN_FLOPS_ATTENTION: .flops_attention
+ * @NK_TRAIN_COLUMN_QUANT_FLUSHED: .quant_flushed (0 in a run without a block-scaled recipe)
+ * @NK_TRAIN_COLUMN_QUANT_CLIPPED: .quant_clipped
  * @NK_TRAIN_N_COLUMNS: how many columns
  *
  * The columns of an #NkTrainHistory: one per field of #NkTrainMetrics it keeps
@@ -92,6 +94,8 @@ typedef enum {
   NK_TRAIN_COLUMN_PREDICTED = NK_TRAIN_COLUMN_MEMORY_PEAK + NK_N_BUCKETS,
   NK_TRAIN_COLUMN_FLOPS_FORMULA = NK_TRAIN_COLUMN_PREDICTED + 4,
   NK_TRAIN_COLUMN_FLOPS_ATTENTION,
+  NK_TRAIN_COLUMN_QUANT_FLUSHED,
+  NK_TRAIN_COLUMN_QUANT_CLIPPED,
   NK_TRAIN_N_COLUMNS
 } NkTrainColumn;
 

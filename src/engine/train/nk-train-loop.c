@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "nk-autograd.h"
+#include "nk-autograd-quant.h"
 #include "nk-checkpoint.h"
 #include "nk-data.h"
 #include "nk-device-peak.h"
@@ -429,13 +430,16 @@ take_sample (Run     *run,
   g_autoptr(GArray) tokens = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   NkDType autocast;
+  gboolean paused;
 
   if (nk_device_get_default () != nk_device_get_cpu ())
     return;
   /* The sample runs in fp32 whatever the run's precision, outside its arena. */
   autocast = nk_autograd_set_autocast (NK_DTYPE_F32);
+  paused = nk_autograd_pause_block_quant (TRUE);
   tokens = nk_model_get_arch (run->model)->generate (run->model, prompt, 1, NK_TRAINER_SAMPLE_TOKENS,
                                                      0.8, 200, rng, NULL);
+  nk_autograd_pause_block_quant (paused);
   nk_autograd_set_autocast (autocast);
   if (tokens == NULL)
     return;
@@ -481,6 +485,8 @@ forward_backward (Run            *run,
   nk_arena_reset (run->arena);
   nk_flops_reset ();
   nk_autograd_reset_matmul_flops ();
+  /* The stochastic rounding's draws are a function of (seed, step): resume repeats them. */
+  nk_autograd_seek_block_quant (step);
 
   clock->t0 = now_seconds ();
   loss = nk_model_loss (run->model, run->x, run->y, error);
@@ -569,6 +575,15 @@ fill_step_metrics (Run             *run,
   for (int b = 0; b < NK_N_BUCKETS; b++)
     nk_device_get_bytes (device, b, &m->memory[b], &m->memory_peak[b]);
   memcpy (m->predicted, run->predicted, sizeof m->predicted);
+  m->precision = run->config->precision;
+  {
+    NkQuantizeStats q;
+
+    nk_autograd_take_quant_stats (&q);
+    m->quant_elements = q.elements;
+    m->quant_flushed = q.elements > 0 ? (double) q.flushed / (double) q.elements : 0.0;
+    m->quant_clipped = q.elements > 0 ? (double) q.clipped / (double) q.elements : 0.0;
+  }
 }
 
 /* One step (@step counts from 0); fills @m. */
@@ -769,6 +784,17 @@ enter_run (Run            *run,
   run->arena = nk_arena_new ();
   saved->arena = nk_arena_set_current (run->arena);
   saved->autocast = nk_autograd_set_autocast (nk_train_config_compute_dtype (run->config));
+  /* mxfp8 uses E4M3 for every operand, gradients included, as NVIDIA's MXFP8 recipe
+   * does (Transformer Engine's MXFP8BlockScaling: "E4M3 is used for all tensors",
+   * since the per-32 scale gives each block the range E5M2 was there for); nvfp4 has
+   * 1×16 blocks for every operand (the NVFP4 paper's 16×16 weight blocks and random
+   * Hadamard transforms are left out) and rounds dy stochastically. */
+  if (run->config->precision == NK_PRECISION_MXFP8)
+    nk_autograd_set_block_quant (NK_BLOCK_FORMAT_MXFP8_E4M3, 32, run->config->mx_scale,
+                                 FALSE, run->config->seed);
+  else if (run->config->precision == NK_PRECISION_NVFP4)
+    nk_autograd_set_block_quant (NK_BLOCK_FORMAT_NVFP4, 16, NK_MX_SCALE_UP,
+                                 !run->config->nvfp4_nearest, run->config->seed);
 }
 
 static void
@@ -776,6 +802,7 @@ leave_run (Run                  *run,
            const ThreadDefaults *saved)
 {
   run_clear (run);
+  nk_autograd_clear_block_quant ();
   nk_autograd_set_autocast (saved->autocast);
   nk_arena_set_current (saved->arena);
   nk_storage_set_default_bucket (saved->bucket);

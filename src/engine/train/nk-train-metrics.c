@@ -58,7 +58,8 @@ add_count (JsonBuilder *b,
  * nk_train_done_build_json()'s for the end of the run): step, loss, flops,
  * seconds, flops_per_s, peak_flops_per_s, mfu, device and memory (CLI.md), then
  * memory_predicted, the forward/backward/matmul/attention FLOPs, the planner's
- * flops_formula, the phases' seconds, loss_scale and skipped.
+ * flops_formula, the phases' seconds, loss_scale and skipped; under mxfp8 or nvfp4
+ * also precision, quant_flushed and quant_clipped.
  */
 void
 nk_train_metrics_build_json (const NkTrainMetrics *metrics,
@@ -106,6 +107,14 @@ nk_train_metrics_build_json (const NkTrainMetrics *metrics,
   nk_json_add_member_double (b, "loss_scale", m->loss_scale);
   json_builder_set_member_name (b, "skipped");
   json_builder_add_boolean_value (b, m->skipped);
+  /* The block-scaled recipes say so on every line, with what their quantizer did. */
+  if (nk_precision_is_block_scaled (m->precision))
+    {
+      json_builder_set_member_name (b, "precision");
+      json_builder_add_string_value (b, nk_precision_to_string (m->precision));
+      nk_json_add_member_double (b, "quant_flushed", m->quant_flushed);
+      nk_json_add_member_double (b, "quant_clipped", m->quant_clipped);
+    }
   json_builder_end_object (b);
 }
 

@@ -19,6 +19,7 @@
 #include "nk-version-macros.h"
 
 #include "nk-autograd.h"
+#include "nk-precision.h"
 #include "nk-storage.h"
 
 G_BEGIN_DECLS
@@ -55,6 +56,11 @@ G_BEGIN_DECLS
  * @flops_activation: GELU's (#NK_FLOP_KIND_ACTIVATION)
  * @flops_softmax: the causal softmax's (#NK_FLOP_KIND_SOFTMAX)
  * @flops_embedding: the embedding's backward scatter-add (#NK_FLOP_KIND_EMBEDDING)
+ * @precision: the run's precision policy
+ * @quant_elements: under mxfp8 or nvfp4, the matmul operand elements the step
+ *   quantized (forward and backward; 0 otherwise)
+ * @quant_flushed: of those, the share of nonzero values flushed to zero
+ * @quant_clipped: of those, the share clipped at the element format's largest value
  *
  * What each step reports.
  */
@@ -84,6 +90,10 @@ typedef struct {
   guint64  flops_activation;
   guint64  flops_softmax;
   guint64  flops_embedding;
+  NkPrecision precision;
+  guint64  quant_elements;
+  double   quant_flushed;
+  double   quant_clipped;
 } NkTrainMetrics;
 
 #define NK_TYPE_TRAIN_METRICS (nk_train_metrics_get_type ())
