@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -121,6 +122,53 @@ test_launch_follow_stop (void)
   nk_test_remove_tree (dir);
 }
 
+/* Follow a Growing Log…: a log written while the page follows it, line by line;
+ * its facts name the log, and nothing is there to stop. */
+static void
+test_follow_log (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("napkin-follow-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "train.log", NULL);
+  NapkinTrainingPage *page = new_page ();
+  FILE *log = fopen (path, "w");
+  NapkinRun *run;
+  NapkinSeries *loss;
+  guint64 waited = 0;
+
+  g_assert_nonnull (log);
+  fprintf (log, "%s\n", LINE1);
+  fflush (log);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.follow-log", "s", path));
+  run = g_list_model_get_item (G_LIST_MODEL (page->runs), 0);
+  g_object_unref (run);   /* the list keeps it */
+  loss = napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS);
+  g_assert_null (napkin_run_get_command (run));
+  g_assert_cmpstr (napkin_run_get_name (run), ==, "train.log");
+  g_assert_cmpstr (napkin_training_page_get_fact (page, "source"), ==, path);
+  g_assert_null (napkin_training_page_get_fact (page, "working-dir"));
+  g_assert_false (gtk_widget_get_visible (page->stop_command_button));
+  g_assert_false (gtk_widget_get_visible (page->start_button));
+
+  /* the second line comes in two writes (a half line waits for its newline) */
+  fprintf (log, "%s", LINE2);
+  fflush (log);
+  g_main_context_iteration (NULL, FALSE);
+  fprintf (log, "\n%s\n", LINE3);
+  fclose (log);
+  waited = 0;
+  while (napkin_run_get_last_step (run) < 3 && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (napkin_series_get_length (loss), ==, 3);
+  g_assert_cmpfloat (napkin_series_get_y (loss, 0), ==, 12.25);
+  g_assert_cmpfloat (napkin_series_get_y (loss, 1), ==, 11.5);
+  g_assert_cmpfloat (napkin_series_get_y (loss, 2), ==, 10.75);
+  g_assert_cmpstr (napkin_training_page_get_fact (page, "engine"), ==, "torchtitan");
+  g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_RUNNING);
+
+  g_assert_finalize_object (page);
+  nk_test_remove_tree (dir);
+}
+
 /* A line that cannot be split, a folder that is not there: a toast, no run. */
 static void
 test_bad_command (void)
@@ -210,6 +258,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/training/command/launch-follow-stop", test_launch_follow_stop);
   g_test_add_func ("/ui/training/command/bad-command", test_bad_command);
+  g_test_add_func ("/ui/training/command/follow-log", test_follow_log);
   g_test_add_func ("/ui/training/command/close-asks", test_close_asks);
   return g_test_run ();
 }
