@@ -39,6 +39,16 @@ static const Case cases[] = {
   { "bf16->f32",              TO_F32,   NK_DTYPE_BF16, FALSE },
   { "e4m3->f32",              TO_F32,   NK_DTYPE_E4M3, FALSE },
   { "e5m2->f32",              TO_F32,   NK_DTYPE_E5M2, FALSE },
+  /* issue 25's element formats, one code per byte */
+  { "f32->fp6-e3m2",          FROM_F32, NK_DTYPE_FP6_E3M2, FALSE },
+  { "f32->fp6-e2m3",          FROM_F32, NK_DTYPE_FP6_E2M3, FALSE },
+  { "f32->fp4-e2m1",          FROM_F32, NK_DTYPE_FP4_E2M1, FALSE },
+  { "f32->fp4-e2m1 portable", FROM_F32, NK_DTYPE_FP4_E2M1, TRUE },
+  { "f32->e8m0",              FROM_F32, NK_DTYPE_E8M0, FALSE },
+  { "f32->e4m3fnuz",          FROM_F32, NK_DTYPE_E4M3FNUZ, FALSE },
+  { "f32->e5m2fnuz",          FROM_F32, NK_DTYPE_E5M2FNUZ, FALSE },
+  { "fp4-e2m1->f32",          TO_F32,   NK_DTYPE_FP4_E2M1, FALSE },
+  { "e8m0->f32",              TO_F32,   NK_DTYPE_E8M0, FALSE },
 };
 
 int
@@ -117,8 +127,8 @@ main (int   argc,
           best = MIN (best, t);
         }
       path = k->kind == COPY ? "libc" : nk_dtype_bulk_path (k->dtype);
-      if (k->kind == TO_F32 && (k->dtype == NK_DTYPE_E4M3 || k->dtype == NK_DTYPE_E5M2))
-        path = "table";  /* fp8 widens by a 256-entry lookup on every machine */
+      if (k->kind == TO_F32 && nk_dtype_element_size (k->dtype) == 1)
+        path = "table";  /* one-byte codes widen by a 256-entry lookup on every machine */
       melems = n / (double) MAX (best, 1);
       bytes = n * (4.0 + (k->kind == COPY ? 4.0 : esize)) / (MAX (best, 1) * 1e3);
       if (json)

@@ -172,7 +172,9 @@ test_all_f32 (gconstpointer data)
 static void
 test_sample_all_paths (void)
 {
-  const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2 };
+  const NkDType dtypes[] = { NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+    NK_DTYPE_FP6_E3M2, NK_DTYPE_FP6_E2M3, NK_DTYPE_FP4_E2M1, NK_DTYPE_E8M0,
+    NK_DTYPE_E4M3FNUZ, NK_DTYPE_E5M2FNUZ };
 
   for (guint portable = 0; portable < 2; portable++)
     {
@@ -215,7 +217,9 @@ check_array (NkDType      dtype,
 static void
 test_fp8 (void)
 {
-  const NkDType dtypes[] = { NK_DTYPE_E4M3, NK_DTYPE_E5M2 };
+  const NkDType dtypes[] = { NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+    NK_DTYPE_FP6_E3M2, NK_DTYPE_FP6_E2M3, NK_DTYPE_FP4_E2M1, NK_DTYPE_E8M0,
+    NK_DTYPE_E4M3FNUZ, NK_DTYPE_E5M2FNUZ };
   const gsize n_random = exhaustive () ? 1u << 24 : 1u << 18;
   GRand *rand = g_rand_new_with_seed (8);
   g_autofree float *random = g_new (float, n_random);
@@ -231,7 +235,7 @@ test_fp8 (void)
 
   g_array_append_vals (special, fixed, G_N_ELEMENTS (fixed));
   for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
-    for (guint bits = 0; bits < 256; bits++)
+    for (guint bits = 0; bits < (1u << nk_dtype_info (dtypes[d])->bits); bits++)
       {
         double v = nk_dtype_to_double (dtypes[d], bits);
         double next = nk_dtype_to_double (dtypes[d], nk_dtype_next_up (dtypes[d], bits));
@@ -269,7 +273,9 @@ test_fp8 (void)
 static void
 test_to_f32 (void)
 {
-  const NkDType dtypes[] = { NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2 };
+  const NkDType dtypes[] = { NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2,
+    NK_DTYPE_FP6_E3M2, NK_DTYPE_FP6_E2M3, NK_DTYPE_FP4_E2M1, NK_DTYPE_E8M0,
+    NK_DTYPE_E4M3FNUZ, NK_DTYPE_E5M2FNUZ };
   g_autofree guint8 *src = g_malloc (2 * 65537);
   g_autofree guint32 *dst = g_new (guint32, 65537);
 
@@ -317,6 +323,13 @@ main (int   argc,
 
   g_test_add_data_func ("/engine/dtype/bulk/f16/all-f32", GINT_TO_POINTER (NK_DTYPE_F16), test_all_f32);
   g_test_add_data_func ("/engine/dtype/bulk/bf16/all-f32", GINT_TO_POINTER (NK_DTYPE_BF16), test_all_f32);
+  /* the formats of issue 25: every float32 input, bulk against scalar */
+  g_test_add_data_func ("/engine/dtype/bulk/fp6-e3m2/all-f32", GINT_TO_POINTER (NK_DTYPE_FP6_E3M2), test_all_f32);
+  g_test_add_data_func ("/engine/dtype/bulk/fp6-e2m3/all-f32", GINT_TO_POINTER (NK_DTYPE_FP6_E2M3), test_all_f32);
+  g_test_add_data_func ("/engine/dtype/bulk/fp4-e2m1/all-f32", GINT_TO_POINTER (NK_DTYPE_FP4_E2M1), test_all_f32);
+  g_test_add_data_func ("/engine/dtype/bulk/e8m0/all-f32", GINT_TO_POINTER (NK_DTYPE_E8M0), test_all_f32);
+  g_test_add_data_func ("/engine/dtype/bulk/e4m3fnuz/all-f32", GINT_TO_POINTER (NK_DTYPE_E4M3FNUZ), test_all_f32);
+  g_test_add_data_func ("/engine/dtype/bulk/e5m2fnuz/all-f32", GINT_TO_POINTER (NK_DTYPE_E5M2FNUZ), test_all_f32);
   g_test_add_func ("/engine/dtype/bulk/sample", test_sample_all_paths);
   g_test_add_func ("/engine/dtype/bulk/fp8", test_fp8);
   g_test_add_func ("/engine/dtype/bulk/to-f32", test_to_f32);

@@ -38,15 +38,42 @@ typedef struct {
   guint32  nan_mag;          /* canonical quiet NaN */
   guint32  min_normal_f32;   /* f32 bits of 2^(1 − bias) */
   guint32  magic_f32;        /* f32 bits of 2^(1 − bias − m + 23), see narrow_from_f32 */
+  gboolean nan_unsigned;     /* NaN gives nan_mag whatever its sign (fp6, fp4: +max) */
+  gboolean no_neg_zero;      /* a zero result drops its sign (fnuz: −0 is NaN) */
 } Narrow;
 
-#define NARROW(E, M, BIAS, MAX, OVF, NANM) \
+#define NARROW_X(E, M, BIAS, MAX, OVF, NANM, NAN_UNSIGNED, NO_NEG_ZERO) \
   { E, M, BIAS, MAX, OVF, NANM, (guint32) (127 + 1 - (BIAS)) << 23, \
-    (guint32) (127 + 1 - (BIAS) - (M) + 23) << 23 }
+    (guint32) (127 + 1 - (BIAS) - (M) + 23) << 23, NAN_UNSIGNED, NO_NEG_ZERO }
+#define NARROW(E, M, BIAS, MAX, OVF, NANM) NARROW_X (E, M, BIAS, MAX, OVF, NANM, FALSE, FALSE)
 
 static const Narrow narrow_f16 = NARROW (5, 10, 15, 0x7bff, 0x7c00, 0x7e00);
 static const Narrow narrow_e4m3 = NARROW (4, 3, 7, 0x7e, 0x7f, 0x7f);
 static const Narrow narrow_e5m2 = NARROW (5, 2, 15, 0x7b, 0x7c, 0x7e);
+/* fp6 and fp4 always saturate and hold no NaN: a NaN becomes +max (see nk-dtype.h) */
+static const Narrow narrow_e3m2 = NARROW_X (3, 2, 3, 0x1f, 0x1f, 0x1f, TRUE, FALSE);
+static const Narrow narrow_e2m3 = NARROW_X (2, 3, 1, 0x1f, 0x1f, 0x1f, TRUE, FALSE);
+static const Narrow narrow_e2m1 = NARROW_X (2, 1, 1, 0x7, 0x7, 0x7, TRUE, FALSE);
+/* fnuz: overflow and NaN are 0x80, which the sign bit ORed in leaves alone */
+static const Narrow narrow_e4m3fnuz = NARROW_X (4, 3, 8, 0x7f, 0x80, 0x80, FALSE, TRUE);
+static const Narrow narrow_e5m2fnuz = NARROW_X (5, 2, 16, 0x7f, 0x80, 0x80, FALSE, TRUE);
+
+/* The narrow formats of one byte per code, by dtype; NULL for the others. */
+static const Narrow *
+narrow_of (NkDType dtype)
+{
+  switch (dtype)
+    {
+    case NK_DTYPE_E4M3: return &narrow_e4m3;
+    case NK_DTYPE_E5M2: return &narrow_e5m2;
+    case NK_DTYPE_FP6_E3M2: return &narrow_e3m2;
+    case NK_DTYPE_FP6_E2M3: return &narrow_e2m3;
+    case NK_DTYPE_FP4_E2M1: return &narrow_e2m1;
+    case NK_DTYPE_E4M3FNUZ: return &narrow_e4m3fnuz;
+    case NK_DTYPE_E5M2FNUZ: return &narrow_e5m2fnuz;
+    default: return NULL;
+    }
+}
 
 static inline guint32
 f32_bits (float f)
@@ -82,7 +109,7 @@ narrow_from_f32 (const Narrow *fmt,
   guint32 r;
 
   if (a > 0x7f800000)
-    return sign | fmt->nan_mag;
+    return (fmt->nan_unsigned ? 0 : sign) | fmt->nan_mag;
   if (a < fmt->min_normal_f32)
     {
       float sum = f32_from_bits (a) + f32_from_bits (fmt->magic_f32);
@@ -98,7 +125,23 @@ narrow_from_f32 (const Narrow *fmt,
     }
   if (r > fmt->max_mag)
     r = saturate ? fmt->max_mag : fmt->ovf_default;
+  if (r == 0 && fmt->no_neg_zero)
+    return 0;
   return sign | r;
+}
+
+/* e8m0, the power of two at or below: a positive normal float's code is its own
+ * biased exponent; float subnormals are below 2^−126, so 2^−127 (code 0, also
+ * the clamp below 2^−127). Zero, negatives and NaN are 0xff; +inf overflows. */
+static inline guint8
+e8m0_from_f32 (guint32  u,
+               gboolean saturate)
+{
+  guint32 ef = u >> 23;  /* sign and exponent */
+  guint32 r = (u == 0 || ef >= 0xff) ? 0xff : ef;  /* +0; negative; inf and NaN */
+
+  /* branch-free, so the loop vectorises */
+  return (guint8) ((saturate && u == 0x7f800000) ? 0xfe : r);
 }
 
 /* narrow → f32, exact. */
@@ -167,6 +210,15 @@ f32_canonical (guint32 u)
 /* fp8 → f32 by table: 256 entries. */
 static guint32 e4m3_table[256];
 static guint32 e5m2_table[256];
+/* the formats of issue 25, from the scalar decoder (exact in float) */
+static guint32 low_tables[6][256];
+
+static guint32 *
+low_table (NkDType dtype)
+{
+  return (guint) dtype >= NK_DTYPE_FP6_E3M2 && dtype <= NK_DTYPE_E5M2FNUZ
+         ? low_tables[dtype - NK_DTYPE_FP6_E3M2] : NULL;
+}
 
 static void
 ensure_fp8_tables (void)
@@ -180,6 +232,22 @@ ensure_fp8_tables (void)
           e4m3_table[i] = narrow_to_f32 (&narrow_e4m3, i);
           e5m2_table[i] = narrow_to_f32 (&narrow_e5m2, i);
         }
+      for (NkDType d = NK_DTYPE_FP6_E3M2; d <= NK_DTYPE_E5M2FNUZ; d++)
+        for (guint i = 0; i < 256; i++)
+          {
+            guint32 u = 0x7fc00000;
+
+            if ((i & ~nk_dtype_bits_mask (d)) == 0)
+              {
+                double v = nk_dtype_to_double (d, i);
+
+                if (isnan (v))
+                  u = signbit (v) ? 0xffc00000 : 0x7fc00000;
+                else
+                  u = f32_bits ((float) v);
+              }
+            low_tables[d - NK_DTYPE_FP6_E3M2][i] = u;
+          }
       g_once_init_leave (&initialized, 1);
     }
 }
@@ -223,8 +291,18 @@ from_f32_portable (NkDType      dtype,
       for (gsize i = 0; i < n; i++)
         ((guint8 *) dst)[i] = (guint8) narrow_from_f32 (&narrow_e5m2, in[i], saturate);
       break;
+    case NK_DTYPE_E8M0:
+      for (gsize i = 0; i < n; i++)
+        ((guint8 *) dst)[i] = e8m0_from_f32 (in[i], saturate);
+      break;
     default:
-      g_return_if_reached ();
+      {
+        const Narrow *fmt = narrow_of (dtype);
+
+        g_return_if_fail (fmt != NULL);
+        for (gsize i = 0; i < n; i++)
+          ((guint8 *) dst)[i] = (guint8) narrow_from_f32 (fmt, in[i], saturate);
+      }
     }
 }
 
@@ -261,7 +339,14 @@ to_f32_portable (NkDType     dtype,
         out[i] = e5m2_table[((const guint8 *) src)[i]];
       break;
     default:
-      g_return_if_reached ();
+      {
+        const guint32 *table = low_table (dtype);
+
+        g_return_if_fail (table != NULL);
+        ensure_fp8_tables ();
+        for (gsize i = 0; i < n; i++)
+          out[i] = table[((const guint8 *) src)[i]];
+      }
     }
 }
 
@@ -422,7 +507,36 @@ narrow_from_f32_avx2_8 (const Narrow *fmt,
   r = _mm256_blendv_epi8 (r, _mm256_set1_epi32 ((int) (saturate ? fmt->max_mag : fmt->ovf_default)), ovf);
   nan_lanes = _mm256_cmpgt_epi32 (a, _mm256_set1_epi32 (0x7f800000));
   r = _mm256_blendv_epi8 (r, _mm256_set1_epi32 ((int) fmt->nan_mag), nan_lanes);
+  if (fmt->nan_unsigned)
+    sign = _mm256_andnot_si256 (nan_lanes, sign);
+  if (fmt->no_neg_zero)
+    sign = _mm256_andnot_si256 (_mm256_cmpeq_epi32 (r, _mm256_setzero_si256 ()), sign);
   return _mm256_or_si256 (r, sign);
+}
+
+/* e8m0_from_f32 on 8 lanes */
+NK_TARGET static inline __m256i
+e8m0_from_f32_avx2_8 (__m256i  u,
+                      gboolean saturate)
+{
+  __m256i ef = _mm256_srli_epi32 (u, 23);
+  __m256i bad = _mm256_or_si256 (_mm256_cmpeq_epi32 (u, _mm256_setzero_si256 ()),
+                                 _mm256_cmpgt_epi32 (ef, _mm256_set1_epi32 (0xfe)));
+  __m256i r = _mm256_blendv_epi8 (ef, _mm256_set1_epi32 (0xff), bad);
+
+  if (saturate)
+    r = _mm256_blendv_epi8 (r, _mm256_set1_epi32 (0xfe),
+                            _mm256_cmpeq_epi32 (u, _mm256_set1_epi32 (0x7f800000)));
+  return r;
+}
+
+/* One byte per code: @fmt's narrow format, or e8m0 where @fmt is NULL. */
+NK_TARGET static inline __m256i
+byte_codes_avx2_8 (const Narrow *fmt,
+                   __m256i       u,
+                   gboolean      saturate)
+{
+  return fmt != NULL ? narrow_from_f32_avx2_8 (fmt, u, saturate) : e8m0_from_f32_avx2_8 (u, saturate);
 }
 
 NK_TARGET static void
@@ -437,10 +551,10 @@ fp8_from_f32_avx2 (const Narrow *fmt,
 
   for (; i + 32 <= n; i += 32)
     {
-      __m256i r0 = narrow_from_f32_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i)), saturate);
-      __m256i r1 = narrow_from_f32_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 8)), saturate);
-      __m256i r2 = narrow_from_f32_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 16)), saturate);
-      __m256i r3 = narrow_from_f32_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 24)), saturate);
+      __m256i r0 = byte_codes_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i)), saturate);
+      __m256i r1 = byte_codes_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 8)), saturate);
+      __m256i r2 = byte_codes_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 16)), saturate);
+      __m256i r3 = byte_codes_avx2_8 (fmt, _mm256_loadu_si256 ((const __m256i *) (src + i + 24)), saturate);
       __m256i p01 = _mm256_packus_epi32 (r0, r1);
       __m256i p23 = _mm256_packus_epi32 (r2, r3);
       __m256i bytes = _mm256_packus_epi16 (p01, p23);
@@ -448,7 +562,8 @@ fp8_from_f32_avx2 (const Narrow *fmt,
       _mm256_storeu_si256 ((__m256i *) (dst + i), _mm256_permutevar8x32_epi32 (bytes, order));
     }
   for (; i < n; i++)
-    dst[i] = (guint8) narrow_from_f32 (fmt, f32_bits (src[i]), saturate);
+    dst[i] = fmt != NULL ? (guint8) narrow_from_f32 (fmt, f32_bits (src[i]), saturate)
+                         : e8m0_from_f32 (f32_bits (src[i]), saturate);
 }
 
 static gboolean
@@ -489,12 +604,14 @@ static gboolean
 is_bulk_dtype (NkDType dtype)
 {
   return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F16 || dtype == NK_DTYPE_BF16 ||
-         dtype == NK_DTYPE_E4M3 || dtype == NK_DTYPE_E5M2;
+         dtype == NK_DTYPE_E8M0 || narrow_of (dtype) != NULL;
 }
 
 /**
  * nk_dtype_convert_from_f32:
- * @dtype: f32, f16, bf16, e4m3 or e5m2
+ * @dtype: f32, f16, bf16, e4m3, e5m2, or one of the low-precision formats
+ *   (fp6-e3m2, fp6-e2m3, fp4-e2m1, e8m0, e4m3fnuz, e5m2fnuz: one code per byte,
+ *   not packed)
  * @src: (array length=n): floats
  * @dst: room for @n elements of @dtype
  * @n: number of elements
@@ -528,7 +645,13 @@ nk_dtype_convert_from_f32 (NkDType      dtype,
         fp8_from_f32_avx2 (&narrow_e4m3, src, dst, n, saturate);
         return;
       case NK_DTYPE_E5M2:
-        fp8_from_f32_avx2 (&narrow_e5m2, src, dst, n, saturate);
+      case NK_DTYPE_FP6_E3M2:
+      case NK_DTYPE_FP6_E2M3:
+      case NK_DTYPE_FP4_E2M1:
+      case NK_DTYPE_E4M3FNUZ:
+      case NK_DTYPE_E5M2FNUZ:
+      case NK_DTYPE_E8M0:
+        fp8_from_f32_avx2 (narrow_of (dtype), src, dst, n, saturate);
         return;
       case NK_DTYPE_F32:
       default:
@@ -540,7 +663,7 @@ nk_dtype_convert_from_f32 (NkDType      dtype,
 
 /**
  * nk_dtype_convert_to_f32:
- * @dtype: f32, f16, bf16, e4m3 or e5m2
+ * @dtype: any format nk_dtype_convert_from_f32() takes
  * @src: @n elements of @dtype
  * @dst: (array length=n): room for @n floats
  * @n: number of elements
@@ -598,7 +721,13 @@ nk_dtype_bulk_path (NkDType dtype)
     case NK_DTYPE_F16: return "f16c";
     case NK_DTYPE_BF16:
     case NK_DTYPE_E4M3:
-    case NK_DTYPE_E5M2: return "avx2";
+    case NK_DTYPE_E5M2:
+    case NK_DTYPE_FP6_E3M2:
+    case NK_DTYPE_FP6_E2M3:
+    case NK_DTYPE_FP4_E2M1:
+    case NK_DTYPE_E4M3FNUZ:
+    case NK_DTYPE_E5M2FNUZ:
+    case NK_DTYPE_E8M0: return "avx2";
     case NK_DTYPE_F32:
     default: return "portable";
     }

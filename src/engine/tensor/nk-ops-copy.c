@@ -200,7 +200,7 @@ nk_cast (NkTensor  *a,
   const gint64 *strides[1] = { a_stride };
 
   g_return_val_if_fail (a != NULL, NULL);
-  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+  g_return_val_if_fail (dtype < NK_N_DTYPES && nk_dtype_info (dtype)->is_storage, NULL);
 
   if (a->dtype == dtype)
     return nk_tensor_ref (a);

@@ -264,7 +264,7 @@ nk_tensor_new_full (NkDevice      *device,
   gint64 numel;
   gsize es;
 
-  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+  g_return_val_if_fail (dtype < NK_N_DTYPES && nk_dtype_info (dtype)->is_storage, NULL);
   g_return_val_if_fail (ndim >= 0 && ndim <= NK_MAX_DIMS, NULL);
   g_return_val_if_fail (ndim == 0 || shape != NULL, NULL);
   g_return_val_if_fail (bucket < NK_N_BUCKETS, NULL);
@@ -620,7 +620,7 @@ nk_tensor_new_view (NkStorage     *storage,
   gint64 numel;
 
   g_return_val_if_fail (storage != NULL, NULL);
-  g_return_val_if_fail (dtype < NK_N_DTYPES && dtype != NK_DTYPE_TF32, NULL);
+  g_return_val_if_fail (dtype < NK_N_DTYPES && nk_dtype_info (dtype)->is_storage, NULL);
   g_return_val_if_fail (ndim >= 0 && ndim <= NK_MAX_DIMS, NULL);
 
   if (!_nk_checked_numel (ndim, shape, &numel, error))
