@@ -17,6 +17,7 @@
 #include "nk-import-plan.h"
 #include "nk-log-import.h"
 #include "napkin-file-chooser.h"
+#include "napkin-memory-dialog.h"
 #include "napkin-training-page-private.h"
 
 #define EXPORT_WIDTH  960
@@ -321,6 +322,9 @@ open_log_action (GtkWidget  *widget,
 {
   const char *path = g_variant_get_string (parameter, NULL);
 
+  /* a PyTorch memory snapshot or memory_stats JSON opens in its own window */
+  if (napkin_memory_dialog_open_path (widget, path))
+    return;
   if (*path != '\0')
     use_path (NAPKIN_TRAINING_PAGE (widget), path, log_chosen, NULL);
   else
@@ -358,6 +362,8 @@ compare_plan_action (GtkWidget  *widget,
   const char *path = g_variant_get_string (parameter, NULL);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
+  if (napkin_memory_dialog_take_plan (widget, path))
+    return;
   /* chosen while a log is read: for that log, once it is there */
   if (self->importing > 0 && *path != '\0')
     {
@@ -691,6 +697,7 @@ _napkin_training_page_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "training.resume-run", "u", resume_run_action);
   gtk_widget_class_install_action (widget_class, "training.open-log", "s", open_log_action);
   gtk_widget_class_install_action (widget_class, "training.compare-plan", "s", compare_plan_action);
+  gtk_widget_class_install_action (widget_class, "training.open-memory-snapshot", "s", napkin_memory_dialog_action);
   gtk_widget_class_install_action (widget_class, "training.show-form", NULL, show_form_action);
   gtk_widget_class_install_action (widget_class, "training.show-run", NULL, show_run_action);
 

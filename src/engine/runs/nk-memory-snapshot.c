@@ -414,13 +414,11 @@ truncated (Reader *r,
   return corrupt (r, at, _("the pickle ends inside %s."), opcode_names[op] != NULL ? opcode_names[op] : "?");
 }
 
-/* Make @n bytes (n ≤ 4096) readable at r->buf + r->pos. */
+/* Make @n bytes (n ≤ 4096) readable at r->buf + r->pos: the slow path, refilling. */
 static gboolean
-fill (Reader *r,
-      gsize   n)
+refill (Reader *r,
+        gsize   n)
 {
-  if (r->avail - r->pos >= n)
-    return TRUE;
   if (r->fd < 0)
     return FALSE;
   memmove (r->owned, r->buf + r->pos, r->avail - r->pos);
@@ -446,6 +444,15 @@ fill (Reader *r,
       r->avail += (gsize) got;
     }
   return TRUE;
+}
+
+static inline gboolean
+fill (Reader *r,
+      gsize   n)
+{
+  if (G_LIKELY (r->avail - r->pos >= n))
+    return TRUE;
+  return refill (r, n);
 }
 
 static gboolean
@@ -484,7 +491,7 @@ floor_of (Reader *r)
   return r->n_marks > 0 ? r->marks[r->n_marks - 1] : 0;
 }
 
-static gboolean
+static inline gboolean
 push (Reader  *r,
       Value    v,
       goffset  at)
