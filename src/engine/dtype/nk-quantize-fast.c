@@ -202,9 +202,20 @@ mx_row_nearest (const float   *src,
   for (gsize c0 = 0; c0 < cols; c0 += block)
     {
       guint len = (guint) MIN ((gsize) block, cols - c0);
-      int e = mx_exponent_bits (amax_bits (src + c0, len), EMAX, MAXV, rule);
 
-      mx_block_nearest (src + c0, dst + c0, len, e, M, EMIN, MAXV, IS_INT, flushed, clipped);
+      /* the usual full block of 32 with its length known: unrolled vector code */
+      if (len == 32)
+        {
+          int e = mx_exponent_bits (amax_bits (src + c0, 32), EMAX, MAXV, rule);
+
+          mx_block_nearest (src + c0, dst + c0, 32, e, M, EMIN, MAXV, IS_INT, flushed, clipped);
+        }
+      else
+        {
+          int e = mx_exponent_bits (amax_bits (src + c0, len), EMAX, MAXV, rule);
+
+          mx_block_nearest (src + c0, dst + c0, len, e, M, EMIN, MAXV, IS_INT, flushed, clipped);
+        }
     }
 }
 
@@ -323,11 +334,13 @@ fake_nvfp4 (const float     *src,
       {
         gsize off = r * cols + c0;
         guint len = (guint) MIN ((gsize) block, cols - c0);
-        double amax = u2f (amax_bits (src + off, len));
+        double amax = u2f (len == 16 ? amax_bits (src + off, 16) : amax_bits (src + off, len));
         double s_b = s_t == 0.0f ? 0.0 : round_nearest_d (amax / (6.0 * s_t), 3, -6, 448.0);
         double S = s_b * s_t;
 
-        if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
+        if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0 && len == 16)
+          nvfp4_block_nearest (src + off, dst + off, 16, S, &st->flushed, &st->clipped);
+        else if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
           nvfp4_block_nearest (src + off, dst + off, len, S, &st->flushed, &st->clipped);
         else
           block_slow (NK_BLOCK_FORMAT_NVFP4, src + off, dst + off, len, S, rounding, rng, st);
