@@ -333,6 +333,44 @@ print_human (NkQuantization *q,
   fwrite (out->str, 1, out->len, stdout);
 }
 
+/* The values: the arguments, one .npy file, or standard input. */
+static gboolean
+read_values (char      **remaining,
+             GPtrArray  *originals,
+             GArray     *values,
+             gboolean    json,
+             int        *exit_code)
+{
+  if (remaining == NULL || remaining[0] == NULL)
+    return read_stdin (values, json, exit_code);
+  if (remaining[1] == NULL && g_str_has_suffix (remaining[0], ".npy"))
+    return load_npy (remaining[0], values, json, exit_code);
+  for (guint i = 0; remaining[i] != NULL; i++)
+    {
+      const char *text = remaining[i];
+      double v;
+
+      if (text[0] == '\001')
+        {
+          guint index = (guint) strtoul (text + 1, NULL, 10);
+
+          if (index < originals->len)
+            text = originals->pdata[index];
+        }
+      if (!parse_value (text, &v))
+        {
+          g_autofree char *quoted = nk_cli_quote (text);
+
+          *exit_code = nk_cli_fail (json, NK_EXIT_USAGE,
+                                    /* Translators: "value 2: “abc” is not a number" */
+                                    _("value %u: %s is not a number"), i, quoted);
+          return FALSE;
+        }
+      g_array_append_val (values, v);
+    }
+  return TRUE;
+}
+
 int
 nk_cli_quantize_main (int    argc,
                       char **argv)
@@ -443,39 +481,8 @@ nk_cli_quantize_main (int    argc,
                             _("--seed: “%s” is not a whole number of at least 0"), seed_text);
     }
 
-  if (remaining == NULL || remaining[0] == NULL)
-    {
-      if (!read_stdin (values, json, &exit_code))
-        return exit_code;
-    }
-  else if (remaining[1] == NULL && g_str_has_suffix (remaining[0], ".npy"))
-    {
-      if (!load_npy (remaining[0], values, json, &exit_code))
-        return exit_code;
-    }
-  else
-    for (guint i = 0; remaining[i] != NULL; i++)
-      {
-        const char *text = remaining[i];
-        double v;
-
-        if (text[0] == '\001')
-          {
-            guint index = (guint) strtoul (text + 1, NULL, 10);
-
-            if (index < originals->len)
-              text = originals->pdata[index];
-          }
-        if (!parse_value (text, &v))
-          {
-            g_autofree char *quoted = nk_cli_quote (text);
-
-            return nk_cli_fail (json, NK_EXIT_USAGE,
-                                /* Translators: "value 2: “abc” is not a number" */
-                                _("value %u: %s is not a number"), i, quoted);
-          }
-        g_array_append_val (values, v);
-      }
+  if (!read_values (remaining, originals, values, json, &exit_code))
+    return exit_code;
 
   if (values->len == 0)
     return nk_cli_fail (json, NK_EXIT_USAGE, _("no values given (arguments, a .npy file or standard input)"));
