@@ -371,6 +371,50 @@ read_values (char      **remaining,
   return TRUE;
 }
 
+/* The flags after --format; returns an exit code, or -1. */
+static int
+parse_settings (const char     *block_text,
+                const char     *rule_name,
+                const char     *rounding_name,
+                const char     *seed_text,
+                gboolean        json,
+                guint          *block,
+                NkMxScaleRule  *rule,
+                NkRoundingMode *rounding,
+                guint64        *seed)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (block_text != NULL)
+    {
+      double b;
+
+      if (!nk_cli_parse_number ("--block", block_text, &b, &error))
+        return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
+      if (!(b >= 1 && b <= G_MAXINT32 && b == floor (b)))
+        return nk_cli_fail (json, NK_EXIT_USAGE,
+                            _("--block: “%s” is not a whole number of at least 1"), block_text);
+      *block = (guint) b;
+    }
+  if (rule_name != NULL && !nk_mx_scale_rule_from_name (rule_name, rule, &error))
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--scale-rounding: %s"), error->message);
+  if (rounding_name != NULL && strcmp (rounding_name, "stochastic") == 0)
+    *rounding = NK_ROUNDING_MODE_STOCHASTIC;
+  else if (rounding_name != NULL && strcmp (rounding_name, "nearest") != 0)
+    return nk_cli_fail (json, NK_EXIT_USAGE,
+                        _("--rounding: “%s” is not nearest or stochastic"), rounding_name);
+  if (seed_text != NULL)
+    {
+      char *end = NULL;
+
+      *seed = g_ascii_strtoull (seed_text, &end, 10);
+      if (seed_text[0] == '\0' || seed_text[0] == '-' || end == NULL || *end != '\0')
+        return nk_cli_fail (json, NK_EXIT_USAGE,
+                            _("--seed: “%s” is not a whole number of at least 0"), seed_text);
+    }
+  return -1;
+}
+
 int
 nk_cli_quantize_main (int    argc,
                       char **argv)
@@ -453,33 +497,10 @@ nk_cli_quantize_main (int    argc,
   if (!nk_block_format_from_name (format_name, &format, &error))
     return nk_cli_fail (json, NK_EXIT_USAGE, _("--format: %s"), error->message);
   block = nk_block_format_info (format)->default_block;
-  if (block_text != NULL)
-    {
-      double b;
-
-      if (!nk_cli_parse_number ("--block", block_text, &b, &error))
-        return nk_cli_fail_error (json, NK_EXIT_USAGE, error);
-      if (!(b >= 1 && b <= G_MAXINT32 && b == floor (b)))
-        return nk_cli_fail (json, NK_EXIT_USAGE,
-                            _("--block: “%s” is not a whole number of at least 1"), block_text);
-      block = (guint) b;
-    }
-  if (rule_name != NULL && !nk_mx_scale_rule_from_name (rule_name, &rule, &error))
-    return nk_cli_fail (json, NK_EXIT_USAGE, _("--scale-rounding: %s"), error->message);
-  if (rounding_name != NULL && strcmp (rounding_name, "stochastic") == 0)
-    rounding = NK_ROUNDING_MODE_STOCHASTIC;
-  else if (rounding_name != NULL && strcmp (rounding_name, "nearest") != 0)
-    return nk_cli_fail (json, NK_EXIT_USAGE,
-                        _("--rounding: “%s” is not nearest or stochastic"), rounding_name);
-  if (seed_text != NULL)
-    {
-      char *end = NULL;
-
-      seed = g_ascii_strtoull (seed_text, &end, 10);
-      if (seed_text[0] == '\0' || seed_text[0] == '-' || end == NULL || *end != '\0')
-        return nk_cli_fail (json, NK_EXIT_USAGE,
-                            _("--seed: “%s” is not a whole number of at least 0"), seed_text);
-    }
+  if ((exit_code = parse_settings (block_text, rule_name, rounding_name, seed_text, json,
+                                   &block, &rule, &rounding, &seed)) >= 0)
+    return exit_code;
+  exit_code = NK_EXIT_OK;
 
   if (!read_values (remaining, originals, values, json, &exit_code))
     return exit_code;
