@@ -17,6 +17,11 @@
  *   formats.jump      (ss)  format name, "max" | "min-normal" | "min-subnormal" |
  *                           "epsilon" | "one"
  *   formats.set-bits  (ss)  format name, hex bits ("0x3c00" or "3c00")
+ *   formats.section   s     "elements" | "blocks" | "rounding" | "values": the
+ *                           part of the page shown
+ *
+ * The Blocks, Rounding and All Values parts are widgets of their own
+ * (napkin-formats-blocks.c, -rounding.c, -table.c).
  */
 #include "config.h"
 
@@ -25,17 +30,33 @@
 
 #include "napkin-bit-row.h"
 #include "napkin-format-card.h"
+#include "napkin-formats-blocks.h"
+#include "napkin-formats-rounding.h"
+#include "napkin-formats-table.h"
 #include "napkin-page.h"
 #include "napkin-formats-page-private.h"
 #include "napkin-range-chart.h"
 #include "nk-dtype.h"
 
-/* The rows, top to bottom: the storage formats, then tf32, which tensor cores
- * compute in but nothing stores. */
+/* The rows, top to bottom, in three groups: IEEE and its cousins (tf32 is what
+ * tensor cores compute in, nothing stores it); the fp8 formats, OCP's and AMD's
+ * "fnuz"; the OCP MX elements and their E8M0 scale. */
 static const NkDType row_dtypes[] = {
-  NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_E4M3, NK_DTYPE_E5M2, NK_DTYPE_TF32,
+  NK_DTYPE_F32, NK_DTYPE_F16, NK_DTYPE_BF16, NK_DTYPE_TF32,
+  NK_DTYPE_E4M3, NK_DTYPE_E5M2, NK_DTYPE_E4M3FNUZ, NK_DTYPE_E5M2FNUZ,
+  NK_DTYPE_FP6_E3M2, NK_DTYPE_FP6_E2M3, NK_DTYPE_FP4_E2M1, NK_DTYPE_E8M0,
 };
 #define N_ROWS G_N_ELEMENTS (row_dtypes)
+
+/* Where each group starts in row_dtypes, and its heading. */
+static const struct {
+  guint       first_row;
+  const char *title;
+} row_groups[] = {
+  { 0, N_("IEEE, bfloat16 and tf32") },
+  { 4, N_("8-bit floats") },
+  { 8, N_("Microscaling elements and scale") },
+};
 
 #define SOURCE_ENTRY (-1)
 
@@ -63,6 +84,10 @@ struct _NapkinFormatsPage
   GtkLabel         *error_label;
   GtkBox           *cards_box;
   NapkinRangeChart *range_chart;
+  GtkStack         *stack;
+  NapkinFormatsBlocks *blocks;
+  NapkinFormatsRounding *rounding;
+  NapkinFormatsTable *values_table;
   NapkinFormatCard *cards[N_ROWS];
 };
 
@@ -94,10 +119,12 @@ row_of_name (const char *name)
   return -1;
 }
 
+/* The formats the saturate switch is for: fp6 and fp4 always saturate. */
 static gboolean
 is_fp8 (NkDType dtype)
 {
-  return dtype == NK_DTYPE_E4M3 || dtype == NK_DTYPE_E5M2;
+  return dtype == NK_DTYPE_E4M3 || dtype == NK_DTYPE_E5M2 ||
+         dtype == NK_DTYPE_E4M3FNUZ || dtype == NK_DTYPE_E5M2FNUZ;
 }
 
 static NkOverflow
@@ -277,6 +304,15 @@ row_note (NapkinFormatsPage     *self,
         return g_strdup_printf (_("Saturated: %s is beyond %s’s largest finite value, so it "
                                   "is clamped to ±%s."),
                                 input, info->cli_name, max);
+      }
+    case NK_ROUNDING_UNREPRESENTABLE:
+      {
+        g_autofree char *became = format_value (dtype, rounding->value);
+
+        /* Translators: a value, a format's name and what stands in for the value
+         * there (NaN in fp4 becomes 6; 0 or a negative value in e8m0 becomes NaN) */
+        return g_strdup_printf (_("%s cannot be held in %s at all: it is stored as %s."),
+                                input, info->cli_name, became);
       }
     case NK_ROUNDING_ROUNDED:
     default:
@@ -608,6 +644,18 @@ set_bits_action (GtkWidget  *widget,
   take_row_bits (self, row, item.bits);
 }
 
+static void
+section_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  NapkinFormatsPage *self = NAPKIN_FORMATS_PAGE (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  g_return_if_fail (gtk_stack_get_child_by_name (self->stack, name) != NULL);
+  gtk_stack_set_visible_child_name (self->stack, name);
+}
+
 static gboolean
 focus_value_cb (GtkWidget *widget,
                 GVariant  *args,
@@ -618,6 +666,7 @@ focus_value_cb (GtkWidget *widget,
   /* Managed shortcuts reach hidden pages too: leave Ctrl+L to the page shown. */
   if (!gtk_widget_get_mapped (widget))
     return FALSE;
+  gtk_stack_set_visible_child_name (self->stack, "elements");
   return gtk_widget_grab_focus (GTK_WIDGET (self->value_row));
 }
 
@@ -760,6 +809,9 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
   g_object_class_override_property (object_class, PROP_BUSY, "busy");
 
   g_type_ensure (NAPKIN_TYPE_RANGE_CHART);
+  g_type_ensure (NAPKIN_TYPE_FORMATS_BLOCKS);
+  g_type_ensure (NAPKIN_TYPE_FORMATS_ROUNDING);
+  g_type_ensure (NAPKIN_TYPE_FORMATS_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/napkinml/Napkin/ui/napkin-formats-page.ui");
   gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, value_row);
@@ -767,6 +819,10 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, error_label);
   gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, cards_box);
   gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, range_chart);
+  gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, blocks);
+  gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, rounding);
+  gtk_widget_class_bind_template_child (widget_class, NapkinFormatsPage, values_table);
   gtk_widget_class_bind_template_callback (widget_class, value_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "formats.flip-bit", "(si)", flip_bit_action);
@@ -774,6 +830,7 @@ napkin_formats_page_class_init (NapkinFormatsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "formats.previous", "s", step_action);
   gtk_widget_class_install_action (widget_class, "formats.jump", "(ss)", jump_action);
   gtk_widget_class_install_action (widget_class, "formats.set-bits", "(ss)", set_bits_action);
+  gtk_widget_class_install_action (widget_class, "formats.section", "s", section_action);
 
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
                                 step_current_cb, "s", "formats.next");
@@ -806,10 +863,21 @@ napkin_formats_page_init (NapkinFormatsPage *self)
                                     GTK_ACCESSIBLE_RELATION_ERROR_MESSAGE, self->error_label,
                                     -1);
   self->error_row = -1;
-  for (guint i = 0; i < N_ROWS; i++)
+  for (guint i = 0, group = 0; i < N_ROWS; i++)
     {
       GtkEventController *focus = gtk_event_controller_focus_new ();
 
+      if (group < G_N_ELEMENTS (row_groups) && row_groups[group].first_row == i)
+        {
+          GtkWidget *heading = gtk_label_new (_(row_groups[group].title));
+
+          gtk_label_set_xalign (GTK_LABEL (heading), 0);
+          gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
+          gtk_widget_add_css_class (heading, "heading");
+          gtk_widget_add_css_class (heading, "formats-group-heading");
+          gtk_box_append (self->cards_box, heading);
+          group++;
+        }
       self->cards[i] = NAPKIN_FORMAT_CARD (napkin_format_card_new (row_dtypes[i]));
       g_signal_connect (focus, "enter", G_CALLBACK (card_focus_enter_cb), self);
       gtk_widget_add_controller (GTK_WIDGET (self->cards[i]), focus);

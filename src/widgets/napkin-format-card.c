@@ -116,9 +116,15 @@ napkin_format_card_constructed (GObject *object)
   gtk_label_set_label (self->title_label, info->name);
   /* Translators: a format's layout, e.g. "IEEE 754 binary16 · 16 bits: 1 sign,
    * 5 exponent, 10 mantissa · bias 15" */
-  subtitle = g_strdup_printf (_("%s · %u bits: 1 sign, %u exponent, %u mantissa · bias %d"),
-                              _(info->title), info->bits, info->exponent_bits,
-                              info->mantissa_bits, info->bias);
+  if (info->is_signed)
+    subtitle = g_strdup_printf (_("%s · %u bits: 1 sign, %u exponent, %u mantissa · bias %d"),
+                                _(info->title), info->bits, info->exponent_bits,
+                                info->mantissa_bits, info->bias);
+  else
+    /* Translators: an unsigned format's layout, e.g. "OCP MX E8M0 scale · 8 bits:
+     * 8 exponent, no sign, no mantissa · bias 127" */
+    subtitle = g_strdup_printf (_("%s · %u bits: %u exponent, no sign, no mantissa · bias %d"),
+                                _(info->title), info->bits, info->exponent_bits, info->bias);
   gtk_label_set_label (self->subtitle_label, subtitle);
   if (!info->is_storage)
     {
@@ -126,6 +132,14 @@ napkin_format_card_constructed (GObject *object)
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->tag_label),
                                    _("Tensor cores read f32 inputs rounded to these 19 bits; "
                                      "nothing is stored in this format"));
+      gtk_widget_set_visible (GTK_WIDGET (self->tag_label), TRUE);
+    }
+  else if (self->dtype == NK_DTYPE_E8M0)
+    {
+      gtk_label_set_label (self->tag_label, _("block scale"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->tag_label),
+                                   _("Each MX block of 32 elements shares one of these powers "
+                                     "of two"));
       gtk_widget_set_visible (GTK_WIDGET (self->tag_label), TRUE);
     }
 

@@ -18,7 +18,7 @@
 
 #include "napkin-range-chart.h"
 
-#define LABEL_WIDTH   64
+#define LABEL_WIDTH   84   /* room for "e4m3fnuz", "fp6-e3m2" */
 #define RIGHT_MARGIN  44
 #define TOP_MARGIN    24
 #define LANE_HEIGHT   18

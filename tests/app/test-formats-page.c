@@ -12,8 +12,8 @@
  *   e4m3's largest finite value is 1.75 × 2^8 = 448 (0x7e); 465 is past the
  *   midpoint 464 between 448 and the next step 480, so default overflow gives
  *   NaN (0x7f) and saturation gives 448.
- * Accessibility and layout (issue 26): six formats are six bit rows, so six Tab
- * stops among the bits; 360 px is the HIG's narrowest window.
+ * Accessibility and layout (issue 26): twelve formats are twelve bit rows, so
+ * twelve Tab stops among the bits; 360 px is the HIG's narrowest window.
  */
 #include "config.h"
 
@@ -472,9 +472,10 @@ test_bit_row_tab_stop (Fixture       *fixture,
   guint stops, rows;
 
   count_bit_stops (fixture->window, &stops, &rows);
-  /* f32, f16, bf16, e4m3, e5m2 and tf32 */
-  g_assert_cmpuint (rows, ==, 6);
-  g_assert_cmpuint (stops, ==, 6);
+  /* f32, f16, bf16, tf32; e4m3, e5m2, e4m3fnuz, e5m2fnuz; fp6-e3m2, fp6-e2m3,
+   * fp4-e2m1, e8m0 */
+  g_assert_cmpuint (rows, ==, 12);
+  g_assert_cmpuint (stops, ==, 12);
 
   g_assert_true (napkin_bit_row_focus_bit (row, 5));
   bit5 = gtk_root_get_focus (GTK_ROOT (fixture->window));
