@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli-common.h"
@@ -306,4 +307,72 @@ char *
 nk_cli_quote (const char *text)
 {
   return nk_cli_quote_len (text, -1);
+}
+
+/* "-465", "-.5", "-inf", "-pi": a number or a named constant, not an option. */
+static gboolean
+looks_like_negative_number (const char *arg)
+{
+  static const char *const words[] = { "inf", "infinity", "nan", "pi", "e", "π" };
+
+  if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0')
+    return FALSE;
+  if (g_ascii_isdigit (arg[1]) || arg[1] == '.')
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (g_ascii_strcasecmp (arg + 1, words[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Fills @n from @argv: negative numbers (not after "--") become "\001INDEX". */
+void
+nk_cli_negatives_init (NkCliNegatives *n,
+                       int             argc,
+                       char          **argv)
+{
+  gboolean after_dashes = FALSE;
+
+  n->argv = g_ptr_array_new ();
+  n->originals = g_ptr_array_new ();
+  n->placeholders = g_ptr_array_new_with_free_func (g_free);
+  for (int i = 0; i < argc; i++)
+    {
+      if (i > 0 && !after_dashes && looks_like_negative_number (argv[i]))
+        {
+          char *placeholder = g_strdup_printf ("\001%u", n->placeholders->len);
+
+          g_ptr_array_add (n->placeholders, placeholder);
+          g_ptr_array_add (n->originals, argv[i]);
+          g_ptr_array_add (n->argv, placeholder);
+          continue;
+        }
+      if (strcmp (argv[i], "--") == 0)
+        after_dashes = TRUE;
+      g_ptr_array_add (n->argv, argv[i]);
+    }
+  g_ptr_array_add (n->argv, NULL);
+}
+
+/* The argument a remaining @text stands for: itself, or the number it hid. */
+const char *
+nk_cli_negatives_original (const NkCliNegatives *n,
+                           const char           *text)
+{
+  if (text[0] == '\001')
+    {
+      guint index = (guint) strtoul (text + 1, NULL, 10);
+
+      if (index < n->originals->len)
+        return n->originals->pdata[index];
+    }
+  return text;
+}
+
+void
+nk_cli_negatives_clear (NkCliNegatives *n)
+{
+  g_clear_pointer (&n->argv, g_ptr_array_unref);
+  g_clear_pointer (&n->originals, g_ptr_array_unref);
+  g_clear_pointer (&n->placeholders, g_ptr_array_unref);
 }

@@ -44,6 +44,24 @@ gboolean nk_cli_check_device_name (const char *flag,
                                  const char  *text,
                                  GError     **error);
 
+/* GOption reads "-465" as an option. NkCliNegatives hands it a copy of argv in
+ * which each negative number is a placeholder that does not start with '-', and
+ * gives the number back after parsing (format and quantize take values as
+ * arguments). */
+typedef struct {
+  GPtrArray *argv;          /* the copy to parse, NULL-terminated */
+  GPtrArray *originals;     /* the arguments the placeholders stand for */
+  GPtrArray *placeholders;  /* the placeholders' strings, owned */
+} NkCliNegatives;
+
+void        nk_cli_negatives_init     (NkCliNegatives *n,
+                                       int             argc,
+                                       char          **argv);
+const char *nk_cli_negatives_original (const NkCliNegatives *n,
+                                       const char     *text);
+void        nk_cli_negatives_clear    (NkCliNegatives *n);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NkCliNegatives, nk_cli_negatives_clear)
+
 /* One entry point per command, each in its own cli-COMMAND.c. */
 int nk_cli_format_main  (int argc, char **argv);
 int nk_cli_quantize_main (int argc, char **argv);

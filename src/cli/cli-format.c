@@ -373,22 +373,6 @@ emit (Formatter *fmt,
   fwrite (out->str, 1, out->len, stdout);
 }
 
-/* A negative value ("-465", "-.5", "-inf", "-pi") is an item, not an option. */
-static gboolean
-looks_like_negative_item (const char *arg)
-{
-  static const char *const words[] = { "inf", "infinity", "nan", "pi", "e", "π" };
-
-  if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0')
-    return FALSE;
-  if (g_ascii_isdigit (arg[1]) || arg[1] == '.')
-    return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
-    if (g_ascii_strcasecmp (arg + 1, words[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static int
 run_stdin (Formatter *fmt)
 {
@@ -450,14 +434,11 @@ nk_cli_format_main (int    argc,
   guint64 seed = 0;
   g_auto(GStrv) remaining = NULL;
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GPtrArray) placeholders = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) originals = g_ptr_array_new ();
+  g_auto(NkCliNegatives) negatives = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) names = g_string_new (NULL);
   gboolean saturate = FALSE;
   gboolean json = nk_cli_wants_json (argc, argv);
-  gboolean after_dashes = FALSE;
   gboolean known = FALSE;
   Formatter fmt = { 0 };
   char **parse_argv;
@@ -481,26 +462,10 @@ nk_cli_format_main (int    argc,
     { NULL }
   };
 
-  /* GOption would read "-465" as an option: hand it over as a placeholder that
-   * does not start with '-', and put the item back after parsing. */
-  for (int i = 0; i < argc; i++)
-    {
-      if (i > 0 && !after_dashes && looks_like_negative_item (argv[i]))
-        {
-          char *placeholder = g_strdup_printf ("\001%u", placeholders->len);
-
-          g_ptr_array_add (placeholders, placeholder);
-          g_ptr_array_add (originals, argv[i]);
-          g_ptr_array_add (args, placeholder);
-          continue;
-        }
-      if (strcmp (argv[i], "--") == 0)
-        after_dashes = TRUE;
-      g_ptr_array_add (args, argv[i]);
-    }
-  g_ptr_array_add (args, NULL);
-  parse_argc = (int) args->len - 1;
-  parse_argv = (char **) args->pdata;
+  /* Negative items are items, not options (CLI.md). */
+  nk_cli_negatives_init (&negatives, argc, argv);
+  parse_argc = (int) negatives.argv->len - 1;
+  parse_argv = (char **) negatives.argv->pdata;
 
   context = g_option_context_new (_("— show how numbers are stored in a number format"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -559,15 +524,8 @@ nk_cli_format_main (int    argc,
 
     for (guint i = 0; i < n; i++)
       {
-        const char *text = remaining[i];
+        const char *text = nk_cli_negatives_original (&negatives, remaining[i]);
 
-        if (text[0] == '\001')
-          {
-            guint index = (guint) strtoul (text + 1, NULL, 10);
-
-            if (index < originals->len)
-              text = originals->pdata[index];
-          }
         if (!row_fill (&fmt, text, &rows[i], &error))
           {
             g_autofree char *message = quoted_failure (text, -1, error);

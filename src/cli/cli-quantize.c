@@ -48,17 +48,6 @@ append_double (GString *out,
     g_string_append_printf (out, "\"%s\"", buf);
 }
 
-/* A negative value ("-1.5", "-.5") is a value, not an option. */
-static gboolean
-looks_like_negative_value (const char *arg)
-{
-  if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0')
-    return FALSE;
-  return g_ascii_isdigit (arg[1]) || arg[1] == '.'
-         || g_ascii_strcasecmp (arg + 1, "inf") == 0
-         || g_ascii_strcasecmp (arg + 1, "nan") == 0;
-}
-
 /* A value as typed: plain or scientific, inf/nan (refused later by index), or
  * CLI.md's suffixes K, M, B, T. */
 static gboolean
@@ -335,8 +324,8 @@ print_human (NkQuantization *q,
 
 /* The values: the arguments, one .npy file, or standard input. */
 static gboolean
-read_values (char      **remaining,
-             GPtrArray  *originals,
+read_values (char                 **remaining,
+             const NkCliNegatives  *negatives,
              GArray     *values,
              gboolean    json,
              int        *exit_code)
@@ -347,16 +336,9 @@ read_values (char      **remaining,
     return load_npy (remaining[0], values, json, exit_code);
   for (guint i = 0; remaining[i] != NULL; i++)
     {
-      const char *text = remaining[i];
+      const char *text = nk_cli_negatives_original (negatives, remaining[i]);
       double v;
 
-      if (text[0] == '\001')
-        {
-          guint index = (guint) strtoul (text + 1, NULL, 10);
-
-          if (index < originals->len)
-            text = originals->pdata[index];
-        }
       if (!parse_value (text, &v))
         {
           g_autofree char *quoted = nk_cli_quote (text);
@@ -426,14 +408,11 @@ nk_cli_quantize_main (int    argc,
   g_autofree char *seed_text = NULL;
   g_auto(GStrv) remaining = NULL;
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GPtrArray) originals = g_ptr_array_new ();
-  g_autoptr(GPtrArray) placeholders = g_ptr_array_new_with_free_func (g_free);
+  g_auto(NkCliNegatives) negatives = { 0 };
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GError) error = NULL;
   g_autoptr(NkQuantization) q = NULL;
   gboolean json = nk_cli_wants_json (argc, argv);
-  gboolean after_dashes = FALSE;
   NkBlockFormat format;
   NkMxScaleRule rule = NK_MX_SCALE_FLOOR;
   NkRoundingMode rounding = NK_ROUNDING_MODE_NEAREST_EVEN;
@@ -460,24 +439,10 @@ nk_cli_quantize_main (int    argc,
     { NULL }
   };
 
-  for (int i = 0; i < argc; i++)
-    {
-      if (i > 0 && !after_dashes && looks_like_negative_value (argv[i]))
-        {
-          char *placeholder = g_strdup_printf ("\001%u", placeholders->len);
-
-          g_ptr_array_add (placeholders, placeholder);
-          g_ptr_array_add (originals, argv[i]);
-          g_ptr_array_add (args, placeholder);
-          continue;
-        }
-      if (strcmp (argv[i], "--") == 0)
-        after_dashes = TRUE;
-      g_ptr_array_add (args, argv[i]);
-    }
-  g_ptr_array_add (args, NULL);
-  parse_argc = (int) args->len - 1;
-  parse_argv = (char **) args->pdata;
+  /* Negative values are values, not options. */
+  nk_cli_negatives_init (&negatives, argc, argv);
+  parse_argc = (int) negatives.argv->len - 1;
+  parse_argv = (char **) negatives.argv->pdata;
 
   context = g_option_context_new (_("— a vector in a block-scaled format (MX, NVFP4)"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -502,7 +467,7 @@ nk_cli_quantize_main (int    argc,
     return exit_code;
   exit_code = NK_EXIT_OK;
 
-  if (!read_values (remaining, originals, values, json, &exit_code))
+  if (!read_values (remaining, &negatives, values, json, &exit_code))
     return exit_code;
 
   if (values->len == 0)
