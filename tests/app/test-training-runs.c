@@ -490,6 +490,14 @@ test_open_log (void)
   g_assert_cmpfloat (napkin_series_get_y (loss, 2), ==, 10.75);
   g_assert_true (napkin_run_view_get_run (page->run_view) == run);
   g_assert_false (napkin_run_get_comparison (run, &comparison));
+  {
+    int min = 0;
+
+    /* An imported run's view fits a 360 px phone inside the page's 18 px
+     * margins (it was 329 px: the plan card's title beside its button). */
+    gtk_widget_measure (GTK_WIDGET (page->run_view), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    g_assert_cmpint (min, <=, 360 - 2 * 18);
+  }
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.compare-plan", "s", plan));
   g_assert_true (napkin_run_get_comparison (run, &comparison));
