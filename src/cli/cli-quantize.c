@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ read_stdin (GArray   *values,
 
           *exit_code = nk_cli_fail (json, NK_EXIT_USAGE,
                                     /* Translators: "line 3: “abc” is not a number" */
-                                    _("line %" G_GUINT64_FORMAT ": %s is not a number"),
+                                    _("line %" PRIu64 ": %s is not a number"),
                                     line_number, quoted);
           ok = FALSE;
           break;
@@ -264,9 +265,12 @@ print_human (NkQuantization *q,
   char a[G_ASCII_DTOSTR_BUF_SIZE], b2[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
 
   nk_quantization_get_summary (q, &sum);
-  g_string_append_printf (out, "%-18s %s (%s elements, %s scale per %u)\n", _("format"),
+  g_string_append_printf (out, "%-18s ", _("format"));
+  /* Translators: "MXFP8 (E4M3) (e4m3 elements, e8m0 scale per 32)" */
+  g_string_append_printf (out, _("%s (%s elements, %s scale per %u)"),
                           info->name, info->element_name, info->scale_dtype_name,
                           nk_quantization_get_block_size (q));
+  g_string_append_c (out, '\n');
   if (nk_quantization_get_format (q) != NK_BLOCK_FORMAT_NVFP4)
     g_string_append_printf (out, "%-18s %s\n", _("scale rounding"), rule_name);
   g_string_append_printf (out, "%-18s %s\n", _("rounding"), rounding_name);
@@ -300,7 +304,7 @@ print_human (NkQuantization *q,
       g_string_append_printf (out, "\n");
       g_string_append_printf (out,
                               /* Translators: "block 0: scale 2^-2 = 0.25 (0x7d), largest |value| 1.5 (index 3)" */
-                              _("block %u: scale %s (%s), largest |value| %s (index %" G_GSIZE_FORMAT ")"),
+                              _("block %u: scale %s (%s), largest |value| %s (index %zu)"),
                               b, scale, bits, a, blk.amax_index);
       g_string_append_c (out, '\n');
       g_string_append_printf (out, "  %8s  %-24s %-6s %-24s %-24s %s\n", _("index"), _("input"),

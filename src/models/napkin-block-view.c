@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "napkin-block-view.h"
@@ -487,7 +488,7 @@ napkin_block_view_summary (NkQuantization *q,
   if (total_values > n)
     {
       g_string_append_c (text, ' ');
-      g_string_append_printf (text, _("Only the first %zu of %" G_GUINT64_FORMAT
+      g_string_append_printf (text, _("Only the first %zu of %" PRIu64
                                       " values were read."), n, total_values);
     }
   return g_string_free (text, FALSE);

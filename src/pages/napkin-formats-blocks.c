@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "napkin-block-view.h"
@@ -210,7 +211,7 @@ set_source (NapkinFormatsBlocks *self,
   if (label != NULL)
     {
       /* Translators: a file (and tensor) name and how many values it holds */
-      g_autofree char *subtitle = g_strdup_printf (_("In use: %s, %" G_GUINT64_FORMAT " values"),
+      g_autofree char *subtitle = g_strdup_printf (_("In use: %s, %" PRIu64 " values"),
                                                    label, total);
 
       adw_action_row_set_subtitle (self->source_row, subtitle);

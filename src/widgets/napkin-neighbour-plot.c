@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "napkin-format-values.h"
@@ -44,12 +45,12 @@ describe (NapkinPlot *plot)
   mean = g_strdup_printf ("%.6g", c->mean);
   if (c->below == c->above)
     /* Translators: a value, a format, how many times it was rounded */
-    return g_strdup_printf (_("%s is a value of %s: all %" G_GUINT64_FORMAT " roundings give it."),
+    return g_strdup_printf (_("%s is a value of %s: all %" PRIu64 " roundings give it."),
                             value, self->format_name, c->n);
   /* Translators: value, format, times rounded, neighbour below, its count,
    * neighbour above, its count, the mean of the results */
-  return g_strdup_printf (_("%s rounded %" G_GUINT64_FORMAT " times into %s: %s %" G_GUINT64_FORMAT
-                            " times, %s %" G_GUINT64_FORMAT " times; mean %s."),
+  return g_strdup_printf (_("%s rounded %" PRIu64 " times into %s: %s %" PRIu64
+                            " times, %s %" PRIu64 " times; mean %s."),
                           value, c->n, self->format_name, below, c->n_below, above, c->n_above,
                           mean);
 }
@@ -83,7 +84,7 @@ draw_bar (const NapkinPlotStyle *style,
   double y0 = napkin_plot_frame_y_to_px (frame, 0);
   double y1 = napkin_plot_frame_y_to_px (frame, (double) count);
   g_autofree char *label = napkin_format_values_shortest (x);
-  g_autofree char *text = g_strdup_printf ("%s × %" G_GUINT64_FORMAT, label, count);
+  g_autofree char *text = g_strdup_printf ("%s × %" PRIu64, label, count);
 
   napkin_plot_style_set_color (style, cr, NAPKIN_PLOT_GREEN, 0.75);
   cairo_rectangle (cr, x0, y1, x1 - x0, y0 - y1);

@@ -60,7 +60,7 @@ describe_shape (const NkImport *import)
   s = &g_array_index (import->steps, NkImportStep, import->steps->len - 1);
   text = g_string_new (NULL);
   /* Translators: a followed or imported log's shape: the steps read, the last step */
-  g_string_append_printf (text, _("%u steps read, the last step %" G_GINT64_FORMAT), import->steps->len,
+  g_string_append_printf (text, _("%u steps read, the last step %" PRId64), import->steps->len,
                           s->step);
   if (isfinite (s->loss))
     g_string_append_printf (text, _(" · loss %.4g"), s->loss);

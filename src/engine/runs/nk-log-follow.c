@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -371,7 +372,7 @@ take_records (NkLogFollower *self,
       if (nk_crc32c_mask (nk_crc32c (0, b->data + off, 8)) != GUINT32_FROM_LE (len_crc))
         {
           g_autofree char *what = g_strdup_printf (_("The event file “%s” is corrupt at byte %"
-                                                     G_GINT64_FORMAT "; nothing after it is read."),
+                                                     PRId64 "; nothing after it is read."),
                                                    s->path, s->offset - (goffset) (b->len - off));
           s->broken = TRUE;
           self->skipped_lines++;
@@ -412,8 +413,8 @@ check_replaced (NkLogFollower *self,
 
   if (size < s->offset)
     {
-      g_autofree char *what = g_strdup_printf (_("“%s” was truncated (%" G_GINT64_FORMAT
-                                                 " bytes where %" G_GINT64_FORMAT
+      g_autofree char *what = g_strdup_printf (_("“%s” was truncated (%" PRId64
+                                                 " bytes where %" PRId64
                                                  " were read); reading it again from its start."),
                                                s->path, (gint64) size, (gint64) s->offset);
       notice (self, what);

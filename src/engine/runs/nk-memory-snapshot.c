@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -402,7 +403,7 @@ corrupt (Reader     *r,
   va_end (args);
   /* TRANSLATORS: %s says what is wrong, at a byte offset of the pickle */
   g_set_error (r->error, NK_MEMORY_SNAPSHOT_ERROR, NK_MEMORY_SNAPSHOT_ERROR_CORRUPT,
-               _("Byte %" G_GINT64_FORMAT ": %s"), (gint64) at, what);
+               _("Byte %" PRId64 ": %s"), (gint64) at, what);
   return FALSE;
 }
 
@@ -772,7 +773,7 @@ op_put (Reader  *r,
   if (index >= r->memo->len)
     {
       if (index > (guint64) at || index >= G_MAXUINT32)
-        return corrupt (r, at, _("%s stores memo entry %" G_GUINT64_FORMAT ", past any the pickle can have."),
+        return corrupt (r, at, _("%s stores memo entry %" PRIu64 ", past any the pickle can have."),
                         opcode_names[op], index);
       g_byte_array_set_size (r->memo, (guint) index + 1);
     }
@@ -795,7 +796,7 @@ op_get (Reader  *r,
   index = le (r->buf + r->pos, n);
   r->pos += n;
   if (index >= r->memo->len || r->memo->data[index] == 0)
-    return corrupt (r, at, _("%s reads memo entry %" G_GUINT64_FORMAT ", which was never stored."),
+    return corrupt (r, at, _("%s reads memo entry %" PRIu64 ", which was never stored."),
                     opcode_names[op], index);
   m = r->memo->data[index];
   if (m == 0xff)
@@ -828,7 +829,7 @@ refuse (Reader  *r,
   if (opcode_names[op] == NULL)
     return corrupt (r, at, _("0x%02x is no pickle opcode."), op);
   g_set_error (r->error, NK_MEMORY_SNAPSHOT_ERROR, NK_MEMORY_SNAPSHOT_ERROR_REFUSED,
-               _("Byte %" G_GINT64_FORMAT ": the pickle uses %s (0x%02x), which a memory snapshot never does; Napkin reads only dicts, lists, strings and numbers and never runs pickle code."),
+               _("Byte %" PRId64 ": the pickle uses %s (0x%02x), which a memory snapshot never does; Napkin reads only dicts, lists, strings and numbers and never runs pickle code."),
                (gint64) at, opcode_names[op], op);
   return FALSE;
 }
