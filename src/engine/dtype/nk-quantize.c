@@ -24,6 +24,14 @@
 #include "nk-quantize.h"
 #include "nk-quantize-private.h"
 
+/**
+ * nk_quantize_error_quark:
+ *
+ * The error domain of block quantization: a block size or name refused, a value
+ * the format cannot scale.
+ *
+ * Returns: the #GQuark of %NK_QUANTIZE_ERROR
+ */
 G_DEFINE_QUARK (nk-quantize-error-quark, nk_quantize_error)
 
 /*                       name          title              element     int  bits max           emax scale sname   block */
@@ -61,6 +69,9 @@ nk_quant_elem (NkBlockFormat format)
  * nk_block_format_info:
  * @format: a block format
  *
+ * The facts of @format: its CLI name, element and scale widths, element maximum and
+ * default block size.
+ *
  * Returns: (transfer none): the facts of @format: its CLI name, element and
  *   scale widths, element maximum and default block size
  */
@@ -77,6 +88,8 @@ nk_block_format_info (NkBlockFormat format)
  *   mxint8 or nvfp4 (case does not matter)
  * @out_format: (out): where the format goes
  * @error: return location for a #NkQuantizeError
+ *
+ * Whether @name named a block format.
  *
  * Returns: whether @name named a block format
  */
@@ -104,6 +117,8 @@ nk_block_format_from_name (const char     *name,
  * @name: "floor" or "up"
  * @out_rule: (out): where the rule goes
  * @error: return location for a #NkQuantizeError
+ *
+ * Whether @name named a scale rule.
  *
  * Returns: whether @name named a scale rule
  */
@@ -476,6 +491,8 @@ nk_quantize (NkBlockFormat   format,
  * nk_quantization_ref:
  * @self: a quantization
  *
+ * @self, with one more reference.
+ *
  * Returns: (transfer full): @self, with one more reference
  */
 NkQuantization *
@@ -507,6 +524,8 @@ nk_quantization_unref (NkQuantization *self)
  * nk_quantization_get_format:
  * @self: a quantization
  *
+ * The block format.
+ *
  * Returns: the block format
  */
 NkBlockFormat
@@ -519,6 +538,8 @@ nk_quantization_get_format (NkQuantization *self)
 /**
  * nk_quantization_get_block_size:
  * @self: a quantization
+ *
+ * Elements per block.
  *
  * Returns: elements per block
  */
@@ -533,6 +554,8 @@ nk_quantization_get_block_size (NkQuantization *self)
  * nk_quantization_get_scale_rule:
  * @self: a quantization
  *
+ * The MX scale rule it was made with.
+ *
  * Returns: the MX scale rule it was made with
  */
 NkMxScaleRule
@@ -545,6 +568,8 @@ nk_quantization_get_scale_rule (NkQuantization *self)
 /**
  * nk_quantization_get_rounding:
  * @self: a quantization
+ *
+ * The element rounding it was made with.
  *
  * Returns: the element rounding it was made with
  */
@@ -559,6 +584,8 @@ nk_quantization_get_rounding (NkQuantization *self)
  * nk_quantization_get_n_values:
  * @self: a quantization
  *
+ * How many values were quantized.
+ *
  * Returns: how many values were quantized
  */
 gsize
@@ -571,6 +598,8 @@ nk_quantization_get_n_values (NkQuantization *self)
 /**
  * nk_quantization_get_n_blocks:
  * @self: a quantization
+ *
+ * How many blocks there are (the last may be short).
  *
  * Returns: how many blocks there are (the last may be short)
  */
@@ -585,6 +614,8 @@ nk_quantization_get_n_blocks (NkQuantization *self)
  * nk_quantization_get_tensor_scale:
  * @self: a quantization
  *
+ * NVFP4's fp32 tensor scale s_t; 1 for MX formats.
+ *
  * Returns: NVFP4's fp32 tensor scale s_t; 1 for MX formats
  */
 double
@@ -597,6 +628,8 @@ nk_quantization_get_tensor_scale (NkQuantization *self)
 /**
  * nk_quantization_get_tensor_scale_bits:
  * @self: a quantization
+ *
+ * The float32 bits of the tensor scale (0x3f800000 for MX formats).
  *
  * Returns: the float32 bits of the tensor scale (0x3f800000 for MX formats)
  */
@@ -616,6 +649,8 @@ nk_quantization_get_tensor_scale_bits (NkQuantization *self)
  * nk_quantization_get_bits_per_element:
  * @self: a quantization
  *
+ * What nk_block_format_bits_per_element() says for its format and block.
+ *
  * Returns: what nk_block_format_bits_per_element() says for its format and block
  */
 double
@@ -630,6 +665,8 @@ nk_quantization_get_bits_per_element (NkQuantization *self)
  * @self: a quantization
  * @index: a block number, less than nk_quantization_get_n_blocks()
  * @out: (out caller-allocates): the block
+ *
+ * Whether @index was in range.
  *
  * Returns: whether @index was in range
  */
@@ -652,6 +689,8 @@ nk_quantization_get_block (NkQuantization  *self,
  * @index: an element's index in the input
  * @out: (out caller-allocates): the element
  *
+ * Whether @index was in range.
+ *
  * Returns: whether @index was in range
  */
 gboolean
@@ -672,6 +711,9 @@ nk_quantization_get_element (NkQuantization    *self,
  * @self: a quantization
  * @out: (out caller-allocates): the error against the input and the counts of
  *   each #NkQuantizeChange
+ *
+ * The whole vector's error (max abs, rmse, max rel) and how many elements were
+ * exact, rounded, flushed to zero and clipped.
  */
 void
 nk_quantization_get_summary (NkQuantization    *self,
@@ -686,6 +728,8 @@ nk_quantization_get_summary (NkQuantization    *self,
  * nk_quantization_format_code:
  * @self: a quantization
  * @code: an element code
+ *
+ * @code in lowercase hex, 0x-prefixed, as wide as the element (0x7e, 0x3f, 0x7).
  *
  * Returns: (transfer full): @code in lowercase hex, 0x-prefixed, as wide as the
  *   element (0x7e, 0x3f, 0x7)

@@ -50,6 +50,14 @@ struct _NkCommandRun
 
 G_DEFINE_FINAL_TYPE (NkCommandRun, nk_command_run, G_TYPE_OBJECT)
 
+/**
+ * nk_command_run_error_quark:
+ *
+ * The error domain of running a command: a line that does not parse, a folder
+ * that is not there, a program that does not start.
+ *
+ * Returns: the #GQuark of %NK_COMMAND_RUN_ERROR
+ */
 G_DEFINE_QUARK (nk-command-run-error-quark, nk_command_run_error)
 
 enum {
@@ -91,6 +99,9 @@ static const struct {
 /**
  * nk_command_run_signal_name:
  * @signum: a signal's number
+ *
+ * The signal's name as `kill -l` spells it with its `SIG` (`SIGTERM`), or %NULL for a
+ * signal not in the table.
  *
  * Returns: the signal's name as `kill -l` spells it with its `SIG` (`SIGTERM`), or
  *   %NULL for a signal not in the table
@@ -618,6 +629,8 @@ nk_command_run_init (NkCommandRun *self)
  * nk_command_run_get_command_line:
  * @self: a command run
  *
+ * The command as it was typed.
+ *
  * Returns: the command as it was typed
  */
 const char *
@@ -630,6 +643,8 @@ nk_command_run_get_command_line (NkCommandRun *self)
 /**
  * nk_command_run_get_argv:
  * @self: a command run
+ *
+ * The command's words, as run.
  *
  * Returns: (array zero-terminated=1) (transfer none): the command's words, as run
  */
@@ -644,6 +659,8 @@ nk_command_run_get_argv (NkCommandRun *self)
  * nk_command_run_get_working_dir:
  * @self: a command run
  *
+ * The folder the command runs in.
+ *
  * Returns: the folder the command runs in
  */
 const char *
@@ -657,6 +674,8 @@ nk_command_run_get_working_dir (NkCommandRun *self)
  * nk_command_run_get_folder:
  * @self: a command run
  *
+ * Its run folder, %NULL before it starts.
+ *
  * Returns: (nullable): its run folder, %NULL before it starts
  */
 const char *
@@ -669,6 +688,8 @@ nk_command_run_get_folder (NkCommandRun *self)
 /**
  * nk_command_run_dup_log_path:
  * @self: a command run
+ *
+ * The path of its `output.log`, %NULL before it starts.
  *
  * Returns: (transfer full) (nullable): the path of its `output.log`, %NULL before
  *   it starts
@@ -684,6 +705,8 @@ nk_command_run_dup_log_path (NkCommandRun *self)
  * nk_command_run_get_pid:
  * @self: a command run
  *
+ * The command's process id (and its group's), 0 before it starts.
+ *
  * Returns: the command's process id (and its group's), 0 before it starts
  */
 gint64
@@ -696,6 +719,8 @@ nk_command_run_get_pid (NkCommandRun *self)
 /**
  * nk_command_run_get_running:
  * @self: a command run
+ *
+ * Whether it has started and not ended.
  *
  * Returns: whether it has started and not ended
  */
@@ -710,6 +735,8 @@ nk_command_run_get_running (NkCommandRun *self)
  * nk_command_run_get_stopping:
  * @self: a command run
  *
+ * Whether it was asked to stop.
+ *
  * Returns: whether it was asked to stop
  */
 gboolean
@@ -722,6 +749,8 @@ nk_command_run_get_stopping (NkCommandRun *self)
 /**
  * nk_command_run_get_grace_period:
  * @self: a command run
+ *
+ * The seconds between the signals of Stop.
  *
  * Returns: the seconds between the signals of Stop
  */
@@ -757,6 +786,8 @@ nk_command_run_set_grace_period (NkCommandRun *self,
  * nk_command_run_get_exit_status:
  * @self: a command run
  *
+ * The status it exited with (0 while it runs or when a signal ended it).
+ *
  * Returns: the status it exited with (0 while it runs or when a signal ended it)
  */
 int
@@ -770,6 +801,8 @@ nk_command_run_get_exit_status (NkCommandRun *self)
  * nk_command_run_get_term_signal:
  * @self: a command run
  *
+ * The signal that ended it, 0 when none did.
+ *
  * Returns: the signal that ended it, 0 when none did
  */
 int
@@ -782,6 +815,9 @@ nk_command_run_get_term_signal (NkCommandRun *self)
 /**
  * nk_command_run_dup_status:
  * @self: a command run
+ *
+ * Where the command is, as a sentence to show: "not started", "running",
+ * "stopping", "exited with status 3", "killed by SIGTERM".
  *
  * Returns: (transfer full): where the command is, as a sentence to show: "not
  *   started", "running", "stopping", "exited with status 3", "killed by SIGTERM"

@@ -43,6 +43,14 @@ typedef struct {
   gboolean broken;          /* a TFRecord's framing is lost: nothing after it is read */
 } Source;
 
+/**
+ * NkLogFollower:
+ *
+ * A log file or TensorBoard folder read while its engine still writes it: each
+ * step once, in order, as its lines complete; truncation and rotation noticed and
+ * said; ended by the engine's end line, idleness or nk_log_follower_stop(). See
+ * nk-log-follow.h for when a step is emitted.
+ */
 struct _NkLogFollower
 {
   GObject parent_instance;

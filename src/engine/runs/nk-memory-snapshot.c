@@ -28,6 +28,14 @@
 #define MAX_DEVICES 64
 #define BUF_SIZE (1 << 20)
 
+/**
+ * nk_memory_snapshot_error_quark:
+ *
+ * The error domain of reading memory snapshots and memory_stats files: a file
+ * that is not one, is cut short, or asks to run code.
+ *
+ * Returns: the #GQuark of %NK_MEMORY_SNAPSHOT_ERROR
+ */
 G_DEFINE_QUARK (nk-memory-snapshot-error-quark, nk_memory_snapshot_error)
 
 /* The strings a snapshot's totals read, found by their text; any other str is OTHER. */

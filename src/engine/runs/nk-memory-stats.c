@@ -35,6 +35,8 @@ static const char *const measured_names[NK_MEMORY_N_MEASURED] = {
  * nk_memory_block_state_name:
  * @state: a block's state
  *
+ * The state as a snapshot writes it ("active_allocated").
+ *
  * Returns: (transfer none): the state as a snapshot writes it ("active_allocated")
  */
 const char *
@@ -48,6 +50,8 @@ nk_memory_block_state_name (NkMemoryBlockState state)
  * nk_memory_bucket_name:
  * @bucket: a plan's memory figure
  *
+ * Its name under the plan's "memory" ("params", "per_gpu").
+ *
  * Returns: (transfer none): its name under the plan's "memory" ("params", "per_gpu")
  */
 const char *
@@ -60,6 +64,8 @@ nk_memory_bucket_name (NkMemoryBucket bucket)
 /**
  * nk_memory_measured_name:
  * @measured: a measured figure
+ *
+ * Its name in `napkin-cli import`'s "memory" ("allocated").
  *
  * Returns: (transfer none): its name in `napkin-cli import`'s "memory" ("allocated")
  */
@@ -281,6 +287,8 @@ nk_memory_load (const char       *path,
  *   NAN where the plan lacks one
  * @error: when @root has no "memory" object with a per_gpu or total
  *
+ * %TRUE when the plan has memory figures.
+ *
  * Returns: %TRUE when the plan has memory figures
  */
 gboolean
@@ -309,6 +317,8 @@ nk_memory_planned_read (JsonNode  *root,
  * @path: a plan's JSON file
  * @planned: (array fixed-size=6) (out caller-allocates): bytes per #NkMemoryBucket
  * @error: one sentence naming @path
+ *
+ * %TRUE when the plan file has memory figures.
  *
  * Returns: %TRUE when the plan file has memory figures
  */
