@@ -29,7 +29,9 @@
 
 /* The block loops below are written to vectorise; -O2's cheap cost model
  * leaves loops of unknown trip count scalar. */
+#if defined (__GNUC__) && !defined (__clang__)
 #pragma GCC optimize ("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 
 #include <math.h>
 #include <string.h>

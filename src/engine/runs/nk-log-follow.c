@@ -653,7 +653,7 @@ static void
 follower_end (NkLogFollower  *self,
               NkLogFollowEnd  reason)
 {
-  g_autoptr(NkLogFollower) hold = g_object_ref (self);
+  g_autoptr(NkLogFollower) hold G_GNUC_UNUSED = g_object_ref (self);
 
   if (!self->running)
     return;
