@@ -138,20 +138,23 @@ nk_cli_bench_main (int    argc,
     return nk_cli_fail_error (json,
                               device_text != NULL && g_str_has_prefix (device_text, "cuda")
                               ? NK_EXIT_UNSATISFIABLE : NK_EXIT_USAGE, error);
-  nk_device_set_default (device);
-
-  /* Random operands (zeros would let nothing be skipped either, but look suspicious). */
+  /* Random operands (zeros would let nothing be skipped either, but look suspicious),
+   * drawn on the CPU and moved to the device: a device tensor has no host address. */
   rng = nk_rng_new (1);
   {
     g_autoptr(NkTensor) a32 = nk_tensor_empty (NK_DTYPE_F32, NK_SHAPE (m, k), &error);
     g_autoptr(NkTensor) b32 = a32 != NULL ? nk_tensor_empty (NK_DTYPE_F32, NK_SHAPE (k, n), &error) : NULL;
+    g_autoptr(NkTensor) a_host = NULL, b_host = NULL;
 
     if (b32 == NULL)
       return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);
     nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (a32), m * k, 0.0, 1.0);
     nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (b32), k * n, 0.0, 1.0);
-    a = nk_cast (a32, dtype, &error);
-    b = a != NULL ? nk_cast (b32, dtype, &error) : NULL;
+    a_host = nk_cast (a32, dtype, &error);
+    b_host = a_host != NULL ? nk_cast (b32, dtype, &error) : NULL;
+    a = b_host != NULL ? nk_tensor_to_device (a_host, device, &error) : NULL;
+    b = a != NULL ? nk_tensor_to_device (b_host, device, &error) : NULL;
+    nk_device_set_default (device);
     c = b != NULL ? nk_tensor_empty (dtype, NK_SHAPE (m, n), &error) : NULL;
     if (c == NULL)
       return nk_cli_fail_error (json, NK_EXIT_UNSATISFIABLE, error);

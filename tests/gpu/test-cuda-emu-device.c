@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 
 #include "nk-cuda-emu.h"
@@ -276,6 +277,28 @@ test_cli_train (void)
   g_assert_cmpfloat (fabs (cpu - gpu), <=, 1e-4 * fabs (cpu));
 }
 
+/* napkin-cli bench matmul on the device: its operands are drawn on the CPU and moved
+ * (it once filled a device tensor through a host pointer and crashed on an H200). */
+static void
+test_cli_bench (void)
+{
+  const char *args[] = { "matmul", "--device=cuda", "--m=33", "--k=17", "--n=9",
+                         "--dtype=bf16", "--runs=3", "--json", NULL };
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  if (!nk_test_run_cli (&run, "bench", args, NULL, 0))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  root = json_from_string (run.out, NULL);
+  g_assert_nonnull (root);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "device"), ==, "cuda:0");
+  g_assert_cmpfloat (json_object_get_double_member (object, "flops"), ==, 2.0 * 33 * 17 * 9);
+  g_assert_cmpfloat (json_object_get_double_member (object, "seconds"), >, 0.0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -288,6 +311,7 @@ main (int    argc,
   g_test_add_func ("/gpu/emu/steady-state", test_steady_state);
   g_test_add_func ("/gpu/emu/pinned-staging", test_pinned_staging);
   g_test_add_func ("/gpu/emu/cli-train", test_cli_train);
+  g_test_add_func ("/gpu/emu/cli-bench", test_cli_bench);
 
   return g_test_run ();
 }
