@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -345,10 +346,14 @@ cuda_supports_dtype (gpointer backend,
 
 static gboolean
 cuda_supports_gemm_dtype (gpointer backend,
-                          NkDType  dtype)
+                          NkDType  dtype,
+                          NkDType  out_dtype)
 {
-  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64 || dtype == NK_DTYPE_BF16
-         || dtype == NK_DTYPE_F16;
+  gboolean narrow = dtype == NK_DTYPE_BF16 || dtype == NK_DTYPE_F16;
+
+  if (out_dtype != dtype)
+    return narrow && out_dtype == NK_DTYPE_F32;
+  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64 || narrow;
 }
 
 static gboolean
@@ -373,6 +378,19 @@ cuda_cast (gpointer        backend,
   return TRUE;
 }
 
+static gsize
+elem_size (NkCudaElem elem)
+{
+  switch (elem)
+    {
+    case NK_CUDA_F64: case NK_CUDA_I64: return 8;
+    case NK_CUDA_F32: case NK_CUDA_I32: return 4;
+    case NK_CUDA_F16: case NK_CUDA_BF16: case NK_CUDA_U16: return 2;
+    case NK_CUDA_U8: return 1;
+    }
+  return 0;
+}
+
 static gboolean
 cuda_fill (gpointer        backend,
            const NkIter   *it,
@@ -391,6 +409,16 @@ cuda_fill (gpointer        backend,
     return unsupported (dtype, error);
   if (it->numel == 0)
     return TRUE;
+  /* +0.0 into contiguous elements is zero bytes in every format: a memset runs at the
+   * copy engine's rate (new storage and gradients are zero-filled every step). */
+  if (value == 0.0 && !signbit (value) && it->ndim == 1 && it->stride[0][0] == 1)
+    {
+      gsize es = elem_size (elem);
+
+      NK_CUDA_TRY (cudaMemsetAsync ((char *) out + it->offset[0] * es, 0, it->numel * es,
+                                    self->stream), error);
+      return TRUE;
+    }
   NK_LAUNCH_TRY (nk_cuda_launch_fill (self->stream, it, elem, out, value), error);
   return TRUE;
 }
@@ -431,6 +459,24 @@ cuda_binary (gpointer        backend,
 }
 
 static gboolean
+launch_reduce (gpointer              backend,
+               NkReduceOp            op,
+               const NkReduceIter   *it,
+               NkDType               dtype,
+               gpointer              out,
+               gconstpointer         in,
+               double               *partials,
+               GError              **error)
+{
+  NkCudaBackend *self = backend;
+
+  NK_FLOAT_KERNEL (dtype, FALSE,
+                   nk_cuda_launch_reduce (self->stream, op, it, dtype == NK_DTYPE_F64, out, in,
+                                          partials),
+                   error);
+}
+
+static gboolean
 cuda_reduce (gpointer              backend,
              NkReduceOp            op,
              const NkReduceIter   *it,
@@ -440,10 +486,16 @@ cuda_reduce (gpointer              backend,
              GError              **error)
 {
   NkCudaBackend *self = backend;
+  /* Scratch for the partial sums of reductions with few outputs; handing it back at
+   * once is safe: whoever takes it next queues behind this launch on the one stream. */
+  double *partials = cuda_alloc (self, NK_CUDA_REDUCE_PARTIALS * sizeof (double), error);
+  gboolean ok;
 
-  NK_FLOAT_KERNEL (dtype, FALSE,
-                   nk_cuda_launch_reduce (self->stream, op, it, dtype == NK_DTYPE_F64, out, in),
-                   error);
+  if (partials == NULL)
+    return FALSE;
+  ok = launch_reduce (self, op, it, dtype, out, in, partials, error);
+  cuda_free (self, partials, NK_CUDA_REDUCE_PARTIALS * sizeof (double));
+  return ok;
 }
 
 static gboolean
@@ -501,6 +553,7 @@ static gboolean
 cuda_gemm (gpointer            backend,
            const NkGemmPlan   *plan,
            NkDType             dtype,
+           NkDType             out_dtype,
            double              alpha,
            gconstpointer       a,
            gconstpointer       b,
@@ -509,7 +562,7 @@ cuda_gemm (gpointer            backend,
            GError            **error)
 {
   NkCudaBackend *self = backend;
-  cudaDataType_t type;
+  cudaDataType_t type, out_type;
   cublasComputeType_t compute;
   float alpha_f = (float) alpha, beta_f = (float) beta;
   const void *alpha_p = &alpha_f, *beta_p = &beta_f;
@@ -548,13 +601,20 @@ cuda_gemm (gpointer            backend,
     default:
       return unsupported (dtype, error);
     }
+  /* bf16/f16 operands into an f32 C: the same f32 accumulation, no rounding of C. */
+  if (out_dtype == dtype)
+    out_type = type;
+  else if (out_dtype == NK_DTYPE_F32 && (dtype == NK_DTYPE_BF16 || dtype == NK_DTYPE_F16))
+    out_type = CUDA_R_32F;
+  else
+    return unsupported (out_dtype, error);
 
   if (plan->batch <= 1)
     NK_CUBLAS_TRY (cublas_api.gemm_ex (self->cublas, op_first, op_second,
                                  (int) plan->m, (int) plan->n, (int) plan->k,
                                  alpha_p, first, type, (int) plan->ld_first,
                                  second, type, (int) plan->ld_second,
-                                 beta_p, c, type, (int) plan->ldc,
+                                 beta_p, c, out_type, (int) plan->ldc,
                                  compute, CUBLAS_GEMM_DEFAULT), error);
   else
     NK_CUBLAS_TRY (cublas_api.gemm_strided_batched_ex (self->cublas, op_first, op_second,
@@ -563,7 +623,7 @@ cuda_gemm (gpointer            backend,
                                                (long long) plan->stride_first,
                                                second, type, (int) plan->ld_second,
                                                (long long) plan->stride_second,
-                                               beta_p, c, type, (int) plan->ldc,
+                                               beta_p, c, out_type, (int) plan->ldc,
                                                (long long) plan->stride_c, (int) plan->batch,
                                                compute, CUBLAS_GEMM_DEFAULT), error);
   return TRUE;

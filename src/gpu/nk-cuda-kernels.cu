@@ -124,39 +124,106 @@ nk_binary_kernel (int op, NkIter it, T *out, const T *a, const T *b, double scal
     }
 }
 
-/* One thread per output element, walking its reduced elements in order: the same
- * order and double accumulator as the CPU device, so sums agree to rounding. */
+/* Where output @o of a reduction reads its first element and writes its result. */
+__device__ static void
+nk_reduce_bases (const NkReduceIter *it, int64_t o, int64_t *in_base, int64_t *out_off)
+{
+  *in_base = it->in_offset;
+  *out_off = it->out_offset;
+  for (int d = it->ndim - it->nreduce - 1; d >= 0; d--)
+    {
+      int64_t idx = o % it->shape[d];
+      o /= it->shape[d];
+      *in_base += idx * it->in_stride[d];
+      *out_off += idx * it->out_stride[d];
+    }
+}
+
+/* The offset of reduced element @r (row-major over the reduced dims) from @in_base. */
+__device__ static int64_t
+nk_reduce_offset (const NkReduceIter *it, int64_t in_base, int64_t r)
+{
+  if (it->nreduce == 1)
+    return in_base + r * it->in_stride[it->ndim - 1];
+  for (int d = it->ndim - 1; d >= it->ndim - it->nreduce; d--)
+    {
+      in_base += (r % it->shape[d]) * it->in_stride[d];
+      r /= it->shape[d];
+    }
+  return in_base;
+}
+
+/* Many outputs: one thread per output element, walking its reduced elements in order,
+ * with the CPU device's order and double accumulator, so sums agree to rounding. */
 template <typename T>
 __global__ static void
-nk_reduce_kernel (int op, NkReduceIter it, T *out, const T *in)
+nk_reduce_kernel (int op, NkReduceIter it, int64_t nout, T *out, const T *in)
 {
-  int nkeep = it.ndim - it.nreduce;
-  int64_t nout = 1;
-  for (int d = 0; d < nkeep; d++)
-    nout *= it.shape[d];
-
   for (int64_t o = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; o < nout;
        o += (int64_t) gridDim.x * blockDim.x)
     {
-      int64_t in_base = it.in_offset, out_off = it.out_offset, rest = o;
-      for (int d = nkeep - 1; d >= 0; d--)
-        {
-          int64_t idx = rest % it.shape[d];
-          rest /= it.shape[d];
-          in_base += idx * it.in_stride[d];
-          out_off += idx * it.out_stride[d];
-        }
+      int64_t in_base, out_off;
       double acc = nk_kernel_reduce_init (op);
+
+      nk_reduce_bases (&it, o, &in_base, &out_off);
       for (int64_t r = 0; r < it.count; r++)
-        {
-          int64_t off = in_base, q = r;
-          for (int d = it.ndim - 1; d >= nkeep; d--)
-            {
-              off += (q % it.shape[d]) * it.in_stride[d];
-              q /= it.shape[d];
-            }
-          acc = nk_kernel_reduce_step (op, acc, (double) in[off]);
-        }
+        acc = nk_kernel_reduce_step (op, acc, (double) in[nk_reduce_offset (&it, in_base, r)]);
+      out[out_off] = (T) nk_kernel_reduce_finish (op, acc, it.count);
+    }
+}
+
+/* Few outputs (a bias gradient, a loss): one thread each left the GPU all but idle.
+ * Block (o, s) folds split s of output o's elements, its threads striding through
+ * the split, into double sums that a tree in shared memory combines. With one split
+ * the block writes the output; with several, a partial for nk_reduce_partials_kernel.
+ * The order differs from the CPU's, the double accumulator does not. */
+template <typename T>
+__global__ static void
+nk_reduce_block_kernel (int op, NkReduceIter it, int64_t splits, T *out, double *partials,
+                        const T *in)
+{
+  __shared__ double lane[NK_THREADS];
+  int64_t o = blockIdx.x, s = blockIdx.y;
+  int64_t chunk = (it.count + splits - 1) / splits;
+  int64_t end = (s + 1) * chunk < it.count ? (s + 1) * chunk : it.count;
+  int64_t in_base, out_off;
+  double acc = nk_kernel_reduce_init (op);
+
+  nk_reduce_bases (&it, o, &in_base, &out_off);
+  for (int64_t r = s * chunk + threadIdx.x; r < end; r += blockDim.x)
+    acc = nk_kernel_reduce_step (op, acc, (double) in[nk_reduce_offset (&it, in_base, r)]);
+  lane[threadIdx.x] = acc;
+  __syncthreads ();
+  for (unsigned int width = NK_THREADS / 2; width > 0; width /= 2)
+    {
+      if (threadIdx.x < width)
+        lane[threadIdx.x] = nk_kernel_reduce_step (op, lane[threadIdx.x], lane[threadIdx.x + width]);
+      __syncthreads ();
+    }
+  if (threadIdx.x == 0)
+    {
+      if (splits == 1)
+        out[out_off] = (T) nk_kernel_reduce_finish (op, lane[0], it.count);
+      else
+        partials[o * splits + s] = lane[0];
+    }
+}
+
+/* Folds each output's partials in order and writes it. */
+template <typename T>
+__global__ static void
+nk_reduce_partials_kernel (int op, NkReduceIter it, int64_t nout, int64_t splits, T *out,
+                           const double *partials)
+{
+  for (int64_t o = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; o < nout;
+       o += (int64_t) gridDim.x * blockDim.x)
+    {
+      int64_t in_base, out_off;
+      double acc = nk_kernel_reduce_init (op);
+
+      nk_reduce_bases (&it, o, &in_base, &out_off);
+      for (int64_t s = 0; s < splits; s++)
+        acc = nk_kernel_reduce_step (op, acc, partials[o * splits + s]);
       out[out_off] = (T) nk_kernel_reduce_finish (op, acc, it.count);
     }
 }
@@ -471,21 +538,55 @@ nk_cuda_launch_binary (void *stream, int op, const NkIter *it, int is_f64, void 
   return (int) cudaGetLastError ();
 }
 
+/* A thread per output once there are this many outputs; below, blocks per output. */
+#define NK_REDUCE_THREAD_PER_OUTPUT 65536
+/* About as many blocks as keep every SM busy, when outputs are few and long; the
+ * partials of split reductions fit the scratch. */
+#define NK_REDUCE_TARGET_BLOCKS NK_CUDA_REDUCE_PARTIALS
+
+template <typename T>
+static void
+nk_reduce_launch (cudaStream_t stream, int op, const NkReduceIter *it, int64_t nout, T *out,
+                  const T *in, double *partials)
+{
+  int64_t splits = 1;
+
+  if (nout >= NK_REDUCE_THREAD_PER_OUTPUT)
+    {
+      NK_LAUNCH (nk_reduce_kernel<T>, nk_blocks_for (nout), NK_THREADS, 0, stream) (
+        op, *it, nout, out, in);
+      return;
+    }
+  /* Split long reductions until the blocks fill the GPU, each split at least eight
+   * elements a thread; the partials fit the scratch (nout · splits <= the target). */
+  while (splits * 2 * nout <= NK_REDUCE_TARGET_BLOCKS && it->count / (splits * 2) >= 8 * NK_THREADS)
+    splits *= 2;
+  {
+    dim3 grid ((unsigned int) nout, (unsigned int) splits);
+
+    NK_LAUNCH (nk_reduce_block_kernel<T>, grid, NK_THREADS, 0, stream) (
+      op, *it, splits, out, partials, in);
+  }
+  if (splits > 1)
+    NK_LAUNCH (nk_reduce_partials_kernel<T>, nk_blocks_for (nout), NK_THREADS, 0, stream) (
+      op, *it, nout, splits, out, partials);
+}
+
 extern "C" int
 nk_cuda_launch_reduce (void *stream, int op, const NkReduceIter *it, int is_f64, void *out,
-                       const void *in)
+                       const void *in, double *partials)
 {
   int64_t nout = 1;
   for (int d = 0; d < it->ndim - it->nreduce; d++)
     nout *= it->shape[d];
+  if (nout == 0)
+    return (int) cudaGetLastError ();
   if (is_f64)
-    NK_LAUNCH (nk_reduce_kernel<double>, nk_blocks_for (nout), NK_THREADS, 0,
-               (cudaStream_t) stream) (
-      op, *it, (double *) out, (const double *) in);
+    nk_reduce_launch ((cudaStream_t) stream, op, it, nout, (double *) out, (const double *) in,
+                      partials);
   else
-    NK_LAUNCH (nk_reduce_kernel<float>, nk_blocks_for (nout), NK_THREADS, 0,
-               (cudaStream_t) stream) (
-      op, *it, (float *) out, (const float *) in);
+    nk_reduce_launch ((cudaStream_t) stream, op, it, nout, (float *) out, (const float *) in,
+                      partials);
   return (int) cudaGetLastError ();
 }
 

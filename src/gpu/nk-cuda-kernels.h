@@ -38,8 +38,11 @@ int nk_cuda_launch_unary    (void *stream, int op, const NkIter *it, int is_f64,
                              const void *a);
 int nk_cuda_launch_binary   (void *stream, int op, const NkIter *it, int is_f64, void *out,
                              const void *a, const void *b, double scalar, int scalar_first);
+/* @partials: device scratch of NK_CUDA_REDUCE_PARTIALS doubles, for reductions with
+ * few outputs, split across blocks. */
+#define NK_CUDA_REDUCE_PARTIALS 1024
 int nk_cuda_launch_reduce   (void *stream, int op, const NkReduceIter *it, int is_f64,
-                             void *out, const void *in);
+                             void *out, const void *in, double *partials);
 int nk_cuda_launch_triangle (void *stream, int upper, int64_t diagonal, const NkIter *it,
                              int is_f64, void *out, const void *in);
 int nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, float *param,

@@ -19,6 +19,7 @@
 #include "nk-cuda-emu.h"
 #include "nk-device.h"
 #include "nk-ops.h"
+#include "nk-rng.h"
 #include "nk-tensor.h"
 #include "nk-trainer.h"
 #include "nk-test-util.h"
@@ -277,6 +278,49 @@ test_cli_train (void)
   g_assert_cmpfloat (fabs (cpu - gpu), <=, 1e-4 * fabs (cpu));
 }
 
+/* bf16 operands into an f32 result (autocast's backward into the fp32 gradients) are
+ * one cuBLAS call with an f32 C, no kernel widening them first (the widened fp32 gemm
+ * ran without tensor cores on an H200: half the Cruncher's step), and equal the CPU's
+ * widened product up to the order of the f32 sums, accumulating with beta = 1. */
+static void
+test_narrow_into_f32 (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkRng) rng = nk_rng_new (3);
+  g_autoptr(NkTensor) a32 = nk_tensor_empty (NK_DTYPE_F32, NK_SHAPE (37, 300), &error);
+  g_autoptr(NkTensor) b32 = nk_tensor_empty (NK_DTYPE_F32, NK_SHAPE (300, 23), &error);
+  g_autoptr(NkTensor) a = NULL, b = NULL, ga = NULL, gb = NULL, cpu = NULL, gpu = NULL, back = NULL;
+  g_autofree double *want = NULL, *got = NULL;
+  NkCudaEmuStats before, after;
+
+  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (a32), 37 * 300, 0.0, 1.0);
+  nk_rng_fill_normal_f32 (rng, nk_tensor_data_f32 (b32), 300 * 23, 0.0, 1.0);
+  a = nk_cast (a32, NK_DTYPE_BF16, &error);
+  b = nk_cast (b32, NK_DTYPE_BF16, &error);
+  cpu = nk_tensor_full (NK_DTYPE_F32, NK_SHAPE (37, 23), 0.5, &error);
+  g_assert_no_error (error);
+  ga = nk_tensor_to_device (a, cuda (), &error);
+  gb = nk_tensor_to_device (b, cuda (), &error);
+  gpu = nk_tensor_to_device (cpu, cuda (), &error);
+  g_assert_no_error (error);
+  g_assert_true (nk_device_synchronize (cuda (), &error));
+
+  nk_cuda_emu_get_stats (&before);
+  g_assert_true (nk_matmul_out (gpu, ga, gb, 1.0, 1.0, &error));
+  g_assert_no_error (error);
+  nk_cuda_emu_get_stats (&after);
+  g_assert_cmpuint (after.gemms - before.gemms, ==, 1);
+  g_assert_cmpuint (after.launches - before.launches, ==, 0);
+
+  g_assert_true (nk_matmul_out (cpu, a, b, 1.0, 1.0, &error));
+  back = nk_tensor_to_device (gpu, nk_device_get_cpu (), &error);
+  g_assert_no_error (error);
+  want = nk_tensor_to_doubles (cpu, NULL);
+  got = nk_tensor_to_doubles (back, NULL);
+  for (int i = 0; i < 37 * 23; i++)
+    g_assert_cmpfloat (fabs (got[i] - want[i]), <=, 1e-5 * (1.0 + fabs (want[i])));
+}
+
 /* napkin-cli bench matmul on the device: its operands are drawn on the CPU and moved
  * (it once filled a device tensor through a host pointer and crashed on an H200). */
 static void
@@ -312,6 +356,7 @@ main (int    argc,
   g_test_add_func ("/gpu/emu/pinned-staging", test_pinned_staging);
   g_test_add_func ("/gpu/emu/cli-train", test_cli_train);
   g_test_add_func ("/gpu/emu/cli-bench", test_cli_bench);
+  g_test_add_func ("/gpu/emu/narrow-into-f32", test_narrow_into_f32);
 
   return g_test_run ();
 }

@@ -412,6 +412,44 @@ test_reductions (void)
     }
 }
 
+/* The reduction's three launch shapes agree with the CPU's in-order float64 sums: a
+ * thread per output (70000 outputs), a block per output (a bias gradient: 200 columns
+ * summed over 5000 strided rows) and blocks per output split into partials (3 rows of
+ * 70000; the whole of a 300 × 400 matrix, as a loss is summed). */
+static void
+test_reduction_paths (void)
+{
+  static const struct { gint64 rows, cols; int ndims, dims[2]; } cases[] = {
+    { 70000, 3, 1, { 1, 0 } },
+    { 5000, 200, 1, { 0, 0 } },
+    { 3, 70000, 1, { 1, 0 } },
+    { 300, 400, 2, { 0, 1 } },
+  };
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+
+  if (cuda == NULL)
+    return;
+  for (int f64 = 0; f64 < 2; f64++)
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        g_autoptr(NkTensor) a = pseudo_random (f64 ? NK_DTYPE_F64 : NK_DTYPE_F32,
+                                               cases[c].rows, cases[c].cols, 40 + c);
+        g_autoptr(NkTensor) ga = on (cuda, a);
+
+        for (int op = 0; op < NK_N_REDUCE_OPS; op++)
+          {
+            g_autoptr(NkTensor) cpu = nk_reduce (op, a, cases[c].ndims, cases[c].dims, FALSE, &error);
+            g_autoptr(NkTensor) gpu = NULL;
+
+            g_assert_no_error (error);
+            gpu = nk_reduce (op, ga, cases[c].ndims, cases[c].dims, FALSE, &error);
+            g_assert_no_error (error);
+            g_assert_cmpfloat (max_rel_diff (gpu, cpu), <, f64 ? 1e-12 : 1e-6);
+          }
+      }
+}
+
 /* Casts between every stored dtype round the same way as the CPU's (exactly), and
  * triu/tril keep the same triangles. */
 static void
@@ -756,6 +794,7 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/elementwise", test_elementwise);
   g_test_add_func ("/gpu/cuda/binary", test_binary);
   g_test_add_func ("/gpu/cuda/reductions", test_reductions);
+  g_test_add_func ("/gpu/cuda/reduction-paths", test_reduction_paths);
   g_test_add_func ("/gpu/cuda/casts-triangles", test_casts_and_triangles);
   g_test_add_func ("/gpu/cuda/optimizer", test_optimizer_kernels);
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);

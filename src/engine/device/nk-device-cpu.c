@@ -445,9 +445,10 @@ cpu_supports_dtype (gpointer backend,
 
 static gboolean
 cpu_supports_gemm_dtype (gpointer backend,
-                         NkDType  dtype)
+                         NkDType  dtype,
+                         NkDType  out_dtype)
 {
-  return dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64;
+  return (dtype == NK_DTYPE_F32 || dtype == NK_DTYPE_F64) && out_dtype == dtype;
 }
 
 typedef struct {
@@ -946,6 +947,7 @@ static gboolean
 cpu_gemm (gpointer           backend,
           const NkGemmPlan  *plan,
           NkDType            dtype,
+          NkDType            out_dtype,
           double             alpha,
           gconstpointer      a,
           gconstpointer      b,
@@ -971,7 +973,7 @@ cpu_gemm (gpointer           backend,
     }
   if (plan->m == 0 || plan->n == 0)
     return TRUE;
-  if (dtype != NK_DTYPE_F32 && dtype != NK_DTYPE_F64)
+  if ((dtype != NK_DTYPE_F32 && dtype != NK_DTYPE_F64) || out_dtype != dtype)
     {
       g_set_error (error, NK_DEVICE_ERROR, NK_DEVICE_ERROR_UNSUPPORTED,
                    _("The CPU gemm does not take %s operands."),

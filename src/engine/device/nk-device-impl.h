@@ -24,7 +24,7 @@
 G_BEGIN_DECLS
 
 /* Bump when NkDeviceOps changes layout; modules refuse a mismatch. */
-#define NK_DEVICE_ABI_VERSION 3
+#define NK_DEVICE_ABI_VERSION 4
 
 /**
  * NkDeviceOps:
@@ -48,8 +48,9 @@ G_BEGIN_DECLS
  *   (i, j) where j - i >= @diagonal (@upper) or j - i <= @diagonal, zeroes the rest.
  * @optimizer: one update of @n contiguous f32 parameters (nk_kernel_optim_update).
  * @gemm: C = alpha·op(first)·op(second) + beta·C per the plan, which the caller has
- *   already made copy-free (no copy_* flag set). f32, f64, and optionally bf16/f16
- *   (@supports_gemm_dtype).
+ *   already made copy-free (no copy_* flag set). Operands of @dtype, C of @out_dtype,
+ *   as @supports_gemm_dtype allows: f32 and f64, optionally bf16/f16 and bf16/f16
+ *   operands into f32 (autocast's backward: narrow products accumulated in f32).
  * @rows: the row kernels of LayerNorm, causal softmax and embeddings (NkRowsCall in
  *   nk-kernels.h, over its shared bodies); f32 and f64.
  */
@@ -76,7 +77,8 @@ typedef struct {
   gboolean  (*supports_dtype)     (gpointer backend,
                                    NkDType dtype);
   gboolean  (*supports_gemm_dtype)(gpointer backend,
-                                   NkDType dtype);
+                                   NkDType dtype,
+                                   NkDType out_dtype);
 
   gboolean  (*cast)               (gpointer backend,
                                    const NkIter *it,
@@ -134,6 +136,7 @@ typedef struct {
   gboolean  (*gemm)               (gpointer backend,
                                    const NkGemmPlan *plan,
                                    NkDType dtype,
+                                   NkDType out_dtype,
                                    double alpha,
                                    gconstpointer a,
                                    gconstpointer b,

@@ -901,6 +901,15 @@ matmul_checked (NkTensor   *out,
                 double      beta,
                 GError    **error);
 
+static gboolean
+supports_gemm (NkDevice *device,
+               NkDType   dtype,
+               NkDType   out_dtype)
+{
+  return nk_device_get_ops (device)->supports_gemm_dtype (nk_device_get_backend (device),
+                                                          dtype, out_dtype);
+}
+
 gboolean
 nk_matmul_out (NkTensor   *out,
                NkTensor   *a,
@@ -913,8 +922,8 @@ nk_matmul_out (NkTensor   *out,
   g_autoptr(NkTensor) bc = NULL;
   g_autoptr(NkTensor) oc = NULL;
   NkDevice *device;
-  NkDType dt, ct;
-  gboolean gemm_native;
+  NkDType ab, dt, ct;
+  gboolean into_wider = FALSE;
 
   g_return_val_if_fail (out != NULL && a != NULL && b != NULL, FALSE);
 
@@ -937,16 +946,27 @@ nk_matmul_out (NkTensor   *out,
     return FALSE;
 
   device = nk_tensor_get_device (out);
-  dt = nk_promote_types (nk_promote_types (a->dtype, b->dtype), out->dtype);
-  gemm_native = nk_device_get_ops (device)->supports_gemm_dtype (nk_device_get_backend (device), dt);
-  ct = gemm_native ? dt : (dt == NK_DTYPE_F64 ? NK_DTYPE_F64 : NK_DTYPE_F32);
+  ab = nk_promote_types (a->dtype, b->dtype);
+  dt = nk_promote_types (ab, out->dtype);
+  /* bf16 operands into an f32 out (autocast's backward into f32 gradients): where the
+   * device multiplies them into f32 directly, they are not widened first. The result
+   * is the widened product's, up to the order of the f32 sums. */
+  if (ab != dt && supports_gemm (device, ab, dt))
+    {
+      ct = ab;
+      into_wider = TRUE;
+    }
+  else if (supports_gemm (device, dt, dt))
+    ct = dt;
+  else
+    ct = dt == NK_DTYPE_F64 ? NK_DTYPE_F64 : NK_DTYPE_F32;
 
   if ((ac = nk_cast (a, ct, error)) == NULL || (bc = nk_cast (b, ct, error)) == NULL)
     return FALSE;
   /* gemm reads A and B while it writes C: even an exact alias needs a copy. */
   if (!unalias_input (out, &ac, FALSE, error) || !unalias_input (out, &bc, FALSE, error))
     return FALSE;
-  if (out->dtype == ct)
+  if (out->dtype == ct || into_wider)
     return matmul_checked (out, ac, bc, alpha, beta, error);
 
   /* Widened operands, f32 accumulation, one rounding back into @out's dtype. */
@@ -995,7 +1015,7 @@ matmul_checked (NkTensor   *out,
   NkTensor *c;
   NkIter it;
   NkGemmPlan plan;
-  gsize es = nk_dtype_element_size (out->dtype);
+  gsize es = nk_dtype_element_size (a->dtype), out_es = nk_dtype_element_size (out->dtype);
 
   if (b->shape[b->ndim - 2] != k || out->shape[nb] != m || out->shape[nb + 1] != n)
     {
@@ -1074,7 +1094,7 @@ matmul_checked (NkTensor   *out,
     gint64 nouter = it.numel / MAX (inner, 1);
     char *abase = (char *) nk_storage_get_data (ae->storage) + ae->offset * es;
     char *bbase = (char *) nk_storage_get_data (be->storage) + be->offset * es;
-    char *cbase = (char *) nk_storage_get_data (c->storage) + c->offset * es;
+    char *cbase = (char *) nk_storage_get_data (c->storage) + c->offset * out_es;
 
     for (gint64 o = 0; o < nouter; o++)
       {
@@ -1085,9 +1105,9 @@ matmul_checked (NkTensor   *out,
             oa += idx[d] * it.stride[1][d];
             ob += idx[d] * it.stride[2][d];
           }
-        if (!ops->gemm (nk_device_get_backend (device), &plan, out->dtype, alpha,
+        if (!ops->gemm (nk_device_get_backend (device), &plan, a->dtype, out->dtype, alpha,
                         abase + oa * (gint64) es, bbase + ob * (gint64) es, beta,
-                        cbase + oc * (gint64) es, error))
+                        cbase + oc * (gint64) out_es, error))
           return FALSE;
         for (int d = it.ndim - 2; d >= 0; d--)
           {
