@@ -497,6 +497,99 @@ test_casts_and_triangles (void)
     }
 }
 
+/* The bits of element @i of a CPU tensor of 2- or 4-byte elements, NaNs as one. */
+static guint32
+cast_bits (NkTensor *t,
+           gint64    i)
+{
+  const guint8 *p = (const guint8 *) nk_tensor_data (t) + i * nk_tensor_element_size (t);
+  guint32 bits;
+
+  if (nk_tensor_element_size (t) == 2)
+    {
+      guint16 h;
+
+      memcpy (&h, p, 2);
+      if (t->dtype == NK_DTYPE_BF16 ? (h & 0x7fff) > 0x7f80 : (h & 0x7fff) > 0x7c00)
+        return 0xffffffffu;
+      return h;
+    }
+  memcpy (&bits, p, 4);
+  return (bits & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : bits;
+}
+
+/* The mixed-precision casts' contiguous path (f32 ↔ bf16/f16, four elements a thread)
+ * rounds bit for bit as the CPU does: every bf16 and f16 code to f32, and 100,003 f32
+ * patterns (ties, subnormals, overflow, infinities, NaNs) to each, from an offset view
+ * whose length is no multiple of four. */
+static void
+test_casts_contiguous (void)
+{
+  static const NkDType narrow[] = { NK_DTYPE_BF16, NK_DTYPE_F16 };
+  const gint64 n = 100003;
+  g_autoptr(GError) error = NULL;
+  NkDevice *cuda = cuda_or_skip ();
+  g_autofree guint32 *words = g_new (guint32, n + 1);
+  g_autofree guint16 *codes = g_new (guint16, 65536);
+  g_autoptr(NkTensor) all = NULL, view = NULL, gall = NULL, gview = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+
+  if (cuda == NULL)
+    return;
+  for (gint64 i = 0; i <= n; i++)
+    {
+      guint32 w = g_rand_int (rand);
+
+      /* Every fourth a tie or near-tie of the 16-bit formats' last place. */
+      if (i % 4 == 1)
+        w = (w & 0xffff0000u) | 0x8000u;
+      else if (i % 4 == 2)
+        w = (w & 0xffffe000u) | 0x1000u;
+      words[i] = w;
+    }
+  words[5] = 0x7f800000u;    /* +inf */
+  words[6] = 0x477ff000u;    /* 65520: f16 overflows to inf */
+  words[7] = 0x00000001u;    /* the smallest subnormal */
+  words[8] = 0x7fc00001u;    /* a NaN */
+  all = nk_tensor_new_from_data (NK_DTYPE_F32, NK_SHAPE (n + 1), words, &error);
+  g_assert_no_error (error);
+  view = nk_tensor_narrow (all, 0, 1, n, &error);
+  g_assert_no_error (error);
+  gall = nk_tensor_to_device (all, cuda, &error);
+  g_assert_no_error (error);
+  gview = nk_tensor_narrow (gall, 0, 1, n, &error);
+  g_assert_no_error (error);
+  for (guint f = 0; f < G_N_ELEMENTS (narrow); f++)
+    {
+      g_autoptr(NkTensor) cpu = nk_cast (view, narrow[f], &error);
+      g_autoptr(NkTensor) gpu = nk_cast (gview, narrow[f], &error);
+      g_autoptr(NkTensor) back = NULL, codes_cpu = NULL, codes_gpu = NULL, wide_cpu = NULL;
+      g_autoptr(NkTensor) wide_gpu = NULL, wide_back = NULL;
+
+      g_assert_no_error (error);
+      back = nk_tensor_to_device (gpu, nk_device_get_cpu (), &error);
+      g_assert_no_error (error);
+      for (gint64 i = 0; i < n; i++)
+        if (cast_bits (back, i) != cast_bits (cpu, i))
+          g_error ("%s: f32 0x%08x is 0x%04x on the GPU, 0x%04x on the CPU",
+                   nk_dtype_info (narrow[f])->name, words[i + 1], cast_bits (back, i),
+                   cast_bits (cpu, i));
+
+      for (guint c = 0; c < 65536; c++)
+        codes[c] = (guint16) c;
+      codes_cpu = nk_tensor_new_from_data (narrow[f], NK_SHAPE (65536), codes, &error);
+      g_assert_no_error (error);
+      codes_gpu = nk_tensor_to_device (codes_cpu, cuda, &error);
+      wide_cpu = nk_cast (codes_cpu, NK_DTYPE_F32, &error);
+      wide_gpu = nk_cast (codes_gpu, NK_DTYPE_F32, &error);
+      g_assert_no_error (error);
+      wide_back = nk_tensor_to_device (wide_gpu, nk_device_get_cpu (), &error);
+      g_assert_no_error (error);
+      for (gint64 c = 0; c < 65536; c++)
+        g_assert_cmphex (cast_bits (wide_back, c), ==, cast_bits (wide_cpu, c));
+    }
+}
+
 /* Three steps of every update rule: parameters and both states as the CPU's. */
 static void
 test_optimizer_kernels (void)
@@ -796,6 +889,7 @@ main (int    argc,
   g_test_add_func ("/gpu/cuda/reductions", test_reductions);
   g_test_add_func ("/gpu/cuda/reduction-paths", test_reduction_paths);
   g_test_add_func ("/gpu/cuda/casts-triangles", test_casts_and_triangles);
+  g_test_add_func ("/gpu/cuda/casts-contiguous", test_casts_contiguous);
   g_test_add_func ("/gpu/cuda/optimizer", test_optimizer_kernels);
   g_test_add_func ("/gpu/cuda/memory-balanced", test_memory_balanced);
   g_test_add_func ("/gpu/cuda/training-step", test_training_step);
