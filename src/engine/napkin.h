@@ -93,5 +93,6 @@
 #include "nk-memory-snapshot.h"
 #include "nk-run-dir.h"
 #include "nk-run-recorder.h"
+#include "nk-run-summary.h"
 
 #undef NAPKIN_INSIDE
