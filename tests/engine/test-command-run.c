@@ -144,6 +144,31 @@ test_log_and_exit_status (void)
   nk_test_remove_tree (tmp);
 }
 
+/* The command writes its log itself: with Napkin's main loop never turning (as
+ * when Napkin hangs or is killed) its lines still reach the file, and a command
+ * that outlives Napkin keeps writing there (it read a pipe once, and a dead Napkin
+ * ended the command at its next line). */
+static void
+test_log_without_napkin (void)
+{
+  g_autofree char *tmp = nk_test_make_temp_dir ("command-run");
+  g_autoptr(NkCommandRun) run = start ("sh -c 'echo one; echo two >&2; echo three'", tmp, 5.0);
+  g_autofree char *text = NULL;
+
+  for (int i = 0; i < 500; i++)
+    {
+      g_free (text);
+      text = read_log (run);
+      if (strlen (text) >= strlen ("one\ntwo\nthree\n"))
+        break;
+      g_usleep (10000);   /* not g_main_context_iteration: nothing of Napkin runs */
+    }
+  g_assert_cmpstr (text, ==, "one\ntwo\nthree\n");
+  wait_ended (run);
+  g_assert_cmpint (nk_command_run_get_exit_status (run), ==, 0);
+  nk_test_remove_tree (tmp);
+}
+
 /* A plain sleep ends at SIGINT, its default action: Stop's first signal. */
 static void
 test_stop_sigint (void)
@@ -264,6 +289,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/engine/command-run/log-and-exit-status", test_log_and_exit_status);
+  g_test_add_func ("/engine/command-run/log-without-napkin", test_log_without_napkin);
   g_test_add_func ("/engine/command-run/stop/sigint", test_stop_sigint);
   g_test_add_func ("/engine/command-run/stop/ignoring-sigint", test_stop_ignoring_sigint);
   g_test_add_func ("/engine/command-run/stop/children", test_stop_reaches_children);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
@@ -14,14 +15,15 @@
 #include "nk-command-run.h"
 #include "nk-json.h"
 
-#define READ_CHUNK 65536
-
 /**
  * NkCommandRun:
  *
  * A command a person typed, run in a folder of their choice in a process group
  * of its own, its merged output written to `output.log` in its run folder as it
- * comes. See nk-command-run.h for the folder and the way Stop escalates.
+ * comes — by the command itself, into the file, not through Napkin: a Napkin that
+ * is killed or crashes leaves the command running and its log whole (a pipe would
+ * end it at its next line). See nk-command-run.h for the folder and the way Stop
+ * escalates.
  */
 struct _NkCommandRun
 {
@@ -34,13 +36,12 @@ struct _NkCommandRun
   double         grace_period;
 
   GSubprocess   *process;
-  GOutputStream *log;
+  int            log_fd;          /* output.log, open until the command has it */
   GCancellable  *cancellable;
   gint64         pid;
   gint64         started;
   gboolean       running;
   gboolean       exited;          /* the process has been reaped */
-  gboolean       output_done;     /* its output was read to the end */
   gboolean       stopping;
   int            stop_stage;      /* the signal sent last: 0, SIGINT, SIGTERM, SIGKILL */
   guint          escalate_id;
@@ -181,16 +182,13 @@ signal_group (NkCommandRun *self,
 static void
 maybe_end (NkCommandRun *self)
 {
-  if (!self->running || !self->exited || !self->output_done)
+  if (!self->running || !self->exited)
     return;
 
   g_clear_handle_id (&self->escalate_id, g_source_remove);
   /* A stopped command's group goes with it, whatever of it still lingers. */
   if (self->stopping && group_alive (self))
     signal_group (self, SIGKILL);
-  if (self->log != NULL)
-    g_output_stream_close (self->log, NULL, NULL);
-  g_clear_object (&self->log);
   self->running = FALSE;
   write_command_json (self);
   g_object_freeze_notify (G_OBJECT (self));
@@ -218,48 +216,6 @@ on_waited (GObject      *source,
   else
     self->exit_status = g_subprocess_get_exit_status (process);
   maybe_end (self);
-}
-
-static void read_more (NkCommandRun *self);
-
-static void
-on_read (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(NkCommandRun) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
-    {
-      if (error != NULL)
-        g_warning ("Reading the output of “%s”: %s", self->command_line, error->message);
-      self->output_done = TRUE;
-      maybe_end (self);
-      return;
-    }
-  /* Straight to the file, so a follower sees each line as soon as it is printed.
-   * A full disk loses the log's rest, not the command. */
-  if (self->log != NULL &&
-      !g_output_stream_write_all (self->log, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                  NULL, NULL, &error))
-    {
-      g_warning ("Writing %s: %s", NK_COMMAND_RUN_LOG_NAME, error->message);
-      g_clear_object (&self->log);
-    }
-  read_more (self);
-}
-
-static void
-read_more (NkCommandRun *self)
-{
-  GInputStream *out = g_subprocess_get_stdout_pipe (self->process);
-
-  g_input_stream_read_bytes_async (out, READ_CHUNK, G_PRIORITY_DEFAULT, self->cancellable, on_read,
-                                   g_object_ref (self));
 }
 
 /* ------------------------------------------------------------ stopping */
@@ -317,9 +273,6 @@ open_folder (NkCommandRun  *self,
              GError       **error)
 {
   g_autofree char *log_path = g_build_filename (folder, NK_COMMAND_RUN_LOG_NAME, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (log_path);
-  g_autoptr(GError) local = NULL;
-  GFileOutputStream *stream;
 
   if (!g_file_test (self->working_dir, G_FILE_TEST_IS_DIR))
     {
@@ -335,14 +288,17 @@ open_folder (NkCommandRun  *self,
                    _("Cannot create the run folder “%s”: %s"), folder, g_strerror (saved));
       return FALSE;
     }
-  stream = g_file_create (file, G_FILE_CREATE_NONE, NULL, &local);
-  if (stream == NULL)
+  /* A new file (an earlier run's log is never overwritten), appended to, so that
+   * whatever the command's processes write lands whole and in order. */
+  self->log_fd = open (log_path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+  if (self->log_fd < 0)
     {
+      int saved = errno;
+
       g_set_error (error, NK_COMMAND_RUN_ERROR, NK_COMMAND_RUN_ERROR_FOLDER,
-                   _("Cannot write the command’s log “%s”: %s"), log_path, local->message);
+                   _("Cannot write the command’s log “%s”: %s"), log_path, g_strerror (saved));
       return FALSE;
     }
-  self->log = G_OUTPUT_STREAM (stream);
   self->folder = g_strdup (folder);
   return TRUE;
 }
@@ -375,18 +331,19 @@ nk_command_run_start (NkCommandRun  *self,
   if (!open_folder (self, folder, error))
     return FALSE;
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  /* The launcher closes the log's descriptor here once the child has it. */
+  g_subprocess_launcher_take_stdout_fd (launcher, self->log_fd);
+  self->log_fd = -1;
   g_subprocess_launcher_set_cwd (launcher, self->working_dir);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-  /* Engines buffer a pipe's output; Python's flushes each line with this set. */
+  /* Engines buffer a file's output; Python's flushes each line with this set. */
   g_subprocess_launcher_setenv (launcher, "PYTHONUNBUFFERED", "1", FALSE);
   self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) self->argv, &local);
   if (self->process == NULL)
     {
       g_set_error (error, NK_COMMAND_RUN_ERROR, NK_COMMAND_RUN_ERROR_START,
                    _("Cannot start “%s”: %s"), self->argv[0], local->message);
-      g_output_stream_close (self->log, NULL, NULL);
-      g_clear_object (&self->log);
       return FALSE;
     }
   self->pid = g_ascii_strtoll (g_subprocess_get_identifier (self->process), NULL, 10);
@@ -394,7 +351,6 @@ nk_command_run_start (NkCommandRun  *self,
   self->running = TRUE;
   write_command_json (self);
   g_subprocess_wait_async (self->process, self->cancellable, on_waited, g_object_ref (self));
-  read_more (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PID]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   return TRUE;
@@ -447,13 +403,13 @@ nk_command_run_dispose (GObject *object)
 {
   NkCommandRun *self = NK_COMMAND_RUN (object);
 
-  /* Only reached once the run has ended (the pending reads and the wait hold a
+  /* Only reached once the run has ended (the pending wait holds a
    * reference) or never started. */
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->escalate_id, g_source_remove);
-  if (self->log != NULL)
-    g_output_stream_close (self->log, NULL, NULL);
-  g_clear_object (&self->log);
+  if (self->log_fd >= 0)
+    close (self->log_fd);
+  self->log_fd = -1;
   g_clear_object (&self->process);
 
   G_OBJECT_CLASS (nk_command_run_parent_class)->dispose (object);
@@ -620,6 +576,7 @@ static void
 nk_command_run_init (NkCommandRun *self)
 {
   self->grace_period = 5.0;
+  self->log_fd = -1;
   self->cancellable = g_cancellable_new ();
 }
 
