@@ -9,8 +9,10 @@
  * no pipes, no `$VAR`s) in a working folder they chose, through #GSubprocess. It is
  * the one writer of the command's run folder:
  *
- *   output.log     the command's stdout and stderr merged, byte for byte, written as
- *                  they come (what #NkLogFollower follows, engine detected from it)
+ *   output.log     the command's stdout and stderr merged, byte for byte, written by
+ *                  the command itself (its descriptors are the file's, so it and its
+ *                  log outlive a Napkin that is killed); what #NkLogFollower follows,
+ *                  the engine detected from it
  *   command.json   {"version": 1, "command", "argv", "working_dir", "started" (Unix
  *                  seconds), "pid", "status" ("running", "exited", "killed"),
  *                  "exit_status", "signal"}, rewritten at the start and at the end
@@ -26,7 +28,7 @@
  * stopped command's group is still there when it has ended is killed.
  *
  * The run has ended (#NkCommandRun::ended, #NkCommandRun:running turning %FALSE)
- * when the command has exited and its output has been read to its end. It runs on
+ * when the command has exited. It runs on
  * the thread-default main context of the thread that started it.
  */
 #pragma once
