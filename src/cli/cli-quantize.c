@@ -170,6 +170,9 @@ scale_bits_text (NkQuantization *q,
   return g_strdup_printf ("0x%02x", bits);
 }
 
+/* Compact, as every other command's JSON (no blank between tokens), and written
+ * by hand as `format` writes its rows: a 16M-element .npy becomes one string, not
+ * a JsonBuilder tree of 16M nodes. */
 static void
 print_json (NkQuantization *q,
             const char     *rule_name,
@@ -180,21 +183,21 @@ print_json (NkQuantization *q,
   NkQuantizeSummary sum;
 
   nk_quantization_get_summary (q, &sum);
-  g_string_append (out, "{\"format\": ");
+  g_string_append (out, "{\"format\":");
   nk_json_append_string (out, info->name, -1);
-  g_string_append_printf (out, ", \"block\": %u, \"scale_rounding\": \"%s\", \"rounding\": \"%s\""
-                          ", \"n\": %" G_GSIZE_FORMAT ", \"bits_per_element\": ",
+  g_string_append_printf (out, ",\"block\":%u,\"scale_rounding\":\"%s\",\"rounding\":\"%s\""
+                          ",\"n\":%" G_GSIZE_FORMAT ",\"bits_per_element\":",
                           nk_quantization_get_block_size (q), rule_name, rounding_name,
                           nk_quantization_get_n_values (q));
   append_double (out, nk_quantization_get_bits_per_element (q));
   if (nk_quantization_get_format (q) == NK_BLOCK_FORMAT_NVFP4)
     {
-      g_string_append (out, ", \"tensor_scale\": ");
+      g_string_append (out, ",\"tensor_scale\":");
       append_double (out, nk_quantization_get_tensor_scale (q));
-      g_string_append_printf (out, ", \"tensor_scale_bits\": \"0x%08x\"",
+      g_string_append_printf (out, ",\"tensor_scale_bits\":\"0x%08x\"",
                               nk_quantization_get_tensor_scale_bits (q));
     }
-  g_string_append (out, ", \"blocks\": [");
+  g_string_append (out, ",\"blocks\":[");
   for (guint b = 0; b < nk_quantization_get_n_blocks (q); b++)
     {
       NkQuantizeBlock blk;
@@ -202,12 +205,12 @@ print_json (NkQuantization *q,
 
       nk_quantization_get_block (q, b, &blk);
       bits = scale_bits_text (q, blk.scale_bits);
-      g_string_append (out, b ? ", {\"scale\": " : "{\"scale\": ");
+      g_string_append (out, b ? ",{\"scale\":" : "{\"scale\":");
       append_double (out, blk.scale);
-      g_string_append_printf (out, ", \"scale_bits\": \"%s\", \"amax\": ", bits);
+      g_string_append_printf (out, ",\"scale_bits\":\"%s\",\"amax\":", bits);
       append_double (out, blk.amax);
-      g_string_append_printf (out, ", \"amax_index\": %" G_GSIZE_FORMAT
-                              ", \"flushed\": %u, \"clipped\": %u, \"codes\": [",
+      g_string_append_printf (out, ",\"amax_index\":%" G_GSIZE_FORMAT
+                              ",\"flushed\":%u,\"clipped\":%u,\"codes\":[",
                               blk.amax_index, blk.n_flushed, blk.n_clipped);
       for (guint i = 0; i < blk.length; i++)
         {
@@ -216,27 +219,27 @@ print_json (NkQuantization *q,
 
           nk_quantization_get_element (q, blk.start + i, &e);
           code = nk_quantization_format_code (q, e.code);
-          g_string_append_printf (out, i ? ", \"%s\"" : "\"%s\"", code);
+          g_string_append_printf (out, i ? ",\"%s\"" : "\"%s\"", code);
         }
-      g_string_append (out, "], \"values\": [");
+      g_string_append (out, "],\"values\":[");
       for (guint i = 0; i < blk.length; i++)
         {
           NkQuantizeElement e;
 
           nk_quantization_get_element (q, blk.start + i, &e);
           if (i)
-            g_string_append (out, ", ");
+            g_string_append_c (out, ',');
           append_double (out, e.value);
         }
       g_string_append (out, "]}");
     }
-  g_string_append (out, "], \"error\": {\"max_abs\": ");
+  g_string_append (out, "],\"error\":{\"max_abs\":");
   append_double (out, sum.max_abs);
-  g_string_append (out, ", \"rmse\": ");
+  g_string_append (out, ",\"rmse\":");
   append_double (out, sum.rmse);
-  g_string_append (out, ", \"max_rel\": ");
+  g_string_append (out, ",\"max_rel\":");
   append_double (out, sum.max_rel);
-  g_string_append_printf (out, "}, \"flushed\": %" G_GSIZE_FORMAT ", \"clipped\": %"
+  g_string_append_printf (out, "},\"flushed\":%" G_GSIZE_FORMAT ",\"clipped\":%"
                           G_GSIZE_FORMAT "}\n", sum.n_flushed, sum.n_clipped);
   fwrite (out->str, 1, out->len, stdout);
 }
