@@ -132,28 +132,6 @@ shade (const NapkinPlotStyle *style,
   cairo_fill (cr);
 }
 
-static void
-vline (const NapkinPlotStyle *style,
-       cairo_t               *cr,
-       const NapkinPlotFrame *frame,
-       double                 x,
-       NapkinPlotColor        color)
-{
-  double px;
-
-  if (x < frame->x0 || x > frame->x1)
-    return;
-  px = round (napkin_plot_frame_x_to_px (frame, x)) + 0.5;
-  cairo_save (cr);
-  napkin_plot_style_set_color (style, cr, color, 1);
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
-  cairo_move_to (cr, px, frame->top);
-  cairo_line_to (cr, px, frame->top + frame->height);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-}
-
 /* NapkinPlotClass.draw */
 static void
 draw (NapkinPlot            *plot,
@@ -169,10 +147,11 @@ draw (NapkinPlot            *plot,
   Edges f16, bf16;
   int first = -1, last = -1;
   guint64 most = 0;
-  double lo, hi, top;
+  double lo, hi, top, hover_e;
   const char *labels[4];
   const NapkinPlotColor colors[4] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_RED, NAPKIN_PLOT_YELLOW, NAPKIN_PLOT_PURPLE };
   const gboolean dashed[4] = { FALSE, FALSE, FALSE, TRUE };
+  const double bf16_dash[2] = { 4, 3 };
   g_autofree char *title = NULL;
   g_autofree char *s16 = NULL;
   g_autofree char *sbf = NULL;
@@ -232,8 +211,9 @@ draw (NapkinPlot            *plot,
   shade (style, cr, &frame, f16.overflow_from, hi, NAPKIN_PLOT_RED);
   napkin_plot_draw_axes (style, cr, &frame, _("log₂ |value| (binade)"), _("Elements"),
                          napkin_plot_format_count);
-  vline (style, cr, &frame, bf16.underflow_below, NAPKIN_PLOT_PURPLE);
-  vline (style, cr, &frame, bf16.normal_from, NAPKIN_PLOT_PURPLE);
+  napkin_plot_draw_vline (style, cr, &frame, bf16.underflow_below, NAPKIN_PLOT_PURPLE, 1.5,
+                          bf16_dash);
+  napkin_plot_draw_vline (style, cr, &frame, bf16.normal_from, NAPKIN_PLOT_PURPLE, 1.5, bf16_dash);
 
   napkin_plot_style_set_color (style, cr, NAPKIN_PLOT_BLUE, 0.85);
   for (int i = MAX (first, 0); first >= 0 && i <= last; i++)
@@ -259,9 +239,9 @@ draw (NapkinPlot            *plot,
                              1.0, 0.0, TRUE, FALSE);
     }
 
-  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
+  if (napkin_plot_frame_hover_x (&frame, hover_x, &hover_e))
     {
-      int e = (int) floor (napkin_plot_frame_px_to_x (&frame, hover_x));
+      int e = (int) floor (hover_e);
       int i = e - NK_TRAIN_HISTOGRAM_MIN_EXP;
       g_autofree char *text = NULL;
 

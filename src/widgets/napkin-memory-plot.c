@@ -135,7 +135,7 @@ draw (NapkinPlot            *plot,
   NapkinPlotColor colors[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2];
   gboolean dashed[NAPKIN_MEMORY_PLOT_N_BUCKETS + 2] = { 0 };
   g_autofree char *capacity_label = NULL;
-  guint n_labels = 0, m;
+  guint n_labels = 0, m, hovered;
   double legend_h;
   g_autofree double *vx = NULL;
   double *vals[NAPKIN_MEMORY_PLOT_N_BUCKETS];
@@ -191,9 +191,8 @@ draw (NapkinPlot            *plot,
 
   napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
   napkin_plot_frame_set_y_range (&frame, 0, top * 1.05, FALSE, TRUE);
-  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8, napkin_plot_format_bytes);
-  napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("Bytes on the device"),
-                         napkin_plot_format_bytes);
+  napkin_plot_draw_frame (&frame, style, cr, width, height, legend_h + 8,
+                          _("Step"), _("Bytes on the device"), napkin_plot_format_bytes);
 
   /* the stacked areas */
   {
@@ -251,16 +250,14 @@ draw (NapkinPlot            *plot,
     napkin_plot_draw_hline (style, cr, &frame, self->capacity, NAPKIN_PLOT_RED, TRUE);
   napkin_plot_set_frame (plot, &frame);
 
-  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
+  if (napkin_plot_frame_hover_index (&frame, hover_x, self->series[0], &hovered))
     {
-      double step = napkin_plot_frame_px_to_x (&frame, hover_x);
-      guint i = MIN (napkin_series_lower_bound (self->series[0], step), n - 1);
       GString *text = g_string_new (NULL);
 
-      g_string_append_printf (text, _("Step %.0f"), napkin_series_get_x (self->series[0], i));
+      g_string_append_printf (text, _("Step %.0f"), napkin_series_get_x (self->series[0], hovered));
       for (guint b = 0; b < NAPKIN_MEMORY_PLOT_N_BUCKETS; b++)
         {
-          g_autofree char *bytes = napkin_plot_format_bytes (napkin_series_get_y (self->series[b], i));
+          g_autofree char *bytes = napkin_plot_format_bytes (napkin_series_get_y (self->series[b], hovered));
 
           g_string_append_printf (text, "\n%s: %s", _(bucket_names[b]), bytes);
         }

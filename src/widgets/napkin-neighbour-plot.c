@@ -56,22 +56,6 @@ describe (NapkinPlot *plot)
 }
 
 static void
-vline (const NapkinPlotStyle *style,
-       cairo_t               *cr,
-       const NapkinPlotFrame *frame,
-       double                 x,
-       NapkinPlotColor        color)
-{
-  double px = round (napkin_plot_frame_x_to_px (frame, x)) + 0.5;
-
-  napkin_plot_style_set_color (style, cr, color, 1);
-  cairo_set_line_width (cr, 2);
-  cairo_move_to (cr, px, frame->top);
-  cairo_line_to (cr, px, frame->top + frame->height);
-  cairo_stroke (cr);
-}
-
-static void
 draw_bar (const NapkinPlotStyle *style,
           cairo_t               *cr,
           const NapkinPlotFrame *frame,
@@ -122,9 +106,8 @@ draw (NapkinPlot            *plot,
   legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL, 2);
   napkin_plot_frame_set_x_range (&frame, c->below - gap / 2, c->above + gap / 2);
   napkin_plot_frame_set_y_range (&frame, 0, (double) c->n * 1.15, FALSE, TRUE);
-  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8,
-                           napkin_plot_format_count);
-  napkin_plot_draw_axes (style, cr, &frame, _("Result"), _("Times"), napkin_plot_format_count);
+  napkin_plot_draw_frame (&frame, style, cr, width, height, legend_h + 8,
+                          _("Result"), _("Times"), napkin_plot_format_count);
   if (c->below == c->above)
     draw_bar (style, cr, &frame, c->below, gap / 8, c->n);
   else
@@ -132,8 +115,8 @@ draw (NapkinPlot            *plot,
       draw_bar (style, cr, &frame, c->below, gap / 8, c->n_below);
       draw_bar (style, cr, &frame, c->above, gap / 8, c->n_above);
     }
-  vline (style, cr, &frame, c->value, NAPKIN_PLOT_RED);
-  vline (style, cr, &frame, c->mean, NAPKIN_PLOT_BLUE);
+  napkin_plot_draw_vline (style, cr, &frame, c->value, NAPKIN_PLOT_RED, 2, NULL);
+  napkin_plot_draw_vline (style, cr, &frame, c->mean, NAPKIN_PLOT_BLUE, 2, NULL);
   napkin_plot_set_frame (plot, &frame);
 }
 

@@ -478,6 +478,81 @@ napkin_plot_draw_axes (const NapkinPlotStyle *style,
   cairo_restore (cr);
 }
 
+/**
+ * napkin_plot_draw_frame:
+ * @frame: a frame whose x and y ranges are set
+ * @style: the style
+ * @cr: the target
+ * @width: of the whole plot
+ * @height: of the whole plot
+ * @top_reserved: pixels above the plotting area (a legend, a caption)
+ * @x_label: the x axis title, with its unit
+ * @y_label: the y axis title, with its unit
+ * @y_format: formats the y tick values
+ *
+ * napkin_plot_frame_place() then napkin_plot_draw_axes(), with the one @y_format, so
+ * the room left of the frame is measured on the tick labels that are drawn there.
+ */
+void
+napkin_plot_draw_frame (NapkinPlotFrame       *frame,
+                        const NapkinPlotStyle *style,
+                        cairo_t               *cr,
+                        double                 width,
+                        double                 height,
+                        double                 top_reserved,
+                        const char            *x_label,
+                        const char            *y_label,
+                        NapkinPlotFormatFunc   y_format)
+{
+  napkin_plot_frame_place (frame, style, cr, width, height, top_reserved, y_format);
+  napkin_plot_draw_axes (style, cr, frame, x_label, y_label, y_format);
+}
+
+/**
+ * napkin_plot_frame_hover_x:
+ * @frame: a placed frame
+ * @px: the pointer's x in pixels (negative when it is away)
+ * @out_x: (out) (optional): the data x under the pointer
+ *
+ * Returns: whether the pointer is over the plotting area's columns
+ */
+gboolean
+napkin_plot_frame_hover_x (const NapkinPlotFrame *frame,
+                           double                 px,
+                           double                *out_x)
+{
+  if (px < frame->left || px > frame->left + frame->width)
+    return FALSE;
+  if (out_x != NULL)
+    *out_x = napkin_plot_frame_px_to_x (frame, px);
+  return TRUE;
+}
+
+/**
+ * napkin_plot_frame_hover_index:
+ * @frame: a placed frame
+ * @px: the pointer's x in pixels (negative when it is away)
+ * @series: the series to read out
+ * @out_index: (out): the first point of @series at or after the pointer's x, the
+ *   last point when none is
+ *
+ * Returns: whether the pointer is over the plotting area and @series has points
+ */
+gboolean
+napkin_plot_frame_hover_index (const NapkinPlotFrame *frame,
+                               double                 px,
+                               NapkinSeries          *series,
+                               guint                 *out_index)
+{
+  guint n = series != NULL ? napkin_series_get_length (series) : 0;
+  double x;
+
+  if (n == 0 || !napkin_plot_frame_hover_x (frame, px, &x))
+    return FALSE;
+  *out_index = MIN (napkin_series_lower_bound (series, x), n - 1);
+  return TRUE;
+}
+
 /* Per pixel column of @frame, the least and greatest y of @series (NAN: none).
  * On a log x axis the columns are equal in decades: each one's points are found
  * by a binary search of its edges. */
@@ -716,6 +791,31 @@ napkin_plot_draw_envelope (const NapkinPlotStyle *style,
   cairo_restore (cr);
 }
 
+/* One straight stroke in pixels, in @color at @alpha; @dash: (nullable) on and off
+ * lengths. The cairo state is left as it was. */
+static void
+stroke_line (const NapkinPlotStyle *style,
+             cairo_t               *cr,
+             NapkinPlotColor        color,
+             double                 alpha,
+             double                 line_width,
+             const double          *dash,
+             double                 x0,
+             double                 y0,
+             double                 x1,
+             double                 y1)
+{
+  cairo_save (cr);
+  cairo_set_line_width (cr, line_width);
+  if (dash != NULL)
+    cairo_set_dash (cr, dash, 2, 0);
+  napkin_plot_style_set_color (style, cr, color, alpha);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 /* A horizontal reference line across the frame (peak, capacity, prediction). */
 void
 napkin_plot_draw_hline (const NapkinPlotStyle *style,
@@ -732,15 +832,72 @@ napkin_plot_draw_hline (const NapkinPlotStyle *style,
   py = round (napkin_plot_frame_y_to_px (frame, y)) + 0.5;
   if (py < frame->top - 1 || py > frame->top + frame->height + 1)
     return;
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.5);
-  if (dashed)
-    cairo_set_dash (cr, (double[]) { 6, 4 }, 2, 0);
-  napkin_plot_style_set_color (style, cr, color, 1);
-  cairo_move_to (cr, frame->left, py);
-  cairo_line_to (cr, frame->left + frame->width, py);
-  cairo_stroke (cr);
-  cairo_restore (cr);
+  stroke_line (style, cr, color, 1, 1.5, dashed ? (double[]) { 6, 4 } : NULL,
+               frame->left, py, frame->left + frame->width, py);
+}
+
+/**
+ * napkin_plot_draw_vline:
+ * @style: the style
+ * @cr: the target
+ * @frame: a placed frame
+ * @x: where, in data units; nothing is drawn outside the x range
+ * @color: the line's colour
+ * @line_width: in pixels
+ * @dash: (array fixed-size=2) (nullable): on and off lengths, or %NULL for a solid line
+ *
+ * A vertical marker the frame's height (a value, a mean, a format's edge), on the
+ * pixel grid.
+ */
+void
+napkin_plot_draw_vline (const NapkinPlotStyle *style,
+                        cairo_t               *cr,
+                        const NapkinPlotFrame *frame,
+                        double                 x,
+                        NapkinPlotColor        color,
+                        double                 line_width,
+                        const double          *dash)
+{
+  double px;
+
+  if (x < frame->x0 || x > frame->x1)
+    return;
+  px = round (napkin_plot_frame_x_to_px (frame, x)) + 0.5;
+  stroke_line (style, cr, color, 1, line_width, dash,
+               px, frame->top, px, frame->top + frame->height);
+}
+
+/**
+ * napkin_plot_draw_segment:
+ * @style: the style
+ * @cr: the target
+ * @frame: a placed frame
+ * @x0: start, data units
+ * @y0: start, data units
+ * @x1: end, data units
+ * @y1: end, data units
+ * @color: the line's colour
+ * @alpha: its opacity
+ * @dashed: dashed as napkin_plot_draw_hline() dashes, or solid
+ *
+ * A straight line between two data points, 1.5 pixels wide (a closed form drawn
+ * beside the measured series, as the exact sum under the rounded ones).
+ */
+void
+napkin_plot_draw_segment (const NapkinPlotStyle *style,
+                          cairo_t               *cr,
+                          const NapkinPlotFrame *frame,
+                          double                 x0,
+                          double                 y0,
+                          double                 x1,
+                          double                 y1,
+                          NapkinPlotColor        color,
+                          double                 alpha,
+                          gboolean               dashed)
+{
+  stroke_line (style, cr, color, alpha, 1.5, dashed ? (double[]) { 6, 4 } : NULL,
+               napkin_plot_frame_x_to_px (frame, x0), napkin_plot_frame_y_to_px (frame, y0),
+               napkin_plot_frame_x_to_px (frame, x1), napkin_plot_frame_y_to_px (frame, y1));
 }
 
 /**

@@ -73,7 +73,7 @@ draw (NapkinPlot            *plot,
   const char *labels[2];
   double legend_h, last_skipped = 0;
   guint64 skipped_so_far;
-  guint n_columns;
+  guint n_columns, i;
 
   if (self->scale == NULL || napkin_series_get_length (self->scale) == 0)
     {
@@ -97,8 +97,8 @@ draw (NapkinPlot            *plot,
 
   napkin_plot_frame_set_x_range (&frame, MIN (1, xmax), MAX (xmax, 2));
   napkin_plot_frame_set_y_range (&frame, lo / 2, hi * 2, TRUE, FALSE);
-  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8, format_scale);
-  napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("Loss scale (log)"), format_scale);
+  napkin_plot_draw_frame (&frame, style, cr, width, height, legend_h + 8,
+                          _("Step"), _("Loss scale (log)"), format_scale);
   napkin_plot_draw_series (style, cr, &frame, self->scale, NAPKIN_PLOT_BLUE, 1, 1.5);
 
   /* A tick in every pixel column that holds a skipped step. */
@@ -124,11 +124,8 @@ draw (NapkinPlot            *plot,
     }
   napkin_plot_set_frame (plot, &frame);
 
-  if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
+  if (napkin_plot_frame_hover_index (&frame, hover_x, self->scale, &i))
     {
-      double step = napkin_plot_frame_px_to_x (&frame, hover_x);
-      guint n = napkin_series_get_length (self->scale);
-      guint i = MIN (napkin_series_lower_bound (self->scale, step), n - 1);
       g_autofree char *scale = format_scale (napkin_series_get_y (self->scale, i));
       g_autofree char *text = g_strdup_printf (_("Step %.0f: scale %s"),
                                                napkin_series_get_x (self->scale, i), scale);

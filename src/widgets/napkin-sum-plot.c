@@ -91,7 +91,7 @@ draw (NapkinPlot            *plot,
   const gboolean dashed[3] = { TRUE, FALSE, FALSE };
   const char *labels[3];
   NapkinPlotFrame frame = { 0 };
-  double steps = 1, lo = 0, hi = 1, a, b, stall_step, stall_sum, legend_h;
+  double steps = 1, exact_end = 0, lo = 0, hi = 1, a, b, stall_step, stall_sum, legend_h;
 
   if (self->exact == NULL || self->nearest == NULL || self->stochastic == NULL ||
       napkin_series_get_length (self->exact) == 0)
@@ -99,7 +99,7 @@ draw (NapkinPlot            *plot,
       napkin_plot_draw_empty (style, cr, width, height, _("The running sums appear here"));
       return;
     }
-  napkin_series_get_last (self->exact, &steps, NULL);
+  napkin_series_get_last (self->exact, &steps, &exact_end);
   for (NapkinSeries **s = (NapkinSeries *[]) { self->exact, self->nearest, self->stochastic, NULL };
        *s != NULL; s++)
     if (napkin_series_get_y_bounds (*s, &a, &b))
@@ -115,24 +115,11 @@ draw (NapkinPlot            *plot,
 
   napkin_plot_frame_set_x_range (&frame, 0, MAX (steps, 1));
   napkin_plot_frame_set_y_range (&frame, lo, hi, FALSE, TRUE);
-  napkin_plot_frame_place (&frame, style, cr, width, height, legend_h + 8,
-                           napkin_plot_format_plain);
-  napkin_plot_draw_axes (style, cr, &frame, _("Additions"), _("Sum"), napkin_plot_format_plain);
+  napkin_plot_draw_frame (&frame, style, cr, width, height, legend_h + 8,
+                          _("Additions"), _("Sum"), napkin_plot_format_plain);
   /* The exact sum is a straight line (k × addend): dashed, as the legend says. */
-  {
-    double y_end = napkin_series_get_y (self->exact, napkin_series_get_length (self->exact) - 1);
-    double dash[] = { 6, 4 };
-
-    cairo_save (cr);
-    napkin_plot_style_set_color (style, cr, NAPKIN_PLOT_BROWN, 0.8);
-    cairo_set_line_width (cr, 1.5);
-    cairo_set_dash (cr, dash, 2, 0);
-    cairo_move_to (cr, napkin_plot_frame_x_to_px (&frame, 0), napkin_plot_frame_y_to_px (&frame, 0));
-    cairo_line_to (cr, napkin_plot_frame_x_to_px (&frame, steps),
-                   napkin_plot_frame_y_to_px (&frame, y_end));
-    cairo_stroke (cr);
-    cairo_restore (cr);
-  }
+  napkin_plot_draw_segment (style, cr, &frame, 0, 0, steps, exact_end,
+                            NAPKIN_PLOT_BROWN, 0.8, TRUE);
   napkin_plot_draw_series (style, cr, &frame, self->stochastic, NAPKIN_PLOT_BLUE, 1, 2);
   napkin_plot_draw_series (style, cr, &frame, self->nearest, NAPKIN_PLOT_RED, 1, 2);
   if (stall_point (self->nearest, &stall_step, &stall_sum))
