@@ -9,6 +9,7 @@
 #include "napkin-run-facts.h"
 #include "napkin-run-form.h"
 #include "napkin-run-view.h"
+#include "napkin-runs-table.h"
 #include "napkin-training-page.h"
 
 G_BEGIN_DECLS
@@ -50,6 +51,11 @@ struct _NapkinTrainingPage
   char                *command_dir;     /* the folder the last command ran in */
   char                *launch_command;  /* what Run a Command… offers first */
   gboolean             settings_forced; /* the form shown over a foreign run's facts */
+
+  /* Compare Runs (napkin-training-page-table.c): weak pointers into its window */
+  GtkWidget           *runs_window;
+  GtkWidget           *runs_window_title;
+  NapkinRunsTable     *runs_table;
 };
 
 /* napkin-training-page.c */
@@ -79,6 +85,11 @@ guint      _napkin_training_page_count_commands         (NapkinTrainingPage *sel
 void       _napkin_training_page_stop_commands          (NapkinTrainingPage *self);
 void       _napkin_training_page_confirm_close_commands (NapkinTrainingPage *self,
                                                          GtkWindow          *window);
+
+/* napkin-training-page-table.c */
+void       _napkin_training_page_class_table_init (GtkWidgetClass     *widget_class);
+void       _napkin_training_page_update_table     (NapkinTrainingPage *self);
+void       _napkin_training_page_close_table      (NapkinTrainingPage *self);
 
 /* Test hooks: closing, the form's inputs, the plots and the runs, as the tests drive them. */
 gboolean              napkin_training_page_is_running          (NapkinTrainingPage *self);
@@ -114,5 +125,6 @@ void                  napkin_training_page_set_launch_command  (NapkinTrainingPa
                                                                 const char         *command);
 const char           *napkin_training_page_get_fact            (NapkinTrainingPage *self,
                                                                 const char         *name);
+NapkinRunsTable      *napkin_training_page_get_runs_table      (NapkinTrainingPage *self);
 
 G_END_DECLS

@@ -324,6 +324,7 @@ on_runs_changed (NapkinTrainingPage *self)
 {
   gtk_widget_set_visible (GTK_WIDGET (self->runs_group),
                           g_list_model_get_n_items (G_LIST_MODEL (self->runs)) > 0);
+  _napkin_training_page_update_table (self);
 }
 
 /* ------------------------------------------------------------ closing */
@@ -437,6 +438,7 @@ napkin_training_page_dispose (GObject *object)
   /* A command is not left running behind the page (its group is asked to end). */
   if (self->runs != NULL)
     _napkin_training_page_stop_commands (self);
+  _napkin_training_page_close_table (self);
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
   g_clear_object (&self->probe_cancellable);
@@ -545,6 +547,7 @@ napkin_training_page_class_init (NapkinTrainingPageClass *klass)
 
   _napkin_training_page_class_actions_init (widget_class);
   _napkin_training_page_class_command_init (widget_class);
+  _napkin_training_page_class_table_init (widget_class);
 }
 
 /* GTK 4.8 names a button with a mnemonic twice, by its raw label and again by
