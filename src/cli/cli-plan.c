@@ -33,7 +33,9 @@ typedef enum {
   F_ZERO, F_BATCH, F_SEQ, F_LAYERS, F_D_MODEL, F_HEADS, F_D_FF, F_VOCAB, F_ACTIVATIONS,
   F_CHECKPOINTING, F_PRICE, F_DEADLINE, F_LARGEST, F_JSON, F_KV_HEADS, F_FFN, F_TIED,
   F_GLOBAL_BATCH, F_MICRO_BATCH, F_TP, F_PP, F_CP, F_DP, F_VIRTUAL, F_SEQUENCE_PARALLEL,
-  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_DROPOUT, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_DROPOUT, F_HEAD_DIM,
+  F_EXPERTS, F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP,
+  F_EXPERT_IMBALANCE, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
   F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
@@ -156,8 +158,8 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_JSON] = { "--json", FLAG_SWITCH, NULL, NULL, N_("One JSON object per line") },
   [F_KV_HEADS] = { "--kv-heads", FLAG_WHOLE, "kv-heads", "K",
                    N_("Key/value heads (grouped-query attention; default: the heads)"), .minimum = 1 },
-  [F_FFN] = { "--ffn", FLAG_CHOICE, "ffn", "FFN", N_("gelu (default, GPT-2: 2 matrices) or swiglu (Llama: 3)"),
-              .type = nk_ffn_get_type, .choices = "gelu, swiglu" },
+  [F_FFN] = { "--ffn", FLAG_CHOICE, "ffn", "FFN", N_("gelu (default, GPT-2: 2 matrices), swiglu (Llama: 3) or relu2 (Nemotron: squared ReLU, 2, no gate)"),
+              .type = nk_ffn_get_type, .choices = "gelu, swiglu, relu2" },
   [F_TIED] = { "--tied-embeddings", FLAG_SWITCH, "tied-embeddings", NULL,
                N_("Input embedding and output layer share one matrix (default: untied)") },
   [F_GLOBAL_BATCH] = { "--global-batch", FLAG_WHOLE, "global-batch", "SEQS",
@@ -189,6 +191,23 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_DROPOUT] = { "--dropout", FLAG_CHOICE, "dropout", "P",
                   N_("Dropout probability; 0 stores no dropout masks (most 2024–26 recipes; default: masks counted)"),
                   .parse = parse_dropout, .choices = "0 (no dropout) or a probability below 1" },
+  [F_HEAD_DIM] = { "--head-dim", FLAG_WHOLE, "head-dim", "D",
+                   N_("Attention head width where it is not d_model / heads (Qwen3: 128)"), .minimum = 1 },
+  [F_EXPERTS] = { "--experts", FLAG_WHOLE, "experts", "E",
+                  N_("Routed experts per MoE layer (mixture of experts; default: a dense model)"), .minimum = 1 },
+  [F_EXPERTS_PER_TOKEN] = { "--experts-per-token", FLAG_WHOLE, "experts-per-token", "K",
+                            N_("Routed experts each token passes through (top-K)"), .minimum = 1 },
+  [F_SHARED_EXPERTS] = { "--shared-experts", FLAG_WHOLE, "shared-experts", "S",
+                         N_("Experts every token passes through beside the routed ones (default 0)"), .minimum = 0 },
+  [F_EXPERT_D_FF] = { "--expert-d-ff", FLAG_WHOLE, "expert-d-ff", "F",
+                      N_("FFN width of one expert (default: --d-ff)"), .minimum = 1 },
+  [F_DENSE_LAYERS] = { "--dense-layers", FLAG_WHOLE, "dense-layers", "N",
+                       N_("Leading layers with a dense FFN of --d-ff (default 0)"), .minimum = 0 },
+  [F_EP] = { "--ep", FLAG_WHOLE, "ep", "N",
+             N_("Expert-parallel degree: divides the experts and DP × CP (default 1)"), .minimum = 1 },
+  [F_ETP] = { "--etp", FLAG_WHOLE, "etp", "N", N_("The experts’ tensor-parallel degree (default 1)"), .minimum = 1 },
+  [F_EXPERT_IMBALANCE] = { "--expert-imbalance", FLAG_NUMBER, "expert-imbalance", "F",
+                           N_("Busiest expert’s tokens over the mean (default 1.0: balanced routing, as NVIDIA’s MoE benchmarks force it)") },
   [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
                    N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
                    .type = nk_capacity_get_type, .choices = "datasheet, usable" },
@@ -296,6 +315,25 @@ check_required (const PlanArgs *a,
   return -1;
 }
 
+/* The experts' flags describe a mixture of experts: without --experts they
+ * would be silently ignored, and --experts needs its top-K; returns an exit
+ * code, or -1. */
+static int
+check_experts (const PlanArgs *a)
+{
+  static const PlanFlagId needs_experts[] = {
+    F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP, F_EXPERT_IMBALANCE,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (needs_experts); i++)
+    if (a->text[needs_experts[i]] != NULL && a->text[F_EXPERTS] == NULL)
+      return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
+                   plan_flags[needs_experts[i]].flag);
+  if (a->text[F_EXPERTS] != NULL && a->text[F_EXPERTS_PER_TOKEN] == NULL)
+    return FAIL (a, "%s", _("--experts needs --experts-per-token K, the routed experts each token passes through"));
+  return -1;
+}
+
 /* The named choices, then the rules between flags; returns an exit code, or -1. */
 static int
 parse_choices (PlanArgs *a)
@@ -321,7 +359,7 @@ parse_choices (PlanArgs *a)
                  a->text[F_RECOMPUTE]);
   if (a->text[F_OUT] != NULL && a->text[F_EXPORT] == NULL)
     return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
-  return -1;
+  return check_experts (a);
 }
 
 static gboolean

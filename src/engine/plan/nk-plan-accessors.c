@@ -38,6 +38,8 @@ static const struct {
   /* bytes/s each way per GPU; 0: the GPU table's */
   [NK_PLAN_IN_NVLINK_BW] = { TRUE },
   [NK_PLAN_IN_NETWORK_BW] = { TRUE },
+  /* the busiest expert's tokens over the mean; 1: balanced */
+  [NK_PLAN_IN_EXPERT_IMBALANCE] = { TRUE },
 };
 
 /* ---------------------------------------------------------------- accessors */

@@ -105,6 +105,22 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
     case NK_PLAN_RULE_GPUS_INT:
       return g_strdup_printf (_("The cluster model counts at most %d GPUs and %d sequences per step, as the engines number their ranks in 32-bit integers"),
                               G_MAXINT, G_MAXINT);
+    case NK_PLAN_RULE_EXPERTS_K:
+      return nk_plan_format_formula (_("The experts per token must be from 1 to the %N experts, not %N"),
+                                     (double) in->layout[NK_PLAN_L_EXPERTS],
+                                     (double) in->layout[NK_PLAN_L_EXPERTS_PER_TOKEN]);
+    case NK_PLAN_RULE_DENSE_LAYERS:
+      return nk_plan_format_formula (_("The %N leading dense layers must be fewer than the %N layers (a MoE model needs a MoE layer)"),
+                                     (double) in->layout[NK_PLAN_L_DENSE_LAYERS], x[NK_PLAN_IN_LAYERS]);
+    case NK_PLAN_RULE_EXPERTS_EP:
+      return nk_plan_format_formula (_("The %N experts must be a multiple of EP %N (each GPU of the EP group holds the same number of experts)"),
+                                     (double) in->layout[NK_PLAN_L_EXPERTS], (double) in->layout[NK_PLAN_L_EP]);
+    case NK_PLAN_RULE_EP_DP:
+      return nk_plan_format_formula (_("EP %N must divide DP × CP = %N × %N (Megatron-LM’s rule: the EP group is cut from the data-parallel ranks)"),
+                                     (double) in->layout[NK_PLAN_L_EP], dp, cp);
+    case NK_PLAN_RULE_ETP:
+      return nk_plan_format_formula (_("EP × ETP = %N × %N must divide TP × DP × CP = %N (Megatron-LM’s expert data-parallel group is what is left)"),
+                                     (double) in->layout[NK_PLAN_L_EP], (double) in->layout[NK_PLAN_L_ETP], tp * dp * cp);
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -127,16 +143,38 @@ text_shape (const Text *t)
 {
   const double *x = t->x, *v = t->v;
   gboolean swiglu = t->in->layout[NK_PLAN_L_FFN] == NK_FFN_SWIGLU;
+  gboolean relu2 = t->in->layout[NK_PLAN_L_FFN] == NK_FFN_RELU2;
   gboolean tied = t->in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
 
   if (!t->r->has[NK_PLAN_V_SHAPE_PARAMS])
     return;
+  if (t->in->layout[NK_PLAN_L_EXPERTS] > 0)
+    {
+      double dense = t->in->layout[NK_PLAN_L_DENSE_LAYERS];
+
+      t->f[NK_PLAN_V_SHAPE_PARAMS] =
+        nk_plan_format_formula (_("%N dense layers + %N MoE layers × %N params (attention, norms, the %N × h router without bias, %N routed + %N shared experts of width %N) + %N embedding params + final norm = %N params (%s embeddings)"),
+                                dense, x[NK_PLAN_IN_LAYERS] - dense, v[NK_PLAN_V_SHAPE_LAYER],
+                                (double) t->in->layout[NK_PLAN_L_EXPERTS], (double) t->in->layout[NK_PLAN_L_EXPERTS],
+                                (double) t->in->layout[NK_PLAN_L_SHARED_EXPERTS],
+                                t->in->layout[NK_PLAN_L_EXPERT_D_FF] > 0 ? (double) t->in->layout[NK_PLAN_L_EXPERT_D_FF]
+                                                                         : x[NK_PLAN_IN_D_FF],
+                                v[NK_PLAN_V_SHAPE_EMBED], v[NK_PLAN_V_SHAPE_PARAMS], tied ? _("tied") : _("untied"));
+      t->f[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] =
+        nk_plan_format_formula (_("the same with %N routed + %N shared experts per MoE layer, as a token passes through it = %N params"),
+                                (double) t->in->layout[NK_PLAN_L_EXPERTS_PER_TOKEN],
+                                (double) t->in->layout[NK_PLAN_L_SHARED_EXPERTS], v[NK_PLAN_V_SHAPE_PARAMS_ACTIVE]);
+      return;
+    }
+  t->f[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] =
+    nk_plan_format_formula (_("a dense model: every parameter is active = %N params"), v[NK_PLAN_V_SHAPE_PARAMS_ACTIVE]);
   t->f[NK_PLAN_V_SHAPE_PARAMS] =
     nk_plan_format_formula (_("%N layers × %N params + %N embedding params + final norm = %N params "
                               "(%s; %s embeddings)"),
                             x[NK_PLAN_IN_LAYERS], v[NK_PLAN_V_SHAPE_LAYER], v[NK_PLAN_V_SHAPE_EMBED],
                             v[NK_PLAN_V_SHAPE_PARAMS],
                             swiglu ? _("Llama's shape: SwiGLU, RMSNorm, no biases")
+                            : relu2 ? _("Nemotron's shape: squared ReLU without a gate, no biases")
                                    : _("GPT-2's shape: GELU, LayerNorm, biases, learned positions"),
                             tied ? _("tied") : _("untied"));
 }
@@ -243,7 +281,9 @@ text_time (const Text *t)
   if (!t->r->has[NK_PLAN_V_T_STEP])
     return;
   t->f[NK_PLAN_V_MODEL_FLOPS_TOKEN] =
-    nk_plan_format_formula (_("6 × (layers' matmul weights + V·h output layer) + 12 × L × s × h attention = %N FLOPs per token (PaLM's, Megatron-LM's count)"),
+    nk_plan_format_formula (t->in->layout[NK_PLAN_L_EXPERTS] > 0
+                            ? _("6 × (the active matmul weights: attention, router, K routed and the shared experts; V·h output layer) + 12 × L × s × heads·head_dim attention = %N FLOPs per token (PaLM's count on the active parameters)")
+                            : _("6 × (layers' matmul weights + V·h output layer) + 12 × L × s × h attention = %N FLOPs per token (PaLM's, Megatron-LM's count)"),
                             v[NK_PLAN_V_MODEL_FLOPS_TOKEN]);
   t->f[NK_PLAN_V_HW_FLOPS_TOKEN] =
     nk_plan_format_formula (_("%N model FLOPs + %N recomputed = %N FLOPs per token"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
@@ -271,6 +311,10 @@ text_time (const Text *t)
                             : _("%N step × one gradient all-reduce, 2(n − 1)/n × bytes / bandwidth = %N s; hidden behind the last micro-batch's backward: %N s exposed"),
                             t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
                             v[NK_PLAN_V_T_DP_EXPOSED]);
+  t->f[NK_PLAN_V_T_EP] =
+    nk_plan_format_formula (_("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N = %N s, exposed (nothing overlaps them)"),
+                            v[NK_PLAN_V_GRAD_ACCUM], t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0,
+                            (double) t->l[NK_PLAN_L_EP], v[NK_PLAN_V_T_EP]);
   t->f[NK_PLAN_V_T_BUBBLE] =
     nk_plan_format_formula (_("(PP %N − 1) / (%N micro-batches × %N virtual stages) × %N s busy = %N s (Narayanan et al. 2021)"),
                             v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_GRAD_ACCUM], (double) t->l[NK_PLAN_L_VIRTUAL_STAGES],
@@ -356,6 +400,8 @@ build_json_layout (JsonBuilder        *builder,
   json_builder_set_member_name (builder, "tp_crosses_nodes");
   json_builder_add_boolean_value (builder, r->tp_crosses_nodes);
   add_int (builder, "nvlink_domain", r->layout[NK_PLAN_L_NVLINK_DOMAIN]);
+  add_int (builder, "ep", r->layout[NK_PLAN_L_EP]);
+  add_int (builder, "etp", r->layout[NK_PLAN_L_ETP]);
   json_builder_end_object (builder);
 }
 
@@ -373,6 +419,7 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "memory_bound", v[NK_PLAN_V_T_MEMORY]);
   nk_json_add_member_double (builder, "tp_comm", v[NK_PLAN_V_T_TP]);
   nk_json_add_member_double (builder, "dp_comm", v[NK_PLAN_V_T_DP]);
+  nk_json_add_member_double (builder, "ep_comm", v[NK_PLAN_V_T_EP]);
   nk_json_add_member_double (builder, "pp_bubble", v[NK_PLAN_V_T_BUBBLE]);
   nk_json_add_member_double (builder, "exposed_comm", v[NK_PLAN_V_T_EXPOSED]);
   nk_json_add_member_double (builder, "total", v[NK_PLAN_V_T_STEP]);
@@ -506,6 +553,12 @@ _nk_plan_summary_cluster (GString            *s,
   row (s, o, _("element-wise"), NK_PLAN_V_T_MEMORY, nk_plan_format_seconds (v[NK_PLAN_V_T_MEMORY]));
   row (s, o, _("TP comm"), NK_PLAN_V_T_TP, nk_plan_format_seconds (v[NK_PLAN_V_T_TP]));
   row (s, o, _("DP comm"), NK_PLAN_V_T_DP, nk_plan_format_seconds (v[NK_PLAN_V_T_DP]));
+  if (inputs->layout[NK_PLAN_L_EXPERTS] > 0)
+    {
+      row (s, o, _("EP all-to-all"), NK_PLAN_V_T_EP, nk_plan_format_seconds (v[NK_PLAN_V_T_EP]));
+      nk_plan_format_row (s, _("note"), "EP",
+                          _("the expert all-to-alls are counted exposed: nothing overlaps them (DeepSeek’s DualPipe would hide them)"));
+    }
   row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, nk_plan_format_seconds (v[NK_PLAN_V_T_BUBBLE]));
   row (s, o, _("step"), NK_PLAN_V_T_STEP, nk_plan_format_seconds (v[NK_PLAN_V_T_STEP]));
   row (s, o, _("tokens/s"), NK_PLAN_V_TOKENS_PER_S, nk_plan_format_formula ("%N", v[NK_PLAN_V_TOKENS_PER_S]));

@@ -29,25 +29,41 @@
 #include <string.h>
 
 #include "nk-plan-compute.h"
+#include "nk-plan-compute-private.h"
 
 /* The CUDA context and the libraries' workspaces, before the first tensor: what
  * torch.cuda.mem_get_info() reports missing on an idle H100 with CUDA 12. */
 #define CUDA_CONTEXT_BYTES (512.0 * 1048576.0)
 
-/* The model's shape, with defaults filled in. */
+/* The model's shape, with defaults filled in. A mixture-of-experts layer
+ * (every layer after the first n_dense) replaces the FFN by E routed experts of
+ * width F, K of them per token, S shared experts always on, and a router. */
 typedef struct {
   double   L, h, a, kv, d_ff, V, s;
+  double   dh;               /* the attention head's width */
+  double   q_width;          /* a · dh: Q's and the output projection's width */
   gboolean swiglu, tied, dropout;
-  double   layer_matrices;   /* weights of a layer's matmuls */
+  gboolean llama;            /* SwiGLU or ReLU²: rotary, RMSNorm, no biases */
+  double   ffn_mats;         /* matrices of an FFN: 3 with a gate, else 2 */
+  double   layer_matrices;   /* weights of a dense layer's matmuls */
   double   layer_params;     /* plus its norms and biases */
   double   embed;            /* V · h (and GPT-2's s · h positions) */
   double   head;             /* V · h when untied */
   double   final_norm;
+  /* experts (E = 0: a dense model) */
+  double   E, K, S, F, imbalance;
+  double   n_dense, n_moe;   /* dense and MoE layers */
+  double   attn_params;      /* a layer's attention and norms, biases included */
+  double   attn_matrices;
+  double   expert_params;    /* one expert's FFN (its biases too) */
+  double   router;           /* E · h, no bias */
+  double   moe_params;       /* a MoE layer, every expert */
+  double   moe_active;       /* a MoE layer as one token passes it: K + S experts */
 } Shape;
 
 /* One evaluation of a layout: what the search varies. */
 typedef struct {
-  int      tp, pp, cp, dp, v, zero;
+  int      tp, pp, cp, dp, v, zero, ep, etp;
   double   micro, global;
   gboolean sp, flash;
   NkRecompute recompute;
@@ -62,36 +78,89 @@ typedef struct {
   int    bandwidth_missing;   /* -1, 0 NVLink, 1 network */
 } Cost;
 
+/* The experts' part of the shape: an expert is an FFN of width F (the dense
+ * FFN's biases when the shape has them); the router is Mixtral's and Qwen3's
+ * gate, an E × h matrix without bias (DeepSeek-V3's E-wide correction bias is
+ * not counted: it is a buffer the optimizer does not train). */
+static void
+fill_experts (const NkPlanInputs *in,
+              Shape              *m,
+              double              attn_params)
+{
+  const int *x = in->layout;
+
+  m->E = x[NK_PLAN_L_EXPERTS];
+  m->K = m->E > 0 ? x[NK_PLAN_L_EXPERTS_PER_TOKEN] : 0;
+  m->S = m->E > 0 ? x[NK_PLAN_L_SHARED_EXPERTS] : 0;
+  m->F = x[NK_PLAN_L_EXPERT_D_FF] > 0 ? x[NK_PLAN_L_EXPERT_D_FF] : m->d_ff;
+  m->imbalance = in->in[NK_PLAN_IN_EXPERT_IMBALANCE] >= 1 ? in->in[NK_PLAN_IN_EXPERT_IMBALANCE] : 1;
+  m->n_dense = m->E > 0 ? MIN (x[NK_PLAN_L_DENSE_LAYERS], m->L) : m->L;
+  m->n_moe = m->L - m->n_dense;
+  m->attn_params = attn_params;
+  m->attn_matrices = 2 * m->h * m->q_width + 2 * m->h * (m->a > 0 ? m->kv * m->dh : m->h);
+  m->expert_params = m->ffn_mats * m->h * m->F + (m->llama ? 0 : m->F + m->h);
+  m->router = m->E * m->h;
+  m->moe_params = attn_params + (m->E + m->S) * m->expert_params + m->router;
+  m->moe_active = attn_params + (m->K + m->S) * m->expert_params + m->router;
+}
+
 static void
 fill_shape (const NkPlanInputs *in,
             Shape              *m)
 {
   const double *x = in->in;
-  double dh, kv_width;
+  double kv_width, attn_matrices, ffn_params;
 
   m->L = x[NK_PLAN_IN_LAYERS];
   m->h = x[NK_PLAN_IN_D_MODEL];
   m->a = x[NK_PLAN_IN_HEADS];
   m->kv = in->layout[NK_PLAN_L_KV_HEADS] > 0 ? in->layout[NK_PLAN_L_KV_HEADS] : m->a;
   m->swiglu = in->layout[NK_PLAN_L_FFN] == NK_FFN_SWIGLU;
-  m->d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : (m->swiglu ? 0 : 4 * m->h);
+  m->llama = in->layout[NK_PLAN_L_FFN] != NK_FFN_GELU;
+  m->ffn_mats = m->swiglu ? 3 : 2;
+  m->d_ff = x[NK_PLAN_IN_D_FF] > 0 ? x[NK_PLAN_IN_D_FF] : (m->llama ? 0 : 4 * m->h);
   m->V = x[NK_PLAN_IN_VOCAB] > 0 ? x[NK_PLAN_IN_VOCAB] : 0;
   m->s = x[NK_PLAN_IN_SEQ];
   m->tied = in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
   m->dropout = in->layout[NK_PLAN_L_DROPOUT] != 0;
 
-  /* without heads, multi-head attention: K and V as wide as Q */
-  dh = m->a > 0 ? m->h / m->a : m->h;
-  kv_width = m->a > 0 ? m->kv * dh : m->h;
-  /* Q and the output projection h × h, K and V h × kv·dh; the FFN 2 or 3 h × d_ff */
-  m->layer_matrices = 2 * m->h * m->h + 2 * m->h * kv_width + (m->swiglu ? 3 : 2) * m->h * m->d_ff;
-  if (m->swiglu)
-    m->layer_params = m->layer_matrices + 2 * m->h;   /* two RMSNorm weights */
+  /* without heads, multi-head attention: K and V as wide as Q; --head-dim sets
+   * the head's width where it is not h / a (Qwen3: 32 heads of 128 on 2048) */
+  m->dh = in->layout[NK_PLAN_L_HEAD_DIM] > 0 ? in->layout[NK_PLAN_L_HEAD_DIM] : m->a > 0 ? m->h / m->a : m->h;
+  m->q_width = m->a > 0 ? m->a * m->dh : m->h;
+  kv_width = m->a > 0 ? m->kv * m->dh : m->h;
+  /* Q and the output projection h × a·dh, K and V h × kv·dh; the FFN 2 or 3 h × d_ff */
+  attn_matrices = 2 * m->h * m->q_width + 2 * m->h * kv_width;
+  m->layer_matrices = attn_matrices + m->ffn_mats * m->h * m->d_ff;
+  if (m->llama)
+    {
+      m->layer_params = m->layer_matrices + 2 * m->h;   /* two RMSNorm weights */
+      fill_experts (in, m, attn_matrices + 2 * m->h);
+    }
   else   /* two LayerNorms (weight, bias); biases of QKV, proj, fc, proj */
-    m->layer_params = m->layer_matrices + 4 * m->h + (m->h + 2 * kv_width) + m->h + m->d_ff + m->h;
-  m->embed = m->V * m->h + (m->swiglu ? 0 : m->s * m->h);
+    {
+      ffn_params = 2 * m->h * m->d_ff + m->d_ff + m->h;
+      m->layer_params = m->layer_matrices + 4 * m->h + (m->q_width + 2 * kv_width) + m->h + m->d_ff + m->h;
+      fill_experts (in, m, m->layer_params - ffn_params);
+    }
+  m->embed = m->V * m->h + (m->llama ? 0 : m->s * m->h);
   m->head = m->tied ? 0 : m->V * m->h;
-  m->final_norm = m->swiglu ? m->h : 2 * m->h;
+  m->final_norm = m->llama ? m->h : 2 * m->h;
+}
+
+/* Dense and MoE layers of pipeline stage @stage: the dense ones lead the model,
+ * so they sit on the first stages. */
+static void
+stage_layers (const Shape  *m,
+              const Layout *l,
+              int           stage,
+              double       *dense,
+              double       *moe)
+{
+  double layers = m->L / l->pp;
+
+  *dense = CLAMP (m->n_dense - stage * layers, 0, layers);
+  *moe = layers - *dense;
 }
 
 /* ---------------------------------------------------------------- layout */
@@ -113,7 +182,7 @@ check_layout (const Shape  *m,
    * the whole shape is still checked against what is known. */
   if ((double) l->tp * l->pp * l->cp * l->dp != gpus)
     return NK_PLAN_RULE_GPUS;
-  if (m->a > 0 && m->h > 0 && !divides (m->a, m->h))
+  if (m->a > 0 && m->h > 0 && m->q_width == m->h && !divides (m->a, m->h))
     return NK_PLAN_RULE_HEADS_DMODEL;
   if (m->a > 0 && !divides (m->kv, m->a))
     return NK_PLAN_RULE_HEADS_KV;
@@ -127,6 +196,15 @@ check_layout (const Shape  *m,
     return NK_PLAN_RULE_LAYERS_VIRTUAL;
   if (m->s > 0 && l->cp > 1 && !divides (2.0 * l->cp, m->s))
     return NK_PLAN_RULE_SEQ_CP;
+  /* Megatron-LM's expert groups: EP ranks share the experts, EP divides
+   * DP × CP, and ETP × EP divides TP × DP × CP, the expert data-parallel
+   * group being what is left (core/parallel_state.py) */
+  if (m->E > 0 && !divides (l->ep, m->E))
+    return NK_PLAN_RULE_EXPERTS_EP;
+  if (!divides (l->ep, (double) l->dp * l->cp))
+    return NK_PLAN_RULE_EP_DP;
+  if (!divides ((double) l->ep * l->etp, (double) l->tp * l->dp * l->cp))
+    return NK_PLAN_RULE_ETP;
   if (!(l->global > 0))
     return NK_PLAN_RULE_NEEDS_BATCH;
   if (!(l->micro >= 1) || l->micro != floor (l->micro) || !divides (l->micro * l->dp, l->global))
@@ -148,12 +226,18 @@ check_layout (const Shape  *m,
  * (softmax output, dropout output and mask) unless recomputed (selective) or never
  * stored (FlashAttention). Without dropout the masks and the dropout's output are
  * not stored (2·sbh and 3·a·s²·b fewer bytes). Full recompute keeps only the
- * layer's input. Returns the layer's bytes. */
+ * layer's input. A MoE layer (@moe) keeps, for each of the K experts a token
+ * goes to, the expert's permuted input (h) and its f·F values (split by ETP),
+ * times the imbalance on the busiest GPU, and the shared experts' f·S·F: its
+ * FFN term is s·b·p·(K·imb·(h + f·F/etp) + f·S·F)/t, the tokens split over TP
+ * as sequence parallelism does (Megatron-LM requires it with EP and TP).
+ * Returns the layer's bytes. */
 static double
 add_layer_activations (const Shape  *m,
                        const Layout *l,
                        double        p,
                        gboolean      stored_only,
+                       gboolean      moe,
                        double        times,
                        double       *terms)
 {
@@ -173,7 +257,11 @@ add_layer_activations (const Shape  *m,
       x[NK_ACT_TERM_DROPOUT] = m->dropout ? 2 * sbh / outside : 0;
       x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
       x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
-      x[NK_ACT_TERM_MLP] = sbh * p * (m->swiglu ? 3 : 2) * m->d_ff / h / t;
+      if (moe)
+        x[NK_ACT_TERM_MLP] = s * b * p * (m->K * m->imbalance * (h + m->ffn_mats * m->F / l->etp)
+                                          + m->ffn_mats * m->S * m->F) / t;
+      else
+        x[NK_ACT_TERM_MLP] = sbh * p * m->ffn_mats * m->d_ff / h / t;
       if (l->recompute != NK_RECOMPUTE_SELECTIVE && !l->flash)
         {
           x[NK_ACT_TERM_PROBS] = m->a * s * m->s * b * p / t;
@@ -194,29 +282,58 @@ static double
 layer_activations (const Shape  *m,
                    const Layout *l,
                    double        p,
-                   gboolean      stored_only)
+                   gboolean      stored_only,
+                   gboolean      moe)
 {
-  return add_layer_activations (m, l, p, stored_only, 0, NULL);
+  return add_layer_activations (m, l, p, stored_only, moe, 0, NULL);
 }
 
-/* Parameters one GPU of a stage holds (before ZeRO): its layers' matrices divided
- * by TP (norms and biases replicated), and the vocabulary-parallel embedding
- * (first stage) or output layer (last stage; a tied head keeps a copy there
- * when PP > 1, as Megatron-LM does). */
+/* Parameters one GPU of a stage holds outside the routed experts (before
+ * ZeRO): its layers' matrices divided by TP (norms, biases and the router
+ * replicated; shared experts are TP-split like a dense FFN), and the
+ * vocabulary-parallel embedding (first stage) or output layer (last stage; a
+ * tied head keeps a copy there when PP > 1, as Megatron-LM does). */
 static double
 stage_params (const Shape  *m,
               const Layout *l,
               gboolean      first,
               gboolean      last)
 {
-  double layers = m->L / l->pp;
-  double n = layers * (m->layer_matrices / l->tp + (m->layer_params - m->layer_matrices));
+  double dense, moe, shared_matrices = m->S * m->ffn_mats * m->h * m->F;
+  double n;
+
+  stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  n = dense * (m->layer_matrices / l->tp + (m->layer_params - m->layer_matrices));
+  if (moe > 0)
+    n += moe * ((m->attn_matrices + shared_matrices) / l->tp
+                + (m->attn_params - m->attn_matrices) + m->S * m->expert_params - shared_matrices + m->router);
 
   if (first)
     n += m->embed / l->tp;
   if (last)
     n += (m->tied ? (first ? 0 : m->V * m->h) : m->head) / l->tp + m->final_norm;
   return n;
+}
+
+/* The routed experts one GPU of a stage holds: E / EP experts of each MoE
+ * layer, each split by ETP. */
+static double
+stage_expert_params (const Shape  *m,
+                     const Layout *l,
+                     gboolean      first)
+{
+  double dense, moe;
+
+  stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  return moe * m->E * m->expert_params / ((double) l->ep * l->etp);
+}
+
+/* Megatron-LM's expert data-parallel group: TP × DP × CP / (EP × ETP) ranks
+ * hold the same experts (core/parallel_state.py, "expert_data_parallel_size"). */
+static double
+expert_dp (const Layout *l)
+{
+  return (double) l->tp * l->dp * l->cp / ((double) l->ep * l->etp);
 }
 
 typedef struct {
@@ -246,27 +363,32 @@ stage_memory (const NkPlanInputs *in,
   gboolean mixed = nk_precision_is_mixed (in->precision);
   double state = nk_optimizer_state_bytes (in->optimizer);
   double n = stage_params (m, l, first, last);
+  double ne = stage_expert_params (m, l, first), edp = expert_dp (l);
+  double dense_layers, moe_layers;
   double w = mixed ? 2 : 4;
   double g = grad_bytes (in);
   double o = state + (mixed ? 4 : 0);
   double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
-  double in_flight, layers = m->L / l->pp, edges = 0;
+  double in_flight, edges = 0;
   double edge[NK_ACT_N_TERMS] = { 0 };
   double sbh = m->s / l->cp * l->micro * m->h;
   StageMemory mem;
 
-  mem.params = n * w / (l->zero >= 3 ? dp : 1);
-  mem.grads = n * g / (l->zero >= 2 ? dp : 1);
-  mem.opt = n * o / (l->zero >= 1 ? dp : 1);
+  /* ZeRO shards the dense parts over DP, the experts over their own DP group */
+  mem.params = n * w / (l->zero >= 3 ? dp : 1) + ne * w / (l->zero >= 3 ? edp : 1);
+  mem.grads = n * g / (l->zero >= 2 ? dp : 1) + ne * g / (l->zero >= 2 ? edp : 1);
+  mem.opt = n * o / (l->zero >= 1 ? dp : 1) + ne * o / (l->zero >= 1 ? edp : 1);
+  stage_layers (m, l, first ? 0 : l->pp - 1, &dense_layers, &moe_layers);
 
   /* 1F1B: stage i holds PP − i micro-batches (at most the m there are). */
   in_flight = first ? MIN ((double) l->pp, m_steps) : 1;
   if (first && l->v > 1)
     in_flight *= 1 + (l->pp - 1.0) / (l->pp * (double) l->v);
   memset (mem.act_terms, 0, sizeof mem.act_terms);
-  add_layer_activations (m, l, p, TRUE, layers * in_flight, mem.act_terms);
-  if (l->recompute == NK_RECOMPUTE_FULL)
-    add_layer_activations (m, l, p, FALSE, 1, mem.act_terms);   /* the layer being recomputed */
+  add_layer_activations (m, l, p, TRUE, FALSE, dense_layers * in_flight, mem.act_terms);
+  add_layer_activations (m, l, p, TRUE, TRUE, moe_layers * in_flight, mem.act_terms);
+  if (l->recompute == NK_RECOMPUTE_FULL)   /* the layer being recomputed */
+    add_layer_activations (m, l, p, FALSE, moe_layers > 0, 1, mem.act_terms);
   /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage;
    * its output is the first layer's input, counted there); the final
    * LayerNorm's input, statistics and output (the output layer's input) and the
@@ -371,23 +493,33 @@ all_gather (double n,
   return n > 1 ? (n - 1) / n * bytes / bw : 0;
 }
 
-/* FLOPs per token: 6 × the layers' matmul weights and the output layer (PaLM's
- * 6N, Narayanan et al.'s 72·l·h² + 6·V·h), plus attention's 12 · L · s · h
- * (QKᵀ and AV, 2·s·h each forward; Narayanan's 12·l·h·s, PaLM's 12·L·H·Q·T).
- * Recompute adds a forward: full 2N_layers + 4Lsh, selective the 4Lsh of the
- * attention core. */
+/* The matmul weights a token passes through in a MoE layer: attention, the
+ * router, K routed and S shared experts. */
+static double
+moe_active_matrices (const Shape *m)
+{
+  return m->attn_matrices + m->router + (m->K + m->S) * m->ffn_mats * m->h * m->F;
+}
+
+/* FLOPs per token: 6 × the matmul weights a token passes through and the output
+ * layer (PaLM's 6N, Narayanan et al.'s 72·l·h² + 6·V·h; a MoE layer's active
+ * weights: K of its E experts, as torchtitan's and Megatron-LM's MoE counts),
+ * plus attention's 12 · L · s · a·dh (QKᵀ and AV, 2·s·a·dh each forward;
+ * Narayanan's 12·l·h·s, PaLM's 12·L·H·Q·T). Recompute adds a forward: full
+ * 2N_layers + 4Lsh, selective the 4Lsh of the attention core. */
 static void
 flops_per_token (const Shape  *m,
                  const Layout *l,
                  double       *model,
                  double       *hardware)
 {
-  double attention = 12 * m->L * m->s * m->h;
+  double attention = 12 * m->L * m->s * m->q_width;
+  double layers = m->n_dense * m->layer_matrices + m->n_moe * moe_active_matrices (m);
 
-  *model = 6 * (m->L * m->layer_matrices + m->V * m->h) + attention;
+  *model = 6 * (layers + m->V * m->h) + attention;
   *hardware = *model;
   if (l->recompute == NK_RECOMPUTE_FULL)
-    *hardware += 2 * m->L * m->layer_matrices + attention / 3;
+    *hardware += 2 * layers + attention / 3;
   else if (l->recompute == NK_RECOMPUTE_SELECTIVE)
     *hardware += attention / 3;
 }
@@ -409,11 +541,17 @@ step_time (const NkPlanInputs *in,
   double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
   double layers = m->L / l->pp;
   double n_stage = stage_params (m, l, TRUE, l->pp == 1);
+  double n_experts = stage_expert_params (m, l, TRUE);
+  double dense_layers, moe_layers, busiest;
   Layout kept = *l;
-  double ideal, window, tp_bw, dp_bw;
+  double ideal, window, tp_bw, dp_bw, edp, edp_bw;
 
+  stage_layers (m, l, 0, &dense_layers, &moe_layers);
   flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN]);
-  v[NK_PLAN_V_T_COMPUTE] = tokens * v[NK_PLAN_V_MODEL_FLOPS_TOKEN] / (gpus * peak * eff);
+  /* the routed experts' GEMMs at the busiest GPU's share: imbalance × K/E of
+   * the experts' FLOPs (the step waits for it) */
+  busiest = 6 * m->n_moe * (m->imbalance - 1) * m->K * m->ffn_mats * m->h * m->F;
+  v[NK_PLAN_V_T_COMPUTE] = tokens * (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest) / (gpus * peak * eff);
   v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
                              / (gpus * peak * eff);
 
@@ -422,9 +560,28 @@ step_time (const NkPlanInputs *in,
    * the forward, read by the backward and its gradient written there, three
    * passes over the layer's activation bytes (four when recomputed). */
   kept.recompute = NK_RECOMPUTE_NONE;
-  v[NK_PLAN_V_ACT_TRAFFIC] = layer_activations (m, &kept, p, FALSE);
+  v[NK_PLAN_V_ACT_TRAFFIC] = (dense_layers * layer_activations (m, &kept, p, FALSE, FALSE)
+                              + moe_layers * layer_activations (m, &kept, p, FALSE, TRUE)) / layers;
   v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
                           * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
+
+  /* Expert parallelism: each MoE layer dispatches every token's K copies to
+   * the experts' GPUs and combines them back, forward and backward: 4
+   * all-to-alls per layer and micro-batch (6 when full recompute runs the
+   * forward again), each sending s·b/t · K · h · bytes per GPU, (EP − 1)/EP of
+   * it to other GPUs (nccl-tests' all-to-all), the busiest GPU's share times
+   * the imbalance. The EP group's neighbours are ETP ranks apart: NVLink while
+   * EP × ETP fits the NVLink domain, the network beyond. Exposed: nothing
+   * overlaps them (Megatron-LM's default; DeepSeek's DualPipe hides them). */
+  v[NK_PLAN_V_T_EP] = 0;
+  if (l->ep > 1 && moe_layers > 0)
+    {
+      double ep_bw = group_bandwidth (in, gpu, l->ep, l->etp, c);
+      double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
+
+      v[NK_PLAN_V_T_EP] = micro_steps * moe_layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
+                          * all_gather (l->ep, bytes, ep_bw);
+    }
 
   /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
    * sequence parallelism an all-gather and a reduce-scatter each, the same
@@ -441,25 +598,33 @@ step_time (const NkPlanInputs *in,
    * them after each forward); PyTorch FSDP recomputes inside the backward with
    * the backward's gather. */
   dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, c) : INFINITY;
+  /* the experts' gradients over their own DP group, EP × ETP ranks apart */
+  edp = expert_dp (l);
+  edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
   if (l->zero >= 3)
     {
       double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;
 
       v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + grad_bytes (in)), dp_bw);
+      if (n_experts > 0)
+        v[NK_PLAN_V_T_DP] += micro_steps * all_gather (edp, n_experts * (gathers * comm_bytes + grad_bytes (in)), edp_bw);
       window = ideal;
     }
   else
     {
       v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * grad_bytes (in), dp_bw);
+      if (n_experts > 0)
+        v[NK_PLAN_V_T_DP] += all_reduce (edp, n_experts * grad_bytes (in), edp_bw);
       window = ideal / micro_steps * 2 / 3;
     }
   v[NK_PLAN_V_T_DP_EXPOSED] = MAX (0, v[NK_PLAN_V_T_DP] - window);
 
   /* The bubble: (PP − 1)/(m · V) of the stage's busy time (Narayanan et al. 2021). */
-  v[NK_PLAN_V_T_BUBBLE] = (l->pp - 1) / (micro_steps * l->v) * (ideal + v[NK_PLAN_V_T_TP]);
-  v[NK_PLAN_V_BUBBLE_FRACTION] = v[NK_PLAN_V_T_BUBBLE] / (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_BUBBLE]);
-  v[NK_PLAN_V_T_EXPOSED] = v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_DP_EXPOSED];
+  v[NK_PLAN_V_T_BUBBLE] = (l->pp - 1) / (micro_steps * l->v) * (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP]);
+  v[NK_PLAN_V_BUBBLE_FRACTION] = v[NK_PLAN_V_T_BUBBLE]
+                                 / (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_BUBBLE]);
+  v[NK_PLAN_V_T_EXPOSED] = v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_DP_EXPOSED];
   v[NK_PLAN_V_T_STEP] = ideal + v[NK_PLAN_V_T_EXPOSED] + v[NK_PLAN_V_T_BUBBLE];
   v[NK_PLAN_V_TOKENS_PER_S] = tokens / v[NK_PLAN_V_T_STEP];
   v[NK_PLAN_V_MFU_MODEL] = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
@@ -504,7 +669,8 @@ evaluate (const NkPlanInputs *in,
   /* The most loaded GPU: the first stage (most micro-batches in flight) or the
    * last (the output layer and its logits). */
   first = stage_memory (in, m, l, p, TRUE, l->pp == 1, &in_flight, &edges);
-  v[NK_PLAN_V_ACT_LAYER] = layer_activations (m, l, p, TRUE);
+  /* a MoE layer's where the model has them: the layers that decide the memory */
+  v[NK_PLAN_V_ACT_LAYER] = layer_activations (m, l, p, TRUE, m->n_moe > 0);
   v[NK_PLAN_V_ACT_IN_FLIGHT] = in_flight;
   v[NK_PLAN_V_ACT_EDGES] = edges;
   if (l->pp > 1)
@@ -547,6 +713,8 @@ layout_from_inputs (const NkPlanInputs *in,
   if (l->recompute == NK_RECOMPUTE_NONE && in->checkpointing)
     l->recompute = NK_RECOMPUTE_FULL;
   l->zero = in->zero_stage;
+  l->ep = MAX (1, x[NK_PLAN_L_EP]);
+  l->etp = MAX (1, x[NK_PLAN_L_ETP]);
   l->global = x[NK_PLAN_L_GLOBAL_BATCH] > 0 ? x[NK_PLAN_L_GLOBAL_BATCH] : in->in[NK_PLAN_IN_BATCH];
   l->micro = x[NK_PLAN_L_MICRO_BATCH] > 0 ? x[NK_PLAN_L_MICRO_BATCH] : l->global / l->dp;
 }
@@ -707,6 +875,11 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_NEEDS_SHAPE] = "layers",
   [NK_PLAN_RULE_MFU_AUTO] = "mfu-auto",
   [NK_PLAN_RULE_GPUS_INT] = "gpus",
+  [NK_PLAN_RULE_EXPERTS_K] = "experts-per-token",
+  [NK_PLAN_RULE_DENSE_LAYERS] = "dense-layers",
+  [NK_PLAN_RULE_EXPERTS_EP] = "ep",
+  [NK_PLAN_RULE_EP_DP] = "ep",
+  [NK_PLAN_RULE_ETP] = "etp",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last
@@ -759,18 +932,34 @@ compute_shape_params (const NkPlanInputs *in,
         && isfinite (x[NK_PLAN_IN_LAYERS] * x[NK_PLAN_IN_D_MODEL] * x[NK_PLAN_IN_D_MODEL])))
     return;
   fill_shape (in, m);
-  if (m->swiglu && !(m->d_ff > 0))
+  if (m->llama && !(m->d_ff > 0) && !(m->E > 0 && m->F > 0 && m->n_dense == 0))
     {
       nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_SWIGLU_DFF],
                    NK_PLAN_RULE_SWIGLU_DFF);
       return;
     }
-  if (!(m->s > 0) && !m->swiglu)
+  if (m->E > 0 && !(m->K >= 1 && m->K <= m->E))
+    {
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_EXPERTS_K],
+                                  NK_PLAN_RULE_EXPERTS_K);
+      return;
+    }
+  if (m->E > 0 && in->layout[NK_PLAN_L_DENSE_LAYERS] >= m->L)
+    {
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_DENSE_LAYERS],
+                                  NK_PLAN_RULE_DENSE_LAYERS);
+      return;
+    }
+  if (!(m->s > 0) && !m->llama)
     m->embed = m->V * m->h;   /* GPT-2's positions need the sequence length */
-  r->values[NK_PLAN_V_SHAPE_PARAMS] = m->L * m->layer_params + m->embed + m->head + m->final_norm;
+  r->values[NK_PLAN_V_SHAPE_PARAMS] = m->n_dense * m->layer_params + m->n_moe * m->moe_params
+                                      + m->embed + m->head + m->final_norm;
+  r->values[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] = m->n_dense * m->layer_params + m->n_moe * m->moe_active
+                                             + m->embed + m->head + m->final_norm;
   r->values[NK_PLAN_V_SHAPE_EMBED] = m->embed + m->head;
-  r->values[NK_PLAN_V_SHAPE_LAYER] = m->layer_params;
+  r->values[NK_PLAN_V_SHAPE_LAYER] = m->n_moe > 0 ? m->moe_params : m->layer_params;
   r->has[NK_PLAN_V_SHAPE_PARAMS] = r->has[NK_PLAN_V_SHAPE_EMBED] = r->has[NK_PLAN_V_SHAPE_LAYER] = TRUE;
+  r->has[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] = TRUE;
 }
 
 /* The first layout input that differs from its default, as its property name,
@@ -847,9 +1036,10 @@ compute_engine_mfus (const NkPlanInputs *in,
                      NkPlanResult       *r,
                      const Shape        *m)
 {
-  double n = r->values[NK_PLAN_V_SHAPE_PARAMS];
+  /* a MoE's engines count the parameters a token passes through */
+  double n = r->values[NK_PLAN_V_SHAPE_PARAMS_ACTIVE];
   double rate = r->values[NK_PLAN_V_TOKENS_PER_S] / (in->in[NK_PLAN_IN_GPUS] * r->values[NK_PLAN_V_PEAK]);
-  double positions = m->swiglu ? 0 : m->s * m->h;
+  double positions = m->llama ? 0 : m->s * m->h;
 
   r->values[NK_PLAN_V_MFU_TORCHTITAN] = (6 * (n - m->V * m->h - positions) + 6 * m->L * m->h * m->s) * rate;
   r->values[NK_PLAN_V_MFU_NANOGPT] = (6 * (n - positions) + 12 * m->L * m->h * m->s) * rate;
@@ -942,7 +1132,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
     compute_engine_mfus (inputs, r, &m);
   if (isfinite (r->values[NK_PLAN_V_TOKENS_PER_S]) && x[NK_PLAN_IN_PARAMS] > 0)
     {
-      r->values[NK_PLAN_V_MFU_6N] = 6 * x[NK_PLAN_IN_PARAMS] * r->values[NK_PLAN_V_TOKENS_PER_S]
+      r->values[NK_PLAN_V_MFU_6N] = 6 * _nk_plan_flops_params (inputs, r) * r->values[NK_PLAN_V_TOKENS_PER_S]
                                     / (x[NK_PLAN_IN_GPUS] * r->values[NK_PLAN_V_PEAK]);
       r->has[NK_PLAN_V_MFU_6N] = TRUE;
     }
@@ -962,5 +1152,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
   r->layout[NK_PLAN_L_MICRO_BATCH] = (int) l.micro;
   r->layout[NK_PLAN_L_GLOBAL_BATCH] = (int) l.global;
   r->layout[NK_PLAN_L_NVLINK_DOMAIN] = (int) nvlink_reach (inputs, r->gpu);
+  r->layout[NK_PLAN_L_EP] = l.ep;
+  r->layout[NK_PLAN_L_ETP] = l.etp;
   r->zero_stage = l.zero;
 }

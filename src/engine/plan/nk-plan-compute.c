@@ -30,6 +30,7 @@ static const char *const input_names[NK_PLAN_N_INPUTS] = {
   [NK_PLAN_IN_EFFICIENCY] = "matmul-efficiency",
   [NK_PLAN_IN_NVLINK_BW] = "nvlink-bandwidth",
   [NK_PLAN_IN_NETWORK_BW] = "network-bandwidth",
+  [NK_PLAN_IN_EXPERT_IMBALANCE] = "expert-imbalance",
 };
 
 static const char *const value_names[NK_PLAN_N_FORMULAS] = {
@@ -65,6 +66,7 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_SHAPE_PARAMS] = "shape-params",
   [NK_PLAN_V_SHAPE_EMBED] = "shape-embedding-params",
   [NK_PLAN_V_SHAPE_LAYER] = "shape-params-per-layer",
+  [NK_PLAN_V_SHAPE_PARAMS_ACTIVE] = "shape-params-active",
   [NK_PLAN_V_LAYOUT_DP] = "layout-dp",
   [NK_PLAN_V_LAYOUT_TP] = "layout-tp",
   [NK_PLAN_V_LAYOUT_PP] = "layout-pp",
@@ -95,6 +97,7 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_T_TP] = "time-tp-comm",
   [NK_PLAN_V_T_DP] = "time-dp-comm",
   [NK_PLAN_V_T_DP_EXPOSED] = "time-dp-exposed",
+  [NK_PLAN_V_T_EP] = "time-ep-comm",
   [NK_PLAN_V_T_BUBBLE] = "time-pp-bubble",
   [NK_PLAN_V_T_EXPOSED] = "time-exposed-comm",
   [NK_PLAN_V_T_STEP] = "time-per-step",
@@ -206,6 +209,11 @@ nk_plan_inputs_init (NkPlanInputs *inputs)
   inputs->layout[NK_PLAN_L_MEMORY_RESERVE] = 5;
   /* Korthikanti et al.'s count, masks included (--dropout 0 drops them) */
   inputs->layout[NK_PLAN_L_DROPOUT] = 1;
+  /* a dense model: no experts; EP and ETP 1 */
+  inputs->layout[NK_PLAN_L_EP] = 1;
+  inputs->layout[NK_PLAN_L_ETP] = 1;
+  /* balanced routing, as NVIDIA's published MoE benchmarks force it */
+  inputs->in[NK_PLAN_IN_EXPERT_IMBALANCE] = 1;
 }
 
 /* ---------------------------------------------------------------- problems */
@@ -375,9 +383,30 @@ validate (const NkPlanInputs *in,
     nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_RANGE, "matmul-efficiency", NK_PLAN_IN_EFFICIENCY);
   check_input (in, r, NK_PLAN_IN_NVLINK_BW, 0, TRUE, FALSE);
   check_input (in, r, NK_PLAN_IN_NETWORK_BW, 0, TRUE, FALSE);
+  /* the busiest expert's tokens over the mean, never below it (0: balanced) */
+  if (check_input (in, r, NK_PLAN_IN_EXPERT_IMBALANCE, 0, TRUE, FALSE)
+      && in->in[NK_PLAN_IN_EXPERT_IMBALANCE] != 0 && in->in[NK_PLAN_IN_EXPERT_IMBALANCE] < 1)
+    nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_RANGE, "expert-imbalance", NK_PLAN_IN_EXPERT_IMBALANCE);
 }
 
 /* ---------------------------------------------------------------- time */
+
+/* The parameters the days' 6·N counts: --params, the model's total; a mixture
+ * of experts whose shape is known passes each token through its active share
+ * only (K of E experts), so N is --params × active / total (PaLM's 6N on the
+ * active parameters, as torchtitan and Megatron-LM count a MoE's FLOPs). */
+double
+_nk_plan_flops_params (const NkPlanInputs *inputs,
+                       const NkPlanResult *result)
+{
+  const double *v = result->values;
+  double n = inputs->in[NK_PLAN_IN_PARAMS];
+
+  if (inputs->layout[NK_PLAN_L_EXPERTS] > 0 && result->has[NK_PLAN_V_SHAPE_PARAMS_ACTIVE]
+      && v[NK_PLAN_V_SHAPE_PARAMS] > 0)
+    return n * (v[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] / v[NK_PLAN_V_SHAPE_PARAMS]);
+  return n;
+}
 
 static double
 days_with_gpus (double total,
@@ -398,7 +427,7 @@ compute_time (const NkPlanInputs *in,
 
   if (ok->params && ok->tokens)
     {
-      v[NK_PLAN_V_TOTAL_FLOPS] = checked (r, 6.0 * in->in[NK_PLAN_IN_PARAMS] * in->in[NK_PLAN_IN_TOKENS],
+      v[NK_PLAN_V_TOTAL_FLOPS] = checked (r, 6.0 * _nk_plan_flops_params (in, r) * in->in[NK_PLAN_IN_TOKENS],
                                           CULPRIT (in, { NK_PLAN_IN_PARAMS, 1 }, { NK_PLAN_IN_TOKENS, 1 }),
                                           NK_PLAN_V_TOTAL_FLOPS);
       r->has[NK_PLAN_V_TOTAL_FLOPS] = TRUE;

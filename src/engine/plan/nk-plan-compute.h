@@ -61,6 +61,8 @@ typedef enum {
  * NkFfn:
  * @NK_FFN_GELU: two matrices, d → d_ff → d (GPT-2, GPT-3)
  * @NK_FFN_SWIGLU: three matrices, gate and up d → d_ff, down d_ff → d (Llama)
+ * @NK_FFN_RELU2: two matrices, d → d_ff → d, with squared ReLU and no gate
+ *   (Nemotron-4, Nemotron-H)
  *
  * The feed-forward block of the cluster model's transformer (#NkPlan:ffn), which
  * sets its parameters and FLOPs.
@@ -68,6 +70,7 @@ typedef enum {
 typedef enum {
   NK_FFN_GELU,
   NK_FFN_SWIGLU,
+  NK_FFN_RELU2,
 } NkFfn;
 
 /**
@@ -121,6 +124,14 @@ typedef enum {
  * @NK_PLAN_L_FSDP: #NkPlan:fsdp
  * @NK_PLAN_L_NVLINK_DOMAIN: #NkPlan:nvlink-domain
  * @NK_PLAN_L_DROPOUT: #NkPlan:dropout
+ * @NK_PLAN_L_HEAD_DIM: #NkPlan:head-dim
+ * @NK_PLAN_L_EXPERTS: #NkPlan:experts
+ * @NK_PLAN_L_EXPERTS_PER_TOKEN: #NkPlan:experts-per-token
+ * @NK_PLAN_L_SHARED_EXPERTS: #NkPlan:shared-experts
+ * @NK_PLAN_L_EXPERT_D_FF: #NkPlan:expert-d-ff
+ * @NK_PLAN_L_DENSE_LAYERS: #NkPlan:dense-layers
+ * @NK_PLAN_L_EP: #NkPlan:ep
+ * @NK_PLAN_L_ETP: #NkPlan:etp
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -151,6 +162,14 @@ typedef enum {
   NK_PLAN_L_FSDP,
   NK_PLAN_L_NVLINK_DOMAIN,
   NK_PLAN_L_DROPOUT,
+  NK_PLAN_L_HEAD_DIM,
+  NK_PLAN_L_EXPERTS,
+  NK_PLAN_L_EXPERTS_PER_TOKEN,
+  NK_PLAN_L_SHARED_EXPERTS,
+  NK_PLAN_L_EXPERT_D_FF,
+  NK_PLAN_L_DENSE_LAYERS,
+  NK_PLAN_L_EP,
+  NK_PLAN_L_ETP,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -172,7 +191,8 @@ typedef enum {
  * @NK_PLAN_IN_EFFICIENCY: #NkPlan:matmul-efficiency
  * @NK_PLAN_IN_NVLINK_BW: #NkPlan:nvlink-bandwidth
  * @NK_PLAN_IN_NETWORK_BW: #NkPlan:network-bandwidth
- * @NK_PLAN_N_INPUTS: the number of numeric inputs (16), the length of #NkPlanInputs.in
+ * @NK_PLAN_IN_EXPERT_IMBALANCE: #NkPlan:expert-imbalance
+ * @NK_PLAN_N_INPUTS: the number of numeric inputs (17), the length of #NkPlanInputs.in
  *
  * The numeric inputs, each an #NkPlan property of its own (nk_plan_input_name()
  * gives its name) and an index of #NkPlanInputs.in, in the order of the form:
@@ -195,6 +215,7 @@ typedef enum {
   NK_PLAN_IN_EFFICIENCY,
   NK_PLAN_IN_NVLINK_BW,
   NK_PLAN_IN_NETWORK_BW,
+  NK_PLAN_IN_EXPERT_IMBALANCE,
   NK_PLAN_N_INPUTS
 } NkPlanInput;
 
@@ -232,6 +253,7 @@ typedef enum {
  * @NK_PLAN_V_SHAPE_PARAMS: #NkPlan:shape-params
  * @NK_PLAN_V_SHAPE_EMBED: #NkPlan:shape-embedding-params
  * @NK_PLAN_V_SHAPE_LAYER: #NkPlan:shape-params-per-layer
+ * @NK_PLAN_V_SHAPE_PARAMS_ACTIVE: #NkPlan:shape-params-active
  * @NK_PLAN_V_LAYOUT_DP: #NkPlan:layout-dp
  * @NK_PLAN_V_LAYOUT_TP: #NkPlan:layout-tp
  * @NK_PLAN_V_LAYOUT_PP: #NkPlan:layout-pp
@@ -262,6 +284,7 @@ typedef enum {
  * @NK_PLAN_V_T_TP: #NkPlan:time-tp-comm
  * @NK_PLAN_V_T_DP: #NkPlan:time-dp-comm
  * @NK_PLAN_V_T_DP_EXPOSED: #NkPlan:time-dp-exposed
+ * @NK_PLAN_V_T_EP: #NkPlan:time-ep-comm
  * @NK_PLAN_V_T_BUBBLE: #NkPlan:time-pp-bubble
  * @NK_PLAN_V_T_EXPOSED: #NkPlan:time-exposed-comm
  * @NK_PLAN_V_T_STEP: #NkPlan:time-per-step
@@ -324,6 +347,7 @@ typedef enum {
   NK_PLAN_V_SHAPE_PARAMS,
   NK_PLAN_V_SHAPE_EMBED,
   NK_PLAN_V_SHAPE_LAYER,
+  NK_PLAN_V_SHAPE_PARAMS_ACTIVE,
   NK_PLAN_V_LAYOUT_DP,
   NK_PLAN_V_LAYOUT_TP,
   NK_PLAN_V_LAYOUT_PP,
@@ -354,6 +378,7 @@ typedef enum {
   NK_PLAN_V_T_TP,
   NK_PLAN_V_T_DP,
   NK_PLAN_V_T_DP_EXPOSED,
+  NK_PLAN_V_T_EP,
   NK_PLAN_V_T_BUBBLE,
   NK_PLAN_V_T_EXPOSED,
   NK_PLAN_V_T_STEP,
@@ -438,6 +463,12 @@ typedef enum {
  *   sequence length and the global batch
  * @NK_PLAN_RULE_GPUS_INT: the layout's GPUs (and the batch) must fit the 32-bit
  *   ranks every engine counts with
+ * @NK_PLAN_RULE_EXPERTS_K: the experts per token must be from 1 to the experts
+ * @NK_PLAN_RULE_DENSE_LAYERS: the leading dense layers must be fewer than the layers
+ * @NK_PLAN_RULE_EXPERTS_EP: the experts must be a multiple of EP
+ * @NK_PLAN_RULE_EP_DP: EP must divide DP × CP (Megatron-LM's rule)
+ * @NK_PLAN_RULE_ETP: EP × ETP must divide TP × DP × CP (Megatron-LM's expert
+ *   data-parallel group is TP × DP × CP / (EP × ETP) ranks)
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -458,6 +489,11 @@ typedef enum {
   NK_PLAN_RULE_NEEDS_SHAPE,
   NK_PLAN_RULE_MFU_AUTO,
   NK_PLAN_RULE_GPUS_INT,
+  NK_PLAN_RULE_EXPERTS_K,
+  NK_PLAN_RULE_DENSE_LAYERS,
+  NK_PLAN_RULE_EXPERTS_EP,
+  NK_PLAN_RULE_EP_DP,
+  NK_PLAN_RULE_ETP,
 } NkPlanLayoutRule;
 
 /**

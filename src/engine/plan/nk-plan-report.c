@@ -88,9 +88,14 @@ report_time (const Report *p)
   g_autofree char *days = nk_plan_format_days_number (v[NK_PLAN_V_DAYS]);
 
   if (p->r->has[NK_PLAN_V_TOTAL_FLOPS])
-    p->f[NK_PLAN_V_TOTAL_FLOPS] = nk_plan_format_formula (_("6 × %N params × %N tokens = %N FLOPs"),
-                                                          x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
-                                                          v[NK_PLAN_V_TOTAL_FLOPS]);
+    p->f[NK_PLAN_V_TOTAL_FLOPS] =
+      p->in->layout[NK_PLAN_L_EXPERTS] > 0 && p->r->has[NK_PLAN_V_SHAPE_PARAMS_ACTIVE]
+      ? nk_plan_format_formula (_("6 × %N params × %N active / %N total × %N tokens = %N FLOPs (a token passes through the active parameters only)"),
+                                x[NK_PLAN_IN_PARAMS], v[NK_PLAN_V_SHAPE_PARAMS_ACTIVE], v[NK_PLAN_V_SHAPE_PARAMS],
+                                x[NK_PLAN_IN_TOKENS], v[NK_PLAN_V_TOTAL_FLOPS])
+      : nk_plan_format_formula (_("6 × %N params × %N tokens = %N FLOPs"),
+                                x[NK_PLAN_IN_PARAMS], x[NK_PLAN_IN_TOKENS],
+                                v[NK_PLAN_V_TOTAL_FLOPS]);
   if (p->r->has[NK_PLAN_V_FLOPS_PER_DAY])
     p->f[NK_PLAN_V_FLOPS_PER_DAY] =
       nk_plan_format_formula (_("%N FLOP/s × %N MFU × %N GPUs × 86400 s/day = %N FLOPs/day"),
@@ -381,6 +386,7 @@ range_sentence (NkPlanInput which)
     case NK_PLAN_IN_NVLINK_BW:
     case NK_PLAN_IN_NETWORK_BW: return _("A bandwidth must be zero (the GPU table's) or a positive number of bytes per second");
     case NK_PLAN_IN_EFFICIENCY: return _("Matmul efficiency must be a fraction of the peak from 0 to 1 (0 for the calibrated default)");
+    case NK_PLAN_IN_EXPERT_IMBALANCE: return _("Expert imbalance is the busiest expert’s tokens over the mean: a number of at least 1 (1 or 0 is balanced)");
     default: return _("The deadline must be zero or a positive number of days");
     }
 }
@@ -460,14 +466,14 @@ problem_sentence (const NkPlanInputs  *in,
  * @report: an empty report (zero-initialised or cleared); the text is written here
  * @inputs: the inputs @result was computed from
  * @result: a result of nk_plan_compute()
- * @invalid: (nullable) (array fixed-size=16): why each numeric input has no
- *   value, one per #NkPlanInput (%NK_PLAN_N_INPUTS, 16), the sentence of a
+ * @invalid: (nullable) (array fixed-size=17): why each numeric input has no
+ *   value, one per #NkPlanInput (%NK_PLAN_N_INPUTS, 17), the sentence of a
  *   %NK_PLAN_PROBLEM_NO_VALUE problem; or %NULL to use the input's range rule
  *
  * Writes every formula, the bytes-per-parameter sum, the GPU's name and one
  * sentence per problem.
  */
-G_STATIC_ASSERT (NK_PLAN_N_INPUTS == 16); /* @invalid's (array fixed-size=16) */
+G_STATIC_ASSERT (NK_PLAN_N_INPUTS == 17); /* @invalid's (array fixed-size=17) */
 
 void
 nk_plan_report_fill (NkPlanReport       *report,
@@ -620,6 +626,9 @@ build_json_sizing (JsonBuilder        *builder,
   /* CLI.md: the shape's whole count where the shape is known */
   nk_json_add_member_double (builder, "params", r->has[NK_PLAN_V_SHAPE_PARAMS]
                                                 ? v[NK_PLAN_V_SHAPE_PARAMS] : v[NK_PLAN_V_SIZED_PARAMS]);
+  /* CLI.md: the parameters a token passes through (a MoE's K + shared experts) */
+  if (r->has[NK_PLAN_V_SHAPE_PARAMS_ACTIVE])
+    nk_json_add_member_double (builder, "params_active", v[NK_PLAN_V_SHAPE_PARAMS_ACTIVE]);
   nk_json_add_member_double (builder, "openai_params", v[NK_PLAN_V_SIZED_PARAMS]);
   if (isfinite (v[NK_PLAN_V_SIZED_EMBED]))
     nk_json_add_member_double (builder, "embedding_params", v[NK_PLAN_V_SIZED_EMBED]);
@@ -638,18 +647,24 @@ mfu_convention (const NkPlanInputs *in,
   const NkGpu *row = r->gpu != NULL ? r->gpu : nk_gpus_lookup (in->gpu);
   const char *gpu = row != NULL ? row->name : in->gpu;
   const char *which = in->sparse ? _("2:4-sparse") : _("dense");
+  const char *moe = in->layout[NK_PLAN_L_EXPERTS] > 0
+                    ? _("; a mixture of experts: every FLOP count is on the active parameters (K routed and the shared experts, the router, attention, embeddings), not the total")
+                    : "";
+  g_autofree char *text = NULL;
 
   if (r->cluster && r->has[NK_PLAN_V_MFU_MODEL])
-    return nk_plan_format_formula (_("mfu_model: model FLOPs per token (6 × the matmul weights + "
+    text = nk_plan_format_formula (_("mfu_model: model FLOPs per token (6 × the matmul weights + "
                                      "attention’s 12·L·s·h; recompute not counted) × tokens/s over "
                                      "the %s %s peak of each %s (%N FLOP/s); mfu_hardware adds the "
                                      "recompute’s FLOPs; the days use %s"),
                                    which, dtype, gpu, r->values[NK_PLAN_V_PEAK],
                                    in->layout[NK_PLAN_L_MFU_AUTO]
                                    ? _("mfu_model") : _("the typed MFU on 6 × params × tokens"));
-  return nk_plan_format_formula (_("MFU: 6 × params × tokens (attention and recompute not counted) "
-                                   "over the %s %s peak of each %s (%N FLOP/s)"),
-                                 which, dtype, gpu != NULL ? gpu : "—", r->values[NK_PLAN_V_PEAK]);
+  else
+    text = nk_plan_format_formula (_("MFU: 6 × params × tokens (attention and recompute not counted) "
+                                     "over the %s %s peak of each %s (%N FLOP/s)"),
+                                   which, dtype, gpu != NULL ? gpu : "—", r->values[NK_PLAN_V_PEAK]);
+  return g_strconcat (text, moe, NULL);
 }
 
 /**

@@ -108,6 +108,17 @@ static const struct {
   /* 0: the GPU table's NVLink domain (at least the GPUs per node) */
   [NK_PLAN_L_NVLINK_DOMAIN] = { "nvlink-domain", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_DROPOUT] = { "dropout", LAYOUT_BOOL, NULL, 0, 1 },
+  /* 0: d_model / heads */
+  [NK_PLAN_L_HEAD_DIM] = { "head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
+  /* 0: a dense model */
+  [NK_PLAN_L_EXPERTS] = { "experts", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_EXPERTS_PER_TOKEN] = { "experts-per-token", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_SHARED_EXPERTS] = { "shared-experts", LAYOUT_INT, NULL, 0, 1 << 20 },
+  /* 0: d_ff */
+  [NK_PLAN_L_EXPERT_D_FF] = { "expert-d-ff", LAYOUT_INT, NULL, 0, G_MAXINT },
+  [NK_PLAN_L_DENSE_LAYERS] = { "dense-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_EP] = { "ep", LAYOUT_INT, NULL, 1, 1 << 20 },
+  [NK_PLAN_L_ETP] = { "etp", LAYOUT_INT, NULL, 1, 1 << 20 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -234,6 +234,13 @@ G_BEGIN_DECLS
  * GPU table's.
  */
 /**
+ * NkPlan:expert-imbalance:
+ *
+ * The busiest expert's tokens over the mean, at least 1: the busiest GPU's expert
+ * GEMMs, activations and all-to-all bytes grow by it. 1 (the default) is balanced
+ * routing, as NVIDIA's published MoE benchmarks force it.
+ */
+/**
  * NkPlan:activation-model:
  *
  * How the activation memory is estimated: the lecture's deep linear model or the
@@ -369,6 +376,56 @@ G_BEGIN_DECLS
  * How many GPUs share one NVLink domain, where a collective runs at NVLink's rate
  * however many nodes (trays) it spans: 72 in a GB200 NVL72 rack. 0 takes the GPU
  * table's domain, or the GPUs per node where that is larger.
+ */
+/**
+ * NkPlan:head-dim:
+ *
+ * The width of one attention head where it is not d_model / heads (Qwen3: 32
+ * heads of 128 on d_model 2048): Q and the output projection are then
+ * d_model × heads·head-dim, K and V d_model × kv-heads·head-dim. 0: d_model / heads.
+ */
+/**
+ * NkPlan:experts:
+ *
+ * Routed experts in every mixture-of-experts layer (each an FFN of width
+ * #NkPlan:expert-d-ff, of the #NkPlan:ffn kind); 0 for a dense model. A MoE layer
+ * also has a router, an experts × d_model matrix without bias.
+ */
+/**
+ * NkPlan:experts-per-token:
+ *
+ * Routed experts each token passes through (top-K), from 1 to #NkPlan:experts.
+ */
+/**
+ * NkPlan:shared-experts:
+ *
+ * Experts every token passes through beside the routed ones (DeepSeek), each of
+ * width #NkPlan:expert-d-ff, split by TP like a dense FFN.
+ */
+/**
+ * NkPlan:expert-d-ff:
+ *
+ * The FFN width of one expert; 0 takes #NkPlan:d-ff.
+ */
+/**
+ * NkPlan:dense-layers:
+ *
+ * Leading layers with a dense FFN of width #NkPlan:d-ff before the MoE layers
+ * (DeepSeek-V3: 3); fewer than the layers.
+ */
+/**
+ * NkPlan:ep:
+ *
+ * Expert-parallel degree: each GPU of an EP group holds experts / EP of each MoE
+ * layer, and tokens reach them by all-to-alls. EP divides the experts and
+ * DP × CP (Megatron-LM's rule).
+ */
+/**
+ * NkPlan:etp:
+ *
+ * The experts' own tensor-parallel degree; EP × ETP divides TP × DP × CP, and the
+ * experts' data-parallel group (over which their ZeRO shards) is
+ * TP × DP × CP / (EP × ETP).
  */
 /**
  * NkPlan:valid:
@@ -578,7 +635,16 @@ G_BEGIN_DECLS
 /**
  * NkPlan:shape-params-per-layer:
  *
- * Parameters of one transformer layer.
+ * Parameters of one transformer layer (of a MoE layer, every expert counted,
+ * when the model has experts).
+ */
+/**
+ * NkPlan:shape-params-active:
+ *
+ * The parameters one token passes through: #NkPlan:shape-params with each MoE
+ * layer's routed experts cut to #NkPlan:experts-per-token (the shared experts and
+ * the router kept); the same as #NkPlan:shape-params for a dense model. Model
+ * FLOPs count these.
  */
 /**
  * NkPlan:layout-dp:
@@ -744,6 +810,15 @@ G_BEGIN_DECLS
  * micro-batch's backward; the whole step under ZeRO-3).
  */
 /**
+ * NkPlan:time-ep-comm:
+ *
+ * Seconds per step of the expert all-to-alls: dispatch and combine, forward and
+ * backward, 4 per MoE layer and micro-batch (6 under full recompute), each
+ * (EP − 1)/EP × s·b/t · K · d_model · bytes × the imbalance over the EP group's
+ * bandwidth (NVLink within the NVLink domain, the network beyond). Counted
+ * exposed: nothing overlaps them.
+ */
+/**
  * NkPlan:time-pp-bubble:
  *
  * Seconds per step the pipeline stands idle, (pp − 1) / (micro-batches · virtual
@@ -753,7 +828,8 @@ G_BEGIN_DECLS
  * NkPlan:time-exposed-comm:
  *
  * Seconds per step of communication not hidden behind compute: the tensor-parallel
- * collectives plus #NkPlan:time-dp-exposed.
+ * collectives, the expert all-to-alls (#NkPlan:time-ep-comm) and
+ * #NkPlan:time-dp-exposed.
  */
 /**
  * NkPlan:time-per-step:
