@@ -568,6 +568,249 @@ test_export_same_bytes (void)
   }
 }
 
+
+/* ---------------------------------------------------------------- experts */
+
+/* Parameter counts derived by hand from each model's published config.json
+ * (Hugging Face), never from the planner: per layer, attention
+ * 2·h·(a·dh) + 2·h·(kv·dh), two RMSNorm weights 2·h, the router E·h (no bias
+ * in any of the three), E experts of 3·h·F (SwiGLU); embedding and untied head
+ * V·h each, final norm h. Active: K experts instead of E.
+ *
+ * Mixtral-8x7B-v0.1 (h 4096, 32 layers, 32 heads of 128, 8 KV heads,
+ * intermediate 14336, 8 experts top-2, V 32000, untied):
+ *   attention 2·4096·4096 + 2·4096·1024 = 33,554,432 + 8,388,608 = 41,943,040
+ *   expert 3·4096·14336 = 176,160,768; × 8 = 1,409,286,144; router 32,768; norms 8,192
+ *   layer 1,451,270,144 × 32 = 46,440,644,608; + 2·131,072,000 + 4,096 = 46,702,792,704
+ *   active layer 41,943,040 + 2·176,160,768 + 32,768 + 8,192 = 394,305,536
+ *   × 32 = 12,617,777,152; + 262,148,096 = 12,879,925,248 (published: 46.7B, 12.9B)
+ * Qwen3-30B-A3B (h 2048, 48 layers, 32 heads × head_dim 128, 4 KV heads,
+ * 128 experts of 768, top-8, V 151936, untied):
+ *   attention 2·2048·4096 + 2·2048·512 = 16,777,216 + 2,097,152 = 18,874,368
+ *   expert 3·2048·768 = 4,718,592; × 128 = 603,979,776; router 262,144; norms 4,096
+ *   layer 623,120,384 × 48 = 29,909,778,432; + 2·311,164,928 + 2,048 = 30,532,110,336
+ *   active layer 18,874,368 + 8·4,718,592 + 262,144 + 4,096 = 56,889,344
+ *   × 48 = 2,730,688,512; + 622,331,904 = 3,353,020,416 (published: 30.5B, 3.3B)
+ * Qwen3-235B-A22B (h 4096, 94 layers, 64 heads × 128, 4 KV heads, 128 experts
+ * of 1536, top-8, V 151936, untied):
+ *   attention 2·4096·8192 + 2·4096·512 = 67,108,864 + 4,194,304 = 71,303,168
+ *   expert 3·4096·1536 = 18,874,368; × 128 = 2,415,919,104; router 524,288; norms 8,192
+ *   layer 2,487,754,752 × 94 = 233,848,946,688; + 2·622,329,856 + 4,096 = 235,093,610,496
+ *   active layer 71,303,168 + 8·18,874,368 + 524,288 + 8,192 = 222,830,592
+ *   × 94 = 20,946,075,648; + 1,244,663,808 = 22,190,739,456 (published: 235B, 22B)
+ * Qwen3's q_norm and k_norm (an RMSNorm of head_dim each, per layer) are not
+ * counted: the planner has no flag for them; the checkpoints hold 2·128·L more
+ * (30,532,122,624 and 235,093,634,560), 4 · 10⁻⁷ of the total. */
+static void
+test_moe_params (void)
+{
+  static const struct {
+    const char *name;
+    double L, h, a, dh, kv, F, E, K, V, total, active;
+  } models[] = {
+    { "Mixtral 8x7B", 32, 4096, 32, 0, 8, 14336, 8, 2, 32000, 46702792704.0, 12879925248.0 },
+    { "Qwen3-30B-A3B", 48, 2048, 32, 128, 4, 768, 128, 8, 151936, 30532110336.0, 3353020416.0 },
+    { "Qwen3-235B-A22B", 94, 4096, 64, 128, 4, 1536, 128, 8, 151936, 235093610496.0, 22190739456.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      g_autoptr(NkPlan) plan = nk_plan_new ();
+
+      g_test_message ("%s", models[i].name);
+      g_object_set (plan, "layers", models[i].L, "d-model", models[i].h, "heads", models[i].a,
+                    "head-dim", (int) models[i].dh, "kv-heads", (int) models[i].kv, "ffn", NK_FFN_SWIGLU,
+                    "d-ff", models[i].F, "vocab", models[i].V, "seq", 4096.0, "tied-embeddings", FALSE,
+                    "experts", (int) models[i].E, "experts-per-token", (int) models[i].K, NULL);
+      g_assert_true (nk_plan_get_valid (plan));
+      g_assert_cmpfloat (out (plan, "shape-params"), ==, models[i].total);
+      g_assert_cmpfloat (out (plan, "shape-params-active"), ==, models[i].active);
+      /* --expert-d-ff given instead of --d-ff: the same model */
+      g_object_set (plan, "d-ff", 0.0, "expert-d-ff", (int) models[i].F, NULL);
+      g_assert_cmpfloat (out (plan, "shape-params"), ==, models[i].total);
+    }
+}
+
+/* Mixtral's model FLOPs per token at s = 4096 count the active weights: per
+ * layer 41,943,040 attention + 32,768 router + 2 · 176,160,768 experts =
+ * 394,297,344; × 32 = 12,617,515,008; + V·h 131,072,000 = 12,748,587,008;
+ * × 6 = 76,491,522,048; attention 12 · 32 · 4096 · (32 · 128) = 6,442,450,944;
+ * sum 82,933,972,992 — where 6 × the total would be 280 · 10⁹. The days'
+ * 6·N·tokens takes --params (the total) times active / total. */
+static void
+test_moe_flops (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 64.0, "params", 46702792704.0, "tokens", 1e12,
+                "layers", 32.0, "d-model", 4096.0, "heads", 32.0, "kv-heads", 8, "ffn", NK_FFN_SWIGLU,
+                "d-ff", 14336.0, "vocab", 32000.0, "seq", 4096.0, "tied-embeddings", FALSE,
+                "experts", 8, "experts-per-token", 2, "ep", 8, "precision", NK_PRECISION_BF16_MIXED,
+                "global-batch", 256, "micro-batch", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "model-flops-per-token"), ==, 82933972992.0);
+  REL (out (plan, "total-flops"), 6.0 * 12879925248.0 * 1e12, 1e-12);
+}
+
+/* A small MoE laid out by hand: 4 layers, h 1024, 8 heads, SwiGLU experts of
+ * 4096, 8 experts top-2, V 1000 untied, bf16 mixed precision, AdamW, ZeRO-1,
+ * 8 GPUs as DP 8 with EP 4 (expert DP = 8 / 4 = 2).
+ * Per GPU, outside the routed experts: 4 · (4 · 1024² attention + 2048 norms +
+ * 8 · 1024 router) + 2 · 1000 · 1024 + 1024 = 18,867,200; routed experts:
+ * 4 layers × 8/4 experts × 3 · 1024 · 4096 = 100,663,296.
+ * params 2 B × 119,530,496 = 239,060,992; grads (bf16) the same;
+ * optimizer 12 B × (18,867,200 / 8 + 100,663,296 / 2) = 632,280,576. */
+static NkPlan *
+small_moe_plan (void)
+{
+  NkPlan *plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 8.0, "params", 1.0, "tokens", 1e9,
+                "layers", 4.0, "d-model", 1024.0, "heads", 8.0, "ffn", NK_FFN_SWIGLU, "d-ff", 4096.0,
+                "vocab", 1000.0, "seq", 1024.0, "tied-embeddings", FALSE,
+                "experts", 8, "experts-per-token", 2, "ep", 4,
+                "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 1,
+                "global-batch", 8, "micro-batch", 1,
+                "nvlink-bandwidth", 400e9, "network-bandwidth", 50e9, NULL);
+  return plan;
+}
+
+static void
+test_moe_memory (void)
+{
+  g_autoptr(NkPlan) plan = small_moe_plan ();
+
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 239060992.0);
+  g_assert_cmpfloat (out (plan, "memory-max-grads"), ==, 239060992.0);
+  g_assert_cmpfloat (out (plan, "memory-max-optimizer"), ==, 632280576.0);
+  /* EP 8: one expert of each layer per GPU, expert DP 1 */
+  g_object_set (plan, "ep", 8, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 2 * (18867200.0 + 4 * 12582912.0));
+  g_assert_cmpfloat (out (plan, "memory-max-optimizer"), ==, 12 * (18867200.0 / 8 + 4 * 12582912.0));
+}
+
+/* The expert all-to-alls in closed form: one micro-batch per GPU, 4 MoE layers,
+ * 4 all-to-alls each (dispatch and combine, forward and backward), each sending
+ * s·b·K·h·2 B = 1024 · 2 · 1024 · 2 = 4,194,304 B of which (4 − 1)/4 leave the
+ * GPU: 16 × 0.75 × 4,194,304 / 400e9 on NVLink; across NVLink domains of 2
+ * GPUs, the same over the network's 50e9; imbalance 1.5 sends 1.5 × as much;
+ * full recompute dispatches and combines again (6). */
+static void
+test_moe_ep_comm (void)
+{
+  g_autoptr(NkPlan) plan = small_moe_plan ();
+  double one = 0.75 * 4194304.0;
+
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "time-ep-comm"), 16 * one / 400e9, 1e-12);
+  g_object_set (plan, "nvlink-domain", 2, NULL);
+  REL (out (plan, "time-ep-comm"), 16 * one / 50e9, 1e-12);
+  g_object_set (plan, "nvlink-domain", 0, "expert-imbalance", 1.5, NULL);
+  REL (out (plan, "time-ep-comm"), 1.5 * 16 * one / 400e9, 1e-12);
+  g_object_set (plan, "expert-imbalance", 1.0, "recompute", NK_RECOMPUTE_FULL, NULL);
+  REL (out (plan, "time-ep-comm"), 24 * one / 400e9, 1e-12);
+  /* exposed: part of the step's exposed communication */
+  g_assert_cmpfloat (out (plan, "time-exposed-comm"), >=, out (plan, "time-ep-comm"));
+  /* EP 1: no all-to-all */
+  g_object_set (plan, "ep", 1, NULL);
+  g_assert_cmpfloat (out (plan, "time-ep-comm"), ==, 0);
+}
+
+/* --head-dim and --ffn relu2 on dense shapes, counted by hand.
+ * Nemotron-4 15B (Parmar et al. 2024: h 6144, 32 layers, 48 heads, 8 KV heads,
+ * squared-ReLU FFN of 24576 without gate, V 256000, untied): attention
+ * 2·6144² + 2·6144·1024 = 75,497,472 + 12,582,912 = 88,080,384; FFN 2·6144·24576
+ * = 301,989,888; norms 12,288 (weights only); layer 390,082,560 × 32 =
+ * 12,482,641,920; + 2·1,572,864,000 + 6,144 = 15,628,376,064 (published:
+ * 12.5B non-embedding + 3.2B embedding).
+ * A head wider than h/a: h 1024, 8 heads of 256, 2 KV heads, SwiGLU 2048,
+ * V 1000 untied, 2 layers: attention 2·1024·2048 + 2·1024·512 = 5,242,880;
+ * FFN 3·1024·2048 = 6,291,456; norms 2048; layer 11,536,384 × 2 = 23,072,768;
+ * + 2,048,000 + 1024 = 25,121,792. */
+static void
+test_head_dim_relu2 (void)
+{
+  g_autoptr(NkPlan) nemotron = nk_plan_new ();
+  g_autoptr(NkPlan) wide = nk_plan_new ();
+
+  g_object_set (nemotron, "layers", 32.0, "d-model", 6144.0, "heads", 48.0, "kv-heads", 8,
+                "ffn", NK_FFN_RELU2, "d-ff", 24576.0, "vocab", 256000.0, "seq", 4096.0,
+                "tied-embeddings", FALSE, NULL);
+  g_assert_cmpfloat (out (nemotron, "shape-params"), ==, 15628376064.0);
+  g_assert_cmpfloat (out (nemotron, "shape-params-active"), ==, 15628376064.0);
+
+  g_object_set (wide, "layers", 2.0, "d-model", 1024.0, "heads", 8.0, "head-dim", 256, "kv-heads", 2,
+                "ffn", NK_FFN_SWIGLU, "d-ff", 2048.0, "vocab", 1000.0, "seq", 1024.0,
+                "tied-embeddings", FALSE, NULL);
+  g_assert_cmpfloat (out (wide, "shape-params"), ==, 25121792.0);
+}
+
+/* Each expert rule refuses with exit 2 and one sentence under the flag a person
+ * would change. */
+static void
+test_moe_flag_errors (void)
+{
+  static const struct { const char *extra[4]; const char *blamed; } cases[] = {
+    { { "--experts-per-token", "9", NULL }, "--experts-per-token" },   /* K > E */
+    { { "--ep", "3", NULL }, "--ep" },                                /* 8 % 3 */
+    { { "--ep", "8", "--tp", "2" }, "--ep" },                         /* DP 4 % 8 */
+    { { "--etp", "3", NULL }, "--etp" },                              /* 8 % (1 · 3) */
+    { { "--dense-layers", "4", NULL }, "--dense-layers" },            /* no MoE layer left */
+    { { "--expert-imbalance", "0.5", NULL }, "--expert-imbalance" },  /* below the mean */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      static const char *const base[] = {
+        "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "auto",
+        "--layers", "4", "--d-model", "1024", "--heads", "8", "--ffn", "swiglu",
+        "--d-ff", "4096", "--vocab", "1000", "--seq", "1024",
+        "--global-batch", "8", "--micro-batch", "1", "--experts", "8",
+      };
+      g_auto(NkTestRun) run = { 0 };
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+      g_autofree char *prefix = g_strdup_printf ("napkin-cli: %s:", cases[i].blamed);
+
+      for (guint j = 0; j < G_N_ELEMENTS (base); j++)
+        g_ptr_array_add (args, (gpointer) base[j]);
+      if (g_strcmp0 (cases[i].extra[0], "--experts-per-token") != 0)
+        {
+          g_ptr_array_add (args, (gpointer) "--experts-per-token");
+          g_ptr_array_add (args, (gpointer) "2");
+        }
+      for (guint j = 0; j < G_N_ELEMENTS (cases[i].extra) && cases[i].extra[j] != NULL; j++)
+        g_ptr_array_add (args, (gpointer) cases[i].extra[j]);
+      g_ptr_array_add (args, NULL);
+      if (!nk_test_run_cli (&run, "plan", (const char **) args->pdata, NULL, 0))
+        return;
+      g_test_message ("%s %s: %s", cases[i].extra[0], cases[i].extra[1], run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, prefix));
+    }
+  /* the experts' flags without --experts, and --experts without its top-K */
+  {
+    g_auto(NkTestRun) run = { 0 };
+    const char *args[] = { "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.4",
+                           "--layers", "4", "--d-model", "1024", "--heads", "8", "--ep", "2", NULL };
+
+    if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--ep describes a mixture of experts"));
+  }
+  {
+    g_auto(NkTestRun) run = { 0 };
+    const char *args[] = { "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.4",
+                           "--layers", "4", "--d-model", "1024", "--heads", "8", "--experts", "8", NULL };
+
+    if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+      return;
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--experts needs --experts-per-token"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -593,5 +836,11 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/search/none-fits", test_best_layout_none);
   g_test_add_func ("/engine/plan-cluster/asked-not-planned", test_asked_not_planned);
   g_test_add_func ("/engine/plan-cluster/export/same-bytes", test_export_same_bytes);
+  g_test_add_func ("/engine/plan-cluster/moe/params", test_moe_params);
+  g_test_add_func ("/engine/plan-cluster/moe/flops", test_moe_flops);
+  g_test_add_func ("/engine/plan-cluster/moe/memory", test_moe_memory);
+  g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
+  g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
+  g_test_add_func ("/engine/plan-cluster/shape/head-dim-relu2", test_head_dim_relu2);
   return g_test_run ();
 }
