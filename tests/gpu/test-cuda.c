@@ -413,15 +413,17 @@ test_reductions (void)
 }
 
 /* The reduction's three launch shapes agree with the CPU's in-order float64 sums: a
- * thread per output (70000 outputs), a block per output (a bias gradient: 200 columns
- * summed over 5000 strided rows) and blocks per output split into partials (3 rows of
- * 70000; the whole of a 300 × 400 matrix, as a loss is summed). */
+ * thread per output (70000 outputs; the sum in float32 only, as each emulated CUDA
+ * thread costs a fiber), a block per output (a bias gradient: 40 columns over 700
+ * strided rows) and blocks per output split into partials (3 columns of 8192 strided
+ * rows; 3 rows of 70000; the whole of a 300 × 400 matrix, as a loss is summed). */
 static void
 test_reduction_paths (void)
 {
   static const struct { gint64 rows, cols; int ndims, dims[2]; } cases[] = {
     { 70000, 3, 1, { 1, 0 } },
-    { 5000, 200, 1, { 0, 0 } },
+    { 700, 40, 1, { 0, 0 } },
+    { 8192, 3, 1, { 0, 0 } },
     { 3, 70000, 1, { 1, 0 } },
     { 300, 400, 2, { 0, 1 } },
   };
@@ -439,9 +441,12 @@ test_reduction_paths (void)
 
         for (int op = 0; op < NK_N_REDUCE_OPS; op++)
           {
-            g_autoptr(NkTensor) cpu = nk_reduce (op, a, cases[c].ndims, cases[c].dims, FALSE, &error);
+            g_autoptr(NkTensor) cpu = NULL;
             g_autoptr(NkTensor) gpu = NULL;
 
+            if (c == 0 && (f64 || op != NK_REDUCE_SUM))
+              continue;
+            cpu = nk_reduce (op, a, cases[c].ndims, cases[c].dims, FALSE, &error);
             g_assert_no_error (error);
             gpu = nk_reduce (op, ga, cases[c].ndims, cases[c].dims, FALSE, &error);
             g_assert_no_error (error);
