@@ -915,6 +915,56 @@ test_bug_best_layout_too_many_gpus (void)
   g_assert_nonnull (strstr (run.err, "fewer GPUs"));
 }
 
+/* Mixtral 8x7B on 64 H100s with EP 8, as a script reads it: sizing.params the
+ * total and params_active the per-token count (hand counts in
+ * test-plan-cluster.c: 46,702,792,704 and 12,879,925,248), layout.ep/etp,
+ * time_per_step.ep_comm within the exposed communication, and --ffn relu2
+ * accepted. */
+static void
+test_moe_json (void)
+{
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(JsonObject) o = NULL;
+  JsonObject *sizing, *layout, *time;
+
+  run_cli (&run, "plan", "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "auto",
+           "--layers", "32", "--d-model", "4096", "--heads", "32", "--kv-heads", "8", "--ffn", "swiglu",
+           "--d-ff", "14336", "--vocab", "32000", "--seq", "4096", "--experts", "8",
+           "--experts-per-token", "2", "--ep", "8", "--global-batch", "256", "--micro-batch", "1",
+           "--precision", "bf16-mixed", "--zero", "1", "--recompute", "full", "--json", NULL);
+  if (g_test_failed () || run.out == NULL)
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  o = parse_line (run.out);
+  sizing = json_object_get_object_member (o, "sizing");
+  g_assert_cmpfloat (json_object_get_double_member (sizing, "params"), ==, 46702792704.0);
+  g_assert_cmpfloat (json_object_get_double_member (sizing, "params_active"), ==, 12879925248.0);
+  layout = json_object_get_object_member (o, "layout");
+  g_assert_cmpint (json_object_get_int_member (layout, "ep"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (layout, "etp"), ==, 1);
+  time = json_object_get_object_member (o, "time_per_step");
+  g_assert_cmpfloat (json_object_get_double_member (time, "ep_comm"), >, 0);
+  g_assert_cmpfloat (json_object_get_double_member (time, "exposed_comm"), >=,
+                     json_object_get_double_member (time, "ep_comm"));
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "mfu_convention"), "active parameters"));
+  /* a dense plan says its active count too: all of them */
+  {
+    g_auto(NkTestRun) dense = { 0 };
+    g_autoptr(JsonObject) d = NULL;
+
+    run_cli (&dense, "plan", "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.4",
+             "--layers", "32", "--d-model", "6144", "--heads", "48", "--kv-heads", "8", "--ffn", "relu2",
+             "--d-ff", "24576", "--vocab", "256000", "--seq", "4096", "--json", NULL);
+    if (g_test_failed () || dense.out == NULL)
+      return;
+    g_assert_cmpint (dense.status, ==, 0);
+    d = parse_line (dense.out);
+    sizing = json_object_get_object_member (d, "sizing");
+    g_assert_cmpfloat (json_object_get_double_member (sizing, "params"), ==,
+                       json_object_get_double_member (sizing, "params_active"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -951,6 +1001,7 @@ main (int    argc,
   g_test_add_func ("/cli/plan/issue21/memory-reserve-range", test_bug_memory_reserve_range);
   g_test_add_func ("/cli/plan/issue21/largest-shape-activations", test_bug_largest_shape_activations);
   g_test_add_func ("/cli/plan/issue21/best-layout-too-many-gpus", test_bug_best_layout_too_many_gpus);
+  g_test_add_func ("/cli/plan/issue22/moe-json", test_moe_json);
 
   return g_test_run ();
 }
