@@ -19,6 +19,8 @@ struct _NapkinRunSummaryItem
 
   NapkinRun    *run;
   NkRunSummary  summary;
+  char         *texts[NK_RUN_SUMMARY_N_FIELDS];  /* as the table shows them */
+  char         *source;
   gboolean      pending;       /* its folder is being summarised on a thread */
   guint         update_source;
   GCancellable *cancellable;
@@ -36,6 +38,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static char *dup_source (NapkinRunSummaryItem *self);
+
+/* The texts are made once per summary, not once per cell shown: a sort rebinds
+ * a few hundred lines. */
 static void
 set_summary (NapkinRunSummaryItem *self,
              const NkRunSummary   *summary,
@@ -45,6 +51,13 @@ set_summary (NapkinRunSummaryItem *self,
 
   self->summary = *summary;
   self->pending = pending;
+  for (guint f = 0; f < NK_RUN_SUMMARY_N_FIELDS; f++)
+    {
+      g_free (self->texts[f]);
+      self->texts[f] = pending ? g_strdup ("…") : nk_run_summary_format (&self->summary, f);
+    }
+  g_free (self->source);
+  self->source = dup_source (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARY]);
   if (was_pending != pending)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
@@ -169,6 +182,18 @@ napkin_run_summary_item_dispose (GObject *object)
 }
 
 static void
+napkin_run_summary_item_finalize (GObject *object)
+{
+  NapkinRunSummaryItem *self = NAPKIN_RUN_SUMMARY_ITEM (object);
+
+  for (guint f = 0; f < NK_RUN_SUMMARY_N_FIELDS; f++)
+    g_free (self->texts[f]);
+  g_free (self->source);
+
+  G_OBJECT_CLASS (napkin_run_summary_item_parent_class)->finalize (object);
+}
+
+static void
 napkin_run_summary_item_get_property (GObject    *object,
                                       guint       prop_id,
                                       GValue     *value,
@@ -231,6 +256,7 @@ napkin_run_summary_item_class_init (NapkinRunSummaryItemClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = napkin_run_summary_item_dispose;
+  object_class->finalize = napkin_run_summary_item_finalize;
   object_class->get_property = napkin_run_summary_item_get_property;
   object_class->set_property = napkin_run_summary_item_set_property;
   object_class->constructed = napkin_run_summary_item_constructed;
@@ -304,20 +330,11 @@ napkin_run_summary_item_is_pending (NapkinRunSummaryItem *self)
   return self->pending;
 }
 
-/**
- * napkin_run_summary_item_dup_source:
- * @self: an item
- *
- * Returns: (transfer full): what ran the run: "Napkin · cruncher", or the engine
- *   whose log it is ("torchtitan"), followed or launched as a command
- */
-char *
-napkin_run_summary_item_dup_source (NapkinRunSummaryItem *self)
+static char *
+dup_source (NapkinRunSummaryItem *self)
 {
   const NkImport *import;
   const char *engine;
-
-  g_return_val_if_fail (NAPKIN_IS_RUN_SUMMARY_ITEM (self), NULL);
 
   import = napkin_run_get_import (self->run);
   if (import == NULL)
@@ -339,20 +356,32 @@ napkin_run_summary_item_dup_source (NapkinRunSummaryItem *self)
 }
 
 /**
- * napkin_run_summary_item_dup_text:
+ * napkin_run_summary_item_get_source:
+ * @self: an item
+ *
+ * Returns: what ran the run: "Napkin · cruncher", or the engine whose log it is
+ *   ("torchtitan"), followed or launched as a command
+ */
+const char *
+napkin_run_summary_item_get_source (NapkinRunSummaryItem *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_RUN_SUMMARY_ITEM (self), NULL);
+  return self->source;
+}
+
+/**
+ * napkin_run_summary_item_get_text:
  * @self: an item
  * @field: a figure
  *
- * Returns: (transfer full): the figure as the table shows it
- *   (nk_run_summary_format()), or "…" while the run's folder is being read
+ * Returns: the figure as the table shows it (nk_run_summary_format()), or "…"
+ *   while the run's folder is being read
  */
-char *
-napkin_run_summary_item_dup_text (NapkinRunSummaryItem *self,
+const char *
+napkin_run_summary_item_get_text (NapkinRunSummaryItem *self,
                                   NkRunSummaryField     field)
 {
   g_return_val_if_fail (NAPKIN_IS_RUN_SUMMARY_ITEM (self), NULL);
-
-  if (self->pending)
-    return g_strdup ("…");
-  return nk_run_summary_format (&self->summary, field);
+  g_return_val_if_fail (field < NK_RUN_SUMMARY_N_FIELDS, NULL);
+  return self->texts[field];
 }

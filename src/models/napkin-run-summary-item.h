@@ -27,8 +27,8 @@ NapkinRunSummaryItem *napkin_run_summary_item_new         (NapkinRun            
 NapkinRun            *napkin_run_summary_item_get_run     (NapkinRunSummaryItem *self);
 const NkRunSummary   *napkin_run_summary_item_get_summary (NapkinRunSummaryItem *self);
 gboolean              napkin_run_summary_item_is_pending  (NapkinRunSummaryItem *self);
-char                 *napkin_run_summary_item_dup_source  (NapkinRunSummaryItem *self);
-char                 *napkin_run_summary_item_dup_text    (NapkinRunSummaryItem *self,
+const char           *napkin_run_summary_item_get_source  (NapkinRunSummaryItem *self);
+const char           *napkin_run_summary_item_get_text    (NapkinRunSummaryItem *self,
                                                            NkRunSummaryField     field);
 void                  napkin_run_summary_item_update      (NapkinRunSummaryItem *self);
 

@@ -107,12 +107,8 @@ compare_items (gconstpointer a,
     r = g_utf8_collate (napkin_run_get_name (napkin_run_summary_item_get_run ((gpointer) a)),
                         napkin_run_get_name (napkin_run_summary_item_get_run ((gpointer) b)));
   else
-    {
-      g_autofree char *x = napkin_run_summary_item_dup_source ((gpointer) a);
-      g_autofree char *y = napkin_run_summary_item_dup_source ((gpointer) b);
-
-      r = g_utf8_collate (x, y);
-    }
+    r = g_utf8_collate (napkin_run_summary_item_get_source ((gpointer) a),
+                        napkin_run_summary_item_get_source ((gpointer) b));
   return (r > 0) - (r < 0);
 }
 
@@ -211,15 +207,15 @@ napkin_runs_table_set_runs (NapkinRunsTable *self,
 
 /* ------------------------------------------------------------ cells */
 
-static char *
-dup_text (gpointer         item,
+static const char *
+get_text (gpointer         item,
           NapkinRunsColumn column)
 {
   if (column == NAPKIN_RUNS_COLUMN_NAME)
-    return g_strdup (napkin_run_get_name (napkin_run_summary_item_get_run (item)));
+    return napkin_run_get_name (napkin_run_summary_item_get_run (item));
   if (column == NAPKIN_RUNS_COLUMN_SOURCE)
-    return napkin_run_summary_item_dup_source (item);
-  return napkin_run_summary_item_dup_text (item, column - NAPKIN_RUNS_COLUMN_FINAL_LOSS);
+    return napkin_run_summary_item_get_source (item);
+  return napkin_run_summary_item_get_text (item, column - NAPKIN_RUNS_COLUMN_FINAL_LOSS);
 }
 
 static void
@@ -227,12 +223,9 @@ update_cell (GtkListItem *list_item)
 {
   ColumnData *data = g_object_get_data (G_OBJECT (list_item), "napkin-column");
   gpointer item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
 
-  if (item == NULL)
-    return;
-  text = dup_text (item, data->column);
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+  if (item != NULL)
+    gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)), get_text (item, data->column));
 }
 
 static void
@@ -266,12 +259,13 @@ bind_cell (GtkSignalListItemFactory *factory,
   gpointer item = gtk_list_item_get_item (list_item);
 
   update_cell (list_item);
+  /* a sort rebinds a few hundred cells: plain handlers, not watched closures (unbind
+   * always comes first) */
   if (data->column == NAPKIN_RUNS_COLUMN_NAME)
-    g_signal_connect_object (napkin_run_summary_item_get_run (item), "notify::name",
-                             G_CALLBACK (update_cell), list_item, G_CONNECT_SWAPPED);
+    g_signal_connect_swapped (napkin_run_summary_item_get_run (item), "notify::name",
+                              G_CALLBACK (update_cell), list_item);
   else
-    g_signal_connect_object (item, "notify::summary", G_CALLBACK (update_cell), list_item,
-                             G_CONNECT_SWAPPED);
+    g_signal_connect_swapped (item, "notify::summary", G_CALLBACK (update_cell), list_item);
 }
 
 static void
@@ -283,8 +277,10 @@ unbind_cell (GtkSignalListItemFactory *factory,
 
   if (item == NULL)
     return;
-  g_signal_handlers_disconnect_by_data (item, list_item);
-  g_signal_handlers_disconnect_by_data (napkin_run_summary_item_get_run (item), list_item);
+  if (data->column == NAPKIN_RUNS_COLUMN_NAME)
+    g_signal_handlers_disconnect_by_data (napkin_run_summary_item_get_run (item), list_item);
+  else
+    g_signal_handlers_disconnect_by_data (item, list_item);
 }
 
 static void
@@ -526,5 +522,5 @@ napkin_runs_table_dup_cell_text (NapkinRunsTable  *self,
   g_return_val_if_fail (column < NAPKIN_RUNS_N_COLUMNS, NULL);
 
   item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
-  return item != NULL ? dup_text (item, column) : NULL;
+  return item != NULL ? g_strdup (get_text (item, column)) : NULL;
 }
