@@ -756,6 +756,79 @@ test_fast_rows_and_in_place (void)
   nk_rng_free (rng);
 }
 
+/* NVFP4's fast paths against nk_quantize() on 2^20 values per array: random
+ * spreads (zeros, −0, subnormals, huge), and blocks built on exact ties. With a
+ * tensor amax of 2688 × 2^k the tensor scale is 2^k; a block whose amax is
+ * 6 × s_b × 2^k (s_b an e4m3 value) then has S = s_b × 2^k, and its other
+ * elements are the E2M1 midpoints and grid values times S (floats: 3 + 4
+ * significant bits), one float step either side of them, or random. */
+static void
+nvfp4_ties_floats (NkRng *rng, float *x, gsize n, int k)
+{
+  static const double pts[] = { 0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 5, 6 };
+
+  for (gsize b = 0; b + 16 <= n; b += 16)
+    {
+      /* s_b = (8 + j) / 8 × 2^e, normal e4m3 up to 448 */
+      int e = (int) (nk_rng_next_u32 (rng) % 15) - 6;
+      double s_b = MIN ((8 + nk_rng_next_u32 (rng) % 8) / 8.0 * ldexp (1.0, e), 448.0);
+      double S = s_b * ldexp (1.0, k);
+
+      x[b] = (float) (6.0 * S);
+      for (guint i = 1; i < 16; i++)
+        {
+          guint32 r = nk_rng_next_u32 (rng);
+          float v = (float) (pts[r % G_N_ELEMENTS (pts)] * S);
+
+          switch ((r >> 8) % 4)
+            {
+            case 0: v = nextafterf (v, 0.0f); break;
+            case 1: v = nextafterf (v, G_MAXFLOAT); break;
+            case 2: break;
+            default: v = (float) (nk_rng_uniform_double (rng) * 6.0 * S); break;
+            }
+          x[b + i] = (r >> 31) ? -v : v;
+        }
+    }
+  x[0] = (float) ldexp (2688.0, k);         /* the tensor amax */
+}
+
+static void
+test_nvfp4_fast_million (void)
+{
+  const gsize rows = 64, cols = 16384, n = rows * cols;
+  g_autofree float *x = g_new (float, n);
+  NkRng *rng = nk_rng_new (25);
+  const int ks[] = { 0, -20, -133, 100 };   /* −133: S and its midpoints subnormal */
+
+  for (guint t = 0; t < G_N_ELEMENTS (ks); t++)
+    {
+      nvfp4_ties_floats (rng, x, n, ks[t]);
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_NEAREST_EVEN, t, "nvfp4 ties, 2^20");
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, 1, n - 5, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_NEAREST_EVEN, t, "nvfp4 ties, short last block");
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_STOCHASTIC, t, "nvfp4 ties stochastic, 2^20");
+    }
+  for (int spread = 4; spread <= 64; spread *= 4)
+    {
+      random_floats (rng, x, n, spread);
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_NEAREST_EVEN, spread, "nvfp4 random, 2^20");
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_STOCHASTIC, spread, "nvfp4 random stochastic, 2^20");
+    }
+
+  /* non-finite input: results unspecified, but the call returns */
+  x[3] = NAN;
+  x[40] = INFINITY;
+  x[77] = -INFINITY;
+  nk_quantize_fake_f32 (NK_BLOCK_FORMAT_NVFP4, x, x, rows, cols, 16, NK_MX_SCALE_UP,
+                        NK_ROUNDING_MODE_NEAREST_EVEN, NULL, NULL);
+  nk_rng_free (rng);
+}
+
 /* ---- stochastic rounding --------------------------------------------------- */
 
 static void
@@ -857,6 +930,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quantize/errors", test_errors);
   g_test_add_func ("/quantize/fast-equals-people", test_fast_equals_people);
   g_test_add_func ("/quantize/fast-rows-in-place", test_fast_rows_and_in_place);
+  g_test_add_func ("/quantize/nvfp4-fast-million", test_nvfp4_fast_million);
   g_test_add_func ("/quantize/stochastic", test_stochastic);
   return g_test_run ();
 }

@@ -257,6 +257,33 @@ round_nearest_d (double a,
   return r > MAXV ? MAXV : r;
 }
 
+/* The float32 nearest a double t at or below it (t itself when t is a float):
+ * for a float y, y > t exactly when y > below_f (t). */
+NK_INLINE float
+below_f (double t)
+{
+  float f = (float) t;
+
+  return (double) f > t ? nextafterf (f, 0.0f) : f;
+}
+
+/* The float32 nearest a double t > 0 at or above it: for a float y, y ≥ t
+ * exactly when y ≥ above_f (t). */
+NK_INLINE float
+above_f (double t)
+{
+  float f = (float) t;
+
+  return (double) f < t ? nextafterf (f, G_MAXFLOAT) : f;
+}
+
+/* One NVFP4 block, nearest-even, by comparison: with S = s_b × s_t (28 bits,
+ * exact in double) the E2M1 code of |x| / S is the number of midpoints
+ * m_k × S it passes, m = 0.25 0.75 1.25 1.75 2.5 3.5 5; a tie goes to the even
+ * code, so past m_k means > for odd k and ≥ for even k. m_k × S (31 bits) is
+ * exact in double, and a float y passes it exactly when it passes the float
+ * bound below_f / above_f gives; so the element loop is float compares and
+ * selects of the eight dequantized values (float) (v_k × S), and vectorises. */
 NK_INLINE void
 nvfp4_block_nearest (const float *src,
                      float       *dst,
@@ -267,25 +294,32 @@ nvfp4_block_nearest (const float *src,
 {
   const nk_u32_alias *sx = (const nk_u32_alias *) src;
   nk_u32_alias *dx = (nk_u32_alias *) dst;
-  const guint64 one_bits = d2u (1.0), six_bits = d2u (6.0);
-  double inv_s = 1.0 / S;
+  const float t1 = below_f (0.25 * S), t2 = above_f (0.75 * S), t3 = below_f (1.25 * S);
+  const float t4 = above_f (1.75 * S), t5 = below_f (2.5 * S), t6 = above_f (3.5 * S);
+  const float t7 = below_f (5.0 * S), tc = below_f (6.0 * S);
+  const guint32 v1 = f2u ((float) (0.5 * S)), v2 = f2u ((float) S);
+  const guint32 v3 = f2u ((float) (1.5 * S)), v4 = f2u ((float) (2.0 * S));
+  const guint32 v5 = f2u ((float) (3.0 * S)), v6 = f2u ((float) (4.0 * S));
+  const guint32 v7 = f2u ((float) (6.0 * S));
   guint32 nf = 0, nc = 0;
 
   for (guint i = 0; i < len; i++)
     {
-      guint32 mag = sx[i] & 0x7fffffffu;
-      double p = (double) u2f (mag) * inv_s;
-      guint64 ua = (d2u (p) + 0x800u) & ~G_GUINT64_CONSTANT (0xfff);
-      guint64 rn = (ua + ((G_GUINT64_CONSTANT (1) << 50) - 1) + ((ua >> 51) & 1))
-                   & ~((G_GUINT64_CONSTANT (1) << 51) - 1);
-      guint64 rs = d2u ((u2d (ua) + 0x1p51) - 0x1p51);
-      guint64 sub = G_GUINT64_CONSTANT (0) - (guint64) (ua < one_bits);
-      guint64 r = (rs & sub) | (rn & ~sub);
+      guint32 ux = sx[i];
+      guint32 mag = ux & 0x7fffffffu;
+      float a = u2f (mag);
+      guint32 r = 0;
 
-      nc += ua > six_bits;
-      r = r > six_bits ? six_bits : r;
-      nf += (guint32) (mag != 0) & (guint32) (r == 0);
-      dx[i] = f2u ((float) (u2d (r) * S)) | (sx[i] & 0x80000000u);
+      r = a > t1 ? v1 : r;
+      r = a >= t2 ? v2 : r;
+      r = a > t3 ? v3 : r;
+      r = a >= t4 ? v4 : r;
+      r = a > t5 ? v5 : r;
+      r = a >= t6 ? v6 : r;
+      r = a > t7 ? v7 : r;
+      nc += a > tc;
+      nf += (guint32) (mag != 0) & (guint32) (a <= t1);
+      dx[i] = r | (ux & 0x80000000u);
     }
   *flushed += nf;
   *clipped += nc;
