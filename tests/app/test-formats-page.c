@@ -532,6 +532,15 @@ test_narrow (Fixture       *fixture,
                               "the fp8 switch");
   nk_test_page_assert_inside (nk_test_find_descendant (page, NAPKIN_TYPE_RANGE_CHART), page,
                               "the range chart");
+  /* the four section buttons all show: none scrolled out of sight past the edge */
+  {
+    GtkWidget *switcher = nk_test_find_descendant (page, GTK_TYPE_STACK_SWITCHER);
+    guint n = 0;
+
+    for (GtkWidget *b = gtk_widget_get_first_child (switcher); b; b = gtk_widget_get_next_sibling (b), n++)
+      nk_test_page_assert_inside (b, page, "a section button");
+    g_assert_cmpuint (n, ==, 4);
+  }
   for (NkDType dtype = 0; dtype < NK_N_DTYPES; dtype++)
     {
       NapkinFormatCard *card = find_card (page, dtype);
@@ -554,6 +563,15 @@ main (int    argc,
    * to: its test backend instead of none, so the tests can read them. */
   g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  {
+    /* the app's stylesheet, as AdwApplication loads it: the section buttons'
+     * widths come from it */
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/napkinml/Napkin/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
   adw_init ();
 
   g_test_add ("/ui/formats/lecture-example", Fixture, NULL,
