@@ -54,6 +54,7 @@ new_runs_window (NapkinTrainingPage *self)
   gtk_window_set_hide_on_close (GTK_WINDOW (window), FALSE);
   adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), title);
   gtk_box_append (GTK_BOX (box), header);
+  gtk_widget_set_vexpand (table, TRUE);
   gtk_box_append (GTK_BOX (box), table);
   adw_window_set_content (ADW_WINDOW (window), box);
   g_signal_connect_object (table, "run-activated", G_CALLBACK (on_run_activated), self, 0);
