@@ -24,6 +24,8 @@ static const NkBucket kept_buckets[] = {
  * nk_run_summary_copy:
  * @summary: a summary
  *
+ * Copies a summary.
+ *
  * Returns: (transfer full): a copy of @summary
  */
 NkRunSummary *
@@ -299,6 +301,8 @@ nk_run_summary_read (const char    *dir,
  * nk_run_summary_get:
  * @summary: a summary
  * @field: which figure
+ *
+ * One figure of a summary; an infinite one counts as unknown too.
  *
  * Returns: the figure, NAN when unknown
  */
