@@ -217,7 +217,6 @@ napkin_run_facts_init (NapkinRunFacts *self)
     _("Plan"),
   };
   GtkWidget *buttons = napkin_wrap_box_new ();
-  GtkWidget *compare = gtk_button_new_with_mnemonic (_("_Compare with a Plan…"));
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -240,11 +239,9 @@ napkin_run_facts_init (NapkinRunFacts *self)
     }
   gtk_widget_set_parent (self->group, GTK_WIDGET (self));
 
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (compare), "training.compare-plan");
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (compare), "s", "");
+  /* Compare with a Plan… is the run view's, in its Plan and Measurement card */
   self->settings_button = gtk_button_new_with_mnemonic (_("_New Napkin Run"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->settings_button), "training.edit-settings");
-  gtk_widget_set_parent (compare, buttons);
   gtk_widget_set_parent (self->settings_button, buttons);
   gtk_widget_set_halign (buttons, GTK_ALIGN_END);
   gtk_widget_set_parent (buttons, GTK_WIDGET (self));

@@ -540,6 +540,51 @@ test_open_log (void)
   g_assert_finalize_object (page);
 }
 
+/* The buttons of @widget's tree that are on screen (they and their parents visible)
+ * and run @action. */
+static guint
+count_shown_buttons (GtkWidget  *widget,
+                     const char *action)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return 0;
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_shown_buttons (child, action);
+  return n;
+}
+
+/* An imported run offers Compare with a Plan… once, in its Plan and Measurement
+ * card (the facts in the settings' place had a second one). */
+static void
+test_one_compare_plan_button (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("napkin-log-XXXXXX", NULL);
+  g_autofree char *log = g_build_filename (dir, "train.log", NULL);
+  NapkinTrainingPage *page = new_page ();
+  guint before = napkin_training_page_get_n_runs (page);
+  guint64 waited = 0;
+
+  g_assert_true (g_file_set_contents (log,
+    "step:  1  loss: 12.2500  memory: 40.00GiB(50.00%)  tps: 1,000  tflops: 100.00  mfu: 10.00%\n"
+    "step:  2  loss: 11.5000  memory: 42.00GiB(52.00%)  tps: 3,000  tflops: 300.00  mfu: 30.00%\n", -1, NULL));
+  /* before: nothing imported, no button */
+  g_assert_cmpuint (count_shown_buttons (GTK_WIDGET (page), "training.compare-plan"), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.open-log", "s", log));
+  while (napkin_training_page_get_n_runs (page) == before && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  drain ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (page->facts)));
+  g_assert_cmpuint (count_shown_buttons (GTK_WIDGET (page), "training.compare-plan"), ==, 1);
+  g_unlink (log);
+  g_rmdir (dir);
+  g_assert_finalize_object (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -558,5 +603,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs/killed-run-resumes", test_killed_run_resumes);
   g_test_add_func ("/ui/training/runs/open-log", test_open_log);
   g_test_add_func ("/ui/training/runs/open-reads-on-thread", test_open_reads_on_thread);
+  g_test_add_func ("/ui/training/runs/one-compare-plan-button", test_one_compare_plan_button);
   return g_test_run ();
 }
