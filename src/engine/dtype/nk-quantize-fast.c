@@ -16,14 +16,15 @@
  * makes the FPU round a to a multiple of the subnormal quantum 2^(emin − m)
  * (mxint8: of 2^−6). Then min(r, max) saturates and r × X is exact.
  *
- * NVFP4: a = |x| / (s_b × s_t) must be exact where it decides: x × (1 / S) in
- * double is within 2^−51 of a, and a is either an e2m1 midpoint (3 bits × a
- * power of two) or at least 2^−31 (relative) away from every one (x has 24
- * bits, S 28); rounding the product to 40 bits therefore gives the midpoint
- * exactly, or stays on a's side of it. Then the same add-and-mask on doubles.
+ * NVFP4, nearest-even: no division. With S = s_b × s_t (28 bits, exact in
+ * double) an element's E2M1 code is the number of midpoints m_k × S its |x|
+ * passes (exact in double, and exactly a float compare against the float bound
+ * below or above each); see nvfp4_block_nearest(). Stochastic: the row's
+ * Philox words in bulk (the words nk_rng_next_u32() would give, eight blocks
+ * at a time) and a branch-free double loop of nk_quant_round_mag()'s rule.
  *
- * Stochastic and directed rounding take the per-element path nk_quantize() takes
- * (one 32-bit draw per element, row-major order, for stochastic).
+ * Directed rounding takes the per-element path nk_quantize() takes (one
+ * 32-bit draw per element, row-major order, for stochastic everywhere).
  */
 #include "config.h"
 
@@ -257,14 +258,14 @@ round_nearest_d (double a,
   return r > MAXV ? MAXV : r;
 }
 
-/* The float32 nearest a double t at or below it (t itself when t is a float):
+/* The float32 nearest a double t ≥ 0 at or below it (t itself when t is a float):
  * for a float y, y > t exactly when y > below_f (t). */
 NK_INLINE float
 below_f (double t)
 {
   float f = (float) t;
 
-  return (double) f > t ? nextafterf (f, 0.0f) : f;
+  return (double) f > t ? u2f (f2u (f) - 1) : f;      /* f > 0: the float below */
 }
 
 /* The float32 nearest a double t > 0 at or above it: for a float y, y ≥ t
@@ -274,7 +275,7 @@ above_f (double t)
 {
   float f = (float) t;
 
-  return (double) f < t ? nextafterf (f, G_MAXFLOAT) : f;
+  return (double) f < t ? u2f (f2u (f) + 1) : f;      /* f finite: the float above */
 }
 
 /* One NVFP4 block, nearest-even, by comparison: with S = s_b × s_t (28 bits,
@@ -325,6 +326,123 @@ nvfp4_block_nearest (const float *src,
   *clipped += nc;
 }
 
+/* Philox4x32-10 (nk_philox4x32_10(), nk-rng.c) on eight counters at once, lane
+ * by lane in arrays, so that each round is vector code (32 × 32 → 64 products):
+ * out[4 j + w] is word w of counter {block + j, (block + j) >> 32, 0, 0}. */
+#define PHILOX_LANES 8
+NK_INLINE void
+philox_x8 (guint64        block,
+           const guint32  key[2],
+           guint32       *out)
+{
+  guint32 c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES], c3[PHILOX_LANES];
+  guint32 k0 = key[0], k1 = key[1];
+
+  for (guint j = 0; j < PHILOX_LANES; j++)
+    {
+      c0[j] = (guint32) (block + j);
+      c1[j] = (guint32) ((block + j) >> 32);
+      c2[j] = 0;
+      c3[j] = 0;
+    }
+  for (guint round = 0; round < 10; round++)
+    {
+      for (guint j = 0; j < PHILOX_LANES; j++)
+        {
+          guint64 p0 = (guint64) 0xD2511F53u * c0[j];
+          guint64 p1 = (guint64) 0xCD9E8D57u * c2[j];
+          guint32 n0 = (guint32) (p1 >> 32) ^ c1[j] ^ k0;
+          guint32 n2 = (guint32) (p0 >> 32) ^ c3[j] ^ k1;
+
+          c1[j] = (guint32) p1;
+          c3[j] = (guint32) p0;
+          c0[j] = n0;
+          c2[j] = n2;
+        }
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+  for (guint j = 0; j < PHILOX_LANES; j++)
+    {
+      out[4 * j] = c0[j];
+      out[4 * j + 1] = c1[j];
+      out[4 * j + 2] = c2[j];
+      out[4 * j + 3] = c3[j];
+    }
+}
+
+/* Words counter … counter + n − 1 of the stream of key (what n calls of
+ * nk_rng_next_u32() return), eight Philox blocks at a time. */
+static void
+philox_words (const guint32 key[2],
+              guint64       counter,
+              guint32      *out,
+              gsize         n)
+{
+  guint32 w[4 * PHILOX_LANES];
+  gsize i = 0;
+
+  /* up to the next block boundary, then whole runs of eight blocks */
+  while (i < n && ((counter + i) & 3) != 0)
+    {
+      guint64 c = counter + i;
+      guint32 ctr[4] = { (guint32) (c >> 2), (guint32) (c >> 34), 0, 0 };
+
+      nk_philox4x32_10 (ctr, key, w);
+      for (; i < n && ((counter + i) & 3) != 0; i++)
+        out[i] = w[(counter + i) & 3];
+    }
+  for (; i + 4 * PHILOX_LANES <= n; i += 4 * PHILOX_LANES)
+    philox_x8 ((counter + i) >> 2, key, out + i);
+  if (i < n)
+    {
+      philox_x8 ((counter + i) >> 2, key, w);
+      memcpy (out + i, w, (n - i) * sizeof *out);
+    }
+}
+
+/* One NVFP4 block, stochastic: nk_quant_round_mag()'s rule on E2M1's grid
+ * (spacing q = 0.5 below 2, 1 below 4, 2 up to 6; away from zero when the draw
+ * u < frac · 2³²) with a = |x| / S in double as there, written without
+ * branches or calls so that it vectorises. t = a / q is exact (q a power of
+ * two), its floor (t < 12) an int conversion, frac = t − floor exact; frac 0
+ * never rounds away. u becomes a double exactly through a signed int. */
+NK_INLINE void
+nvfp4_block_stochastic (const float   *src,
+                        float         *dst,
+                        guint          len,
+                        double         S,
+                        const guint32 *u,
+                        guint64       *flushed,
+                        guint64       *clipped)
+{
+  const nk_u32_alias *sx = (const nk_u32_alias *) src;
+  nk_u32_alias *dx = (nk_u32_alias *) dst;
+  guint32 nf = 0, nc = 0;
+
+  for (guint i = 0; i < len; i++)
+    {
+      guint32 ux = sx[i];
+      guint32 mag = ux & 0x7fffffffu;
+      double a = (double) u2f (mag) / S;
+      double q = a >= 4.0 ? 2.0 : a >= 2.0 ? 1.0 : 0.5;
+      double iq = a >= 4.0 ? 0.5 : a >= 2.0 ? 1.0 : 2.0;
+      double t = a * iq;
+      double lo = (double) (gint32) (t < 12.0 ? t : 0.0);   /* NaN too */
+      double frac = t - lo;
+      double du = (double) (gint32) (u[i] ^ 0x80000000u) + 2147483648.0;
+      double r = (lo + (du < frac * 4294967296.0 ? 1.0 : 0.0)) * q;
+
+      r = r > 6.0 ? 6.0 : r;
+      r = a >= 6.0 ? 6.0 : r;
+      nc += a > 6.0;
+      nf += (guint32) (mag != 0) & (guint32) (r == 0.0);
+      dx[i] = f2u ((float) (r * S)) | (ux & 0x80000000u);
+    }
+  *flushed += nf;
+  *clipped += nc;
+}
+
 /* The per-element path of the other rounding modes (and NVFP4 blocks whose
  * scale is zero): what nk_quantize() does, value by value. */
 static void
@@ -353,6 +471,88 @@ block_slow (NkBlockFormat   format,
     }
 }
 
+/* A row of full 16-element NVFP4 blocks, nearest-even, in three passes so that
+ * the per-block work vectorises across blocks as the element work does: each
+ * block's amax; its S and float bounds and values (nvfp4_block_nearest()'s, in
+ * arrays of nb, P[k × nb + b]); the elements. Blocks with S = 0 take
+ * block_slow(). P holds 17 × nb floats. */
+static void block_slow (NkBlockFormat, const float *, float *, guint, double,
+                        NkRoundingMode, NkRng *, NkQuantizeStats *);
+
+NK_INLINE void
+nvfp4_row_nearest16 (const float     *src,
+                     float           *dst,
+                     gsize            nb,
+                     float            s_t,
+                     float           *P,
+                     NkQuantizeStats *st)
+{
+  const nk_u32_alias *sx = (const nk_u32_alias *) src;
+  nk_u32_alias *dx = (nk_u32_alias *) dst;
+  nk_u32_alias *Pu = (nk_u32_alias *) P;
+  const double d6 = 6.0 * s_t;
+  guint32 nf = 0, nc = 0;
+
+  for (gsize b = 0; b < nb; b++)
+    Pu[16 * nb + b] = amax_bits (src + 16 * b, 16);
+  for (gsize b = 0; b < nb; b++)
+    {
+      double S = round_nearest_d ((double) u2f (Pu[16 * nb + b]) / d6, 3, -6, 448.0) * s_t;
+
+      P[0 * nb + b] = below_f (0.25 * S);
+      P[1 * nb + b] = above_f (0.75 * S);
+      P[2 * nb + b] = below_f (1.25 * S);
+      P[3 * nb + b] = above_f (1.75 * S);
+      P[4 * nb + b] = below_f (2.5 * S);
+      P[5 * nb + b] = above_f (3.5 * S);
+      P[6 * nb + b] = below_f (5.0 * S);
+      P[7 * nb + b] = below_f (6.0 * S);
+      P[8 * nb + b] = (float) (0.5 * S);
+      P[9 * nb + b] = (float) S;
+      P[10 * nb + b] = (float) (1.5 * S);
+      P[11 * nb + b] = (float) (2.0 * S);
+      P[12 * nb + b] = (float) (3.0 * S);
+      P[13 * nb + b] = (float) (4.0 * S);
+      P[14 * nb + b] = (float) (6.0 * S);
+      Pu[15 * nb + b] = S == 0.0;
+    }
+  for (gsize b = 0; b < nb; b++)
+    {
+      const float t1 = P[b], t2 = P[nb + b], t3 = P[2 * nb + b], t4 = P[3 * nb + b];
+      const float t5 = P[4 * nb + b], t6 = P[5 * nb + b], t7 = P[6 * nb + b], tc = P[7 * nb + b];
+      const guint32 v1 = Pu[8 * nb + b], v2 = Pu[9 * nb + b], v3 = Pu[10 * nb + b];
+      const guint32 v4 = Pu[11 * nb + b], v5 = Pu[12 * nb + b], v6 = Pu[13 * nb + b];
+      const guint32 v7 = Pu[14 * nb + b];
+
+      if (G_UNLIKELY (Pu[15 * nb + b]))
+        {
+          block_slow (NK_BLOCK_FORMAT_NVFP4, src + 16 * b, dst + 16 * b, 16, 0.0,
+                      NK_ROUNDING_MODE_NEAREST_EVEN, NULL, st);
+          continue;
+        }
+      for (guint i = 0; i < 16; i++)
+        {
+          guint32 ux = sx[16 * b + i];
+          guint32 mag = ux & 0x7fffffffu;
+          float a = u2f (mag);
+          guint32 r = 0;
+
+          r = a > t1 ? v1 : r;
+          r = a >= t2 ? v2 : r;
+          r = a > t3 ? v3 : r;
+          r = a >= t4 ? v4 : r;
+          r = a > t5 ? v5 : r;
+          r = a >= t6 ? v6 : r;
+          r = a > t7 ? v7 : r;
+          nc += a > tc;
+          nf += (guint32) (mag != 0) & (guint32) (a <= t1);
+          dx[16 * b + i] = r | (ux & 0x80000000u);
+        }
+    }
+  st->flushed += nf;
+  st->clipped += nc;
+}
+
 NK_CLONES static void
 fake_nvfp4 (const float     *src,
             float           *dst,
@@ -364,23 +564,66 @@ fake_nvfp4 (const float     *src,
             NkQuantizeStats *st)
 {
   float s_t = nk_quant_nvfp4_tensor_scale (u2f (amax_bits (src, rows * cols)));
+  gboolean stochastic = rounding == NK_ROUNDING_MODE_STOCHASTIC;
+  g_autofree guint32 *u = stochastic ? g_new (guint32, cols) : NULL;
+  g_autofree float *P = rounding == NK_ROUNDING_MODE_NEAREST_EVEN && block == 16
+                        ? g_new (float, 17 * (cols / 16) + 1) : NULL;
+  guint64 seed = 0, counter = 0;
+  guint32 key[2] = { 0, 0 };
 
+  if (stochastic)
+    {
+      nk_rng_get_state (rng, &seed, &counter);
+      key[0] = (guint32) seed;
+      key[1] = (guint32) (seed >> 32);
+    }
   for (gsize r = 0; r < rows; r++)
-    for (gsize c0 = 0; c0 < cols; c0 += block)
-      {
-        gsize off = r * cols + c0;
-        guint len = (guint) MIN ((gsize) block, cols - c0);
-        double amax = u2f (len == 16 ? amax_bits (src + off, 16) : amax_bits (src + off, len));
-        double s_b = s_t == 0.0f ? 0.0 : round_nearest_d (amax / (6.0 * s_t), 3, -6, 448.0);
-        double S = s_b * s_t;
+    {
+      /* one draw per element, row-major: this row's words in bulk */
+      if (stochastic)
+        {
+          philox_words (key, counter, u, cols);
+          counter += cols;
+        }
+      gsize c_start = 0;
 
-        if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0 && len == 16)
-          nvfp4_block_nearest (src + off, dst + off, 16, S, &st->flushed, &st->clipped);
-        else if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
-          nvfp4_block_nearest (src + off, dst + off, len, S, &st->flushed, &st->clipped);
-        else
-          block_slow (NK_BLOCK_FORMAT_NVFP4, src + off, dst + off, len, S, rounding, rng, st);
-      }
+      /* full blocks of 16, nearest-even: the row at once */
+      if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && block == 16 && s_t != 0.0f && cols >= 16)
+        {
+          nvfp4_row_nearest16 (src + r * cols, dst + r * cols, cols / 16, s_t, P, st);
+          c_start = cols / 16 * 16;
+        }
+      for (gsize c0 = c_start; c0 < cols; c0 += block)
+        {
+          gsize off = r * cols + c0;
+          guint len = (guint) MIN ((gsize) block, cols - c0);
+          double amax = u2f (len == 16 ? amax_bits (src + off, 16) : amax_bits (src + off, len));
+          double s_b = s_t == 0.0f ? 0.0 : round_nearest_d (amax / (6.0 * s_t), 3, -6, 448.0);
+          double S = s_b * s_t;
+
+          if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0 && len == 16)
+            nvfp4_block_nearest (src + off, dst + off, 16, S, &st->flushed, &st->clipped);
+          else if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
+            nvfp4_block_nearest (src + off, dst + off, len, S, &st->flushed, &st->clipped);
+          else if (stochastic && S != 0.0 && len == 16)
+            nvfp4_block_stochastic (src + off, dst + off, 16, S, u + c0, &st->flushed, &st->clipped);
+          else if (stochastic && S != 0.0)
+            nvfp4_block_stochastic (src + off, dst + off, len, S, u + c0, &st->flushed, &st->clipped);
+          else if (stochastic)
+            {
+              /* S = 0: every element is 0 (and no draw matters) */
+              for (guint i = 0; i < len; i++)
+                {
+                  st->flushed += src[off + i] != 0.0f;
+                  dst[off + i] = u2f (f2u (0.0f) | (f2u (src[off + i]) & 0x80000000u));
+                }
+            }
+          else
+            block_slow (NK_BLOCK_FORMAT_NVFP4, src + off, dst + off, len, S, rounding, rng, st);
+        }
+    }
+  if (stochastic)
+    nk_rng_set_state (rng, seed, counter);
 }
 
 static void
