@@ -7,7 +7,10 @@
  * decimated per pixel column, redrawing when the series changes. Smoothing is presentation only: an exponential moving average
  * (debiased, as TensorBoard's) drawn on top of the raw line, which stays visible
  * underneath, so smoothing never hides a point. A second run (the lecture's
- * "lr 0.01 vs 0.1") can share the axes.
+ * "lr 0.01 vs 0.1") can share the axes. Across wall time, a run compared with a
+ * plan gets a dashed mark at the time the plan says its latest tokens take
+ * (nk_import_prediction_seconds_for_tokens()): the line ending right of the mark
+ * is a run behind its plan.
  */
 #include "config.h"
 
@@ -43,6 +46,7 @@ struct _NapkinLossPlot
   double     smoothing;
   NapkinXAxis x_axis;
   gboolean   log_x;
+  double     plan_time;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinLossPlot, napkin_loss_plot, NAPKIN_TYPE_PLOT)
@@ -294,8 +298,12 @@ draw (NapkinPlot            *plot,
   double lo = INFINITY, hi = -INFINITY, x_lo = INFINITY, x_hi = 0;
   gboolean have_line = line_has_points (&self->line) && !line_missing (self, &self->line);
   gboolean have_compare = line_has_points (&self->compare) && !line_missing (self, &self->compare);
-  const char *labels[2];
-  NapkinPlotColor colors[2] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_ORANGE };
+  const char *labels[3];
+  NapkinPlotColor colors[3] = { NAPKIN_PLOT_BLUE, NAPKIN_PLOT_ORANGE, NAPKIN_PLOT_PURPLE };
+  gboolean dashed[3] = { FALSE, FALSE, TRUE };
+  gboolean plan_shown = have_line && self->x_axis == NAPKIN_X_AXIS_TIME
+                        && isfinite (self->plan_time) && self->plan_time >= 0;
+  guint n_labels;
   g_autofree char *line_note = NULL;
   g_autofree char *compare_note = NULL;
   g_autofree char *x_label = NULL;
@@ -313,6 +321,8 @@ draw (NapkinPlot            *plot,
     line_bounds (self, &self->line, &lo, &hi, &x_lo, &x_hi);
   if (have_compare)
     line_bounds (self, &self->compare, &lo, &hi, &x_lo, &x_hi);
+  if (plan_shown)
+    x_hi = MAX (x_hi, self->plan_time);
   if (self->log_scale && !(lo > 0))
     {
       /* A zero loss has no place on a log axis: start at the least positive one. */
@@ -326,8 +336,14 @@ draw (NapkinPlot            *plot,
     labels[0] = line_note = dup_missing_label (self, labels[0]);
   if (line_has_points (&self->compare) && !have_compare)
     labels[1] = compare_note = dup_missing_label (self, labels[1]);
-  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, NULL,
-                                      line_has_points (&self->compare) ? 2 : 1);
+  n_labels = line_has_points (&self->compare) ? 2 : 1;
+  if (plan_shown)
+    {
+      colors[n_labels] = NAPKIN_PLOT_PURPLE;
+      dashed[n_labels] = TRUE;
+      labels[n_labels++] = _("Plan’s time for these tokens");
+    }
+  legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, dashed, n_labels);
 
   set_x_range (self, &frame, x_lo, x_hi);
   napkin_plot_frame_set_y_range (&frame, lo, hi, self->log_scale, !self->log_scale);
@@ -342,6 +358,9 @@ draw (NapkinPlot            *plot,
     draw_line (self, &self->compare, cr, &frame, style, NAPKIN_PLOT_ORANGE);
   if (have_line)
     draw_line (self, &self->line, cr, &frame, style, NAPKIN_PLOT_BLUE);
+  if (plan_shown)
+    napkin_plot_draw_vline (style, cr, &frame, self->plan_time, NAPKIN_PLOT_PURPLE, 1.5,
+                            (const double[]) { 6, 4 });
   napkin_plot_set_frame (plot, &frame);
 
   if (hover_x >= frame.left && hover_x <= frame.left + frame.width)
@@ -491,6 +510,7 @@ napkin_loss_plot_class_init (NapkinLossPlotClass *klass)
 static void
 napkin_loss_plot_init (NapkinLossPlot *self)
 {
+  self->plan_time = NAN;
   update_accessible (self);
 }
 
@@ -841,6 +861,33 @@ napkin_loss_plot_get_x_axis (NapkinLossPlot *self)
 {
   g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), NAPKIN_X_AXIS_STEP);
   return self->x_axis;
+}
+
+/**
+ * napkin_loss_plot_set_plan_time:
+ * @self: a loss plot
+ * @seconds: the wall time the run's plan gives its latest tokens
+ *   (nk_import_prediction_seconds_for_tokens()); NAN: no plan
+ *
+ * Across wall time, marks @seconds with a dashed line named in the legend.
+ */
+void
+napkin_loss_plot_set_plan_time (NapkinLossPlot *self,
+                                double          seconds)
+{
+  g_return_if_fail (NAPKIN_IS_LOSS_PLOT (self));
+  if (self->plan_time == seconds || (isnan (self->plan_time) && isnan (seconds)))
+    return;
+  self->plan_time = seconds;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Returns: the plan's time the plot marks, NAN when none */
+double
+napkin_loss_plot_get_plan_time (NapkinLossPlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_LOSS_PLOT (self), NAN);
+  return self->plan_time;
 }
 
 gboolean

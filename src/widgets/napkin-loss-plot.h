@@ -42,6 +42,9 @@ NapkinXAxis   napkin_loss_plot_get_x_axis     (NapkinLossPlot *self);
 gboolean      napkin_loss_plot_get_log_x      (NapkinLossPlot *self);
 void          napkin_loss_plot_set_log_x      (NapkinLossPlot *self,
                                                gboolean        log_x);
+void          napkin_loss_plot_set_plan_time  (NapkinLossPlot *self,
+                                               double          seconds);
+double        napkin_loss_plot_get_plan_time  (NapkinLossPlot *self);
 char         *napkin_loss_plot_dup_readout    (NapkinLossPlot *self,
                                                double          step);
 

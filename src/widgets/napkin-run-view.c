@@ -23,6 +23,7 @@
 #include "nk-device.h"
 #include "nk-units.h"
 #include "napkin-gpt-accounting.h"
+#include "napkin-pace-plot.h"
 #include "napkin-plan-comparison.h"
 #include "napkin-run-view.h"
 #include "napkin-wrap-box.h"
@@ -45,6 +46,8 @@ struct _NapkinRunView
   GtkWidget            *histogram_card;
   GtkWidget            *plan_hint;
   NapkinPlanComparison *plan_comparison;
+  NapkinPacePlot       *pace_plot;
+  NapkinSeries         *tokens_map;      /* the run's tokens seen, for the plan's time */
   GtkWidget            *prediction_card;
   GtkProgressBar       *progress_bar;
   GtkLabel             *progress_label;
@@ -95,6 +98,7 @@ static GParamSpec *properties[N_PROPS];
 
 static void update_prediction (NapkinRunView *self);
 static void update_plan_card (NapkinRunView *self);
+static void update_plan_time (NapkinRunView *self);
 
 /* ------------------------------------------------------------ text */
 
@@ -566,6 +570,11 @@ update_sample (NapkinRunView *self)
 static void
 on_run_step (NapkinRunView *self)
 {
+  /* a followed log that began empty gets its maps with its first steps */
+  if (self->run != NULL && napkin_run_get_plan (self->run) != NULL && self->tokens_map == NULL
+      && napkin_series_get_length (napkin_run_get_series (self->run, NAPKIN_RUN_SERIES_LOSS)) <= 16)
+    update_plan_card (self);
+  update_plan_time (self);
   show_fixed_lines (self);
   update_live_labels (self);
   update_progress (self);
@@ -621,6 +630,7 @@ bind_plots (NapkinRunView *self)
   napkin_memory_plot_set_predicted (self->memory_plot, NULL);
   napkin_memory_plot_set_capacity (self->memory_plot, NAN);
   napkin_throughput_plot_set_peak (self->throughput_plot, NAN, NULL);
+  napkin_throughput_plot_set_plan (self->throughput_plot, NAN);
   self->fixed_shown = FALSE;
   show_fixed_lines (self);
   if (run != NULL)
@@ -676,6 +686,30 @@ napkin_run_view_set_run (NapkinRunView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN]);
 }
 
+/* The plan's lines beside the measured ones: its FLOP/s on the throughput plot
+ * (on the log's count), its tokens against wall time on the pace plot, and its
+ * time for the run's tokens on the loss plot. */
+static void
+update_plan_lines (NapkinRunView            *self,
+                   const NkImportComparison *comparison)
+{
+  const NkImportPrediction *plan = comparison != NULL ? napkin_run_get_plan (self->run) : NULL;
+  g_autoptr(NapkinSeries) time_map = NULL;
+
+  g_clear_object (&self->tokens_map);
+  if (plan != NULL)
+    {
+      time_map = napkin_run_dup_x_map (self->run, NAPKIN_X_AXIS_TIME);
+      self->tokens_map = napkin_run_dup_x_map (self->run, NAPKIN_X_AXIS_TOKENS);
+    }
+  napkin_throughput_plot_set_plan (self->throughput_plot,
+                                   comparison != NULL ? comparison->predicted[NK_IMPORT_Q_FLOPS] : NAN);
+  napkin_pace_plot_set_plan (self->pace_plot, plan);
+  napkin_pace_plot_set_maps (self->pace_plot, time_map, self->tokens_map);
+  gtk_widget_set_visible (GTK_WIDGET (self->pace_plot), plan != NULL);
+  update_plan_time (self);
+}
+
 /* An imported run has no prediction of Napkin's: it shows its plan instead, once
  * one is chosen (training.compare-plan). */
 static void
@@ -703,6 +737,22 @@ update_plan_card (NapkinRunView *self)
       napkin_throughput_plot_set_peak (self->throughput_plot, plan->peak, plan->dtype);
       napkin_throughput_plot_set_mfu (self->throughput_plot, comparison.measured[NK_IMPORT_Q_MFU]);
     }
+  update_plan_lines (self, has_plan ? &comparison : NULL);
+}
+
+/* Across wall time, the loss plot marks when the plan reaches the run's latest
+ * tokens. */
+static void
+update_plan_time (NapkinRunView *self)
+{
+  const NkImportPrediction *plan = self->run != NULL ? napkin_run_get_plan (self->run) : NULL;
+  double tokens = NAN;
+
+  if (plan != NULL && self->tokens_map != NULL)
+    napkin_series_get_last (self->tokens_map, NULL, &tokens);
+  napkin_loss_plot_set_plan_time (self->loss_plot, plan != NULL && isfinite (tokens)
+                                                   ? nk_import_prediction_seconds_for_tokens (plan, tokens)
+                                                   : NAN);
 }
 
 /**
@@ -803,6 +853,7 @@ napkin_run_view_dispose (GObject *object)
     napkin_run_set_shown (self->run, FALSE);
   g_clear_object (&self->run);
   g_clear_object (&self->compare);
+  g_clear_object (&self->tokens_map);
   gtk_widget_dispose_template (GTK_WIDGET (self), NAPKIN_TYPE_RUN_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -914,6 +965,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   g_type_ensure (NAPKIN_TYPE_SCALE_PLOT);
   g_type_ensure (NAPKIN_TYPE_HISTOGRAM_PLOT);
   g_type_ensure (NAPKIN_TYPE_PLAN_COMPARISON);
+  g_type_ensure (NAPKIN_TYPE_PACE_PLOT);
   g_type_ensure (NAPKIN_TYPE_GPT_ACCOUNTING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -923,6 +975,7 @@ napkin_run_view_class_init (NapkinRunViewClass *klass)
   CHILD (histogram_card);
   CHILD (plan_hint);
   CHILD (plan_comparison);
+  CHILD (pace_plot);
   CHILD (prediction_card);
   CHILD (progress_bar);
   CHILD (progress_label);

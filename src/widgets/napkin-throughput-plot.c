@@ -6,7 +6,9 @@
  * A toy run on a CPU reaches a few percent of the peak, so the axis is
  * logarithmic: the measured line and the peak both stay readable, and the gap
  * between them is the MFU the trainer reports. Beside the legend, a bar splits
- * the latest step's time into forward, backward and the optimizer update.
+ * the latest step's time into forward, backward and the optimizer update. A run
+ * compared with a plan shows the plan's FLOP/s as a dashed line of its own
+ * colour (#NkImportComparison's predicted FLOP/s per GPU, on the log's count).
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@ struct _NapkinThroughputPlot
 
   NapkinSeries *series;
   double        peak;
+  double        plan;
   char         *dtype;
   double        mfu;
   double        split[3];
@@ -94,6 +97,13 @@ describe (NapkinPlot *plot)
       g_string_append (text, "; ");
       g_string_append_printf (text, _("Peak %s: %s"), self->dtype != NULL ? self->dtype : "", peak);
     }
+  if (isfinite (self->plan) && self->plan > 0)
+    {
+      g_autofree char *plan = napkin_plot_format_rate (self->plan);
+
+      g_string_append (text, "; ");
+      g_string_append_printf (text, _("Plan %s"), plan);
+    }
   if (isfinite (self->mfu))
     {
       g_string_append (text, "; ");
@@ -123,9 +133,11 @@ draw (NapkinPlot            *plot,
   NapkinPlotFrame frame = { 0 };
   double lo = INFINITY, hi = -INFINITY, xmax = 1;
   const char *labels[3];
-  NapkinPlotColor colors[3] = { NAPKIN_PLOT_GREEN, NAPKIN_PLOT_RED, NAPKIN_PLOT_GREEN };
-  gboolean dashed[3] = { FALSE, TRUE, FALSE };
+  NapkinPlotColor colors[3] = { NAPKIN_PLOT_GREEN, NAPKIN_PLOT_RED, NAPKIN_PLOT_PURPLE };
+  gboolean dashed[3] = { FALSE, TRUE, TRUE };
+  gboolean has_plan = isfinite (self->plan) && self->plan > 0;
   g_autofree char *peak_label = NULL;
+  g_autofree char *plan_label = NULL;
   g_autofree char *mfu_label = NULL;
   guint n_labels = 0;
   double legend_h, split_h;
@@ -140,6 +152,8 @@ draw (NapkinPlot            *plot,
   napkin_series_get_last (self->series, &xmax, NULL);
   if (isfinite (self->peak) && self->peak > 0)
     hi = MAX (hi, self->peak);
+  if (has_plan)
+    lo = MIN (lo, self->plan), hi = MAX (hi, self->plan);
 
   labels[n_labels++] = _("Measured");
   if (isfinite (self->peak) && self->peak > 0)
@@ -153,6 +167,13 @@ draw (NapkinPlot            *plot,
     {
       peak_label = g_strdup (_("Peak unknown for this device"));
       labels[n_labels++] = peak_label;
+    }
+  if (has_plan)
+    {
+      g_autofree char *rate = napkin_plot_format_rate (self->plan);
+
+      plan_label = g_strdup_printf (_("Plan: %s"), rate);
+      labels[n_labels++] = plan_label;
     }
   legend_h = napkin_plot_draw_legend (style, cr, 0, 0, width * 0.7, labels, colors, dashed, n_labels);
   if (isfinite (self->mfu))
@@ -173,6 +194,8 @@ draw (NapkinPlot            *plot,
   napkin_plot_draw_axes (style, cr, &frame, _("Step"), _("FLOP/s (log scale)"),
                          napkin_plot_format_rate);
   napkin_plot_draw_hline (style, cr, &frame, self->peak, NAPKIN_PLOT_RED, TRUE);
+  if (has_plan)
+    napkin_plot_draw_hline (style, cr, &frame, self->plan, NAPKIN_PLOT_PURPLE, TRUE);
   napkin_plot_draw_series (style, cr, &frame, self->series, NAPKIN_PLOT_GREEN, 1, 1.5);
   napkin_plot_set_frame (plot, &frame);
 
@@ -230,6 +253,7 @@ static void
 napkin_throughput_plot_init (NapkinThroughputPlot *self)
 {
   self->peak = NAN;
+  self->plan = NAN;
   self->mfu = NAN;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Measured FLOP/s against the peak"), -1);
@@ -285,6 +309,34 @@ napkin_throughput_plot_set_peak (NapkinThroughputPlot *self,
   g_free (self->dtype);
   self->dtype = g_strdup (dtype);
   napkin_plot_changed (NAPKIN_PLOT (self));
+}
+
+/**
+ * napkin_throughput_plot_set_plan:
+ * @self: a throughput plot
+ * @plan: the FLOP/s the run's plan predicts, on the plot's count (per GPU for an
+ *   imported log: #NkImportComparison's predicted %NK_IMPORT_Q_FLOPS); NAN: no plan
+ *
+ * Draws the plan's FLOP/s as a dashed line beside the measured one, named in
+ * the legend.
+ */
+void
+napkin_throughput_plot_set_plan (NapkinThroughputPlot *self,
+                                 double                plan)
+{
+  g_return_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self));
+  if (self->plan == plan || (isnan (self->plan) && isnan (plan)))
+    return;
+  self->plan = plan;
+  napkin_plot_changed (NAPKIN_PLOT (self));
+}
+
+/* Returns: the plan's FLOP/s the plot draws, NAN when none */
+double
+napkin_throughput_plot_get_plan (NapkinThroughputPlot *self)
+{
+  g_return_val_if_fail (NAPKIN_IS_THROUGHPUT_PLOT (self), NAN);
+  return self->plan;
 }
 
 /* The trainer's model FLOPs utilisation of the latest step, 0..1. */

@@ -23,6 +23,9 @@ NapkinSeries *napkin_throughput_plot_get_series (NapkinThroughputPlot *self);
 void          napkin_throughput_plot_set_peak   (NapkinThroughputPlot *self,
                                                  double                peak,
                                                  const char           *dtype);
+void          napkin_throughput_plot_set_plan   (NapkinThroughputPlot *self,
+                                                 double                plan);
+double        napkin_throughput_plot_get_plan   (NapkinThroughputPlot *self);
 void          napkin_throughput_plot_set_mfu    (NapkinThroughputPlot *self,
                                                  double                mfu);
 void          napkin_throughput_plot_set_split  (NapkinThroughputPlot *self,

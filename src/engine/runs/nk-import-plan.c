@@ -119,6 +119,7 @@ read_prediction (JsonNode           *root,
   out->mfu_hardware = number_at (root, "mfu_hardware", NULL);
   out->peak = number_at (root, "peak_flops_per_gpu", NULL);
   out->seq = number_at (root, "layout", "tokens_per_step") / number_at (root, "layout", "global_batch");
+  out->target_tokens = number_at (root, "layout", "tokens_per_step") * number_at (root, "layout", "steps");
   g_strlcpy (out->dtype, dtype != NULL && JSON_NODE_HOLDS_VALUE (dtype)
                          && json_node_get_value_type (dtype) == G_TYPE_STRING
                          ? json_node_get_string (dtype) : "", sizeof out->dtype);
@@ -270,6 +271,82 @@ nk_import_prediction_get_mfu (const NkImportPrediction *prediction,
   if (count != NULL)
     *count = engine ? nk_log_format_to_string (format) : "model";
   return engine ? own : prediction->mfu;
+}
+
+/* The plan's job-wide tokens per second, NAN where it has none that can be
+ * divided by. */
+static double
+plan_rate (const NkImportPrediction *prediction)
+{
+  double rate = prediction->tokens_per_s;
+
+  return isfinite (rate) && rate > 0 ? rate : NAN;
+}
+
+/**
+ * nk_import_prediction_tokens_after:
+ * @prediction: a plan's prediction
+ * @seconds: wall time since the run's first step, in seconds
+ *
+ * Where the plan says a run should be after @seconds: its tokens per second
+ * times the time, a straight line from the origin (the plan has no warm-up).
+ *
+ * Returns: the tokens the whole job has seen at @seconds, or NAN when the plan
+ *   predicts no throughput or @seconds is not a time
+ */
+double
+nk_import_prediction_tokens_after (const NkImportPrediction *prediction,
+                                   double                    seconds)
+{
+  g_return_val_if_fail (prediction != NULL, NAN);
+
+  if (!isfinite (seconds) || seconds < 0)
+    return NAN;
+  return plan_rate (prediction) * seconds;
+}
+
+/**
+ * nk_import_prediction_seconds_for_tokens:
+ * @prediction: a plan's prediction
+ * @tokens: tokens the whole job has seen
+ *
+ * When the plan says a run reaches @tokens: @tokens over its tokens per second.
+ * Set beside the time a run took to see @tokens, it says how far ahead of or
+ * behind its plan the run is.
+ *
+ * Returns: the time in seconds, or NAN when the plan predicts no throughput or
+ *   @tokens is not a count
+ */
+double
+nk_import_prediction_seconds_for_tokens (const NkImportPrediction *prediction,
+                                         double                    tokens)
+{
+  g_return_val_if_fail (prediction != NULL, NAN);
+
+  if (!isfinite (tokens) || tokens < 0)
+    return NAN;
+  return tokens / plan_rate (prediction);
+}
+
+/**
+ * nk_import_prediction_get_target_seconds:
+ * @prediction: a plan's prediction
+ *
+ * The plan's time to the run's token target (#NkImportPrediction.target_tokens),
+ * at its tokens per second: nk_import_prediction_seconds_for_tokens() of the
+ * target.
+ *
+ * Returns: the time in seconds, or NAN when the plan has no target or no
+ *   throughput
+ */
+double
+nk_import_prediction_get_target_seconds (const NkImportPrediction *prediction)
+{
+  g_return_val_if_fail (prediction != NULL, NAN);
+
+  if (!isfinite (prediction->target_tokens) || prediction->target_tokens <= 0)
+    return NAN;
+  return nk_import_prediction_seconds_for_tokens (prediction, prediction->target_tokens);
 }
 
 static int

@@ -43,8 +43,11 @@ G_BEGIN_DECLS
  * @peak: the GPU's peak, in FLOP/s
  * @dtype: the peak's format ("bf16"), "" when the plan does not say
  * @seq: tokens per sequence: the layout's tokens per step / global batch
+ * @target_tokens: the run's token target: the layout's tokens per step × its
+ *   steps (the plan's tokens rounded up to whole steps)
  *
- * What a plan predicts; NAN where the plan has no such field.
+ * What a plan predicts; NAN where the plan has no such field (0 in
+ * @target_tokens also means none).
  */
 typedef struct {
   double seconds;
@@ -57,6 +60,7 @@ typedef struct {
   double peak;
   char   dtype[8];
   double seq;
+  double target_tokens;
 } NkImportPrediction;
 
 /**
@@ -115,6 +119,14 @@ NK_AVAILABLE_IN_ALL
 double      nk_import_prediction_get_mfu (const NkImportPrediction *prediction,
                                           NkLogFormat               format,
                                           const char              **count);
+NK_AVAILABLE_IN_ALL
+double      nk_import_prediction_tokens_after       (const NkImportPrediction *prediction,
+                                                     double                    seconds);
+NK_AVAILABLE_IN_ALL
+double      nk_import_prediction_seconds_for_tokens (const NkImportPrediction *prediction,
+                                                     double                    tokens);
+NK_AVAILABLE_IN_ALL
+double      nk_import_prediction_get_target_seconds (const NkImportPrediction *prediction);
 NK_AVAILABLE_IN_ALL
 void        nk_import_compare       (const NkImportPrediction *prediction,
                                      const NkImport           *import,
