@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Oracles: a nanoGPT log and a torchtitan log written here with known numbers,
- * the medians and ratios worked out by hand.
+ * the medians and ratios worked out by hand; for the plan's time to tokens, a
+ * plan the real planner wrote (napkin-cli plan --json) whose token target is
+ * its --tokens rounded up to whole steps of global batch × sequence, reached
+ * after its steps × its step time.
  */
 #include "config.h"
 
@@ -14,6 +17,7 @@
 
 #include "napkin-plan-comparison.h"
 #include "nk-import-plan.h"
+#include "nk-test-util.h"
 
 /* nanoGPT: step 0 is the warm-up and left out; the median of 0.40, 0.44, 0.42 s
  * is 0.42 s, of MFU 38, 36, 40 % is 38 %. */
@@ -117,6 +121,73 @@ test_compare_deepspeed_samples (void)
   g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_TOKENS_PER_S], 33.0 * 2048 / 60000, 1e-12);
 }
 
+/* Where the plan says a run should be: tokens per second × time, and back. */
+static void
+test_time_to_tokens (void)
+{
+  NkImportPrediction plan = { .tokens_per_s = 262144, .target_tokens = 524288000 };
+
+  g_assert_cmpfloat (nk_import_prediction_tokens_after (&plan, 3600), ==, 262144.0 * 3600);
+  g_assert_cmpfloat (nk_import_prediction_tokens_after (&plan, 0), ==, 0);
+  g_assert_cmpfloat (nk_import_prediction_seconds_for_tokens (&plan, 524288), ==, 2.0);
+  g_assert_cmpfloat (nk_import_prediction_get_target_seconds (&plan), ==, 2000);
+  /* no time before the run, no count below none */
+  g_assert_true (isnan (nk_import_prediction_tokens_after (&plan, -1)));
+  g_assert_true (isnan (nk_import_prediction_seconds_for_tokens (&plan, -1)));
+  g_assert_true (isnan (nk_import_prediction_seconds_for_tokens (&plan, NAN)));
+  /* a plan without a target (0 or NAN) has no time to it */
+  plan.target_tokens = 0;
+  g_assert_true (isnan (nk_import_prediction_get_target_seconds (&plan)));
+  plan.target_tokens = NAN;
+  g_assert_true (isnan (nk_import_prediction_get_target_seconds (&plan)));
+  /* a plan without a throughput places nothing */
+  plan.target_tokens = 1e9;
+  plan.tokens_per_s = 0;
+  g_assert_true (isnan (nk_import_prediction_tokens_after (&plan, 10)));
+  g_assert_true (isnan (nk_import_prediction_get_target_seconds (&plan)));
+  plan.tokens_per_s = NAN;
+  g_assert_true (isnan (nk_import_prediction_seconds_for_tokens (&plan, 10)));
+}
+
+/* The planner's own JSON: 1e9 tokens in steps of 512 × 1024 = 524,288 are
+ * 1,908 steps, 1,000,341,504 tokens; the time to them is the steps at the
+ * plan's step time. A plan without --tokens has no target. */
+static void
+test_time_to_tokens_planner (void)
+{
+  const char *const args[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--mfu", "0.4", "--layers", "12", "--d-model", "768",
+    "--heads", "12", "--seq", "1024", "--global-batch", "512", "--micro-batch", "8",
+    "--tokens", "1e9", "--json", NULL,
+  };
+  g_auto(NkTestRun) run = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  NkImportPrediction plan;
+  JsonObject *root;
+  double step_time;
+
+  g_assert_true (nk_test_run_cli (&run, "plan", args, NULL, 0));
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, (gssize) run.out_len, &error));
+  g_assert_no_error (error);
+  g_assert_true (nk_import_plan_read (json_parser_get_root (parser), &plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (plan.target_tokens, ==, 1908.0 * 524288);
+  root = json_node_get_object (json_parser_get_root (parser));
+  step_time = json_object_get_double_member (json_object_get_object_member (root, "time_per_step"), "total");
+  g_assert_cmpfloat_with_epsilon (nk_import_prediction_get_target_seconds (&plan), 1908 * step_time,
+                                  1e-9 * 1908 * step_time);
+  /* a step's tokens take a step's time */
+  g_assert_cmpfloat_with_epsilon (nk_import_prediction_seconds_for_tokens (&plan, 524288), step_time, 1e-9 * step_time);
+
+  /* the same plan missing its steps has no target */
+  json_object_remove_member (json_object_get_object_member (root, "layout"), "steps");
+  g_assert_true (nk_import_plan_read (json_parser_get_root (parser), &plan, &error));
+  g_assert_true (isnan (plan.target_tokens));
+  g_assert_true (isnan (nk_import_prediction_get_target_seconds (&plan)));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -127,5 +198,7 @@ main (int    argc,
   g_test_add_func ("/ui/plan-comparison/nanogpt", test_compare_nanogpt);
   g_test_add_func ("/ui/plan-comparison/torchtitan-per-gpu", test_compare_torchtitan_per_gpu);
   g_test_add_func ("/ui/plan-comparison/deepspeed-samples", test_compare_deepspeed_samples);
+  g_test_add_func ("/ui/plan-comparison/time-to-tokens", test_time_to_tokens);
+  g_test_add_func ("/ui/plan-comparison/time-to-tokens-planner", test_time_to_tokens_planner);
   return g_test_run ();
 }

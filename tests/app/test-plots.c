@@ -11,6 +11,12 @@
  * and antialiasing) and not pass its neighbours' extremes. A blank plot, a plot
  * of another series, or a plot that drops a spike fails; the negative controls
  * below show the check failing on a plot of a different series.
+ *
+ * A plan's lines (the throughput plot's FLOP/s, the pace plot's tokens against
+ * time, the loss plot's mark across wall time) are checked the same way: the
+ * pixels of the plan's colour lie where the frame's map puts the plan's closed
+ * form (a row, a line through the origin, a column), and there are none at all
+ * without a plan.
  */
 #include "config.h"
 
@@ -19,6 +25,7 @@
 
 #include "napkin-loss-plot.h"
 #include "napkin-memory-plot.h"
+#include "napkin-pace-plot.h"
 #include "napkin-plot-private.h"
 #include "napkin-scale-plot.h"
 #include "napkin-throughput-plot.h"
@@ -270,6 +277,117 @@ test_throughput (void)
   g_assert_finalize_object (plot);
 }
 
+/* The pixels of @color in rows @r0..@r1, columns @c0..@c1 (inclusive). */
+static guint
+count_color (cairo_surface_t *surface,
+             const GdkRGBA   *color,
+             int              c0,
+             int              c1,
+             int              r0,
+             int              r1)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint n = 0;
+
+  for (int r = MAX (r0, 0); r <= MIN (r1, HEIGHT - 1); r++)
+    for (int j = MAX (c0, 0); j <= MIN (c1, WIDTH - 1); j++)
+      n += is_color (data + r * stride + 4 * j, color);
+  return n;
+}
+
+/* Columns of the plot area holding the plan's colour, and among them those
+ * whose pixels of it stray past @slack rows from @row_of (j) (the oracle's row at
+ * the column's centre). Columns within 6 pixels of @skip_px are not looked at. */
+static void
+plan_columns (cairo_surface_t       *surface,
+              const NapkinPlotFrame *f,
+              const GdkRGBA         *color,
+              double               (*row_of) (const NapkinPlotFrame *f, double x, gpointer data),
+              gpointer               data,
+              double                 slack,
+              double                 skip_px,
+              guint                 *out_found,
+              guint                 *out_bad,
+              guint                 *out_columns)
+{
+  const guint8 *data_px = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  *out_found = *out_bad = *out_columns = 0;
+  for (int j = (int) ceil (f->left) + 3; j < (int) floor (f->left + f->width) - 3; j++)
+    {
+      double x = napkin_plot_frame_px_to_x (f, j + 0.5);
+      double row = row_of (f, x, data);
+      gboolean found = FALSE, bad = FALSE;
+
+      if (fabs (j + 0.5 - skip_px) < 6)
+        continue;
+      (*out_columns)++;
+      for (int r = (int) floor (f->top); r <= (int) ceil (f->top + f->height); r++)
+        if (is_color (data_px + r * stride + 4 * j, color))
+          {
+            found = TRUE;
+            bad |= fabs (r + 0.5 - row) > slack;
+          }
+      *out_found += found;
+      *out_bad += bad;
+      if (bad)
+        g_test_message ("column %d: the plan's colour off row %.1f", j, row);
+    }
+}
+
+static double
+row_of_value (const NapkinPlotFrame *f,
+              double                 x,
+              gpointer               data)
+{
+  return y_to_px (f, *(const double *) data);
+}
+
+/* The plan's FLOP/s: a dashed row at the plan's value on the log axis, named
+ * in the legend; none without a plan. */
+static void
+test_throughput_plan (void)
+{
+  NapkinThroughputPlot *plot = g_object_ref_sink (NAPKIN_THROUGHPUT_PLOT (napkin_throughput_plot_new ()));
+  g_autoptr(NapkinSeries) series = series_of (rate);
+  NapkinPlotStyle style;
+  NapkinPlotFrame frame;
+  cairo_surface_t *surface;
+  double plan = 4.5e9, wrong = 0.8 * plan;
+  guint found, bad, columns;
+
+  napkin_throughput_plot_set_series (plot, series);
+  napkin_throughput_plot_set_plan (plot, plan);
+  g_assert_cmpfloat (napkin_throughput_plot_get_plan (plot), ==, plan);
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  plan_columns (surface, &frame, &style.palette[NAPKIN_PLOT_PURPLE], row_of_value, &plan, 1.5, -100,
+                &found, &bad, &columns);
+  g_test_message ("plan: %u of %u columns drawn, %u off its row", found, columns, bad);
+  g_assert_cmpuint (bad, ==, 0);
+  /* dashed 6 on, 4 off: well over half the columns, never all */
+  g_assert_cmpuint (found, >, columns / 2);
+  g_assert_cmpuint (found, <, columns);
+  /* negative control: a plan 20 % lower is about 20 pixels away */
+  plan_columns (surface, &frame, &style.palette[NAPKIN_PLOT_PURPLE], row_of_value, &wrong, 1.5, -100,
+                &found, &bad, &columns);
+  g_assert_cmpuint (bad, ==, found);
+  g_assert_cmpuint (bad, >, columns / 2);
+  /* the measured line is still every extreme of its series */
+  g_assert_cmpfloat (check (NAPKIN_PLOT (plot), series, is_color, NAPKIN_PLOT_GREEN, TRUE), ==, 0);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+
+  /* no plan: not a pixel of its colour, legend included */
+  napkin_throughput_plot_set_plan (plot, NAN);
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  g_assert_cmpuint (count_color (surface, &style.palette[NAPKIN_PLOT_PURPLE], 0, WIDTH - 1, 0, HEIGHT - 1), ==, 0);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+  g_assert_finalize_object (plot);
+}
+
 /* GradScaler's staircase: powers of two that halve and grow back. */
 static double
 scale (guint i)
@@ -465,6 +583,151 @@ test_x_axis_missing (void)
   g_assert_finalize_object (plot);
 }
 
+static double
+row_of_rate (const NapkinPlotFrame *f,
+             double                 x,
+             gpointer               data)
+{
+  return y_to_px (f, *(const double *) data * x);
+}
+
+/* Draws @plot where it places no frame; returns the pixels of @color. */
+static guint
+color_without_frame (NapkinPlot      *plot,
+                     NapkinPlotColor  color)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  NapkinPlotStyle style;
+  NapkinPlotFrame frame;
+  guint n;
+
+  napkin_plot_style_init_for_widget (&style, GTK_WIDGET (plot));
+  napkin_plot_draw (plot, cr, WIDTH, HEIGHT, &style);
+  cairo_surface_flush (surface);
+  g_assert_false (_napkin_plot_get_frame (plot, &frame));
+  n = count_color (surface, &style.palette[color], 0, WIDTH - 1, 0, HEIGHT - 1);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+  return n;
+}
+
+/* Time to tokens: the run's tokens against its wall time (the maps joined on
+ * the step: x_of() in closed form), and the plan's line through the origin at
+ * its tokens per second, a row per column from the frame's map; a run 1.6×
+ * faster than its plan (4096 tokens per 0.125 s against 20,000 tokens/s). */
+static void
+test_pace_plan (void)
+{
+  NapkinPacePlot *plot = g_object_ref_sink (NAPKIN_PACE_PLOT (napkin_pace_plot_new ()));
+  g_autoptr(NapkinSeries) time_map = map_of (NAPKIN_X_AXIS_TIME, N_POINTS);
+  g_autoptr(NapkinSeries) tokens_map = map_of (NAPKIN_X_AXIS_TOKENS, N_POINTS);
+  g_autoptr(NapkinSeries) expected = napkin_series_new ();
+  NkImportPrediction plan = { .tokens_per_s = 20000, .target_tokens = 1e8 };
+  double rate = 20000, wrong = 25000, tokens = 4096.0 * N_POINTS, slope, slack, dot_px;
+  NapkinPlotStyle style;
+  NapkinPlotFrame frame;
+  cairo_surface_t *surface;
+  guint found, bad, columns;
+
+  for (guint i = 1; i <= N_POINTS; i++)
+    napkin_series_append (expected, x_of (NAPKIN_X_AXIS_TIME, i, N_POINTS), 4096.0 * i);
+  napkin_pace_plot_set_maps (plot, time_map, tokens_map);
+  /* without a plan there is no line to set the run beside */
+  g_assert_cmpuint (color_without_frame (NAPKIN_PLOT (plot), NAPKIN_PLOT_PURPLE), ==, 0);
+  napkin_pace_plot_set_plan (plot, &plan);
+  g_assert_cmpfloat (check (NAPKIN_PLOT (plot), expected, is_color, NAPKIN_PLOT_GREEN, TRUE), ==, 0);
+
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  /* the axis reaches the plan's time for the run's tokens: the run is ahead */
+  g_assert_cmpfloat (frame.x1, >=, tokens / rate);
+  slope = rate * (frame.x1 - frame.x0) / frame.width * frame.height / (frame.y1 - frame.y0);
+  slack = 1.5 + slope / 2 + 0.5;
+  dot_px = napkin_plot_frame_x_to_px (&frame, tokens / rate);
+  plan_columns (surface, &frame, &style.palette[NAPKIN_PLOT_PURPLE], row_of_rate, &rate, slack, dot_px,
+                &found, &bad, &columns);
+  g_test_message ("plan: %u of %u columns drawn, %u off its line (slope %.2f px)", found, columns, bad, slope);
+  g_assert_cmpuint (bad, ==, 0);
+  g_assert_cmpuint (found, >, columns / 3);
+  /* the dot: the plan's time for the run's latest tokens, on its line */
+  g_assert_cmpuint (count_color (surface, &style.palette[NAPKIN_PLOT_PURPLE],
+                                 (int) dot_px - 2, (int) dot_px + 2,
+                                 (int) y_to_px (&frame, tokens) - 2, (int) y_to_px (&frame, tokens) + 2), >=, 16);
+  /* negative control: a plan of 25,000 tokens/s is elsewhere */
+  plan_columns (surface, &frame, &style.palette[NAPKIN_PLOT_PURPLE], row_of_rate, &wrong, slack, dot_px,
+                &found, &bad, &columns);
+  g_assert_cmpuint (bad, >, found / 2);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+
+  /* a run whose log has no step times: said, nothing drawn */
+  napkin_pace_plot_set_maps (plot, NULL, tokens_map);
+  g_assert_cmpuint (color_without_frame (NAPKIN_PLOT (plot), NAPKIN_PLOT_GREEN), ==, 0);
+  g_assert_finalize_object (plot);
+}
+
+/* Across wall time, the loss plot marks the plan's time for the run's tokens:
+ * one dashed column where the frame's map puts it; across steps, or without a
+ * plan, none. */
+static void
+test_loss_plan_time (void)
+{
+  NapkinLossPlot *plot = g_object_ref_sink (NAPKIN_LOSS_PLOT (napkin_loss_plot_new ()));
+  g_autoptr(NapkinSeries) series = series_of (wave);
+  g_autoptr(NapkinSeries) map = map_of (NAPKIN_X_AXIS_TIME, N_POINTS);
+  g_autoptr(NapkinSeries) expected = napkin_series_new ();
+  const double plan_time = 700;   /* the run's last step ends at 625 s */
+  NapkinPlotStyle style;
+  NapkinPlotFrame frame;
+  cairo_surface_t *surface;
+  const GdkRGBA *purple;
+  double px, wrong_px;
+  int r0, r1;
+  guint on, near, wrong;
+
+  for (guint i = 1; i <= N_POINTS; i++)
+    napkin_series_append (expected, x_of (NAPKIN_X_AXIS_TIME, i, N_POINTS), wave (i));
+  napkin_loss_plot_set_series (plot, series);
+  napkin_loss_plot_set_x_axis (plot, NAPKIN_X_AXIS_TIME, map, NULL);
+  napkin_loss_plot_set_plan_time (plot, plan_time);
+  g_assert_cmpfloat (napkin_loss_plot_get_plan_time (plot), ==, plan_time);
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  purple = &style.palette[NAPKIN_PLOT_PURPLE];
+  g_assert_cmpfloat (frame.x1, >=, plan_time);
+  px = frame.left + (plan_time - frame.x0) / (frame.x1 - frame.x0) * frame.width;
+  wrong_px = frame.left + (650 - frame.x0) / (frame.x1 - frame.x0) * frame.width;
+  r0 = (int) ceil (frame.top);
+  r1 = (int) floor (frame.top + frame.height) - 1;
+  on = count_color (surface, purple, 0, WIDTH - 1, r0, r1);
+  near = count_color (surface, purple, (int) floor (px - 1.5), (int) ceil (px + 1.5), r0, r1);
+  wrong = count_color (surface, purple, (int) floor (wrong_px - 1.5), (int) ceil (wrong_px + 1.5), r0, r1);
+  g_test_message ("plan mark: %u pixels in the plot, %u at x %.1f, %u at 650 s", on, near, px, wrong);
+  g_assert_cmpuint (near, ==, on);
+  /* dashed 6 on, 4 off down the frame's height */
+  g_assert_cmpuint (near, >, (guint) (frame.height / 3));
+  /* negative control: 50 s earlier is some 30 pixels left, and empty */
+  g_assert_cmpuint (wrong, ==, 0);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+  g_assert_cmpfloat (check (NAPKIN_PLOT (plot), expected, is_color, NAPKIN_PLOT_BLUE, TRUE), ==, 0);
+
+  /* across steps the mark has no place; without a plan there is none */
+  napkin_loss_plot_set_x_axis (plot, NAPKIN_X_AXIS_STEP, NULL, NULL);
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  g_assert_cmpuint (count_color (surface, &style.palette[NAPKIN_PLOT_PURPLE], 0, WIDTH - 1, 0, HEIGHT - 1), ==, 0);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+  napkin_loss_plot_set_x_axis (plot, NAPKIN_X_AXIS_TIME, map, NULL);
+  napkin_loss_plot_set_plan_time (plot, NAN);
+  surface = draw (NAPKIN_PLOT (plot), &style, &frame);
+  g_assert_cmpuint (count_color (surface, &style.palette[NAPKIN_PLOT_PURPLE], 0, WIDTH - 1, 0, HEIGHT - 1), ==, 0);
+  g_assert_cmpfloat (frame.x1, <, plan_time);
+  cairo_surface_destroy (surface);
+  napkin_plot_style_clear (&style);
+  g_assert_finalize_object (plot);
+}
+
 /* The envelope fills each column from its least to its greatest point and
  * nothing beyond, on a linear and on a log x axis (the log columns found by
  * binary search); oracle: brute_force() over every point. */
@@ -566,6 +829,9 @@ main (int   argc,
   g_test_add_func ("/ui/plots/x-axes", test_x_axes);
   g_test_add_func ("/ui/plots/x-axis-missing", test_x_axis_missing);
   g_test_add_func ("/ui/plots/envelope", test_envelope);
+  g_test_add_func ("/ui/plots/throughput-plan", test_throughput_plan);
+  g_test_add_func ("/ui/plots/pace-plan", test_pace_plan);
+  g_test_add_func ("/ui/plots/loss-plan-time", test_loss_plan_time);
 
   return g_test_run ();
 }
