@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-loss-plot.h"
+#include "napkin-pace-plot.h"
 #include "napkin-run-axis.h"
 
 typedef struct {
@@ -228,7 +229,7 @@ x_format (NapkinXAxis axis)
     case NAPKIN_X_AXIS_FLOPS:
       return napkin_plot_format_count;
     case NAPKIN_X_AXIS_TIME:
-      return napkin_plot_format_seconds;
+      return napkin_pace_plot_format_time;
     case NAPKIN_X_AXIS_RELATIVE:
       return napkin_plot_format_fraction;
     case NAPKIN_X_AXIS_STEP:

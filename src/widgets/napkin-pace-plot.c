@@ -77,6 +77,25 @@ napkin_pace_plot_get_measured (NapkinPacePlot *self)
   return self->measured;
 }
 
+/**
+ * napkin_pace_plot_format_time:
+ * @seconds: a tick of a wall-time axis
+ *
+ * The frame puts ticks at round numbers of seconds (200, 400, …): they stay
+ * round in seconds below 10,000 s, then read in hours and days.
+ *
+ * Returns: (transfer full): "800 s", "5.56 h", "11.6 d"
+ */
+char *
+napkin_pace_plot_format_time (double seconds)
+{
+  if (fabs (seconds) >= 1e6)
+    return g_strdup_printf ("%.3g d", seconds / 86400);
+  if (fabs (seconds) >= 1e4)
+    return g_strdup_printf ("%.3g h", seconds / 3600);
+  return g_strdup_printf ("%g s", seconds);
+}
+
 static gboolean
 has_rate (NapkinPacePlot *self)
 {
@@ -117,12 +136,15 @@ describe (NapkinPlot *plot)
   return g_string_free (text, FALSE);
 }
 
-/* The legend, and under it the plan's time to the target; returns their height. */
+/* The legend, and under it the dot's meaning and the plan's time to the
+ * target; returns their height. */
 static double
 draw_legend (NapkinPacePlot        *self,
              const NapkinPlotStyle *style,
              cairo_t               *cr,
-             int                    width)
+             int                    width,
+             double                 seconds,
+             double                 tokens)
 {
   static const NapkinPlotColor colors[2] = { NAPKIN_PLOT_GREEN, NAPKIN_PLOT_PURPLE };
   static const gboolean dashed[2] = { FALSE, TRUE };
@@ -131,24 +153,32 @@ draw_legend (NapkinPacePlot        *self,
   g_autofree char *plan_label = g_strdup_printf (_("Plan: %s tokens/s"), rate);
   const char *labels[2] = { _("Measured"), plan_label };
   double h = napkin_plot_draw_legend (style, cr, 0, 0, width, labels, colors, dashed, 2);
+  g_autofree char *tokens_text = nk_units_format_sci (tokens, 3);
+  g_autofree char *planned = nk_units_format_duration (nk_import_prediction_seconds_for_tokens (&self->plan, tokens));
+  g_autofree char *took = nk_units_format_duration (seconds);
+  /* Translators: ● is the dot drawn on the plan's line; tokens, then two durations */
+  g_autofree char *now = g_strdup_printf (_("● The plan reaches the run’s %s tokens after %s; the run took %s."),
+                                          tokens_text, planned, took);
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int w, lh;
 
   if (isfinite (target))
     {
-      g_autofree char *tokens = nk_units_format_sci (self->plan.target_tokens, 3);
-      g_autofree char *time = nk_units_format_duration (target);
-      g_autofree char *text = g_strdup_printf (_("The plan reaches the run’s %s tokens after %s"), tokens, time);
-      g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, text, TRUE, FALSE);
-      int w, lh;
+      g_autofree char *target_tokens = nk_units_format_sci (self->plan.target_tokens, 3);
+      g_autofree char *target_time = nk_units_format_duration (target);
 
-      pango_layout_set_width (layout, width * PANGO_SCALE);
-      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-      pango_layout_get_pixel_size (layout, &w, &lh);
-      napkin_plot_style_set_fg (style, cr, 0.75);
-      cairo_move_to (cr, 0, h + 4);
-      pango_cairo_show_layout (cr, layout);
-      h += 4 + lh;
+      /* Translators: the run's token target, then a duration */
+      text = g_strdup_printf (_("%s Its target, %s tokens, after %s."), now, target_tokens, target_time);
     }
-  return h;
+  layout = napkin_plot_layout (style, cr, text != NULL ? text : now, TRUE, FALSE);
+  pango_layout_set_width (layout, width * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_pixel_size (layout, &w, &lh);
+  napkin_plot_style_set_fg (style, cr, 0.75);
+  cairo_move_to (cr, 0, h + 4);
+  pango_cairo_show_layout (cr, layout);
+  return h + 4 + lh;
 }
 
 static void
@@ -201,9 +231,9 @@ draw (NapkinPlot            *plot,
     }
   plan_seconds = nk_import_prediction_seconds_for_tokens (&self->plan, tokens);
   x_hi = MAX (seconds, plan_seconds);
-  legend_h = draw_legend (self, style, cr, width);
+  legend_h = draw_legend (self, style, cr, width, seconds, tokens);
 
-  frame.x_format = napkin_plot_format_seconds;
+  frame.x_format = napkin_pace_plot_format_time;
   napkin_plot_frame_set_x_range (&frame, 0, x_hi > 0 ? x_hi : 1);
   napkin_plot_frame_set_y_range (&frame, 0, MAX (tokens, nk_import_prediction_tokens_after (&self->plan, x_hi)),
                                  FALSE, TRUE);

@@ -24,5 +24,6 @@ void          napkin_pace_plot_set_maps     (NapkinPacePlot           *self,
 void          napkin_pace_plot_set_plan     (NapkinPacePlot           *self,
                                              const NkImportPrediction *plan);
 NapkinSeries *napkin_pace_plot_get_measured (NapkinPacePlot           *self);
+char         *napkin_pace_plot_format_time  (double                    seconds);
 
 G_END_DECLS
