@@ -138,6 +138,10 @@ cell (const char *text,
   GtkLabel *label = GTK_LABEL (gtk_label_new (text));
 
   gtk_label_set_xalign (label, xalign);
+  /* on a phone a name breaks between its words and a figure before its unit
+   * ("510.3 / TFLOP/s"); where there is room each keeps to one line */
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_justify (label, xalign > 0.5 ? GTK_JUSTIFY_RIGHT : GTK_JUSTIFY_LEFT);
   gtk_widget_add_css_class (GTK_WIDGET (label), "numeric");
   return label;
 }
@@ -170,7 +174,7 @@ napkin_plan_comparison_init (NapkinPlanComparison *self)
   GtkGrid *grid = GTK_GRID (gtk_grid_new ());
 
   self->grid = GTK_WIDGET (grid);
-  gtk_grid_set_column_spacing (grid, 18);
+  gtk_grid_set_column_spacing (grid, 12);
   gtk_grid_set_row_spacing (grid, 6);
   gtk_widget_set_parent (self->grid, GTK_WIDGET (self));
   for (guint c = 0; c < N_COLUMNS; c++)

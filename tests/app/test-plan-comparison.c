@@ -15,6 +15,7 @@
 #include <string.h>
 #include <adwaita.h>
 
+#include "napkin-pace-plot.h"
 #include "napkin-plan-comparison.h"
 #include "nk-import-plan.h"
 #include "nk-test-util.h"
@@ -188,6 +189,33 @@ test_time_to_tokens_planner (void)
   g_assert_true (isnan (nk_import_prediction_get_target_seconds (&plan)));
 }
 
+/* The Plan and Measurement card fits a 360 px phone inside the page's 18 px
+ * margins and the card's own 14 px padding, with the widest figures it shows
+ * (a Megatron-LM log's FLOP/s per GPU); so does the time-to-tokens plot. */
+static void
+test_phone_width (void)
+{
+  NkImportComparison c = {
+    .predicted = { 1.2410286, 422462.46, 0.5157, 34248062976.0, 510.3e12 },
+    .measured = { 1.40495, 422462.46, 0.4555, 35860000000.0, 450.8e12 },
+    .ratio = { 1.13, 1.0, 0.88, 1.05, 0.88 },
+    .largest = NK_IMPORT_Q_FLOPS,
+    .mfu_count = "model",
+  };
+  NapkinPlanComparison *table = NAPKIN_PLAN_COMPARISON (g_object_ref_sink (napkin_plan_comparison_new ()));
+  GtkWidget *pace = g_object_ref_sink (napkin_pace_plot_new ());
+  int min = 0;
+
+  napkin_plan_comparison_set (table, &c);
+  gtk_widget_measure (GTK_WIDGET (table), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_test_message ("the table's least width: %d px", min);
+  g_assert_cmpint (min, <=, 360 - 2 * 18 - 2 * 14);
+  gtk_widget_measure (pace, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_assert_cmpint (min, <=, 360 - 2 * 18 - 2 * 14);
+  g_assert_finalize_object (table);
+  g_assert_finalize_object (pace);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -200,5 +228,6 @@ main (int    argc,
   g_test_add_func ("/ui/plan-comparison/deepspeed-samples", test_compare_deepspeed_samples);
   g_test_add_func ("/ui/plan-comparison/time-to-tokens", test_time_to_tokens);
   g_test_add_func ("/ui/plan-comparison/time-to-tokens-planner", test_time_to_tokens_planner);
+  g_test_add_func ("/ui/plan-comparison/phone-width", test_phone_width);
   return g_test_run ();
 }
