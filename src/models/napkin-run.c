@@ -108,6 +108,12 @@ add_step (NapkinRun            *self,
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SCALE], x, m->loss_scale);
   if (m->skipped)
     napkin_series_append (self->series[NAPKIN_RUN_SERIES_SKIPPED], x, (double) m->skipped_steps);
+  /* Only the block-scaled recipes quantize: the others' shares stay empty, not 0. */
+  if (nk_precision_is_block_scaled (nk_trainer_get_config (self->trainer)->precision))
+    {
+      napkin_series_append (self->series[NAPKIN_RUN_SERIES_QUANT_FLUSHED], x, m->quant_flushed);
+      napkin_series_append (self->series[NAPKIN_RUN_SERIES_QUANT_CLIPPED], x, m->quant_clipped);
+    }
 }
 
 /* Waits until the folder holds every step the run has done, and its end once it
@@ -358,10 +364,9 @@ napkin_run_init (NapkinRun *self)
   self->last_loss = NAN;
   self->history = nk_train_history_new ();
   self->series[NAPKIN_RUN_SERIES_LOSS] = steps;
-  for (guint i = NAPKIN_RUN_SERIES_LOSS + 1; i < NAPKIN_RUN_SERIES_SKIPPED; i++)
-    self->series[i] = napkin_series_new_sharing_x (steps);
-  /* Sparse: its steps are its own. */
-  self->series[NAPKIN_RUN_SERIES_SKIPPED] = napkin_series_new ();
+  for (guint i = NAPKIN_RUN_SERIES_LOSS + 1; i < NAPKIN_RUN_N_SERIES; i++)
+    self->series[i] = i == NAPKIN_RUN_SERIES_SKIPPED ? napkin_series_new ()   /* sparse: its steps are its own */
+                                                     : napkin_series_new_sharing_x (steps);
 }
 
 /**

@@ -39,6 +39,10 @@ G_BEGIN_DECLS
  * @NAPKIN_RUN_SERIES_THROUGHPUT: (step, measured FLOP/s)
  * @NAPKIN_RUN_SERIES_SCALE: (step, loss scale) of an fp16 run (empty otherwise)
  * @NAPKIN_RUN_SERIES_SKIPPED: one (step, skipped so far) per skipped fp16 step
+ * @NAPKIN_RUN_SERIES_QUANT_FLUSHED: (step, share of the matmul operands' nonzero
+ *   elements flushed to zero) of an mxfp8 or nvfp4 run (empty otherwise)
+ * @NAPKIN_RUN_SERIES_QUANT_CLIPPED: (step, share clipped at the element format's
+ *   largest value) likewise
  *
  * The series of a run; the five memory buckets are consecutive, in the memory
  * plot's order.
@@ -53,6 +57,8 @@ typedef enum {
   NAPKIN_RUN_SERIES_THROUGHPUT,
   NAPKIN_RUN_SERIES_SCALE,
   NAPKIN_RUN_SERIES_SKIPPED,
+  NAPKIN_RUN_SERIES_QUANT_FLUSHED,
+  NAPKIN_RUN_SERIES_QUANT_CLIPPED,
   NAPKIN_RUN_N_SERIES
 } NapkinRunSeries;
 

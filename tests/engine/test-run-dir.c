@@ -394,6 +394,51 @@ test_any_valid_object (void)
   g_assert_cmpuint (m.memory[NK_BUCKET_GRADS], ==, 7);
 }
 
+/* A block-scaled run's shares of operand elements flushed and clipped, as the
+ * trainer writes them (issue 25's lines, copied from a real nvfp4 run), in
+ * another order, beside a "precision" string member, and missing (a bf16 run's
+ * line): oracle, g_ascii_strtod of each number's text as typed here. */
+static void
+test_quant_shares (void)
+{
+  static const struct {
+    const char *line;
+    const char *flushed;   /* NULL: no member, reads 0 */
+    const char *clipped;
+  } cases[] = {
+    { "{\"step\":1,\"loss\":5.5078930854797363,\"skipped\":false,\"precision\":\"nvfp4\","
+      "\"quant_flushed\":0.072027108775063992,\"quant_clipped\":0.034706350072658917}",
+      "0.072027108775063992", "0.034706350072658917" },
+    { "{\"quant_clipped\":1.25e-3, \"precision\":\"mxfp8\",\"step\":2,"
+      "\"quant_flushed\":0.5,\"loss\":4}", "0.5", "1.25e-3" },
+    { "{\"step\":3,\"loss\":3.5,\"precision\":\"bf16-mixed\"}", NULL, NULL },
+    { "{\"step\":4,\"loss\":2,\"quant_flushed\":0,\"quant_clipped\":1}", "0", "1" },
+  };
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(NkTrainHistory) h = nk_train_history_new ();
+  NkRunMetricsInfo mi;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_string_append_printf (text, "%s\n", cases[i].line);
+  nk_run_metrics_parse (text->str, text->len, h, &mi);
+  g_free (mi.device);
+  g_assert_cmpuint (mi.bad_lines, ==, 0);
+  g_assert_cmpuint (nk_train_history_get_n (h), ==, G_N_ELEMENTS (cases));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double flushed = cases[i].flushed != NULL ? g_ascii_strtod (cases[i].flushed, NULL) : 0;
+      double clipped = cases[i].clipped != NULL ? g_ascii_strtod (cases[i].clipped, NULL) : 0;
+      NkTrainMetrics m;
+
+      nk_train_history_get (h, i, &m);
+      g_assert_cmpuint (m.step, ==, i + 1);
+      g_assert_cmpfloat (m.quant_flushed, ==, flushed);
+      g_assert_cmpfloat (m.quant_clipped, ==, clipped);
+      g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_QUANT_FLUSHED, i), ==, flushed);
+      g_assert_cmpfloat (nk_train_history_get_value (h, NK_TRAIN_COLUMN_QUANT_CLIPPED, i), ==, clipped);
+    }
+}
+
 static void
 test_list_rename (void)
 {
@@ -678,6 +723,7 @@ main (int    argc,
   g_test_add_func ("/engine/run-dir/torn-last-line", test_torn_last_line);
   g_test_add_func ("/engine/run-dir/numbers-match-strtod", test_numbers_match_strtod);
   g_test_add_func ("/engine/run-dir/any-valid-object", test_any_valid_object);
+  g_test_add_func ("/engine/run-dir/quant-shares", test_quant_shares);
   g_test_add_func ("/engine/run-dir/list-rename", test_list_rename);
   g_test_add_func ("/engine/run-dir/config-round-trip", test_config_round_trip);
   g_test_add_func ("/engine/run-dir/resume-keeps-steps", test_resume_keeps_steps);
