@@ -9,7 +9,11 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <math.h>
+
 #include "napkin-cluster-form.h"
+#include "nk-units.h"
 
 struct _NapkinClusterForm
 {
@@ -20,10 +24,15 @@ struct _NapkinClusterForm
   GPtrArray           *bindings;
 
   GtkSpinButton       *tp_spin, *pp_spin, *cp_spin, *dp_spin, *virtual_spin, *micro_spin;
-  GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin;
+  GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin, *head_dim_spin, *nvlink_domain_spin;
+  GtkSpinButton       *experts_spin, *experts_per_token_spin, *shared_experts_spin, *expert_d_ff_spin;
+  GtkSpinButton       *dense_layers_spin, *ep_spin, *etp_spin, *imbalance_spin;
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
-  GtkSwitch           *fsdp_switch;
+  GtkSwitch           *fsdp_switch, *dropout_switch;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
+  AdwExpanderRow      *experts_row;
+  GtkLabel            *error_label;
+  gulong               revision_handler;
 };
 
 G_DEFINE_FINAL_TYPE (NapkinClusterForm, napkin_cluster_form, ADW_TYPE_PREFERENCES_GROUP)
@@ -44,6 +53,7 @@ static const struct {
   const char  *property;
   ControlKind  kind;
   gsize        offset;
+  gboolean     expert;   /* inside the Mixture of experts row */
 } controls[] = {
   { "tp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, tp_spin) },
   { "pp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, pp_spin) },
@@ -54,12 +64,23 @@ static const struct {
   { "gpus-per-node", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, per_node_spin) },
   { "kv-heads", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, kv_spin) },
   { "memory-reserve", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, reserve_spin) },
+  { "head-dim", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, head_dim_spin) },
+  { "nvlink-domain", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, nvlink_domain_spin) },
+  { "experts", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, experts_spin), TRUE },
+  { "experts-per-token", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, experts_per_token_spin), TRUE },
+  { "shared-experts", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, shared_experts_spin), TRUE },
+  { "expert-d-ff", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, expert_d_ff_spin), TRUE },
+  { "dense-layers", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, dense_layers_spin), TRUE },
+  { "ep", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, ep_spin), TRUE },
+  { "etp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, etp_spin), TRUE },
+  { "expert-imbalance", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, imbalance_spin), TRUE },
   { "sequence-parallel", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, sp_switch) },
   { "flash-attention", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, flash_switch) },
   { "tied-embeddings", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, tied_switch) },
   { "mfu-auto", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, mfu_auto_switch) },
   { "best-layout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, best_layout_switch) },
   { "fsdp", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, fsdp_switch) },
+  { "dropout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, dropout_switch) },
   { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
   { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
   { "grad-precision", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, grad_precision_row) },
@@ -98,6 +119,98 @@ index_to_enum (GBinding     *binding,
   return TRUE;
 }
 
+/**
+ * napkin_form_mark_invalid:
+ * @row: a form's row
+ * @sentence: (nullable): why its value is refused, or %NULL when it is fine
+ *
+ * Marks @row red with @sentence as its accessible description and sets the
+ * invalid state on the row and on the text a person types into, or clears
+ * all of it. The Planner page's rows and the Parallelism form's share it.
+ */
+void
+napkin_form_mark_invalid (GtkWidget  *row,
+                          const char *sentence)
+{
+  GtkAccessibleInvalidState state = sentence != NULL ? GTK_ACCESSIBLE_INVALID_TRUE
+                                                     : GTK_ACCESSIBLE_INVALID_FALSE;
+
+  if (sentence != NULL)
+    gtk_widget_add_css_class (row, "error");
+  else
+    gtk_widget_remove_css_class (row, "error");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence ? sentence : "",
+                                  -1);
+  /* The red row is for the eye; assistive technology reads the invalid state,
+   * on the row and on the text a person types into. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID, state, -1);
+  if (GTK_IS_EDITABLE (row) && gtk_editable_get_delegate (GTK_EDITABLE (row)) != NULL)
+    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
+                                 GTK_ACCESSIBLE_STATE_INVALID, state, -1);
+}
+
+/* The row a control sits in (a combo row is its own). */
+static GtkWidget *
+control_row (NapkinClusterForm *self,
+             guint              i)
+{
+  GtkWidget *control = control_at (self, i);
+
+  return controls[i].kind == COMBO ? control : gtk_widget_get_ancestor (control, ADW_TYPE_ACTION_ROW);
+}
+
+/* What the experts add up to, on the row that opens them. */
+static void
+update_experts_subtitle (NapkinClusterForm *self)
+{
+  double total = nk_plan_get_output (self->plan, "shape-params");
+  double active = nk_plan_get_output (self->plan, "shape-params-active");
+  int experts = 0;
+  g_autofree char *total_text = nk_units_format_sci (total, 2);
+  g_autofree char *active_text = nk_units_format_sci (active, 2);
+  g_autofree char *subtitle = NULL;
+
+  g_object_get (self->plan, "experts", &experts, NULL);
+  if (experts == 0)
+    subtitle = g_strdup (_("0 routed experts: a dense model"));
+  else if (isfinite (total) && isfinite (active))
+    subtitle = g_strdup_printf (_("%s parameters, %s active per token"), total_text, active_text);
+  else
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d routed expert; the shape under Architecture sizes it",
+                                             "%d routed experts; the shape under Architecture sizes them", experts),
+                                experts);
+  adw_expander_row_set_subtitle (self->experts_row, subtitle);
+}
+
+/* Every control's row shows the plan's sentence about its property, and the
+ * sentences stand under the form, where a closed row cannot hide them; a
+ * rule about the global batch, which the form has no row for, too. */
+static void
+update_errors (NapkinClusterForm *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  gboolean experts_bad = FALSE;
+  const char *sentence;
+
+  for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
+    {
+      sentence = self->plan != NULL ? nk_plan_get_input_error (self->plan, controls[i].property) : NULL;
+      napkin_form_mark_invalid (control_row (self, i), sentence);
+      if (sentence != NULL)
+        g_string_append_printf (text, "%s%s", text->len ? "\n" : "", sentence);
+      experts_bad |= sentence != NULL && controls[i].expert;
+    }
+  sentence = self->plan != NULL ? nk_plan_get_input_error (self->plan, "global-batch") : NULL;
+  if (sentence != NULL)
+    g_string_append_printf (text, "%s%s", text->len ? "\n" : "", sentence);
+  napkin_form_mark_invalid (GTK_WIDGET (self->experts_row), experts_bad ? _("An expert setting breaks a rule") : NULL);
+  gtk_label_set_label (self->error_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), text->len > 0);
+  if (self->plan != NULL)
+    update_experts_subtitle (self);
+}
+
 static void
 unbind (NapkinClusterForm *self)
 {
@@ -105,6 +218,7 @@ unbind (NapkinClusterForm *self)
     for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
       g_settings_unbind (self->plan, controls[i].property);
   g_ptr_array_set_size (self->bindings, 0);
+  g_clear_signal_handler (&self->revision_handler, self->plan);
 }
 
 /* Plan first, then settings: the plan takes the stored values, the controls
@@ -143,6 +257,9 @@ bind (NapkinClusterForm *self)
       /* the array's free function unbinds, dropping the binding's own reference */
       g_ptr_array_add (self->bindings, binding);
     }
+  self->revision_handler = g_signal_connect_swapped (self->plan, "notify::revision",
+                                                     G_CALLBACK (update_errors), self);
+  update_errors (self);
 }
 
 NkPlan *
@@ -216,6 +333,20 @@ _napkin_cluster_form_get_control (NapkinClusterForm *self,
     if (g_str_equal (controls[i].property, property))
       return control_at (self, i);
   return NULL;
+}
+
+/**
+ * _napkin_cluster_form_get_error_text: (skip)
+ * @self: a form
+ *
+ * For the tests: the sentences shown under the form, "" when none is.
+ *
+ * Returns: the text
+ */
+const char *
+_napkin_cluster_form_get_error_text (NapkinClusterForm *self)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (self->error_label)) ? gtk_label_get_label (self->error_label) : "";
 }
 
 static void
@@ -303,6 +434,19 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (mfu_auto_switch);
   BIND (best_layout_switch);
   BIND (fsdp_switch);
+  BIND (dropout_switch);
+  BIND (head_dim_spin);
+  BIND (nvlink_domain_spin);
+  BIND (experts_spin);
+  BIND (experts_per_token_spin);
+  BIND (shared_experts_spin);
+  BIND (expert_d_ff_spin);
+  BIND (dense_layers_spin);
+  BIND (ep_spin);
+  BIND (etp_spin);
+  BIND (imbalance_spin);
+  BIND (experts_row);
+  BIND (error_label);
   BIND (recompute_row);
   BIND (ffn_row);
   BIND (grad_precision_row);

@@ -23,5 +23,9 @@ void       napkin_cluster_form_set_settings (NapkinClusterForm *self,
                                              GSettings         *settings);
 GtkWidget *_napkin_cluster_form_get_control (NapkinClusterForm *self,
                                              const char        *property);
+const char *_napkin_cluster_form_get_error_text (NapkinClusterForm *self);
+
+void       napkin_form_mark_invalid         (GtkWidget         *row,
+                                             const char        *sentence);
 
 G_END_DECLS

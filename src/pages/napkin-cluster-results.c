@@ -21,7 +21,7 @@
 #include "napkin-stacked-bar.h"
 #include "nk-units.h"
 
-#define MAX_FORMULAS 7
+#define MAX_FORMULAS 8
 
 /* One row: a title, how its value reads, and the outputs whose formulas it opens. */
 typedef enum { ROW_LAYOUT, ROW_STEP, ROW_THROUGHPUT, ROW_MFU, ROW_MEMORY, ROW_ACTIVATIONS, N_ROWS } RowKind;
@@ -33,7 +33,7 @@ static const struct {
   [ROW_LAYOUT] = { N_("Layout"), { "layout-dp", "grad-accum", "tokens-per-step", "steps", "nodes",
                                     "layout-gpus-for-deadline" } },
   [ROW_STEP] = { N_("Step time"), { "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm",
-                                    "time-dp-comm", "time-pp-bubble", "time-per-step" } },
+                                    "time-ep-comm", "time-dp-comm", "time-pp-bubble", "time-per-step" } },
   [ROW_THROUGHPUT] = { N_("Throughput"), { "tokens-per-s", "model-flops-per-token", "hardware-flops-per-token" } },
   [ROW_MFU] = { N_("MFU"), { "mfu-model", "mfu-hardware", "mfu-derived" } },
   [ROW_MEMORY] = { N_("Most loaded GPU"), { "activations-per-layer", "memory-max-activations",
@@ -42,15 +42,21 @@ static const struct {
   [ROW_ACTIVATIONS] = { N_("Activations by tensor"), { NULL } },
 };
 
-/* The step bar's parts, in the order of the step formula. */
+/* The step bar's parts, in the order of the step formula: the exposed
+ * communication is the plan's three terms of it (tensor-parallel collectives,
+ * expert all-to-alls, the data-parallel reduction not hidden), the experts'
+ * shown where the model has experts. */
 static const struct {
   const char *output;
   const char *label;
+  gboolean    experts_only;
 } parts[] = {
   { "time-compute", N_("compute") },
   { "time-recompute", N_("recompute") },
   { "time-memory-bound", N_("element-wise") },
-  { "time-exposed-comm", N_("exposed communication") },
+  { "time-tp-comm", N_("tensor-parallel communication") },
+  { "time-ep-comm", N_("expert all-to-all"), TRUE },
+  { "time-dp-exposed", N_("exposed data-parallel communication") },
   { "time-pp-bubble", N_("pipeline bubble") },
 };
 
@@ -107,8 +113,18 @@ row_value (NapkinClusterResults *self,
   switch (kind)
     {
     case ROW_LAYOUT:
-      return g_strdup_printf (_("TP %g · PP %g · CP %g · DP %g"), out (self, "layout-tp"), out (self, "layout-pp"),
-                              out (self, "layout-cp"), out (self, "layout-dp"));
+      a = g_strdup_printf (_("TP %g · PP %g · CP %g · DP %g"), out (self, "layout-tp"), out (self, "layout-pp"),
+                           out (self, "layout-cp"), out (self, "layout-dp"));
+      {
+        int experts = 0, ep = 1, etp = 1;
+
+        /* the layout search keeps EP and ETP as typed */
+        g_object_get (self->plan, "experts", &experts, "ep", &ep, "etp", &etp, NULL);
+        if (experts == 0)
+          return g_steal_pointer (&a);
+        return etp > 1 ? g_strdup_printf (_("%s · EP %d · ETP %d"), a, ep, etp)
+                       : g_strdup_printf (_("%s · EP %d"), a, ep);
+      }
     case ROW_STEP:
       return isfinite (out (self, "time-per-step")) ? nk_units_format_duration (out (self, "time-per-step"))
                                                     : g_strdup ("—");
@@ -177,20 +193,28 @@ update_step (NapkinClusterResults *self)
   g_autofree char *mfu = percent (out (self, "mfu-model"));
   g_autofree char *headline = NULL;
 
+  int experts = 0;
+  guint n = 0;
+
+  g_object_get (self->plan, "experts", &experts, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
-      g_autofree char *duration = nk_units_format_duration (out (self, parts[i].output));
+      g_autofree char *duration = NULL;
 
-      values[i] = out (self, parts[i].output);
-      texts[i] = g_strdup_printf ("%s %s", _(parts[i].label), duration);
-      labels[i] = texts[i];
+      if (parts[i].experts_only && experts == 0)
+        continue;
+      duration = nk_units_format_duration (out (self, parts[i].output));
+      values[n] = out (self, parts[i].output);
+      texts[n] = g_strdup_printf ("%s %s", _(parts[i].label), duration);
+      labels[n] = texts[n];
+      n++;
     }
-  napkin_stacked_bar_set_parts (self->step_bar, G_N_ELEMENTS (parts), values, labels);
+  napkin_stacked_bar_set_parts (self->step_bar, n, values, labels);
   headline = g_strdup_printf (_("%s per step · MFU %s"), step, mfu);
   gtk_label_set_label (self->step_label, headline);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_bar), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   headline, -1);
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+  for (guint i = 0; i < n; i++)
     g_free (texts[i]);
 }
 

@@ -25,6 +25,15 @@ show_toast (NapkinPlannerPage *self,
   napkin_page_add_toast (GTK_WIDGET (self), adw_toast_new (title));
 }
 
+/* The lecture's questions and Napkin's GPT are dense, with days from the typed
+ * MFU: a published run's experts and derived MFU must not stay behind. */
+static void
+clear_published_run (NapkinPlannerPage *self)
+{
+  g_object_set (self->plan, "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
+                "dense-layers", 0, "ep", 1, "etp", 1, "head-dim", 0, "mfu-auto", FALSE, NULL);
+}
+
 /* Napkin's own GPT as the Training page trains it (issue 12's run: 4 layers,
  * d_model 128, 4 heads, context 64, batch 16, byte vocabulary, tied embeddings,
  * AdamW in fp32, 500 steps on one GPU), so the plan's memory and FLOPs sit
@@ -39,6 +48,7 @@ gpt_preset (NapkinPlannerPage *self)
   g_autofree char *lr = NULL;
   AdwToast *toast;
 
+  clear_published_run (self);
   _napkin_planner_page_set_gpu (self, "h100-sxm");
   adw_combo_row_set_selected (self->dtype_row, 0);   /* fp32: the run's matmuls */
   adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
@@ -74,6 +84,97 @@ gpt_preset (NapkinPlannerPage *self)
   napkin_page_add_toast (GTK_WIDGET (self), toast);
 }
 
+/* A published run: the page's typed inputs, its lists, and the layout the
+ * Parallelism form shows (set on the plan; the form follows). */
+typedef struct {
+  const char *gpu;
+  guint       dtype_index;   /* the dtype row's position: 2 bf16 */
+  NkPrecision precision;
+  int         zero;
+  const char *entries[16][2];
+} PublishedRun;
+
+static void
+apply_published_run (NapkinPlannerPage  *self,
+                     const PublishedRun *run)
+{
+  _napkin_planner_page_set_gpu (self, run->gpu);
+  adw_combo_row_set_selected (self->dtype_row, run->dtype_index);
+  gtk_switch_set_active (self->sparse_switch, FALSE);
+  adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
+  adw_combo_row_set_selected (self->precision_row, run->precision);
+  adw_combo_row_set_selected (self->zero_row, run->zero);
+  adw_combo_row_set_selected (self->activation_model_row, NK_ACTIVATION_MODEL_TRANSFORMER);
+  gtk_switch_set_active (self->checkpointing_switch, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (run->entries) && run->entries[i][0] != NULL; i++)
+    _napkin_planner_page_set_entry_text (self, run->entries[i][0], run->entries[i][1]);
+}
+
+/* DeepSeek-V3 as DeepSeek-AI's technical report (arXiv 2412.19437) and the
+ * released config.json describe it: §4.2, 61 layers of hidden size 7168, 128
+ * heads of 128, the first three with a dense FFN (config.json:
+ * first_k_dense_replace 3, intermediate_size 18432), the others 1 shared and
+ * 256 routed experts of width 2048 with 8 routed per token; vocabulary 129,280
+ * (config.json), untied; sequences of 4K, the batch ramped up to 15,360
+ * sequences (the value kept for most of training), 14.8T tokens. §3.1-3.2:
+ * 2,048 H800s, 8 per node, 16-way pipeline parallelism, 64-way expert
+ * parallelism across 8 nodes, ZeRO-1 data parallelism, no tensor parallelism;
+ * AdamW; §3.3 trains in FP8 (the planner's dense bf16 peak here until the
+ * recipe is planned); recomputes RMSNorm and MLA's up-projections (selective). */
+static void
+deepseek_v3_preset (NapkinPlannerPage *self)
+{
+  static const PublishedRun run = {
+    "h800", 2, NK_PRECISION_BF16_MIXED, 1,
+    { { "tokens", "14.8T" }, { "layers", "61" }, { "d-model", "7168" }, { "heads", "128" },
+      { "d-ff", "18432" }, { "vocab", "129280" }, { "seq", "4096" }, { "batch", "15360" },
+      { "gpus", "2048" }, { "price", "" }, { "deadline-days", "" }, { NULL } },
+  };
+
+  apply_published_run (self, &run);
+  g_object_set (self->plan, "tp", 1, "pp", 16, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
+                "kv-heads", 0, "head-dim", 128, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
+                "sequence-parallel", FALSE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
+                "dropout", FALSE, "gpus-per-node", 8, "nvlink-domain", 0, "fsdp", FALSE,
+                "experts", 256, "experts-per-token", 8, "shared-experts", 1, "expert-d-ff", 2048,
+                "dense-layers", 3, "ep", 64, "etp", 1, "expert-imbalance", 1.0,
+                "best-layout", FALSE, "mfu-auto", TRUE, NULL);
+  _napkin_planner_page_set_entry_text (self, "params", "");
+  gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);
+  show_toast (self, _("DeepSeek-V3 on 2,048 H800s, as its technical report trains it"));
+}
+
+/* A Llama-3-70B-class model (Llama 3 Herd of Models, arXiv 2407.21783, table 3:
+ * 80 layers, model dimension 8,192, FFN 28,672, 64 heads, 8 key/value heads;
+ * vocabulary 128,256 in the released config.json, untied; context 8,192; 15T
+ * tokens) on one GB200 NVL72 rack (NVIDIA's GB200 NVL72 specifications: 72
+ * GPUs, 4 to a compute tray, all 72 in one NVLink domain). TP 8 spans two
+ * trays yet rides NVLink; DP 9 × 64 micro-batches of one sequence is 576
+ * sequences, 4.7M tokens a step (Llama 3's 70B batch is not published; its
+ * 405B ran 4M to 16M). */
+static void
+llama3_70b_nvl72_preset (NapkinPlannerPage *self)
+{
+  static const PublishedRun run = {
+    "gb200", 2, NK_PRECISION_BF16_MIXED, 1,
+    { { "tokens", "15T" }, { "layers", "80" }, { "d-model", "8192" }, { "heads", "64" },
+      { "d-ff", "28672" }, { "vocab", "128256" }, { "seq", "8192" }, { "batch", "576" },
+      { "gpus", "72" }, { "price", "" }, { "deadline-days", "" }, { NULL } },
+  };
+
+  apply_published_run (self, &run);
+  g_object_set (self->plan, "tp", 8, "pp", 1, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
+                "kv-heads", 8, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
+                "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
+                "dropout", FALSE, "gpus-per-node", 4, "nvlink-domain", 0, "fsdp", FALSE,
+                "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
+                "dense-layers", 0, "ep", 1, "etp", 1, "expert-imbalance", 1.0,
+                "best-layout", FALSE, "mfu-auto", TRUE, NULL);
+  _napkin_planner_page_set_entry_text (self, "params", "");
+  gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);
+  show_toast (self, _("A Llama-3-70B-class model on a GB200 NVL72 rack"));
+}
+
 /* The shape's own parameter count (embeddings included), exactly. */
 static void
 use_shape_action (GtkWidget  *widget,
@@ -101,6 +202,7 @@ preset_action (GtkWidget  *widget,
   if (g_str_equal (preset, "time"))
     {
       /* Lecture: 70e9 params, 15e12 tokens, 1024 H100 SXM, dense bf16, MFU 0.5. */
+      clear_published_run (self);
       _napkin_planner_page_set_gpu (self, "h100-sxm");
       adw_combo_row_set_selected (self->dtype_row, 2);
       gtk_switch_set_active (self->sparse_switch, FALSE);
@@ -114,6 +216,7 @@ preset_action (GtkWidget  *widget,
     {
       /* Lecture: 8 × H100 80 GB, AdamW in fp32 (16 bytes per parameter), no
        * activations, and the answer the lecture gives needs everything sharded. */
+      clear_published_run (self);
       _napkin_planner_page_set_gpu (self, "h100-sxm");
       _napkin_planner_page_set_entry_text (self, "gpus", "8");
       adw_combo_row_set_selected (self->optimizer_row, NK_OPTIMIZER_ADAMW);
@@ -128,6 +231,10 @@ preset_action (GtkWidget  *widget,
     }
   else if (g_str_equal (preset, "gpt"))
     gpt_preset (self);
+  else if (g_str_equal (preset, "deepseek-v3"))
+    deepseek_v3_preset (self);
+  else if (g_str_equal (preset, "llama3-70b-nvl72"))
+    llama3_70b_nvl72_preset (self);
   else
     g_warning ("Unknown planner preset “%s”", preset);
 }

@@ -212,31 +212,6 @@ error_for (NapkinPlannerPage *self,
 }
 
 static void
-mark_row (GtkWidget  *row,
-          const char *sentence)
-{
-  if (sentence != NULL)
-    gtk_widget_add_css_class (row, "error");
-  else
-    gtk_widget_remove_css_class (row, "error");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence ? sentence : "",
-                                  -1);
-  /* The red row is for the eye; assistive technology reads the invalid state,
-   * on the row and on the text a person types into. */
-  gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_INVALID,
-                               sentence != NULL ? GTK_ACCESSIBLE_INVALID_TRUE
-                                                : GTK_ACCESSIBLE_INVALID_FALSE,
-                               -1);
-  if (GTK_IS_EDITABLE (row) && gtk_editable_get_delegate (GTK_EDITABLE (row)) != NULL)
-    gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_editable_get_delegate (GTK_EDITABLE (row))),
-                                 GTK_ACCESSIBLE_STATE_INVALID,
-                                 sentence != NULL ? GTK_ACCESSIBLE_INVALID_TRUE
-                                                  : GTK_ACCESSIBLE_INVALID_FALSE,
-                                 -1);
-}
-
-static void
 update_errors (NapkinPlannerPage *self)
 {
   GString *texts[N_GROUPS];
@@ -250,7 +225,7 @@ update_errors (NapkinPlannerPage *self)
       const char *sentence = error_for (self, entry_inputs[i].name);
       GString *s = texts[entry_inputs[i].group];
 
-      mark_row (row_at (self, entry_inputs[i].row_offset), sentence);
+      napkin_form_mark_invalid (row_at (self, entry_inputs[i].row_offset), sentence);
       if (sentence != NULL)
         g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
     }
@@ -259,7 +234,7 @@ update_errors (NapkinPlannerPage *self)
       const char *sentence = error_for (self, choice_inputs[i].name);
       GString *s = texts[choice_inputs[i].group];
 
-      mark_row (row_at (self, choice_inputs[i].row_offset), sentence);
+      napkin_form_mark_invalid (row_at (self, choice_inputs[i].row_offset), sentence);
       if (sentence != NULL)
         g_string_append_printf (s, "%s%s", s->len ? "\n" : "", sentence);
     }

@@ -411,9 +411,10 @@ collect_preset_rows (GtkWidget *widget,
     collect_preset_rows (child, rows);
 }
 
-/* Each Lecture Question is one Tab stop: its row takes the focus (and Enter
- * there applies it through the row's activatable widget), its button does not.
- * Oracle: the three questions of the seeds the page offers. */
+/* Each Lecture Question and Published Run is one Tab stop: its row takes the
+ * focus (and Enter there applies it through the row's activatable widget), its
+ * button does not. Oracle: the three questions of the seeds the page offers and
+ * the two published runs (DeepSeek-V3, the Llama-3-70B-class NVL72 run). */
 static void
 test_presets_one_tab_stop (void)
 {
@@ -421,7 +422,7 @@ test_presets_one_tab_stop (void)
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
   collect_preset_rows (GTK_WIDGET (page), rows);
-  g_assert_cmpuint (rows->len, ==, 3);
+  g_assert_cmpuint (rows->len, ==, 5);
   for (guint i = 0; i < rows->len; i++)
     {
       GtkWidget *row = g_ptr_array_index (rows, i);

@@ -1,0 +1,342 @@
+/* test-planner-experts.c: the Planner's runs of 2026: the Mixture of experts row, the published-run presets, the step bar's expert all-to-all
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Oracles: the plan's properties (the form edits nothing else) and the engine's
+ * own sentences (the form shows them, verbatim); parameter counts written out
+ * here by hand from each model's published configuration (never the engine's
+ * formula); and for the bar, the pixel columns each part must cover, computed
+ * here from the plan's step-time outputs.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "napkin-cluster-form.h"
+#include "napkin-cluster-results.h"
+#include "napkin-planner-page-private.h"
+#include "napkin-stacked-bar.h"
+#include "nk-test-ui-util.h"
+
+static NapkinPlannerPage *
+new_page (void)
+{
+  return NAPKIN_PLANNER_PAGE (g_object_ref_sink (napkin_planner_page_new ()));
+}
+
+static NapkinClusterForm *
+form_of (NapkinPlannerPage *page)
+{
+  return NAPKIN_CLUSTER_FORM (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_FORM));
+}
+
+static void
+type (NapkinPlannerPage *page,
+      const char        *input,
+      const char        *text)
+{
+  gtk_editable_set_text (_napkin_planner_page_get_entry (page, input), text);
+}
+
+static double
+spin_value (NapkinClusterForm *form,
+            const char        *property)
+{
+  return gtk_spin_button_get_value (GTK_SPIN_BUTTON (_napkin_cluster_form_get_control (form, property)));
+}
+
+static double
+property_value (NkPlan     *plan,
+                const char *property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (plan), property);
+  g_auto(GValue) value = G_VALUE_INIT;
+
+  g_assert_nonnull (pspec);
+  g_value_init (&value, pspec->value_type);
+  g_object_get_property (G_OBJECT (plan), property, &value);
+  if (G_VALUE_HOLDS_INT (&value))
+    return g_value_get_int (&value);
+  if (G_VALUE_HOLDS_BOOLEAN (&value))
+    return g_value_get_boolean (&value);
+  return g_value_get_double (&value);
+}
+
+/* Each expert control shows its plan property and edits it: a value set on
+ * the plan reaches the spin button, a value spun reaches the plan. */
+static void
+test_experts_bind (void)
+{
+  static const struct { const char *property; double from_plan, from_row; } cases[] = {
+    { "experts", 64, 128 },
+    { "experts-per-token", 6, 4 },
+    { "shared-experts", 2, 1 },
+    { "expert-d-ff", 1408, 2048 },
+    { "dense-layers", 1, 3 },
+    { "ep", 8, 16 },
+    { "etp", 2, 4 },
+    { "expert-imbalance", 1.25, 1.5 },
+    { "head-dim", 128, 64 },
+    { "nvlink-domain", 72, 36 },
+  };
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterForm *form = form_of (page);
+
+  g_assert_nonnull (form);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *p = cases[i].property;
+
+      g_assert_nonnull (_napkin_cluster_form_get_control (form, p));
+      if (g_str_equal (p, "expert-imbalance"))
+        g_object_set (plan, p, cases[i].from_plan, NULL);
+      else
+        g_object_set (plan, p, (int) cases[i].from_plan, NULL);
+      g_assert_cmpfloat (spin_value (form, p), ==, cases[i].from_plan);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (_napkin_cluster_form_get_control (form, p)), cases[i].from_row);
+      g_assert_cmpfloat (property_value (plan, p), ==, cases[i].from_row);
+    }
+
+  /* the dropout switch and the FFN list's third item (squared ReLU) */
+  gtk_switch_set_active (GTK_SWITCH (_napkin_cluster_form_get_control (form, "dropout")), FALSE);
+  g_assert_cmpfloat (property_value (plan, "dropout"), ==, 0);
+  g_object_set (plan, "dropout", TRUE, NULL);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (_napkin_cluster_form_get_control (form, "dropout"))));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "ffn")), 2);
+  {
+    NkFfn ffn;
+
+    g_object_get (plan, "ffn", &ffn, NULL);
+    g_assert_cmpint (ffn, ==, NK_FFN_RELU2);
+  }
+  g_assert_finalize_object (page);
+}
+
+/* A rule the experts break is the engine's sentence under the form and a red
+ * row (the EP row, and the closed row that holds it); fixing it clears both. */
+static void
+test_experts_errors (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterForm *form = form_of (page);
+  GtkWidget *ep_row;
+  const char *sentence;
+
+  type (page, "layers", "32");
+  type (page, "d-model", "4096");
+  type (page, "heads", "32");
+  type (page, "seq", "4096");
+  type (page, "batch", "256");
+  type (page, "gpus", "64");
+  /* a layout asked for (a micro-batch): a broken rule is then refused, not left out */
+  g_object_set (plan, "micro-batch", 1, "experts", 6, "experts-per-token", 2, "ep", 4, NULL);
+  ep_row = gtk_widget_get_ancestor (_napkin_cluster_form_get_control (form, "ep"), ADW_TYPE_ACTION_ROW);
+
+  /* 6 experts do not split over 4 GPUs (Megatron-LM: num_moe_experts % EP == 0) */
+  sentence = nk_plan_get_input_error (plan, "ep");
+  g_assert_nonnull (sentence);
+  g_assert_nonnull (strstr (_napkin_cluster_form_get_error_text (form), sentence));
+  g_assert_true (gtk_widget_has_css_class (ep_row, "error"));
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_ancestor (ep_row, ADW_TYPE_EXPANDER_ROW), "error"));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (_napkin_cluster_form_get_control (form, "ep")), 2);
+  g_assert_null (nk_plan_get_input_error (plan, "ep"));
+  g_assert_cmpstr (_napkin_cluster_form_get_error_text (form), ==, "");
+  g_assert_false (gtk_widget_has_css_class (ep_row, "error"));
+
+  /* more experts per token than experts: the sentence is under experts-per-token */
+  g_object_set (plan, "experts-per-token", 7, NULL);
+  sentence = nk_plan_get_input_error (plan, "experts-per-token");
+  g_assert_nonnull (sentence);
+  g_assert_nonnull (strstr (_napkin_cluster_form_get_error_text (form), sentence));
+  g_assert_finalize_object (page);
+}
+
+/* DeepSeek-V3 (config.json and the technical report, arXiv 2412.19437 §4.2),
+ * counted here by hand: hidden h = 7168, 61 layers, the first 3 with a dense
+ * SwiGLU FFN of 18432, the other 58 with 256 routed and 1 shared SwiGLU expert
+ * of 2048 and a 256 × h router (no bias), two RMSNorms a layer, vocabulary
+ * 129280 untied, a final RMSNorm. Until the planner has latent attention, the
+ * preset plans 128 heads of 128 as multi-head attention: Q, K, V and the output
+ * projection each h × 128·128. */
+static void
+test_deepseek_v3_preset (void)
+{
+  const double h = 7168, L = 61, dense = 3, moe = 58, V = 129280;
+  const double attention = 4 * h * 128.0 * 128, norms = 2 * h;
+  const double dense_ffn = 3 * h * 18432, expert = 3 * h * 2048, router = 256 * h;
+  const double common = L * (attention + norms) + dense * dense_ffn + 2 * V * h + h;
+  const double total = common + moe * (256 * expert + expert + router);
+  const double active = common + moe * (8 * expert + expert + router);
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterForm *form = form_of (page);
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "deepseek-v3");
+  g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params"), ==, total);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params-active"), ==, active);
+  /* "Use the shape" put the total into Parameters */
+  g_assert_cmpfloat (nk_plan_get_params (plan), ==, total);
+  g_assert_cmpstr (nk_plan_get_gpu (plan), ==, "h800");
+  g_assert_cmpfloat (nk_plan_get_gpus (plan), ==, 2048);
+  g_assert_cmpfloat (fabs (nk_plan_get_tokens (plan) / 14.8e12 - 1), <, 1e-15);
+  g_assert_cmpfloat (spin_value (form, "experts"), ==, 256);
+  g_assert_cmpfloat (spin_value (form, "experts-per-token"), ==, 8);
+  g_assert_cmpfloat (spin_value (form, "shared-experts"), ==, 1);
+  g_assert_cmpfloat (spin_value (form, "expert-d-ff"), ==, 2048);
+  g_assert_cmpfloat (spin_value (form, "dense-layers"), ==, 3);
+  g_assert_cmpfloat (spin_value (form, "ep"), ==, 64);
+  g_assert_cmpfloat (spin_value (form, "pp"), ==, 16);
+
+  /* the lecture's question after it is dense again, with its typed MFU */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "time");
+  g_assert_cmpfloat (spin_value (form, "experts"), ==, 0);
+  g_assert_cmpfloat (property_value (plan, "mfu-auto"), ==, 0);
+  g_assert_cmpfloat (fabs (nk_plan_get_days (plan) / (6 * 70e9 * 15e12 / (989.5e12 * 0.5 * 1024 * 86400)) - 1), <, 1e-12);
+  g_assert_finalize_object (page);
+}
+
+/* Llama 3 70B (arXiv 2407.21783, table 3; config.json), by hand: 80 layers of
+ * h = 8192 with Q and O h × h, K and V h × 8·128, a SwiGLU FFN of 28672 and two
+ * RMSNorms; vocabulary 128256 untied; a final RMSNorm: 70,553,706,496, the
+ * count Meta's released checkpoint holds. On a GB200 NVL72 rack its TP 8
+ * spans two 4-GPU trays but stays in the 72-GPU NVLink domain, so the plan
+ * gives no "TP crosses nodes" warning and lays out DP 72 / 8 = 9. */
+static void
+test_llama3_nvl72_preset (void)
+{
+  const double h = 8192, layer = 2 * h * h + 2 * h * 1024 + 3 * h * 28672 + 2 * h;
+  const double total = 80 * layer + 2 * 128256 * h + h;
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "llama3-70b-nvl72");
+  g_assert_cmpfloat (total, ==, 70553706496.0);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params"), ==, total);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params-active"), ==, total);
+  g_assert_cmpstr (nk_plan_get_gpu (plan), ==, "gb200");
+  g_assert_cmpfloat (nk_plan_get_output (plan, "layout-tp"), ==, 8);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "layout-dp"), ==, 9);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_true (nk_plan_get_fits (plan));
+  g_assert_true (isfinite (nk_plan_get_output (plan, "time-per-step")));
+  g_assert_finalize_object (page);
+}
+
+/* ---------------------------------------------------------------- the bar */
+
+static gboolean
+same_color (const guint8  *argb,
+            const GdkRGBA *color)
+{
+  guint32 v = *(const guint32 *) (gconstpointer) argb;
+  double r = ((v >> 16) & 0xff) / 255.0, g = ((v >> 8) & 0xff) / 255.0, b = (v & 0xff) / 255.0;
+
+  return ((v >> 24) & 0xff) == 0xff
+         && fabs (r - color->red) + fabs (g - color->green) + fabs (b - color->blue) < 0.05;
+}
+
+/* Pixel columns of @bar's row that have part @part's colour. */
+static int
+count_columns (NapkinStackedBar *bar,
+               guint             part,
+               int               width,
+               int              *first)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, 120);
+  cairo_t *cr = cairo_create (surface);
+  graphene_rect_t rect;
+  const guint8 *row;
+  GdkRGBA color;
+  int covered = 0;
+
+  napkin_stacked_bar_draw (bar, cr, width, 120);
+  cairo_surface_flush (surface);
+  napkin_stacked_bar_get_bar_rect (bar, width, &rect);
+  row = cairo_image_surface_get_data (surface)
+        + (int) (rect.origin.y + rect.size.height / 2) * cairo_image_surface_get_stride (surface);
+  napkin_stacked_bar_get_color (bar, part, &color);
+  *first = -1;
+  for (int x = 0; x < width; x++)
+    if (same_color (row + 4 * x, &color))
+      {
+        if (*first < 0)
+          *first = x;
+        covered++;
+      }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return covered;
+}
+
+/* Mixtral 8x7B on 64 H100s with EP 8 (README's example): the bar has an
+ * "expert all-to-all" part whose columns are the plan's time-ep-comm over its
+ * step time, starting after compute, recompute, element-wise and
+ * tensor-parallel time; the parts tile the step (their sum is time-per-step).
+ * A dense plan's bar has no such part. */
+static void
+test_step_bar_expert_share (void)
+{
+  static const char *const before[] = { "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm" };
+  static const char *const after[] = { "time-dp-exposed", "time-pp-bubble" };
+  const int width = 1000;
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterResults *results =
+    NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+  NapkinStackedBar *bar = NAPKIN_STACKED_BAR (_napkin_cluster_results_get_step_bar (results));
+  double step, ep, sum_before = 0, sum = 0;
+  int left, right, first, covered;
+
+  type (page, "layers", "32");
+  type (page, "d-model", "4096");
+  type (page, "heads", "32");
+  type (page, "d-ff", "14336");
+  type (page, "vocab", "32000");
+  type (page, "seq", "4096");
+  type (page, "batch", "256");
+  type (page, "gpus", "64");
+  type (page, "tokens", "1T");
+  g_object_set (plan, "kv-heads", 8, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE, "micro-batch", 1,
+                "flash-attention", TRUE, "zero-stage", 1, "precision", NK_PRECISION_BF16_MIXED, NULL);
+  g_assert_cmpuint (napkin_stacked_bar_get_n_parts (bar), ==, 6);   /* dense: no expert part */
+
+  g_object_set (plan, "experts", 8, "experts-per-token", 2, "ep", 8, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpuint (napkin_stacked_bar_get_n_parts (bar), ==, 7);
+  step = nk_plan_get_output (plan, "time-per-step");
+  ep = nk_plan_get_output (plan, "time-ep-comm");
+  g_assert_cmpfloat (ep, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (before); i++)
+    sum_before += nk_plan_get_output (plan, before[i]);
+  sum = sum_before + ep;
+  for (guint i = 0; i < G_N_ELEMENTS (after); i++)
+    sum += nk_plan_get_output (plan, after[i]);
+  g_assert_cmpfloat (fabs (sum / step - 1), <, 1e-12);
+
+  left = (int) round (sum_before / step * width);
+  right = (int) round ((sum_before + ep) / step * width);
+  g_assert_cmpint (right - left, >, 0);
+  covered = count_columns (bar, 4, width, &first);
+  g_assert_cmpint (covered, ==, right - left);
+  g_assert_cmpint (first, ==, left);
+  g_assert_finalize_object (page);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/planner-experts/form/binds-plan", test_experts_bind);
+  g_test_add_func ("/ui/planner-experts/form/errors", test_experts_errors);
+  g_test_add_func ("/ui/planner-experts/preset/deepseek-v3", test_deepseek_v3_preset);
+  g_test_add_func ("/ui/planner-experts/preset/llama3-70b-nvl72", test_llama3_nvl72_preset);
+  g_test_add_func ("/ui/planner-experts/step-bar/expert-share", test_step_bar_expert_share);
+  return g_test_run ();
+}
