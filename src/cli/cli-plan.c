@@ -35,7 +35,8 @@ typedef enum {
   F_GLOBAL_BATCH, F_MICRO_BATCH, F_TP, F_PP, F_CP, F_DP, F_VIRTUAL, F_SEQUENCE_PARALLEL,
   F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_DROPOUT, F_HEAD_DIM,
   F_EXPERTS, F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP,
-  F_EXPERT_IMBALANCE, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_EXPERT_IMBALANCE, F_ATTENTION, F_Q_LORA_RANK, F_KV_LORA_RANK, F_QK_NOPE_HEAD_DIM,
+  F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
   F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
@@ -208,6 +209,21 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_ETP] = { "--etp", FLAG_WHOLE, "etp", "N", N_("The experts’ tensor-parallel degree (default 1)"), .minimum = 1 },
   [F_EXPERT_IMBALANCE] = { "--expert-imbalance", FLAG_NUMBER, "expert-imbalance", "F",
                            N_("Busiest expert’s tokens over the mean (default 1.0: balanced routing, as NVIDIA’s MoE benchmarks force it)") },
+  [F_ATTENTION] = { "--attention", FLAG_CHOICE, "attention", "A",
+                    N_("mha (default: multi-head, grouped-query with --kv-heads) or mla (DeepSeek’s multi-head latent attention)"),
+                    .type = nk_attention_get_type, .choices = "mha, mla" },
+  [F_Q_LORA_RANK] = { "--q-lora-rank", FLAG_WHOLE, "q-lora-rank", "R",
+                      N_("Latent attention: Q’s compression rank (DeepSeek-V3: 1536; default: Q projected directly)"),
+                      .minimum = 1 },
+  [F_KV_LORA_RANK] = { "--kv-lora-rank", FLAG_WHOLE, "kv-lora-rank", "R",
+                       N_("Latent attention: the joint K/V latent’s rank (DeepSeek-V3: 512)"), .minimum = 1 },
+  [F_QK_NOPE_HEAD_DIM] = { "--qk-nope-head-dim", FLAG_WHOLE, "qk-nope-head-dim", "D",
+                           N_("Latent attention: Q and K head width without rotary position (DeepSeek-V3: 128)"),
+                           .minimum = 1 },
+  [F_QK_ROPE_HEAD_DIM] = { "--qk-rope-head-dim", FLAG_WHOLE, "qk-rope-head-dim", "D",
+                           N_("Latent attention: Q and K rotary head width (DeepSeek-V3: 64)"), .minimum = 1 },
+  [F_V_HEAD_DIM] = { "--v-head-dim", FLAG_WHOLE, "v-head-dim", "D",
+                     N_("Latent attention: V head width (DeepSeek-V3: 128)"), .minimum = 1 },
   [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
                    N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
                    .type = nk_capacity_get_type, .choices = "datasheet, usable" },
@@ -334,10 +350,31 @@ check_experts (const PlanArgs *a)
   return -1;
 }
 
+/* Latent attention's flags describe MLA: without --attention mla they would be
+ * silently ignored; MLA's K/V rank and head widths are the plan's to require
+ * (NK_PLAN_RULE_MLA_DIMS). Returns an exit code, or -1. */
+static int
+check_mla (const PlanArgs *a)
+{
+  static const PlanFlagId needs_mla[] = {
+    F_Q_LORA_RANK, F_KV_LORA_RANK, F_QK_NOPE_HEAD_DIM, F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (needs_mla); i++)
+    if (a->text[needs_mla[i]] != NULL && a->choice[F_ATTENTION] != NK_ATTENTION_MLA)
+      return FAIL (a, _("%s describes latent attention: add --attention mla"), plan_flags[needs_mla[i]].flag);
+  if (a->choice[F_ATTENTION] == NK_ATTENTION_MLA && (a->text[F_KV_HEADS] != NULL || a->text[F_HEAD_DIM] != NULL))
+    return FAIL (a, _("%s: latent attention has no KV heads or single head width; give its ranks and head widths instead"),
+                 a->text[F_KV_HEADS] != NULL ? "--kv-heads" : "--head-dim");
+  return -1;
+}
+
 /* The named choices, then the rules between flags; returns an exit code, or -1. */
 static int
 parse_choices (PlanArgs *a)
 {
+  int exit_code;
+
   for (guint i = 0; i < N_FLAGS; i++)
     {
       const PlanFlag *f = &plan_flags[i];
@@ -359,7 +396,9 @@ parse_choices (PlanArgs *a)
                  a->text[F_RECOMPUTE]);
   if (a->text[F_OUT] != NULL && a->text[F_EXPORT] == NULL)
     return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
-  return check_experts (a);
+  if ((exit_code = check_experts (a)) >= 0)
+    return exit_code;
+  return check_mla (a);
 }
 
 static gboolean

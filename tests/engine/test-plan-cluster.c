@@ -804,6 +804,151 @@ test_moe_flag_errors (void)
     }
 }
 
+/* ---------------------------------------------------------------- latent attention */
+
+/* DeepSeek-V3 counted by hand from its config.json (Hugging Face
+ * deepseek-ai/DeepSeek-V3: hidden_size 7168, 61 layers, first_k_dense_replace 3
+ * with intermediate_size 18432, 256 routed experts of moe_intermediate_size
+ * 2048, num_experts_per_tok 8, 1 shared expert, vocab 129280 untied, 128 heads,
+ * q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim
+ * 64, v_head_dim 128; modeling_deepseek.py's layers, no biases):
+ *   attention q_a_proj 7168·1536 = 11,010,048; q_a_layernorm 1,536;
+ *     q_b_proj 1536·128·(128 + 64) = 37,748,736; kv_a_proj_with_mqa
+ *     7168·(512 + 64) = 4,128,768; kv_a_layernorm 512; kv_b_proj
+ *     512·128·(128 + 128) = 16,777,216; o_proj 128·128·7168 = 117,440,512;
+ *     sum 187,107,328
+ *   norms 2·7168 = 14,336; dense FFN 3·7168·18432 = 396,361,728
+ *   dense layer 583,483,392 × 3 = 1,750,450,176
+ *   expert 3·7168·2048 = 44,040,192; 256 routed 11,274,289,152; 1 shared
+ *     44,040,192; router 256·7168 = 1,835,008
+ *   MoE layer 11,507,286,016 × 58 = 667,422,588,928
+ *   embedding + head 2·129280·7168 = 1,853,358,080; final norm 7,168
+ *   total 671,026,404,352
+ *   active MoE layer 187,107,328 + 14,336 + 9·44,040,192 + 1,835,008
+ *     = 585,318,400 × 58 = 33,948,467,200; active 37,552,282,624
+ * The checkpoint holds 58 · 256 = 14,848 more: each MoE layer's
+ * e_score_correction_bias, which the bias-update rule moves, not the optimizer
+ * (the planner leaves it out, as the router's note in nk-plan-cluster.c says):
+ * 671,026,419,200 and 37,552,297,472 with it. The MTP module (14B) is not part
+ * of the 671B either. Published: 671B total, 37B active (DeepSeek-V3 report). */
+static NkPlan *
+deepseek_v3_plan (void)
+{
+  NkPlan *plan = nk_plan_new ();
+
+  g_object_set (plan, "layers", 61.0, "d-model", 7168.0, "heads", 128.0, "ffn", NK_FFN_SWIGLU,
+                "d-ff", 18432.0, "vocab", 129280.0, "seq", 4096.0, "tied-embeddings", FALSE,
+                "experts", 256, "experts-per-token", 8, "shared-experts", 1, "expert-d-ff", 2048,
+                "dense-layers", 3, "attention", NK_ATTENTION_MLA, "q-lora-rank", 1536,
+                "kv-lora-rank", 512, "qk-nope-head-dim", 128, "qk-rope-head-dim", 64,
+                "v-head-dim", 128, NULL);
+  return plan;
+}
+
+static void
+test_mla_params (void)
+{
+  g_autoptr(NkPlan) plan = deepseek_v3_plan ();
+
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "shape-attention-params"), ==, 187107328.0);
+  g_assert_cmpfloat (out (plan, "shape-params"), ==, 671026404352.0);
+  g_assert_cmpfloat (out (plan, "shape-params-active"), ==, 37552282624.0);
+  /* without Q's compression (DeepSeek-V2-Lite's shape): q_proj 7168·128·192
+   * = 176,160,768 instead of 11,010,048 + 1,536 + 37,748,736 */
+  g_object_set (plan, "q-lora-rank", 0, NULL);
+  g_assert_cmpfloat (out (plan, "shape-attention-params"),
+                     ==, 187107328.0 - 11010048 - 1536 - 37748736 + 176160768);
+}
+
+/* DeepSeek-V3's model FLOPs per token at s = 4096: the active matrices per
+ * layer (attention's 187,107,328 less its two latent norms = 187,105,280;
+ * dense FFN 396,361,728; MoE: router 1,835,008 + 9 experts 396,361,728):
+ * 3 · 583,467,008 + 58 · 585,302,016 = 1,750,401,024 + 33,947,516,928
+ * = 35,697,917,952, plus the output layer 926,679,040, × 6 = 219,747,581,952;
+ * the attention core on the decompressed heads, 6 · 61 · 4096 · 128 ·
+ * (192 + 128) = 61,404,610,560; sum 281,152,192,512. */
+static void
+test_mla_flops (void)
+{
+  g_autoptr(NkPlan) plan = deepseek_v3_plan ();
+
+  g_object_set (plan, "gpu", "h800", "gpus", 64.0, "params", 671026404352.0, "tokens", 14.8e12,
+                "precision", NK_PRECISION_BF16_MIXED, "ep", 64, "global-batch", 64, "micro-batch", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "model-flops-per-token"), ==, 281152192512.0);
+}
+
+/* One small MLA layer's stored activations by hand (bf16, p = 2; s = 1024,
+ * b = 1, h = 1024, 8 heads, r_q 256, r_kv 128, d_nope 64, d_rope 32, d_v 64;
+ * SwiGLU d_ff 2048; no dropout, FlashAttention):
+ *   residual inputs 2·s·b·h·p = 4,194,304; norm outputs 4,194,304;
+ *   statistics: two layer norms and two latent norms, 2 fp32 each per token,
+ *     4 · 8 · 1024 = 32,768;
+ *   latents before and after their norms 2·(256 + 128)·s·b·p = 1,572,864;
+ *   Q and K 2 · 8 · 96 and V 8 · 64 values a token: 2048 · 2048 = 4,194,304;
+ *   the core's output 8 · 64 · 2048 = 1,048,576;
+ *   SwiGLU's 3 · 2048 values a token: 12,582,912;
+ *   sum 27,820,032.
+ * TP 2 without sequence parallelism halves only the heads and the FFN:
+ * 4,194,304 · 2 + 32,768 + 1,572,864 + (4,194,304 + 1,048,576 + 12,582,912)/2
+ * = 18,907,136; with it, everything: 13,910,016.
+ * Parameters per GPU at TP 2 (bf16, 2 B each): a layer's split matrices
+ * W_UQ 256·8·96 = 196,608, W_UKV 128·8·128 = 131,072, W_O 512·1024 = 524,288
+ * halved (425,984), its down-projections 1024·256 + 1024·160 = 425,984 whole,
+ * latent norms 384 and layer norms 2,048 whole, the FFN 6,291,456 halved:
+ * 4,000,128 × 2 layers + embedding and head 2 · 1000 · 1024 / 2 + final norm
+ * 1,024 = 9,025,280 → 18,050,560 B. */
+static void
+test_mla_memory (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 2.0, "params", 1.0, "tokens", 1e9,
+                "layers", 2.0, "d-model", 1024.0, "heads", 8.0, "ffn", NK_FFN_SWIGLU, "d-ff", 2048.0,
+                "vocab", 1000.0, "seq", 1024.0, "tied-embeddings", FALSE,
+                "attention", NK_ATTENTION_MLA, "q-lora-rank", 256, "kv-lora-rank", 128,
+                "qk-nope-head-dim", 64, "qk-rope-head-dim", 32, "v-head-dim", 64,
+                "precision", NK_PRECISION_BF16_MIXED, "dropout", FALSE, "flash-attention", TRUE,
+                "global-batch", 2, "micro-batch", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "activations-per-layer"), ==, 27820032.0);
+  g_object_set (plan, "tp", 2, "global-batch", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "activations-per-layer"), ==, 18907136.0);
+  g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 18050560.0);
+  g_object_set (plan, "sequence-parallel", TRUE, NULL);
+  g_assert_cmpfloat (out (plan, "activations-per-layer"), ==, 13910016.0);
+}
+
+/* Latent attention's flags: each error exit 2 with its sentence. */
+static void
+test_mla_flag_errors (void)
+{
+  static const struct { const char *extra[4]; const char *prefix; } cases[] = {
+    { { "--kv-lora-rank", "512", NULL }, "napkin-cli: --kv-lora-rank describes latent attention" },
+    { { "--attention", "mla", NULL }, "napkin-cli: --kv-lora-rank: Latent attention needs its KV rank" },
+    { { "--attention", "mla", "--kv-lora-rank", "0" }, "napkin-cli: --kv-lora-rank: “0” is not a whole number" },
+    { { "--attention", "gqa", NULL }, "napkin-cli: --attention: “gqa” is not one of mha, mla" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      const char *args[] = { "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.5",
+                             "--layers", "4", "--d-model", "1024", "--heads", "8", "--seq", "1024",
+                             "--ffn", "swiglu", "--d-ff", "2048", "--global-batch", "8",
+                             cases[i].extra[0], cases[i].extra[1], cases[i].extra[2], cases[i].extra[3], NULL };
+
+      if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+        return;
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, cases[i].prefix));
+      g_assert_true (strchr (run.err, '\n') == run.err + strlen (run.err) - 1);   /* one line */
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -835,5 +980,9 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
   g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
   g_test_add_func ("/engine/plan-cluster/shape/head-dim-relu2", test_head_dim_relu2);
+  g_test_add_func ("/engine/plan-cluster/mla/params", test_mla_params);
+  g_test_add_func ("/engine/plan-cluster/mla/flops", test_mla_flops);
+  g_test_add_func ("/engine/plan-cluster/mla/memory", test_mla_memory);
+  g_test_add_func ("/engine/plan-cluster/mla/flag-errors", test_mla_flag_errors);
   return g_test_run ();
 }

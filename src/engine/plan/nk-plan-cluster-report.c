@@ -121,6 +121,8 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
     case NK_PLAN_RULE_ETP:
       return nk_plan_format_formula (_("EP × ETP = %N × %N must divide TP × DP × CP = %N (Megatron-LM’s expert data-parallel group is what is left)"),
                                      (double) in->layout[NK_PLAN_L_EP], (double) in->layout[NK_PLAN_L_ETP], tp * dp * cp);
+    case NK_PLAN_RULE_MLA_DIMS:
+      return g_strdup (_("Latent attention needs its KV rank and head widths, each above 0 (DeepSeek-V3: --kv-lora-rank 512 --qk-nope-head-dim 128 --qk-rope-head-dim 64 --v-head-dim 128): they are never guessed"));
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -138,6 +140,35 @@ typedef struct {
   char              **f;
 } Text;
 
+/* One layer's attention: latent attention's seven parts with the numbers
+ * (DeepSeek-V2 section 2.1, as nk-plan-cluster.c counts them), or multi-head
+ * attention's four matrices. */
+static void
+text_attention (const Text *t)
+{
+  const int *l = t->in->layout;
+  double h = t->x[NK_PLAN_IN_D_MODEL], a = t->x[NK_PLAN_IN_HEADS];
+  double rq = l[NK_PLAN_L_Q_LORA_RANK], rkv = l[NK_PLAN_L_KV_LORA_RANK];
+  double dn = l[NK_PLAN_L_QK_NOPE_HEAD_DIM], dr = l[NK_PLAN_L_QK_ROPE_HEAD_DIM], dv = l[NK_PLAN_L_V_HEAD_DIM];
+  double v = t->v[NK_PLAN_V_SHAPE_ATTENTION];
+
+  if (l[NK_PLAN_L_ATTENTION] != NK_ATTENTION_MLA)
+    {
+      t->f[NK_PLAN_V_SHAPE_ATTENTION] =
+        nk_plan_format_formula (_("Q and output h × a·dh, K and V h × kv·dh%s = %N params"),
+                                l[NK_PLAN_L_FFN] == NK_FFN_GELU ? _(", with their biases") : "", v);
+      return;
+    }
+  if (rq > 0)
+    t->f[NK_PLAN_V_SHAPE_ATTENTION] =
+      nk_plan_format_formula (_("latent attention: W_DQ %N·%N + norm %N + W_UQ %N·%N·(%N + %N) + W_DKV %N·(%N + %N) + norm %N + W_UKV %N·%N·(%N + %N) + W_O %N·%N·%N = %N params"),
+                              h, rq, rq, rq, a, dn, dr, h, rkv, dr, rkv, rkv, a, dn, dv, a, dv, h, v);
+  else
+    t->f[NK_PLAN_V_SHAPE_ATTENTION] =
+      nk_plan_format_formula (_("latent attention: W_Q %N·%N·(%N + %N) + W_DKV %N·(%N + %N) + norm %N + W_UKV %N·%N·(%N + %N) + W_O %N·%N·%N = %N params"),
+                              h, a, dn, dr, h, rkv, dr, rkv, rkv, a, dn, dv, a, dv, h, v);
+}
+
 static void
 text_shape (const Text *t)
 {
@@ -148,6 +179,7 @@ text_shape (const Text *t)
 
   if (!t->r->has[NK_PLAN_V_SHAPE_PARAMS])
     return;
+  text_attention (t);
   if (t->in->layout[NK_PLAN_L_EXPERTS] > 0)
     {
       double dense = t->in->layout[NK_PLAN_L_DENSE_LAYERS];
@@ -239,6 +271,12 @@ text_memory (const Text *t)
     t->f[NK_PLAN_V_ACT_LAYER] =
       nk_plan_format_formula (_("full recompute keeps each layer's input: s·b·h·%N B%s = %N B per layer"),
                               p, sp ? " / t" : "", v[NK_PLAN_V_ACT_LAYER]);
+  else if (t->in->layout[NK_PLAN_L_ATTENTION] == NK_ATTENTION_MLA)
+    t->f[NK_PLAN_V_ACT_LAYER] =
+      nk_plan_format_formula (_("Korthikanti et al. 2022 at %N B per value, latent attention's terms for Q, K and V: (s·b·h·(4·%N + 2) + s·b·%N·2·(q_rank + kv_rank) + LayerNorm statistics)%s + s·b·%N·(a·(2·d_qk + 2·d_v) + FFN)/t%s = %N B per layer (t = %N%s; the latents and the decompressed heads are both kept for the backward)"),
+                              p, p, p, sp ? " / t" : "", p,
+                              scores ? " + a·s²·b·(2·p + 1)/t" : _(" (attention scores not stored)"),
+                              v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
   else
     t->f[NK_PLAN_V_ACT_LAYER] =
       nk_plan_format_formula (_("Korthikanti et al. 2022 at %N B per value: (s·b·h·(4·%N + 2) + 16·s·b LayerNorm statistics)%s + s·b·h·%N·(2 + 2·kv/a + FFN)/t%s = %N B per layer (t = %N%s)"),

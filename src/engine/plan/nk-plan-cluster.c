@@ -55,6 +55,12 @@ typedef struct {
   double   n_dense, n_moe;   /* dense and MoE layers */
   double   attn_params;      /* a layer's attention and norms, biases included */
   double   attn_matrices;
+  /* latent attention (MLA): ranks and head widths; attention's own params
+   * (matrices and biases or latent norms), the down-projections every TP rank
+   * holds whole, and the attention core's Q·K and V widths summed over heads */
+  gboolean mla;
+  double   q_rank, kv_rank, d_nope, d_rope, d_v;
+  double   attn_own, attn_down, core_qk, core_v;
   double   expert_params;    /* one expert's FFN (its biases too) */
   double   router;           /* E · h, no bias */
   double   moe_params;       /* a MoE layer, every expert */
@@ -97,11 +103,44 @@ fill_experts (const NkPlanInputs *in,
   m->n_dense = m->E > 0 ? MIN (x[NK_PLAN_L_DENSE_LAYERS], m->L) : m->L;
   m->n_moe = m->L - m->n_dense;
   m->attn_params = attn_params;
-  m->attn_matrices = 2 * m->h * m->q_width + 2 * m->h * (m->a > 0 ? m->kv * m->dh : m->h);
   m->expert_params = m->ffn_mats * m->h * m->F + (m->llama ? 0 : m->F + m->h);
   m->router = m->E * m->h;
   m->moe_params = attn_params + (m->E + m->S) * m->expert_params + m->router;
   m->moe_active = attn_params + (m->K + m->S) * m->expert_params + m->router;
+}
+
+/* DeepSeek-V2/V3's multi-head latent attention (DeepSeek-AI 2024, DeepSeek-V2,
+ * section 2.1, eqs. 9–19; the layers as Hugging Face's modeling_deepseek.py
+ * DeepseekV3Attention builds them, no biases): with a Q rank r_q,
+ * q_a_proj h × r_q, q_a_layernorm r_q, q_b_proj r_q × a·(d_n + d_r) (without
+ * one, q_proj h × a·(d_n + d_r)); kv_a_proj_with_mqa h × (r_kv + d_r), the
+ * latent's kv_a_layernorm r_kv, kv_b_proj r_kv × a·(d_n + d_v); o_proj
+ * a·d_v × h. Tensor parallelism keeps the two down-projections whole on every
+ * rank and splits the rest by heads (DeepSeek-V3's inference/model.py: wq_a and
+ * wkv_a a plain Linear, wq_b and wkv_b column-parallel, wo row-parallel;
+ * Megatron-LM's multi_latent_attention.py builds its down-projections
+ * "duplicated"). */
+static void
+fill_mla (const NkPlanInputs *in,
+          Shape              *m)
+{
+  const int *x = in->layout;
+  double q;
+
+  m->q_rank = x[NK_PLAN_L_Q_LORA_RANK];
+  m->kv_rank = x[NK_PLAN_L_KV_LORA_RANK];
+  m->d_nope = x[NK_PLAN_L_QK_NOPE_HEAD_DIM];
+  m->d_rope = x[NK_PLAN_L_QK_ROPE_HEAD_DIM];
+  m->d_v = x[NK_PLAN_L_V_HEAD_DIM];
+  m->core_qk = m->a * (m->d_nope + m->d_rope);
+  m->core_v = m->a * m->d_v;
+  m->q_width = m->core_v;   /* the output projection's input */
+  m->kv = m->a;             /* every head has its K and V, decompressed */
+  q = m->q_rank > 0 ? m->h * m->q_rank + m->q_rank * m->core_qk : m->h * m->core_qk;
+  m->attn_down = (m->q_rank > 0 ? m->h * m->q_rank : 0) + m->h * (m->kv_rank + m->d_rope);
+  m->attn_matrices = q + m->h * (m->kv_rank + m->d_rope) + m->kv_rank * m->a * (m->d_nope + m->d_v)
+                     + m->core_v * m->h;
+  m->attn_own = m->attn_matrices + m->q_rank + m->kv_rank;
 }
 
 static void
@@ -109,7 +148,7 @@ fill_shape (const NkPlanInputs *in,
             Shape              *m)
 {
   const double *x = in->in;
-  double kv_width, attn_matrices, ffn_params;
+  double kv_width, attn_params, ffn_params;
 
   m->L = x[NK_PLAN_IN_LAYERS];
   m->h = x[NK_PLAN_IN_D_MODEL];
@@ -129,20 +168,24 @@ fill_shape (const NkPlanInputs *in,
   m->dh = in->layout[NK_PLAN_L_HEAD_DIM] > 0 ? in->layout[NK_PLAN_L_HEAD_DIM] : m->a > 0 ? m->h / m->a : m->h;
   m->q_width = m->a > 0 ? m->a * m->dh : m->h;
   kv_width = m->a > 0 ? m->kv * m->dh : m->h;
-  /* Q and the output projection h × a·dh, K and V h × kv·dh; the FFN 2 or 3 h × d_ff */
-  attn_matrices = 2 * m->h * m->q_width + 2 * m->h * kv_width;
-  m->layer_matrices = attn_matrices + m->ffn_mats * m->h * m->d_ff;
-  if (m->llama)
+  m->mla = in->layout[NK_PLAN_L_ATTENTION] == NK_ATTENTION_MLA;
+  if (m->mla)
+    fill_mla (in, m);
+  else
     {
-      m->layer_params = m->layer_matrices + 2 * m->h;   /* two RMSNorm weights */
-      fill_experts (in, m, attn_matrices + 2 * m->h);
+      /* Q and the output projection h × a·dh, K and V h × kv·dh; GPT-2's
+       * biases of QKV and the projection */
+      m->attn_matrices = 2 * m->h * m->q_width + 2 * m->h * kv_width;
+      m->attn_own = m->attn_matrices + (m->llama ? 0 : m->q_width + 2 * kv_width + m->h);
+      m->core_qk = m->core_v = m->q_width;
     }
-  else   /* two LayerNorms (weight, bias); biases of QKV, proj, fc, proj */
-    {
-      ffn_params = 2 * m->h * m->d_ff + m->d_ff + m->h;
-      m->layer_params = m->layer_matrices + 4 * m->h + (m->q_width + 2 * kv_width) + m->h + m->d_ff + m->h;
-      fill_experts (in, m, m->layer_params - ffn_params);
-    }
+  /* the FFN 2 or 3 h × d_ff (GPT-2's with biases d_ff + h); the norms: two
+   * RMSNorm weights, or two LayerNorms with weight and bias */
+  ffn_params = m->ffn_mats * m->h * m->d_ff + (m->llama ? 0 : m->d_ff + m->h);
+  attn_params = m->attn_own + (m->llama ? 2 : 4) * m->h;
+  m->layer_matrices = m->attn_matrices + m->ffn_mats * m->h * m->d_ff;
+  m->layer_params = attn_params + ffn_params;
+  fill_experts (in, m, attn_params);
   m->embed = m->V * m->h + (m->llama ? 0 : m->s * m->h);
   m->head = m->tied ? 0 : m->V * m->h;
   m->final_norm = m->llama ? m->h : 2 * m->h;
@@ -182,7 +225,7 @@ check_layout (const Shape  *m,
    * the whole shape is still checked against what is known. */
   if ((double) l->tp * l->pp * l->cp * l->dp != gpus)
     return NK_PLAN_RULE_GPUS;
-  if (m->a > 0 && m->h > 0 && m->q_width == m->h && !divides (m->a, m->h))
+  if (!m->mla && m->a > 0 && m->h > 0 && m->q_width == m->h && !divides (m->a, m->h))
     return NK_PLAN_RULE_HEADS_DMODEL;
   if (m->a > 0 && !divides (m->kv, m->a))
     return NK_PLAN_RULE_HEADS_KV;
@@ -231,7 +274,14 @@ check_layout (const Shape  *m,
  * times the imbalance on the busiest GPU, and the shared experts' f·S·F: its
  * FFN term is s·b·p·(K·imb·(h + f·F/etp) + f·S·F)/t, the tokens split over TP
  * as sequence parallelism does (Megatron-LM requires it with EP and TP).
- * Returns the layer's bytes. */
+ * Latent attention (DeepSeek-V2, section 2.1) keeps, instead of Q, K and V:
+ * the Q and KV latents before and after their RMSNorms, 2·(r_q + r_kv) values
+ * a token, outside the TP split (Megatron-LM computes them on every TP rank);
+ * Q and K of a·(d_nope + d_rope) and V of a·d_v each, as the attention core
+ * takes them, decompressed (the latent spares inference's KV cache, not
+ * training's activations: both the latent, input of the up-projection, and
+ * the heads it decompresses to, inputs of the core, are saved for the
+ * backward); and the core's output, a·d_v. Returns the layer's bytes. */
 static double
 add_layer_activations (const Shape  *m,
                        const Layout *l,
@@ -255,8 +305,23 @@ add_layer_activations (const Shape  *m,
       x[NK_ACT_TERM_NORM_STATS] = 2 * 2 * 4 * s * b / outside;
       x[NK_ACT_TERM_NORM_OUTPUT] = 2 * sbh * p / outside;
       x[NK_ACT_TERM_DROPOUT] = m->dropout ? 2 * sbh / outside : 0;
-      x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
-      x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
+      if (m->mla)
+        {
+          /* the latents before and after their RMSNorms (Q's when it has a
+           * rank; their statistics as a LayerNorm's), then Q and K of a·d_qk
+           * and V of a·d_v as the attention core takes them */
+          double latents = m->q_rank > 0 ? 2 : 1;
+
+          x[NK_ACT_TERM_NORM_STATS] += latents * 2 * 4 * s * b / outside;
+          x[NK_ACT_TERM_QKV] = s * b * p * (2 * (m->q_rank + m->kv_rank) / outside
+                                            + (2 * m->core_qk + m->core_v) / t);
+          x[NK_ACT_TERM_ATTN_OUTPUT] = s * b * p * m->core_v / t;
+        }
+      else
+        {
+          x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
+          x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
+        }
       if (moe)
         x[NK_ACT_TERM_MLP] = s * b * p * (m->K * m->imbalance * (h + m->ffn_mats * m->F / l->etp)
                                           + m->ffn_mats * m->S * m->F) / t;
@@ -307,6 +372,8 @@ stage_params (const Shape  *m,
   if (moe > 0)
     n += moe * ((m->attn_matrices + shared_matrices) / l->tp
                 + (m->attn_params - m->attn_matrices) + m->S * m->expert_params - shared_matrices + m->router);
+  /* latent attention's down-projections are whole on every TP rank */
+  n += (dense + moe) * m->attn_down * (1 - 1.0 / l->tp);
 
   if (first)
     n += m->embed / l->tp;
@@ -504,8 +571,11 @@ moe_active_matrices (const Shape *m)
 /* FLOPs per token: 6 × the matmul weights a token passes through and the output
  * layer (PaLM's 6N, Narayanan et al.'s 72·l·h² + 6·V·h; a MoE layer's active
  * weights: K of its E experts, as torchtitan's and Megatron-LM's MoE counts),
- * plus attention's 12 · L · s · a·dh (QKᵀ and AV, 2·s·a·dh each forward;
- * Narayanan's 12·l·h·s, PaLM's 12·L·H·Q·T). Recompute adds a forward: full
+ * plus attention's 6 · L · s · (a·d_qk + a·d_v): QKᵀ 2·s·a·d_qk and AV
+ * 2·s·a·d_v forward, twice that backward; multi-head attention's d_qk = d_v =
+ * dh gives Narayanan's 12·l·h·s and PaLM's 12·L·H·Q·T; latent attention's
+ * d_qk = d_nope + d_rope (DeepSeek-V3: 192) and d_v (128), as the attention
+ * core runs on the decompressed heads in training. Recompute adds a forward: full
  * 2N_layers + 4Lsh, selective the 4Lsh of the attention core. */
 static void
 flops_per_token (const Shape  *m,
@@ -513,7 +583,7 @@ flops_per_token (const Shape  *m,
                  double       *model,
                  double       *hardware)
 {
-  double attention = 12 * m->L * m->s * m->q_width;
+  double attention = 6 * m->L * m->s * (m->core_qk + m->core_v);
   double layers = m->n_dense * m->layer_matrices + m->n_moe * moe_active_matrices (m);
 
   *model = 6 * (layers + m->V * m->h) + attention;
@@ -880,6 +950,7 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_EXPERTS_EP] = "ep",
   [NK_PLAN_RULE_EP_DP] = "ep",
   [NK_PLAN_RULE_ETP] = "etp",
+  [NK_PLAN_RULE_MLA_DIMS] = "kv-lora-rank",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last
@@ -938,6 +1009,12 @@ compute_shape_params (const NkPlanInputs *in,
                    NK_PLAN_RULE_SWIGLU_DFF);
       return;
     }
+  if (m->mla && !(m->kv_rank > 0 && m->d_nope > 0 && m->d_rope > 0 && m->d_v > 0))
+    {
+      nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_MLA_DIMS],
+                                  NK_PLAN_RULE_MLA_DIMS);
+      return;
+    }
   if (m->E > 0 && !(m->K >= 1 && m->K <= m->E))
     {
       nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[NK_PLAN_RULE_EXPERTS_K],
@@ -958,6 +1035,8 @@ compute_shape_params (const NkPlanInputs *in,
                                              + m->embed + m->head + m->final_norm;
   r->values[NK_PLAN_V_SHAPE_EMBED] = m->embed + m->head;
   r->values[NK_PLAN_V_SHAPE_LAYER] = m->n_moe > 0 ? m->moe_params : m->layer_params;
+  r->values[NK_PLAN_V_SHAPE_ATTENTION] = m->attn_own;
+  r->has[NK_PLAN_V_SHAPE_ATTENTION] = TRUE;
   r->has[NK_PLAN_V_SHAPE_PARAMS] = r->has[NK_PLAN_V_SHAPE_EMBED] = r->has[NK_PLAN_V_SHAPE_LAYER] = TRUE;
   r->has[NK_PLAN_V_SHAPE_PARAMS_ACTIVE] = TRUE;
 }

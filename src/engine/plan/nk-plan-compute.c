@@ -67,6 +67,7 @@ static const char *const value_names[NK_PLAN_N_FORMULAS] = {
   [NK_PLAN_V_SHAPE_EMBED] = "shape-embedding-params",
   [NK_PLAN_V_SHAPE_LAYER] = "shape-params-per-layer",
   [NK_PLAN_V_SHAPE_PARAMS_ACTIVE] = "shape-params-active",
+  [NK_PLAN_V_SHAPE_ATTENTION] = "shape-attention-params",
   [NK_PLAN_V_LAYOUT_DP] = "layout-dp",
   [NK_PLAN_V_LAYOUT_TP] = "layout-tp",
   [NK_PLAN_V_LAYOUT_PP] = "layout-pp",

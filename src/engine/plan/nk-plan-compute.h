@@ -74,6 +74,24 @@ typedef enum {
 } NkFfn;
 
 /**
+ * NkAttention:
+ * @NK_ATTENTION_MHA: multi-head attention: Q, K and V projections of heads ×
+ *   head width (grouped-query with fewer KV heads)
+ * @NK_ATTENTION_MLA: DeepSeek-V2/V3's multi-head latent attention: Q through a
+ *   low-rank latent of #NkPlan:q-lora-rank (or directly when 0), K and V
+ *   decompressed from one latent of #NkPlan:kv-lora-rank, heads of
+ *   #NkPlan:qk-nope-head-dim + #NkPlan:qk-rope-head-dim for Q and K and of
+ *   #NkPlan:v-head-dim for V (DeepSeek-AI 2024, DeepSeek-V2, section 2.1)
+ *
+ * The attention block of the cluster model's transformer (#NkPlan:attention),
+ * which sets its parameters, FLOPs and stored activations.
+ */
+typedef enum {
+  NK_ATTENTION_MHA,
+  NK_ATTENTION_MLA,
+} NkAttention;
+
+/**
  * NkGradPrecision:
  * @NK_GRAD_PRECISION_FP32: fp32 gradients beside 16-bit weights: 2 + 4 + 12 = 18 B/param
  *   (Rajbhandari et al. 2019, ZeRO, counts 16 with 16-bit gradients; Megatron-LM's
@@ -132,6 +150,12 @@ typedef enum {
  * @NK_PLAN_L_DENSE_LAYERS: #NkPlan:dense-layers
  * @NK_PLAN_L_EP: #NkPlan:ep
  * @NK_PLAN_L_ETP: #NkPlan:etp
+ * @NK_PLAN_L_ATTENTION: #NkPlan:attention
+ * @NK_PLAN_L_Q_LORA_RANK: #NkPlan:q-lora-rank
+ * @NK_PLAN_L_KV_LORA_RANK: #NkPlan:kv-lora-rank
+ * @NK_PLAN_L_QK_NOPE_HEAD_DIM: #NkPlan:qk-nope-head-dim
+ * @NK_PLAN_L_QK_ROPE_HEAD_DIM: #NkPlan:qk-rope-head-dim
+ * @NK_PLAN_L_V_HEAD_DIM: #NkPlan:v-head-dim
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -170,6 +194,12 @@ typedef enum {
   NK_PLAN_L_DENSE_LAYERS,
   NK_PLAN_L_EP,
   NK_PLAN_L_ETP,
+  NK_PLAN_L_ATTENTION,
+  NK_PLAN_L_Q_LORA_RANK,
+  NK_PLAN_L_KV_LORA_RANK,
+  NK_PLAN_L_QK_NOPE_HEAD_DIM,
+  NK_PLAN_L_QK_ROPE_HEAD_DIM,
+  NK_PLAN_L_V_HEAD_DIM,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -254,6 +284,7 @@ typedef enum {
  * @NK_PLAN_V_SHAPE_EMBED: #NkPlan:shape-embedding-params
  * @NK_PLAN_V_SHAPE_LAYER: #NkPlan:shape-params-per-layer
  * @NK_PLAN_V_SHAPE_PARAMS_ACTIVE: #NkPlan:shape-params-active
+ * @NK_PLAN_V_SHAPE_ATTENTION: #NkPlan:shape-attention-params
  * @NK_PLAN_V_LAYOUT_DP: #NkPlan:layout-dp
  * @NK_PLAN_V_LAYOUT_TP: #NkPlan:layout-tp
  * @NK_PLAN_V_LAYOUT_PP: #NkPlan:layout-pp
@@ -348,6 +379,7 @@ typedef enum {
   NK_PLAN_V_SHAPE_EMBED,
   NK_PLAN_V_SHAPE_LAYER,
   NK_PLAN_V_SHAPE_PARAMS_ACTIVE,
+  NK_PLAN_V_SHAPE_ATTENTION,
   NK_PLAN_V_LAYOUT_DP,
   NK_PLAN_V_LAYOUT_TP,
   NK_PLAN_V_LAYOUT_PP,
@@ -469,6 +501,8 @@ typedef enum {
  * @NK_PLAN_RULE_EP_DP: EP must divide DP × CP (Megatron-LM's rule)
  * @NK_PLAN_RULE_ETP: EP × ETP must divide TP × DP × CP (Megatron-LM's expert
  *   data-parallel group is TP × DP × CP / (EP × ETP) ranks)
+ * @NK_PLAN_RULE_MLA_DIMS: latent attention needs its KV rank and its three head
+ *   widths (never guessed)
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -494,6 +528,7 @@ typedef enum {
   NK_PLAN_RULE_EXPERTS_EP,
   NK_PLAN_RULE_EP_DP,
   NK_PLAN_RULE_ETP,
+  NK_PLAN_RULE_MLA_DIMS,
 } NkPlanLayoutRule;
 
 /**

@@ -119,6 +119,13 @@ static const struct {
   [NK_PLAN_L_DENSE_LAYERS] = { "dense-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_EP] = { "ep", LAYOUT_INT, NULL, 1, 1 << 20 },
   [NK_PLAN_L_ETP] = { "etp", LAYOUT_INT, NULL, 1, 1 << 20 },
+  [NK_PLAN_L_ATTENTION] = { "attention", LAYOUT_ENUM, nk_attention_get_type, 0, 0 },
+  /* 0: Q projected directly (DeepSeek-V2-Lite); the others 0: not given */
+  [NK_PLAN_L_Q_LORA_RANK] = { "q-lora-rank", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_KV_LORA_RANK] = { "kv-lora-rank", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_QK_NOPE_HEAD_DIM] = { "qk-nope-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_QK_ROPE_HEAD_DIM] = { "qk-rope-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_V_HEAD_DIM] = { "v-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

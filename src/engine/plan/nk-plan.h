@@ -428,6 +428,46 @@ G_BEGIN_DECLS
  * TP × DP × CP / (EP × ETP).
  */
 /**
+ * NkPlan:attention:
+ *
+ * The attention block (#NkAttention): multi-head (default; grouped-query with
+ * #NkPlan:kv-heads) or DeepSeek's multi-head latent attention, whose shape the
+ * next five properties give.
+ */
+/**
+ * NkPlan:q-lora-rank:
+ *
+ * Latent attention: the rank of Q's compression, d_model → q-lora-rank (an
+ * RMSNorm) → heads × (qk-nope-head-dim + qk-rope-head-dim); 0 projects Q
+ * directly from d_model (DeepSeek-V2-Lite). DeepSeek-V3: 1536.
+ */
+/**
+ * NkPlan:kv-lora-rank:
+ *
+ * Latent attention: the rank of the joint K/V latent c_KV (d_model →
+ * kv-lora-rank + qk-rope-head-dim, the latent through an RMSNorm, then up to
+ * heads × (qk-nope-head-dim + v-head-dim)). DeepSeek-V3: 512. Needed with
+ * #NkPlan:attention mla.
+ */
+/**
+ * NkPlan:qk-nope-head-dim:
+ *
+ * Latent attention: the width of each Q and K head's part without rotary
+ * position (decompressed from the latents). DeepSeek-V3: 128.
+ */
+/**
+ * NkPlan:qk-rope-head-dim:
+ *
+ * Latent attention: the width of each Q and K head's rotary part; K's is one
+ * shared across heads, projected straight from d_model. DeepSeek-V3: 64.
+ */
+/**
+ * NkPlan:v-head-dim:
+ *
+ * Latent attention: the width of each V head, and so of the output
+ * projection's input (heads × v-head-dim). DeepSeek-V3: 128.
+ */
+/**
  * NkPlan:valid:
  *
  * Whether every input is acceptable and every asked-for result finite.
@@ -645,6 +685,13 @@ G_BEGIN_DECLS
  * layer's routed experts cut to #NkPlan:experts-per-token (the shared experts and
  * the router kept); the same as #NkPlan:shape-params for a dense model. Model
  * FLOPs count these.
+ */
+/**
+ * NkPlan:shape-attention-params:
+ *
+ * Parameters of one layer's attention block: its matrices, and its biases
+ * (GPT-2's shape) or the latent RMSNorms (latent attention); the layer norms
+ * around it are not counted here. DeepSeek-V3: 187,107,328.
  */
 /**
  * NkPlan:layout-dp:
