@@ -16,7 +16,7 @@
  *   Transformer Models, section 4), generalized to the activation bytes, GQA and
  *   the FFN; the first 1F1B stage holds PP micro-batches in flight (interleaved:
  *   × (1 + (PP − 1)/(PP · V))).
- * - Time: FLOPs at a matmul efficiency, TP all-reduces per layer, the DP
+ * - Time (nk-plan-cluster-time.c): FLOPs at a matmul efficiency, TP all-reduces per layer, the DP
  *   gradient all-reduce or ZeRO-3's gathers (collective times as NVIDIA's
  *   nccl-tests PERFORMANCE.md: all-reduce 2(n − 1)/n · S/B, all-gather and
  *   reduce-scatter (n − 1)/n · S/B), overlapped with the backward pass, and the
@@ -30,59 +30,12 @@
 
 #include "nk-plan-compute.h"
 #include "nk-plan-compute-private.h"
+#include "nk-plan-cluster-private.h"
 
 /* The CUDA context and the libraries' workspaces, before the first tensor: what
  * torch.cuda.mem_get_info() reports missing on an idle H100 with CUDA 12. */
 #define CUDA_CONTEXT_BYTES (512.0 * 1048576.0)
 
-/* The model's shape, with defaults filled in. A mixture-of-experts layer
- * (every layer after the first n_dense) replaces the FFN by E routed experts of
- * width F, K of them per token, S shared experts always on, and a router. */
-typedef struct {
-  double   L, h, a, kv, d_ff, V, s;
-  double   dh;               /* the attention head's width */
-  double   q_width;          /* a · dh: Q's and the output projection's width */
-  gboolean swiglu, tied, dropout;
-  gboolean llama;            /* SwiGLU or ReLU²: rotary, RMSNorm, no biases */
-  double   ffn_mats;         /* matrices of an FFN: 3 with a gate, else 2 */
-  double   layer_matrices;   /* weights of a dense layer's matmuls */
-  double   layer_params;     /* plus its norms and biases */
-  double   embed;            /* V · h (and GPT-2's s · h positions) */
-  double   head;             /* V · h when untied */
-  double   final_norm;
-  /* experts (E = 0: a dense model) */
-  double   E, K, S, F, imbalance;
-  double   n_dense, n_moe;   /* dense and MoE layers */
-  double   attn_params;      /* a layer's attention and norms, biases included */
-  double   attn_matrices;
-  /* latent attention (MLA): ranks and head widths; attention's own params
-   * (matrices and biases or latent norms), the down-projections every TP rank
-   * holds whole, and the attention core's Q·K and V widths summed over heads */
-  gboolean mla;
-  double   q_rank, kv_rank, d_nope, d_rope, d_v;
-  double   attn_own, attn_down, core_qk, core_v;
-  double   expert_params;    /* one expert's FFN (its biases too) */
-  double   router;           /* E · h, no bias */
-  double   moe_params;       /* a MoE layer, every expert */
-  double   moe_active;       /* a MoE layer as one token passes it: K + S experts */
-} Shape;
-
-/* One evaluation of a layout: what the search varies. */
-typedef struct {
-  int      tp, pp, cp, dp, v, zero, ep, etp;
-  double   micro, global;
-  gboolean sp, flash;
-  NkRecompute recompute;
-} Layout;
-
-/* What one layout costs: the figures the result keeps. */
-typedef struct {
-  double v[NK_PLAN_N_VALUES];
-  double act_terms[NK_ACT_N_TERMS];   /* the most loaded GPU's activations, by term */
-  int    rule;   /* -1: a valid layout */
-  gboolean tp_crosses_nodes;
-  int    bandwidth_missing;   /* -1, 0 NVLink, 1 network */
-} Cost;
 
 /* The experts' part of the shape: an expert is an FFN of width F (the dense
  * FFN's biases when the shape has them); the router is Mixtral's and Qwen3's
@@ -193,12 +146,12 @@ fill_shape (const NkPlanInputs *in,
 
 /* Dense and MoE layers of pipeline stage @stage: the dense ones lead the model,
  * so they sit on the first stages. */
-static void
-stage_layers (const Shape  *m,
-              const Layout *l,
-              int           stage,
-              double       *dense,
-              double       *moe)
+void
+_nk_plan_stage_layers (const Shape  *m,
+                       const Layout *l,
+                       int           stage,
+                       double       *dense,
+                       double       *moe)
 {
   double layers = m->L / l->pp;
 
@@ -343,12 +296,12 @@ add_layer_activations (const Shape  *m,
   return sum;
 }
 
-static double
-layer_activations (const Shape  *m,
-                   const Layout *l,
-                   double        p,
-                   gboolean      stored_only,
-                   gboolean      moe)
+double
+_nk_plan_layer_activations (const Shape  *m,
+                            const Layout *l,
+                            double        p,
+                            gboolean      stored_only,
+                            gboolean      moe)
 {
   return add_layer_activations (m, l, p, stored_only, moe, 0, NULL);
 }
@@ -358,16 +311,16 @@ layer_activations (const Shape  *m,
  * replicated; shared experts are TP-split like a dense FFN), and the
  * vocabulary-parallel embedding (first stage) or output layer (last stage; a
  * tied head keeps a copy there when PP > 1, as Megatron-LM does). */
-static double
-stage_params (const Shape  *m,
-              const Layout *l,
-              gboolean      first,
-              gboolean      last)
+double
+_nk_plan_stage_params (const Shape  *m,
+                       const Layout *l,
+                       gboolean      first,
+                       gboolean      last)
 {
   double dense, moe, shared_matrices = m->S * m->ffn_mats * m->h * m->F;
   double n;
 
-  stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
   n = dense * (m->layer_matrices / l->tp + (m->layer_params - m->layer_matrices));
   if (moe > 0)
     n += moe * ((m->attn_matrices + shared_matrices) / l->tp
@@ -384,21 +337,21 @@ stage_params (const Shape  *m,
 
 /* The routed experts one GPU of a stage holds: E / EP experts of each MoE
  * layer, each split by ETP. */
-static double
-stage_expert_params (const Shape  *m,
-                     const Layout *l,
-                     gboolean      first)
+double
+_nk_plan_stage_expert_params (const Shape  *m,
+                              const Layout *l,
+                              gboolean      first)
 {
   double dense, moe;
 
-  stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
   return moe * m->E * m->expert_params / ((double) l->ep * l->etp);
 }
 
 /* Megatron-LM's expert data-parallel group: TP × DP × CP / (EP × ETP) ranks
  * hold the same experts (core/parallel_state.py, "expert_data_parallel_size"). */
-static double
-expert_dp (const Layout *l)
+double
+_nk_plan_expert_dp (const Layout *l)
 {
   return (double) l->tp * l->dp * l->cp / ((double) l->ep * l->etp);
 }
@@ -410,8 +363,8 @@ typedef struct {
 
 /* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
  * ZeRO paper's 16 B/param), else 4 (Megatron-LM's fp32 accumulation, or fp32). */
-static double
-grad_bytes (const NkPlanInputs *in)
+double
+_nk_plan_grad_bytes (const NkPlanInputs *in)
 {
   return nk_precision_is_mixed (in->precision)
          && in->layout[NK_PLAN_L_GRAD_PRECISION] == NK_GRAD_PRECISION_BF16 ? 2 : 4;
@@ -429,11 +382,11 @@ stage_memory (const NkPlanInputs *in,
 {
   gboolean mixed = nk_precision_is_mixed (in->precision);
   double state = nk_optimizer_state_bytes (in->optimizer);
-  double n = stage_params (m, l, first, last);
-  double ne = stage_expert_params (m, l, first), edp = expert_dp (l);
+  double n = _nk_plan_stage_params (m, l, first, last);
+  double ne = _nk_plan_stage_expert_params (m, l, first), edp = _nk_plan_expert_dp (l);
   double dense_layers, moe_layers;
   double w = mixed ? 2 : 4;
-  double g = grad_bytes (in);
+  double g = _nk_plan_grad_bytes (in);
   double o = state + (mixed ? 4 : 0);
   double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
   double in_flight, edges = 0;
@@ -445,7 +398,7 @@ stage_memory (const NkPlanInputs *in,
   mem.params = n * w / (l->zero >= 3 ? dp : 1) + ne * w / (l->zero >= 3 ? edp : 1);
   mem.grads = n * g / (l->zero >= 2 ? dp : 1) + ne * g / (l->zero >= 2 ? edp : 1);
   mem.opt = n * o / (l->zero >= 1 ? dp : 1) + ne * o / (l->zero >= 1 ? edp : 1);
-  stage_layers (m, l, first ? 0 : l->pp - 1, &dense_layers, &moe_layers);
+  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense_layers, &moe_layers);
 
   /* 1F1B: stage i holds PP − i micro-batches (at most the m there are). */
   in_flight = first ? MIN ((double) l->pp, m_steps) : 1;
@@ -484,223 +437,6 @@ stage_memory (const NkPlanInputs *in,
   return mem;
 }
 
-/* ---------------------------------------------------------------- time */
-
-/* The fraction of the dense peak a training step's matmuls reach end to end
- * (kernel launches, small and skinny GEMMs, the optimizer step and all; cuBLAS
- * alone reaches 0.8–0.9 on large square bf16 GEMMs). Calibrated: 0.56 puts all
- * 32 published runs of benchmarks/plan-calibration.tsv (Narayanan et al. 2021
- * Tables 1–2, Korthikanti et al. 2022 Table 5, A100 80 GB) within −20 %/+25 %,
- * median predicted/published 0.97 (0.55: 32, 0.60: 30, 0.80: 6 of 32); see
- * README's calibration table. */
-#define CALIBRATED_MATMUL_EFFICIENCY 0.56
-
-/**
- * nk_plan_matmul_efficiency:
- * @inputs: the plan's inputs
- *
- * The fraction of the peak a large matmul reaches in the cluster model's compute
- * time. The default, 0.56, reproduces 32 published Megatron-LM runs on A100s
- * (benchmarks/plan-calibration.tsv) with a median predicted/published time of 0.97.
- *
- * Returns: the matmul efficiency the time model uses: #NkPlan:matmul-efficiency
- *   when set, else the calibrated default
- */
-double
-nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
-{
-  double typed = inputs->in[NK_PLAN_IN_EFFICIENCY];
-
-  return typed > 0 && typed <= 1 ? typed : CALIBRATED_MATMUL_EFFICIENCY;
-}
-
-/* How many consecutive ranks NVLink joins: the typed domain, else the table's
- * (72 in an NVL72 rack, 8 on an HGX board) or the node where that is larger
- * (inside a node the table's NVLink rate stands for PCIe too, as before). */
-static double
-nvlink_reach (const NkPlanInputs *in,
-              const NkGpu        *gpu)
-{
-  int typed = in->layout[NK_PLAN_L_NVLINK_DOMAIN];
-
-  return typed > 0 ? typed : MAX ((double) gpu->nvlink_domain, in->layout[NK_PLAN_L_GPUS_PER_NODE]);
-}
-
-/* Bandwidth of a group of @n GPUs whose neighbours are @stride ranks apart: NVLink
- * when the group fits in one NVLink domain, the network when it spans domains. */
-static double
-group_bandwidth (const NkPlanInputs *in,
-                 const NkGpu        *gpu,
-                 double              n,
-                 double              stride,
-                 Cost               *c)
-{
-  gboolean in_node = n * stride <= nvlink_reach (in, gpu);
-  double typed = in->in[in_node ? NK_PLAN_IN_NVLINK_BW : NK_PLAN_IN_NETWORK_BW];
-  double bw = typed > 0 ? typed : in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
-
-  if (!isfinite (bw) && c->bandwidth_missing < 0)
-    c->bandwidth_missing = in_node ? 0 : 1;
-  return bw;
-}
-
-static double
-all_reduce (double n,
-            double bytes,
-            double bw)
-{
-  return n > 1 ? 2 * (n - 1) / n * bytes / bw : 0;
-}
-
-static double
-all_gather (double n,
-            double bytes,
-            double bw)
-{
-  return n > 1 ? (n - 1) / n * bytes / bw : 0;
-}
-
-/* The matmul weights a token passes through in a MoE layer: attention, the
- * router, K routed and S shared experts. */
-static double
-moe_active_matrices (const Shape *m)
-{
-  return m->attn_matrices + m->router + (m->K + m->S) * m->ffn_mats * m->h * m->F;
-}
-
-/* FLOPs per token: 6 × the matmul weights a token passes through and the output
- * layer (PaLM's 6N, Narayanan et al.'s 72·l·h² + 6·V·h; a MoE layer's active
- * weights: K of its E experts, as torchtitan's and Megatron-LM's MoE counts),
- * plus attention's 6 · L · s · (a·d_qk + a·d_v): QKᵀ 2·s·a·d_qk and AV
- * 2·s·a·d_v forward, twice that backward; multi-head attention's d_qk = d_v =
- * dh gives Narayanan's 12·l·h·s and PaLM's 12·L·H·Q·T; latent attention's
- * d_qk = d_nope + d_rope (DeepSeek-V3: 192) and d_v (128), as the attention
- * core runs on the decompressed heads in training. Recompute adds a forward: full
- * 2N_layers + 4Lsh, selective the 4Lsh of the attention core. */
-static void
-flops_per_token (const Shape  *m,
-                 const Layout *l,
-                 double       *model,
-                 double       *hardware)
-{
-  double attention = 6 * m->L * m->s * (m->core_qk + m->core_v);
-  double layers = m->n_dense * m->layer_matrices + m->n_moe * moe_active_matrices (m);
-
-  *model = 6 * (layers + m->V * m->h) + attention;
-  *hardware = *model;
-  if (l->recompute == NK_RECOMPUTE_FULL)
-    *hardware += 2 * layers + attention / 3;
-  else if (l->recompute == NK_RECOMPUTE_SELECTIVE)
-    *hardware += attention / 3;
-}
-
-static void
-step_time (const NkPlanInputs *in,
-           const NkGpu        *gpu,
-           double              peak,
-           const Shape        *m,
-           const Layout       *l,
-           double              gpus,
-           double              p,
-           Cost               *c)
-{
-  double *v = c->v;
-  double eff = nk_plan_matmul_efficiency (in);
-  double tokens = l->global * m->s;
-  double micro_steps = l->global / (l->micro * l->dp);
-  double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
-  double layers = m->L / l->pp;
-  double n_stage = stage_params (m, l, TRUE, l->pp == 1);
-  double n_experts = stage_expert_params (m, l, TRUE);
-  double dense_layers, moe_layers, busiest;
-  Layout kept = *l;
-  double ideal, window, tp_bw, dp_bw, edp, edp_bw;
-
-  stage_layers (m, l, 0, &dense_layers, &moe_layers);
-  flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN]);
-  /* the routed experts' GEMMs at the busiest GPU's share: imbalance × K/E of
-   * the experts' FLOPs (the step waits for it) */
-  busiest = 6 * m->n_moe * (m->imbalance - 1) * m->K * m->ffn_mats * m->h * m->F;
-  v[NK_PLAN_V_T_COMPUTE] = tokens * (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest) / (gpus * peak * eff);
-  v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
-                             / (gpus * peak * eff);
-
-  /* The element-wise work (LayerNorm, GELU, softmax, dropout, residuals) is
-   * bound by memory, not FLOPs: every activation a layer stores is written by
-   * the forward, read by the backward and its gradient written there, three
-   * passes over the layer's activation bytes (four when recomputed). */
-  kept.recompute = NK_RECOMPUTE_NONE;
-  v[NK_PLAN_V_ACT_TRAFFIC] = (dense_layers * layer_activations (m, &kept, p, FALSE, FALSE)
-                              + moe_layers * layer_activations (m, &kept, p, FALSE, TRUE)) / layers;
-  v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
-                          * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
-
-  /* Expert parallelism: each MoE layer dispatches every token's K copies to
-   * the experts' GPUs and combines them back, forward and backward: 4
-   * all-to-alls per layer and micro-batch (6 when full recompute runs the
-   * forward again), each sending s·b/t · K · h · bytes per GPU, (EP − 1)/EP of
-   * it to other GPUs (nccl-tests' all-to-all), the busiest GPU's share times
-   * the imbalance. The EP group's neighbours are ETP ranks apart: NVLink while
-   * EP × ETP fits the NVLink domain, the network beyond. Exposed: nothing
-   * overlaps them (Megatron-LM's default; DeepSeek's DualPipe hides them). */
-  v[NK_PLAN_V_T_EP] = 0;
-  if (l->ep > 1 && moe_layers > 0)
-    {
-      double ep_bw = group_bandwidth (in, gpu, l->ep, l->etp, c);
-      double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
-
-      v[NK_PLAN_V_T_EP] = micro_steps * moe_layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
-                          * all_gather (l->ep, bytes, ep_bw);
-    }
-
-  /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
-   * sequence parallelism an all-gather and a reduce-scatter each, the same
-   * bytes), two more when full recompute runs the forward again. */
-  tp_bw = l->tp > 1 ? group_bandwidth (in, gpu, l->tp, 1, c) : INFINITY;
-  v[NK_PLAN_V_T_TP] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
-                      * all_reduce (l->tp, m->s / l->cp * l->micro * m->h * comm_bytes, tp_bw);
-
-  /* DP: one gradient all-reduce per step (ZeRO-1/2: reduce-scatter plus the
-   * parameters' all-gather, the same bytes), hidden behind the last micro-batch's
-   * backward; ZeRO-3 gathers the parameters for the forward and the backward,
-   * and reduce-scatters the gradients, every micro-batch, hidden behind all
-   * compute. DeepSpeed gathers once more for full recompute's forward (it frees
-   * them after each forward); PyTorch FSDP recomputes inside the backward with
-   * the backward's gather. */
-  dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, c) : INFINITY;
-  /* the experts' gradients over their own DP group, EP × ETP ranks apart */
-  edp = expert_dp (l);
-  edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
-  ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
-  if (l->zero >= 3)
-    {
-      double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;
-
-      v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + grad_bytes (in)), dp_bw);
-      if (n_experts > 0)
-        v[NK_PLAN_V_T_DP] += micro_steps * all_gather (edp, n_experts * (gathers * comm_bytes + grad_bytes (in)), edp_bw);
-      window = ideal;
-    }
-  else
-    {
-      v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * grad_bytes (in), dp_bw);
-      if (n_experts > 0)
-        v[NK_PLAN_V_T_DP] += all_reduce (edp, n_experts * grad_bytes (in), edp_bw);
-      window = ideal / micro_steps * 2 / 3;
-    }
-  v[NK_PLAN_V_T_DP_EXPOSED] = MAX (0, v[NK_PLAN_V_T_DP] - window);
-
-  /* The bubble: (PP − 1)/(m · V) of the stage's busy time (Narayanan et al. 2021). */
-  v[NK_PLAN_V_T_BUBBLE] = (l->pp - 1) / (micro_steps * l->v) * (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP]);
-  v[NK_PLAN_V_BUBBLE_FRACTION] = v[NK_PLAN_V_T_BUBBLE]
-                                 / (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_BUBBLE]);
-  v[NK_PLAN_V_T_EXPOSED] = v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_DP_EXPOSED];
-  v[NK_PLAN_V_T_STEP] = ideal + v[NK_PLAN_V_T_EXPOSED] + v[NK_PLAN_V_T_BUBBLE];
-  v[NK_PLAN_V_TOKENS_PER_S] = tokens / v[NK_PLAN_V_T_STEP];
-  v[NK_PLAN_V_MFU_MODEL] = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
-  v[NK_PLAN_V_MFU_HARDWARE] = v[NK_PLAN_V_HW_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
-}
-
 /* ---------------------------------------------------------------- one layout */
 
 static void
@@ -720,7 +456,7 @@ evaluate (const NkPlanInputs *in,
     v[i] = NAN;
   c->bandwidth_missing = -1;
   c->rule = check_layout (m, l, gpus);
-  c->tp_crosses_nodes = l->tp > nvlink_reach (in, r->gpu);
+  c->tp_crosses_nodes = l->tp > _nk_plan_nvlink_reach (in, r->gpu);
   if (c->rule >= 0)
     return;
 
@@ -740,7 +476,7 @@ evaluate (const NkPlanInputs *in,
    * last (the output layer and its logits). */
   first = stage_memory (in, m, l, p, TRUE, l->pp == 1, &in_flight, &edges);
   /* a MoE layer's where the model has them: the layers that decide the memory */
-  v[NK_PLAN_V_ACT_LAYER] = layer_activations (m, l, p, TRUE, m->n_moe > 0);
+  v[NK_PLAN_V_ACT_LAYER] = _nk_plan_layer_activations (m, l, p, TRUE, m->n_moe > 0);
   v[NK_PLAN_V_ACT_IN_FLIGHT] = in_flight;
   v[NK_PLAN_V_ACT_EDGES] = edges;
   if (l->pp > 1)
@@ -761,7 +497,7 @@ evaluate (const NkPlanInputs *in,
   v[NK_PLAN_V_MEM_MAX] = first.total;
 
   if (r->gpu != NULL && isfinite (r->values[NK_PLAN_V_PEAK]))
-    step_time (in, r->gpu, r->values[NK_PLAN_V_PEAK], m, l, gpus, p, c);
+    _nk_plan_step_time (in, r->gpu, r->values[NK_PLAN_V_PEAK], m, l, gpus, p, c);
 }
 
 static void
@@ -824,7 +560,7 @@ search_layout (const NkPlanInputs *in,
 
   *any_valid = FALSE;
 
-  for (int tp = 1; tp <= nvlink_reach (in, r->gpu) && tp <= gpus; tp *= 2)
+  for (int tp = 1; tp <= _nk_plan_nvlink_reach (in, r->gpu) && tp <= gpus; tp *= 2)
     for (int pp = 1; pp <= m->L && (double) tp * pp <= gpus; pp++)
       {
         Layout l = *given;
@@ -1230,7 +966,7 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
   r->layout[NK_PLAN_L_RECOMPUTE] = l.recompute;
   r->layout[NK_PLAN_L_MICRO_BATCH] = (int) l.micro;
   r->layout[NK_PLAN_L_GLOBAL_BATCH] = (int) l.global;
-  r->layout[NK_PLAN_L_NVLINK_DOMAIN] = (int) nvlink_reach (inputs, r->gpu);
+  r->layout[NK_PLAN_L_NVLINK_DOMAIN] = (int) _nk_plan_nvlink_reach (inputs, r->gpu);
   r->layout[NK_PLAN_L_EP] = l.ep;
   r->layout[NK_PLAN_L_ETP] = l.etp;
   r->zero_stage = l.zero;

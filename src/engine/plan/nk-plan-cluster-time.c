@@ -1,0 +1,231 @@
+/* nk-plan-cluster-time.c: the cluster model's time of a step: matmuls, element-wise passes, collectives, the bubble
+ *
+ * Copyright 2026 The Napkin developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every formula cites its source; nk-plan-cluster-report.c writes each with the
+ * numbers. Collective times as NVIDIA's nccl-tests PERFORMANCE.md: all-reduce
+ * 2(n − 1)/n · S/B, all-gather and reduce-scatter (n − 1)/n · S/B; the
+ * pipeline bubble as Narayanan et al. 2021.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "nk-plan-compute.h"
+#include "nk-plan-cluster-private.h"
+
+/* The fraction of the dense peak a training step's matmuls reach end to end
+ * (kernel launches, small and skinny GEMMs, the optimizer step and all; cuBLAS
+ * alone reaches 0.8–0.9 on large square bf16 GEMMs). Calibrated: 0.56 puts all
+ * 32 published runs of benchmarks/plan-calibration.tsv (Narayanan et al. 2021
+ * Tables 1–2, Korthikanti et al. 2022 Table 5, A100 80 GB) within −20 %/+25 %,
+ * median predicted/published 0.97 (0.55: 32, 0.60: 30, 0.80: 6 of 32); see
+ * README's calibration table. */
+#define CALIBRATED_MATMUL_EFFICIENCY 0.56
+
+/**
+ * nk_plan_matmul_efficiency:
+ * @inputs: the plan's inputs
+ *
+ * The fraction of the peak a large matmul reaches in the cluster model's compute
+ * time. The default, 0.56, reproduces 32 published Megatron-LM runs on A100s
+ * (benchmarks/plan-calibration.tsv) with a median predicted/published time of 0.97.
+ *
+ * Returns: the matmul efficiency the time model uses: #NkPlan:matmul-efficiency
+ *   when set, else the calibrated default
+ */
+double
+nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
+{
+  double typed = inputs->in[NK_PLAN_IN_EFFICIENCY];
+
+  return typed > 0 && typed <= 1 ? typed : CALIBRATED_MATMUL_EFFICIENCY;
+}
+
+/* How many consecutive ranks NVLink joins: the typed domain, else the table's
+ * (72 in an NVL72 rack, 8 on an HGX board) or the node where that is larger
+ * (inside a node the table's NVLink rate stands for PCIe too, as before). */
+double
+_nk_plan_nvlink_reach (const NkPlanInputs *in,
+                       const NkGpu        *gpu)
+{
+  int typed = in->layout[NK_PLAN_L_NVLINK_DOMAIN];
+
+  return typed > 0 ? typed : MAX ((double) gpu->nvlink_domain, in->layout[NK_PLAN_L_GPUS_PER_NODE]);
+}
+
+/* Bandwidth of a group of @n GPUs whose neighbours are @stride ranks apart: NVLink
+ * when the group fits in one NVLink domain, the network when it spans domains. */
+static double
+group_bandwidth (const NkPlanInputs *in,
+                 const NkGpu        *gpu,
+                 double              n,
+                 double              stride,
+                 Cost               *c)
+{
+  gboolean in_node = n * stride <= _nk_plan_nvlink_reach (in, gpu);
+  double typed = in->in[in_node ? NK_PLAN_IN_NVLINK_BW : NK_PLAN_IN_NETWORK_BW];
+  double bw = typed > 0 ? typed : in_node ? gpu->nvlink_bandwidth : gpu->network_bandwidth;
+
+  if (!isfinite (bw) && c->bandwidth_missing < 0)
+    c->bandwidth_missing = in_node ? 0 : 1;
+  return bw;
+}
+
+static double
+all_reduce (double n,
+            double bytes,
+            double bw)
+{
+  return n > 1 ? 2 * (n - 1) / n * bytes / bw : 0;
+}
+
+static double
+all_gather (double n,
+            double bytes,
+            double bw)
+{
+  return n > 1 ? (n - 1) / n * bytes / bw : 0;
+}
+
+/* The matmul weights a token passes through in a MoE layer: attention, the
+ * router, K routed and S shared experts. */
+static double
+moe_active_matrices (const Shape *m)
+{
+  return m->attn_matrices + m->router + (m->K + m->S) * m->ffn_mats * m->h * m->F;
+}
+
+/* FLOPs per token: 6 × the matmul weights a token passes through and the output
+ * layer (PaLM's 6N, Narayanan et al.'s 72·l·h² + 6·V·h; a MoE layer's active
+ * weights: K of its E experts, as torchtitan's and Megatron-LM's MoE counts),
+ * plus attention's 6 · L · s · (a·d_qk + a·d_v): QKᵀ 2·s·a·d_qk and AV
+ * 2·s·a·d_v forward, twice that backward; multi-head attention's d_qk = d_v =
+ * dh gives Narayanan's 12·l·h·s and PaLM's 12·L·H·Q·T; latent attention's
+ * d_qk = d_nope + d_rope (DeepSeek-V3: 192) and d_v (128), as the attention
+ * core runs on the decompressed heads in training. Recompute adds a forward: full
+ * 2N_layers + 4Lsh, selective the 4Lsh of the attention core. */
+static void
+flops_per_token (const Shape  *m,
+                 const Layout *l,
+                 double       *model,
+                 double       *hardware)
+{
+  double attention = 6 * m->L * m->s * (m->core_qk + m->core_v);
+  double layers = m->n_dense * m->layer_matrices + m->n_moe * moe_active_matrices (m);
+
+  *model = 6 * (layers + m->V * m->h) + attention;
+  *hardware = *model;
+  if (l->recompute == NK_RECOMPUTE_FULL)
+    *hardware += 2 * layers + attention / 3;
+  else if (l->recompute == NK_RECOMPUTE_SELECTIVE)
+    *hardware += attention / 3;
+}
+
+void
+_nk_plan_step_time (const NkPlanInputs *in,
+                    const NkGpu        *gpu,
+                    double              peak,
+                    const Shape        *m,
+                    const Layout       *l,
+                    double              gpus,
+                    double              p,
+                    Cost               *c)
+{
+  double *v = c->v;
+  double eff = nk_plan_matmul_efficiency (in);
+  double tokens = l->global * m->s;
+  double micro_steps = l->global / (l->micro * l->dp);
+  double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
+  double layers = m->L / l->pp;
+  double n_stage = _nk_plan_stage_params (m, l, TRUE, l->pp == 1);
+  double n_experts = _nk_plan_stage_expert_params (m, l, TRUE);
+  double dense_layers, moe_layers, busiest;
+  Layout kept = *l;
+  double ideal, window, tp_bw, dp_bw, edp, edp_bw;
+
+  _nk_plan_stage_layers (m, l, 0, &dense_layers, &moe_layers);
+  flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+  /* the routed experts' GEMMs at the busiest GPU's share: imbalance × K/E of
+   * the experts' FLOPs (the step waits for it) */
+  busiest = 6 * m->n_moe * (m->imbalance - 1) * m->K * m->ffn_mats * m->h * m->F;
+  v[NK_PLAN_V_T_COMPUTE] = tokens * (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest) / (gpus * peak * eff);
+  v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
+                             / (gpus * peak * eff);
+
+  /* The element-wise work (LayerNorm, GELU, softmax, dropout, residuals) is
+   * bound by memory, not FLOPs: every activation a layer stores is written by
+   * the forward, read by the backward and its gradient written there, three
+   * passes over the layer's activation bytes (four when recomputed). */
+  kept.recompute = NK_RECOMPUTE_NONE;
+  v[NK_PLAN_V_ACT_TRAFFIC] = (dense_layers * _nk_plan_layer_activations (m, &kept, p, FALSE, FALSE)
+                              + moe_layers * _nk_plan_layer_activations (m, &kept, p, FALSE, TRUE)) / layers;
+  v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
+                          * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
+
+  /* Expert parallelism: each MoE layer dispatches every token's K copies to
+   * the experts' GPUs and combines them back, forward and backward: 4
+   * all-to-alls per layer and micro-batch (6 when full recompute runs the
+   * forward again), each sending s·b/t · K · h · bytes per GPU, (EP − 1)/EP of
+   * it to other GPUs (nccl-tests' all-to-all), the busiest GPU's share times
+   * the imbalance. The EP group's neighbours are ETP ranks apart: NVLink while
+   * EP × ETP fits the NVLink domain, the network beyond. Exposed: nothing
+   * overlaps them (Megatron-LM's default; DeepSeek's DualPipe hides them). */
+  v[NK_PLAN_V_T_EP] = 0;
+  if (l->ep > 1 && moe_layers > 0)
+    {
+      double ep_bw = group_bandwidth (in, gpu, l->ep, l->etp, c);
+      double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
+
+      v[NK_PLAN_V_T_EP] = micro_steps * moe_layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
+                          * all_gather (l->ep, bytes, ep_bw);
+    }
+
+  /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
+   * sequence parallelism an all-gather and a reduce-scatter each, the same
+   * bytes), two more when full recompute runs the forward again. */
+  tp_bw = l->tp > 1 ? group_bandwidth (in, gpu, l->tp, 1, c) : INFINITY;
+  v[NK_PLAN_V_T_TP] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
+                      * all_reduce (l->tp, m->s / l->cp * l->micro * m->h * comm_bytes, tp_bw);
+
+  /* DP: one gradient all-reduce per step (ZeRO-1/2: reduce-scatter plus the
+   * parameters' all-gather, the same bytes), hidden behind the last micro-batch's
+   * backward; ZeRO-3 gathers the parameters for the forward and the backward,
+   * and reduce-scatters the gradients, every micro-batch, hidden behind all
+   * compute. DeepSpeed gathers once more for full recompute's forward (it frees
+   * them after each forward); PyTorch FSDP recomputes inside the backward with
+   * the backward's gather. */
+  dp_bw = l->dp > 1 ? group_bandwidth (in, gpu, l->dp, (double) l->tp * l->cp, c) : INFINITY;
+  /* the experts' gradients over their own DP group, EP × ETP ranks apart */
+  edp = _nk_plan_expert_dp (l);
+  edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
+  ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
+  if (l->zero >= 3)
+    {
+      double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;
+
+      v[NK_PLAN_V_T_DP] = micro_steps * all_gather (l->dp, n_stage * (gathers * comm_bytes + _nk_plan_grad_bytes (in)), dp_bw);
+      if (n_experts > 0)
+        v[NK_PLAN_V_T_DP] += micro_steps * all_gather (edp, n_experts * (gathers * comm_bytes + _nk_plan_grad_bytes (in)), edp_bw);
+      window = ideal;
+    }
+  else
+    {
+      v[NK_PLAN_V_T_DP] = all_reduce (l->dp, n_stage * _nk_plan_grad_bytes (in), dp_bw);
+      if (n_experts > 0)
+        v[NK_PLAN_V_T_DP] += all_reduce (edp, n_experts * _nk_plan_grad_bytes (in), edp_bw);
+      window = ideal / micro_steps * 2 / 3;
+    }
+  v[NK_PLAN_V_T_DP_EXPOSED] = MAX (0, v[NK_PLAN_V_T_DP] - window);
+
+  /* The bubble: (PP − 1)/(m · V) of the stage's busy time (Narayanan et al. 2021). */
+  v[NK_PLAN_V_T_BUBBLE] = (l->pp - 1) / (micro_steps * l->v) * (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP]);
+  v[NK_PLAN_V_BUBBLE_FRACTION] = v[NK_PLAN_V_T_BUBBLE]
+                                 / (ideal + v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_BUBBLE]);
+  v[NK_PLAN_V_T_EXPOSED] = v[NK_PLAN_V_T_TP] + v[NK_PLAN_V_T_EP] + v[NK_PLAN_V_T_DP_EXPOSED];
+  v[NK_PLAN_V_T_STEP] = ideal + v[NK_PLAN_V_T_EXPOSED] + v[NK_PLAN_V_T_BUBBLE];
+  v[NK_PLAN_V_TOKENS_PER_S] = tokens / v[NK_PLAN_V_T_STEP];
+  v[NK_PLAN_V_MFU_MODEL] = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
+  v[NK_PLAN_V_MFU_HARDWARE] = v[NK_PLAN_V_HW_FLOPS_TOKEN] * v[NK_PLAN_V_TOKENS_PER_S] / (gpus * peak);
+}
