@@ -8,6 +8,8 @@
  * with the runs' model, sorted by a GtkSortListModel whose sorter is the column
  * view's own, so a click on a header (or Enter on it) sorts as GTK users expect.
  * Each column's sorter is a GtkCustomSorter calling nk_run_summary_compare().
+ * The selection is a GtkMultiSelection: the lines picked are the runs the
+ * Compare Runs window draws on one plot.
  *
  * Unknown figures sort last both ways. GTK 4.8 turns a column's order around by
  * negating its sorter's answer and does not say which way a column sorts, so
@@ -35,7 +37,7 @@ struct _NapkinRunsTable
   GListModel          *runs;          /* of NapkinRun: the page's */
   GListStore          *items;         /* of NapkinRunSummaryItem, in the runs' order */
   GtkSortListModel    *sorted;
-  GtkSingleSelection  *selection;
+  GtkMultiSelection   *selection;     /* the runs picked to plot together */
   GtkColumnView       *view;
   GtkColumnViewColumn *columns[NAPKIN_RUNS_N_COLUMNS];
   GtkCustomSorter     *sorters[NAPKIN_RUNS_N_COLUMNS];
@@ -439,9 +441,9 @@ napkin_runs_table_init (NapkinRunsTable *self)
   g_signal_connect_object (view_sorter, "changed", G_CALLBACK (on_view_sorter_changed), self, 0);
   self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->items)),
                                           g_object_ref (view_sorter));
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  /* Several lines can be picked (Ctrl+click, Shift+click, Space, Ctrl+A): the
+   * Compare Runs window plots the picked runs together. */
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
 }
 

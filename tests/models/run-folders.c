@@ -16,7 +16,7 @@ const NkTestRecipe nk_test_recipes[NK_TEST_N_RECIPES] = {
   { "nvfp4nearest", NK_PRECISION_NVFP4, NK_MX_SCALE_UP, TRUE, "NVFP4, nearest rounding" },
 };
 
-/* Returns: (transfer full): the folder root/<recipe>-seed<seed>, finished, with
+/* Returns: (transfer full): the folder root/<recipe>-seed<seed>, named so, finished, with
  * @n_steps steps; the shares only for the block-scaled recipes, as the trainer writes */
 char *
 nk_test_write_run_folder (const char  *root,
@@ -34,6 +34,7 @@ nk_test_write_run_folder (const char  *root,
   g_autofree char *metrics = g_build_filename (dir, "metrics.jsonl", NULL);
   g_autoptr(NkTrainConfig) c = nk_test_done_means_gpt (nk_test_recipes[r].precision);
   g_autofree char *config = NULL;
+  g_autofree char *meta_text = NULL;
   g_autoptr(GString) lines = g_string_new (NULL);
 
   c->mx_scale = nk_test_recipes[r].rule;
@@ -42,8 +43,9 @@ nk_test_write_run_folder (const char  *root,
   c->steps = n_steps;
   config = nk_train_config_to_json (c);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (meta, "{\"version\":1,\"name\":\"\",\"created\":1795859101,"
-                                      "\"status\":\"finished\"}", -1, NULL));
+  meta_text = g_strdup_printf ("{\"version\":1,\"name\":\"%s\",\"created\":1795859101,"
+                               "\"status\":\"finished\"}", name);
+  g_assert_true (g_file_set_contents (meta, meta_text, -1, NULL));
   g_assert_true (g_file_set_contents (config_path, config, -1, NULL));
   for (guint s = 1; s <= n_steps; s++)
     {
