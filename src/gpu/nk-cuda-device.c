@@ -546,6 +546,29 @@ cuda_rows (gpointer            backend,
                    nk_cuda_launch_rows (self->stream, dtype == NK_DTYPE_F64, call), error);
 }
 
+/* Block quantization: NVFP4's tensor amax goes through a word of scratch from the
+ * caching allocator, handed back at once (whoever takes it next queues behind this
+ * launch on the one stream). */
+static gboolean
+cuda_quantize (gpointer               backend,
+               const NkQuantizeCall  *call,
+               GError               **error)
+{
+  NkCudaBackend *self = backend;
+  unsigned int *amax = NULL;
+  int status;
+
+  if (call->rows * call->cols == 0)
+    return TRUE;
+  if (call->nvfp4 && (amax = cuda_alloc (self, sizeof *amax, error)) == NULL)
+    return FALSE;
+  status = nk_cuda_launch_quantize (self->stream, call, amax);
+  if (amax != NULL)
+    cuda_free (self, amax, sizeof *amax);
+  NK_LAUNCH_TRY (status, error);
+  return TRUE;
+}
+
 /* Runs the plan the CPU path runs (nk-gemm-plan.h): same operand order, transposes and
  * leading dimensions, one strided-batched call for a batch. Inputs in bf16/f16 are
  * multiplied with fp32 accumulation; fp32 uses TF32 tensor cores only when asked. */
@@ -751,6 +774,7 @@ static const NkDeviceOps cuda_ops = {
   .optimizer = cuda_optimizer,
   .gemm = cuda_gemm,
   .rows = cuda_rows,
+  .quantize = cuda_quantize,
   .synchronize = cuda_synchronize,
   .memory_info = cuda_memory_info,
   .timer_mark = cuda_timer_mark,

@@ -807,3 +807,72 @@ nk_cuda_launch_rows (void *stream, int is_f64, const NkRowsCall *call)
     }
   return nk_cuda_launch_items (stream, is_f64, call, items);
 }
+
+/* ---- block quantization ------------------------------------------------------------
+ * A thread per block of the format (16 or 32 elements, a warp covering 32 neighbouring
+ * blocks of a row or two), its math nk_qk_block()'s — the function the CPU tests hold
+ * equal to nk_quantize_fake_f32() through the host emulation. NVFP4 first finds the
+ * tensor's amax (a max of bit patterns, which order as the magnitudes do). */
+#define NK_QUANT_AMAX_BLOCKS 1024
+
+__global__ static void
+nk_quant_amax_kernel (int64_t n, const float *src, unsigned int *amax)
+{
+  unsigned int m = 0;
+
+  for (int64_t i = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; i < n;
+       i += (int64_t) gridDim.x * blockDim.x)
+    {
+      unsigned int v = nk_qk_f2u (src[i]) & 0x7fffffffu;
+      m = v > m ? v : m;
+    }
+  for (int o = 16; o > 0; o >>= 1)
+    {
+      unsigned int u = __shfl_xor_sync (0xffffffffu, m, o);
+      m = u > m ? u : m;
+    }
+  if ((threadIdx.x & 31) == 0 && m != 0)
+    atomicMax (amax, m);
+}
+
+__global__ static void
+nk_quant_blocks_kernel (NkQuantizeCall c, int64_t nblocks, const unsigned int *amax)
+{
+  float s_t = c.nvfp4 ? nk_qk_nvfp4_tensor_scale (*amax) : 0.0f;
+  unsigned long long flushed = 0, clipped = 0;
+
+  for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q < nblocks;
+       q += (int64_t) gridDim.x * blockDim.x)
+    nk_qk_block (&c, s_t, q, &flushed, &clipped);
+  if (flushed != 0)
+    atomicAdd (&c.counts[0], flushed);
+  if (clipped != 0)
+    atomicAdd (&c.counts[1], clipped);
+}
+
+extern "C" int
+nk_cuda_launch_quantize (void *stream, const NkQuantizeCall *call, unsigned int *amax)
+{
+  cudaStream_t s = (cudaStream_t) stream;
+  int64_t n = call->rows * call->cols;
+  int64_t nblocks = call->rows * ((call->cols + call->block - 1) / call->block);
+  unsigned int amax_blocks = nk_blocks_for (n);
+
+  if (n == 0)
+    return 0;
+  if (call->nvfp4)
+    {
+      cudaError_t status = cudaMemsetAsync (amax, 0, sizeof *amax, s);
+
+      if (status != cudaSuccess)
+        return (int) status;
+      NK_LAUNCH (nk_quant_amax_kernel,
+                 amax_blocks < NK_QUANT_AMAX_BLOCKS ? amax_blocks : NK_QUANT_AMAX_BLOCKS,
+                 NK_THREADS, 0, s) (n, call->src, amax);
+      if (cudaPeekAtLastError () != cudaSuccess)
+        return (int) cudaGetLastError ();
+    }
+  NK_LAUNCH (nk_quant_blocks_kernel, nk_blocks_for (nblocks), NK_THREADS, 0, s) (
+    *call, nblocks, call->nvfp4 ? amax : NULL);
+  return (int) cudaGetLastError ();
+}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "nk-kernels.h"
+#include "nk-quantize-impl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,9 @@ int nk_cuda_launch_optimizer (void *stream, const NkOptimStep *step, int64_t n, 
                               const float *grad, float *state1, float *state2);
 /* LayerNorm, causal softmax, embedding gather/scatter (NkRowsCall), f32 or f64. */
 int nk_cuda_launch_rows     (void *stream, int is_f64, const NkRowsCall *call);
+/* Block quantize-then-dequantize (NkQuantizeCall, nk-quantize-impl.h). @amax: device
+ * scratch of one word for NVFP4's tensor amax (unused by MX formats). */
+int nk_cuda_launch_quantize (void *stream, const NkQuantizeCall *call, unsigned int *amax);
 
 #ifdef __cplusplus
 }

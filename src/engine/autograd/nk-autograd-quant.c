@@ -11,6 +11,7 @@
 
 #include "nk-autograd-private.h"
 #include "nk-autograd-quant.h"
+#include "nk-autograd-quant-private.h"
 
 /* The recipe of this thread (nk_autograd_set_block_quant()); like autocast, ambient
  * state of the thread that builds and runs the graph. */
@@ -24,6 +25,7 @@ typedef struct {
   guint64         key;
   NkRng          *rng;
   NkQuantizeStats stats;
+  NkTensor       *device_counts;  /* flushed, clipped on a GPU (nk-autograd-quant-device.c) */
 } BlockQuant;
 
 static __thread BlockQuant quant;
@@ -55,6 +57,7 @@ nk_autograd_set_block_quant (NkBlockFormat format,
 {
   g_return_if_fail (format < NK_N_BLOCK_FORMATS);
   g_clear_pointer (&quant.rng, nk_rng_free);
+  g_clear_pointer (&quant.device_counts, nk_tensor_unref);
   memset (&quant, 0, sizeof quant);
   quant.set = TRUE;
   quant.format = format;
@@ -75,6 +78,7 @@ void
 nk_autograd_clear_block_quant (void)
 {
   g_clear_pointer (&quant.rng, nk_rng_free);
+  g_clear_pointer (&quant.device_counts, nk_tensor_unref);
   memset (&quant, 0, sizeof quant);
 }
 
@@ -133,12 +137,17 @@ nk_autograd_seek_block_quant (guint64 step)
  * @out_stats: (out caller-allocates): the elements the recipe quantized on this
  *   thread since the last call, and how many of them it flushed to zero or clipped
  *
- * Reads and clears this thread's counts.
+ * Reads and clears this thread's counts (on a GPU: waits for its queued work).
  */
 void
 nk_autograd_take_quant_stats (NkQuantizeStats *out_stats)
 {
+  g_autoptr(GError) error = NULL;
+
   g_return_if_fail (out_stats != NULL);
+  /* a device that failed says so at the step's next call; its counts stay out */
+  if (!_nk_ag_quant_counts_take (quant.device_counts, &quant.stats, &error))
+    g_debug ("block quantization counts: %s", error->message);
   *out_stats = quant.stats;
   memset (&quant.stats, 0, sizeof quant.stats);
 }
@@ -299,14 +308,9 @@ _nk_ag_block_quant_operand (NkTensor  *t,
   g_autoptr(NkTensor) src = NULL;
   g_autoptr(NkTensor) dst = NULL;
   gboolean stochastic = gradient && quant.stochastic_grads;
+  gboolean on_cpu;
 
   g_return_val_if_fail (t != NULL && t->ndim == 2, NULL);
-  if (nk_device_get_kind (nk_tensor_get_device (t)) != NK_DEVICE_CPU)
-    {
-      g_set_error_literal (error, NK_AUTOGRAD_ERROR, NK_AUTOGRAD_ERROR_UNSUPPORTED,
-                           _("Block-scaled training (mxfp8, nvfp4) is emulated on the CPU only."));
-      return NULL;
-    }
   view = transpose ? nk_tensor_t (t, error) : nk_tensor_ref (t);
   if (view == NULL)
     return NULL;
@@ -314,9 +318,13 @@ _nk_ag_block_quant_operand (NkTensor  *t,
   dst = nk_arena_take (NK_DTYPE_F32, view->ndim, view->shape, NK_BUCKET_OTHER, error);
   if (dst == NULL)
     return NULL;
-  if (view->dtype == NK_DTYPE_F32 && nk_tensor_is_contiguous (view))
+  /* where dst lives, it is quantized: the CPU, or a GPU's quantize entry */
+  on_cpu = nk_device_get_kind (nk_tensor_get_device (dst)) == NK_DEVICE_CPU;
+  if (view->dtype == NK_DTYPE_F32 && nk_tensor_is_contiguous (view)
+      && nk_tensor_get_device (view) == nk_tensor_get_device (dst))
     src = g_steal_pointer (&view);
-  else if (transpose && nk_tensor_is_contiguous (t)
+  else if (on_cpu && transpose && nk_tensor_get_device (t) == nk_tensor_get_device (dst)
+           && nk_tensor_is_contiguous (t)
            && (t->dtype == NK_DTYPE_F32 || t->dtype == NK_DTYPE_BF16))
     {
       transpose_to_f32 (t, nk_tensor_data_f32 (dst));
@@ -326,6 +334,12 @@ _nk_ag_block_quant_operand (NkTensor  *t,
     return NULL;
   else
     src = nk_tensor_ref (dst);
+  if (!on_cpu)
+    return _nk_ag_quantize_fake_device (src, dst, quant.format, quant.block, quant.scale_rule,
+                                        stochastic ? NK_ROUNDING_MODE_STOCHASTIC
+                                                   : NK_ROUNDING_MODE_NEAREST_EVEN,
+                                        quant.rng, &quant.device_counts, &quant.stats, error)
+           ? g_steal_pointer (&dst) : NULL;
   /* NVFP4's stochastic dy too: nk_quantize_fake_f32() draws the row's words in
    * bulk, faster than _nk_ag_nvfp4_stochastic(), which test-block-train keeps
    * equal to it bit for bit */

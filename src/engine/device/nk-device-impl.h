@@ -20,11 +20,12 @@
 #include "nk-device.h"
 #include "nk-gemm-plan.h"
 #include "nk-kernels.h"
+#include "nk-quantize-impl.h"
 
 G_BEGIN_DECLS
 
 /* Bump when NkDeviceOps changes layout; modules refuse a mismatch. */
-#define NK_DEVICE_ABI_VERSION 4
+#define NK_DEVICE_ABI_VERSION 5
 
 /**
  * NkDeviceOps:
@@ -53,6 +54,10 @@ G_BEGIN_DECLS
  *   operands into f32 (autocast's backward: narrow products accumulated in f32).
  * @rows: the row kernels of LayerNorm, causal softmax and embeddings (NkRowsCall in
  *   nk-kernels.h, over its shared bodies); f32 and f64.
+ * @quantize: block quantize-then-dequantize of contiguous f32 rows (NkQuantizeCall in
+ *   nk-quantize-impl.h, whose per-block math it runs): the same bits and counts as
+ *   nk_quantize_fake_f32() on the CPU. Optional (%NULL: the CPU, whose callers call
+ *   nk_quantize_fake_f32() themselves).
  */
 typedef struct {
   guint abi_version;
@@ -147,6 +152,10 @@ typedef struct {
   gboolean  (*rows)               (gpointer backend,
                                    NkDType dtype,
                                    const NkRowsCall *call,
+                                   GError **error);
+
+  gboolean  (*quantize)           (gpointer backend,
+                                   const NkQuantizeCall *call,
                                    GError **error);
 
   gboolean  (*synchronize)        (gpointer backend,

@@ -278,14 +278,6 @@ nk_train_config_validate (const NkTrainConfig  *config,
                    nk_precision_to_string (config->precision));
       return FALSE;
     }
-  if (nk_precision_is_block_scaled (config->precision)
-      && config->device != NULL && strcmp (config->device, "cpu") != 0)
-    {
-      g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
-                   _("The %s recipe is emulated on the CPU only."),
-                   nk_precision_to_string (config->precision));
-      return FALSE;
-    }
   if (config->checkpoint_every > 0 && config->checkpoint_dir == NULL)
     {
       g_set_error (error, NK_TRAINER_ERROR, NK_TRAINER_ERROR_CONFIG,
