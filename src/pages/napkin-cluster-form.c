@@ -30,7 +30,7 @@ struct _NapkinClusterForm
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
   GtkSwitch           *fsdp_switch, *dropout_switch;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
-  AdwExpanderRow      *experts_row;
+  AdwExpanderRow      *layout_row, *shape_row, *experts_row, *memory_row;
   GtkLabel            *error_label;
   gulong               revision_handler;
 };
@@ -190,21 +190,29 @@ static void
 update_errors (NapkinClusterForm *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  gboolean experts_bad = FALSE;
+  g_autoptr(GPtrArray) bad = g_ptr_array_new ();
+  AdwExpanderRow *expanders[] = { self->layout_row, self->shape_row, self->experts_row, self->memory_row };
   const char *sentence;
 
   for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
     {
+      GtkWidget *row = control_row (self, i);
+
       sentence = self->plan != NULL ? nk_plan_get_input_error (self->plan, controls[i].property) : NULL;
-      napkin_form_mark_invalid (control_row (self, i), sentence);
+      napkin_form_mark_invalid (row, sentence);
       if (sentence != NULL)
-        g_string_append_printf (text, "%s%s", text->len ? "\n" : "", sentence);
-      experts_bad |= sentence != NULL && controls[i].expert;
+        {
+          g_string_append_printf (text, "%s%s", text->len ? "\n" : "", sentence);
+          g_ptr_array_add (bad, gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW));
+        }
     }
   sentence = self->plan != NULL ? nk_plan_get_input_error (self->plan, "global-batch") : NULL;
   if (sentence != NULL)
     g_string_append_printf (text, "%s%s", text->len ? "\n" : "", sentence);
-  napkin_form_mark_invalid (GTK_WIDGET (self->experts_row), experts_bad ? _("An expert setting breaks a rule") : NULL);
+  /* a closed row says that one of its rows is refused */
+  for (guint e = 0; e < G_N_ELEMENTS (expanders); e++)
+    napkin_form_mark_invalid (GTK_WIDGET (expanders[e]),
+                              g_ptr_array_find (bad, expanders[e], NULL) ? _("A row inside breaks a rule") : NULL);
   gtk_label_set_label (self->error_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), text->len > 0);
   if (self->plan != NULL)
@@ -445,7 +453,10 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (ep_spin);
   BIND (etp_spin);
   BIND (imbalance_spin);
+  BIND (layout_row);
+  BIND (shape_row);
   BIND (experts_row);
+  BIND (memory_row);
   BIND (error_label);
   BIND (recompute_row);
   BIND (ffn_row);

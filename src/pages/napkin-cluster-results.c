@@ -239,6 +239,30 @@ update_memory (NapkinClusterResults *self)
   gtk_label_set_label (self->memory_label, title);
 }
 
+/* Without a layout: the engine's sentence about the first cluster input it
+ * refuses, else what the cluster model still needs. */
+static void
+update_status (NapkinClusterResults *self)
+{
+  static const char *const inputs[] = {
+    "tp", "pp", "cp", "dp", "virtual-stages", "micro-batch", "global-batch", "ep", "etp",
+    "experts-per-token", "dense-layers", "kv-heads", "heads", "d-ff", "best-layout",
+  };
+  const char *sentence = NULL;
+
+  for (guint i = 0; self->plan != NULL && sentence == NULL && i < G_N_ELEMENTS (inputs); i++)
+    sentence = nk_plan_get_input_error (self->plan, inputs[i]);
+  if (sentence != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("No layout: %s"), sentence);
+
+      gtk_label_set_label (self->status_label, text);
+    }
+  else
+    gtk_label_set_label (self->status_label,
+                         _("Give the heads and context length under Architecture and a global batch under Activations to lay out a cluster."));
+}
+
 /* Once per recompute: the layout's results, or why there are none. */
 static void
 update (NapkinClusterResults *self)
@@ -247,6 +271,8 @@ update (NapkinClusterResults *self)
   gboolean timed = laid_out && isfinite (out (self, "time-per-step"));
 
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), !laid_out);
+  if (!laid_out)
+    update_status (self);
   gtk_widget_set_visible (self->step_card, laid_out);
   gtk_widget_set_visible (GTK_WIDGET (self->formula_list), laid_out);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "cluster.export", laid_out && nk_plan_get_valid (self->plan));
@@ -361,6 +387,12 @@ GtkWidget *
 _napkin_cluster_results_get_step_bar (NapkinClusterResults *self)
 {
   return GTK_WIDGET (self->step_bar);
+}
+
+const char *
+_napkin_cluster_results_get_status_text (NapkinClusterResults *self)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (self->status_label)) ? gtk_label_get_label (self->status_label) : "";
 }
 
 const char *

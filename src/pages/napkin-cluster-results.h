@@ -24,6 +24,8 @@ gboolean  napkin_cluster_results_export   (NapkinClusterResults *self,
                                            GError              **error);
 GtkWidget *_napkin_cluster_results_get_step_bar (NapkinClusterResults *self);
 const char *_napkin_cluster_results_get_step_text (NapkinClusterResults *self);
+/* why there is no layout, "" while one is shown */
+const char *_napkin_cluster_results_get_status_text (NapkinClusterResults *self);
 /* the "Activations by tensor" line of @term, "" while hidden */
 const char *_napkin_cluster_results_get_term_text (NapkinClusterResults *self,
                                                    NkActTerm             term);

@@ -141,11 +141,19 @@ test_experts_errors (void)
   g_assert_nonnull (strstr (_napkin_cluster_form_get_error_text (form), sentence));
   g_assert_true (gtk_widget_has_css_class (ep_row, "error"));
   g_assert_true (gtk_widget_has_css_class (gtk_widget_get_ancestor (ep_row, ADW_TYPE_EXPANDER_ROW), "error"));
+  /* the Cluster Step says why it has no layout, in the same words */
+  {
+    NapkinClusterResults *results =
+      NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+
+    g_assert_nonnull (strstr (_napkin_cluster_results_get_status_text (results), sentence));
+  }
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (_napkin_cluster_form_get_control (form, "ep")), 2);
   g_assert_null (nk_plan_get_input_error (plan, "ep"));
   g_assert_cmpstr (_napkin_cluster_form_get_error_text (form), ==, "");
   g_assert_false (gtk_widget_has_css_class (ep_row, "error"));
+  g_assert_false (gtk_widget_has_css_class (gtk_widget_get_ancestor (ep_row, ADW_TYPE_EXPANDER_ROW), "error"));
 
   /* more experts per token than experts: the sentence is under experts-per-token */
   g_object_set (plan, "experts-per-token", 7, NULL);
