@@ -121,6 +121,7 @@ new_plots (NapkinRunCompare *compare)
                                       "flushed to zero, or clipped at its largest value. Only mxfp8 and nvfp4 "
                                       "quantize."));
   GtkWidget *shares = napkin_wrap_box_new ();
+  GtkWidget *loss_plot;
 
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
@@ -128,7 +129,10 @@ new_plots (NapkinRunCompare *compare)
   gtk_widget_set_margin_bottom (box, 12);
   gtk_box_insert_child_after (GTK_BOX (loss_card), new_x_axis_row (compare),
                               gtk_widget_get_first_child (loss_card));
-  gtk_box_append (GTK_BOX (loss_card), napkin_compare_plot_new (compare, NAPKIN_COMPARE_LOSS));
+  loss_plot = napkin_compare_plot_new (compare, NAPKIN_COMPARE_LOSS);
+  /* the lesson's plot: taller than the shares' */
+  gtk_widget_set_size_request (loss_plot, -1, 340);
+  gtk_box_append (GTK_BOX (loss_card), loss_plot);
   for (guint q = NAPKIN_COMPARE_FLUSHED; q <= NAPKIN_COMPARE_CLIPPED; q++)
     {
       GtkWidget *plot = napkin_compare_plot_new (compare, q);
@@ -192,7 +196,7 @@ new_runs_window (NapkinTrainingPage *self)
   gtk_paned_set_end_child (GTK_PANED (paned), new_plots (compare));
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 260);
+  gtk_paned_set_position (GTK_PANED (paned), 230);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_box_append (GTK_BOX (box), paned);
   adw_window_set_content (ADW_WINDOW (window), box);

@@ -361,6 +361,16 @@ draw_hover (NapkinComparePlot     *self,
       value = y_format (napkin_series_get_y (series, index));
       g_string_append_printf (text, "\n%s: %s", napkin_run_compare_get_label (self->model, i), value);
     }
+  /* a box wider than the frame would be cut: then the legend and the axes must do */
+  {
+    g_autoptr(PangoLayout) layout = napkin_plot_layout (style, cr, text->str, TRUE, FALSE);
+    int w;
+
+    pango_layout_get_pixel_size (layout, &w, NULL);
+    /* napkin_plot_draw_readout() puts it right of the pointer, else left */
+    if (px + 22 + w > frame->left + frame->width && px - 22 - w < 0)
+      return;
+  }
   napkin_plot_draw_readout (style, cr, frame, px, text->str);
 }
 
