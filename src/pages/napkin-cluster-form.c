@@ -27,10 +27,12 @@ struct _NapkinClusterForm
   GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin, *head_dim_spin, *nvlink_domain_spin;
   GtkSpinButton       *experts_spin, *experts_per_token_spin, *shared_experts_spin, *expert_d_ff_spin;
   GtkSpinButton       *dense_layers_spin, *ep_spin, *etp_spin, *imbalance_spin;
+  GtkSpinButton       *q_lora_spin, *kv_lora_spin, *qk_nope_spin, *qk_rope_spin, *v_head_spin;
+  AdwComboRow         *attention_row;
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
   GtkSwitch           *fsdp_switch, *dropout_switch;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
-  AdwExpanderRow      *layout_row, *shape_row, *experts_row, *memory_row;
+  AdwExpanderRow      *layout_row, *shape_row, *attention_expander, *experts_row, *memory_row;
   GtkLabel            *error_label;
   gulong               revision_handler;
 };
@@ -74,6 +76,11 @@ static const struct {
   { "ep", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, ep_spin), TRUE },
   { "etp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, etp_spin), TRUE },
   { "expert-imbalance", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, imbalance_spin), TRUE },
+  { "q-lora-rank", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, q_lora_spin) },
+  { "kv-lora-rank", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, kv_lora_spin) },
+  { "qk-nope-head-dim", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, qk_nope_spin) },
+  { "qk-rope-head-dim", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, qk_rope_spin) },
+  { "v-head-dim", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, v_head_spin) },
   { "sequence-parallel", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, sp_switch) },
   { "flash-attention", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, flash_switch) },
   { "tied-embeddings", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, tied_switch) },
@@ -83,6 +90,7 @@ static const struct {
   { "dropout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, dropout_switch) },
   { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
   { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
+  { "attention", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, attention_row) },
   { "grad-precision", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, grad_precision_row) },
   { "capacity", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, capacity_row) },
 };
@@ -191,7 +199,9 @@ update_errors (NapkinClusterForm *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GPtrArray) bad = g_ptr_array_new ();
-  AdwExpanderRow *expanders[] = { self->layout_row, self->shape_row, self->experts_row, self->memory_row };
+  AdwExpanderRow *expanders[] = {
+    self->layout_row, self->shape_row, self->attention_expander, self->experts_row, self->memory_row,
+  };
   const char *sentence;
 
   for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
@@ -216,7 +226,18 @@ update_errors (NapkinClusterForm *self)
   gtk_label_set_label (self->error_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), text->len > 0);
   if (self->plan != NULL)
-    update_experts_subtitle (self);
+    {
+      NkAttention attention = NK_ATTENTION_MHA;
+      GtkSpinButton *latent[] = { self->q_lora_spin, self->kv_lora_spin, self->qk_nope_spin,
+                                  self->qk_rope_spin, self->v_head_spin };
+
+      /* the latent's ranks and widths only where there is a latent */
+      g_object_get (self->plan, "attention", &attention, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (latent); i++)
+        gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (latent[i]), ADW_TYPE_ACTION_ROW),
+                                attention == NK_ATTENTION_MLA);
+      update_experts_subtitle (self);
+    }
 }
 
 static void
@@ -456,6 +477,13 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (layout_row);
   BIND (shape_row);
   BIND (experts_row);
+  BIND (attention_expander);
+  BIND (attention_row);
+  BIND (q_lora_spin);
+  BIND (kv_lora_spin);
+  BIND (qk_nope_spin);
+  BIND (qk_rope_spin);
+  BIND (v_head_spin);
   BIND (memory_row);
   BIND (error_label);
   BIND (recompute_row);

@@ -31,7 +31,8 @@ static void
 clear_published_run (NapkinPlannerPage *self)
 {
   g_object_set (self->plan, "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
-                "dense-layers", 0, "ep", 1, "etp", 1, "head-dim", 0, "mfu-auto", FALSE, NULL);
+                "dense-layers", 0, "ep", 1, "etp", 1, "head-dim", 0, "attention", NK_ATTENTION_MHA,
+                "mfu-auto", FALSE, NULL);
 }
 
 /* Napkin's own GPT as the Training page trains it (issue 12's run: 4 layers,
@@ -119,6 +120,9 @@ apply_published_run (NapkinPlannerPage  *self,
  * sequences (the value kept for most of training), 14.8T tokens. §3.1-3.2:
  * 2,048 H800s, 8 per node, 16-way pipeline parallelism, 64-way expert
  * parallelism across 8 nodes, ZeRO-1 data parallelism, no tensor parallelism;
+ * §2.1.1 and config.json: multi-head latent attention with a query latent of
+ * 1536, a key/value latent of 512, heads of 128 + 64 (RoPE) for Q and K and 128
+ * for V;
  * AdamW; §3.3 trains in FP8 (the planner's dense bf16 peak here until the
  * recipe is planned); recomputes RMSNorm and MLA's up-projections (selective). */
 static void
@@ -133,7 +137,9 @@ deepseek_v3_preset (NapkinPlannerPage *self)
 
   apply_published_run (self, &run);
   g_object_set (self->plan, "tp", 1, "pp", 16, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
-                "kv-heads", 0, "head-dim", 128, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
+                "kv-heads", 0, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
+                "attention", NK_ATTENTION_MLA, "q-lora-rank", 1536, "kv-lora-rank", 512,
+                "qk-nope-head-dim", 128, "qk-rope-head-dim", 64, "v-head-dim", 128,
                 "sequence-parallel", FALSE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
                 "dropout", FALSE, "gpus-per-node", 8, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 256, "experts-per-token", 8, "shared-experts", 1, "expert-d-ff", 2048,
@@ -165,6 +171,7 @@ llama3_70b_nvl72_preset (NapkinPlannerPage *self)
   apply_published_run (self, &run);
   g_object_set (self->plan, "tp", 8, "pp", 1, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
                 "kv-heads", 8, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
+                "attention", NK_ATTENTION_MHA,
                 "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
                 "dropout", FALSE, "gpus-per-node", 4, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,

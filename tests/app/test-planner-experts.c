@@ -79,6 +79,11 @@ test_experts_bind (void)
     { "expert-imbalance", 1.25, 1.5 },
     { "head-dim", 128, 64 },
     { "nvlink-domain", 72, 36 },
+    { "q-lora-rank", 1536, 768 },
+    { "kv-lora-rank", 512, 256 },
+    { "qk-nope-head-dim", 128, 64 },
+    { "qk-rope-head-dim", 64, 32 },
+    { "v-head-dim", 128, 96 },
   };
   NapkinPlannerPage *page = new_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
@@ -110,6 +115,16 @@ test_experts_bind (void)
 
     g_object_get (plan, "ffn", &ffn, NULL);
     g_assert_cmpint (ffn, ==, NK_FFN_RELU2);
+  }
+  adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "attention")), 1);
+  {
+    NkAttention attention;
+
+    g_object_get (plan, "attention", &attention, NULL);
+    g_assert_cmpint (attention, ==, NK_ATTENTION_MLA);
+    g_object_set (plan, "attention", NK_ATTENTION_MHA, NULL);
+    g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "attention"))),
+                      ==, 0);
   }
   g_assert_finalize_object (page);
 }
@@ -163,18 +178,23 @@ test_experts_errors (void)
   g_assert_finalize_object (page);
 }
 
-/* DeepSeek-V3 (config.json and the technical report, arXiv 2412.19437 §4.2),
- * counted here by hand: hidden h = 7168, 61 layers, the first 3 with a dense
- * SwiGLU FFN of 18432, the other 58 with 256 routed and 1 shared SwiGLU expert
- * of 2048 and a 256 × h router (no bias), two RMSNorms a layer, vocabulary
- * 129280 untied, a final RMSNorm. Until the planner has latent attention, the
- * preset plans 128 heads of 128 as multi-head attention: Q, K, V and the output
- * projection each h × 128·128. */
+/* DeepSeek-V3 (config.json and the technical report, arXiv 2412.19437 §2.1
+ * and §4.2), counted here by hand: hidden h = 7168, 61 layers, the first 3 with
+ * a dense SwiGLU FFN of 18432, the other 58 with 256 routed and 1 shared
+ * SwiGLU expert of 2048 and a 256 × h router, two RMSNorms a layer,
+ * vocabulary 129280 untied, a final RMSNorm; latent attention: q_a_proj
+ * h·1536, its norm 1536, q_b_proj 1536·128·(128 + 64), kv_a_proj h·(512 + 64),
+ * its norm 512, kv_b_proj 512·128·(128 + 128), o_proj 128·128·h. The total is
+ * the checkpoint's 671,026,419,200 less each MoE layer's 256 routing-bias
+ * entries (58 · 256 = 14,848), which no optimizer trains; published: 671B
+ * total, 37B active. */
 static void
 test_deepseek_v3_preset (void)
 {
   const double h = 7168, L = 61, dense = 3, moe = 58, V = 129280;
-  const double attention = 4 * h * 128.0 * 128, norms = 2 * h;
+  const double attention = h * 1536 + 1536 + 1536 * 128.0 * (128 + 64) + h * (512 + 64) + 512
+                           + 512 * 128.0 * (128 + 128) + 128 * 128.0 * h;
+  const double norms = 2 * h;
   const double dense_ffn = 3 * h * 18432, expert = 3 * h * 2048, router = 256 * h;
   const double common = L * (attention + norms) + dense * dense_ffn + 2 * V * h + h;
   const double total = common + moe * (256 * expert + expert + router);
@@ -184,6 +204,7 @@ test_deepseek_v3_preset (void)
   NapkinClusterForm *form = form_of (page);
 
   gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "deepseek-v3");
+  g_assert_cmpfloat (total + moe * 256, ==, 671026419200.0);
   g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params"), ==, total);
   g_assert_cmpfloat (nk_plan_get_output (plan, "shape-params-active"), ==, active);
   /* "Use the shape" put the total into Parameters */
@@ -198,11 +219,16 @@ test_deepseek_v3_preset (void)
   g_assert_cmpfloat (spin_value (form, "dense-layers"), ==, 3);
   g_assert_cmpfloat (spin_value (form, "ep"), ==, 64);
   g_assert_cmpfloat (spin_value (form, "pp"), ==, 16);
+  g_assert_cmpfloat (spin_value (form, "kv-lora-rank"), ==, 512);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (_napkin_cluster_form_get_control (form, "kv-lora-rank"),
+                                                                  ADW_TYPE_ACTION_ROW)));
 
   /* the lecture's question after it is dense again, with its typed MFU */
   gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "time");
   g_assert_cmpfloat (spin_value (form, "experts"), ==, 0);
   g_assert_cmpfloat (property_value (plan, "mfu-auto"), ==, 0);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_ancestor (_napkin_cluster_form_get_control (form, "kv-lora-rank"),
+                                                                   ADW_TYPE_ACTION_ROW)));
   g_assert_cmpfloat (fabs (nk_plan_get_days (plan) / (6 * 70e9 * 15e12 / (989.5e12 * 0.5 * 1024 * 86400)) - 1), <, 1e-12);
   g_assert_finalize_object (page);
 }
