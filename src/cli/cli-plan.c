@@ -67,13 +67,22 @@ parse_dtype (const char *text,
   return TRUE;
 }
 
+/* --precision's low-precision recipes read as RECIPE_CHOICE + the NkPlanRecipe:
+ * mixed precision with that recipe (NkPlan:recipe). */
+#define RECIPE_CHOICE 100
+
 static gboolean
 parse_precision (const char *text,
                  int        *out_value)
 {
   NkPrecision precision;
+  int recipe;
 
-  /* The block-scaled recipes are the trainer's for now; the planner's are to come. */
+  if (nk_enum_from_nick (NK_TYPE_PLAN_RECIPE, text, &recipe) && recipe != NK_PLAN_RECIPE_NONE)
+    {
+      *out_value = RECIPE_CHOICE + recipe;
+      return TRUE;
+    }
   if (!nk_precision_from_string (text, &precision) || nk_precision_is_block_scaled (precision))
     return FALSE;
   *out_value = precision;
@@ -133,8 +142,10 @@ static const PlanFlag plan_flags[N_FLAGS] = {
                     N_("sgd, momentum, adagrad, rmsprop, adam, adamw (default)"),
                     .type = nk_optimizer_get_type,
                     .choices = "sgd, momentum, adagrad, rmsprop, adam, adamw", .fallback = "adamw" },
-  [F_PRECISION] = { "--precision", FLAG_CHOICE, "precision", "P", N_("fp32 (default) or mixed"),
-                    .parse = parse_precision, .choices = "fp32, mixed", .fallback = "fp32" },
+  [F_PRECISION] = { "--precision", FLAG_CHOICE, "precision", "P",
+                    N_("fp32 (default), mixed (bf16), or mixed with a low-precision recipe for the linear layers: fp8-tensorwise, fp8-blockwise, mxfp8, nvfp4"),
+                    .parse = parse_precision, .choices = "fp32, mixed, fp8-tensorwise, fp8-blockwise, mxfp8, nvfp4",
+                    .fallback = "fp32" },
   [F_ZERO] = { "--zero", FLAG_CHOICE, "zero-stage", "0|1|2|3", N_("ZeRO stage 0 (default), 1, 2 or 3"),
                .parse = parse_zero, .choices = "0, 1, 2, 3", .fallback = "0" },
   [F_BATCH] = { "--batch", FLAG_NUMBER, "batch", "B", N_("Global batch in sequences (for activations)") },
@@ -252,6 +263,9 @@ flag_for_input (const char *input)
   /* "--mfu auto" sets mfu-auto, which no flag of its own names */
   if (g_strcmp0 (input, "mfu-auto") == 0)
     return plan_flags[F_MFU].flag;
+  /* a recipe is one of --precision's values */
+  if (g_strcmp0 (input, "recipe") == 0)
+    return plan_flags[F_PRECISION].flag;
   for (guint i = 0; i < N_FLAGS; i++)
     if (g_strcmp0 (plan_flags[i].property, input) == 0)
       return plan_flags[i].flag;
@@ -522,7 +536,9 @@ apply (NkPlan         *plan,
 
       if (f->property == NULL)
         continue;
-      if (f->kind == FLAG_SWITCH)
+      if (i == F_PRECISION && a->choice[i] >= RECIPE_CHOICE)
+        g_object_set (plan, "precision", NK_PRECISION_BF16_MIXED, "recipe", a->choice[i] - RECIPE_CHOICE, NULL);
+      else if (f->kind == FLAG_SWITCH)
         g_object_set (plan, f->property, a->on[i], NULL);
       else if (f->kind == FLAG_CHOICE && (a->text[i] != NULL || f->fallback != NULL))
         g_object_set (plan, f->property, a->choice[i], NULL);

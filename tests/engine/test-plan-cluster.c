@@ -949,6 +949,112 @@ test_mla_flag_errors (void)
     }
 }
 
+/* ---------------------------------------------------------------- recipes */
+
+/* A small dense model on one GPU, worked by hand: 2 layers, h 1024, 8 heads
+ * (MHA), SwiGLU d_ff 4096, V 1000 untied, s 1024, one sequence a step.
+ * Linear weights 2 · (4·1024² + 3·1024·4096) = 2 · 16,777,216 = 33,554,432;
+ * linear FLOPs per token 6 × that = 201,326,592. */
+static NkPlan *
+small_recipe_plan (const char *gpu)
+{
+  NkPlan *plan = nk_plan_new ();
+
+  g_object_set (plan, "gpu", gpu, "gpus", 1.0, "params", 1.0, "tokens", 1e9,
+                "layers", 2.0, "d-model", 1024.0, "heads", 8.0, "ffn", NK_FFN_SWIGLU, "d-ff", 4096.0,
+                "vocab", 1000.0, "seq", 1024.0, "tied-embeddings", FALSE,
+                "precision", NK_PRECISION_BF16_MIXED, "dropout", FALSE, "flash-attention", TRUE,
+                "global-batch", 1, "micro-batch", 1, NULL);
+  return plan;
+}
+
+/* The linear layers' FLOPs at the fp8 peak: with a typed efficiency e, the
+ * compute time drops by tokens × linear FLOPs × (1 − 989.5/1979) / (989.5e12 ·
+ * e); without one, a FLOP at fp8 takes the measured ceilings' ratio of a bf16
+ * FLOP, 794.5/1402.6 on an H100 (Stas Bekman's table in gpus.json): the
+ * 989.5/1979 of the peaks scaled by (1402.6/1979)/(794.5/989.5). */
+static void
+test_recipe_compute (void)
+{
+  g_autoptr(NkPlan) plan = small_recipe_plan ("h100-sxm");
+  double lin = 201326592.0 * 1024, bf16, eff;
+
+  g_object_set (plan, "matmul-efficiency", 0.5, NULL);
+  bf16 = out (plan, "time-compute");
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_BLOCKWISE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "time-compute"), bf16 - lin * (1 - 989.5 / 1979) / (989.5e12 * 0.5), 1e-12);
+  g_object_set (plan, "matmul-efficiency", 0.0, "recipe", NK_PLAN_RECIPE_NONE, NULL);
+  bf16 = out (plan, "time-compute");
+  eff = 0.56;   /* the calibrated default (README) */
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, NULL);
+  REL (out (plan, "time-compute"), bf16 - lin * (1 - 794.5 / 1402.6) / (989.5e12 * eff), 1e-12);
+}
+
+/* The quantizing passes, MXFP8 on a B200 (7.7e12 B/s): per token the linear
+ * layers' input + output widths, QKV 1024 + 3072, O 1024 + 1024, gate/up
+ * 1024 + 8192, down 4096 + 1024: 20,480 a layer, 40,960 for two; read 2 B,
+ * written twice at 1 + 1/32 B: 4.0625 B an element; 1024 tokens:
+ * 170,393,600 B; the weights 33,554,432 × 4.0625 = 136,314,880 B; sum
+ * 306,708,480 B / 7.7e12 B/s. Memory: the weights twice at 1 + 1/32 B =
+ * 69,206,016 B; fp8-tensorwise twice at 1 B plus 3 tensors × 4 linears × 2
+ * layers × (4 + 4 + 4096) B = 67,207,360 B; nvfp4 twice at 0.5 + 1/16 B plus
+ * 24 fp32 tensor scales = 37,748,832 B. */
+static void
+test_recipe_casts_and_copies (void)
+{
+  g_autoptr(NkPlan) plan = small_recipe_plan ("b200");
+  double without;
+
+  without = out (plan, "memory-per-gpu-max");
+  g_assert_cmpfloat (out (plan, "time-casts"), ==, 0);
+  g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 0);
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_MXFP8, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "time-casts"), 306708480.0 / 7.7e12, 1e-12);
+  g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 69206016.0);
+  g_assert_cmpfloat (out (plan, "memory-per-gpu-max"), ==, without + 69206016.0);
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 67207360.0);
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_NVFP4, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 37748832.0);
+}
+
+/* A GPU without the units, or fp32, is refused under --precision, naming the
+ * GPU and the recipe; a GPU with them plans. */
+static void
+test_recipe_gpu_rules (void)
+{
+  static const struct { const char *gpu, *recipe; int status; } cases[] = {
+    { "a100-sxm-80", "fp8-tensorwise", 2 }, { "h100-sxm", "fp8-blockwise", 0 },
+    { "h100-sxm", "mxfp8", 2 }, { "h100-sxm", "nvfp4", 2 }, { "b200", "mxfp8", 0 },
+    { "b200", "nvfp4", 0 }, { "mi355x", "mxfp8", 0 }, { "mi355x", "nvfp4", 2 },
+    { "mi300x", "fp8-tensorwise", 0 }, { "v100", "fp8-blockwise", 2 },
+  };
+  g_autoptr(NkPlan) fp32 = small_recipe_plan ("h100-sxm");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      const char *args[] = { "--gpu", cases[i].gpu, "--gpus", "8", "--tokens", "1T", "--mfu", "0.5",
+                             "--params", "7B", "--precision", cases[i].recipe, NULL };
+      const NkGpu *row = nk_gpus_lookup (cases[i].gpu);
+
+      if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+        return;
+      g_test_message ("%s %s: %s", cases[i].gpu, cases[i].recipe, run.err);
+      g_assert_cmpint (run.status, ==, cases[i].status);
+      if (cases[i].status == 0)
+        continue;
+      g_assert_nonnull (strstr (run.err, "napkin-cli: --precision: "));   /* after V100's dtype note */
+      g_assert_nonnull (strstr (run.err, row->name));
+      g_assert_nonnull (strstr (run.err, cases[i].recipe));
+    }
+  g_object_set (fp32, "precision", NK_PRECISION_FP32, "recipe", NK_PLAN_RECIPE_MXFP8, NULL);
+  g_assert_false (nk_plan_get_valid (fp32));
+  g_assert_cmpstr (nk_plan_get_error_input (fp32), ==, "recipe");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -984,5 +1090,8 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/mla/flops", test_mla_flops);
   g_test_add_func ("/engine/plan-cluster/mla/memory", test_mla_memory);
   g_test_add_func ("/engine/plan-cluster/mla/flag-errors", test_mla_flag_errors);
+  g_test_add_func ("/engine/plan-cluster/recipe/compute", test_recipe_compute);
+  g_test_add_func ("/engine/plan-cluster/recipe/casts-and-copies", test_recipe_casts_and_copies);
+  g_test_add_func ("/engine/plan-cluster/recipe/gpu-rules", test_recipe_gpu_rules);
   return g_test_run ();
 }

@@ -38,6 +38,11 @@ typedef struct {
   gboolean mla;
   double   q_rank, kv_rank, d_nope, d_rope, d_v;
   double   attn_own, attn_down, core_qk, core_v;
+  /* the linear layers' input + output widths a token passes (what a recipe
+   * quantizes), and how many linear layers: attention's, a dense FFN's, an
+   * expert's */
+  double   io_attn, io_ffn, io_expert;
+  double   linears_attn;
   double   expert_params;    /* one expert's FFN (its biases too) */
   double   router;           /* E · h, no bias */
   double   moe_params;       /* a MoE layer, every expert */
@@ -83,6 +88,21 @@ double  _nk_plan_expert_dp           (const Layout       *l);
 double  _nk_plan_grad_bytes          (const NkPlanInputs *in);
 
 /* nk-plan-cluster-time.c */
+/* A low-precision recipe's facts (nk-plan-cluster-time.c's table): the peak its
+ * linear layers run at, bytes per quantized element, scale bytes per
+ * activation and per weight element, and bytes per tensor (a scale and an
+ * amax history). */
+typedef struct {
+  NkPeakDtype dtype;
+  double      bytes, act_scale, weight_scale, per_tensor;
+} Recipe;
+
+const Recipe *_nk_plan_recipe        (NkPlanRecipe        recipe);
+gboolean _nk_plan_recipe_runs_on     (NkPlanRecipe        recipe,
+                                      const NkGpu        *gpu);
+double  _nk_plan_linear_weights      (const Shape        *m,
+                                      const Layout       *l,
+                                      int                 stage);
 double  _nk_plan_nvlink_reach        (const NkPlanInputs *in,
                                       const NkGpu        *gpu);
 void    _nk_plan_step_time           (const NkPlanInputs *in,

@@ -123,6 +123,19 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
                                      (double) in->layout[NK_PLAN_L_EP], (double) in->layout[NK_PLAN_L_ETP], tp * dp * cp);
     case NK_PLAN_RULE_MLA_DIMS:
       return g_strdup (_("Latent attention needs its KV rank and head widths, each above 0 (DeepSeek-V3: --kv-lora-rank 512 --qk-nope-head-dim 128 --qk-rope-head-dim 64 --v-head-dim 128): they are never guessed"));
+    case NK_PLAN_RULE_RECIPE_MIXED:
+      return g_strdup_printf (_("The %s recipe trains in mixed precision (bf16 master copies beside its low-precision matmuls), not in fp32"),
+                              nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, nk_plan_inputs_get_recipe (in)));
+    case NK_PLAN_RULE_RECIPE_GPU:
+      {
+        NkPlanRecipe recipe = nk_plan_inputs_get_recipe (in);
+
+        return g_strdup_printf (_("%s has no units for the %s recipe (%s); choose another recipe or GPU"),
+                                r->gpu != NULL ? r->gpu->name : in->gpu, nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, recipe),
+                                recipe == NK_PLAN_RECIPE_NVFP4 ? _("NVFP4 needs NVIDIA Blackwell or later")
+                                : recipe == NK_PLAN_RECIPE_MXFP8 ? _("MXFP8 needs block-scaled tensor cores: NVIDIA Blackwell, AMD CDNA 4 or later")
+                                                                 : _("FP8 needs NVIDIA Hopper or Ada, AMD CDNA 3, or later"));
+      }
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -301,9 +314,9 @@ text_memory (const Text *t)
                               t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
                               v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
   t->f[NK_PLAN_V_MEM_MAX] =
-    nk_plan_format_formula (_("%N params + %N grads + %N optimizer + %N activations = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
+    nk_plan_format_formula (_("%N params + %N grads + %N optimizer + %N activations + %N low-precision copies = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
                             v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
-                            v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MEM_MAX],
+                            v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MAX_LOWP], v[NK_PLAN_V_MEM_MAX],
                             v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 || v[NK_PLAN_V_LAYOUT_PP] == 1
                             ? _("first pipeline stage") : _("last pipeline stage"),
                             (double) t->r->zero_stage, v[NK_PLAN_V_LAYOUT_DP]);
@@ -326,10 +339,29 @@ text_time (const Text *t)
   t->f[NK_PLAN_V_HW_FLOPS_TOKEN] =
     nk_plan_format_formula (_("%N model FLOPs + %N recomputed = %N FLOPs per token"), v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
                             v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN], v[NK_PLAN_V_HW_FLOPS_TOKEN]);
-  t->f[NK_PLAN_V_T_COMPUTE] =
-    nk_plan_format_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
-                            v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
-                            v[NK_PLAN_V_T_COMPUTE]);
+  if (nk_plan_inputs_get_recipe (t->in) != NK_PLAN_RECIPE_NONE)
+    {
+      NkPlanRecipe recipe = nk_plan_inputs_get_recipe (t->in);
+      NkPeakDtype lp = recipe == NK_PLAN_RECIPE_NVFP4 ? NK_PEAK_FP4 : NK_PEAK_FP8;
+
+      t->f[NK_PLAN_V_T_COMPUTE] =
+        nk_plan_format_formula (_("%N tokens × %N FLOPs, the linear layers' at the %s peak %N FLOP/s (%s; scaled by the measured ceilings where the GPU table has them), attention's core, the output layer and the router at %N FLOP/s, / (%N GPUs × %N matmul efficiency) = %N s"),
+                                v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], nk_peak_dtype_to_string (lp),
+                                nk_gpu_get_peak (t->r->gpu, lp, FALSE), nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, recipe),
+                                peak, gpus, eff, v[NK_PLAN_V_T_COMPUTE]);
+      t->f[NK_PLAN_V_T_CAST] =
+        nk_plan_format_formula (_("%s quantizing passes: per micro-batch each linear layer's input and output gradient (s·b/t tokens × its input + output widths) read in bf16 and written twice quantized with scales, and the weights once a step, / %N B/s HBM = %N s"),
+                                nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, recipe), t->r->gpu->bandwidth, v[NK_PLAN_V_T_CAST]);
+      t->f[NK_PLAN_V_MAX_LOWP] =
+        nk_plan_format_formula (_("the linear weights quantized twice (row- and column-wise) with their scales%s = %N B"),
+                                recipe == NK_PLAN_RECIPE_FP8_TENSORWISE ? _(", and a scale and 1024-entry amax history per tensor") : "",
+                                v[NK_PLAN_V_MAX_LOWP]);
+    }
+  else
+    t->f[NK_PLAN_V_T_COMPUTE] =
+      nk_plan_format_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
+                              v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
+                              v[NK_PLAN_V_T_COMPUTE]);
   t->f[NK_PLAN_V_T_RECOMPUTE] =
     nk_plan_format_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
                             v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
@@ -359,9 +391,9 @@ text_time (const Text *t)
                             v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_TP],
                             v[NK_PLAN_V_T_BUBBLE]);
   t->f[NK_PLAN_V_T_STEP] =
-    nk_plan_format_formula (_("%N compute + %N recompute + %N element-wise + %N exposed communication + %N bubble = %N s per step"),
-                            v[NK_PLAN_V_T_COMPUTE], v[NK_PLAN_V_T_RECOMPUTE], v[NK_PLAN_V_T_MEMORY], v[NK_PLAN_V_T_EXPOSED],
-                            v[NK_PLAN_V_T_BUBBLE], v[NK_PLAN_V_T_STEP]);
+    nk_plan_format_formula (_("%N compute + %N recompute + %N element-wise + %N casts + %N exposed communication + %N bubble = %N s per step"),
+                            v[NK_PLAN_V_T_COMPUTE], v[NK_PLAN_V_T_RECOMPUTE], v[NK_PLAN_V_T_MEMORY], v[NK_PLAN_V_T_CAST],
+                            v[NK_PLAN_V_T_EXPOSED], v[NK_PLAN_V_T_BUBBLE], v[NK_PLAN_V_T_STEP]);
   t->f[NK_PLAN_V_TOKENS_PER_S] = nk_plan_format_formula (_("%N tokens / %N s = %N tokens/s"), v[NK_PLAN_V_TOKENS_PER_STEP],
                                                          v[NK_PLAN_V_T_STEP], v[NK_PLAN_V_TOKENS_PER_S]);
   t->f[NK_PLAN_V_MFU_MODEL] =
@@ -455,6 +487,7 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "compute", v[NK_PLAN_V_T_COMPUTE]);
   nk_json_add_member_double (builder, "recompute", v[NK_PLAN_V_T_RECOMPUTE]);
   nk_json_add_member_double (builder, "memory_bound", v[NK_PLAN_V_T_MEMORY]);
+  nk_json_add_member_double (builder, "casts", v[NK_PLAN_V_T_CAST]);
   nk_json_add_member_double (builder, "tp_comm", v[NK_PLAN_V_T_TP]);
   nk_json_add_member_double (builder, "dp_comm", v[NK_PLAN_V_T_DP]);
   nk_json_add_member_double (builder, "ep_comm", v[NK_PLAN_V_T_EP]);
@@ -579,6 +612,8 @@ _nk_plan_summary_cluster (GString            *s,
   g_string_append (s, _("Most loaded GPU\n"));
   row (s, o, _("activations/layer"), NK_PLAN_V_ACT_LAYER, nk_plan_format_bytes (v[NK_PLAN_V_ACT_LAYER]));
   row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, nk_plan_format_bytes (v[NK_PLAN_V_MAX_ACT]));
+  if (nk_plan_inputs_get_recipe (inputs) != NK_PLAN_RECIPE_NONE)
+    row (s, o, _("low-precision copies"), NK_PLAN_V_MAX_LOWP, nk_plan_format_bytes (v[NK_PLAN_V_MAX_LOWP]));
   row (s, o, _("per GPU (max)"), NK_PLAN_V_MEM_MAX, nk_plan_format_bytes (v[NK_PLAN_V_MEM_MAX]));
   row (s, o, inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable per GPU") : _("datasheet per GPU"),
        inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? NK_PLAN_V_USABLE : NK_PLAN_V_CAPACITY,
@@ -589,6 +624,8 @@ _nk_plan_summary_cluster (GString            *s,
   row (s, o, _("compute"), NK_PLAN_V_T_COMPUTE, nk_plan_format_seconds (v[NK_PLAN_V_T_COMPUTE]));
   row (s, o, _("recompute"), NK_PLAN_V_T_RECOMPUTE, nk_plan_format_seconds (v[NK_PLAN_V_T_RECOMPUTE]));
   row (s, o, _("element-wise"), NK_PLAN_V_T_MEMORY, nk_plan_format_seconds (v[NK_PLAN_V_T_MEMORY]));
+  if (nk_plan_inputs_get_recipe (inputs) != NK_PLAN_RECIPE_NONE)
+    row (s, o, _("casts"), NK_PLAN_V_T_CAST, nk_plan_format_seconds (v[NK_PLAN_V_T_CAST]));
   row (s, o, _("TP comm"), NK_PLAN_V_T_TP, nk_plan_format_seconds (v[NK_PLAN_V_T_TP]));
   row (s, o, _("DP comm"), NK_PLAN_V_T_DP, nk_plan_format_seconds (v[NK_PLAN_V_T_DP]));
   if (inputs->layout[NK_PLAN_L_EXPERTS] > 0)

@@ -43,6 +43,131 @@ nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
   return typed > 0 && typed <= 1 ? typed : CALIBRATED_MATMUL_EFFICIENCY;
 }
 
+/* ---------------------------------------------------------------- recipes */
+
+/* Each recipe's facts, one row each (the formats' own sources in #NkPlanRecipe):
+ * fp8-tensorwise: E4M3/E5M2, one fp32 scale and Transformer Engine's default
+ * amax history of 1024 fp32 per tensor (DelayedScaling(amax_history_len=1024));
+ * fp8-blockwise: E4M3, fp32 scales per 1 × 128 activation tile (4/128 B an
+ * element) and 128 × 128 weight block (4/16384 B); mxfp8: E4M3, an E8M0 byte
+ * per 32 (1/32 B); nvfp4: E2M1 (half a byte), an E4M3 byte per 16 (1/16 B) and
+ * an fp32 scale per tensor. */
+static const Recipe recipes[] = {
+  [NK_PLAN_RECIPE_FP8_TENSORWISE] = { NK_PEAK_FP8, 1, 0, 0, 4 + 4 + 1024 * 4 },
+  [NK_PLAN_RECIPE_FP8_BLOCKWISE] = { NK_PEAK_FP8, 1, 4.0 / 128, 4.0 / (128 * 128), 0 },
+  [NK_PLAN_RECIPE_MXFP8] = { NK_PEAK_FP8, 1, 1.0 / 32, 1.0 / 32, 0 },
+  [NK_PLAN_RECIPE_NVFP4] = { NK_PEAK_FP4, 0.5, 1.0 / 16, 1.0 / 16, 4 },
+};
+
+/**
+ * nk_plan_inputs_get_recipe:
+ * @inputs: the plan's inputs
+ *
+ * The low-precision recipe the cluster model runs (#NkPlan:recipe; the
+ * trainer's mxfp8 and nvfp4 precisions are this recipe to the planner, whose
+ * #NkPlan:precision takes fp32 and mixed only).
+ *
+ * Returns: the recipe, %NK_PLAN_RECIPE_NONE for none
+ */
+NkPlanRecipe
+nk_plan_inputs_get_recipe (const NkPlanInputs *inputs)
+{
+  return inputs->layout[NK_PLAN_L_RECIPE];
+}
+
+/* The row of @recipe, or NULL for none. */
+const Recipe *
+_nk_plan_recipe (NkPlanRecipe recipe)
+{
+  return recipe > NK_PLAN_RECIPE_NONE && recipe < G_N_ELEMENTS (recipes) ? &recipes[recipe] : NULL;
+}
+
+/* Whether @gpu has the units: FP8 recipes an fp8 peak in the table (Hopper,
+ * Ada, CDNA 3 and later); MXFP8 block-scaled units, which come with the FP4
+ * units (NVIDIA Blackwell's fifth-generation tensor cores, AMD CDNA 4: the
+ * table's fp4 peak); NVFP4 NVIDIA's Blackwell only (AMD's FP4 is MXFP4). */
+gboolean
+_nk_plan_recipe_runs_on (NkPlanRecipe  recipe,
+                         const NkGpu  *gpu)
+{
+  gboolean fp4 = isfinite (nk_gpu_get_peak (gpu, NK_PEAK_FP4, FALSE));
+
+  switch (recipe)
+    {
+    case NK_PLAN_RECIPE_FP8_TENSORWISE:
+    case NK_PLAN_RECIPE_FP8_BLOCKWISE:
+      return isfinite (nk_gpu_get_peak (gpu, NK_PEAK_FP8, FALSE));
+    case NK_PLAN_RECIPE_MXFP8:
+      return fp4;
+    case NK_PLAN_RECIPE_NVFP4:
+      return fp4 && g_str_has_prefix (gpu->name, "NVIDIA");
+    case NK_PLAN_RECIPE_NONE:
+    default:
+      return TRUE;
+    }
+}
+
+/* The linear layers' weights one GPU of stage @stage holds (what a recipe
+ * quantizes): its layers' matrices over TP, the routed experts over EP × ETP;
+ * not the embedding, and not the output layer, which stays in bf16. */
+double
+_nk_plan_linear_weights (const Shape  *m,
+                         const Layout *l,
+                         int           stage)
+{
+  double dense, moe;
+
+  _nk_plan_stage_layers (m, l, stage, &dense, &moe);
+  return (dense * m->layer_matrices + moe * (m->attn_matrices + m->S * m->ffn_mats * m->h * m->F)) / l->tp
+         + moe * m->E * m->ffn_mats * m->h * m->F / ((double) l->ep * l->etp);
+}
+
+/* How much longer a FLOP takes at @recipe's peak than at @peak, with the
+ * measured ceilings where the table has both (the best dense matmul at fp8 over
+ * its peak against the same at bf16: an H100 reaches 71 % of its fp8 peak and
+ * 80 % of its bf16 one, so the efficiency calibrated on bf16 runs is scaled by
+ * 0.71/0.80 at fp8); 1 at fp4, where no measurement is published. */
+static double
+recipe_seconds_per_flop (const Recipe *recipe,
+                         const NkGpu  *gpu,
+                         double        peak,
+                         gboolean      typed_efficiency)
+{
+  double lp = nk_gpu_get_peak (gpu, recipe->dtype, FALSE);
+  double ceiling = 1;
+  double a_lp = nk_gpu_get_achievable (gpu, recipe->dtype), a_bf16 = nk_gpu_get_achievable (gpu, NK_PEAK_BF16);
+  double p_bf16 = nk_gpu_get_peak (gpu, NK_PEAK_BF16, FALSE);
+
+  if (!typed_efficiency && isfinite (a_lp) && isfinite (a_bf16) && isfinite (p_bf16))
+    ceiling = (a_lp / lp) / (a_bf16 / p_bf16);
+  return peak / (lp * ceiling);
+}
+
+/* A recipe's quantizing passes, bound by HBM: per micro-batch each linear
+ * layer's input and output gradient, s·b/t tokens × (its input + output
+ * widths), read in bf16 and written twice quantized (row- and column-wise)
+ * with scales: 2 + 2·(bytes + scale) B an element; once a step the GPU's linear
+ * weights, 2 + 2·(bytes + weight scale) B each. (Transformer Engine's cast +
+ * transpose kernels; Megatron-LM quantizes the weights on the first
+ * micro-batch only.) */
+static double
+recipe_cast_seconds (const Recipe *recipe,
+                     const NkGpu  *gpu,
+                     const Shape  *m,
+                     const Layout *l,
+                     double        dense_layers,
+                     double        moe_layers)
+{
+  double micro_steps = l->global / (l->micro * l->dp);
+  double tokens = m->s / l->cp * l->micro;
+  double io = dense_layers * (m->io_attn + m->io_ffn)
+              + moe_layers * (m->io_attn + (m->K * m->imbalance + m->S) * m->io_expert);
+  double act = micro_steps * tokens * io / l->tp * (2 + 2 * (recipe->bytes + recipe->act_scale));
+  double weights = _nk_plan_linear_weights (m, l, 0) * (2 + 2 * (recipe->bytes + recipe->weight_scale));
+
+  return (act + weights) / gpu->bandwidth;
+}
+
 /* How many consecutive ranks NVLink joins: the typed domain, else the table's
  * (72 in an NVL72 rack, 8 on an HGX board) or the node where that is larger
  * (inside a node the table's NVLink rate stands for PCIe too, as before). */
@@ -110,11 +235,14 @@ static void
 flops_per_token (const Shape  *m,
                  const Layout *l,
                  double       *model,
-                 double       *hardware)
+                 double       *hardware,
+                 double       *linear)
 {
   double attention = 6 * m->L * m->s * (m->core_qk + m->core_v);
   double layers = m->n_dense * m->layer_matrices + m->n_moe * moe_active_matrices (m);
 
+  /* what a recipe runs at its peak: the layers' matrices but the router */
+  *linear = 6 * (layers - m->n_moe * m->router);
   *model = 6 * (layers + m->V * m->h) + attention;
   *hardware = *model;
   if (l->recompute == NK_RECOMPUTE_FULL)
@@ -144,15 +272,24 @@ _nk_plan_step_time (const NkPlanInputs *in,
   double dense_layers, moe_layers, busiest;
   Layout kept = *l;
   double ideal, window, tp_bw, dp_bw, edp, edp_bw;
+  const Recipe *recipe = _nk_plan_recipe (nk_plan_inputs_get_recipe (in));
+  double linear, slower = 1, bf16_flops;
 
   _nk_plan_stage_layers (m, l, 0, &dense_layers, &moe_layers);
-  flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN]);
+  flops_per_token (m, l, &v[NK_PLAN_V_MODEL_FLOPS_TOKEN], &v[NK_PLAN_V_HW_FLOPS_TOKEN], &linear);
   /* the routed experts' GEMMs at the busiest GPU's share: imbalance × K/E of
    * the experts' FLOPs (the step waits for it) */
   busiest = 6 * m->n_moe * (m->imbalance - 1) * m->K * m->ffn_mats * m->h * m->F;
-  v[NK_PLAN_V_T_COMPUTE] = tokens * (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest) / (gpus * peak * eff);
+  /* A recipe runs the linear layers' FLOPs at its peak, the rest (attention's
+   * core, the output layer, the router) at @peak: in bf16-equivalent FLOPs,
+   * rest + linear × its time per FLOP relative to @peak. */
+  if (recipe != NULL)
+    slower = recipe_seconds_per_flop (recipe, gpu, peak, in->in[NK_PLAN_IN_EFFICIENCY] > 0);
+  bf16_flops = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest - (linear + busiest) * (1 - slower);
+  v[NK_PLAN_V_T_COMPUTE] = tokens * bf16_flops / (gpus * peak * eff);
   v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
-                             / (gpus * peak * eff);
+                             * (bf16_flops / (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest)) / (gpus * peak * eff);
+  v[NK_PLAN_V_T_CAST] = recipe != NULL ? recipe_cast_seconds (recipe, gpu, m, l, dense_layers, moe_layers) : 0;
 
   /* The element-wise work (LayerNorm, GELU, softmax, dropout, residuals) is
    * bound by memory, not FLOPs: every activation a layer stores is written by
@@ -200,7 +337,7 @@ _nk_plan_step_time (const NkPlanInputs *in,
   /* the experts' gradients over their own DP group, EP × ETP ranks apart */
   edp = _nk_plan_expert_dp (l);
   edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
-  ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY];
+  ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_CAST];
   if (l->zero >= 3)
     {
       double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;

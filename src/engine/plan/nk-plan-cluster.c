@@ -94,6 +94,10 @@ fill_mla (const NkPlanInputs *in,
   m->attn_matrices = q + m->h * (m->kv_rank + m->d_rope) + m->kv_rank * m->a * (m->d_nope + m->d_v)
                      + m->core_v * m->h;
   m->attn_own = m->attn_matrices + m->q_rank + m->kv_rank;
+  /* q_a, q_b (or q), kv_a, kv_b, o: each linear's input and output width */
+  m->io_attn = (m->q_rank > 0 ? m->h + 2 * m->q_rank + m->core_qk : m->h + m->core_qk)
+               + m->h + m->kv_rank + m->d_rope + m->kv_rank + m->a * (m->d_nope + m->d_v) + m->core_v + m->h;
+  m->linears_attn = m->q_rank > 0 ? 5 : 4;
 }
 
 static void
@@ -131,6 +135,9 @@ fill_shape (const NkPlanInputs *in,
       m->attn_matrices = 2 * m->h * m->q_width + 2 * m->h * kv_width;
       m->attn_own = m->attn_matrices + (m->llama ? 0 : m->q_width + 2 * kv_width + m->h);
       m->core_qk = m->core_v = m->q_width;
+      /* the fused QKV (h → q + 2·kv widths) and the output projection */
+      m->io_attn = 2 * m->h + 2 * m->q_width + 2 * kv_width;
+      m->linears_attn = 2;
     }
   /* the FFN 2 or 3 h × d_ff (GPT-2's with biases d_ff + h); the norms: two
    * RMSNorm weights, or two LayerNorms with weight and bias */
@@ -139,6 +146,9 @@ fill_shape (const NkPlanInputs *in,
   m->layer_matrices = m->attn_matrices + m->ffn_mats * m->h * m->d_ff;
   m->layer_params = attn_params + ffn_params;
   fill_experts (in, m, attn_params);
+  /* the FFN's up (and gate, fused) h → (f − 1)·d_ff and down d_ff → h */
+  m->io_ffn = 2 * m->h + m->ffn_mats * m->d_ff;
+  m->io_expert = 2 * m->h + m->ffn_mats * m->F;
   m->embed = m->V * m->h + (m->llama ? 0 : m->s * m->h);
   m->head = m->tied ? 0 : m->V * m->h;
   m->final_norm = m->llama ? m->h : 2 * m->h;
@@ -357,9 +367,34 @@ _nk_plan_expert_dp (const Layout *l)
 }
 
 typedef struct {
-  double params, grads, opt, act, total;
+  double params, grads, opt, act, lowp, total;
   double act_terms[NK_ACT_N_TERMS];
 } StageMemory;
+
+/* What a low-precision recipe keeps beside the bf16 weights: each linear
+ * weight quantized twice, row-wise for the forward and column-wise for the
+ * backward's data gradient, with its scales (Transformer Engine keeps both
+ * for Hopper's FP8 GEMMs, which take K-major operands only, and for
+ * Blackwell's block scales, which run along the reduction), sharded as the
+ * weights are under ZeRO-3; plus a scale and amax history for each linear's
+ * input, weight and output gradient (fp8-tensorwise). */
+static double
+recipe_memory (const NkPlanInputs *in,
+               const Shape        *m,
+               const Layout       *l,
+               int                 stage)
+{
+  const Recipe *recipe = _nk_plan_recipe (nk_plan_inputs_get_recipe (in));
+  double dense, moe, linears;
+
+  if (recipe == NULL)
+    return 0;
+  _nk_plan_stage_layers (m, l, stage, &dense, &moe);
+  linears = dense * (m->linears_attn + 2)
+            + moe * (m->linears_attn + 2 * (m->S + m->E / ((double) l->ep * l->etp)));
+  return _nk_plan_linear_weights (m, l, stage) * 2 * (recipe->bytes + recipe->weight_scale)
+         / (l->zero >= 3 ? l->dp : 1) + 3 * linears * recipe->per_tensor;
+}
 
 /* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
  * ZeRO paper's 16 B/param), else 4 (Megatron-LM's fp32 accumulation, or fp32). */
@@ -429,7 +464,8 @@ stage_memory (const NkPlanInputs *in,
       mem.act_terms[i] += edge[i];
       mem.act += mem.act_terms[i];
     }
-  mem.total = mem.params + mem.grads + mem.opt + mem.act;
+  mem.lowp = recipe_memory (in, m, l, first ? 0 : l->pp - 1);
+  mem.total = mem.params + mem.grads + mem.opt + mem.act + mem.lowp;
   if (in_flight_out != NULL)
     *in_flight_out = in_flight;
   if (edges_out != NULL)
@@ -494,6 +530,7 @@ evaluate (const NkPlanInputs *in,
   v[NK_PLAN_V_MAX_GRADS] = first.grads;
   v[NK_PLAN_V_MAX_OPT] = first.opt;
   v[NK_PLAN_V_MAX_ACT] = first.act;
+  v[NK_PLAN_V_MAX_LOWP] = first.lowp;
   v[NK_PLAN_V_MEM_MAX] = first.total;
 
   if (r->gpu != NULL && isfinite (r->values[NK_PLAN_V_PEAK]))
@@ -687,6 +724,8 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_EP_DP] = "ep",
   [NK_PLAN_RULE_ETP] = "etp",
   [NK_PLAN_RULE_MLA_DIMS] = "kv-lora-rank",
+  [NK_PLAN_RULE_RECIPE_GPU] = "recipe",
+  [NK_PLAN_RULE_RECIPE_MIXED] = "recipe",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last
@@ -725,6 +764,27 @@ compute_capacity (const NkPlanInputs *in,
   v[NK_PLAN_V_CAPACITY] = in->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE
                           ? v[NK_PLAN_V_USABLE] : r->gpu->memory;
   r->has[NK_PLAN_V_REPORTED] = r->has[NK_PLAN_V_USABLE] = r->has[NK_PLAN_V_CAPACITY] = TRUE;
+}
+
+/* A low-precision recipe trains in mixed precision, on a GPU with the units for
+ * it; else a problem under "recipe". */
+static gboolean
+check_recipe (const NkPlanInputs *in,
+              NkPlanResult       *r)
+{
+  NkPlanRecipe recipe = nk_plan_inputs_get_recipe (in);
+  int rule = -1;
+
+  if (recipe == NK_PLAN_RECIPE_NONE)
+    return TRUE;
+  if (!nk_precision_is_mixed (in->precision))
+    rule = NK_PLAN_RULE_RECIPE_MIXED;
+  else if (r->gpu != NULL && !_nk_plan_recipe_runs_on (recipe, r->gpu))
+    rule = NK_PLAN_RULE_RECIPE_GPU;
+  if (rule < 0)
+    return TRUE;
+  nk_plan_result_add_problem (r, NK_PLAN_PROBLEM_LAYOUT, rule_inputs[rule], rule);
+  return FALSE;
 }
 
 /* The shape's own parameter count, whenever layers and d_model are given. */
@@ -883,6 +943,8 @@ nk_plan_compute_cluster (const NkPlanInputs *inputs,
   Cost c;
 
   compute_capacity (inputs, r);
+  if (!check_recipe (inputs, r))
+    return;
   compute_shape_params (inputs, r, &m);
   if (!(x[NK_PLAN_IN_GPUS] >= 1) || x[NK_PLAN_IN_GPUS] != floor (x[NK_PLAN_IN_GPUS]))
     return;   /* validation has said so */

@@ -92,6 +92,35 @@ typedef enum {
 } NkAttention;
 
 /**
+ * NkPlanRecipe:
+ * @NK_PLAN_RECIPE_NONE: every matmul in the #NkPlan:precision's format (bf16 in
+ *   mixed precision)
+ * @NK_PLAN_RECIPE_FP8_TENSORWISE: Transformer Engine's delayed scaling: the
+ *   linear layers' matmuls in FP8 (E4M3 forward, E5M2 gradients) with one fp32
+ *   scale per tensor from an amax history (Micikevicius et al. 2022, FP8 Formats
+ *   for Deep Learning)
+ * @NK_PLAN_RECIPE_FP8_BLOCKWISE: DeepSeek-V3's fine-grained FP8: E4M3 with one
+ *   fp32 scale per 1 × 128 activation tile and per 128 × 128 weight block
+ *   (DeepSeek-V3 report, section 3.3)
+ * @NK_PLAN_RECIPE_MXFP8: OCP MXFP8: E4M3 with one E8M0 scale per 32 elements
+ *   along the reduction (OCP Microscaling Formats v1.0)
+ * @NK_PLAN_RECIPE_NVFP4: NVIDIA's NVFP4: E2M1 with one E4M3 scale per 16
+ *   elements and an fp32 scale per tensor
+ *
+ * Which format the linear layers' matmuls run in (#NkPlan:recipe): at the
+ * format's peak (fp8 or fp4 in the GPU table), attention's core, the output
+ * layer and the element-wise work staying in bf16; each recipe keeps its
+ * low-precision weight copies and scales and pays its quantizing passes.
+ */
+typedef enum {
+  NK_PLAN_RECIPE_NONE,
+  NK_PLAN_RECIPE_FP8_TENSORWISE,
+  NK_PLAN_RECIPE_FP8_BLOCKWISE,
+  NK_PLAN_RECIPE_MXFP8,
+  NK_PLAN_RECIPE_NVFP4,
+} NkPlanRecipe;
+
+/**
  * NkGradPrecision:
  * @NK_GRAD_PRECISION_FP32: fp32 gradients beside 16-bit weights: 2 + 4 + 12 = 18 B/param
  *   (Rajbhandari et al. 2019, ZeRO, counts 16 with 16-bit gradients; Megatron-LM's
@@ -156,6 +185,7 @@ typedef enum {
  * @NK_PLAN_L_QK_NOPE_HEAD_DIM: #NkPlan:qk-nope-head-dim
  * @NK_PLAN_L_QK_ROPE_HEAD_DIM: #NkPlan:qk-rope-head-dim
  * @NK_PLAN_L_V_HEAD_DIM: #NkPlan:v-head-dim
+ * @NK_PLAN_L_RECIPE: #NkPlan:recipe
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -200,6 +230,7 @@ typedef enum {
   NK_PLAN_L_QK_NOPE_HEAD_DIM,
   NK_PLAN_L_QK_ROPE_HEAD_DIM,
   NK_PLAN_L_V_HEAD_DIM,
+  NK_PLAN_L_RECIPE,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -303,6 +334,7 @@ typedef enum {
  * @NK_PLAN_V_MAX_GRADS: #NkPlan:memory-max-grads
  * @NK_PLAN_V_MAX_OPT: #NkPlan:memory-max-optimizer
  * @NK_PLAN_V_MAX_ACT: #NkPlan:memory-max-activations
+ * @NK_PLAN_V_MAX_LOWP: #NkPlan:memory-max-low-precision
  * @NK_PLAN_V_MEM_MAX: #NkPlan:memory-per-gpu-max
  * @NK_PLAN_V_REPORTED: #NkPlan:memory-reported-per-gpu
  * @NK_PLAN_V_USABLE: #NkPlan:memory-usable-per-gpu
@@ -312,6 +344,7 @@ typedef enum {
  * @NK_PLAN_V_T_COMPUTE: #NkPlan:time-compute
  * @NK_PLAN_V_T_RECOMPUTE: #NkPlan:time-recompute
  * @NK_PLAN_V_T_MEMORY: #NkPlan:time-memory-bound
+ * @NK_PLAN_V_T_CAST: #NkPlan:time-casts
  * @NK_PLAN_V_T_TP: #NkPlan:time-tp-comm
  * @NK_PLAN_V_T_DP: #NkPlan:time-dp-comm
  * @NK_PLAN_V_T_DP_EXPOSED: #NkPlan:time-dp-exposed
@@ -398,6 +431,7 @@ typedef enum {
   NK_PLAN_V_MAX_GRADS,
   NK_PLAN_V_MAX_OPT,
   NK_PLAN_V_MAX_ACT,
+  NK_PLAN_V_MAX_LOWP,
   NK_PLAN_V_MEM_MAX,
   NK_PLAN_V_REPORTED,
   NK_PLAN_V_USABLE,
@@ -407,6 +441,7 @@ typedef enum {
   NK_PLAN_V_T_COMPUTE,
   NK_PLAN_V_T_RECOMPUTE,
   NK_PLAN_V_T_MEMORY,
+  NK_PLAN_V_T_CAST,
   NK_PLAN_V_T_TP,
   NK_PLAN_V_T_DP,
   NK_PLAN_V_T_DP_EXPOSED,
@@ -503,6 +538,9 @@ typedef enum {
  *   data-parallel group is TP × DP × CP / (EP × ETP) ranks)
  * @NK_PLAN_RULE_MLA_DIMS: latent attention needs its KV rank and its three head
  *   widths (never guessed)
+ * @NK_PLAN_RULE_RECIPE_GPU: the GPU has no units for the recipe (FP8 before
+ *   Hopper and Ada, MXFP8 before Blackwell, NVFP4 off NVIDIA's Blackwell)
+ * @NK_PLAN_RULE_RECIPE_MIXED: a low-precision recipe trains in mixed precision
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -529,6 +567,8 @@ typedef enum {
   NK_PLAN_RULE_EP_DP,
   NK_PLAN_RULE_ETP,
   NK_PLAN_RULE_MLA_DIMS,
+  NK_PLAN_RULE_RECIPE_GPU,
+  NK_PLAN_RULE_RECIPE_MIXED,
 } NkPlanLayoutRule;
 
 /**
@@ -697,5 +737,7 @@ void        nk_plan_compute_cluster         (const NkPlanInputs *inputs,
                                              NkPlanResult       *result);
 NK_AVAILABLE_IN_ALL
 double      nk_plan_matmul_efficiency       (const NkPlanInputs *inputs);
+NK_AVAILABLE_IN_ALL
+NkPlanRecipe nk_plan_inputs_get_recipe      (const NkPlanInputs *inputs);
 
 G_END_DECLS

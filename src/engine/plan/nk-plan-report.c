@@ -589,6 +589,8 @@ build_json_memory (JsonBuilder         *builder,
   nk_json_add_member_double (builder, "hbm_per_gpu", v[NK_PLAN_V_HBM]);
   if (r->cluster)
     nk_json_add_member_double (builder, "per_gpu_max", v[NK_PLAN_V_MEM_MAX]);
+  if (r->cluster)
+    nk_json_add_member_double (builder, "low_precision_max", v[NK_PLAN_V_MAX_LOWP]);
   nk_json_add_member_double (builder, "reported_per_gpu", v[NK_PLAN_V_REPORTED]);
   nk_json_add_member_double (builder, "usable_per_gpu", v[NK_PLAN_V_USABLE]);
   nk_json_add_member_double (builder, "capacity_per_gpu", v[NK_PLAN_V_CAPACITY]);
@@ -651,7 +653,19 @@ mfu_convention (const NkPlanInputs *in,
                     ? _("; a mixture of experts: every FLOP count is on the active parameters (K routed and the shared experts, the router, attention, embeddings), not the total")
                     : "";
   g_autofree char *text = NULL;
+  g_autofree char *recipe = NULL;
 
+  if (nk_plan_inputs_get_recipe (in) != NK_PLAN_RECIPE_NONE)
+    {
+      NkPlanRecipe rc = nk_plan_inputs_get_recipe (in);
+      NkPeakDtype lp = rc == NK_PLAN_RECIPE_NVFP4 ? NK_PEAK_FP4 : NK_PEAK_FP8;
+
+      recipe = nk_plan_format_formula (_("; the %s recipe runs the linear layers' matmuls at the %s peak (%N FLOP/s) and the rest in bf16, yet every MFU here is over the %s peak: a mixed-precision run's MFU has no agreed peak, and the same FLOPs over the %s peak would read %N × lower"),
+                                       nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, rc), nk_peak_dtype_to_string (lp),
+                                       row != NULL ? nk_gpu_get_peak (row, lp, FALSE) : NAN, dtype,
+                                       nk_peak_dtype_to_string (lp),
+                                       row != NULL ? nk_gpu_get_peak (row, lp, FALSE) / r->values[NK_PLAN_V_PEAK] : NAN);
+    }
   if (r->cluster && r->has[NK_PLAN_V_MFU_MODEL])
     text = nk_plan_format_formula (_("mfu_model: model FLOPs per token (6 × the matmul weights + "
                                      "attention’s 12·L·s·h; recompute not counted) × tokens/s over "
@@ -664,7 +678,7 @@ mfu_convention (const NkPlanInputs *in,
     text = nk_plan_format_formula (_("MFU: 6 × params × tokens (attention and recompute not counted) "
                                      "over the %s %s peak of each %s (%N FLOP/s)"),
                                    which, dtype, gpu != NULL ? gpu : "—", r->values[NK_PLAN_V_PEAK]);
-  return g_strconcat (text, moe, NULL);
+  return g_strconcat (text, moe, recipe != NULL ? recipe : "", NULL);
 }
 
 /**

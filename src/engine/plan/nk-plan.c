@@ -126,6 +126,7 @@ static const struct {
   [NK_PLAN_L_QK_NOPE_HEAD_DIM] = { "qk-nope-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_QK_ROPE_HEAD_DIM] = { "qk-rope-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_V_HEAD_DIM] = { "v-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_RECIPE] = { "recipe", LAYOUT_ENUM, nk_plan_recipe_get_type, 0, 0 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

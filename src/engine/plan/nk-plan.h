@@ -468,6 +468,16 @@ G_BEGIN_DECLS
  * projection's input (heads × v-head-dim). DeepSeek-V3: 128.
  */
 /**
+ * NkPlan:recipe:
+ *
+ * The low-precision recipe of the linear layers' matmuls (#NkPlanRecipe): none
+ * (default: the #NkPlan:precision's format), fp8-tensorwise, fp8-blockwise,
+ * mxfp8 or nvfp4. A recipe needs mixed precision and a GPU with the units for
+ * it; it runs the linear layers at the GPU table's fp8 or fp4 peak, keeps the
+ * low-precision weight copies and scales (#NkPlan:memory-max-low-precision) and
+ * pays the quantizing passes (#NkPlan:time-casts).
+ */
+/**
  * NkPlan:valid:
  *
  * Whether every input is acceptable and every asked-for result finite.
@@ -692,6 +702,22 @@ G_BEGIN_DECLS
  * Parameters of one layer's attention block: its matrices, and its biases
  * (GPT-2's shape) or the latent RMSNorms (latent attention); the layer norms
  * around it are not counted here. DeepSeek-V3: 187,107,328.
+ */
+/**
+ * NkPlan:memory-max-low-precision:
+ *
+ * What a low-precision recipe adds on the most loaded GPU: the quantized copies
+ * of its linear weights (row-wise and column-wise, for the forward and the
+ * backward's data gradient) with their scales, and Transformer Engine's amax
+ * histories for fp8-tensorwise; 0 without a recipe.
+ */
+/**
+ * NkPlan:time-casts:
+ *
+ * A low-precision recipe's quantizing passes in one step: each linear layer's
+ * input and output gradient read in bf16 and written twice quantized (row-wise
+ * and column-wise) with scales, the weights once a step, all bound by HBM
+ * bandwidth; 0 without a recipe.
  */
 /**
  * NkPlan:layout-dp:
