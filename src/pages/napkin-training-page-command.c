@@ -131,6 +131,50 @@ on_command_stopping (NapkinTrainingPage *self)
   _napkin_training_page_update_actions (self);
 }
 
+/* A run following @command's log, its end and Stop watched by the page; %NULL
+ * with @error when the log cannot be followed. */
+static NapkinRun *
+follow_command (NapkinTrainingPage  *self,
+                NkCommandRun        *command,
+                GError             **error)
+{
+  g_autofree char *log = nk_command_run_dup_log_path (command);
+  NapkinRun *run = napkin_run_new_following (log, command, self->next_index, error);
+
+  if (run == NULL)
+    return NULL;
+  self->next_index++;
+  g_signal_connect_object (command, "ended", G_CALLBACK (on_command_ended), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (command, "notify::stopping", G_CALLBACK (on_command_stopping), self,
+                           G_CONNECT_SWAPPED);
+  watch_followed (self, run);
+  return run;
+}
+
+/**
+ * _napkin_training_page_add_command:
+ * @self: a training page
+ * @command: a command an earlier Napkin started (nk_command_run_new_from_folder())
+ *
+ * Lists @command's run at the top, following its log: still growing while the
+ * command runs (Stop reaches it as if this Napkin had started it), read whole
+ * once it has ended. A log that cannot be read leaves it out.
+ */
+void
+_napkin_training_page_add_command (NapkinTrainingPage *self,
+                                   NkCommandRun       *command)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NapkinRun) run = follow_command (self, command, &error);
+
+  if (run == NULL)
+    {
+      g_debug ("%s", error->message);
+      return;
+    }
+  g_list_store_insert (self->runs, 0, run);
+}
+
 /* Starts @line in @folder; what goes wrong is a toast naming the command or folder. */
 static void
 start_command (NapkinTrainingPage *self,
@@ -140,7 +184,6 @@ start_command (NapkinTrainingPage *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(NkCommandRun) command = nk_command_run_new (line, folder, &error);
   g_autofree char *run_folder = NULL;
-  g_autofree char *log = NULL;
   g_autofree char *title = NULL;
   g_autoptr(NapkinRun) run = NULL;
 
@@ -157,18 +200,13 @@ start_command (NapkinTrainingPage *self,
   self->command_dir = g_strdup (folder);
   g_free (self->launch_command);
   self->launch_command = g_strdup (line);
-  log = nk_command_run_dup_log_path (command);
-  run = napkin_run_new_following (log, command, self->next_index++, &error);
+  run = follow_command (self, command, &error);
   if (run == NULL)
     {
       nk_command_run_stop (command);
       _napkin_training_page_show_toast (self, error->message);
       return;
     }
-  g_signal_connect_object (command, "ended", G_CALLBACK (on_command_ended), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (command, "notify::stopping", G_CALLBACK (on_command_stopping), self,
-                           G_CONNECT_SWAPPED);
-  watch_followed (self, run);
   g_list_store_insert (self->runs, 0, run);
   _napkin_training_page_show_run (self, run);
   adw_leaflet_set_visible_child_name (self->leaflet, "run");

@@ -82,6 +82,8 @@ void       _napkin_training_page_class_actions_init (GtkWidgetClass *widget_clas
 void       _napkin_training_page_class_command_init     (GtkWidgetClass     *widget_class);
 void       _napkin_training_page_update_command         (NapkinTrainingPage *self);
 guint      _napkin_training_page_count_commands         (NapkinTrainingPage *self);
+void       _napkin_training_page_add_command            (NapkinTrainingPage *self,
+                                                         NkCommandRun       *command);
 void       _napkin_training_page_stop_commands          (NapkinTrainingPage *self);
 void       _napkin_training_page_confirm_close_commands (NapkinTrainingPage *self,
                                                          GtkWindow          *window);

@@ -781,19 +781,25 @@ _napkin_training_page_load_runs (NapkinTrainingPage *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) infos = nk_run_dir_list (self->runs_root, &error);
+  g_autoptr(GPtrArray) commands = nk_command_run_list (self->runs_root);
+  guint i, c = commands->len;
 
   if (infos == NULL)
     {
       g_debug ("Runs folder %s: %s", self->runs_root, error->message);
       return;
     }
-  /* Oldest first, each inserted at the top, so the newest ends first. */
-  for (guint i = infos->len; i-- > 0;)
+  /* Oldest first, each inserted at the top, so the newest ends first; the
+   * commands earlier Napkins started among them by their start. */
+  for (i = infos->len; i-- > 0;)
     {
+      NkRunInfo *info = g_ptr_array_index (infos, i);
       g_autoptr(GError) run_error = NULL;
-      g_autoptr(NapkinRun) run = napkin_run_new_from_folder (g_ptr_array_index (infos, i),
-                                                             self->next_index, &run_error);
+      g_autoptr(NapkinRun) run = NULL;
 
+      for (; c > 0 && nk_command_run_get_started (g_ptr_array_index (commands, c - 1)) <= info->created; c--)
+        _napkin_training_page_add_command (self, g_ptr_array_index (commands, c - 1));
+      run = napkin_run_new_from_folder (info, self->next_index, &run_error);
       if (run == NULL)
         {
           g_debug ("%s", run_error->message);
@@ -802,6 +808,8 @@ _napkin_training_page_load_runs (NapkinTrainingPage *self)
       self->next_index++;
       g_list_store_insert (self->runs, 0, run);
     }
+  for (; c > 0; c--)
+    _napkin_training_page_add_command (self, g_ptr_array_index (commands, c - 1));
 }
 
 /* Test hook: the last toast's title, or %NULL. */

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -246,6 +247,76 @@ test_close_asks (void)
   nk_test_remove_tree (dir);
 }
 
+/* A Napkin started after the one that launched a command lists it: running, its
+ * steps from its log, Stop at hand; Stop from there ends it (the end seen without
+ * being its parent: its exit status unknown); a Napkin started after that lists it
+ * ended, its three steps once. (Both pages live in one process here; the launching
+ * page, the command's parent, only reaps it.) */
+static void
+test_relisted (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("napkin-command-XXXXXX", NULL);
+  NapkinTrainingPage *first = new_page ();
+  NapkinRun *launched = launch (first, dir);
+  NkCommandRun *command = napkin_run_get_command (launched);
+  NapkinTrainingPage *second, *third;
+  NapkinRun *run;
+  NkCommandRun *adopted;
+  guint64 waited = 0;
+
+  while (napkin_run_get_last_step (launched) < 3 && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (napkin_run_get_last_step (launched), ==, 3);
+
+  second = new_page ();
+  g_assert_cmpuint (napkin_training_page_get_n_runs (second), ==, 1);
+  run = g_list_model_get_item (G_LIST_MODEL (second->runs), 0);
+  g_object_unref (run);
+  adopted = napkin_run_get_command (run);
+  g_assert_nonnull (adopted);
+  g_assert_true (adopted != command);
+  g_assert_true (nk_command_run_get_running (adopted));
+  g_assert_cmpint (nk_command_run_get_pid (adopted), ==, nk_command_run_get_pid (command));
+  g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_RUNNING);
+  waited = 0;
+  while (napkin_run_get_last_step (run) < 3 && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (napkin_series_get_length (napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS)), ==, 3);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (second), "training.open-run", "u",
+                                             napkin_run_get_index (run)));
+  g_assert_cmpstr (napkin_training_page_get_fact (second, "source"), ==, COMMAND);
+  g_assert_cmpstr (napkin_training_page_get_fact (second, "status"), ==, "running");
+  g_assert_true (gtk_widget_get_visible (second->stop_command_button));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (second), "training.stop-command", NULL));
+  waited = 0;
+  while ((nk_command_run_get_running (adopted) || nk_command_run_get_running (command))
+         && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (nk_command_run_get_running (adopted));
+  g_assert_cmpstr (nk_command_run_get_command_line (adopted), ==, COMMAND);
+  g_assert_cmpint (nk_command_run_get_term_signal (command), ==, SIGINT);
+  g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_STOPPED);
+  g_assert_cmpstr (napkin_training_page_get_fact (second, "status"), ==,
+                   "ended, its exit status unknown (an earlier Napkin started it)");
+  g_assert_false (gtk_widget_get_visible (second->stop_command_button));
+
+  third = new_page ();
+  g_assert_cmpuint (napkin_training_page_get_n_runs (third), ==, 1);
+  run = g_list_model_get_item (G_LIST_MODEL (third->runs), 0);
+  g_object_unref (run);
+  g_assert_false (nk_command_run_get_running (napkin_run_get_command (run)));
+  waited = 0;
+  while (nk_log_follower_get_running (napkin_run_get_follower (run)) && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (napkin_series_get_length (napkin_run_get_series (run, NAPKIN_RUN_SERIES_LOSS)), ==, 3);
+
+  g_assert_finalize_object (third);
+  g_assert_finalize_object (second);
+  g_assert_finalize_object (first);
+  nk_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -260,5 +331,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/command/bad-command", test_bad_command);
   g_test_add_func ("/ui/training/command/follow-log", test_follow_log);
   g_test_add_func ("/ui/training/command/close-asks", test_close_asks);
+  g_test_add_func ("/ui/training/command/relisted", test_relisted);
   return g_test_run ();
 }

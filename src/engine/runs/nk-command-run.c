@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
@@ -47,6 +48,8 @@ struct _NkCommandRun
   guint          escalate_id;
   int            exit_status;
   int            term_signal;
+  gboolean       end_unknown;     /* ended unseen: an earlier Napkin started it */
+  guint          poll_id;         /* watching a command an earlier Napkin started */
 };
 
 G_DEFINE_FINAL_TYPE (NkCommandRun, nk_command_run, G_TYPE_OBJECT)
@@ -125,7 +128,8 @@ write_command_json (NkCommandRun *self)
   g_autofree char *path = g_build_filename (self->folder, "command.json", NULL);
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  const char *status = self->running ? "running" : self->term_signal != 0 ? "killed" : "exited";
+  const char *status = self->running ? "running" : self->end_unknown ? "ended"
+                       : self->term_signal != 0 ? "killed" : "exited";
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "version");
@@ -146,7 +150,10 @@ write_command_json (NkCommandRun *self)
   json_builder_set_member_name (builder, "status");
   json_builder_add_string_value (builder, status);
   json_builder_set_member_name (builder, "exit_status");
-  json_builder_add_int_value (builder, self->exit_status);
+  if (self->end_unknown)
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_int_value (builder, self->exit_status);
   json_builder_set_member_name (builder, "signal");
   if (self->term_signal != 0 && nk_command_run_signal_name (self->term_signal) != NULL)
     json_builder_add_string_value (builder, nk_command_run_signal_name (self->term_signal));
@@ -186,6 +193,7 @@ maybe_end (NkCommandRun *self)
     return;
 
   g_clear_handle_id (&self->escalate_id, g_source_remove);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
   /* A stopped command's group goes with it, whatever of it still lingers. */
   if (self->stopping && group_alive (self))
     signal_group (self, SIGKILL);
@@ -326,7 +334,7 @@ nk_command_run_start (NkCommandRun  *self,
 
   g_return_val_if_fail (NK_IS_COMMAND_RUN (self), FALSE);
   g_return_val_if_fail (folder != NULL, FALSE);
-  g_return_val_if_fail (self->process == NULL, FALSE);
+  g_return_val_if_fail (self->started == 0, FALSE);
 
   if (!open_folder (self, folder, error))
     return FALSE;
@@ -396,6 +404,248 @@ nk_command_run_new (const char  *command_line,
   return self;
 }
 
+/* ------------------------------------------------------------ read back */
+
+/* Seconds since the epoch at which process @pid started, from /proc (its stat's
+ * 22nd field, in clock ticks after boot, and /proc/stat's btime); -1 where the
+ * process is gone, a zombie, not the leader of its own group, or /proc says nothing. */
+static double
+process_started (gint64 pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%" G_GINT64_FORMAT "/stat", pid);
+  g_autofree char *stat = NULL, *boot = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *end, *btime;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL)
+      || !g_file_get_contents ("/proc/stat", &boot, NULL, NULL)
+      || (end = strrchr (stat, ')')) == NULL || (btime = strstr (boot, "\nbtime ")) == NULL)
+    return -1;
+  /* after the name: state, ppid, pgrp, ... starttime is the 20th */
+  fields = g_strsplit (end + 2, " ", 21);
+  if (g_strv_length (fields) < 20 || fields[0][0] == 'Z'
+      || g_ascii_strtoll (fields[2], NULL, 10) != pid)
+    return -1;
+  return g_ascii_strtod (btime + 7, NULL) + g_ascii_strtod (fields[19], NULL) / sysconf (_SC_CLK_TCK);
+}
+
+/* Whether the command command.json speaks of still runs: its group is there and
+ * its leader is the process that started then, not a later one given the same id
+ * (a leader gone while the rest of its group runs counts, as Stop reaches them). */
+static gboolean
+still_running (NkCommandRun *self)
+{
+  double started;
+
+  if (!group_alive (self))
+    return FALSE;
+  started = process_started (self->pid);
+  return started < 0 ? kill ((pid_t) self->pid, 0) != 0 : fabs (started - self->started) <= 2;
+}
+
+static gboolean
+poll_adopted (gpointer user_data)
+{
+  NkCommandRun *self = user_data;
+
+  if (group_alive (self))
+    return G_SOURCE_CONTINUE;
+  self->poll_id = 0;
+  self->exited = TRUE;
+  self->end_unknown = TRUE;
+  maybe_end (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A member that is a string, or %NULL. */
+static const char *
+member_string (JsonObject *o,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+         ? json_node_get_string (node) : NULL;
+}
+
+/* A member that is an integer, or @otherwise. */
+static gint64
+member_int (JsonObject *o,
+            const char *name,
+            gint64      otherwise)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64
+         ? json_node_get_int (node) : otherwise;
+}
+
+/* command.json's fields, each checked; FALSE names the first that is wrong. */
+static gboolean
+read_command_json (NkCommandRun *self,
+                   JsonObject   *o,
+                   const char  **status)
+{
+  JsonNode *argv_node = json_object_get_member (o, "argv");
+  JsonArray *argv = argv_node != NULL && JSON_NODE_HOLDS_ARRAY (argv_node) ? json_node_get_array (argv_node) : NULL;
+
+  if (member_int (o, "version", 0) != 1 || argv == NULL
+      || json_array_get_length (argv) == 0 || json_array_get_length (argv) > 4096)
+    return FALSE;
+  self->argv = g_new0 (char *, json_array_get_length (argv) + 1);
+  for (guint i = 0; i < json_array_get_length (argv); i++)
+    {
+      JsonNode *element = json_array_get_element (argv, i);
+      const char *word = JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING
+                         ? json_node_get_string (element) : NULL;
+      if (word == NULL)
+        return FALSE;
+      self->argv[i] = g_strdup (word);
+    }
+  self->command_line = g_strdup (member_string (o, "command") != NULL ? member_string (o, "command") : "");
+  self->working_dir = g_strdup (member_string (o, "working_dir") != NULL ? member_string (o, "working_dir") : "");
+  self->started = member_int (o, "started", 0);
+  self->pid = member_int (o, "pid", 0);
+  self->exit_status = (int) CLAMP (member_int (o, "exit_status", 0), G_MININT, G_MAXINT);
+  self->term_signal = (int) CLAMP (member_int (o, "signal", 0), 0, 64);
+  for (guint i = 0; member_string (o, "signal") != NULL && i < G_N_ELEMENTS (signal_names); i++)
+    if (g_str_equal (signal_names[i].name, member_string (o, "signal")))
+      self->term_signal = signal_names[i].signum;
+  *status = member_string (o, "status");
+  return self->started > 0 && self->pid > 1 && self->pid <= G_MAXINT32 && *status != NULL;
+}
+
+/**
+ * nk_command_run_new_from_folder:
+ * @folder: a run folder a command run wrote (its `command.json` and `output.log`)
+ * @error: return location for a #GError (%NK_COMMAND_RUN_ERROR_FOLDER)
+ *
+ * A command an earlier Napkin started, read back from its folder: its line, working
+ * folder, start, process and end as `command.json` says. One it says runs is running
+ * here while its process group is there and its leader is the process that started
+ * then (not a later one given the same id); Stop signals that group as for a command
+ * started here, and #NkCommandRun::ended comes when the group is gone (looked for
+ * twice a second). Its exit status went to the Napkin that started it: unknown here.
+ * One that is gone ended unseen, its exit status unknown too.
+ *
+ * Returns: (transfer full) (nullable): the run, or %NULL when @folder has no
+ *   readable `command.json`
+ */
+NkCommandRun *
+nk_command_run_new_from_folder (const char  *folder,
+                                GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(NkCommandRun) self = NULL;
+  const char *status = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (folder != NULL, NULL);
+
+  path = g_build_filename (folder, "command.json", NULL);
+  self = g_object_new (NK_TYPE_COMMAND_RUN, NULL);
+  /* a command.json is a few hundred bytes; a megabyte is not one */
+  if (!g_file_get_contents (path, &text, &length, NULL) || length > 1048576
+      || !json_parser_load_from_data (parser, text, length, NULL)
+      || json_parser_get_root (parser) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser))
+      || !read_command_json (self, json_node_get_object (json_parser_get_root (parser)), &status))
+    {
+      g_set_error (error, NK_COMMAND_RUN_ERROR, NK_COMMAND_RUN_ERROR_FOLDER,
+                   _("“%s” does not hold a command Napkin started"), folder);
+      return NULL;
+    }
+  self->folder = g_strdup (folder);
+  self->exited = TRUE;
+  if (g_str_equal (status, "running") && still_running (self))
+    {
+      self->exited = FALSE;
+      self->running = TRUE;
+      self->poll_id = g_timeout_add (500, poll_adopted, self);
+    }
+  else if (g_str_equal (status, "running") || g_str_equal (status, "ended"))
+    self->end_unknown = TRUE;
+  return g_steal_pointer (&self);
+}
+
+static int
+compare_newest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  NkCommandRun *x = *(NkCommandRun * const *) a;
+  NkCommandRun *y = *(NkCommandRun * const *) b;
+
+  if (x->started != y->started)
+    return x->started < y->started ? 1 : -1;
+  /* run folders' names sort by time too */
+  return -g_strcmp0 (x->folder, y->folder);
+}
+
+/**
+ * nk_command_run_list:
+ * @root: a runs folder
+ *
+ * The commands started into folders under @root (those with a readable
+ * `command.json`), newest first.
+ *
+ * Returns: (transfer full) (element-type NkCommandRun): the commands, newest first;
+ *   empty when there are none or @root cannot be read
+ */
+GPtrArray *
+nk_command_run_list (const char *root)
+{
+  GPtrArray *runs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  g_return_val_if_fail (root != NULL, runs);
+
+  d = g_dir_open (root, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *folder = g_build_filename (root, name, NULL);
+      NkCommandRun *run = nk_command_run_new_from_folder (folder, NULL);
+
+      if (run != NULL)
+        g_ptr_array_add (runs, run);
+    }
+  g_ptr_array_sort (runs, compare_newest_first);
+  return runs;
+}
+
+/**
+ * nk_command_run_get_started:
+ * @self: a command run
+ *
+ * When it started, in seconds since the epoch; 0 before it starts.
+ *
+ * Returns: when it started, in seconds since the epoch; 0 before it starts
+ */
+gint64
+nk_command_run_get_started (NkCommandRun *self)
+{
+  g_return_val_if_fail (NK_IS_COMMAND_RUN (self), 0);
+  return self->started;
+}
+
+/**
+ * nk_command_run_get_exit_known:
+ * @self: a command run
+ *
+ * Whether its end is known: %FALSE for a command an earlier Napkin started that
+ * has ended since (its exit status went to that Napkin), %TRUE otherwise.
+ *
+ * Returns: whether its end is known
+ */
+gboolean
+nk_command_run_get_exit_known (NkCommandRun *self)
+{
+  g_return_val_if_fail (NK_IS_COMMAND_RUN (self), FALSE);
+  return !self->end_unknown;
+}
+
 /* ------------------------------------------------------------ GObject */
 
 static void
@@ -407,6 +657,7 @@ nk_command_run_dispose (GObject *object)
    * reference) or never started. */
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->escalate_id, g_source_remove);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
   if (self->log_fd >= 0)
     close (self->log_fd);
   self->log_fd = -1;
@@ -786,10 +1037,12 @@ nk_command_run_dup_status (NkCommandRun *self)
 
   g_return_val_if_fail (NK_IS_COMMAND_RUN (self), NULL);
 
-  if (self->process == NULL)
+  if (self->started == 0)
     return g_strdup (_("not started"));
   if (self->running)
     return g_strdup (self->stopping ? _("stopping") : _("running"));
+  if (self->end_unknown)
+    return g_strdup (_("ended, its exit status unknown (an earlier Napkin started it)"));
   if (self->term_signal == 0)
     /* Translators: a command's end; %d is its exit status */
     return g_strdup_printf (_("exited with status %d"), self->exit_status);

@@ -14,8 +14,10 @@
  *                  log outlive a Napkin that is killed); what #NkLogFollower follows,
  *                  the engine detected from it
  *   command.json   {"version": 1, "command", "argv", "working_dir", "started" (Unix
- *                  seconds), "pid", "status" ("running", "exited", "killed"),
- *                  "exit_status", "signal"}, rewritten at the start and at the end
+ *                  seconds), "pid", "status" ("running", "exited", "killed", or
+ *                  "ended" when an earlier Napkin started it: exit_status null),
+ *                  "exit_status", "signal"}, rewritten at the start and at the end;
+ *                  what a later Napkin reads back (nk_command_run_new_from_folder())
  *
  * The folder has no meta.json, so nk_run_dir_list() does not take it for one of
  * Napkin's own runs.
@@ -88,6 +90,11 @@ NK_AVAILABLE_IN_ALL
 void          nk_command_run_stop            (NkCommandRun  *self);
 
 NK_AVAILABLE_IN_ALL
+NkCommandRun *nk_command_run_new_from_folder (const char    *folder,
+                                              GError       **error);
+NK_AVAILABLE_IN_ALL
+GPtrArray    *nk_command_run_list            (const char    *root);
+NK_AVAILABLE_IN_ALL
 const char   *nk_command_run_get_command_line (NkCommandRun *self);
 NK_AVAILABLE_IN_ALL
 const char * const *nk_command_run_get_argv  (NkCommandRun  *self);
@@ -114,6 +121,10 @@ NK_AVAILABLE_IN_ALL
 int           nk_command_run_get_term_signal (NkCommandRun  *self);
 NK_AVAILABLE_IN_ALL
 char         *nk_command_run_dup_status      (NkCommandRun  *self);
+NK_AVAILABLE_IN_ALL
+gint64        nk_command_run_get_started     (NkCommandRun  *self);
+NK_AVAILABLE_IN_ALL
+gboolean      nk_command_run_get_exit_known  (NkCommandRun  *self);
 NK_AVAILABLE_IN_ALL
 const char   *nk_command_run_signal_name     (int            signum);
 
