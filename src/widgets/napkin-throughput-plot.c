@@ -19,7 +19,7 @@
 
 struct _NapkinThroughputPlot
 {
-  GtkWidget     parent_instance;
+  NapkinPlot    parent_instance;
 
   NapkinSeries *series;
   double        peak;

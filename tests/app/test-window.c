@@ -270,6 +270,8 @@ test_page_shortcuts (void)
   g_assert_nonnull (strstr (xml, "&lt;Alt&gt;1...&lt;Alt&gt;4"));
   g_assert_nonnull (strstr (xml, "&lt;Control&gt;Page_Up"));
   g_assert_nonnull (strstr (xml, "&lt;Control&gt;Page_Down"));
+  /* the Training page's Compare Runs (its own shortcut controller) */
+  g_assert_nonnull (strstr (xml, "&lt;Control&gt;&lt;Shift&gt;r"));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (window);
