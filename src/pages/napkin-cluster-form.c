@@ -28,7 +28,7 @@ struct _NapkinClusterForm
   GtkSpinButton       *experts_spin, *experts_per_token_spin, *shared_experts_spin, *expert_d_ff_spin;
   GtkSpinButton       *dense_layers_spin, *ep_spin, *etp_spin, *imbalance_spin;
   GtkSpinButton       *q_lora_spin, *kv_lora_spin, *qk_nope_spin, *qk_rope_spin, *v_head_spin;
-  AdwComboRow         *attention_row;
+  AdwComboRow         *attention_row, *recipe_row;
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
   GtkSwitch           *fsdp_switch, *dropout_switch;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
@@ -91,6 +91,7 @@ static const struct {
   { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
   { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
   { "attention", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, attention_row) },
+  { "recipe", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recipe_row) },
   { "grad-precision", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, grad_precision_row) },
   { "capacity", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, capacity_row) },
 };
@@ -479,6 +480,7 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (experts_row);
   BIND (attention_expander);
   BIND (attention_row);
+  BIND (recipe_row);
   BIND (q_lora_spin);
   BIND (kv_lora_spin);
   BIND (qk_nope_spin);

@@ -21,7 +21,7 @@
 #include "napkin-stacked-bar.h"
 #include "nk-units.h"
 
-#define MAX_FORMULAS 8
+#define MAX_FORMULAS 9
 
 /* One row: a title, how its value reads, and the outputs whose formulas it opens. */
 typedef enum { ROW_LAYOUT, ROW_STEP, ROW_THROUGHPUT, ROW_MFU, ROW_MEMORY, ROW_ACTIVATIONS, N_ROWS } RowKind;
@@ -32,8 +32,9 @@ static const struct {
 } rows[N_ROWS] = {
   [ROW_LAYOUT] = { N_("Layout"), { "layout-dp", "grad-accum", "tokens-per-step", "steps", "nodes",
                                     "layout-gpus-for-deadline" } },
-  [ROW_STEP] = { N_("Step time"), { "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm",
-                                    "time-ep-comm", "time-dp-comm", "time-pp-bubble", "time-per-step" } },
+  [ROW_STEP] = { N_("Step time"), { "time-compute", "time-recompute", "time-memory-bound", "time-casts",
+                                    "time-tp-comm", "time-ep-comm", "time-dp-comm", "time-pp-bubble",
+                                    "time-per-step" } },
   [ROW_THROUGHPUT] = { N_("Throughput"), { "tokens-per-s", "model-flops-per-token", "hardware-flops-per-token" } },
   [ROW_MFU] = { N_("MFU"), { "mfu-model", "mfu-hardware", "mfu-derived" } },
   [ROW_MEMORY] = { N_("Most loaded GPU"), { "activations-per-layer", "memory-max-activations",
@@ -42,20 +43,23 @@ static const struct {
   [ROW_ACTIVATIONS] = { N_("Activations by tensor"), { NULL } },
 };
 
-/* The step bar's parts, in the order of the step formula: the exposed
- * communication is the plan's three terms of it (tensor-parallel collectives,
- * expert all-to-alls, the data-parallel reduction not hidden), the experts'
- * shown where the model has experts. */
+/* The step bar's parts, in the order of the step formula: a low-precision
+ * recipe's casts (with a recipe), and the exposed communication as the plan's
+ * three terms of it (tensor-parallel collectives, expert all-to-alls with
+ * experts, the data-parallel reduction not hidden). */
+typedef enum { ALWAYS, WITH_EXPERTS, WITH_RECIPE } PartShown;
+
 static const struct {
   const char *output;
   const char *label;
-  gboolean    experts_only;
+  PartShown   shown;
 } parts[] = {
   { "time-compute", N_("compute") },
   { "time-recompute", N_("recompute") },
   { "time-memory-bound", N_("element-wise") },
+  { "time-casts", N_("casts and scales"), WITH_RECIPE },
   { "time-tp-comm", N_("tensor-parallel communication") },
-  { "time-ep-comm", N_("expert all-to-all"), TRUE },
+  { "time-ep-comm", N_("expert all-to-all"), WITH_EXPERTS },
   { "time-dp-exposed", N_("exposed data-parallel communication") },
   { "time-pp-bubble", N_("pipeline bubble") },
 };
@@ -194,14 +198,16 @@ update_step (NapkinClusterResults *self)
   g_autofree char *headline = NULL;
 
   int experts = 0;
+  NkPlanRecipe recipe = NK_PLAN_RECIPE_NONE;
   guint n = 0;
 
-  g_object_get (self->plan, "experts", &experts, NULL);
+  g_object_get (self->plan, "experts", &experts, "recipe", &recipe, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
       g_autofree char *duration = NULL;
 
-      if (parts[i].experts_only && experts == 0)
+      if ((parts[i].shown == WITH_EXPERTS && experts == 0)
+          || (parts[i].shown == WITH_RECIPE && recipe == NK_PLAN_RECIPE_NONE))
         continue;
       duration = nk_units_format_duration (out (self, parts[i].output));
       values[n] = out (self, parts[i].output);

@@ -32,7 +32,7 @@ clear_published_run (NapkinPlannerPage *self)
 {
   g_object_set (self->plan, "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
                 "dense-layers", 0, "ep", 1, "etp", 1, "head-dim", 0, "attention", NK_ATTENTION_MHA,
-                "mfu-auto", FALSE, NULL);
+                "recipe", NK_PLAN_RECIPE_NONE, "mfu-auto", FALSE, NULL);
 }
 
 /* Napkin's own GPT as the Training page trains it (issue 12's run: 4 layers,
@@ -123,8 +123,9 @@ apply_published_run (NapkinPlannerPage  *self,
  * §2.1.1 and config.json: multi-head latent attention with a query latent of
  * 1536, a key/value latent of 512, heads of 128 + 64 (RoPE) for Q and K and 128
  * for V;
- * AdamW; §3.3 trains in FP8 (the planner's dense bf16 peak here until the
- * recipe is planned); recomputes RMSNorm and MLA's up-projections (selective). */
+ * AdamW; §3.3 trains its linear layers in FP8 with 1 × 128 activation tiles
+ * and 128 × 128 weight blocks (the fp8-blockwise recipe) on bf16 mixed
+ * precision; recomputes RMSNorm and MLA's up-projections (selective). */
 static void
 deepseek_v3_preset (NapkinPlannerPage *self)
 {
@@ -139,6 +140,7 @@ deepseek_v3_preset (NapkinPlannerPage *self)
   g_object_set (self->plan, "tp", 1, "pp", 16, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
                 "kv-heads", 0, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
                 "attention", NK_ATTENTION_MLA, "q-lora-rank", 1536, "kv-lora-rank", 512,
+                "recipe", NK_PLAN_RECIPE_FP8_BLOCKWISE,
                 "qk-nope-head-dim", 128, "qk-rope-head-dim", 64, "v-head-dim", 128,
                 "sequence-parallel", FALSE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
                 "dropout", FALSE, "gpus-per-node", 8, "nvlink-domain", 0, "fsdp", FALSE,
@@ -171,7 +173,7 @@ llama3_70b_nvl72_preset (NapkinPlannerPage *self)
   apply_published_run (self, &run);
   g_object_set (self->plan, "tp", 8, "pp", 1, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
                 "kv-heads", 8, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
-                "attention", NK_ATTENTION_MHA,
+                "attention", NK_ATTENTION_MHA, "recipe", NK_PLAN_RECIPE_NONE,
                 "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,
                 "dropout", FALSE, "gpus-per-node", 4, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,

@@ -3,8 +3,9 @@
  * Copyright 2026 The Napkin developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The Planner's step-time breakdown (compute, recompute, element-wise, the
- * exposed tensor-parallel, expert and data-parallel communication, bubble):
+ * The Planner's step-time breakdown (compute, recompute, element-wise, a
+ * recipe's casts, the exposed tensor-parallel, expert and data-parallel
+ * communication, bubble):
  * each part's width is its share of the sum, each
  * legend entry says its label as given. The bar draws what it is told and
  * decides nothing.
@@ -44,6 +45,7 @@ static const struct {
   { "red_3",    "red_2",    { 0.878, 0.106, 0.141, 1 }, { 0.929, 0.200, 0.231, 1 } },
   { "yellow_5", "yellow_2", { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
   { "brown_3",  "brown_1",  { 0.596, 0.416, 0.267, 1 }, { 0.804, 0.671, 0.561, 1 } },
+  { "dark_2",   "light_3",  { 0.369, 0.361, 0.392, 1 }, { 0.871, 0.867, 0.855, 1 } },
 };
 
 /* What a sighted person reads off the bar: each part's legend text and its

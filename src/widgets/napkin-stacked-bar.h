@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (NapkinStackedBar, napkin_stacked_bar, NAPKIN, STACKED_BAR, GtkWidget)
 
 /* The most parts a bar has (the palette's colours). */
-#define NAPKIN_STACKED_BAR_MAX_PARTS 7
+#define NAPKIN_STACKED_BAR_MAX_PARTS 8
 
 GtkWidget *napkin_stacked_bar_new        (void);
 void       napkin_stacked_bar_set_parts  (NapkinStackedBar *self,

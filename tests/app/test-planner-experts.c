@@ -119,10 +119,16 @@ test_experts_bind (void)
   adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "attention")), 1);
   {
     NkAttention attention;
+    NkPlanRecipe recipe;
 
     g_object_get (plan, "attention", &attention, NULL);
     g_assert_cmpint (attention, ==, NK_ATTENTION_MLA);
-    g_object_set (plan, "attention", NK_ATTENTION_MHA, NULL);
+    g_object_set (plan, "attention", NK_ATTENTION_MHA, "recipe", NK_PLAN_RECIPE_MXFP8, NULL);
+    g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "recipe"))),
+                      ==, NK_PLAN_RECIPE_MXFP8);
+    adw_combo_row_set_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "recipe")), 4);
+    g_object_get (plan, "recipe", &recipe, NULL);
+    g_assert_cmpint (recipe, ==, NK_PLAN_RECIPE_NVFP4);
     g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "attention"))),
                       ==, 0);
   }
@@ -220,6 +226,8 @@ test_deepseek_v3_preset (void)
   g_assert_cmpfloat (spin_value (form, "ep"), ==, 64);
   g_assert_cmpfloat (spin_value (form, "pp"), ==, 16);
   g_assert_cmpfloat (spin_value (form, "kv-lora-rank"), ==, 512);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "recipe"))),
+                    ==, NK_PLAN_RECIPE_FP8_BLOCKWISE);
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (_napkin_cluster_form_get_control (form, "kv-lora-rank"),
                                                                   ADW_TYPE_ACTION_ROW)));
 
@@ -306,24 +314,59 @@ count_columns (NapkinStackedBar *bar,
   return covered;
 }
 
-/* Mixtral 8x7B on 64 H100s with EP 8 (README's example): the bar has an
- * "expert all-to-all" part whose columns are the plan's time-ep-comm over its
- * step time, starting after compute, recompute, element-wise and
- * tensor-parallel time; the parts tile the step (their sum is time-per-step).
- * A dense plan's bar has no such part. */
+/* Every part of the bar covers the pixel columns its plan output's share of
+ * the step gives it, in the order given, and the parts tile the step. */
 static void
-test_step_bar_expert_share (void)
+check_bar (NkPlan            *plan,
+           NapkinStackedBar  *bar,
+           const char *const *outputs,
+           guint              n)
 {
-  static const char *const before[] = { "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm" };
-  static const char *const after[] = { "time-dp-exposed", "time-pp-bubble" };
   const int width = 1000;
+  double step = nk_plan_get_output (plan, "time-per-step"), before = 0;
+
+  g_assert_cmpuint (napkin_stacked_bar_get_n_parts (bar), ==, n);
+  for (guint i = 0; i < n; i++)
+    before += nk_plan_get_output (plan, outputs[i]);
+  g_assert_cmpfloat (fabs (before / step - 1), <, 1e-12);
+  before = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      double value = nk_plan_get_output (plan, outputs[i]);
+      int left = (int) round (before / step * width), right = (int) round ((before + value) / step * width);
+      int first, covered = count_columns (bar, i, width, &first);
+
+      g_test_message ("%s: columns %d to %d", outputs[i], left, right);
+      g_assert_cmpint (covered, ==, right - left);
+      if (covered > 0)
+        g_assert_cmpint (first, ==, left);
+      before += value;
+    }
+}
+
+/* Mixtral 8x7B on 64 H100s with EP 8 (README's example): the bar has an
+ * "expert all-to-all" part, the plan's time-ep-comm, after the
+ * tensor-parallel time; with an FP8 recipe a "casts and scales" part, the
+ * plan's time-casts, after the element-wise time. A dense plan has neither. */
+static void
+test_step_bar_parts (void)
+{
+  static const char *const dense[] = {
+    "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm", "time-dp-exposed", "time-pp-bubble",
+  };
+  static const char *const moe[] = {
+    "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm", "time-ep-comm", "time-dp-exposed",
+    "time-pp-bubble",
+  };
+  static const char *const moe_fp8[] = {
+    "time-compute", "time-recompute", "time-memory-bound", "time-casts", "time-tp-comm", "time-ep-comm",
+    "time-dp-exposed", "time-pp-bubble",
+  };
   NapkinPlannerPage *page = new_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
   NapkinClusterResults *results =
     NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
   NapkinStackedBar *bar = NAPKIN_STACKED_BAR (_napkin_cluster_results_get_step_bar (results));
-  double step, ep, sum_before = 0, sum = 0;
-  int left, right, first, covered;
 
   type (page, "layers", "32");
   type (page, "d-model", "4096");
@@ -336,27 +379,17 @@ test_step_bar_expert_share (void)
   type (page, "tokens", "1T");
   g_object_set (plan, "kv-heads", 8, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE, "micro-batch", 1,
                 "flash-attention", TRUE, "zero-stage", 1, "precision", NK_PRECISION_BF16_MIXED, NULL);
-  g_assert_cmpuint (napkin_stacked_bar_get_n_parts (bar), ==, 6);   /* dense: no expert part */
+  check_bar (plan, bar, dense, G_N_ELEMENTS (dense));
 
   g_object_set (plan, "experts", 8, "experts-per-token", 2, "ep", 8, NULL);
   g_assert_true (nk_plan_get_valid (plan));
-  g_assert_cmpuint (napkin_stacked_bar_get_n_parts (bar), ==, 7);
-  step = nk_plan_get_output (plan, "time-per-step");
-  ep = nk_plan_get_output (plan, "time-ep-comm");
-  g_assert_cmpfloat (ep, >, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (before); i++)
-    sum_before += nk_plan_get_output (plan, before[i]);
-  sum = sum_before + ep;
-  for (guint i = 0; i < G_N_ELEMENTS (after); i++)
-    sum += nk_plan_get_output (plan, after[i]);
-  g_assert_cmpfloat (fabs (sum / step - 1), <, 1e-12);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-ep-comm"), >, 0);
+  check_bar (plan, bar, moe, G_N_ELEMENTS (moe));
 
-  left = (int) round (sum_before / step * width);
-  right = (int) round ((sum_before + ep) / step * width);
-  g_assert_cmpint (right - left, >, 0);
-  covered = count_columns (bar, 4, width, &first);
-  g_assert_cmpint (covered, ==, right - left);
-  g_assert_cmpint (first, ==, left);
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-casts"), >, 0);
+  check_bar (plan, bar, moe_fp8, G_N_ELEMENTS (moe_fp8));
   g_assert_finalize_object (page);
 }
 
@@ -371,6 +404,6 @@ main (int    argc,
   g_test_add_func ("/ui/planner-experts/form/errors", test_experts_errors);
   g_test_add_func ("/ui/planner-experts/preset/deepseek-v3", test_deepseek_v3_preset);
   g_test_add_func ("/ui/planner-experts/preset/llama3-70b-nvl72", test_llama3_nvl72_preset);
-  g_test_add_func ("/ui/planner-experts/step-bar/expert-share", test_step_bar_expert_share);
+  g_test_add_func ("/ui/planner-experts/step-bar/parts", test_step_bar_parts);
   return g_test_run ();
 }
