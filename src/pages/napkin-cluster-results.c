@@ -229,6 +229,7 @@ update_memory (NapkinClusterResults *self)
 {
   static const char *buckets[NAPKIN_MEMORY_N_BUCKETS] = {
     "memory-max-params", "memory-max-grads", "memory-max-optimizer", "memory-max-activations",
+    "memory-max-low-precision",
   };
   g_autofree char *used = nk_units_format_bytes (out (self, "memory-per-gpu-max"));
   g_autofree char *title = NULL;

@@ -39,6 +39,7 @@ enum {
   PROP_GRADS,
   PROP_OPTIMIZER,
   PROP_ACTIVATIONS,
+  PROP_LOW_PRECISION,
   PROP_HBM,
   PROP_GPUS,
   PROP_FITS,
@@ -62,6 +63,7 @@ static const struct {
   { N_("Gradients"),       "green_5",  "green_2",  { 0.149, 0.635, 0.412, 1 }, { 0.341, 0.890, 0.537, 1 } },
   { N_("Optimizer state"), "yellow_5", "yellow_2", { 0.898, 0.647, 0.039, 1 }, { 0.973, 0.894, 0.361, 1 } },
   { N_("Activations"),     "purple_3", "purple_2", { 0.569, 0.255, 0.675, 1 }, { 0.753, 0.380, 0.796, 1 } },
+  { N_("Low-precision copies"), "orange_4", "orange_2", { 0.902, 0.380, 0.000, 1 }, { 1.000, 0.639, 0.282, 1 } },
 };
 
 /* Each bucket's colour from the style context, in the tone for a dark or light style
@@ -76,6 +78,14 @@ lookup_bucket_colors (GtkStyleContext *style,
     if (!gtk_style_context_lookup_color (style, dark ? buckets[i].dark_name : buckets[i].light_name,
                                          &colors[i]))
       colors[i] = dark ? buckets[i].dark : buckets[i].light;
+}
+
+/* The low-precision copies have a legend entry only where a recipe keeps some. */
+static gboolean
+bucket_shown (NapkinMemoryChart *self,
+              guint              bucket)
+{
+  return bucket != NAPKIN_MEMORY_LOW_PRECISION || self->bytes[bucket] > 0;
 }
 
 static gboolean
@@ -126,8 +136,11 @@ update_accessible_label (NapkinMemoryChart *self)
   if (has_estimate (self))
     for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
       {
-        g_autofree char *value = nk_units_format_bytes (self->bytes[i]);
+        g_autofree char *value = NULL;
 
+        if (!bucket_shown (self, i))
+          continue;
+        value = nk_units_format_bytes (self->bytes[i]);
         /* "Parameters 140 GiB", as the legend reads */
         g_string_append_printf (description, i > 0 ? "; %s %s" : "%s %s",
                                 _(buckets[i].name), value);
@@ -220,45 +233,49 @@ draw_legend (Paint  *p,
 {
   PangoLayout *names[NAPKIN_MEMORY_N_BUCKETS], *values[NAPKIN_MEMORY_N_BUCKETS];
   int name_w[NAPKIN_MEMORY_N_BUCKETS], entry_w = 0;
+  guint shown[NAPKIN_MEMORY_N_BUCKETS], n = 0;
   int legend_cols, legend_rows;
   g_autoptr(PangoLayout) probe = make_layout (p->widget, "Hg", TRUE, FALSE);
   double legend_top;
   int text_h;
 
   for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    if (bucket_shown (p->self, i))
+      shown[n++] = i;
+  for (guint k = 0; k < n; k++)
     {
-      g_autofree char *value = nk_units_format_bytes (p->self->bytes[i]);
+      g_autofree char *value = nk_units_format_bytes (p->self->bytes[shown[k]]);
       int value_w;
 
-      names[i] = make_layout (p->widget, _(buckets[i].name), TRUE, FALSE);
-      values[i] = make_layout (p->widget, value, TRUE, TRUE);
-      pango_layout_get_pixel_size (names[i], &name_w[i], NULL);
-      pango_layout_get_pixel_size (values[i], &value_w, NULL);
+      names[k] = make_layout (p->widget, _(buckets[shown[k]].name), TRUE, FALSE);
+      values[k] = make_layout (p->widget, value, TRUE, TRUE);
+      pango_layout_get_pixel_size (names[k], &name_w[k], NULL);
+      pango_layout_get_pixel_size (values[k], &value_w, NULL);
       /* swatch, name, value and a gap before the next swatch */
-      entry_w = MAX (entry_w, 16 + name_w[i] + 6 + value_w + 16);
+      entry_w = MAX (entry_w, 16 + name_w[k] + 6 + value_w + 16);
     }
-  for (legend_cols = NAPKIN_MEMORY_N_BUCKETS; legend_cols > 1; legend_cols /= 2)
+  for (legend_cols = n; legend_cols > 1; legend_cols /= 2)
     if (legend_cols * entry_w <= p->width)
       break;
-  legend_rows = (NAPKIN_MEMORY_N_BUCKETS + legend_cols - 1) / legend_cols;
+  legend_rows = (n + legend_cols - 1) / legend_cols;
 
   pango_layout_get_pixel_size (probe, NULL, &text_h);
   legend_top = height - legend_rows * (text_h + 6);
-  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+  for (guint k = 0; k < n; k++)
     {
       double col_w = p->width / legend_cols;
-      double x = (i % legend_cols) * col_w;
-      double y = legend_top + (i / legend_cols) * (text_h + 6);
+      double x = (k % legend_cols) * col_w;
+      double y = legend_top + (k / legend_cols) * (text_h + 6);
 
-      gdk_cairo_set_source_rgba (p->cr, &p->colors[i]);
+      gdk_cairo_set_source_rgba (p->cr, &p->colors[shown[k]]);
       cairo_rectangle (p->cr, x, y + (text_h - 10) / 2.0, 10, 10);
       cairo_fill (p->cr);
 
       gdk_cairo_set_source_rgba (p->cr, &p->fg);
-      show_layout (p->cr, names[i], x + 16, y);
-      show_layout (p->cr, values[i], x + 16 + name_w[i] + 6, y);
-      g_object_unref (names[i]);
-      g_object_unref (values[i]);
+      show_layout (p->cr, names[k], x + 16, y);
+      show_layout (p->cr, values[k], x + 16 + name_w[k] + 6, y);
+      g_object_unref (names[k]);
+      g_object_unref (values[k]);
     }
   return legend_top;
 }
@@ -559,6 +576,7 @@ napkin_memory_chart_get_property (GObject    *object,
     case PROP_GRADS:
     case PROP_OPTIMIZER:
     case PROP_ACTIVATIONS:
+    case PROP_LOW_PRECISION:
       g_value_set_double (value, self->bytes[prop_id - PROP_PARAMS]);
       break;
     case PROP_HBM:
@@ -589,6 +607,7 @@ napkin_memory_chart_set_property (GObject      *object,
     case PROP_GRADS:
     case PROP_OPTIMIZER:
     case PROP_ACTIVATIONS:
+    case PROP_LOW_PRECISION:
       napkin_memory_chart_set_bytes (self, prop_id - PROP_PARAMS, g_value_get_double (value));
       break;
     case PROP_HBM:
@@ -610,7 +629,7 @@ napkin_memory_chart_class_init (NapkinMemoryChartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  static const char *bucket_props[] = { "params", "grads", "optimizer", "activations" };
+  static const char *bucket_props[] = { "params", "grads", "optimizer", "activations", "low-precision" };
 
   object_class->get_property = napkin_memory_chart_get_property;
   object_class->set_property = napkin_memory_chart_set_property;
@@ -622,8 +641,8 @@ napkin_memory_chart_class_init (NapkinMemoryChartClass *klass)
    *
    * Bytes of parameters each GPU holds. No estimate is NAN through
    * napkin_memory_chart_set_bytes(), or any negative value through the property
-   * (GObject refuses NaN in properties). "grads", "optimizer" and "activations"
-   * are the other buckets.
+   * (GObject refuses NaN in properties). "grads", "optimizer", "activations"
+   * and "low-precision" are the other buckets.
    */
   for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
     properties[PROP_PARAMS + i] =

@@ -19,6 +19,8 @@ G_DECLARE_FINAL_TYPE (NapkinMemoryChart, napkin_memory_chart, NAPKIN, MEMORY_CHA
  * @NAPKIN_MEMORY_GRADS: gradients
  * @NAPKIN_MEMORY_OPTIMIZER: optimizer state (and the fp32 master copy)
  * @NAPKIN_MEMORY_ACTIVATIONS: activations
+ * @NAPKIN_MEMORY_LOW_PRECISION: a low-precision recipe's weight copies and
+ *   scales (in the legend only where it holds bytes)
  * @NAPKIN_MEMORY_N_BUCKETS: the number of buckets
  *
  * The stacked segments of a bar, bottom to top.
@@ -28,6 +30,7 @@ typedef enum {
   NAPKIN_MEMORY_GRADS,
   NAPKIN_MEMORY_OPTIMIZER,
   NAPKIN_MEMORY_ACTIVATIONS,
+  NAPKIN_MEMORY_LOW_PRECISION,
   NAPKIN_MEMORY_N_BUCKETS,
 } NapkinMemoryBucket;
 

@@ -15,6 +15,7 @@
 
 #include "napkin-cluster-form.h"
 #include "napkin-cluster-results.h"
+#include "napkin-memory-chart.h"
 #include "napkin-planner-page-private.h"
 #include "napkin-stacked-bar.h"
 #include "nk-test-ui-util.h"
@@ -390,6 +391,21 @@ test_step_bar_parts (void)
   g_assert_true (nk_plan_get_valid (plan));
   g_assert_cmpfloat (nk_plan_get_output (plan, "time-casts"), >, 0);
   check_bar (plan, bar, moe_fp8, G_N_ELEMENTS (moe_fp8));
+
+  /* the most loaded GPU's chart holds the recipe's low-precision copies too:
+   * its buckets add up to the plan's memory-per-gpu-max */
+  {
+    NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (nk_test_find_descendant (GTK_WIDGET (results),
+                                                                             NAPKIN_TYPE_MEMORY_CHART));
+    double sum = 0;
+
+    for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+      sum += napkin_memory_chart_get_bytes (chart, i);
+    g_assert_cmpfloat (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_LOW_PRECISION),
+                       ==, nk_plan_get_output (plan, "memory-max-low-precision"));
+    g_assert_cmpfloat (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_LOW_PRECISION), >, 0);
+    g_assert_cmpfloat (fabs (sum / nk_plan_get_output (plan, "memory-per-gpu-max") - 1), <, 1e-12);
+  }
   g_assert_finalize_object (page);
 }
 
