@@ -790,7 +790,13 @@ nvfp4_ties_floats (NkRng *rng, float *x, gsize n, int k)
           x[b + i] = (r >> 31) ? -v : v;
         }
     }
-  x[0] = (float) ldexp (2688.0, k);         /* the tensor amax */
+  /* the tensor amax: 2688 × 2^k exactly, so that s_t = 2^k and the ties are
+   * exact (a block of s_b = 448 may hold a float just above 6 × 448 × 2^k:
+   * that one becomes the amax itself) */
+  x[0] = (float) ldexp (2688.0, k);
+  for (gsize i = 1; i < n; i++)
+    if (fabsf (x[i]) > x[0])
+      x[i] = copysignf (x[0], x[i]);
 }
 
 static void
@@ -826,6 +832,101 @@ test_nvfp4_fast_million (void)
   x[77] = -INFINITY;
   nk_quantize_fake_f32 (NK_BLOCK_FORMAT_NVFP4, x, x, rows, cols, 16, NK_MX_SCALE_UP,
                         NK_ROUNDING_MODE_NEAREST_EVEN, NULL, NULL);
+  nk_rng_free (rng);
+}
+
+/* NVFP4's bounds for any tensor scale: s_t not a power of two (the fast path
+ * decides on which side of the exact m_k × S a float lies from s_t split in two
+ * halves, or in double where s_t is beyond 2^±100: both sides of both edges),
+ * and each block's elements the floats nearest the midpoints, grid values and
+ * 6 × S, and up to two float steps either side of them. */
+static void
+nvfp4_bound_floats (NkRng *rng, float *x, gsize n, double s_t_aim)
+{
+  static const double pts[] = { 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 5, 6 };
+  float amax = (float) (2688.0 * s_t_aim);
+  double s_t = (float) (amax / 2688.0);         /* CLI.md's s_t, as a float */
+
+  for (gsize b = 0; b + 16 <= n; b += 16)
+    {
+      int e = (int) (nk_rng_next_u32 (rng) % 15) - 6;
+      double s_b = MIN ((8 + nk_rng_next_u32 (rng) % 8) / 8.0 * ldexp (1.0, e), 448.0);
+      double S = s_b * s_t;
+
+      x[b] = (float) (6.0 * S);
+      for (guint i = 1; i < 16; i++)
+        {
+          guint32 r = nk_rng_next_u32 (rng);
+          float v = (float) (pts[r % G_N_ELEMENTS (pts)] * S);
+
+          for (int step = (int) ((r >> 8) % 5) - 2; step != 0; step += step > 0 ? -1 : 1)
+            v = nextafterf (v, step > 0 ? G_MAXFLOAT : 0.0f);
+          x[b + i] = (r >> 31) ? -v : v;
+        }
+    }
+  x[0] = amax;
+  for (gsize i = 1; i < n; i++)
+    if (fabsf (x[i]) > amax)
+      x[i] = copysignf (amax, x[i]);
+}
+
+static void
+test_nvfp4_fast_bounds (void)
+{
+  const gsize rows = 16, cols = 4096, n = rows * cols;
+  g_autofree float *x = g_new (float, n);
+  NkRng *rng = nk_rng_new (2525);
+  const double aims[] = { 1.0 / 2688.0 * 3.7, 0.0137, 123.456,
+                          0x1p-100 * 1.37, 0x1p-100 * 0.73, 0x1p100 * 0.73, 0x1p100 * 1.37,
+                          0x1p-120 * 1.1, 0x1p-135 * 1.3 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (aims); t++)
+    {
+      nvfp4_bound_floats (rng, x, n, aims[t]);
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_NEAREST_EVEN, t, "nvfp4 bounds");
+      compare_fast (NK_BLOCK_FORMAT_NVFP4, x, rows, cols, 16, NK_MX_SCALE_UP,
+                    NK_ROUNDING_MODE_STOCHASTIC, t, "nvfp4 bounds stochastic");
+    }
+  nk_rng_free (rng);
+}
+
+/* NVFP4's rows go in chunks of blocks, eight at a time: rows of 1 to 150
+ * blocks (within a chunk, across chunks, a last group short of eight) and a
+ * short last block; blocks whose scale is 0 among them; in place equals out of
+ * place. */
+static void
+test_nvfp4_fast_rows (void)
+{
+  NkRng *rng = nk_rng_new (16);
+  const gsize max_cols = 150 * 16 + 9;
+  g_autofree float *x = g_new (float, 3 * max_cols);
+  g_autofree float *y = g_new (float, 3 * max_cols);
+  g_autofree float *z = g_new (float, 3 * max_cols);
+  const gsize nbs[] = { 1, 7, 8, 9, 63, 64, 65, 71, 72, 129, 150 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (nbs); t++)
+    for (guint tail = 0; tail < 2; tail++)
+      {
+        gsize cols = nbs[t] * 16 + (tail ? 9 : 0);
+
+        random_floats (rng, x, 3 * cols, 40);     /* spread 2^±40: blocks of S = 0 */
+        for (gsize i = 0; tail && i < 3 * cols; i++)
+          if (fabsf (x[i]) > 0x1p40f)
+            x[i] = copysignf (0x1p40f, x[i]);     /* no 2^127: s_t in 2^±100 */
+        for (guint r = 0; r < 3; r++)
+          compare_fast (NK_BLOCK_FORMAT_NVFP4, x + r * cols, 1, cols, 16, NK_MX_SCALE_UP,
+                        NK_ROUNDING_MODE_NEAREST_EVEN, t, "nvfp4 row");
+        if (!tail)
+          compare_fast (NK_BLOCK_FORMAT_NVFP4, x, 3, cols, 16, NK_MX_SCALE_UP,
+                        NK_ROUNDING_MODE_NEAREST_EVEN, t, "nvfp4 rows");
+        nk_quantize_fake_f32 (NK_BLOCK_FORMAT_NVFP4, x, y, 3, cols, 16, NK_MX_SCALE_UP,
+                              NK_ROUNDING_MODE_NEAREST_EVEN, NULL, NULL);
+        memcpy (z, x, 3 * cols * sizeof *z);
+        nk_quantize_fake_f32 (NK_BLOCK_FORMAT_NVFP4, z, z, 3, cols, 16, NK_MX_SCALE_UP,
+                              NK_ROUNDING_MODE_NEAREST_EVEN, NULL, NULL);
+        g_assert_cmpmem (y, 3 * cols * sizeof *y, z, 3 * cols * sizeof *z);
+      }
   nk_rng_free (rng);
 }
 
@@ -931,6 +1032,8 @@ main (int argc, char **argv)
   g_test_add_func ("/quantize/fast-equals-people", test_fast_equals_people);
   g_test_add_func ("/quantize/fast-rows-in-place", test_fast_rows_and_in_place);
   g_test_add_func ("/quantize/nvfp4-fast-million", test_nvfp4_fast_million);
+  g_test_add_func ("/quantize/nvfp4-fast-bounds", test_nvfp4_fast_bounds);
+  g_test_add_func ("/quantize/nvfp4-fast-rows", test_nvfp4_fast_rows);
   g_test_add_func ("/quantize/stochastic", test_stochastic);
   return g_test_run ();
 }

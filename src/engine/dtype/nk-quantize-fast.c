@@ -42,8 +42,10 @@
 
 #define NK_INLINE static inline __attribute__((always_inline))
 
-/* x86-64: an AVX2 copy of the hot loops too, picked at load time */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* x86-64: an AVX2 copy of the hot loops too, picked at load time (not when
+ * tests/engine/test-quantize-portable.c builds this file again to test the
+ * portable code on a machine that has AVX2) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined (NK_QUANTIZE_FAST_PORTABLE)
 #define NK_CLONES __attribute__((target_clones ("avx2", "default")))
 #else
 #define NK_CLONES
@@ -471,86 +473,390 @@ block_slow (NkBlockFormat   format,
     }
 }
 
-/* A row of full 16-element NVFP4 blocks, nearest-even, in three passes so that
- * the per-block work vectorises across blocks as the element work does: each
- * block's amax; its S and float bounds and values (nvfp4_block_nearest()'s, in
- * arrays of nb, P[k × nb + b]); the elements. Blocks with S = 0 take
- * block_slow(). P holds 17 × nb floats. */
-static void block_slow (NkBlockFormat, const float *, float *, guint, double,
-                        NkRoundingMode, NkRng *, NkQuantizeStats *);
+/* ---- NVFP4 nearest-even, vectorised across blocks ----------------------------
+ *
+ * GCC's vector extensions, eight 32-bit lanes (one AVX2 register in the avx2
+ * clone, two SSE2 ones in the default). A row goes in chunks of NVFP4_CHUNK
+ * 16-element blocks, in three passes whose results stay in L1:
+ * - each block's amax, eight blocks at a time (reduced across registers);
+ * - each block's record, eight blocks at a time with a block per lane, then
+ *   transposed to a block per register: T = its seven bounds and its clip
+ *   bound, V = 0 and its seven values (nvfp4_block_nearest()'s, for
+ *   S = s_b × s_t with s_b as the scalar path rounds it);
+ * - the elements, eight at a time: the code (the number of bounds passed) by
+ *   a binary search over T's lanes, the value V[code].
+ * The bounds of nvfp4_block_nearest() that are passed at ≥ are stored as the
+ * float below them, passed at > (for floats y, y ≥ b ⟺ y > the float below b),
+ * so that every bound is passed at > and, bounds never decreasing, the bounds
+ * passed are the first code ones: the same code as the select chain, the same
+ * bits. A block whose s_b is 0 gets bounds of +inf: every element becomes ±0
+ * and is counted flushed, as block_slow() does for it. */
+#if defined (__GNUC__)
+/* every function taking or returning these is inlined: no ABI is crossed */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+typedef float   nk_v8f __attribute__ ((vector_size (32)));
+typedef gint32  nk_v8i __attribute__ ((vector_size (32)));
+typedef double  nk_v4d __attribute__ ((vector_size (32)));
+typedef gint64  nk_v4l __attribute__ ((vector_size (32)));
+typedef float   nk_v4f __attribute__ ((vector_size (16)));
 
+#define NVFP4_CHUNK 64
+
+/* The small loops over lanes and registers below are unrolled (#pragma GCC
+ * unroll: clang knows it too), so that their vectors stay in registers. */
+
+/* The chunk's tables: records of eight floats per block. */
+typedef struct {
+  float amax[NVFP4_CHUNK];
+  float T[8 * NVFP4_CHUNK];
+  float V[8 * NVFP4_CHUNK];
+} Nvfp4Chunk;
+
+NK_INLINE nk_v8i
+load_v8i (const float *p)
+{
+  nk_v8i v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+NK_INLINE void
+store_v8i (float  *p,
+           nk_v8i  v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+NK_INLINE nk_v8i
+splat_v8i (gint32 x)
+{
+  return (nk_v8i) { x, x, x, x, x, x, x, x };
+}
+
+NK_INLINE nk_v8f
+splat_v8f (float x)
+{
+  nk_v8f v = { x };
+
+  return __builtin_shufflevector (v, v, 0, 0, 0, 0, 0, 0, 0, 0);     /* one broadcast */
+}
+
+NK_INLINE nk_v8i
+select_v8i (nk_v8i m,
+            nk_v8i a,
+            nk_v8i b)
+{
+  return (m & a) | (~m & b);
+}
+
+NK_INLINE nk_v8i
+max_v8i (nk_v8i a,
+         nk_v8i b)
+{
+  return select_v8i (a > b, a, b);
+}
+
+/* v[idx[j]] in lane j, idx in 0–7: one vpermd on AVX2 (clang, which has no
+ * variable shuffle builtin, goes lane by lane) */
+NK_INLINE nk_v8i
+permute_v8i (nk_v8i v,
+             nk_v8i idx)
+{
+#if defined (__GNUC__) && !defined (__clang__)
+  return __builtin_shuffle (v, idx);
+#else
+  nk_v8i r;
+
+  for (guint j = 0; j < 8; j++)
+    r[j] = v[idx[j] & 7];
+  return r;
+#endif
+}
+
+/* Two-register shuffles: 32-bit pairs interleaved within 128-bit halves (LO1:
+ * lanes 0 1 4 5 of a and b, HI1: 2 3 6 7), 64-bit pairs (LO2, HI2), the halves
+ * (LO3: a's and b's low ones, HI3: their high ones). */
+#define SHUFFLE_LO1(a, b) __builtin_shufflevector (a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define SHUFFLE_HI1(a, b) __builtin_shufflevector (a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define SHUFFLE_LO2(a, b) __builtin_shufflevector (a, b, 0, 1, 8, 9, 4, 5, 12, 13)
+#define SHUFFLE_HI2(a, b) __builtin_shufflevector (a, b, 2, 3, 10, 11, 6, 7, 14, 15)
+#define SHUFFLE_LO3(a, b) __builtin_shufflevector (a, b, 0, 1, 2, 3, 8, 9, 10, 11)
+#define SHUFFLE_HI3(a, b) __builtin_shufflevector (a, b, 4, 5, 6, 7, 12, 13, 14, 15)
+
+/* The largest |x| bit pattern of each of the eight blocks of 16 at p, lane j
+ * block j's: each block's two registers, then pairs of registers folded into
+ * one (shuffles within 128-bit halves, then across them). */
+NK_INLINE nk_v8i
+amax_8_blocks (const float *p)
+{
+  const nk_v8i abs = splat_v8i (0x7fffffff);
+  nk_v8i m[8], x[4], y[2];
+
+  #pragma GCC unroll 8
+  for (guint j = 0; j < 8; j++)
+    m[j] = max_v8i (load_v8i (p + 16 * j) & abs, load_v8i (p + 16 * j + 8) & abs);
+  /* x[i]: the maxima of lanes {0,2} {1,3} {4,6} {5,7} of m[2i] and m[2i + 1],
+   * interleaved; y: of lanes 0–3 and 4–7 of four blocks; then all eight */
+  #pragma GCC unroll 8
+  for (guint i = 0; i < 4; i++)
+    x[i] = max_v8i (SHUFFLE_LO1 (m[2 * i], m[2 * i + 1]), SHUFFLE_HI1 (m[2 * i], m[2 * i + 1]));
+  #pragma GCC unroll 8
+  for (guint i = 0; i < 2; i++)
+    y[i] = max_v8i (SHUFFLE_LO2 (x[2 * i], x[2 * i + 1]), SHUFFLE_HI2 (x[2 * i], x[2 * i + 1]));
+  return max_v8i (SHUFFLE_LO3 (y[0], y[1]), SHUFFLE_HI3 (y[0], y[1]));
+}
+
+/* r[i][j] ↔ r[j][i]: unpacks of 32-bit, then 64-bit pairs within 128-bit
+ * halves, then the halves. */
+NK_INLINE void
+transpose_8x8 (nk_v8i r[8])
+{
+  nk_v8i t[8], u[8];
+
+  #pragma GCC unroll 8
+  for (guint i = 0; i < 8; i += 2)
+    {
+      t[i] = SHUFFLE_LO1 (r[i], r[i + 1]);          /* columns 0 1 4 5 */
+      t[i + 1] = SHUFFLE_HI1 (r[i], r[i + 1]);      /* columns 2 3 6 7 */
+    }
+  #pragma GCC unroll 8
+  for (guint i = 0; i < 8; i += 4)
+    #pragma GCC unroll 8
+    for (guint j = 0; j < 2; j++)
+      {
+        u[i + 2 * j] = SHUFFLE_LO2 (t[i + j], t[i + j + 2]);
+        u[i + 2 * j + 1] = SHUFFLE_HI2 (t[i + j], t[i + j + 2]);
+      }
+  /* u[0..3]: rows 0–3 of columns {0,4} {1,5} {2,6} {3,7}; u[4..7] rows 4–7 */
+  #pragma GCC unroll 8
+  for (guint j = 0; j < 4; j++)
+    {
+      r[j] = SHUFFLE_LO3 (u[j], u[j + 4]);
+      r[j + 4] = SHUFFLE_HI3 (u[j], u[j + 4]);
+    }
+}
+
+/* Lanes 0–3 (@hi FALSE) or 4–7 of a, widened to double. */
+NK_INLINE nk_v4d
+half_v4d (nk_v8f   a,
+          gboolean hi)
+{
+  nk_v4f h = hi ? __builtin_shufflevector (a, a, 4, 5, 6, 7) : __builtin_shufflevector (a, a, 0, 1, 2, 3);
+
+  return __builtin_convertvector (h, nk_v4d);
+}
+
+/* Two halves narrowed to float, as one register. */
+NK_INLINE nk_v8f
+join_v8f (nk_v4d lo,
+          nk_v4d hi)
+{
+  return __builtin_shufflevector (__builtin_convertvector (lo, nk_v4f),
+                                  __builtin_convertvector (hi, nk_v4f), 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* The low 32 bits of each 64-bit lane of lo, then of hi (comparison masks:
+ * −1 or 0). */
+NK_INLINE nk_v8i
+join_masks (nk_v4l lo,
+            nk_v4l hi)
+{
+  return __builtin_shufflevector ((nk_v8i) lo, (nk_v8i) hi, 0, 2, 4, 6, 8, 10, 12, 14);
+}
+
+/* round_nearest_d (x, 3, −6, 448), four lanes: e4m3's nearest-even value of x ≥ 0
+ * (mantissa bits above 2^−6, the magic sum below), saturated. */
+NK_INLINE nk_v4d
+e4m3_nearest_v4 (nk_v4d x)
+{
+  const nk_v4l shift = { 49, 49, 49, 49 }, one = { 1, 1, 1, 1 };
+  const nk_v4l half = one * ((G_GINT64_CONSTANT (1) << 48) - 1);
+  const nk_v4l mask = ~(one * ((G_GINT64_CONSTANT (1) << 49) - 1));
+  const nk_v4d maxv = { 448.0, 448.0, 448.0, 448.0 };
+  nk_v4l ux = (nk_v4l) x;
+  nk_v4l rn = (ux + half + ((ux >> shift) & one)) & mask;
+  nk_v4d rs = (x + 0x1p43) - 0x1p43;
+  nk_v4l sub = x < 0x1p-6;
+  nk_v4d r = (nk_v4d) (((nk_v4l) rs & sub) | (rn & ~sub));
+  nk_v4l big = r > 448.0;
+
+  return (nk_v4d) (((nk_v4l) maxv & big) | ((nk_v4l) r & ~big));
+}
+
+/* The float bits of the largest float ≤ t (@strict FALSE: below_f (t)) or < t
+ * (@strict TRUE: the float below above_f (t)) for the exact t = p × s_t, eight
+ * lanes, in float alone: f = p × s_t rounded, and the sign of t − f =
+ * (p × s_hi − f) + p × s_lo, where s_t = s_hi + s_lo splits s_t's significand
+ * 12 + 12 bits. Exact for p of at most 12 significant bits (the products are then
+ * exact, p × s_hi − f by Sterbenz's lemma, and a rounded sum has the sign of the
+ * exact one) while nothing underflows or overflows: nvfp4_records_8_blocks()
+ * takes this path for 2^−100 ≤ s_t ≤ 2^100 only. */
+NK_INLINE nk_v8i
+bound_split_v8 (nk_v8f   p,
+                nk_v8f   st,
+                nk_v8f   s_hi,
+                nk_v8f   s_lo,
+                gboolean strict)
+{
+  nk_v8f f = p * st;
+  nk_v8f e = (p * s_hi - f) + p * s_lo;            /* t − f, its sign exact */
+
+  return (nk_v8i) f + (strict ? e <= 0.0f : e < 0.0f);      /* −1: one float down */
+}
+
+/* The same through double, for any s_t: t = m × S exact in double. */
+NK_INLINE nk_v8i
+bound_double_v8 (double   m,
+                 nk_v4d   S_lo,
+                 nk_v4d   S_hi,
+                 gboolean strict)
+{
+  nk_v4d t_lo = m * S_lo, t_hi = m * S_hi;
+  nk_v8f f = join_v8f (t_lo, t_hi);
+  nk_v4d b_lo = half_v4d (f, FALSE), b_hi = half_v4d (f, TRUE);
+
+  return (nk_v8i) f + (strict ? join_masks (b_lo >= t_lo, b_hi >= t_hi)
+                              : join_masks (b_lo > t_lo, b_hi > t_hi));
+}
+
+/* The records of blocks b … b + 7 of the chunk, from their amax: s_b in double
+ * as round_nearest_d() gives it for amax / (6 s_t); the bounds m_k × S (k odd in
+ * nvfp4_block_nearest()'s order, passed at ≥ there: strict) and 6 × S (the clip
+ * bound); the values (float) (v_k × S). m_k × s_b and v_k × s_b are exact floats
+ * (at most 7 significant bits), so a value is (v_k × s_b) × s_t in float, one
+ * rounding of the exact product. */
+NK_INLINE void
+nvfp4_records_8_blocks (Nvfp4Chunk *ch,
+                        gsize       b,
+                        float       s_t,
+                        gboolean    split)
+{
+  static const float mid[8] = { 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f, 6.0f };
+  static const float val[7] = { 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f };
+  const nk_v8f st = splat_v8f (s_t);
+  const nk_v8f s_hi = (nk_v8f) ((nk_v8i) st & (gint32) 0xfffff000);
+  const nk_v8f s_lo = st - s_hi;
+  const double d6 = 6.0 * (double) s_t;
+  nk_v8f amax, sb;
+  nk_v4d sb_lo, sb_hi;
+  nk_v8i zero, r[8];
+
+  memcpy (&amax, ch->amax + b, sizeof amax);
+  sb_lo = e4m3_nearest_v4 (half_v4d (amax, FALSE) / d6);
+  sb_hi = e4m3_nearest_v4 (half_v4d (amax, TRUE) / d6);
+  sb = join_v8f (sb_lo, sb_hi);                   /* exact: e4m3 values */
+  zero = sb == 0.0f;
+  #pragma GCC unroll 8
+  for (guint k = 0; k < 8; k++)
+    {
+      gboolean strict = k % 2 == 1 && k < 7;
+
+      r[k] = split ? bound_split_v8 (mid[k] * sb, st, s_hi, s_lo, strict)
+                   : bound_double_v8 (mid[k], sb_lo * (double) s_t, sb_hi * (double) s_t, strict);
+      r[k] = select_v8i (zero, splat_v8i (0x7f800000), r[k]);
+    }
+  transpose_8x8 (r);
+  #pragma GCC unroll 8
+  for (guint j = 0; j < 8; j++)
+    store_v8i (ch->T + 8 * (b + j), r[j]);
+  r[0] = splat_v8i (0);
+  #pragma GCC unroll 8
+  for (guint k = 0; k < 7; k++)
+    r[k + 1] = (nk_v8i) ((val[k] * sb) * st);
+  transpose_8x8 (r);
+  #pragma GCC unroll 8
+  for (guint j = 0; j < 8; j++)
+    store_v8i (ch->V + 8 * (b + j), r[j]);
+}
+
+/* One block of 16 (at src, dst) with its records T and V: each element's code
+ * by binary search (past T[3]? then T[1] or T[5]; then T[0], T[2], T[4] or
+ * T[6]), its value V[code] with its sign. Counts in lanes: nc the elements past
+ * the clip bound T[7], nf the flushed ones (code 0, less the zeros). */
+NK_INLINE void
+nvfp4_elements_16 (const float *src,
+                   float       *dst,
+                   nk_v8f       T,
+                   nk_v8i       V,
+                   nk_v8i      *nf,
+                   nk_v8i      *nc)
+{
+  const nk_v8f t4 = __builtin_shufflevector (T, T, 3, 3, 3, 3, 3, 3, 3, 3);
+  const nk_v8f tc = __builtin_shufflevector (T, T, 7, 7, 7, 7, 7, 7, 7, 7);
+
+  #pragma GCC unroll 8
+  for (guint h = 0; h < 16; h += 8)
+    {
+      nk_v8i x = load_v8i (src + h);
+      nk_v8i mag = x & 0x7fffffff;
+      nk_v8f a = (nk_v8f) mag;
+      nk_v8i code = (a > t4) & 4;
+
+      code |= (a > (nk_v8f) permute_v8i ((nk_v8i) T, code | 1)) & 2;
+      code |= (a > (nk_v8f) permute_v8i ((nk_v8i) T, code)) & 1;
+      *nc -= a > tc;                                 /* a mask is −1 */
+      *nf += (mag == 0) - (code == 0);
+      store_v8i (dst + h, permute_v8i (V, code) | (x ^ mag));
+    }
+}
+
+NK_INLINE gint64
+sum_v8i (nk_v8i v)
+{
+  gint64 s = 0;
+
+  #pragma GCC unroll 8
+  for (guint j = 0; j < 8; j++)
+    s += v[j];
+  return s;
+}
+
+/* n ≤ NVFP4_CHUNK full blocks of 16 at src, dst. */
+NK_INLINE void
+nvfp4_chunk_nearest16 (const float     *src,
+                       float           *dst,
+                       gsize            n,
+                       float            s_t,
+                       Nvfp4Chunk      *ch,
+                       NkQuantizeStats *st)
+{
+  gboolean split = s_t >= 0x1p-100f && s_t <= 0x1p100f;
+  nk_v8i nf = splat_v8i (0), nc = splat_v8i (0);
+  gsize b = 0;
+
+  for (; b + 8 <= n; b += 8)
+    {
+      nk_v8i m = amax_8_blocks (src + 16 * b);
+
+      memcpy (ch->amax + b, &m, sizeof m);
+    }
+  for (; b < n; b++)
+    ch->amax[b] = u2f (amax_bits (src + 16 * b, 16));
+  for (; b % 8 != 0; b++)
+    ch->amax[b] = 0.0f;
+  for (gsize g = 0; g < b; g += 8)
+    nvfp4_records_8_blocks (ch, g, s_t, split);
+  for (b = 0; b < n; b++)
+    nvfp4_elements_16 (src + 16 * b, dst + 16 * b, (nk_v8f) load_v8i (ch->T + 8 * b),
+                       load_v8i (ch->V + 8 * b), &nf, &nc);
+  st->flushed += (guint64) sum_v8i (nf);
+  st->clipped += (guint64) sum_v8i (nc);
+}
+
+/* A row of nb full 16-element NVFP4 blocks, nearest-even (s_t ≠ 0). */
 NK_INLINE void
 nvfp4_row_nearest16 (const float     *src,
                      float           *dst,
                      gsize            nb,
                      float            s_t,
-                     float           *P,
                      NkQuantizeStats *st)
 {
-  const nk_u32_alias *sx = (const nk_u32_alias *) src;
-  nk_u32_alias *dx = (nk_u32_alias *) dst;
-  nk_u32_alias *Pu = (nk_u32_alias *) P;
-  const double d6 = 6.0 * s_t;
-  guint32 nf = 0, nc = 0;
+  Nvfp4Chunk ch;
 
-  for (gsize b = 0; b < nb; b++)
-    Pu[16 * nb + b] = amax_bits (src + 16 * b, 16);
-  for (gsize b = 0; b < nb; b++)
-    {
-      double S = round_nearest_d ((double) u2f (Pu[16 * nb + b]) / d6, 3, -6, 448.0) * s_t;
-
-      P[0 * nb + b] = below_f (0.25 * S);
-      P[1 * nb + b] = above_f (0.75 * S);
-      P[2 * nb + b] = below_f (1.25 * S);
-      P[3 * nb + b] = above_f (1.75 * S);
-      P[4 * nb + b] = below_f (2.5 * S);
-      P[5 * nb + b] = above_f (3.5 * S);
-      P[6 * nb + b] = below_f (5.0 * S);
-      P[7 * nb + b] = below_f (6.0 * S);
-      P[8 * nb + b] = (float) (0.5 * S);
-      P[9 * nb + b] = (float) S;
-      P[10 * nb + b] = (float) (1.5 * S);
-      P[11 * nb + b] = (float) (2.0 * S);
-      P[12 * nb + b] = (float) (3.0 * S);
-      P[13 * nb + b] = (float) (4.0 * S);
-      P[14 * nb + b] = (float) (6.0 * S);
-      Pu[15 * nb + b] = S == 0.0;
-    }
-  for (gsize b = 0; b < nb; b++)
-    {
-      const float t1 = P[b], t2 = P[nb + b], t3 = P[2 * nb + b], t4 = P[3 * nb + b];
-      const float t5 = P[4 * nb + b], t6 = P[5 * nb + b], t7 = P[6 * nb + b], tc = P[7 * nb + b];
-      const guint32 v1 = Pu[8 * nb + b], v2 = Pu[9 * nb + b], v3 = Pu[10 * nb + b];
-      const guint32 v4 = Pu[11 * nb + b], v5 = Pu[12 * nb + b], v6 = Pu[13 * nb + b];
-      const guint32 v7 = Pu[14 * nb + b];
-
-      if (G_UNLIKELY (Pu[15 * nb + b]))
-        {
-          block_slow (NK_BLOCK_FORMAT_NVFP4, src + 16 * b, dst + 16 * b, 16, 0.0,
-                      NK_ROUNDING_MODE_NEAREST_EVEN, NULL, st);
-          continue;
-        }
-      for (guint i = 0; i < 16; i++)
-        {
-          guint32 ux = sx[16 * b + i];
-          guint32 mag = ux & 0x7fffffffu;
-          float a = u2f (mag);
-          guint32 r = 0;
-
-          r = a > t1 ? v1 : r;
-          r = a >= t2 ? v2 : r;
-          r = a > t3 ? v3 : r;
-          r = a >= t4 ? v4 : r;
-          r = a > t5 ? v5 : r;
-          r = a >= t6 ? v6 : r;
-          r = a > t7 ? v7 : r;
-          nc += a > tc;
-          nf += (guint32) (mag != 0) & (guint32) (a <= t1);
-          dx[16 * b + i] = r | (ux & 0x80000000u);
-        }
-    }
-  st->flushed += nf;
-  st->clipped += nc;
+  for (gsize b0 = 0; b0 < nb; b0 += NVFP4_CHUNK)
+    nvfp4_chunk_nearest16 (src + 16 * b0, dst + 16 * b0, MIN (nb - b0, NVFP4_CHUNK), s_t, &ch, st);
 }
 
 NK_CLONES static void
@@ -566,8 +872,6 @@ fake_nvfp4 (const float     *src,
   float s_t = nk_quant_nvfp4_tensor_scale (u2f (amax_bits (src, rows * cols)));
   gboolean stochastic = rounding == NK_ROUNDING_MODE_STOCHASTIC;
   g_autofree guint32 *u = stochastic ? g_new (guint32, cols) : NULL;
-  g_autofree float *P = rounding == NK_ROUNDING_MODE_NEAREST_EVEN && block == 16
-                        ? g_new (float, 17 * (cols / 16) + 1) : NULL;
   guint64 seed = 0, counter = 0;
   guint32 key[2] = { 0, 0 };
 
@@ -590,7 +894,7 @@ fake_nvfp4 (const float     *src,
       /* full blocks of 16, nearest-even: the row at once */
       if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && block == 16 && s_t != 0.0f && cols >= 16)
         {
-          nvfp4_row_nearest16 (src + r * cols, dst + r * cols, cols / 16, s_t, P, st);
+          nvfp4_row_nearest16 (src + r * cols, dst + r * cols, cols / 16, s_t, st);
           c_start = cols / 16 * 16;
         }
       for (gsize c0 = c_start; c0 < cols; c0 += block)
