@@ -21,7 +21,7 @@
 #define LINE_WIDTH       2.0
 #define SAMPLE_WIDTH     24.0
 /* the end labels need this much room besides the plot's least width */
-#define END_LABELS_WIDTH 560
+#define END_LABELS_WIDTH 460
 
 G_STATIC_ASSERT (NAPKIN_RUN_COMPARE_N_COLORS == NAPKIN_PLOT_N_COLORS);
 
