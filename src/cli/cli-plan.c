@@ -36,7 +36,7 @@ typedef enum {
   F_RECOMPUTE, F_FLASH, F_GRAD_PRECISION, F_PER_NODE, F_NVLINK_DOMAIN, F_DROPOUT, F_HEAD_DIM,
   F_EXPERTS, F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP,
   F_EXPERT_IMBALANCE, F_ATTENTION, F_Q_LORA_RANK, F_KV_LORA_RANK, F_QK_NOPE_HEAD_DIM,
-  F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
+  F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
   F_NVLINK, F_NETWORK, F_FSDP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
@@ -235,6 +235,11 @@ static const PlanFlag plan_flags[N_FLAGS] = {
                            N_("Latent attention: Q and K rotary head width (DeepSeek-V3: 64)"), .minimum = 1 },
   [F_V_HEAD_DIM] = { "--v-head-dim", FLAG_WHOLE, "v-head-dim", "D",
                      N_("Latent attention: V head width (DeepSeek-V3: 128)"), .minimum = 1 },
+  [F_FIRST_STAGE_LAYERS] = { "--first-stage-layers", FLAG_WHOLE, "first-stage-layers", "N",
+                             N_("Layers on the first pipeline stage; the stages without a count share the rest evenly (default: an even share)"),
+                             .minimum = 1 },
+  [F_LAST_STAGE_LAYERS] = { "--last-stage-layers", FLAG_WHOLE, "last-stage-layers", "N",
+                            N_("Layers on the last pipeline stage (default: an even share)"), .minimum = 1 },
   [F_CAPACITY] = { "--capacity", FLAG_CHOICE, "capacity", "C",
                    N_("Memory to fit in: datasheet (default) or usable (what CUDA reports, less context and reserve)"),
                    .type = nk_capacity_get_type, .choices = "datasheet, usable" },

@@ -1055,6 +1055,54 @@ test_recipe_gpu_rules (void)
   g_assert_cmpstr (nk_plan_get_error_input (fp32), ==, "recipe");
 }
 
+/* ---------------------------------------------------------------- uneven stages */
+
+/* 10 layers on PP 4 with 1 on the first stage and 3 on the last: the two middle
+ * stages share 6, 3 each; the pipeline runs at 3 layers a stage where an even
+ * split would run 2.5: pace 3 · 4 / 10 = 1.2, the compute time 1.2 × the same
+ * model's on PP 2 (5 and 5; compute does not depend on PP). Llama 3 405B (126
+ * layers, 16 stages, 7 + 14 × 8 + 7, as Meta trained it) plans, and its most
+ * loaded GPU is the second stage: 8 layers × 15 micro-batches in flight (1F1B
+ * stage 1 holds PP − 1), more than the first stage's 7 × 16. */
+static void
+test_uneven_stages (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autoptr(NkPlan) llama = nk_plan_new ();
+  double even;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 8.0, "params", 1.0, "tokens", 1e9,
+                "layers", 10.0, "d-model", 1024.0, "heads", 8.0, "ffn", NK_FFN_SWIGLU, "d-ff", 4096.0,
+                "vocab", 1000.0, "seq", 1024.0, "precision", NK_PRECISION_BF16_MIXED,
+                "global-batch", 16, "micro-batch", 1, "pp", 2, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  even = out (plan, "time-compute");
+  g_object_set (plan, "pp", 4, "first-stage-layers", 1, "last-stage-layers", 3, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "pipeline-pace"), ==, 1.2);
+  REL (out (plan, "time-compute"), 1.2 * even, 1e-12);
+  /* 10 − 2 − 3 = 5 does not split over 2 stages; 4 + 7 > 10; PP 1 has no stages */
+  g_object_set (plan, "first-stage-layers", 2, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "first-stage-layers");
+  g_object_set (plan, "first-stage-layers", 4, "last-stage-layers", 7, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_object_set (plan, "first-stage-layers", 1, "last-stage-layers", 0, "pp", 1, "gpus", 4.0, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+
+  g_object_set (llama, "gpu", "h100-sxm", "gpus", 16384.0, "params", 1.0, "tokens", 15.6e12,
+                "layers", 126.0, "d-model", 16384.0, "heads", 128.0, "kv-heads", 8, "ffn", NK_FFN_SWIGLU,
+                "d-ff", 53248.0, "vocab", 128256.0, "seq", 8192.0, "tied-embeddings", FALSE,
+                "precision", NK_PRECISION_BF16_MIXED, "zero-stage", 1, "dropout", FALSE,
+                "flash-attention", TRUE, "sequence-parallel", TRUE, "tp", 8, "pp", 16,
+                "first-stage-layers", 7, "last-stage-layers", 7, "global-batch", 2048, "micro-batch", 1, NULL);
+  g_assert_true (nk_plan_get_valid (llama));
+  g_assert_cmpfloat (out (llama, "activations-stage-layers"), ==, 8);
+  g_assert_cmpfloat (out (llama, "micro-batches-in-flight"), ==, 15);
+  REL (out (llama, "memory-max-activations"), 8 * 15 * out (llama, "activations-per-layer"), 1e-12);
+  REL (out (llama, "pipeline-pace"), 8.0 * 16 / 126, 1e-15);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1093,5 +1141,6 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/recipe/compute", test_recipe_compute);
   g_test_add_func ("/engine/plan-cluster/recipe/casts-and-copies", test_recipe_casts_and_copies);
   g_test_add_func ("/engine/plan-cluster/recipe/gpu-rules", test_recipe_gpu_rules);
+  g_test_add_func ("/engine/plan-cluster/layout/uneven-stages", test_uneven_stages);
   return g_test_run ();
 }

@@ -52,6 +52,7 @@ typedef struct {
 /* One evaluation of a layout: what the search varies. */
 typedef struct {
   int      tp, pp, cp, dp, v, zero, ep, etp;
+  int      first_layers, last_layers;   /* 0: an even share */
   double   micro, global;
   gboolean sp, flash;
   NkRecompute recompute;
@@ -67,6 +68,11 @@ typedef struct {
 } Cost;
 
 /* nk-plan-cluster.c */
+double  _nk_plan_stage_count         (const Shape        *m,
+                                      const Layout       *l,
+                                      int                 stage);
+double  _nk_plan_busiest_stage       (const Shape        *m,
+                                      const Layout       *l);
 void    _nk_plan_stage_layers        (const Shape        *m,
                                       const Layout       *l,
                                       int                 stage,
@@ -79,11 +85,10 @@ double  _nk_plan_layer_activations   (const Shape        *m,
                                       gboolean            moe);
 double  _nk_plan_stage_params        (const Shape        *m,
                                       const Layout       *l,
-                                      gboolean            first,
-                                      gboolean            last);
+                                      int                 stage);
 double  _nk_plan_stage_expert_params (const Shape        *m,
                                       const Layout       *l,
-                                      gboolean            first);
+                                      int                 stage);
 double  _nk_plan_expert_dp           (const Layout       *l);
 double  _nk_plan_grad_bytes          (const NkPlanInputs *in);
 

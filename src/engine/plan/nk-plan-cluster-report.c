@@ -136,6 +136,10 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
                                 : recipe == NK_PLAN_RECIPE_MXFP8 ? _("MXFP8 needs block-scaled tensor cores: NVIDIA Blackwell, AMD CDNA 4 or later")
                                                                  : _("FP8 needs NVIDIA Hopper or Ada, AMD CDNA 3, or later"));
       }
+    case NK_PLAN_RULE_STAGE_LAYERS:
+      return nk_plan_format_formula (_("Uneven stages need PP > 1, and the %N layers less the first stage's %N and the last stage's %N must split into whole, equal shares over the other stages (PP %N)"),
+                                     x[NK_PLAN_IN_LAYERS], (double) in->layout[NK_PLAN_L_FIRST_STAGE_LAYERS],
+                                     (double) in->layout[NK_PLAN_L_LAST_STAGE_LAYERS], pp);
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -298,7 +302,7 @@ text_memory (const Text *t)
                               v[NK_PLAN_V_ACT_LAYER], tp, sp ? _(", sequence parallel") : "");
   if (rc == NK_RECOMPUTE_FULL)
     {
-      double layers = t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP];
+      double layers = v[NK_PLAN_V_ACT_STAGE_LAYERS];
       /* what is left is the working set of the one layer being recomputed */
       double working = v[NK_PLAN_V_MAX_ACT] - layers * v[NK_PLAN_V_ACT_LAYER] * v[NK_PLAN_V_ACT_IN_FLIGHT]
                        - v[NK_PLAN_V_ACT_EDGES];
@@ -311,14 +315,17 @@ text_memory (const Text *t)
   else
     t->f[NK_PLAN_V_MAX_ACT] =
       nk_plan_format_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
-                              t->x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP], v[NK_PLAN_V_ACT_LAYER],
+                              v[NK_PLAN_V_ACT_STAGE_LAYERS], v[NK_PLAN_V_ACT_LAYER],
                               v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
   t->f[NK_PLAN_V_MEM_MAX] =
     nk_plan_format_formula (_("%N params + %N grads + %N optimizer + %N activations + %N low-precision copies = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
                             v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
                             v[NK_PLAN_V_MAX_ACT], v[NK_PLAN_V_MAX_LOWP], v[NK_PLAN_V_MEM_MAX],
-                            v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 || v[NK_PLAN_V_LAYOUT_PP] == 1
-                            ? _("first pipeline stage") : _("last pipeline stage"),
+                            v[NK_PLAN_V_LAYOUT_PP] == 1 || v[NK_PLAN_V_ACT_IN_FLIGHT] >= v[NK_PLAN_V_LAYOUT_PP]
+                            || (v[NK_PLAN_V_ACT_IN_FLIGHT] > 1 && v[NK_PLAN_V_ACT_IN_FLIGHT] >= v[NK_PLAN_V_GRAD_ACCUM]
+                                && t->l[NK_PLAN_L_FIRST_STAGE_LAYERS] == 0)
+                            ? _("first pipeline stage")
+                            : v[NK_PLAN_V_ACT_IN_FLIGHT] == 1 ? _("last pipeline stage") : _("second pipeline stage"),
                             (double) t->r->zero_stage, v[NK_PLAN_V_LAYOUT_DP]);
 }
 
@@ -357,11 +364,20 @@ text_time (const Text *t)
                                 recipe == NK_PLAN_RECIPE_FP8_TENSORWISE ? _(", and a scale and 1024-entry amax history per tensor") : "",
                                 v[NK_PLAN_V_MAX_LOWP]);
     }
+  else if (v[NK_PLAN_V_PIPELINE_PACE] != 1)
+    t->f[NK_PLAN_V_T_COMPUTE] =
+      nk_plan_format_formula (_("%N pace × %N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
+                              v[NK_PLAN_V_PIPELINE_PACE], v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
+                              gpus, peak, eff, v[NK_PLAN_V_T_COMPUTE]);
   else
     t->f[NK_PLAN_V_T_COMPUTE] =
       nk_plan_format_formula (_("%N tokens × %N FLOPs / (%N GPUs × %N FLOP/s × %N matmul efficiency) = %N s"),
                               v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_MODEL_FLOPS_TOKEN], gpus, peak, eff,
                               v[NK_PLAN_V_T_COMPUTE]);
+  if (v[NK_PLAN_V_PIPELINE_PACE] != 1)
+    t->f[NK_PLAN_V_PIPELINE_PACE] =
+      nk_plan_format_formula (_("the busiest stage's layers × PP %N / %N layers = %N (the pipeline runs at the busiest stage's pace)"),
+                              v[NK_PLAN_V_LAYOUT_PP], x[NK_PLAN_IN_LAYERS], v[NK_PLAN_V_PIPELINE_PACE]);
   t->f[NK_PLAN_V_T_RECOMPUTE] =
     nk_plan_format_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
                             v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],

@@ -266,9 +266,14 @@ _nk_plan_step_time (const NkPlanInputs *in,
   double tokens = l->global * m->s;
   double micro_steps = l->global / (l->micro * l->dp);
   double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
-  double layers = m->L / l->pp;
-  double n_stage = _nk_plan_stage_params (m, l, TRUE, l->pp == 1);
-  double n_experts = _nk_plan_stage_expert_params (m, l, TRUE);
+  double layers = _nk_plan_busiest_stage (m, l);   /* per-layer work: the busiest stage's */
+  double n_stage = _nk_plan_stage_params (m, l, 0);
+  double n_experts = _nk_plan_stage_expert_params (m, l, 0);
+  /* uneven stages: the pipeline runs at the pace of the stage with the most
+   * layers, so the layers' work of a step takes busiest · PP / L of the
+   * balanced time (Megatron-LM's uneven split trades it against the embedding
+   * and logits the first and last stages carry, which this does not weigh) */
+  double pace = v[NK_PLAN_V_PIPELINE_PACE] = _nk_plan_busiest_stage (m, l) * l->pp / m->L;
   double dense_layers, moe_layers, busiest;
   Layout kept = *l;
   double ideal, window, tp_bw, dp_bw, edp, edp_bw;
@@ -286,9 +291,9 @@ _nk_plan_step_time (const NkPlanInputs *in,
   if (recipe != NULL)
     slower = recipe_seconds_per_flop (recipe, gpu, peak, in->in[NK_PLAN_IN_EFFICIENCY] > 0);
   bf16_flops = v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest - (linear + busiest) * (1 - slower);
-  v[NK_PLAN_V_T_COMPUTE] = tokens * bf16_flops / (gpus * peak * eff);
+  v[NK_PLAN_V_T_COMPUTE] = pace * tokens * bf16_flops / (gpus * peak * eff);
   v[NK_PLAN_V_T_RECOMPUTE] = tokens * (v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN])
-                             * (bf16_flops / (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest)) / (gpus * peak * eff);
+                             * (bf16_flops / (v[NK_PLAN_V_MODEL_FLOPS_TOKEN] + busiest)) * pace / (gpus * peak * eff);
   v[NK_PLAN_V_T_CAST] = recipe != NULL ? recipe_cast_seconds (recipe, gpu, m, l, dense_layers, moe_layers) : 0;
 
   /* The element-wise work (LayerNorm, GELU, softmax, dropout, residuals) is
@@ -297,7 +302,8 @@ _nk_plan_step_time (const NkPlanInputs *in,
    * passes over the layer's activation bytes (four when recomputed). */
   kept.recompute = NK_RECOMPUTE_NONE;
   v[NK_PLAN_V_ACT_TRAFFIC] = (dense_layers * _nk_plan_layer_activations (m, &kept, p, FALSE, FALSE)
-                              + moe_layers * _nk_plan_layer_activations (m, &kept, p, FALSE, TRUE)) / layers;
+                              + moe_layers * _nk_plan_layer_activations (m, &kept, p, FALSE, TRUE))
+                             / (dense_layers + moe_layers);
   v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
                           * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
 

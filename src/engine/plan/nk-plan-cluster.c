@@ -154,6 +154,47 @@ fill_shape (const NkPlanInputs *in,
   m->final_norm = m->llama ? m->h : 2 * m->h;
 }
 
+/* Layers on the stages without a typed count: the rest, shared evenly
+ * (Megatron-LM's --decoder-first/last-pipeline-num-layers); @shared gets how
+ * many stages share it. */
+static double
+middle_count (const Shape  *m,
+              const Layout *l,
+              double       *shared)
+{
+  double typed = (l->first_layers > 0) + (l->last_layers > 0);
+
+  *shared = l->pp - typed;
+  return *shared > 0 ? (m->L - l->first_layers - l->last_layers) / *shared : 0;
+}
+
+/* The layers of pipeline stage @stage. */
+double
+_nk_plan_stage_count (const Shape  *m,
+                      const Layout *l,
+                      int           stage)
+{
+  double shared;
+
+  if (l->pp > 1 && stage == 0 && l->first_layers > 0)
+    return l->first_layers;
+  if (l->pp > 1 && stage == l->pp - 1 && l->last_layers > 0)
+    return l->last_layers;
+  return l->pp > 1 && (l->first_layers > 0 || l->last_layers > 0) ? middle_count (m, l, &shared) : m->L / l->pp;
+}
+
+/* The layers of the stage with the most: the pipeline runs at its pace. */
+double
+_nk_plan_busiest_stage (const Shape  *m,
+                        const Layout *l)
+{
+  double most = 0;
+
+  for (int stage = 0; stage < MIN (l->pp, 3); stage++)
+    most = MAX (most, _nk_plan_stage_count (m, l, stage == 2 ? l->pp - 1 : stage));
+  return most;
+}
+
 /* Dense and MoE layers of pipeline stage @stage: the dense ones lead the model,
  * so they sit on the first stages. */
 void
@@ -163,10 +204,29 @@ _nk_plan_stage_layers (const Shape  *m,
                        double       *dense,
                        double       *moe)
 {
-  double layers = m->L / l->pp;
+  double layers = _nk_plan_stage_count (m, l, stage);
+  double start = stage == 0 ? 0 : stage == l->pp - 1 ? m->L - layers
+                 : _nk_plan_stage_count (m, l, 0) + (stage - 1) * layers;
 
-  *dense = CLAMP (m->n_dense - stage * layers, 0, layers);
+  *dense = CLAMP (m->n_dense - start, 0, layers);
   *moe = layers - *dense;
+}
+
+/* Whether the typed first and last stages leave the others whole, equal
+ * shares (and need PP > 1). */
+static gboolean
+stages_split (const Shape  *m,
+              const Layout *l)
+{
+  double shared, middle;
+
+  if (l->first_layers == 0 && l->last_layers == 0)
+    return m->L <= 0 || fmod (m->L, l->pp) == 0;
+  if (l->pp < 2 || (m->L > 0 && l->first_layers + l->last_layers > m->L))
+    return FALSE;
+  middle = middle_count (m, l, &shared);
+  return m->L <= 0 || (shared > 0 ? middle >= 1 && middle == floor (middle)
+                                  : l->first_layers + l->last_layers == m->L);
 }
 
 /* ---------------------------------------------------------------- layout */
@@ -196,9 +256,14 @@ check_layout (const Shape  *m,
     return NK_PLAN_RULE_HEADS_TP;
   if (m->kv > 0 && !divides (l->tp, m->kv) && !divides (m->kv, l->tp))
     return NK_PLAN_RULE_KV_TP;
-  if (m->L > 0 && !divides (l->pp, m->L))
+  if ((l->first_layers > 0 || l->last_layers > 0) && !stages_split (m, l))
+    return NK_PLAN_RULE_STAGE_LAYERS;
+  if (m->L > 0 && !stages_split (m, l))
     return NK_PLAN_RULE_LAYERS_PP;
-  if (m->L > 0 && l->v > 1 && !divides ((double) l->pp * l->v, m->L))
+  /* uneven stages: each stage's chunks are its own count over V, as Megatron-LM
+   * splits them; not checked here */
+  if (m->L > 0 && l->v > 1 && l->first_layers == 0 && l->last_layers == 0
+      && !divides ((double) l->pp * l->v, m->L))
     return NK_PLAN_RULE_LAYERS_VIRTUAL;
   if (m->s > 0 && l->cp > 1 && !divides (2.0 * l->cp, m->s))
     return NK_PLAN_RULE_SEQ_CP;
@@ -324,13 +389,13 @@ _nk_plan_layer_activations (const Shape  *m,
 double
 _nk_plan_stage_params (const Shape  *m,
                        const Layout *l,
-                       gboolean      first,
-                       gboolean      last)
+                       int           stage)
 {
   double dense, moe, shared_matrices = m->S * m->ffn_mats * m->h * m->F;
+  gboolean first = stage == 0, last = stage == l->pp - 1;
   double n;
 
-  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  _nk_plan_stage_layers (m, l, stage, &dense, &moe);
   n = dense * (m->layer_matrices / l->tp + (m->layer_params - m->layer_matrices));
   if (moe > 0)
     n += moe * ((m->attn_matrices + shared_matrices) / l->tp
@@ -350,11 +415,11 @@ _nk_plan_stage_params (const Shape  *m,
 double
 _nk_plan_stage_expert_params (const Shape  *m,
                               const Layout *l,
-                              gboolean      first)
+                              int           stage)
 {
   double dense, moe;
 
-  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense, &moe);
+  _nk_plan_stage_layers (m, l, stage, &dense, &moe);
   return moe * m->E * m->expert_params / ((double) l->ep * l->etp);
 }
 
@@ -410,15 +475,15 @@ stage_memory (const NkPlanInputs *in,
               const Shape        *m,
               const Layout       *l,
               double              p,
-              gboolean            first,
-              gboolean            last,
+              int                 stage,
               double             *in_flight_out,
               double             *edges_out)
 {
   gboolean mixed = nk_precision_is_mixed (in->precision);
   double state = nk_optimizer_state_bytes (in->optimizer);
-  double n = _nk_plan_stage_params (m, l, first, last);
-  double ne = _nk_plan_stage_expert_params (m, l, first), edp = _nk_plan_expert_dp (l);
+  gboolean first = stage == 0, last = stage == l->pp - 1;
+  double n = _nk_plan_stage_params (m, l, stage);
+  double ne = _nk_plan_stage_expert_params (m, l, stage), edp = _nk_plan_expert_dp (l);
   double dense_layers, moe_layers;
   double w = mixed ? 2 : 4;
   double g = _nk_plan_grad_bytes (in);
@@ -433,10 +498,10 @@ stage_memory (const NkPlanInputs *in,
   mem.params = n * w / (l->zero >= 3 ? dp : 1) + ne * w / (l->zero >= 3 ? edp : 1);
   mem.grads = n * g / (l->zero >= 2 ? dp : 1) + ne * g / (l->zero >= 2 ? edp : 1);
   mem.opt = n * o / (l->zero >= 1 ? dp : 1) + ne * o / (l->zero >= 1 ? edp : 1);
-  _nk_plan_stage_layers (m, l, first ? 0 : l->pp - 1, &dense_layers, &moe_layers);
+  _nk_plan_stage_layers (m, l, stage, &dense_layers, &moe_layers);
 
   /* 1F1B: stage i holds PP − i micro-batches (at most the m there are). */
-  in_flight = first ? MIN ((double) l->pp, m_steps) : 1;
+  in_flight = MIN ((double) (l->pp - stage), m_steps);
   if (first && l->v > 1)
     in_flight *= 1 + (l->pp - 1.0) / (l->pp * (double) l->v);
   memset (mem.act_terms, 0, sizeof mem.act_terms);
@@ -464,7 +529,7 @@ stage_memory (const NkPlanInputs *in,
       mem.act_terms[i] += edge[i];
       mem.act += mem.act_terms[i];
     }
-  mem.lowp = recipe_memory (in, m, l, first ? 0 : l->pp - 1);
+  mem.lowp = recipe_memory (in, m, l, stage);
   mem.total = mem.params + mem.grads + mem.opt + mem.act + mem.lowp;
   if (in_flight_out != NULL)
     *in_flight_out = in_flight;
@@ -510,19 +575,28 @@ evaluate (const NkPlanInputs *in,
 
   /* The most loaded GPU: the first stage (most micro-batches in flight) or the
    * last (the output layer and its logits). */
-  first = stage_memory (in, m, l, p, TRUE, l->pp == 1, &in_flight, &edges);
+  first = stage_memory (in, m, l, p, 0, &in_flight, &edges);
   /* a MoE layer's where the model has them: the layers that decide the memory */
   v[NK_PLAN_V_ACT_LAYER] = _nk_plan_layer_activations (m, l, p, TRUE, m->n_moe > 0);
   v[NK_PLAN_V_ACT_IN_FLIGHT] = in_flight;
   v[NK_PLAN_V_ACT_EDGES] = edges;
-  if (l->pp > 1)
+  v[NK_PLAN_V_ACT_STAGE_LAYERS] = _nk_plan_stage_count (m, l, 0);
+  /* the last stage; with a short first stage the second, which holds PP − 1
+   * micro-batches of a full share */
+  for (guint i = 0; i < 2 && l->pp > 1; i++)
     {
-      last = stage_memory (in, m, l, p, FALSE, TRUE, NULL, &edges);
+      int stage = i == 0 ? l->pp - 1 : 1;
+      double flight;
+
+      if (i == 1 && !(l->first_layers > 0 && l->pp > 2))
+        break;
+      last = stage_memory (in, m, l, p, stage, &flight, &edges);
       if (last.total > first.total)
         {
           first = last;
-          v[NK_PLAN_V_ACT_IN_FLIGHT] = 1;
+          v[NK_PLAN_V_ACT_IN_FLIGHT] = flight;
           v[NK_PLAN_V_ACT_EDGES] = edges;
+          v[NK_PLAN_V_ACT_STAGE_LAYERS] = _nk_plan_stage_count (m, l, stage);
         }
     }
   memcpy (c->act_terms, first.act_terms, sizeof c->act_terms);
@@ -557,6 +631,8 @@ layout_from_inputs (const NkPlanInputs *in,
     l->recompute = NK_RECOMPUTE_FULL;
   l->zero = in->zero_stage;
   l->ep = MAX (1, x[NK_PLAN_L_EP]);
+  l->first_layers = x[NK_PLAN_L_FIRST_STAGE_LAYERS];
+  l->last_layers = x[NK_PLAN_L_LAST_STAGE_LAYERS];
   l->etp = MAX (1, x[NK_PLAN_L_ETP]);
   l->global = x[NK_PLAN_L_GLOBAL_BATCH] > 0 ? x[NK_PLAN_L_GLOBAL_BATCH] : in->in[NK_PLAN_IN_BATCH];
   l->micro = x[NK_PLAN_L_MICRO_BATCH] > 0 ? x[NK_PLAN_L_MICRO_BATCH] : l->global / l->dp;
@@ -603,7 +679,10 @@ search_layout (const NkPlanInputs *in,
         Layout l = *given;
         double replica_batch;
 
-        if (!divides (pp, m->L) || !divides ((double) tp * pp * given->cp, gpus))
+        if (!divides ((double) tp * pp * given->cp, gpus))
+          continue;
+        l.pp = pp;
+        if (!stages_split (m, &l))
           continue;
         l.tp = tp;
         l.pp = pp;
@@ -726,6 +805,7 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_MLA_DIMS] = "kv-lora-rank",
   [NK_PLAN_RULE_RECIPE_GPU] = "recipe",
   [NK_PLAN_RULE_RECIPE_MIXED] = "recipe",
+  [NK_PLAN_RULE_STAGE_LAYERS] = "first-stage-layers",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last

@@ -186,6 +186,8 @@ typedef enum {
  * @NK_PLAN_L_QK_ROPE_HEAD_DIM: #NkPlan:qk-rope-head-dim
  * @NK_PLAN_L_V_HEAD_DIM: #NkPlan:v-head-dim
  * @NK_PLAN_L_RECIPE: #NkPlan:recipe
+ * @NK_PLAN_L_FIRST_STAGE_LAYERS: #NkPlan:first-stage-layers
+ * @NK_PLAN_L_LAST_STAGE_LAYERS: #NkPlan:last-stage-layers
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -231,6 +233,8 @@ typedef enum {
   NK_PLAN_L_QK_ROPE_HEAD_DIM,
   NK_PLAN_L_V_HEAD_DIM,
   NK_PLAN_L_RECIPE,
+  NK_PLAN_L_FIRST_STAGE_LAYERS,
+  NK_PLAN_L_LAST_STAGE_LAYERS,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -329,6 +333,7 @@ typedef enum {
  * @NK_PLAN_V_ACT_LAYER: #NkPlan:activations-per-layer
  * @NK_PLAN_V_ACT_IN_FLIGHT: #NkPlan:micro-batches-in-flight
  * @NK_PLAN_V_ACT_EDGES: #NkPlan:activations-embedding-and-logits
+ * @NK_PLAN_V_ACT_STAGE_LAYERS: #NkPlan:activations-stage-layers
  * @NK_PLAN_V_ACT_TRAFFIC: #NkPlan:activation-traffic-per-layer
  * @NK_PLAN_V_MAX_PARAMS: #NkPlan:memory-max-params
  * @NK_PLAN_V_MAX_GRADS: #NkPlan:memory-max-grads
@@ -353,6 +358,7 @@ typedef enum {
  * @NK_PLAN_V_T_EXPOSED: #NkPlan:time-exposed-comm
  * @NK_PLAN_V_T_STEP: #NkPlan:time-per-step
  * @NK_PLAN_V_BUBBLE_FRACTION: #NkPlan:bubble-fraction
+ * @NK_PLAN_V_PIPELINE_PACE: #NkPlan:pipeline-pace
  * @NK_PLAN_V_TOKENS_PER_S: #NkPlan:tokens-per-s
  * @NK_PLAN_V_MFU_MODEL: #NkPlan:mfu-model
  * @NK_PLAN_V_MFU_HARDWARE: #NkPlan:mfu-hardware
@@ -426,6 +432,7 @@ typedef enum {
   NK_PLAN_V_ACT_LAYER,
   NK_PLAN_V_ACT_IN_FLIGHT,
   NK_PLAN_V_ACT_EDGES,
+  NK_PLAN_V_ACT_STAGE_LAYERS,
   NK_PLAN_V_ACT_TRAFFIC,
   NK_PLAN_V_MAX_PARAMS,
   NK_PLAN_V_MAX_GRADS,
@@ -450,6 +457,7 @@ typedef enum {
   NK_PLAN_V_T_EXPOSED,
   NK_PLAN_V_T_STEP,
   NK_PLAN_V_BUBBLE_FRACTION,
+  NK_PLAN_V_PIPELINE_PACE,
   NK_PLAN_V_TOKENS_PER_S,
   NK_PLAN_V_MFU_MODEL,
   NK_PLAN_V_MFU_HARDWARE,
@@ -541,6 +549,9 @@ typedef enum {
  * @NK_PLAN_RULE_RECIPE_GPU: the GPU has no units for the recipe (FP8 before
  *   Hopper and Ada, MXFP8 before Blackwell, NVFP4 off NVIDIA's Blackwell)
  * @NK_PLAN_RULE_RECIPE_MIXED: a low-precision recipe trains in mixed precision
+ * @NK_PLAN_RULE_STAGE_LAYERS: uneven stages: the first and last stages' layers
+ *   need PP > 1 and leave the other stages whole, equal shares (Megatron-LM's
+ *   --decoder-first/last-pipeline-num-layers)
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -569,6 +580,7 @@ typedef enum {
   NK_PLAN_RULE_MLA_DIMS,
   NK_PLAN_RULE_RECIPE_GPU,
   NK_PLAN_RULE_RECIPE_MIXED,
+  NK_PLAN_RULE_STAGE_LAYERS,
 } NkPlanLayoutRule;
 
 /**

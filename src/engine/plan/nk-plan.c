@@ -127,6 +127,9 @@ static const struct {
   [NK_PLAN_L_QK_ROPE_HEAD_DIM] = { "qk-rope-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_V_HEAD_DIM] = { "v-head-dim", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_RECIPE] = { "recipe", LAYOUT_ENUM, nk_plan_recipe_get_type, 0, 0 },
+  /* 0: an even share */
+  [NK_PLAN_L_FIRST_STAGE_LAYERS] = { "first-stage-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
+  [NK_PLAN_L_LAST_STAGE_LAYERS] = { "last-stage-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -478,6 +478,20 @@ G_BEGIN_DECLS
  * pays the quantizing passes (#NkPlan:time-casts).
  */
 /**
+ * NkPlan:first-stage-layers:
+ *
+ * Layers on the first pipeline stage, which also holds the embedding; the
+ * stages without a typed count share the rest evenly (Megatron-LM's
+ * --decoder-first-pipeline-num-layers; Llama 3 405B: 126 layers on 16 stages).
+ * 0: an even share.
+ */
+/**
+ * NkPlan:last-stage-layers:
+ *
+ * Layers on the last pipeline stage, which also holds the output layer and its
+ * logits (Megatron-LM's --decoder-last-pipeline-num-layers). 0: an even share.
+ */
+/**
  * NkPlan:valid:
  *
  * Whether every input is acceptable and every asked-for result finite.
@@ -718,6 +732,19 @@ G_BEGIN_DECLS
  * input and output gradient read in bf16 and written twice quantized (row-wise
  * and column-wise) with scales, the weights once a step, all bound by HBM
  * bandwidth; 0 without a recipe.
+ */
+/**
+ * NkPlan:activations-stage-layers:
+ *
+ * Layers on the most loaded GPU's pipeline stage (L / PP, or the typed first or
+ * last stage's count, or a middle stage's share with uneven stages).
+ */
+/**
+ * NkPlan:pipeline-pace:
+ *
+ * How much longer the layers' work of a step takes than with an even split:
+ * the busiest stage's layers × PP / layers (1 with even stages; Llama 3 405B's
+ * 126 layers as 7 + 14 × 8 + 7 on 16 stages: 8 · 16 / 126).
  */
 /**
  * NkPlan:layout-dp:
