@@ -644,6 +644,22 @@ export_launch (NkPlan         *plan,
   g_autofree char *command = NULL;
   NkLaunchSpec spec;
 
+  /* The launch configs know dense models in bf16 only: writing one that drops
+   * the experts, latent attention, a recipe or uneven stages would launch
+   * another model, so say so instead. */
+  {
+    static const PlanFlagId unexported[] = {
+      F_EXPERTS, F_ATTENTION, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (unexported); i++)
+      if (a->text[unexported[i]] != NULL && (unexported[i] != F_ATTENTION || a->choice[F_ATTENTION] != NK_ATTENTION_MHA))
+        return FAIL (a, _("--export %s does not write %s into the launch config yet; plan without --export, or without %s"),
+                     a->text[F_EXPORT], plan_flags[unexported[i]].flag, plan_flags[unexported[i]].flag);
+    if (a->choice[F_PRECISION] >= RECIPE_CHOICE)
+      return FAIL (a, _("--export %s does not write the %s recipe into the launch config yet; plan without --export, or with --precision mixed"),
+                   a->text[F_EXPORT], a->text[F_PRECISION]);
+  }
   if (!nk_plan_get_launch_spec (plan, &spec, &error))
     return FAIL (a, "--export %s: %s", a->text[F_EXPORT], error->message);
   /* a valid plan the engine cannot run is understood but not satisfiable */

@@ -1103,6 +1103,47 @@ test_uneven_stages (void)
   REL (out (llama, "pipeline-pace"), 8.0 * 16 / 126, 1e-15);
 }
 
+/* --export refuses, exit 2, what its launch configs cannot say yet (experts,
+ * latent attention, a recipe, uneven stages), rather than launch another
+ * model; the summary names EP. */
+static void
+test_export_refuses_unwritten (void)
+{
+  static const char *extra[][4] = {
+    { "--experts", "8", "--experts-per-token", "2" },
+    { "--precision", "fp8-tensorwise", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (extra); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      const char *args[] = { "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "0.5",
+                             "--layers", "32", "--d-model", "4096", "--heads", "32", "--ffn", "swiglu",
+                             "--d-ff", "14336", "--vocab", "32000", "--seq", "4096", "--global-batch", "256",
+                             "--micro-batch", "1", "--export", "megatron",
+                             extra[i][0], extra[i][1], extra[i][2], extra[i][3], NULL };
+
+      if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+        return;
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_true (g_str_has_prefix (run.err, "napkin-cli: --export megatron does not write "));
+      g_assert_cmpuint (run.out_len, ==, 0);
+    }
+  {
+    g_auto(NkTestRun) run = { 0 };
+    const char *args[] = { "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--mfu", "0.5",
+                           "--layers", "32", "--d-model", "4096", "--heads", "32", "--ffn", "swiglu",
+                           "--d-ff", "14336", "--vocab", "32000", "--seq", "4096", "--global-batch", "256",
+                           "--micro-batch", "1", "--experts", "8", "--experts-per-token", "2", "--ep", "8", NULL };
+
+    if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+      return;
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "EP 8 × ETP 1: each GPU holds 1 of the 8 experts"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1142,5 +1183,6 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/recipe/casts-and-copies", test_recipe_casts_and_copies);
   g_test_add_func ("/engine/plan-cluster/recipe/gpu-rules", test_recipe_gpu_rules);
   g_test_add_func ("/engine/plan-cluster/layout/uneven-stages", test_uneven_stages);
+  g_test_add_func ("/engine/plan-cluster/export/refuses-unwritten", test_export_refuses_unwritten);
   return g_test_run ();
 }

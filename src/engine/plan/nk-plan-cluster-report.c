@@ -614,6 +614,17 @@ _nk_plan_summary_cluster (GString            *s,
     return;
   g_string_append_printf (s, _("\nLayout (%s)\n"), r->searched ? _("the fastest that fits") : _("as given"));
   row (s, o, _("data parallel"), NK_PLAN_V_LAYOUT_DP, nk_plan_format_formula ("DP %N", v[NK_PLAN_V_LAYOUT_DP]));
+  if (inputs->layout[NK_PLAN_L_EXPERTS] > 0)
+    {
+      g_autofree char *ep = nk_plan_format_formula ("EP %N", (double) r->layout[NK_PLAN_L_EP]);
+      g_autofree char *why =
+        nk_plan_format_formula (_("EP %N × ETP %N: each GPU holds %N of the %N experts of a MoE layer"),
+                                (double) r->layout[NK_PLAN_L_EP], (double) r->layout[NK_PLAN_L_ETP],
+                                (double) inputs->layout[NK_PLAN_L_EXPERTS] / r->layout[NK_PLAN_L_EP],
+                                (double) inputs->layout[NK_PLAN_L_EXPERTS]);
+
+      nk_plan_format_row (s, _("expert parallel"), ep, why);
+    }
   row (s, o, _("micro-batches"), NK_PLAN_V_GRAD_ACCUM, nk_plan_format_formula ("%N", v[NK_PLAN_V_GRAD_ACCUM]));
   row (s, o, _("tokens/step"), NK_PLAN_V_TOKENS_PER_STEP, nk_plan_format_formula ("%N", v[NK_PLAN_V_TOKENS_PER_STEP]));
   if (r->has[NK_PLAN_V_STEPS])
