@@ -27,6 +27,7 @@ struct _NapkinClusterForm
   GtkSpinButton       *per_node_spin, *kv_spin, *reserve_spin, *head_dim_spin, *nvlink_domain_spin;
   GtkSpinButton       *experts_spin, *experts_per_token_spin, *shared_experts_spin, *expert_d_ff_spin;
   GtkSpinButton       *dense_layers_spin, *ep_spin, *etp_spin, *imbalance_spin;
+  GtkSpinButton       *first_stage_spin, *last_stage_spin;
   GtkSpinButton       *q_lora_spin, *kv_lora_spin, *qk_nope_spin, *qk_rope_spin, *v_head_spin;
   AdwComboRow         *attention_row, *recipe_row;
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
@@ -59,6 +60,8 @@ static const struct {
 } controls[] = {
   { "tp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, tp_spin) },
   { "pp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, pp_spin) },
+  { "first-stage-layers", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, first_stage_spin) },
+  { "last-stage-layers", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, last_stage_spin) },
   { "cp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, cp_spin) },
   { "dp", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, dp_spin) },
   { "virtual-stages", SPIN, G_STRUCT_OFFSET (NapkinClusterForm, virtual_spin) },
@@ -481,6 +484,8 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (attention_expander);
   BIND (attention_row);
   BIND (recipe_row);
+  BIND (first_stage_spin);
+  BIND (last_stage_spin);
   BIND (q_lora_spin);
   BIND (kv_lora_spin);
   BIND (qk_nope_spin);

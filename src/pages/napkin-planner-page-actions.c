@@ -32,7 +32,8 @@ clear_published_run (NapkinPlannerPage *self)
 {
   g_object_set (self->plan, "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
                 "dense-layers", 0, "ep", 1, "etp", 1, "head-dim", 0, "attention", NK_ATTENTION_MHA,
-                "recipe", NK_PLAN_RECIPE_NONE, "mfu-auto", FALSE, NULL);
+                "recipe", NK_PLAN_RECIPE_NONE, "first-stage-layers", 0, "last-stage-layers", 0,
+                "mfu-auto", FALSE, NULL);
 }
 
 /* Napkin's own GPT as the Training page trains it (issue 12's run: 4 layers,
@@ -119,7 +120,10 @@ apply_published_run (NapkinPlannerPage  *self,
  * (config.json), untied; sequences of 4K, the batch ramped up to 15,360
  * sequences (the value kept for most of training), 14.8T tokens. §3.1-3.2:
  * 2,048 H800s, 8 per node, 16-way pipeline parallelism, 64-way expert
- * parallelism across 8 nodes, ZeRO-1 data parallelism, no tensor parallelism;
+ * parallelism across 8 nodes, ZeRO-1 data parallelism, no tensor parallelism
+ * (the report gives no split of its 61 layers over the 16 stages: 3 on the
+ * first and 2 on the last, beside the embedding and the output layer, leave 4
+ * on each of the other 14);
  * §2.1.1 and config.json: multi-head latent attention with a query latent of
  * 1536, a key/value latent of 512, heads of 128 + 64 (RoPE) for Q and K and 128
  * for V;
@@ -138,6 +142,7 @@ deepseek_v3_preset (NapkinPlannerPage *self)
 
   apply_published_run (self, &run);
   g_object_set (self->plan, "tp", 1, "pp", 16, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
+                "first-stage-layers", 3, "last-stage-layers", 2,
                 "kv-heads", 0, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
                 "attention", NK_ATTENTION_MLA, "q-lora-rank", 1536, "kv-lora-rank", 512,
                 "recipe", NK_PLAN_RECIPE_FP8_BLOCKWISE,
@@ -172,6 +177,7 @@ llama3_70b_nvl72_preset (NapkinPlannerPage *self)
 
   apply_published_run (self, &run);
   g_object_set (self->plan, "tp", 8, "pp", 1, "cp", 1, "dp", 0, "virtual-stages", 1, "micro-batch", 1,
+                "first-stage-layers", 0, "last-stage-layers", 0,
                 "kv-heads", 8, "head-dim", 0, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE,
                 "attention", NK_ATTENTION_MHA, "recipe", NK_PLAN_RECIPE_NONE,
                 "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, "flash-attention", TRUE,

@@ -80,6 +80,8 @@ test_experts_bind (void)
     { "expert-imbalance", 1.25, 1.5 },
     { "head-dim", 128, 64 },
     { "nvlink-domain", 72, 36 },
+    { "first-stage-layers", 3, 5 },
+    { "last-stage-layers", 2, 1 },
     { "q-lora-rank", 1536, 768 },
     { "kv-lora-rank", 512, 256 },
     { "qk-nope-head-dim", 128, 64 },
@@ -226,6 +228,13 @@ test_deepseek_v3_preset (void)
   g_assert_cmpfloat (spin_value (form, "dense-layers"), ==, 3);
   g_assert_cmpfloat (spin_value (form, "ep"), ==, 64);
   g_assert_cmpfloat (spin_value (form, "pp"), ==, 16);
+  g_assert_cmpfloat (spin_value (form, "first-stage-layers"), ==, 3);
+  g_assert_cmpfloat (spin_value (form, "last-stage-layers"), ==, 2);
+  /* 3 + 14 · 4 + 2 = 61: the published layout is planned, and its step timed */
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "layout-dp"), ==, 2048 / 16);
+  g_assert_true (isfinite (nk_plan_get_output (plan, "time-per-step")));
+  g_assert_cmpstr (_napkin_cluster_form_get_error_text (form), ==, "");
   g_assert_cmpfloat (spin_value (form, "kv-lora-rank"), ==, 512);
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (_napkin_cluster_form_get_control (form, "recipe"))),
                     ==, NK_PLAN_RECIPE_FP8_BLOCKWISE);
