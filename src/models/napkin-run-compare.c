@@ -70,32 +70,6 @@ emit_changed (NapkinRunCompare *self)
 
 /* ------------------------------------------------------------ a line's points */
 
-/* @from's points moved onto the x of @map at their step; a step the map does not
- * have is left out rather than placed anywhere. */
-static void
-remap (NapkinSeries *from,
-       NapkinSeries *map,
-       NapkinSeries *to)
-{
-  guint n = napkin_series_get_length (from);
-  guint m = napkin_series_get_length (map);
-  guint j = 0;
-
-  napkin_series_begin_update (to);
-  napkin_series_clear (to);
-  for (guint i = 0; i < n; i++)
-    {
-      double step = napkin_series_get_x (from, i);
-
-      /* both are in order of step: one pass */
-      while (j < m && napkin_series_get_x (map, j) < step)
-        j++;
-      if (j < m && napkin_series_get_x (map, j) == step)
-        napkin_series_append (to, napkin_series_get_y (map, j), napkin_series_get_y (from, i));
-    }
-  napkin_series_end_update (to);
-}
-
 /* The map follows the run's steps: the points follow the map. */
 static void
 on_map_changed (NapkinSeries *map,
@@ -103,7 +77,7 @@ on_map_changed (NapkinSeries *map,
 {
   for (guint q = 0; q < NAPKIN_COMPARE_N_QUANTITIES; q++)
     if (line->shown[q] != NULL)
-      remap (napkin_run_get_series (line->run, quantity_series[q]), map, line->shown[q]);
+      napkin_series_remap (line->shown[q], napkin_run_get_series (line->run, quantity_series[q]), map);
   emit_changed (line->self);
 }
 
@@ -149,7 +123,7 @@ line_bind (Line *line)
       else
         {
           line->shown[q] = napkin_series_new ();
-          remap (own, line->map, line->shown[q]);
+          napkin_series_remap (line->shown[q], own, line->map);
         }
     }
   if (line->map != NULL)

@@ -577,3 +577,35 @@ napkin_series_decimate (NapkinSeries *self,
     }
   return filled;
 }
+
+/**
+ * napkin_series_remap:
+ * @self: the series to fill
+ * @from: points by step (x is the step)
+ * @map: the same steps' other x (tokens seen, FLOPs spent, wall time), in order of step
+ *
+ * Fills @self with @from's points moved onto @map's x at their step; a step @map does
+ * not have is left out rather than placed anywhere. Both are in order of step: one pass.
+ */
+void
+napkin_series_remap (NapkinSeries *self,
+                     NapkinSeries *from,
+                     NapkinSeries *map)
+{
+  guint n = napkin_series_get_length (from);
+  guint m = napkin_series_get_length (map);
+  guint j = 0;
+
+  napkin_series_begin_update (self);
+  napkin_series_clear (self);
+  for (guint i = 0; i < n; i++)
+    {
+      double step = napkin_series_get_x (from, i);
+
+      while (j < m && napkin_series_get_x (map, j) < step)
+        j++;
+      if (j < m && napkin_series_get_x (map, j) == step)
+        napkin_series_append (self, napkin_series_get_y (map, j), napkin_series_get_y (from, i));
+    }
+  napkin_series_end_update (self);
+}

@@ -33,6 +33,9 @@ void          napkin_series_append       (NapkinSeries *self,
                                           double        x,
                                           double        y);
 void          napkin_series_clear        (NapkinSeries *self);
+void          napkin_series_remap        (NapkinSeries *self,
+                                          NapkinSeries *from,
+                                          NapkinSeries *map);
 void          napkin_series_begin_update (NapkinSeries *self);
 void          napkin_series_end_update   (NapkinSeries *self);
 guint         napkin_series_get_length   (NapkinSeries *self);

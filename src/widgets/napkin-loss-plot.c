@@ -74,32 +74,6 @@ line_clear_map (Line *line)
   g_clear_object (&line->shown_smooth);
 }
 
-/* @from's points moved onto the x of @map at their step; a step the map does not
- * have is left out rather than placed anywhere. */
-static void
-remap (NapkinSeries *from,
-       NapkinSeries *map,
-       NapkinSeries *to)
-{
-  guint n = napkin_series_get_length (from);
-  guint m = napkin_series_get_length (map);
-  guint j = 0;
-
-  napkin_series_begin_update (to);
-  napkin_series_clear (to);
-  for (guint i = 0; i < n; i++)
-    {
-      double step = napkin_series_get_x (from, i);
-
-      /* both are in order of step: one pass */
-      while (j < m && napkin_series_get_x (map, j) < step)
-        j++;
-      if (j < m && napkin_series_get_x (map, j) == step)
-        napkin_series_append (to, napkin_series_get_y (map, j), napkin_series_get_y (from, i));
-    }
-  napkin_series_end_update (to);
-}
-
 static void
 line_remap (Line *line)
 {
@@ -110,8 +84,8 @@ line_remap (Line *line)
       line->shown_raw = napkin_series_new ();
       line->shown_smooth = napkin_series_new ();
     }
-  remap (line->raw, line->map, line->shown_raw);
-  remap (line->smooth, line->map, line->shown_smooth);
+  napkin_series_remap (line->shown_raw, line->raw, line->map);
+  napkin_series_remap (line->shown_smooth, line->smooth, line->map);
 }
 
 /* What is drawn: the points on the step axis, or moved onto another. */
