@@ -965,6 +965,27 @@ test_moe_json (void)
   }
 }
 
+/* CLI.md: the JSON's top-level `precision` is the recipe where one is set (the
+ * contract's words), the training precision otherwise. */
+static void
+test_precision_is_recipe (void)
+{
+  const char *recipes[] = { "fp8-tensorwise", "fp8-blockwise" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (recipes); i++)
+    {
+      g_auto(NkTestRun) run = { 0 };
+      g_autoptr(JsonObject) o = NULL;
+
+      run_cli (&run, "plan", "--params", "8e9", "--tokens", "1e12", "--gpus", "64", "--gpu", "h100-sxm",
+               "--mfu", "0.4", "--layers", "32", "--d-model", "4096", "--heads", "32", "--seq", "8192",
+               "--global-batch", "128", "--precision", recipes[i], "--json", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      o = parse_line (run.out);
+      g_assert_cmpstr (json_object_get_string_member (o, "precision"), ==, recipes[i]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1002,6 +1023,7 @@ main (int    argc,
   g_test_add_func ("/cli/plan/issue21/largest-shape-activations", test_bug_largest_shape_activations);
   g_test_add_func ("/cli/plan/issue21/best-layout-too-many-gpus", test_bug_best_layout_too_many_gpus);
   g_test_add_func ("/cli/plan/issue22/moe-json", test_moe_json);
+  g_test_add_func ("/cli/plan/issue22/precision-is-recipe", test_precision_is_recipe);
 
   return g_test_run ();
 }

@@ -738,7 +738,10 @@ nk_plan_report_build_json (const NkPlanInputs *inputs,
     build_json_sizing (builder, r);
   _nk_plan_build_json_cluster (builder, in, r);
   build_json_assumptions (builder, in);
-  add_string (builder, "precision", nk_precision_to_string (in->precision));
+  /* CLI.md: the top-level precision is the recipe where one is set */
+  add_string (builder, "precision", nk_plan_inputs_get_recipe (in) != NK_PLAN_RECIPE_NONE
+                                    ? nk_enum_to_nick (NK_TYPE_PLAN_RECIPE, nk_plan_inputs_get_recipe (in))
+                                    : nk_precision_to_string (in->precision));
   {
     g_autofree char *convention = mfu_convention (in, r);
 
