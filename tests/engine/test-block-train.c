@@ -21,6 +21,7 @@
 #include "nk-autograd-private.h"
 #include "nk-autograd-quant.h"
 #include "nk-autograd.h"
+#include "nk-gpt.h"
 #include "nk-json.h"
 #include "nk-run-dir.h"
 #include "nk-train-metrics.h"
@@ -148,6 +149,47 @@ ref_quantize (Recipe  recipe,
   for (gsize r = 0; r < rows; r++)
     for (gsize c0 = 0; c0 < cols; c0 += 32)
       ref_mx_block (v + r * rs + c0 * cs, MIN (32, cols - c0), cs, recipe == REF_MX_UP, counts);
+}
+
+/* NVFP4's weight-gradient rotation (NVIDIA's NVFP4 recipe): each block of 16 along
+ * the rows of a [rows, cols] operand becomes H·diag(@sign)·v / 4, H the 16×16
+ * Hadamard matrix built here by Sylvester's doubling, rounded to float32 as the
+ * engine's float32 product leaves it. */
+static void
+ref_rotate (double      *v,
+            gsize        rows,
+            gsize        cols,
+            gsize        rs,
+            gsize        cs,
+            const float *sign)
+{
+  double h[16][16] = { { 1.0 } };
+
+  for (guint n = 1; n < 16; n *= 2)
+    for (guint i = 0; i < n; i++)
+      for (guint j = 0; j < n; j++)
+        {
+          h[i][j + n] = h[i][j];
+          h[i + n][j] = h[i][j];
+          h[i + n][j + n] = -h[i][j];
+        }
+  g_assert_cmpuint (cols % 16, ==, 0);
+  for (gsize r = 0; r < rows; r++)
+    for (gsize c0 = 0; c0 < cols; c0 += 16)
+      {
+        double in[16];
+
+        for (guint j = 0; j < 16; j++)
+          in[j] = v[r * rs + (c0 + j) * cs] * sign[j];
+        for (guint i = 0; i < 16; i++)
+          {
+            double sum = 0.0;
+
+            for (guint j = 0; j < 16; j++)
+              sum += h[i][j] * in[j];
+            v[r * rs + (c0 + i) * cs] = (float) (sum / 4.0);
+          }
+      }
 }
 
 /* Values over twenty binades, so blocks flush small neighbours and (floor) clip. */
@@ -293,9 +335,25 @@ check_recipe (Recipe recipe)
   worst = assert_close (nk_tensor_get_grad (xt), ref, abs, B * IN);
   g_test_message ("dx: worst %.3g", worst);
 
-  /* dW [out, in] = dyᵀ·x: both along the batch (the columns of g and x) */
+  /* dW [out, in] = dyᵀ·x: both along the batch (the columns of g and x), under
+   * NVFP4 rotated first (which leaves the exact product as it was) */
   memcpy (gq, g, sizeof g);
   memcpy (xq, x, sizeof x);
+  if (recipe == REF_NVFP4)
+    {
+      float sign[16];
+      double unrotated[OUT * IN], rotated[OUT * IN], scratch[OUT * IN];
+
+      _nk_ag_block_quant_rotation_signs (sign);
+      for (guint i = 0; i < 16; i++)
+        g_assert_true (sign[i] == 1.0f || sign[i] == -1.0f);
+      ref_product (gq, 1, OUT, xq, 1, IN, OUT, IN, B, unrotated, scratch);
+      ref_rotate (gq, OUT, B, 1, OUT, sign);
+      ref_rotate (xq, IN, B, 1, IN, sign);
+      ref_product (gq, 1, OUT, xq, 1, IN, OUT, IN, B, rotated, scratch);
+      for (gsize i = 0; i < OUT * IN; i++)
+        g_assert_cmpfloat (fabs (rotated[i] - unrotated[i]), <=, 1e-6 * scratch[i]);
+    }
   ref_quantize (recipe, gq, OUT, B, 1, OUT, &counts);
   ref_quantize (recipe, xq, IN, B, 1, IN, &counts);
   ref_product (gq, 1, OUT, xq, 1, IN, OUT, IN, B, ref, abs);
@@ -464,6 +522,44 @@ test_nvfp4_stochastic_fast (void)
   g_assert_cmpuint (ctr_a, ==, 5 + 3 * ROWS * COLS);
 }
 
+/* A GPT under a recipe quantizes its blocks' four Linears and not its tied output
+ * head: after one forward the quantizer has seen, per block, x and W of c_attn
+ * ([BT, d], [3d, d]), attn.c_proj ([BT, d], [d, d]), c_fc ([BT, d], [4d, d]) and
+ * mlp.c_proj ([BT, 4d], [d, 4d]) — L·(7·BT·d + 12·d²) elements, counted here by
+ * hand — and not the head's [BT, d] and [V, d]. */
+static void
+test_gpt_head_not_quantized (void)
+{
+  const guint V = 64, d = 32, L = 2, H = 2, T = 8, Bt = 2;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkModel) m = nk_model_new_gpt (V, d, L, H, T, NK_DTYPE_F32, &error);
+  g_autoptr(NkTensor) x = NULL;
+  g_autoptr(NkTensor) logits = NULL;
+  NkQuantizeStats stats;
+  guint64 bt = (guint64) Bt * T;
+
+  g_assert_no_error (error);
+  x = nk_tensor_new_full (nk_device_get_cpu (), NK_DTYPE_INT32, NK_SHAPE (Bt, T),
+                          NK_BUCKET_DATA, FALSE, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < Bt * T; i++)
+    ((gint32 *) nk_tensor_data (x))[i] = (gint32) (i * 7 % V);
+  for (NkBlockFormat f = NK_BLOCK_FORMAT_MXFP8_E4M3; ; f = NK_BLOCK_FORMAT_NVFP4)
+    {
+      nk_autograd_set_block_quant (f, 0, NK_MX_SCALE_UP, FALSE, 3);
+      logits = nk_model_forward (m, x, &error);
+      g_assert_no_error (error);
+      g_assert_true (nk_autograd_get_block_quant (NULL));   /* resumed after the head */
+      nk_autograd_take_quant_stats (&stats);
+      nk_autograd_release (logits);
+      g_clear_pointer (&logits, nk_tensor_unref);
+      nk_autograd_clear_block_quant ();
+      g_assert_cmpuint (stats.elements, ==, L * (7 * bt * d + 12 * (guint64) d * d));
+      if (f == NK_BLOCK_FORMAT_NVFP4)
+        break;
+    }
+}
+
 /* A run folder keeps the recipe's choices and the quantizer's shares: the config's
  * JSON reads back to the same choices (so --resume compares them), and a step line
  * written by nk_train_metrics_build_json() reads back with its shares. */
@@ -531,5 +627,6 @@ main (int   argc,
   g_test_add_func ("/engine/block-train/nvfp4-stochastic", test_nvfp4_stochastic);
   g_test_add_func ("/engine/block-train/nvfp4-stochastic-fast", test_nvfp4_stochastic_fast);
   g_test_add_func ("/engine/block-train/run-folder", test_run_folder_round_trip);
+  g_test_add_func ("/engine/block-train/gpt-head-not-quantized", test_gpt_head_not_quantized);
   return g_test_run ();
 }

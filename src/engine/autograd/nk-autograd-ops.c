@@ -185,8 +185,8 @@ linear_block_quant (NkTensor  *x,
   g_autoptr(NkTensor) out = NULL;
   NkAgNode *node;
 
-  if ((xq = _nk_ag_block_quant_operand (x, FALSE, FALSE, error)) == NULL
-      || (wq = _nk_ag_block_quant_operand (weight, FALSE, FALSE, error)) == NULL
+  if ((xq = _nk_ag_block_quant_operand (x, FALSE, FALSE, FALSE, error)) == NULL
+      || (wq = _nk_ag_block_quant_operand (weight, FALSE, FALSE, FALSE, error)) == NULL
       || (wqt = nk_tensor_t (wq, error)) == NULL)
     return NULL;
   out = nk_arena_take (dt, NK_SHAPE (x->shape[0], weight->shape[0]), NK_BUCKET_ACTIVATIONS, error);
@@ -321,8 +321,8 @@ linear_backward_block_quant (NkAgNode  *node,
   if (nk_autograd_requires_grad (x))
     {
       /* dx [B, in] = dy [B, out] · (Wᵀ [in, out] in blocks along out)ᵀ */
-      g_autoptr(NkTensor) gq = _nk_ag_block_quant_operand (g, FALSE, TRUE, error);
-      g_autoptr(NkTensor) wtq = gq != NULL ? _nk_ag_block_quant_operand (w, TRUE, FALSE, error) : NULL;
+      g_autoptr(NkTensor) gq = _nk_ag_block_quant_operand (g, FALSE, TRUE, FALSE, error);
+      g_autoptr(NkTensor) wtq = gq != NULL ? _nk_ag_block_quant_operand (w, TRUE, FALSE, FALSE, error) : NULL;
       g_autoptr(NkTensor) wq = wtq != NULL ? nk_tensor_t (wtq, error) : NULL;
 
       if (wq == NULL || (target = _nk_ag_grad_target (x, &beta, error)) == NULL
@@ -333,8 +333,8 @@ linear_backward_block_quant (NkAgNode  *node,
   if (nk_autograd_requires_grad (w))
     {
       /* dW [out, in] += (dyᵀ [out, B]) · (xᵀ [in, B])ᵀ, both in blocks along B */
-      g_autoptr(NkTensor) gtq = _nk_ag_block_quant_operand (g, TRUE, TRUE, error);
-      g_autoptr(NkTensor) xtq = gtq != NULL ? _nk_ag_block_quant_operand (node->saved[0], TRUE, FALSE, error) : NULL;
+      g_autoptr(NkTensor) gtq = _nk_ag_block_quant_operand (g, TRUE, TRUE, TRUE, error);
+      g_autoptr(NkTensor) xtq = gtq != NULL ? _nk_ag_block_quant_operand (node->saved[0], TRUE, FALSE, TRUE, error) : NULL;
       g_autoptr(NkTensor) xq = xtq != NULL ? nk_tensor_t (xtq, error) : NULL;
 
       if (xq == NULL || (target = _nk_ag_grad_target (w, &beta, error)) == NULL

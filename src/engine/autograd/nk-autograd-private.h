@@ -82,11 +82,16 @@ void        _nk_ag_count_flops  (NkFlopKind     kind,
 /* Whether nk_autograd_set_block_quant() set a recipe that is not paused. */
 gboolean    _nk_ag_block_quant_active  (void);
 /* A float32 [rows, cols] copy of @t (or its transpose) quantized along its rows;
- * @gradient: @t is dy (stochastically rounded under NVFP4's recipe). */
+ * @gradient: @t is dy (stochastically rounded under NVFP4's recipe); @wgrad: the
+ * copy is an operand of the weight gradient (NVFP4 rotates it first). */
 NkTensor   *_nk_ag_block_quant_operand (NkTensor      *t,
                                         gboolean       transpose,
                                         gboolean       gradient,
+                                        gboolean       wgrad,
                                         GError       **error);
+/* The random signs s of NVFP4's weight-gradient rotation H₁₆·diag(s)/4 under this
+ * thread's recipe, each ±1. */
+void        _nk_ag_block_quant_rotation_signs (float sign[16]);
 /* nk_quantize_fake_f32 (NVFP4, stochastic, @rng) bit for bit, faster. */
 void        _nk_ag_nvfp4_stochastic    (const float     *src,
                                         float           *dst,
