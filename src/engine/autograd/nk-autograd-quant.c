@@ -45,7 +45,9 @@ static __thread BlockQuant quant;
  * @seed: keys the stochastic rounding's Philox stream
  *
  * Sets this thread's recipe: from now on nk_ag_linear() quantizes its operands to
- * @format along each product's reduction dimension, forward and backward, until
+ * @format along each product's reduction dimension, forward and backward (under
+ * NVFP4 the weight gradient's two operands rotated first by a random 16-point
+ * Hadamard transform, as NVIDIA's NVFP4 recipe does), until
  * nk_autograd_clear_block_quant(). The stream starts at step 0
  * (nk_autograd_seek_block_quant()) and the counts at zero.
  */

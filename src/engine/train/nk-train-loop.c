@@ -787,8 +787,9 @@ enter_run (Run            *run,
   /* mxfp8 uses E4M3 for every operand, gradients included, as NVIDIA's MXFP8 recipe
    * does (Transformer Engine's MXFP8BlockScaling: "E4M3 is used for all tensors",
    * since the per-32 scale gives each block the range E5M2 was there for); nvfp4 has
-   * 1×16 blocks for every operand (the NVFP4 paper's 16×16 weight blocks and random
-   * Hadamard transforms are left out) and rounds dy stochastically. */
+   * 1×16 blocks for every operand (the NVFP4 paper's 16×16 weight blocks are left
+   * out), rotates the weight gradient's operands by a random Hadamard transform and
+   * rounds dy stochastically. */
   if (run->config->precision == NK_PRECISION_MXFP8)
     nk_autograd_set_block_quant (NK_BLOCK_FORMAT_MXFP8_E4M3, 32, run->config->mx_scale,
                                  FALSE, run->config->seed);
