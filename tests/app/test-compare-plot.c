@@ -460,8 +460,9 @@ spin (void)
 }
 
 /* The page's Compare Runs: the runs picked in its table are the plots' lines, in
- * the table's order; Ctrl+click's toggle (list.select-item with modify) adds one
- * and takes it away again. */
+ * the table's order; a sort moves their lines but keeps each one's colour;
+ * Ctrl+click's toggle (list.select-item with modify) adds one and takes it away
+ * again. */
 static void
 test_page_picks (void)
 {
@@ -472,6 +473,8 @@ test_page_picks (void)
   GListModel *lines_model;
   g_autoptr(GPtrArray) plots = g_ptr_array_new ();
   NapkinRunCompare *compare;
+  NapkinRun *first;
+  guint first_color, second_color;
   GtkWidget *list;
 
   for (guint r = 0; r < NK_TEST_N_RECIPES; r++)
@@ -504,7 +507,11 @@ test_page_picks (void)
 
       g_assert_true (napkin_run_compare_get_run (compare, k) == napkin_run_summary_item_get_run (item));
     }
-  /* a sort keeps the picks, in the new order */
+  first = napkin_run_compare_get_run (compare, 0);
+  first_color = napkin_run_compare_get_color (compare, 0);
+  second_color = napkin_run_compare_get_color (compare, 1);
+  g_assert_cmpuint (first_color, !=, second_color);
+  /* a sort keeps the picks, in the new order, each with its colour */
   napkin_runs_table_sort_by (table, NAPKIN_RUNS_COLUMN_NAME, GTK_SORT_DESCENDING);
   g_assert_cmpuint (napkin_run_compare_get_n_lines (compare), ==, 2);
   {
@@ -512,6 +519,9 @@ test_page_picks (void)
 
     g_assert_true (napkin_run_compare_get_run (compare, 0) == napkin_run_summary_item_get_run (item));
   }
+  g_assert_true (napkin_run_compare_get_run (compare, 1) == first);
+  g_assert_cmpuint (napkin_run_compare_get_color (compare, 1), ==, first_color);
+  g_assert_cmpuint (napkin_run_compare_get_color (compare, 0), ==, second_color);
   /* Ctrl+click on line 0 toggles it in, and again out */
   list = find_list_view (GTK_WIDGET (napkin_runs_table_get_column_view (table)));
   g_assert_nonnull (list);
