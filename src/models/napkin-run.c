@@ -730,7 +730,7 @@ napkin_run_dup_default_name (const NkTrainConfig *config)
   recipe = napkin_run_compare_dup_recipe (config);
   /* Translators: a run's default name: its model ("GPT"), its precision
    * ("NVFP4, stochastic rounding") and its seed */
-  return g_strdup_printf (_("%s · %s · seed %" G_GUINT64_FORMAT), model, recipe, (guint64) config->seed);
+  return g_strdup_printf (_("%s · %s · seed %" PRIu64), model, recipe, (uint64_t) config->seed);
 }
 
 /**
