@@ -20,7 +20,8 @@ struct _NapkinApplication
   GSettings      *settings;
   char           *initial_page;
   char           *open_log;       /* --open-log: a run log for the Training page */
-  char           *open_plan;      /* --plan: the plan it is compared with */
+  char           *follow_log;     /* --follow: a log still being written, followed there */
+  char           *open_plan;      /* --plan: the plan either is compared with */
   char           *run_command;    /* --run-command: a command to run from the Training page */
 };
 
@@ -87,11 +88,17 @@ napkin_application_handle_local_options (GApplication *app,
       self->initial_page = g_strdup (page);
     }
   g_variant_dict_lookup (options, "open-log", "^ay", &self->open_log);
+  g_variant_dict_lookup (options, "follow", "^ay", &self->follow_log);
   g_variant_dict_lookup (options, "plan", "^ay", &self->open_plan);
   g_variant_dict_lookup (options, "run-command", "s", &self->run_command);
-  if (self->open_plan != NULL && self->open_log == NULL)
+  if (self->open_log != NULL && self->follow_log != NULL)
     {
-      g_printerr ("%s\n", _("--plan needs --open-log: the plan is compared with that run"));
+      g_printerr ("%s\n", _("--open-log and --follow both name a log: give one"));
+      return 2;
+    }
+  if (self->open_plan != NULL && self->open_log == NULL && self->follow_log == NULL)
+    {
+      g_printerr ("%s\n", _("--plan needs --open-log or --follow: the plan is compared with that run"));
       return 2;
     }
   return -1;
@@ -109,19 +116,23 @@ napkin_application_activate (GApplication *app)
     napkin_window_set_page (NAPKIN_WINDOW (window), self->initial_page);
   g_clear_pointer (&self->initial_page, g_free);
   gtk_window_present (window);
-  if (self->open_log != NULL)
+  if (self->open_log != NULL || self->follow_log != NULL)
     {
       GtkWidget *training = napkin_window_get_page_widget (NAPKIN_WINDOW (window), "training");
 
       napkin_window_set_page (NAPKIN_WINDOW (window), "training");
       if (training != NULL)
         {
-          gtk_widget_activate_action (training, "training.open-log", "s", self->open_log);
+          if (self->open_log != NULL)
+            gtk_widget_activate_action (training, "training.open-log", "s", self->open_log);
+          else
+            gtk_widget_activate_action (training, "training.follow-log", "s", self->follow_log);
           if (self->open_plan != NULL)
             gtk_widget_activate_action (training, "training.compare-plan", "s", self->open_plan);
         }
     }
   g_clear_pointer (&self->open_log, g_free);
+  g_clear_pointer (&self->follow_log, g_free);
   g_clear_pointer (&self->open_plan, g_free);
   if (self->run_command != NULL)
     {
@@ -222,6 +233,7 @@ napkin_application_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_pointer (&self->open_log, g_free);
+  g_clear_pointer (&self->follow_log, g_free);
   g_clear_pointer (&self->open_plan, g_free);
   g_clear_pointer (&self->run_command, g_free);
   g_clear_pointer (&self->initial_page, g_free);
@@ -252,6 +264,10 @@ napkin_application_init (NapkinApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "open-log", 0, G_OPTION_FLAG_NONE,
                                  G_OPTION_ARG_FILENAME,
                                  _("Open a run log (torchtitan, Megatron-LM, DeepSpeed, nanoGPT, llm.c, TensorBoard) on the Training page"),
+                                 "FILE");
+  g_application_add_main_option (G_APPLICATION (self), "follow", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Follow a log (or TensorBoard folder) still being written on the Training page, its steps appearing as they are written"),
                                  "FILE");
   g_application_add_main_option (G_APPLICATION (self), "plan", 0, G_OPTION_FLAG_NONE,
                                  G_OPTION_ARG_FILENAME,

@@ -120,7 +120,7 @@ typedef struct {
   char *model, *dim, *layers, *batch, *steps, *lr, *optimizer, *seed, *device;
   char *precision, *init, *inputs, *targets, *ckdir, *ckevery, *ckkeep, *resume;
   char *save, *context_len, *text, *init_kind, *run_dir, *n_layer, *n_head, *n_embd;
-  char *block_size, *vocab, *tokens, *batches, *mx_scale, *nvfp4_rounding;
+  char *block_size, *vocab, *tokens, *batches, *mx_scale, *nvfp4_rounding, *name;
   gboolean json_lines, json;
 } TrainArgs;
 
@@ -132,7 +132,7 @@ train_args_clear (TrainArgs *a)
     &a->device, &a->precision, &a->init, &a->inputs, &a->targets, &a->ckdir, &a->ckevery,
     &a->ckkeep, &a->resume, &a->save, &a->context_len, &a->text, &a->init_kind, &a->run_dir,
     &a->n_layer, &a->n_head, &a->n_embd, &a->block_size, &a->vocab, &a->tokens, &a->batches,
-    &a->mx_scale, &a->nvfp4_rounding,
+    &a->mx_scale, &a->nvfp4_rounding, &a->name,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
@@ -185,6 +185,8 @@ train_context (TrainArgs *a)
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &a->save, N_("Save the final state_dict (safetensors)"), "FILE" },
     { "run-dir", 0, 0, G_OPTION_ARG_FILENAME, &a->run_dir,
       N_("Write a run folder the app lists (config, plan, metrics.jsonl, checkpoints)"), "DIR" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &a->name,
+      N_("The run folder’s name in the app (default: its model, precision and seed)"), "TEXT" },
     { "json-lines", 0, 0, G_OPTION_ARG_NONE, &a->json_lines, N_("One JSON object per step"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("The same as --json-lines"), NULL },
     { NULL }
@@ -332,6 +334,10 @@ apply_args (const TrainArgs *a,
   /* Resuming keeps writing checkpoints where it reads them. */
   if (config->resume_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = g_strdup (config->resume_dir);
+  if (a->name != NULL && a->run_dir == NULL)
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--name needs --run-dir: it names the run folder."));
+  if (a->name != NULL && (*g_strstrip (a->name) == '\0' || !g_utf8_validate (a->name, -1, NULL)))
+    return nk_cli_fail (json, NK_EXIT_USAGE, _("--name: a run’s name is some UTF-8 text, not empty."));
   /* A run folder keeps its checkpoints inside. */
   if (a->run_dir != NULL && config->checkpoint_dir == NULL)
     config->checkpoint_dir = nk_run_dir_get_checkpoint_dir (a->run_dir);
@@ -442,7 +448,7 @@ nk_cli_train_main (int    argc,
   if (a.run_dir != NULL)
     {
       recorder = nk_run_recorder_new (trainer, a.run_dir, &error);
-      if (recorder == NULL)
+      if (recorder == NULL || (a.name != NULL && !nk_run_recorder_set_name (recorder, a.name, &error)))
         return nk_cli_fail_error (printer.json, NK_EXIT_UNSATISFIABLE, error);
       if (printer.json)
         nk_run_recorder_set_lines_func (recorder, print_written_lines, NULL);

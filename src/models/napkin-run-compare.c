@@ -42,6 +42,7 @@ struct _NapkinRunCompare
   GListModel  *runs;
   NapkinXAxis  x_axis;
   GPtrArray   *lines;   /* of Line */
+  GHashTable  *styles;  /* NapkinRun → Style, of the runs compared */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinRunCompare, napkin_run_compare, G_TYPE_OBJECT)
@@ -201,30 +202,142 @@ line_describe (Line *line)
   line->group_label = g_steal_pointer (&recipe);
 }
 
-/* Colours by recipe, dashes by run within it; then labels that are still the
- * same get the run's name. */
+/* A run's style, kept while it stays among the compared runs. */
+typedef struct {
+  guint slot;     /* its recipe's: the colour, and past the palette a dash offset */
+  guint member;   /* its own among its recipe's runs: the dash */
+} Style;
+
+/* Marks @member of @slot taken in @used (by slot, a GArray of gboolean by
+ * member); %FALSE when another run holds it already. */
+static gboolean
+take_member (GPtrArray *used,
+             guint      slot,
+             guint      member)
+{
+  GArray *members;
+
+  while (used->len <= slot)
+    g_ptr_array_add (used, g_array_new (FALSE, TRUE, sizeof (gboolean)));
+  members = g_ptr_array_index (used, slot);
+  if (members->len <= member)
+    g_array_set_size (members, member + 1);
+  if (g_array_index (members, gboolean, member))
+    return FALSE;
+  g_array_index (members, gboolean, member) = TRUE;
+  return TRUE;
+}
+
+static guint
+free_member (GPtrArray *used,
+             guint      slot)
+{
+  GArray *members = slot < used->len ? g_ptr_array_index (used, slot) : NULL;
+  guint member = 0;
+
+  while (members != NULL && member < members->len && g_array_index (members, gboolean, member))
+    member++;
+  return member;
+}
+
+/* Claims @slot for @key in @keys (by slot, the recipe's key or NULL); %FALSE
+ * when another recipe holds it. */
+static gboolean
+take_slot (GPtrArray  *keys,
+           guint       slot,
+           const char *key)
+{
+  while (keys->len <= slot)
+    g_ptr_array_add (keys, NULL);
+  if (g_ptr_array_index (keys, slot) != NULL)
+    return g_str_equal (g_ptr_array_index (keys, slot), key);
+  g_ptr_array_index (keys, slot) = (gpointer) key;
+  return TRUE;
+}
+
+/* The slot @key holds, G_MAXUINT when none. */
+static guint
+slot_held (GPtrArray  *keys,
+           const char *key)
+{
+  for (guint s = 0; s < keys->len; s++)
+    if (g_ptr_array_index (keys, s) != NULL && g_str_equal (g_ptr_array_index (keys, s), key))
+      return s;
+  return G_MAXUINT;
+}
+
+/* The slot @key holds, or the lowest no recipe holds. */
+static guint
+slot_for (GPtrArray  *keys,
+          const char *key)
+{
+  guint held = slot_held (keys, key);
+
+  if (held != G_MAXUINT)
+    return held;
+  for (guint s = 0; s < keys->len; s++)
+    if (g_ptr_array_index (keys, s) == NULL)
+      return s;
+  return keys->len;
+}
+
+/* Colours by recipe, dashes by run within it, fixed by the runs rather than by
+ * their places in the list: a sort of the table moves lines but changes no
+ * line's colour or dash. A run keeps its style while it stays compared; a new
+ * one (in the list's order) joins its recipe's slot, or takes the lowest slot
+ * no recipe holds, and the lowest dash its recipe's runs leave free. */
 static void
 assign_styles (NapkinRunCompare *self)
 {
-  g_autoptr(GHashTable) groups = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GArray) members = g_array_new (FALSE, TRUE, sizeof (guint));
+  g_autoptr(GHashTable) styles = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, g_free);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) used = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree gboolean *styled = g_new0 (gboolean, self->lines->len + 1);
 
+  /* first the runs that had a style, as long as it is still theirs to have */
   for (guint i = 0; i < self->lines->len; i++)
     {
       Line *line = g_ptr_array_index (self->lines, i);
-      gpointer found;
+      Style *kept = g_hash_table_lookup (self->styles, line->run);
+      guint held = slot_held (keys, line->key);
 
-      if (!g_hash_table_lookup_extended (groups, line->key, NULL, &found))
+      if (kept != NULL && (held == G_MAXUINT || held == kept->slot) && take_slot (keys, kept->slot, line->key)
+          && take_member (used, kept->slot, kept->member))
         {
-          found = GUINT_TO_POINTER (g_hash_table_size (groups));
-          g_hash_table_insert (groups, line->key, found);
-          g_array_set_size (members, members->len + 1);
+          g_hash_table_insert (styles, g_object_ref (line->run), g_memdup2 (kept, sizeof *kept));
+          styled[i] = TRUE;
         }
-      line->group = GPOINTER_TO_UINT (found);
-      line->color = line->group % NAPKIN_RUN_COMPARE_N_COLORS;
-      line->dash = (g_array_index (members, guint, line->group)++ + line->group / NAPKIN_RUN_COMPARE_N_COLORS)
-                   % NAPKIN_RUN_COMPARE_N_DASHES;
     }
+  for (guint i = 0; i < self->lines->len; i++)
+    {
+      Line *line = g_ptr_array_index (self->lines, i);
+      Style style;
+
+      if (styled[i])
+        continue;
+      style.slot = slot_for (keys, line->key);
+      take_slot (keys, style.slot, line->key);
+      style.member = free_member (used, style.slot);
+      take_member (used, style.slot, style.member);
+      g_hash_table_insert (styles, g_object_ref (line->run), g_memdup2 (&style, sizeof style));
+    }
+  for (guint i = 0; i < self->lines->len; i++)
+    {
+      Line *line = g_ptr_array_index (self->lines, i);
+      const Style *style = g_hash_table_lookup (styles, line->run);
+
+      line->group = style->slot;
+      line->color = style->slot % NAPKIN_RUN_COMPARE_N_COLORS;
+      line->dash = (style->member + style->slot / NAPKIN_RUN_COMPARE_N_COLORS) % NAPKIN_RUN_COMPARE_N_DASHES;
+    }
+  g_clear_pointer (&self->styles, g_hash_table_unref);
+  self->styles = g_steal_pointer (&styles);
+}
+
+/* Labels that are still the same get the run's name. */
+static void
+name_alike_labels (NapkinRunCompare *self)
+{
   for (guint i = 0; i < self->lines->len; i++)
     {
       Line *line = g_ptr_array_index (self->lines, i);
@@ -323,6 +436,7 @@ on_runs_changed (GListModel       *runs,
       line_describe (line);
     }
   assign_styles (self);
+  name_alike_labels (self);
   emit_changed (self);
 }
 
@@ -343,6 +457,7 @@ napkin_run_compare_finalize (GObject *object)
   NapkinRunCompare *self = NAPKIN_RUN_COMPARE (object);
 
   g_ptr_array_unref (self->lines);
+  g_clear_pointer (&self->styles, g_hash_table_unref);
   G_OBJECT_CLASS (napkin_run_compare_parent_class)->finalize (object);
 }
 
@@ -428,6 +543,7 @@ static void
 napkin_run_compare_init (NapkinRunCompare *self)
 {
   self->lines = g_ptr_array_new_with_free_func (line_free);
+  self->styles = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, g_free);
 }
 
 /**
@@ -588,7 +704,9 @@ napkin_run_compare_get_group_label (NapkinRunCompare *self,
   return l != NULL ? l->group_label : NULL;
 }
 
-/* Returns: the index of @line's recipe among the compared runs', in order of first line */
+/* Returns: @line's recipe's slot: one number for the runs of one recipe, small
+ *   (below the most recipes compared at once), kept while the recipe has a run
+ *   compared */
 guint
 napkin_run_compare_get_group (NapkinRunCompare *self,
                               guint             line)

@@ -13,7 +13,9 @@
  * recipe (the same config but for the seed: the same precision, MX scale rule
  * and NVFP4 rounding) share a colour, and the runs of a recipe differ in their
  * dash pattern; beyond the palette's colours the dash changes too, so no two
- * lines of the first colours × dashes share both. Labels say the recipe and
+ * lines of the first colours × dashes share both. A style belongs to the run,
+ * not to its place in the list: a run keeps its colour and dash while it stays
+ * compared, however the list is sorted. Labels say the recipe and
  * the seed ("NVFP4, stochastic rounding · seed 2"), or the name of a run of
  * another engine.
  */

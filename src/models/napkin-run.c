@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "napkin-run.h"
+#include "napkin-run-compare.h"
 #include "nk-import-plan.h"
 #include "nk-run-dir.h"
 #include "nk-run-recorder.h"
@@ -702,6 +703,37 @@ state_of_status (NkRunStatus status)
 }
 
 /**
+ * napkin_run_dup_default_name:
+ * @config: a run's config
+ *
+ * The name of a run nobody named: its model, its precision (with the MX scale
+ * rule or NVFP4's rounding, as napkin_run_compare_dup_recipe() says it) and its
+ * seed, "GPT · NVFP4, stochastic rounding · seed 1".
+ *
+ * Returns: (transfer full): the name
+ */
+char *
+napkin_run_dup_default_name (const NkTrainConfig *config)
+{
+  const NkModelArch *arch;
+  g_autofree char *model = NULL;
+  g_autofree char *recipe = NULL;
+  char *paren;
+
+  g_return_val_if_fail (config != NULL, NULL);
+
+  arch = nk_model_arch_lookup (config->model);
+  /* the model's title without its aside: "GPT (nanoGPT’s)" is "GPT" */
+  model = g_strdup (arch != NULL ? _(arch->title) : nk_model_kind_to_string (config->model));
+  if ((paren = strstr (model, " (")) != NULL)
+    *paren = '\0';
+  recipe = napkin_run_compare_dup_recipe (config);
+  /* Translators: a run's default name: its model ("GPT"), its precision
+   * ("NVFP4, stochastic rounding") and its seed */
+  return g_strdup_printf (_("%s · %s · seed %" PRIu64), model, recipe, (uint64_t) config->seed);
+}
+
+/**
  * napkin_run_new_from_folder:
  * @info: a run folder's description (nk_run_info_read())
  * @index: the run's number on the page
@@ -728,8 +760,11 @@ napkin_run_new_from_folder (const NkRunInfo  *info,
   trainer = nk_trainer_new (config);
   self = napkin_run_new (trainer, index);
   g_free (self->name);
-  /* Unnamed, a run is called by when it started rather than by its folder's id. */
-  if (g_strcmp0 (info->name, info->id) == 0 && info->created > 0)
+  /* Unnamed, a run is called by its settings (runs of a sweep differ in them),
+   * else by when it started, rather than by its folder's id. */
+  if (g_strcmp0 (info->name, info->id) == 0 && info->config != NULL)
+    self->name = napkin_run_dup_default_name (info->config);
+  else if (g_strcmp0 (info->name, info->id) == 0 && info->created > 0)
     {
       g_autoptr(GDateTime) created = g_date_time_new_from_unix_local (info->created);
       /* Translators: a run's default name; strftime codes as g_date_time_format() */

@@ -142,6 +142,7 @@ NkLogFollower        *napkin_run_get_follower        (NapkinRun           *self)
 const char           *napkin_run_get_notice          (NapkinRun           *self);
 
 char                 *napkin_run_describe_config     (const NkTrainConfig *config);
+char                 *napkin_run_dup_default_name    (const NkTrainConfig *config);
 char                 *napkin_run_format_loss         (double               loss);
 
 G_END_DECLS

@@ -60,8 +60,9 @@ describe_shape (const NkImport *import)
   s = &g_array_index (import->steps, NkImportStep, import->steps->len - 1);
   text = g_string_new (NULL);
   /* Translators: a followed or imported log's shape: the steps read, the last step */
-  g_string_append_printf (text, _("%u steps read, the last step %" PRId64), import->steps->len,
-                          s->step);
+  g_string_append_printf (text, g_dngettext (NULL, "%u step read, the last step %" PRId64,
+                                             "%u steps read, the last step %" PRId64, import->steps->len),
+                          import->steps->len, s->step);
   if (isfinite (s->loss))
     g_string_append_printf (text, _(" · loss %.4g"), s->loss);
   if (isfinite (s->tokens_per_s))
@@ -77,7 +78,8 @@ describe_shape (const NkImport *import)
       g_string_append_printf (text, _(" · %s peak memory"), bytes);
     }
   if (import->skipped_lines > 0)
-    g_string_append_printf (text, _(" · %u other lines"), import->skipped_lines);
+    g_string_append_printf (text, g_dngettext (NULL, " · %u other line", " · %u other lines", import->skipped_lines),
+                            import->skipped_lines);
   return g_string_free (text, FALSE);
 }
 

@@ -242,7 +242,10 @@ setup_cell (GtkSignalListItemFactory *factory,
   GtkInscription *cell = GTK_INSCRIPTION (gtk_inscription_new (NULL));
 
   g_object_set_data (G_OBJECT (list_item), "napkin-column", data);
-  gtk_inscription_set_text_overflow (cell, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  /* a name cut in its middle keeps its end, where runs of a sweep differ ("… · seed 1") */
+  gtk_inscription_set_text_overflow (cell, data->column == NAPKIN_RUNS_COLUMN_NAME
+                                           ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE
+                                           : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   if (is_figure (data->column))
     {
       /* numbers right-aligned, in figures of one width ("12.3 Mtok/s") */

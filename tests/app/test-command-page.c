@@ -137,7 +137,7 @@ test_follow_log (void)
   guint64 waited = 0;
 
   g_assert_nonnull (log);
-  fprintf (log, "%s\n", LINE1);
+  fprintf (log, "starting\n%s\n", LINE1);
   fflush (log);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.follow-log", "s", path));
   run = g_list_model_get_item (G_LIST_MODEL (page->runs), 0);
@@ -149,6 +149,10 @@ test_follow_log (void)
   g_assert_null (napkin_training_page_get_fact (page, "working-dir"));
   g_assert_false (gtk_widget_get_visible (page->stop_command_button));
   g_assert_false (gtk_widget_get_visible (page->start_button));
+  while (napkin_run_get_last_step (run) < 1 && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_str_has_prefix (napkin_training_page_get_fact (page, "shape"),
+                                   "1 step read, the last step 1 · loss 12.25 · "));
 
   /* the second line comes in two writes (a half line waits for its newline) */
   fprintf (log, "%s", LINE2);
@@ -165,6 +169,10 @@ test_follow_log (void)
   g_assert_cmpfloat (napkin_series_get_y (loss, 2), ==, 10.75);
   g_assert_cmpstr (napkin_training_page_get_fact (page, "engine"), ==, "torchtitan");
   g_assert_cmpint (napkin_run_get_state (run), ==, NK_TRAINER_STATE_RUNNING);
+  /* its shape as the log tells it, in the plural where it is one */
+  g_assert_true (g_str_has_prefix (napkin_training_page_get_fact (page, "shape"),
+                                   "3 steps read, the last step 3 · loss 10.75 · "));
+  g_assert_true (g_str_has_suffix (napkin_training_page_get_fact (page, "shape"), " · 1 other line"));
 
   g_assert_finalize_object (page);
   nk_test_remove_tree (dir);

@@ -18,6 +18,7 @@
 #include "napkin-pace-plot.h"
 #include "napkin-plan-comparison.h"
 #include "nk-import-plan.h"
+#include "nk-run-summary.h"
 #include "nk-test-util.h"
 
 /* nanoGPT: step 0 is the warm-up and left out; the median of 0.40, 0.44, 0.42 s
@@ -120,6 +121,58 @@ test_compare_deepspeed_samples (void)
   nk_import_compare (&plan, import, &c);
   g_assert_cmpfloat (c.measured[NK_IMPORT_Q_TOKENS_PER_S], ==, 33.0 * 2048);
   g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_TOKENS_PER_S], 33.0 * 2048 / 60000, 1e-12);
+}
+
+/* Megatron-LM prints its global batch and the time per iteration, not tokens:
+ * global batch × the plan's sequence length over the iteration's time are its
+ * tokens per second. The lines are Megatron-LM's format string
+ * (megatron/training/training.py, training_log) filled in by hand. Oracle: the
+ * median of 32 · 2048 / 1.500 s and 32 · 2048 / 1.520 s (the first iteration
+ * left out), in the comparison, its table and the run's summary. */
+static void
+test_compare_megatron_tokens (void)
+{
+  static const char log[] =
+    " iteration        1/     100 | consumed samples:           32 | elapsed time per iteration (ms): 9100.0 |"
+    " throughput per GPU (TFLOP/s/GPU): 20.1 | learning rate: 3.000000E-04 | global batch size:    32 |"
+    " lm loss: 1.082000E+01 | loss scale: 1.0 | grad norm: 9.876 | number of skipped iterations:   0 |"
+    " number of nan iterations:   0 |\n"
+    " iteration        2/     100 | consumed samples:           64 | elapsed time per iteration (ms): 1500.0 |"
+    " throughput per GPU (TFLOP/s/GPU): 160.4 | learning rate: 3.000000E-04 | global batch size:    32 |"
+    " lm loss: 1.051000E+01 | loss scale: 1.0 | grad norm: 5.432 | number of skipped iterations:   0 |"
+    " number of nan iterations:   0 |\n"
+    " iteration        3/     100 | consumed samples:           96 | elapsed time per iteration (ms): 1520.0 |"
+    " throughput per GPU (TFLOP/s/GPU): 158.3 | learning rate: 3.000000E-04 | global batch size:    32 |"
+    " lm loss: 1.020000E+01 | loss scale: 1.0 | grad norm: 4.321 | number of skipped iterations:   0 |"
+    " number of nan iterations:   0 |\n";
+  const double want = (32.0 * 2048 / 1.5 + 32.0 * 2048 / 1.52) / 2;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NkImport) import = nk_log_import_text (log, sizeof log - 1, NK_LOG_FORMAT_AUTO, &error);
+  NkImportPrediction plan = { .seconds = 1.4, .tokens_per_s = 50000, .mfu = NAN, .memory_max_bytes = NAN,
+                              .gpus = 8, .seq = 2048 };
+  NkImportComparison c;
+  NkRunSummary summary;
+  NapkinPlanComparison *table;
+  g_autofree char *cell = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (import->format, ==, NK_LOG_FORMAT_MEGATRON);
+  g_assert_cmpuint (import->steps->len, ==, 3);
+  nk_import_compare (&plan, import, &c);
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_TOKENS_PER_S], want, 1e-9);
+  g_assert_cmpfloat_with_epsilon (c.ratio[NK_IMPORT_Q_TOKENS_PER_S], want / 50000, 1e-12);
+  g_assert_cmpfloat_with_epsilon (c.measured[NK_IMPORT_Q_SECONDS], 1.51, 1e-12);
+
+  table = NAPKIN_PLAN_COMPARISON (g_object_ref_sink (napkin_plan_comparison_new ()));
+  napkin_plan_comparison_set (table, &c);
+  cell = g_strdup_printf ("%.2f×", want / 50000);
+  g_assert_cmpstr (napkin_plan_comparison_get_cell (table, NK_IMPORT_Q_TOKENS_PER_S, 3), ==, cell);
+  g_assert_finalize_object (table);
+
+  nk_run_summary_from_import (import, &plan, &summary);
+  g_assert_cmpfloat_with_epsilon (summary.value[NK_RUN_SUMMARY_TOKENS_PER_S], want, 1e-9);
+  /* tokens seen: a step's 32 · 2048 tokens times the last step's number */
+  g_assert_cmpfloat_with_epsilon (summary.value[NK_RUN_SUMMARY_TOKENS], 3.0 * 32 * 2048, 1e-6);
 }
 
 /* Where the plan says a run should be: tokens per second × time, and back. */
@@ -226,6 +279,7 @@ main (int    argc,
   g_test_add_func ("/ui/plan-comparison/nanogpt", test_compare_nanogpt);
   g_test_add_func ("/ui/plan-comparison/torchtitan-per-gpu", test_compare_torchtitan_per_gpu);
   g_test_add_func ("/ui/plan-comparison/deepspeed-samples", test_compare_deepspeed_samples);
+  g_test_add_func ("/ui/plan-comparison/megatron-tokens", test_compare_megatron_tokens);
   g_test_add_func ("/ui/plan-comparison/time-to-tokens", test_time_to_tokens);
   g_test_add_func ("/ui/plan-comparison/time-to-tokens-planner", test_time_to_tokens_planner);
   g_test_add_func ("/ui/plan-comparison/phone-width", test_phone_width);

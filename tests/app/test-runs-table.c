@@ -346,6 +346,56 @@ test_follows_runs (void)
   g_assert_finalize_object (page);
 }
 
+static void
+collect_name_cells (GtkWidget *widget,
+                    GPtrArray *cells)
+{
+  /* the Name column's cells: the only left-aligned ones of 12 characters at least */
+  if (GTK_IS_INSCRIPTION (widget) && gtk_inscription_get_min_chars (GTK_INSCRIPTION (widget)) == 12
+      && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (cells, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_name_cells (child, cells);
+}
+
+/* At 360 px (a phone) the table scrolls sideways rather than squeezing each
+ * column to its least: a run's name gets its natural width, so runs whose names
+ * share a start ("GPT · NVFP4, …") stay apart. Oracle: GTK's own measure of
+ * each name cell. Before: cut to 12 characters. */
+static void
+test_phone_width (void)
+{
+  Expected expected[N_FOLDERS + 1];
+  NapkinTrainingPage *page = new_page_with_runs (expected);
+  NapkinRunsTable *table = open_table (page);
+  GtkWindow *window = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (table)));
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  guint64 waited = 0;
+
+  /* a shown window keeps its size: shown again at 360 px */
+  gtk_widget_hide (GTK_WIDGET (window));
+  gtk_window_set_default_size (window, 360, 700);
+  gtk_window_present (window);
+  while (gtk_widget_get_width (GTK_WIDGET (table)) == 0 && waited++ < MAX_WAIT_ITERATIONS)
+    g_main_context_iteration (NULL, TRUE);
+  /* a few frames: the rows are laid out after the window */
+  for (gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC; g_get_monotonic_time () < until; )
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 360);
+  collect_name_cells (GTK_WIDGET (napkin_runs_table_get_column_view (table)), cells);
+  g_assert_cmpuint (cells->len, >, 1);   /* the rows shown */
+  for (guint i = 0; i < cells->len; i++)
+    {
+      GtkWidget *cell = g_ptr_array_index (cells, i);
+      int natural = 0;
+
+      gtk_widget_measure (cell, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_assert_cmpint (gtk_widget_get_width (cell), >=, natural);
+    }
+  g_assert_finalize_object (page);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -359,5 +409,6 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs-table/sorts-by-each-column", test_sorts_by_each_column);
   g_test_add_func ("/ui/training/runs-table/cells", test_cells);
   g_test_add_func ("/ui/training/runs-table/follows-runs", test_follows_runs);
+  g_test_add_func ("/ui/training/runs-table/phone-width", test_phone_width);
   return g_test_run ();
 }

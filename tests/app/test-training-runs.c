@@ -36,18 +36,17 @@ fake_loss (guint64 step)
 
 /* A folder of @steps steps under the runs folder; finished, or left as if killed. */
 static char *
-write_folder (const char *id,
-              guint       steps,
-              gboolean    finish,
-              gboolean    checkpoint)
+write_folder_of (const char    *id,
+                 NkTrainConfig *config,
+                 guint          steps,
+                 gboolean       finish,
+                 gboolean       checkpoint)
 {
   g_autofree char *root = runs_root ();
   g_autofree char *dir = g_build_filename (root, id, NULL);
-  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
   g_autoptr(NkRunWriter) w = NULL;
   g_autoptr(GError) error = NULL;
 
-  config->dim = 5;
   config->steps = steps;
   w = nk_run_writer_open (dir, config, NULL, 0, &error);
   g_assert_no_error (error);
@@ -73,6 +72,18 @@ write_folder (const char *id,
       g_assert_true (g_file_set_contents (ck, "", 0, NULL));
     }
   return g_steal_pointer (&dir);
+}
+
+static char *
+write_folder (const char *id,
+              guint       steps,
+              gboolean    finish,
+              gboolean    checkpoint)
+{
+  g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+
+  config->dim = 5;
+  return write_folder_of (id, config, steps, finish, checkpoint);
 }
 
 static NapkinTrainingPage *
@@ -206,6 +217,60 @@ test_rename (void)
   g_assert_finalize_object (page);
 }
 
+/* Runs nobody named (`napkin-cli train --run-dir` without --name) are told
+ * apart by their settings, as a sweep of recipes and seeds writes them: the
+ * model, the precision with its rule, the seed. Oracle: the names typed here. */
+static void
+test_default_names (void)
+{
+  static const struct {
+    const char *id;
+    NkPrecision precision;
+    NkMxScaleRule mx_scale;
+    gboolean nearest;
+    guint64 seed;
+    const char *name;
+  } runs[] = {
+    { "20261128-094500-1", NK_PRECISION_NVFP4, NK_MX_SCALE_UP, FALSE, 1, "GPT · NVFP4, stochastic rounding · seed 1" },
+    { "20261128-094500-2", NK_PRECISION_NVFP4, NK_MX_SCALE_UP, TRUE, 1, "GPT · NVFP4, nearest rounding · seed 1" },
+    { "20261128-094500-3", NK_PRECISION_MXFP8, NK_MX_SCALE_FLOOR, FALSE, 2, "GPT · MXFP8, scale floored (OCP) · seed 2" },
+    { "20261128-094500-4", NK_PRECISION_BF16_MIXED, NK_MX_SCALE_UP, FALSE, 0, "GPT · bf16-mixed · seed 0" },
+  };
+  g_autoptr(GHashTable) want = g_hash_table_new (g_str_hash, g_str_equal);
+  NapkinTrainingPage *page;
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(NkTrainConfig) config = nk_train_config_new ();
+      g_autofree char *dir = NULL;
+
+      config->model = NK_MODEL_GPT;
+      config->precision = runs[i].precision;
+      config->mx_scale = runs[i].mx_scale;
+      config->nvfp4_nearest = runs[i].nearest;
+      config->seed = runs[i].seed;
+      dir = write_folder_of (runs[i].id, config, 3, TRUE, FALSE);
+      g_hash_table_insert (want, g_steal_pointer (&dir), (gpointer) runs[i].name);
+    }
+  page = new_page ();
+  g_assert_cmpuint (napkin_training_page_get_n_runs (page), ==, G_N_ELEMENTS (runs));
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      NapkinRun *run = _napkin_training_page_get_run (page, i);
+
+      g_assert_cmpstr (napkin_run_get_name (run), ==, g_hash_table_lookup (want, napkin_run_get_folder (run)));
+    }
+  drain ();
+  g_assert_finalize_object (page);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *root = runs_root ();
+      g_autofree char *dir = g_build_filename (root, runs[i].id, NULL);
+
+      nk_test_remove_tree (dir);
+    }
+}
+
 static void
 test_trash (void)
 {
@@ -225,8 +290,8 @@ test_trash (void)
   g_assert_cmpint (g_rename (b, gone), ==, 0);
   name_b = g_strdup (napkin_run_get_name (_napkin_training_page_get_run (page, 1)));
   name_a = g_strdup (napkin_run_get_name (_napkin_training_page_get_run (page, 0)));
-  /* Unnamed runs are called by when they started. */
-  g_assert_true (g_str_has_prefix (name_a, "Run of "));
+  /* Unnamed runs are called by their settings. */
+  g_assert_cmpstr (name_a, ==, "Cruncher · fp32 · seed 0");
   expected = g_strdup_printf ("Could not move “%s” to the trash: ", name_b);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "training.trash-run", "u", 1));
   toast = napkin_training_page_get_last_toast (page);
@@ -599,6 +664,7 @@ main (int   argc,
   g_test_add_func ("/ui/training/runs/listed-newest-first", test_listed_newest_first);
   g_test_add_func ("/ui/training/runs/rename", test_rename);
   g_test_add_func ("/ui/training/runs/trash", test_trash);
+  g_test_add_func ("/ui/training/runs/default-names", test_default_names);
   g_test_add_func ("/ui/training/runs/new-run-writes-folder", test_new_run_writes_folder);
   g_test_add_func ("/ui/training/runs/killed-run-resumes", test_killed_run_resumes);
   g_test_add_func ("/ui/training/runs/open-log", test_open_log);

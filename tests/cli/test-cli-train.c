@@ -887,7 +887,8 @@ assert_steps_once (const FolderMetrics *fm,
 }
 
 static char *
-meta_status (const char *dir)
+meta_member (const char *dir,
+             const char *member)
 {
   g_autofree char *path = g_build_filename (dir, "meta.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -896,7 +897,13 @@ meta_status (const char *dir)
   g_assert_true (json_parser_load_from_file (parser, path, &error));
   g_assert_no_error (error);
   return g_strdup (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
-                                                  "status"));
+                                                  member));
+}
+
+static char *
+meta_status (const char *dir)
+{
+  return meta_member (dir, "status");
 }
 
 /* Every file under @dir (relative path → bytes) but the lock files, whose content
@@ -1010,6 +1017,46 @@ test_run_dir_resume_own_folder (void)
 
     g_assert_cmpint (json_object_get_int_member (o, "step"), ==, 41);
   }
+}
+
+/* --name names the run folder (meta.json's "name", what the app lists), from the
+ * start and to the end; a resume with another --name renames it. Bad: an empty
+ * name, and --name without a folder, exit 2 and write nothing. */
+static void
+test_run_dir_name (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "run-named", NULL);
+  g_autofree char *unnamed = g_build_filename (tmpdir, "run-unnamed", NULL);
+  const char *first[] = { "--steps", "20", "--run-dir", dir, "--name", "lr sweep · 3e-4", NULL };
+  const char *second[] = { "--steps", "30", "--resume", dir, "--run-dir", dir, "--name", "renamed", NULL };
+  const char *plain[] = { "--steps", "10", "--run-dir", unnamed, NULL };
+  const char *empty[] = { "--steps", "10", "--run-dir", unnamed, "--name", "  ", NULL };
+  const char *no_dir[] = { "--steps", "10", "--name", "x", NULL };
+  g_autofree char *name = NULL, *status = NULL, *err = NULL, *err2 = NULL;
+
+  if (nk_test_cli_path () == NULL)
+    return;
+  g_assert_cmpint (train_gpt (first, NULL, NULL), ==, 0);
+  name = meta_member (dir, "name");
+  status = meta_status (dir);
+  g_assert_cmpstr (name, ==, "lr sweep · 3e-4");
+  g_assert_cmpstr (status, ==, "finished");
+  g_clear_pointer (&name, g_free);
+  g_assert_cmpint (train_gpt (second, NULL, NULL), ==, 0);
+  name = meta_member (dir, "name");
+  g_assert_cmpstr (name, ==, "renamed");
+  g_clear_pointer (&name, g_free);
+  /* without --name the folder says no name ("": the app names it) */
+  g_assert_cmpint (train_gpt (plain, NULL, NULL), ==, 0);
+  name = meta_member (unnamed, "name");
+  g_assert_cmpstr (name, ==, "");
+  nk_test_remove_tree (unnamed);
+
+  g_assert_cmpint (train_gpt (empty, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--name"));
+  g_assert_false (g_file_test (unnamed, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (train_gpt (no_dir, NULL, &err2), ==, 2);
+  g_assert_nonnull (strstr (err2, "--run-dir"));
 }
 
 /* A resume the checkpoint refuses (a changed lr) leaves the folder as it found it,
@@ -1176,6 +1223,7 @@ main (int    argc,
   g_test_add_func ("/cli/train/inputs-on-open", test_inputs_on_open);
   g_test_add_func ("/cli/train/ranges-and-devices", test_ranges_and_devices);
   g_test_add_func ("/cli/train/run-dir/resume-own-folder", test_run_dir_resume_own_folder);
+  g_test_add_func ("/cli/train/run-dir/name", test_run_dir_name);
   g_test_add_func ("/cli/train/run-dir/refused-resume", test_run_dir_refused_resume);
   g_test_add_func ("/cli/train/run-dir/killed-resumes", test_run_dir_killed_resumes);
   g_test_add_func ("/cli/train/run-dir/corrupt-line", test_run_dir_corrupt_line);

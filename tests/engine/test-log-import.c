@@ -124,6 +124,9 @@ test_megatron (void)
   g_assert_cmpuint (im->steps->len, ==, 3);
   g_assert_cmpuint (im->skipped_lines, ==, 2);
   g_assert_cmpfloat_with_epsilon (step_at (im, 0)->seconds, 1.510, 1e-12);
+  /* its global batch of 256 sequences in 1.510 s, 1.520 s */
+  g_assert_cmpfloat_with_epsilon (step_at (im, 0)->samples_per_s, 256 / 1.510, 1e-9);
+  g_assert_cmpfloat_with_epsilon (step_at (im, 1)->samples_per_s, 256 / 1.520, 1e-9);
   g_assert_cmpfloat (step_at (im, 0)->tflops_per_gpu, ==, 180.5);
   g_assert_cmpfloat_with_epsilon (step_at (im, 1)->loss, 8.0, 1e-12);
   g_assert_cmpfloat (step_at (im, 0)->memory_max_bytes, ==, 2048.0 * 1048576.0);

@@ -189,6 +189,83 @@ test_styles (void)
   nk_test_remove_tree (root);
 }
 
+/* The line of @run in @compare, G_MAXUINT when none. */
+static guint
+line_of (NapkinRunCompare *compare,
+         NapkinRun        *run)
+{
+  for (guint i = 0; i < napkin_run_compare_get_n_lines (compare); i++)
+    if (napkin_run_compare_get_run (compare, i) == run)
+      return i;
+  return G_MAXUINT;
+}
+
+/* Each run's colour and dash, packed as colour · N_DASHES + dash, by run. */
+static GHashTable *
+styles_of (NapkinRunCompare *compare)
+{
+  GHashTable *styles = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint i = 0; i < napkin_run_compare_get_n_lines (compare); i++)
+    g_hash_table_insert (styles, napkin_run_compare_get_run (compare, i),
+                         GUINT_TO_POINTER (napkin_run_compare_get_color (compare, i) * NAPKIN_RUN_COMPARE_N_DASHES
+                                           + napkin_run_compare_get_dash (compare, i) + 1));
+  return styles;
+}
+
+static void
+assert_styles_kept (NapkinRunCompare *compare,
+                    GHashTable       *before)
+{
+  GHashTableIter iter;
+  gpointer run, style;
+
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &run, &style))
+    {
+      guint i = line_of (compare, run);
+
+      if (i == G_MAXUINT)
+        continue;
+      g_assert_cmpuint (napkin_run_compare_get_color (compare, i) * NAPKIN_RUN_COMPARE_N_DASHES
+                        + napkin_run_compare_get_dash (compare, i) + 1, ==, GPOINTER_TO_UINT (style));
+    }
+}
+
+/* A sort reorders the compared runs in one items-changed (as GtkSortListModel
+ * does): every run keeps its colour and dash. So does every run still compared
+ * when one is dropped or another picked. Oracle: each run's style before,
+ * looked up by the run itself. */
+static void
+test_styles_follow_runs (void)
+{
+  g_autofree char *root = nk_test_make_temp_dir ("test-run-compare");
+  g_autoptr(GListStore) runs = read_runs (root);
+  g_autoptr(NapkinRunCompare) compare = napkin_run_compare_new (G_LIST_MODEL (runs));
+  g_autoptr(GHashTable) before = NULL;
+  g_autoptr(GPtrArray) reversed = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(NapkinRun) dropped = NULL;
+  guint n;
+
+  wait_loaded (compare);
+  n = napkin_run_compare_get_n_lines (compare);
+  before = styles_of (compare);
+  for (guint i = n; i-- > 0; )
+    g_ptr_array_add (reversed, g_list_model_get_item (G_LIST_MODEL (runs), i));
+  g_list_store_splice (runs, 0, n, reversed->pdata, n);
+  g_assert_true (napkin_run_compare_get_run (compare, 0) == g_ptr_array_index (reversed, 0));
+  assert_styles_kept (compare, before);
+
+  /* the first recipe's seed-1 run dropped, then picked again at the other end */
+  dropped = g_list_model_get_item (G_LIST_MODEL (runs), 4);
+  g_list_store_remove (runs, 4);
+  assert_styles_kept (compare, before);
+  g_list_store_append (runs, dropped);
+  assert_styles_kept (compare, before);
+  g_clear_object (&compare);
+  nk_test_remove_tree (root);
+}
+
 /* The description a screen reader gets: each line's last loss, or its shares in per cent. */
 static void
 test_description (void)
@@ -224,6 +301,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/models/run-compare/series", test_series);
   g_test_add_func ("/models/run-compare/styles", test_styles);
+  g_test_add_func ("/models/run-compare/styles-follow-runs", test_styles_follow_runs);
   g_test_add_func ("/models/run-compare/description", test_description);
   return g_test_run ();
 }

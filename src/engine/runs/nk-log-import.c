@@ -96,7 +96,7 @@ nk_log_format_from_string (const char  *text,
 
 typedef enum {
   F_STEP = 1, F_LOSS, F_TPS, F_TFLOPS, F_MFU_PCT, F_MEM_GIB, F_MEM_MIB, F_MEM_GB,
-  F_MS, F_S, F_SAMPLES, F_NONE,
+  F_MS, F_S, F_SAMPLES, F_BATCH, F_NONE,
 } Field;
 
 typedef struct {
@@ -126,13 +126,16 @@ static const Pattern patterns[] = {
    *   ' iteration {:8d}/{:8d} |' ' consumed samples: {:12d} |'
    *   ' elapsed time per iteration (ms): {:.1f} |'
    *   f' throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |' (with --log-throughput)
+   *   ' learning rate: {:.6E} |' ' global batch size: {:5d} |'
    *   ... ' {}: {:.6E} |'.format(key, avg) (key "lm loss") ...
-   *   ' number of skipped iterations: {:3d} |' */
+   *   ' number of skipped iterations: {:3d} |'
+   * The global batch over the iteration's time is its sequences per second. */
   { NK_LOG_FORMAT_MEGATRON,
     "iteration\\s+(\\d+)/\\s*\\d+\\s*\\|.*?elapsed time per iteration \\(ms\\):\\s*" NUM
     "\\s*\\|(?:.*?throughput per GPU \\(TFLOP/s/GPU\\):\\s*" NUM "\\s*\\|)?"
+    "(?:.*?global batch size:\\s*" NUM "\\s*\\|)?"
     "(?:.*?lm loss:\\s*" NUM "\\s*\\|)?.*?number of skipped iterations:",
-    { F_STEP, F_MS, F_TFLOPS, F_LOSS } },
+    { F_STEP, F_MS, F_TFLOPS, F_BATCH, F_LOSS } },
   /* megatron/training/utils/common_utils.py:321-334 (report_memory):
    *   name + ' memory (MB)' f" | allocated: {…:.2f}" f" | max allocated: {…:.2f}"
    *   printed as "[Rank {}] {}" */
@@ -303,6 +306,7 @@ field_name (Field field)
     case F_MEM_GIB: case F_MEM_MIB: case F_MEM_GB: return _("memory");
     case F_MS: case F_S: return _("time");
     case F_SAMPLES: return _("samples per second");
+    case F_BATCH: return _("global batch size");
     default: return "";
     }
 }
@@ -353,6 +357,7 @@ parse_match (const Pattern *p,
 {
   const NkImportStep empty = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
   guint64 step = 0;
+  double batch = NAN;
 
   *out = empty;
   for (int g = 0; g < 8 && p->fields[g] != 0; g++)
@@ -383,11 +388,14 @@ parse_match (const Pattern *p,
         case F_MS: out->seconds = v / 1000; break;
         case F_S: out->seconds = v; break;
         case F_SAMPLES: out->samples_per_s = v; break;
+        case F_BATCH: batch = v; break;
         case F_MEM_GIB: case F_MEM_GB: out->memory_max_bytes = v * GIB; break;
         case F_MEM_MIB: out->memory_max_bytes = v * MIB; break;
         default: break;
         }
     }
+  if (batch > 0 && out->seconds > 0)
+    out->samples_per_s = batch / out->seconds;
   out->step = (gint64) step;
   return p->fields[0] == F_STEP ? NK_LOG_LINE_STEP : NK_LOG_LINE_MEMORY;
 }

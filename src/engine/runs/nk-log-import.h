@@ -106,7 +106,8 @@ typedef enum {
  * @mfu: a fraction (0.42), on the engine's own FLOP count
  * @memory_max_bytes: the most memory a GPU held, in bytes
  * @seconds: the step's time, in seconds
- * @samples_per_s: DeepSpeed's CurrSamplesPerSec (sequences per second)
+ * @samples_per_s: sequences per second: DeepSpeed's CurrSamplesPerSec, Megatron-LM's
+ *   global batch size over its elapsed time per iteration
  * @present: #NkImportField flags: what the source printed, NaN or not
  *
  * One step of an imported log; a field the source does not have is NAN (the loss:

@@ -74,6 +74,10 @@ gboolean     _nk_run_writer_begin      (NkRunWriter             *writer,
                                         gsize                   *out_bad_lines,
                                         GError                 **error);
 gboolean     _nk_run_writer_has_begun  (NkRunWriter             *writer);
+/* Names the run (meta.json's "name"), now if it has begun, else when it begins. */
+gboolean     _nk_run_writer_set_name   (NkRunWriter             *writer,
+                                        const char              *name,
+                                        GError                 **error);
 /* Appends @lines (whole lines, formatted from @metrics) with one write(), then the
  * steps' scalars to the event file, flushed. */
 gboolean     _nk_run_writer_write_lines (NkRunWriter            *writer,

@@ -513,7 +513,8 @@ _nk_run_dir_keep_steps (const char  *dir,
 
 /* ---- the writer ----------------------------------------------------------------- */
 
-/* The name and creation time a resumed run keeps. */
+/* The name and creation time a resumed run keeps; a name given for it
+ * (_nk_run_writer_set_name()) stays. */
 static void
 read_existing_meta (const char  *dir,
                     char       **name,
@@ -523,9 +524,23 @@ read_existing_meta (const char  *dir,
 
   if (info != NULL)
     {
-      *name = g_strcmp0 (info->name, info->id) != 0 ? g_strdup (info->name) : NULL;
+      if (*name == NULL)
+        *name = g_strcmp0 (info->name, info->id) != 0 ? g_strdup (info->name) : NULL;
       *created = info->created;
     }
+}
+
+gboolean
+_nk_run_writer_set_name (NkRunWriter  *w,
+                         const char   *name,
+                         GError      **error)
+{
+  g_return_val_if_fail (w != NULL && name != NULL, FALSE);
+
+  g_free (w->name);
+  w->name = g_strdup (name);
+  /* a new folder's meta.json is written already; a resumed one's when it begins */
+  return w->fd < 0 || nk_run_dir_set_name (w->dir, name, error);
 }
 
 NkRunWriter *

@@ -595,6 +595,33 @@ nk_run_recorder_new (NkTrainer   *trainer,
 /* ---- the rest --------------------------------------------------------------------- */
 
 /**
+ * nk_run_recorder_set_name:
+ * @self: a recorder whose trainer has not started
+ * @name: the run's name, as the app lists it
+ * @error: return location for a #GError
+ *
+ * Names the run in its folder (meta.json's "name"); without a name the app calls
+ * a run by its settings. A resumed run takes @name over the name it had.
+ *
+ * Returns: %FALSE when meta.json could not be written
+ */
+gboolean
+nk_run_recorder_set_name (NkRunRecorder  *self,
+                          const char     *name,
+                          GError        **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (NK_IS_RUN_RECORDER (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  g_mutex_lock (&self->mutex);
+  ok = _nk_run_writer_set_name (self->writer, name, error);
+  g_mutex_unlock (&self->mutex);
+  return ok;
+}
+
+/**
  * nk_run_recorder_get_dir:
  * @self: a recorder
  *

@@ -83,6 +83,10 @@ NkRunRecorder  *nk_run_recorder_new            (NkTrainer              *trainer,
                                                 const char             *dir,
                                                 GError                **error);
 NK_AVAILABLE_IN_ALL
+gboolean        nk_run_recorder_set_name       (NkRunRecorder          *self,
+                                                const char             *name,
+                                                GError                **error);
+NK_AVAILABLE_IN_ALL
 const char     *nk_run_recorder_get_dir        (NkRunRecorder          *self);
 NK_AVAILABLE_IN_ALL
 NkTrainer      *nk_run_recorder_get_trainer    (NkRunRecorder          *self);
