@@ -754,7 +754,8 @@ test_moe_flag_errors (void)
   static const struct { const char *extra[4]; const char *blamed; } cases[] = {
     { { "--experts-per-token", "9", NULL }, "--experts-per-token" },   /* K > E */
     { { "--ep", "3", NULL }, "--ep" },                                /* 8 % 3 */
-    { { "--ep", "8", "--tp", "2" }, "--ep" },                         /* DP 4 % 8 */
+    { { "--ep", "8", "--pp", "2" }, "--ep" },                         /* TP·CP·DP 4 % 8 */
+    { { "--ep", "8", "--etp", "2" }, "--etp" },                       /* 8 % (8 · 2) */
     { { "--etp", "3", NULL }, "--etp" },                              /* 8 % (1 · 3) */
     { { "--dense-layers", "4", NULL }, "--dense-layers" },            /* no MoE layer left */
     { { "--expert-imbalance", "0.5", NULL }, "--expert-imbalance" },  /* below the mean */
@@ -802,6 +803,41 @@ test_moe_flag_errors (void)
       g_assert_nonnull (strstr (run.err, i == 0 ? "--ep describes a mixture of experts"
                                                 : "--experts needs --experts-per-token"));
     }
+}
+
+/* Megatron-Core's MoE parallel folding (core/parallel_state.py: the expert grid
+ * ETP × EP × expert-DP spans each stage's TP × CP × DP GPUs): EP 8 over TP 2 ×
+ * DP 4 plans, as NVIDIA's Qwen3-235B runs with EP 32 over TP 2 × DP 16 do, and its
+ * experts' data-parallel group is TP · DP / (EP · ETP) = 1. --ep alone asks for a
+ * layout: a broken expert rule is refused even when nothing else about the
+ * layout was typed. */
+static void
+test_moe_parallel_folding (void)
+{
+  static const char *const folded[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "auto", "--json",
+    "--layers", "4", "--d-model", "1024", "--heads", "8", "--ffn", "swiglu",
+    "--d-ff", "4096", "--vocab", "1000", "--seq", "1024", "--global-batch", "8",
+    "--micro-batch", "1", "--experts", "8", "--experts-per-token", "2", "--tp", "2", "--ep", "8", NULL,
+  };
+  static const char *const alone[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.4",
+    "--layers", "4", "--d-model", "1024", "--heads", "8", "--ffn", "swiglu",
+    "--d-ff", "4096", "--experts", "8", "--experts-per-token", "2", "--ep", "3", NULL,
+  };
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) refused = { 0 };
+
+  if (!nk_test_run_cli (&run, "plan", folded, NULL, 0))
+    return;
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\"ep\":8"));
+  g_assert_nonnull (strstr (run.out, "\"dp\":4"));
+  if (!nk_test_run_cli (&refused, "plan", alone, NULL, 0))
+    return;
+  g_assert_cmpint (refused.status, ==, 2);
+  g_assert_true (g_str_has_prefix (refused.err, "napkin-cli: --ep:"));
 }
 
 /* ---------------------------------------------------------------- latent attention */
@@ -1174,6 +1210,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/moe/memory", test_moe_memory);
   g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
   g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
+  g_test_add_func ("/engine/plan-cluster/moe/parallel-folding", test_moe_parallel_folding);
   g_test_add_func ("/engine/plan-cluster/shape/head-dim-relu2", test_head_dim_relu2);
   g_test_add_func ("/engine/plan-cluster/mla/params", test_mla_params);
   g_test_add_func ("/engine/plan-cluster/mla/flops", test_mla_flops);

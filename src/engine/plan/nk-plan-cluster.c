@@ -267,12 +267,16 @@ check_layout (const Shape  *m,
     return NK_PLAN_RULE_LAYERS_VIRTUAL;
   if (m->s > 0 && l->cp > 1 && !divides (2.0 * l->cp, m->s))
     return NK_PLAN_RULE_SEQ_CP;
-  /* Megatron-LM's expert groups: EP ranks share the experts, EP divides
-   * DP × CP, and ETP × EP divides TP × DP × CP, the expert data-parallel
-   * group being what is left (core/parallel_state.py) */
+  /* Megatron-Core's MoE parallel folding: the expert layers have their own
+   * (ETP, EP, EDP) grid over the same GPUs as the dense layers' (TP, CP, DP),
+   * within each pipeline stage, so EP × ETP divides TP × CP × DP and EP may
+   * exceed DP (core/parallel_state.py, initialize_model_parallel: "world_size
+   * is not divisible by expert_tensor_model_pipeline_parallel size", with
+   * ETP × EP × PP; the expert data-parallel group is what is left). EP ranks
+   * share the experts. */
   if (m->E > 0 && !divides (l->ep, m->E))
     return NK_PLAN_RULE_EXPERTS_EP;
-  if (!divides (l->ep, (double) l->dp * l->cp))
+  if (!divides (l->ep, (double) l->tp * l->dp * l->cp))
     return NK_PLAN_RULE_EP_DP;
   if (!divides ((double) l->ep * l->etp, (double) l->tp * l->dp * l->cp))
     return NK_PLAN_RULE_ETP;
@@ -932,6 +936,7 @@ asked_layout_input (const NkPlanInputs *in)
     { NK_PLAN_L_SEQUENCE_PARALLEL, 0, "sequence-parallel" },
     { NK_PLAN_L_RECOMPUTE, NK_RECOMPUTE_NONE, "recompute" },
     { NK_PLAN_L_FLASH_ATTENTION, 0, "flash-attention" }, { NK_PLAN_L_BEST_LAYOUT, 0, "best-layout" },
+    { NK_PLAN_L_EP, 1, "ep" }, { NK_PLAN_L_ETP, 1, "etp" },
     { NK_PLAN_L_MFU_AUTO, 0, "mfu-auto" },
   };
 
