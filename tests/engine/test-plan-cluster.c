@@ -840,6 +840,28 @@ test_moe_parallel_folding (void)
   g_assert_true (g_str_has_prefix (refused.err, "napkin-cli: --ep:"));
 }
 
+/* ZeRO shards over DP × CP: Megatron-Core's distributed optimizer and gradient
+ * buffers use the DP × CP group (distributed/distributed_data_parallel.py,
+ * intra_dp_cp_group), torchtitan's FSDP2 its dp_shard_cp mesh. With CP 2 and
+ * DP 1 each GPU keeps half the fp32 master and Adam moments (12 B a parameter,
+ * over the 2 B of its bf16 weights: 6 × the params bucket / 2) and, under ZeRO-3,
+ * half the weights of CP 1's. */
+static NkPlan *small_recipe_plan (const char *gpu);
+
+static void
+test_zero_shards_over_cp (void)
+{
+  g_autoptr(NkPlan) plan = small_recipe_plan ("h100-sxm");
+  double whole;
+
+  g_object_set (plan, "gpus", 2.0, "cp", 2, "zero-stage", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "memory-max-optimizer"), out (plan, "memory-max-params") * 6 / 2, 1e-12);
+  whole = out (plan, "memory-max-params");
+  g_object_set (plan, "zero-stage", 3, NULL);
+  REL (out (plan, "memory-max-params"), whole / 2, 1e-12);
+}
+
 /* ---------------------------------------------------------------- latent attention */
 
 /* DeepSeek-V3 counted by hand from its config.json (Hugging Face
@@ -1035,7 +1057,11 @@ test_recipe_compute (void)
  * 306,708,480 B / 7.7e12 B/s. Memory: the weights twice at 1 + 1/32 B =
  * 69,206,016 B; fp8-tensorwise twice at 1 B plus 3 tensors × 4 linears × 2
  * layers × (4 + 4 + 4096) B = 67,207,360 B; nvfp4 twice at 0.5 + 1/16 B plus
- * 24 fp32 tensor scales = 37,748,832 B. */
+ * 24 fp32 tensor scales = 37,748,832 B. The activations: Transformer Engine
+ * saves each linear's input as the quantized copy its GEMM took: per token and
+ * layer the two norms' outputs (2 · 1024), the projection's input (1024) and
+ * fc2's input (4096), 7,168 values at 1 + 1/32 B instead of 2: 1024 tokens ×
+ * 2 layers × 7168 × 31/32 B = 14,221,312 B fewer. */
 static void
 test_recipe_casts_and_copies (void)
 {
@@ -1049,7 +1075,7 @@ test_recipe_casts_and_copies (void)
   g_assert_true (nk_plan_get_valid (plan));
   REL (out (plan, "time-casts"), 306708480.0 / 7.7e12, 1e-12);
   g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 69206016.0);
-  g_assert_cmpfloat (out (plan, "memory-per-gpu-max"), ==, without + 69206016.0);
+  g_assert_cmpfloat (out (plan, "memory-per-gpu-max"), ==, without + 69206016.0 - 14221312.0);
   g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, NULL);
   g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 67207360.0);
   g_object_set (plan, "recipe", NK_PLAN_RECIPE_NVFP4, NULL);
@@ -1211,6 +1237,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
   g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
   g_test_add_func ("/engine/plan-cluster/moe/parallel-folding", test_moe_parallel_folding);
+  g_test_add_func ("/engine/plan-cluster/zero-shards-over-cp", test_zero_shards_over_cp);
   g_test_add_func ("/engine/plan-cluster/shape/head-dim-relu2", test_head_dim_relu2);
   g_test_add_func ("/engine/plan-cluster/mla/params", test_mla_params);
   g_test_add_func ("/engine/plan-cluster/mla/flops", test_mla_flops);
