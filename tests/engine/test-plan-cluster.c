@@ -754,7 +754,8 @@ test_moe_flag_errors (void)
   static const struct { const char *extra[4]; const char *blamed; } cases[] = {
     { { "--experts-per-token", "9", NULL }, "--experts-per-token" },   /* K > E */
     { { "--ep", "3", NULL }, "--ep" },                                /* 8 % 3 */
-    { { "--ep", "8", "--tp", "2" }, "--ep" },                         /* DP 4 % 8 */
+    { { "--ep", "8", "--pp", "2" }, "--ep" },                         /* TP·CP·DP 4 % 8 */
+    { { "--ep", "8", "--etp", "2" }, "--etp" },                       /* 8 % (8 · 2) */
     { { "--etp", "3", NULL }, "--etp" },                              /* 8 % (1 · 3) */
     { { "--dense-layers", "4", NULL }, "--dense-layers" },            /* no MoE layer left */
     { { "--expert-imbalance", "0.5", NULL }, "--expert-imbalance" },  /* below the mean */
@@ -802,6 +803,63 @@ test_moe_flag_errors (void)
       g_assert_nonnull (strstr (run.err, i == 0 ? "--ep describes a mixture of experts"
                                                 : "--experts needs --experts-per-token"));
     }
+}
+
+/* Megatron-Core's MoE parallel folding (core/parallel_state.py: the expert grid
+ * ETP × EP × expert-DP spans each stage's TP × CP × DP GPUs): EP 8 over TP 2 ×
+ * DP 4 plans, as NVIDIA's Qwen3-235B runs with EP 32 over TP 2 × DP 16 do, and its
+ * experts' data-parallel group is TP · DP / (EP · ETP) = 1. --ep alone asks for a
+ * layout: a broken expert rule is refused even when nothing else about the
+ * layout was typed. */
+static void
+test_moe_parallel_folding (void)
+{
+  static const char *const folded[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "auto", "--json",
+    "--layers", "4", "--d-model", "1024", "--heads", "8", "--ffn", "swiglu",
+    "--d-ff", "4096", "--vocab", "1000", "--seq", "1024", "--global-batch", "8",
+    "--micro-batch", "1", "--experts", "8", "--experts-per-token", "2", "--tp", "2", "--ep", "8", NULL,
+  };
+  static const char *const alone[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "1T", "--mfu", "0.4",
+    "--layers", "4", "--d-model", "1024", "--heads", "8", "--ffn", "swiglu",
+    "--d-ff", "4096", "--experts", "8", "--experts-per-token", "2", "--ep", "3", NULL,
+  };
+  g_auto(NkTestRun) run = { 0 };
+  g_auto(NkTestRun) refused = { 0 };
+
+  if (!nk_test_run_cli (&run, "plan", folded, NULL, 0))
+    return;
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\"ep\":8"));
+  g_assert_nonnull (strstr (run.out, "\"dp\":4"));
+  if (!nk_test_run_cli (&refused, "plan", alone, NULL, 0))
+    return;
+  g_assert_cmpint (refused.status, ==, 2);
+  g_assert_true (g_str_has_prefix (refused.err, "napkin-cli: --ep:"));
+}
+
+/* ZeRO shards over DP × CP: Megatron-Core's distributed optimizer and gradient
+ * buffers use the DP × CP group (distributed/distributed_data_parallel.py,
+ * intra_dp_cp_group), torchtitan's FSDP2 its dp_shard_cp mesh. With CP 2 and
+ * DP 1 each GPU keeps half the fp32 master and Adam moments (12 B a parameter,
+ * over the 2 B of its bf16 weights: 6 × the params bucket / 2) and, under ZeRO-3,
+ * half the weights of CP 1's. */
+static NkPlan *small_recipe_plan (const char *gpu);
+
+static void
+test_zero_shards_over_cp (void)
+{
+  g_autoptr(NkPlan) plan = small_recipe_plan ("h100-sxm");
+  double whole;
+
+  g_object_set (plan, "gpus", 2.0, "cp", 2, "zero-stage", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "memory-max-optimizer"), out (plan, "memory-max-params") * 6 / 2, 1e-12);
+  whole = out (plan, "memory-max-params");
+  g_object_set (plan, "zero-stage", 3, NULL);
+  REL (out (plan, "memory-max-params"), whole / 2, 1e-12);
 }
 
 /* ---------------------------------------------------------------- latent attention */
@@ -999,7 +1057,11 @@ test_recipe_compute (void)
  * 306,708,480 B / 7.7e12 B/s. Memory: the weights twice at 1 + 1/32 B =
  * 69,206,016 B; fp8-tensorwise twice at 1 B plus 3 tensors × 4 linears × 2
  * layers × (4 + 4 + 4096) B = 67,207,360 B; nvfp4 twice at 0.5 + 1/16 B plus
- * 24 fp32 tensor scales = 37,748,832 B. */
+ * 24 fp32 tensor scales = 37,748,832 B. The activations: Transformer Engine
+ * saves each linear's input as the quantized copy its GEMM took: per token and
+ * layer the two norms' outputs (2 · 1024), the projection's input (1024) and
+ * fc2's input (4096), 7,168 values at 1 + 1/32 B instead of 2: 1024 tokens ×
+ * 2 layers × 7168 × 31/32 B = 14,221,312 B fewer. */
 static void
 test_recipe_casts_and_copies (void)
 {
@@ -1013,7 +1075,7 @@ test_recipe_casts_and_copies (void)
   g_assert_true (nk_plan_get_valid (plan));
   REL (out (plan, "time-casts"), 306708480.0 / 7.7e12, 1e-12);
   g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 69206016.0);
-  g_assert_cmpfloat (out (plan, "memory-per-gpu-max"), ==, without + 69206016.0);
+  g_assert_cmpfloat (out (plan, "memory-per-gpu-max"), ==, without + 69206016.0 - 14221312.0);
   g_object_set (plan, "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, NULL);
   g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, 67207360.0);
   g_object_set (plan, "recipe", NK_PLAN_RECIPE_NVFP4, NULL);
@@ -1174,6 +1236,8 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/moe/memory", test_moe_memory);
   g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
   g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
+  g_test_add_func ("/engine/plan-cluster/moe/parallel-folding", test_moe_parallel_folding);
+  g_test_add_func ("/engine/plan-cluster/zero-shards-over-cp", test_zero_shards_over_cp);
   g_test_add_func ("/engine/plan-cluster/shape/head-dim-relu2", test_head_dim_relu2);
   g_test_add_func ("/engine/plan-cluster/mla/params", test_mla_params);
   g_test_add_func ("/engine/plan-cluster/mla/flops", test_mla_flops);

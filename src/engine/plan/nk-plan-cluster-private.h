@@ -47,6 +47,8 @@ typedef struct {
   double   router;           /* E · h, no bias */
   double   moe_params;       /* a MoE layer, every expert */
   double   moe_active;       /* a MoE layer as one token passes it: K + S experts */
+  double   q_act;            /* bytes of a saved linear input under a recipe (its
+                              * low-precision value and scale); 0: none */
 } Shape;
 
 /* One evaluation of a layout: what the search varies. */

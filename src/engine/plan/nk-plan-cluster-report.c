@@ -116,8 +116,8 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
       return nk_plan_format_formula (_("The %N experts must be a multiple of EP %N (each GPU of the EP group holds the same number of experts)"),
                                      (double) in->layout[NK_PLAN_L_EXPERTS], (double) in->layout[NK_PLAN_L_EP]);
     case NK_PLAN_RULE_EP_DP:
-      return nk_plan_format_formula (_("EP %N must divide DP × CP = %N × %N (Megatron-LM’s rule: the EP group is cut from the data-parallel ranks)"),
-                                     (double) in->layout[NK_PLAN_L_EP], dp, cp);
+      return nk_plan_format_formula (_("EP %N must divide TP × CP × DP = %N (Megatron-Core’s parallel folding: the experts’ EP × ETP × expert-DP grid spans the dense layers’ TP × CP × DP GPUs of each stage)"),
+                                     (double) in->layout[NK_PLAN_L_EP], tp * dp * cp);
     case NK_PLAN_RULE_ETP:
       return nk_plan_format_formula (_("EP × ETP = %N × %N must divide TP × DP × CP = %N (Megatron-LM’s expert data-parallel group is what is left)"),
                                      (double) in->layout[NK_PLAN_L_EP], (double) in->layout[NK_PLAN_L_ETP], tp * dp * cp);

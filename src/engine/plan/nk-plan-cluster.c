@@ -118,6 +118,11 @@ fill_shape (const NkPlanInputs *in,
   m->V = x[NK_PLAN_IN_VOCAB] > 0 ? x[NK_PLAN_IN_VOCAB] : 0;
   m->s = x[NK_PLAN_IN_SEQ];
   m->tied = in->layout[NK_PLAN_L_TIED_EMBEDDINGS] != 0;
+  {
+    const Recipe *recipe = _nk_plan_recipe (nk_plan_inputs_get_recipe (in));
+
+    m->q_act = recipe != NULL ? recipe->bytes + recipe->act_scale : 0;
+  }
   m->dropout = in->layout[NK_PLAN_L_DROPOUT] != 0;
 
   /* without heads, multi-head attention: K and V as wide as Q; --head-dim sets
@@ -267,12 +272,16 @@ check_layout (const Shape  *m,
     return NK_PLAN_RULE_LAYERS_VIRTUAL;
   if (m->s > 0 && l->cp > 1 && !divides (2.0 * l->cp, m->s))
     return NK_PLAN_RULE_SEQ_CP;
-  /* Megatron-LM's expert groups: EP ranks share the experts, EP divides
-   * DP × CP, and ETP × EP divides TP × DP × CP, the expert data-parallel
-   * group being what is left (core/parallel_state.py) */
+  /* Megatron-Core's MoE parallel folding: the expert layers have their own
+   * (ETP, EP, EDP) grid over the same GPUs as the dense layers' (TP, CP, DP),
+   * within each pipeline stage, so EP × ETP divides TP × CP × DP and EP may
+   * exceed DP (core/parallel_state.py, initialize_model_parallel: "world_size
+   * is not divisible by expert_tensor_model_pipeline_parallel size", with
+   * ETP × EP × PP; the expert data-parallel group is what is left). EP ranks
+   * share the experts. */
   if (m->E > 0 && !divides (l->ep, m->E))
     return NK_PLAN_RULE_EXPERTS_EP;
-  if (!divides (l->ep, (double) l->dp * l->cp))
+  if (!divides (l->ep, (double) l->tp * l->dp * l->cp))
     return NK_PLAN_RULE_EP_DP;
   if (!divides ((double) l->ep * l->etp, (double) l->tp * l->dp * l->cp))
     return NK_PLAN_RULE_ETP;
@@ -309,7 +318,14 @@ check_layout (const Shape  *m,
  * takes them, decompressed (the latent spares inference's KV cache, not
  * training's activations: both the latent, input of the up-projection, and
  * the heads it decompresses to, inputs of the core, are saved for the
- * backward); and the core's output, a·d_v. Returns the layer's bytes. */
+ * backward); and the core's output, a·d_v. Under a low-precision recipe
+ * Transformer Engine saves each linear layer's input as the quantized copy its
+ * GEMM took (q bytes a value with its scales, not p): LayerNormLinear's and
+ * LayerNormMLP's ln_out, Linear's inputmat (the projection's input), the FFN's
+ * act_out (fc2's input) and GroupedLinear's permuted expert inputs; fc1's
+ * output stays in p for the activation's backward (TE module/layernorm_mlp.py,
+ * linear.py, grouped_linear.py: fc1_input_quantizer / fc2_input_quantizer
+ * outputs in save_for_backward). Returns the layer's bytes. */
 static double
 add_layer_activations (const Shape  *m,
                        const Layout *l,
@@ -321,6 +337,7 @@ add_layer_activations (const Shape  *m,
 {
   double s = m->s / l->cp, b = l->micro, h = m->h, t = l->tp;
   double sbh = s * b * h, outside = l->sp ? t : 1;
+  double q = m->q_act > 0 ? m->q_act : p, f1 = m->ffn_mats - 1;
   double x[NK_ACT_N_TERMS] = { 0 }, sum = 0;
 
   if (stored_only && l->recompute == NK_RECOMPUTE_FULL)
@@ -331,7 +348,7 @@ add_layer_activations (const Shape  *m,
       /* ... plus each LayerNorm's saved mean and 1/σ, two fp32 per token (PyTorch's
        * native_layer_norm keeps them; Korthikanti et al. leave them out) */
       x[NK_ACT_TERM_NORM_STATS] = 2 * 2 * 4 * s * b / outside;
-      x[NK_ACT_TERM_NORM_OUTPUT] = 2 * sbh * p / outside;
+      x[NK_ACT_TERM_NORM_OUTPUT] = 2 * sbh * q / outside;
       x[NK_ACT_TERM_DROPOUT] = m->dropout ? 2 * sbh / outside : 0;
       if (m->mla)
         {
@@ -343,18 +360,18 @@ add_layer_activations (const Shape  *m,
           x[NK_ACT_TERM_NORM_STATS] += latents * 2 * 4 * s * b / outside;
           x[NK_ACT_TERM_QKV] = s * b * p * (2 * (m->q_rank + m->kv_rank) / outside
                                             + (2 * m->core_qk + m->core_v) / t);
-          x[NK_ACT_TERM_ATTN_OUTPUT] = s * b * p * m->core_v / t;
+          x[NK_ACT_TERM_ATTN_OUTPUT] = s * b * q * m->core_v / t;
         }
       else
         {
           x[NK_ACT_TERM_QKV] = sbh * p * (1 + 2 * m->kv / m->a) / t;
-          x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * p / t;
+          x[NK_ACT_TERM_ATTN_OUTPUT] = sbh * q / t;
         }
       if (moe)
-        x[NK_ACT_TERM_MLP] = s * b * p * (m->K * m->imbalance * (h + m->ffn_mats * m->F / l->etp)
-                                          + m->ffn_mats * m->S * m->F) / t;
+        x[NK_ACT_TERM_MLP] = s * b * (m->K * m->imbalance * (h * q + (f1 * p + q) * m->F / l->etp)
+                                      + (f1 * p + q) * m->S * m->F) / t;
       else
-        x[NK_ACT_TERM_MLP] = sbh * p * m->ffn_mats * m->d_ff / h / t;
+        x[NK_ACT_TERM_MLP] = sbh * (f1 * p + q) * m->d_ff / h / t;
       if (l->recompute != NK_RECOMPUTE_SELECTIVE && !l->flash)
         {
           x[NK_ACT_TERM_PROBS] = m->a * s * m->s * b * p / t;
@@ -458,7 +475,7 @@ recipe_memory (const NkPlanInputs *in,
   linears = dense * (m->linears_attn + 2)
             + moe * (m->linears_attn + 2 * (m->S + m->E / ((double) l->ep * l->etp)));
   return _nk_plan_linear_weights (m, l, stage) * 2 * (recipe->bytes + recipe->weight_scale)
-         / (l->zero >= 3 ? l->dp : 1) + 3 * linears * recipe->per_tensor;
+         / (l->zero >= 3 ? (double) l->dp * l->cp : 1) + 3 * linears * recipe->per_tensor;
 }
 
 /* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
@@ -488,7 +505,11 @@ stage_memory (const NkPlanInputs *in,
   double w = mixed ? 2 : 4;
   double g = _nk_plan_grad_bytes (in);
   double o = state + (mixed ? 4 : 0);
-  double dp = l->dp, m_steps = l->global / (l->micro * l->dp);
+  /* ZeRO shards over the data-parallel ranks with their context-parallel ones:
+   * Megatron-Core's distributed optimizer and grad buffers over the DP × CP
+   * group (distributed/distributed_data_parallel.py, intra_dp_cp_group);
+   * torchtitan's FSDP2 over its dp_shard_cp mesh (parallelize.py) */
+  double dp = (double) l->dp * l->cp, m_steps = l->global / (l->micro * l->dp);
   double in_flight, edges = 0;
   double edge[NK_ACT_N_TERMS] = { 0 };
   double sbh = m->s / l->cp * l->micro * m->h;
@@ -932,12 +953,20 @@ asked_layout_input (const NkPlanInputs *in)
     { NK_PLAN_L_SEQUENCE_PARALLEL, 0, "sequence-parallel" },
     { NK_PLAN_L_RECOMPUTE, NK_RECOMPUTE_NONE, "recompute" },
     { NK_PLAN_L_FLASH_ATTENTION, 0, "flash-attention" }, { NK_PLAN_L_BEST_LAYOUT, 0, "best-layout" },
+    { NK_PLAN_L_EP, 1, "ep" }, { NK_PLAN_L_ETP, 1, "etp" },
     { NK_PLAN_L_MFU_AUTO, 0, "mfu-auto" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
-    if (in->layout[inputs[i].which] != inputs[i].unasked)
-      return inputs[i].name;
+    {
+      int value = in->layout[inputs[i].which];
+
+      /* EP and ETP 0 are 1, as layout_from_inputs reads them */
+      if (inputs[i].which == NK_PLAN_L_EP || inputs[i].which == NK_PLAN_L_ETP)
+        value = MAX (1, value);
+      if (value != inputs[i].unasked)
+        return inputs[i].name;
+    }
   return NULL;
 }
 

@@ -541,7 +541,8 @@ typedef enum {
  * @NK_PLAN_RULE_EXPERTS_K: the experts per token must be from 1 to the experts
  * @NK_PLAN_RULE_DENSE_LAYERS: the leading dense layers must be fewer than the layers
  * @NK_PLAN_RULE_EXPERTS_EP: the experts must be a multiple of EP
- * @NK_PLAN_RULE_EP_DP: EP must divide DP × CP (Megatron-LM's rule)
+ * @NK_PLAN_RULE_EP_DP: EP must divide TP × CP × DP (Megatron-Core's parallel
+ *   folding: the experts' grid spans the dense layers' GPUs of each stage)
  * @NK_PLAN_RULE_ETP: EP × ETP must divide TP × DP × CP (Megatron-LM's expert
  *   data-parallel group is TP × DP × CP / (EP × ETP) ranks)
  * @NK_PLAN_RULE_MLA_DIMS: latent attention needs its KV rank and its three head

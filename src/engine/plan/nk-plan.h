@@ -418,7 +418,7 @@ G_BEGIN_DECLS
  *
  * Expert-parallel degree: each GPU of an EP group holds experts / EP of each MoE
  * layer, and tokens reach them by all-to-alls. EP divides the experts and
- * DP × CP (Megatron-LM's rule).
+ * TP × CP × DP (Megatron-Core's parallel folding: EP may exceed DP).
  */
 /**
  * NkPlan:etp:
