@@ -134,6 +134,58 @@ test_moe_busiest_stage (void)
   REL (out (plan, "time-ep-comm"), 2 * 2 * 4 * 0.75 * 4194304.0 / (0.8 * 400e9), 1e-12);
 }
 
+/* --tp-comm-overlap: the TP all-reduces run under the step's matmuls, so what
+ * is exposed is max(0, TP − (compute + recompute)): nothing at NVLink's 450
+ * GB/s, where TP 8 of a 2048-wide model costs less than its GEMMs; at a typed
+ * 1 GB/s the remainder. */
+static void
+test_tp_overlap (void)
+{
+  g_autoptr(NkPlan) plan = dense_plan ("h100-sxm");
+  double tp, gemms;
+
+  g_object_set (plan, "tp", 8, "sequence-parallel", TRUE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  tp = out (plan, "time-tp-comm");
+  gemms = out (plan, "time-compute") + out (plan, "time-recompute");
+  g_assert_cmpfloat (tp, >, 0);
+  g_assert_cmpfloat (tp, <, gemms);
+  g_object_set (plan, "tp-comm-overlap", TRUE, NULL);
+  g_assert_cmpfloat (out (plan, "time-tp-comm"), ==, 0);
+  REL (out (plan, "time-per-step"), out (plan, "time-compute") + out (plan, "time-recompute")
+       + out (plan, "time-memory-bound") + out (plan, "time-exposed-comm") + out (plan, "time-pp-bubble"), 1e-12);
+
+  g_object_set (plan, "tp-comm-overlap", FALSE, "nvlink-bandwidth", 1e9, NULL);
+  tp = out (plan, "time-tp-comm");
+  g_assert_cmpfloat (tp, >, gemms);
+  g_object_set (plan, "tp-comm-overlap", TRUE, NULL);
+  REL (out (plan, "time-tp-comm"), tp - gemms, 1e-12);
+}
+
+/* --ep-comm-overlap: the all-to-alls run under another micro-batch's work, so
+ * what is exposed is max(0, EP − (compute + recompute + element-wise +
+ * casts)): nothing on NVLink, the remainder at a typed 0.1 GB/s. */
+static void
+test_ep_overlap (void)
+{
+  g_autoptr(NkPlan) plan = small_moe_plan ();
+  double ep, work;
+
+  work = out (plan, "time-compute") + out (plan, "time-recompute") + out (plan, "time-memory-bound")
+         + out (plan, "time-casts");
+  ep = out (plan, "time-ep-comm");
+  g_assert_cmpfloat (ep, >, 0);
+  g_assert_cmpfloat (ep, <, work);
+  g_object_set (plan, "ep-comm-overlap", TRUE, NULL);
+  g_assert_cmpfloat (out (plan, "time-ep-comm"), ==, 0);
+
+  g_object_set (plan, "ep-comm-overlap", FALSE, "nvlink-bandwidth", 1e8, NULL);
+  ep = out (plan, "time-ep-comm");
+  g_assert_cmpfloat (ep, >, work);
+  g_object_set (plan, "ep-comm-overlap", TRUE, NULL);
+  REL (out (plan, "time-ep-comm"), ep - work, 1e-12);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -143,5 +195,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-time/efficiency/measured-ceilings", test_efficiency_on_ceilings);
   g_test_add_func ("/engine/plan-time/moe/permutations", test_moe_permutations);
   g_test_add_func ("/engine/plan-time/moe/busiest-stage", test_moe_busiest_stage);
+  g_test_add_func ("/engine/plan-time/overlap/tp", test_tp_overlap);
+  g_test_add_func ("/engine/plan-time/overlap/ep", test_ep_overlap);
   return g_test_run ();
 }

@@ -401,7 +401,9 @@ text_time (const Text *t)
                               t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
                               v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
   t->f[NK_PLAN_V_T_TP] =
-    nk_plan_format_formula (_("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
+    nk_plan_format_formula (t->l[NK_PLAN_L_TP_COMM_OVERLAP]
+                            ? _("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests), run under the GEMMs they feed (--tp-comm-overlap): %N s the matmuls do not cover")
+                            : _("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
                             v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
                             t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
   t->f[NK_PLAN_V_T_DP] =
@@ -411,7 +413,9 @@ text_time (const Text *t)
                             t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
                             v[NK_PLAN_V_T_DP_EXPOSED]);
   t->f[NK_PLAN_V_T_EP] =
-    nk_plan_format_formula (_("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all) = %N s, exposed (nothing overlaps them)"),
+    nk_plan_format_formula (t->l[NK_PLAN_L_EP_COMM_OVERLAP]
+                            ? _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all), run under another micro-batch's compute (--ep-comm-overlap): %N s the compute does not cover")
+                            : _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all) = %N s, exposed (nothing overlaps them)"),
                             v[NK_PLAN_V_GRAD_ACCUM], t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0,
                             (double) t->l[NK_PLAN_L_EP], v[NK_PLAN_V_T_EP]);
   t->f[NK_PLAN_V_T_BUBBLE] =

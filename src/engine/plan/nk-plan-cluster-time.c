@@ -321,6 +321,34 @@ flops_per_token (const Shape  *m,
     *hardware += attention / 3;
 }
 
+/* The overlaps, at their bound: with --tp-comm-overlap the TP collectives
+ * run chunked under the GEMMs they feed (Transformer Engine's userbuffers,
+ * Wang et al. 2023 "Overlap communication with dependent computation"), so
+ * only what the step's matmuls (compute and recompute) cannot cover is
+ * exposed; with --ep-comm-overlap the all-to-alls of one micro-batch run under
+ * another's compute (DeepSeek-V3 report section 3.2.1, DualPipe; Megatron-LM's
+ * --overlap-moe-expert-parallel-comm, its 1F1B all-to-all overlap), so only
+ * what the rest of the step's work (@ideal, less what already hides TP)
+ * cannot cover is exposed. v[T_TP] and v[T_EP] keep what is exposed. */
+static void
+hide_overlapped (const NkPlanInputs *in,
+                 double             *v,
+                 double              ideal)
+{
+  double window = ideal;
+
+  if (in->layout[NK_PLAN_L_TP_COMM_OVERLAP])
+    {
+      double gemms = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE];
+      double hidden = MIN (v[NK_PLAN_V_T_TP], gemms);
+
+      v[NK_PLAN_V_T_TP] -= hidden;
+      window -= hidden;
+    }
+  if (in->layout[NK_PLAN_L_EP_COMM_OVERLAP])
+    v[NK_PLAN_V_T_EP] -= MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+}
+
 void
 _nk_plan_step_time (const NkPlanInputs *in,
                     const NkGpu        *gpu,
@@ -424,6 +452,7 @@ _nk_plan_step_time (const NkPlanInputs *in,
   edp = _nk_plan_expert_dp (l);
   edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_CAST];
+  hide_overlapped (in, v, ideal);
   if (l->zero >= 3)
     {
       double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;
