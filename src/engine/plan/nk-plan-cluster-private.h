@@ -104,6 +104,11 @@ typedef struct {
   double      bytes, act_scale, weight_scale, per_tensor;
 } Recipe;
 
+double  _nk_plan_moe_permute_bytes   (const Shape        *m,
+                                      const Layout       *l,
+                                      double              p);
+double  _nk_plan_gpu_matmul_efficiency (const NkPlanInputs *in,
+                                       const NkGpu        *gpu);
 const Recipe *_nk_plan_recipe        (NkPlanRecipe        recipe);
 gboolean _nk_plan_recipe_runs_on     (NkPlanRecipe        recipe,
                                       const NkGpu        *gpu);

@@ -14,6 +14,7 @@
 #include "nk-enum-types.h"
 #include "nk-enums.h"
 #include "nk-json.h"
+#include "nk-plan-cluster-private.h"
 #include "nk-plan-report-private.h"
 
 /* ---------------------------------------------------------------- sentences */
@@ -333,7 +334,7 @@ static void
 text_time (const Text *t)
 {
   const double *x = t->x, *v = t->v;
-  double eff = nk_plan_matmul_efficiency (t->in), gpus = x[NK_PLAN_IN_GPUS];
+  double eff = _nk_plan_gpu_matmul_efficiency (t->in, t->r->gpu), gpus = x[NK_PLAN_IN_GPUS];
   double peak = v[NK_PLAN_V_PEAK];
 
   if (!t->r->has[NK_PLAN_V_T_STEP])
@@ -382,13 +383,27 @@ text_time (const Text *t)
     nk_plan_format_formula (_("%N tokens × %N recomputed FLOPs / (%N GPUs × %N FLOP/s × %N) = %N s"),
                             v[NK_PLAN_V_TOKENS_PER_STEP], v[NK_PLAN_V_HW_FLOPS_TOKEN] - v[NK_PLAN_V_MODEL_FLOPS_TOKEN],
                             gpus, peak, eff, v[NK_PLAN_V_T_RECOMPUTE]);
-  t->f[NK_PLAN_V_T_MEMORY] =
-    nk_plan_format_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM = %N s (element-wise work is bound by memory)"),
-                            v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
-                            t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
-                            v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
+  if (t->l[NK_PLAN_L_EXPERTS] > 0)
+    {
+      double passes = t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0;
+      double layers = x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP];
+      double act = v[NK_PLAN_V_GRAD_ACCUM] * layers * passes * v[NK_PLAN_V_ACT_TRAFFIC] / t->r->gpu->bandwidth;
+
+      t->f[NK_PLAN_V_T_MEMORY] =
+        nk_plan_format_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM + %N s of the MoE layers' token permutations and router (Megatron-Core's dispatcher: permute, sort, unpermute, forward and backward) = %N s (element-wise work is bound by memory)"),
+                                v[NK_PLAN_V_GRAD_ACCUM], layers, passes, v[NK_PLAN_V_ACT_TRAFFIC],
+                                t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY] - act, v[NK_PLAN_V_T_MEMORY]);
+    }
+  else
+    t->f[NK_PLAN_V_T_MEMORY] =
+      nk_plan_format_formula (_("%N micro-batches × %N layers × %N passes × %N B of activations / %N B/s HBM = %N s (element-wise work is bound by memory)"),
+                              v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
+                              t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_NONE ? 3.0 : 4.0,
+                              v[NK_PLAN_V_ACT_TRAFFIC], t->r->gpu->bandwidth, v[NK_PLAN_V_T_MEMORY]);
   t->f[NK_PLAN_V_T_TP] =
-    nk_plan_format_formula (_("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
+    nk_plan_format_formula (t->l[NK_PLAN_L_TP_COMM_OVERLAP]
+                            ? _("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests), run under the GEMMs they feed (--tp-comm-overlap): %N s the matmuls do not cover")
+                            : _("%N micro-batches × %N layers × %N all-reduces of s·b·h activations, each 2(t − 1)/t × bytes / bandwidth (nccl-tests) = %N s"),
                             v[NK_PLAN_V_GRAD_ACCUM], x[NK_PLAN_IN_LAYERS] / v[NK_PLAN_V_LAYOUT_PP],
                             t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0, v[NK_PLAN_V_T_TP]);
   t->f[NK_PLAN_V_T_DP] =
@@ -398,7 +413,9 @@ text_time (const Text *t)
                             t->r->zero_stage >= 3 ? v[NK_PLAN_V_GRAD_ACCUM] : 1.0, v[NK_PLAN_V_T_DP],
                             v[NK_PLAN_V_T_DP_EXPOSED]);
   t->f[NK_PLAN_V_T_EP] =
-    nk_plan_format_formula (_("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N = %N s, exposed (nothing overlaps them)"),
+    nk_plan_format_formula (t->l[NK_PLAN_L_EP_COMM_OVERLAP]
+                            ? _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all), run under another micro-batch's compute (--ep-comm-overlap): %N s the compute does not cover")
+                            : _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all) = %N s, exposed (nothing overlaps them)"),
                             v[NK_PLAN_V_GRAD_ACCUM], t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0,
                             (double) t->l[NK_PLAN_L_EP], v[NK_PLAN_V_T_EP]);
   t->f[NK_PLAN_V_T_BUBBLE] =
@@ -517,7 +534,8 @@ build_json_time (JsonBuilder        *builder,
   nk_json_add_member_double (builder, "mfu_model", v[NK_PLAN_V_MFU_MODEL]);
   nk_json_add_member_double (builder, "mfu_hardware", v[NK_PLAN_V_MFU_HARDWARE]);
   nk_json_add_member_double (builder, "tokens_per_s", v[NK_PLAN_V_TOKENS_PER_S]);
-  nk_json_add_member_double (builder, "matmul_efficiency", nk_plan_matmul_efficiency (in));
+  /* the fraction of this GPU's peak the time model ran the matmuls at */
+  nk_json_add_member_double (builder, "matmul_efficiency", _nk_plan_gpu_matmul_efficiency (in, r->gpu));
   /* the same step as each engine's log would print its MFU */
   json_builder_set_member_name (builder, "mfu_by_engine");
   json_builder_begin_object (builder);

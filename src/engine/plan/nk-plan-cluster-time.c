@@ -24,13 +24,27 @@
  * README's calibration table. */
 #define CALIBRATED_MATMUL_EFFICIENCY 0.56
 
+/* The same fit as a fraction of the best measured matmul rate (the GPU
+ * table's achievable column): every calibration run is on an A100, whose best
+ * bf16 matmul reaches 271.2 of its 312 TFLOP/s (Stas Bekman's table, cited in
+ * gpus.json), so 0.56 of the A100's peak is 0.56 / (271.2 / 312) = 0.644 of
+ * what an A100 measurably reaches. What the software stack loses (launches,
+ * small GEMMs, synchronisation) is a fraction of the ceiling; the ceiling is
+ * the GPU's: an H100 reaches 80.3 % of its bf16 peak, a B200 77.6 %, a GB200
+ * 72.9 %, an MI300X 51.1 %. The 32 fitted rows keep their predictions
+ * exactly. */
+#define CALIBRATED_ACHIEVABLE_FRACTION (CALIBRATED_MATMUL_EFFICIENCY / (271.2e12 / 312e12))
+
 /**
  * nk_plan_matmul_efficiency:
  * @inputs: the plan's inputs
  *
  * The fraction of the peak a large matmul reaches in the cluster model's compute
- * time. The default, 0.56, reproduces 32 published Megatron-LM runs on A100s
- * (benchmarks/plan-calibration.tsv) with a median predicted/published time of 0.97.
+ * time on the GPU the efficiency was calibrated on. The default, 0.56,
+ * reproduces 32 published Megatron-LM runs on A100s
+ * (benchmarks/plan-calibration.tsv) with a median predicted/published time of
+ * 0.97; on other GPUs the time model scales it by their measured ceilings
+ * (the GPU table's achievable rates).
  *
  * Returns: the matmul efficiency the time model uses: #NkPlan:matmul-efficiency
  *   when set, else the calibrated default
@@ -41,6 +55,28 @@ nk_plan_matmul_efficiency (const NkPlanInputs *inputs)
   double typed = inputs->in[NK_PLAN_IN_EFFICIENCY];
 
   return typed > 0 && typed <= 1 ? typed : CALIBRATED_MATMUL_EFFICIENCY;
+}
+
+/* The fraction of @gpu's peak in the plan's dtype that the step's matmuls
+ * reach: the typed #NkPlan:matmul-efficiency as it is, else the calibrated
+ * fraction of the GPU's measured ceiling in that dtype, else (no measurement,
+ * or sparse peaks) the fraction of the peak calibrated on A100s. */
+double
+_nk_plan_gpu_matmul_efficiency (const NkPlanInputs *in,
+                                const NkGpu        *gpu)
+{
+  double typed = in->in[NK_PLAN_IN_EFFICIENCY];
+  double achievable, peak;
+
+  if (typed > 0 && typed <= 1)
+    return typed;
+  if (gpu == NULL || in->sparse || in->dtype < 0 || in->dtype >= NK_PEAK_N_DTYPES)
+    return CALIBRATED_MATMUL_EFFICIENCY;
+  achievable = nk_gpu_get_achievable (gpu, in->dtype);
+  peak = nk_gpu_get_peak (gpu, in->dtype, FALSE);
+  if (!isfinite (achievable) || !isfinite (peak) || peak <= 0)
+    return CALIBRATED_MATMUL_EFFICIENCY;
+  return CALIBRATED_ACHIEVABLE_FRACTION * achievable / peak;
 }
 
 /* ---------------------------------------------------------------- recipes */
@@ -198,6 +234,14 @@ group_bandwidth (const NkPlanInputs *in,
   return bw;
 }
 
+/* The all-to-all's measured ceiling on NVLink: DeepEP's dispatch and combine
+ * kernels reach 726 and 740 GB/s of a B200's 900 GB/s each way at EP 8 (its
+ * README, V2, "SM100, EP 8, NVLink", logical bandwidth), and 153 and 158 GB/s
+ * of an H800's 200 (docs/legacy.md, V1, intranode EP 8): 0.8 of the link
+ * (0.81–0.82 and 0.77–0.79). On the network DeepEP saturates the NIC, so the
+ * network's rate stands as it is. */
+#define ALL_TO_ALL_NVLINK_FRACTION 0.8
+
 static double
 all_reduce (double n,
             double bytes,
@@ -212,6 +256,32 @@ all_gather (double n,
             double bw)
 {
   return n > 1 ? (n - 1) / n * bytes / bw : 0;
+}
+
+/* HBM bytes one forward pass of a MoE layer moves on one GPU for one
+ * micro-batch besides its GEMMs and stored activations: Megatron-Core's token
+ * dispatcher (megatron/core/transformer/moe/token_dispatcher.py, moe_utils.py)
+ * permutes the n = s·b/(CP·TP) tokens of the GPU into K copies grouped by
+ * expert (reads n·h, writes K·n·h), with EP > 1 sorts the chunks the
+ * all-to-all brought by local expert and back before the combine (two
+ * copies, each reading and writing K·n·h), and unpermutes (reads the K·n·h
+ * expert outputs, writes the n·h probability-weighted sums), each element of
+ * @p bytes, K times the imbalance on the busiest GPU; the router writes n·E
+ * fp32 logits, its softmax reads and writes them and its top-k reads them
+ * (16·n·E B). Each op's backward is the transposed copy, the same bytes. */
+double
+_nk_plan_moe_permute_bytes (const Shape  *m,
+                            const Layout *l,
+                            double        p)
+{
+  double n = m->s / l->cp * l->micro / l->tp;
+  double copies = m->K * m->imbalance;
+  double permute = p * n * m->h * (1 + copies), unpermute = p * n * m->h * (copies + 1);
+  double sort = l->ep > 1 ? 2 * 2 * p * copies * n * m->h : 0;
+
+  if (m->E <= 0)
+    return 0;
+  return permute + sort + unpermute + 16 * n * m->E;
 }
 
 /* The matmul weights a token passes through in a MoE layer: attention, the
@@ -251,6 +321,34 @@ flops_per_token (const Shape  *m,
     *hardware += attention / 3;
 }
 
+/* The overlaps, at their bound: with --tp-comm-overlap the TP collectives
+ * run chunked under the GEMMs they feed (Transformer Engine's userbuffers,
+ * Wang et al. 2023 "Overlap communication with dependent computation"), so
+ * only what the step's matmuls (compute and recompute) cannot cover is
+ * exposed; with --ep-comm-overlap the all-to-alls of one micro-batch run under
+ * another's compute (DeepSeek-V3 report section 3.2.1, DualPipe; Megatron-LM's
+ * --overlap-moe-expert-parallel-comm, its 1F1B all-to-all overlap), so only
+ * what the rest of the step's work (@ideal, less what already hides TP)
+ * cannot cover is exposed. v[T_TP] and v[T_EP] keep what is exposed. */
+static void
+hide_overlapped (const NkPlanInputs *in,
+                 double             *v,
+                 double              ideal)
+{
+  double window = ideal;
+
+  if (in->layout[NK_PLAN_L_TP_COMM_OVERLAP])
+    {
+      double gemms = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE];
+      double hidden = MIN (v[NK_PLAN_V_T_TP], gemms);
+
+      v[NK_PLAN_V_T_TP] -= hidden;
+      window -= hidden;
+    }
+  if (in->layout[NK_PLAN_L_EP_COMM_OVERLAP])
+    v[NK_PLAN_V_T_EP] -= MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+}
+
 void
 _nk_plan_step_time (const NkPlanInputs *in,
                     const NkGpu        *gpu,
@@ -262,7 +360,7 @@ _nk_plan_step_time (const NkPlanInputs *in,
                     Cost               *c)
 {
   double *v = c->v;
-  double eff = nk_plan_matmul_efficiency (in);
+  double eff = _nk_plan_gpu_matmul_efficiency (in, gpu);
   double tokens = l->global * m->s;
   double micro_steps = l->global / (l->micro * l->dp);
   double comm_bytes = nk_precision_is_mixed (in->precision) ? 2 : 4;
@@ -274,6 +372,10 @@ _nk_plan_step_time (const NkPlanInputs *in,
    * balanced time (Megatron-LM's uneven split trades it against the embedding
    * and logits the first and last stages carry, which this does not weigh) */
   double pace = v[NK_PLAN_V_PIPELINE_PACE] = _nk_plan_busiest_stage (m, l) * l->pp / m->L;
+  /* the MoE layers of the busiest stage: the dense layers lead the model, so
+   * a stage of the busiest's length holds MoE layers only, unless the model
+   * has fewer */
+  double moe_busiest = MIN (layers, m->n_moe);
   double dense_layers, moe_layers, busiest;
   Layout kept = *l;
   double ideal, window, tp_bw, dp_bw, edp, edp_bw;
@@ -306,6 +408,9 @@ _nk_plan_step_time (const NkPlanInputs *in,
                              / (dense_layers + moe_layers);
   v[NK_PLAN_V_T_MEMORY] = micro_steps * layers * (l->recompute == NK_RECOMPUTE_NONE ? 3 : 4)
                           * v[NK_PLAN_V_ACT_TRAFFIC] / gpu->bandwidth;
+  /* ... and a MoE layer's token permutations and router, on the busiest stage */
+  v[NK_PLAN_V_T_MEMORY] += micro_steps * moe_busiest * (l->recompute == NK_RECOMPUTE_FULL ? 3 : 2)
+                           * _nk_plan_moe_permute_bytes (m, l, comm_bytes) / gpu->bandwidth;
 
   /* Expert parallelism: each MoE layer dispatches every token's K copies to
    * the experts' GPUs and combines them back, forward and backward: 4
@@ -316,12 +421,15 @@ _nk_plan_step_time (const NkPlanInputs *in,
    * EP × ETP fits the NVLink domain, the network beyond. Exposed: nothing
    * overlaps them (Megatron-LM's default; DeepSeek's DualPipe hides them). */
   v[NK_PLAN_V_T_EP] = 0;
-  if (l->ep > 1 && moe_layers > 0)
+  if (l->ep > 1 && moe_busiest > 0)
     {
       double ep_bw = group_bandwidth (in, gpu, l->ep, l->etp, c);
+
+      if (l->ep * (double) l->etp <= _nk_plan_nvlink_reach (in, gpu))
+        ep_bw *= ALL_TO_ALL_NVLINK_FRACTION;
       double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
 
-      v[NK_PLAN_V_T_EP] = micro_steps * moe_layers * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
+      v[NK_PLAN_V_T_EP] = micro_steps * moe_busiest * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
                           * all_gather (l->ep, bytes, ep_bw);
     }
 
@@ -344,6 +452,7 @@ _nk_plan_step_time (const NkPlanInputs *in,
   edp = _nk_plan_expert_dp (l);
   edp_bw = n_experts > 0 && edp > 1 ? group_bandwidth (in, gpu, edp, (double) l->ep * l->etp, c) : INFINITY;
   ideal = v[NK_PLAN_V_T_COMPUTE] + v[NK_PLAN_V_T_RECOMPUTE] + v[NK_PLAN_V_T_MEMORY] + v[NK_PLAN_V_T_CAST];
+  hide_overlapped (in, v, ideal);
   if (l->zero >= 3)
     {
       double gathers = l->recompute == NK_RECOMPUTE_FULL && !in->layout[NK_PLAN_L_FSDP] ? 3 : 2;

@@ -188,6 +188,8 @@ typedef enum {
  * @NK_PLAN_L_RECIPE: #NkPlan:recipe
  * @NK_PLAN_L_FIRST_STAGE_LAYERS: #NkPlan:first-stage-layers
  * @NK_PLAN_L_LAST_STAGE_LAYERS: #NkPlan:last-stage-layers
+ * @NK_PLAN_L_TP_COMM_OVERLAP: #NkPlan:tp-comm-overlap
+ * @NK_PLAN_L_EP_COMM_OVERLAP: #NkPlan:ep-comm-overlap
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -235,6 +237,8 @@ typedef enum {
   NK_PLAN_L_RECIPE,
   NK_PLAN_L_FIRST_STAGE_LAYERS,
   NK_PLAN_L_LAST_STAGE_LAYERS,
+  NK_PLAN_L_TP_COMM_OVERLAP,
+  NK_PLAN_L_EP_COMM_OVERLAP,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 

@@ -130,6 +130,9 @@ static const struct {
   /* 0: an even share */
   [NK_PLAN_L_FIRST_STAGE_LAYERS] = { "first-stage-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
   [NK_PLAN_L_LAST_STAGE_LAYERS] = { "last-stage-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
+  /* the step-time model's overlaps (nk-plan-cluster-time.c) */
+  [NK_PLAN_L_TP_COMM_OVERLAP] = { "tp-comm-overlap", LAYOUT_BOOL, NULL, 0, 1 },
+  [NK_PLAN_L_EP_COMM_OVERLAP] = { "ep-comm-overlap", LAYOUT_BOOL, NULL, 0, 1 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -486,6 +486,21 @@ G_BEGIN_DECLS
  * 0: an even share.
  */
 /**
+ * NkPlan:tp-comm-overlap:
+ *
+ * Whether the tensor-parallel collectives run under the GEMMs they feed
+ * (Transformer Engine's userbuffers, Megatron-LM's --tp-comm-overlap,
+ * torchtitan's async TP): only what the step's matmuls cannot cover is exposed.
+ */
+/**
+ * NkPlan:ep-comm-overlap:
+ *
+ * Whether the expert all-to-alls of one micro-batch run under another's
+ * compute (DeepSeek-V3's DualPipe, Megatron-LM's
+ * --overlap-moe-expert-parallel-comm): only what the step's compute cannot
+ * cover is exposed.
+ */
+/**
  * NkPlan:last-stage-layers:
  *
  * Layers on the last pipeline stage, which also holds the output layer and its
