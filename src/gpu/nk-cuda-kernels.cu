@@ -850,16 +850,39 @@ nk_quant_blocks_kernel (NkQuantizeCall c, int64_t nblocks, const unsigned int *a
     atomicAdd (&c.counts[1], clipped);
 }
 
+/* NVFP4's weight-gradient rotation, a thread per block of 16: src → dst. */
+__global__ static void
+nk_quant_rotate_kernel (NkQuantizeCall c, int64_t nblocks)
+{
+  for (int64_t q = blockIdx.x * (int64_t) blockDim.x + threadIdx.x; q < nblocks;
+       q += (int64_t) gridDim.x * blockDim.x)
+    nk_qk_rotate16 (c.src + q * NK_QK_ROTATION, c.dst + q * NK_QK_ROTATION, c.rotation);
+}
+
 extern "C" int
-nk_cuda_launch_quantize (void *stream, const NkQuantizeCall *call, unsigned int *amax)
+nk_cuda_launch_quantize (void *stream, const NkQuantizeCall *asked, unsigned int *amax)
 {
   cudaStream_t s = (cudaStream_t) stream;
+  NkQuantizeCall quantize = *asked;
+  const NkQuantizeCall *call = &quantize;
   int64_t n = call->rows * call->cols;
   int64_t nblocks = call->rows * ((call->cols + call->block - 1) / call->block);
   unsigned int amax_blocks = nk_blocks_for (n);
 
   if (n == 0)
     return 0;
+  if (asked->rotate)
+    {
+      /* rotated into dst first; then dst is quantized in place */
+      if (call->cols % NK_QK_ROTATION != 0)
+        return (int) cudaErrorInvalidValue;
+      NK_LAUNCH (nk_quant_rotate_kernel, nk_blocks_for (n / NK_QK_ROTATION), NK_THREADS, 0, s) (
+        *asked, n / NK_QK_ROTATION);
+      if (cudaPeekAtLastError () != cudaSuccess)
+        return (int) cudaGetLastError ();
+      quantize.src = quantize.dst;
+      quantize.rotate = 0;
+    }
   if (call->nvfp4)
     {
       cudaError_t status = cudaMemsetAsync (amax, 0, sizeof *amax, s);

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "nk-quantize.h"
+#include "nk-quantize-impl.h"
+#include "nk-quantize-private.h"
 
 /* ---- the oracle ---------------------------------------------------------- */
 
@@ -1014,6 +1016,55 @@ test_stochastic (void)
   }
 }
 
+/* NVFP4's weight-gradient rotation: the vectorised pass gives nk_qk_rotate16()'s bits
+ * (what a device's kernel runs), in place too, and both are H₁₆·diag(s)·x/4 — H₁₆
+ * built here by Sylvester's doubling, in double — within the float error of four
+ * rounds of sums: 4.001 · 2⁻²⁴ · Σ|x_j|/4 per element. */
+static void
+test_rotate16 (void)
+{
+  enum { BLOCKS = 37, N = 16 * BLOCKS };
+  static const float factors[16] = { 0.25f, -0.25f, -0.25f, 0.25f, 0.25f, 0.25f, -0.25f, 0.25f,
+                                     -0.25f, -0.25f, 0.25f, -0.25f, 0.25f, -0.25f, 0.25f, 0.25f };
+  double h[16][16] = { { 1.0 } };
+  float x[N], fast[N], slow[N], in_place[N];
+  g_autoptr(NkRng) rng = nk_rng_new (16);
+
+  for (guint n = 1; n < 16; n *= 2)
+    for (guint i = 0; i < n; i++)
+      for (guint j = 0; j < n; j++)
+        {
+          h[i][j + n] = h[i][j];
+          h[i + n][j] = h[i][j];
+          h[i + n][j + n] = -h[i][j];
+        }
+  for (guint i = 0; i < N; i++)
+    x[i] = (float) ldexp (nk_rng_uniform_double (rng) * 2.0 - 1.0,
+                          (int) (nk_rng_next_u32 (rng) % 41) - 20);
+  x[5] = 0.0f;
+  x[6] = -0.0f;
+  memcpy (in_place, x, sizeof x);
+  _nk_quantize_rotate16_f32 (x, fast, N, factors);
+  _nk_quantize_rotate16_f32 (in_place, in_place, N, factors);
+  for (guint q = 0; q < BLOCKS; q++)
+    nk_qk_rotate16 (x + 16 * q, slow + 16 * q, factors);
+  for (guint q = 0; q < BLOCKS; q++)
+    for (guint i = 0; i < 16; i++)
+      {
+        guint k = 16 * q + i;
+        double want = 0.0, size = 0.0;
+
+        g_assert_cmphex (fbits (fast[k]), ==, fbits (slow[k]));
+        g_assert_cmphex (fbits (in_place[k]), ==, fbits (slow[k]));
+        for (guint j = 0; j < 16; j++)
+          {
+            want += h[i][j] * factors[j] * x[16 * q + j];
+            size += fabs (x[16 * q + j]) / 4.0;
+          }
+        g_assert_cmpfloat (fabs (fast[k] - want), <=, 4.001 * 0x1p-24 * size);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1035,5 +1086,6 @@ main (int argc, char **argv)
   g_test_add_func ("/quantize/nvfp4-fast-bounds", test_nvfp4_fast_bounds);
   g_test_add_func ("/quantize/nvfp4-fast-rows", test_nvfp4_fast_rows);
   g_test_add_func ("/quantize/stochastic", test_stochastic);
+  g_test_add_func ("/quantize/rotate16", test_rotate16);
   return g_test_run ();
 }

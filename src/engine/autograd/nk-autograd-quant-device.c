@@ -68,6 +68,9 @@ call_format (NkQuantizeCall  *call,
  * @block: elements per block along each row
  * @rule: an MX block's scale rule
  * @rounding: nearest-even, or stochastic (NVFP4 only)
+ * @rotation: (nullable): NVFP4's weight-gradient rotation factors (16, s_j / 4):
+ *   each block of 16 along a row is rotated first (nk_qk_rotate16()); the columns
+ *   are then a multiple of 16
  * @rng: the stream of stochastic rounding, advanced by one word per element
  * @counts: (inout): the device's two count words (flushed, clipped), made on first use
  * @stats: (inout): gets the elements; the device's counts come with
@@ -85,6 +88,7 @@ _nk_ag_quantize_fake_device (NkTensor         *src,
                              guint             block,
                              NkMxScaleRule     rule,
                              NkRoundingMode    rounding,
+                             const float      *rotation,
                              NkRng            *rng,
                              NkTensor        **counts,
                              NkQuantizeStats  *stats,
@@ -132,6 +136,12 @@ _nk_ag_quantize_fake_device (NkTensor         *src,
   call.key[1] = (guint32) (seed >> 32);
   call.counter = counter;
   call.counts = _nk_ag_dev_ptr (*counts);
+  if (rotation != NULL)
+    {
+      g_return_val_if_fail (call.nvfp4 && call.cols % NK_QK_ROTATION == 0, FALSE);
+      call.rotate = 1;
+      memcpy (call.rotation, rotation, sizeof call.rotation);
+    }
   if (!ops->quantize (nk_device_get_backend (device), &call, error))
     return FALSE;
   if (call.stochastic)

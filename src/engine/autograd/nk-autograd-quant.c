@@ -12,6 +12,8 @@
 #include "nk-autograd-private.h"
 #include "nk-autograd-quant.h"
 #include "nk-autograd-quant-private.h"
+#include "nk-quantize-impl.h"
+#include "nk-quantize-private.h"
 
 /* The recipe of this thread (nk_autograd_set_block_quant()); like autocast, ambient
  * state of the thread that builds and runs the graph. */
@@ -24,7 +26,7 @@ typedef struct {
   gboolean        stochastic_grads;
   guint64         key;
   NkRng          *rng;
-  NkTensor       *rotation;       /* NVFP4's weight-gradient Hadamard (rotation_matrix()) */
+  float           rotation[NK_QK_ROTATION];  /* NVFP4's weight-gradient factors s_j / 4 */
   NkQuantizeStats stats;
   NkTensor       *device_counts;  /* flushed, clipped on a GPU (nk-autograd-quant-device.c) */
 } BlockQuant;
@@ -61,7 +63,6 @@ nk_autograd_set_block_quant (NkBlockFormat format,
   g_return_if_fail (format < NK_N_BLOCK_FORMATS);
   g_clear_pointer (&quant.rng, nk_rng_free);
   g_clear_pointer (&quant.device_counts, nk_tensor_unref);
-  g_clear_pointer (&quant.rotation, nk_tensor_unref);
   memset (&quant, 0, sizeof quant);
   quant.set = TRUE;
   quant.format = format;
@@ -70,6 +71,9 @@ nk_autograd_set_block_quant (NkBlockFormat format,
   quant.stochastic_grads = stochastic_grads;
   quant.key = seed ^ BLOCK_QUANT_TAG;
   quant.rng = nk_rng_new_from_state (quant.key, 0);
+  _nk_ag_block_quant_rotation_signs (quant.rotation);
+  for (guint j = 0; j < NK_QK_ROTATION; j++)
+    quant.rotation[j] *= 0.25f;
 }
 
 /**
@@ -83,7 +87,6 @@ nk_autograd_clear_block_quant (void)
 {
   g_clear_pointer (&quant.rng, nk_rng_free);
   g_clear_pointer (&quant.device_counts, nk_tensor_unref);
-  g_clear_pointer (&quant.rotation, nk_tensor_unref);
   memset (&quant, 0, sizeof quant);
 }
 
@@ -300,8 +303,6 @@ transpose_to_f32 (NkTensor *t,
       }
 }
 
-#define ROTATION_BLOCK 16
-
 /* NVFP4's random Hadamard transform (NVIDIA, "Pretraining Large Language Models with
  * NVFP4", 2025, §4.2): the weight gradient's two operands, dyᵀ and xᵀ, are rotated in
  * blocks of 16 along the batch before they are quantized, by M = H₁₆·diag(s)/4 with
@@ -309,8 +310,8 @@ transpose_to_f32 (NkTensor *t,
  * run (drawn from the recipe's seed). M is orthogonal, so the product Σ_b dy·x over the
  * batch is unchanged in exact arithmetic; what changes is that each block's values
  * are mixed, so a block holds no lone outlier that makes FP4's grid too coarse for the
- * rest (stochastic rounding's variance grows with that ratio). Returned as the [16, 16]
- * matrix Mᵀ, to multiply rows of 16 from the right, on the default device. */
+ * rest (stochastic rounding's variance grows with that ratio). The rotation itself is
+ * nk_qk_rotate16(), on the CPU and in a device's quantize kernel alike. */
 #define ROTATION_TAG G_GUINT64_CONSTANT (0x5248540000000000)  /* "RHT" */
 
 void
@@ -318,52 +319,8 @@ _nk_ag_block_quant_rotation_signs (float sign[16])
 {
   g_autoptr(NkRng) rng = nk_rng_new_from_state (quant.key ^ ROTATION_TAG, 0);
 
-  for (guint i = 0; i < ROTATION_BLOCK; i++)
+  for (guint i = 0; i < NK_QK_ROTATION; i++)
     sign[i] = nk_rng_next_u32 (rng) & 1 ? -1.0f : 1.0f;
-}
-
-static NkTensor *
-rotation_matrix (GError **error)
-{
-  float mt[ROTATION_BLOCK * ROTATION_BLOCK];
-  float sign[ROTATION_BLOCK];
-
-  if (quant.rotation != NULL
-      && nk_tensor_get_device (quant.rotation) == nk_device_get_default ())
-    return quant.rotation;
-  _nk_ag_block_quant_rotation_signs (sign);
-  /* Mᵀ[j][i] = M[i][j] = H[i][j]·s[j]/4, H[i][j] = (−1)^popcount(i & j) */
-  for (guint i = 0; i < ROTATION_BLOCK; i++)
-    for (guint j = 0; j < ROTATION_BLOCK; j++)
-      mt[j * ROTATION_BLOCK + i] = (__builtin_popcount (i & j) & 1 ? -0.25f : 0.25f) * sign[j];
-  g_clear_pointer (&quant.rotation, nk_tensor_unref);
-  quant.rotation = nk_tensor_new_from_data (NK_DTYPE_F32,
-                                            NK_SHAPE (ROTATION_BLOCK, ROTATION_BLOCK),
-                                            mt, error);
-  return quant.rotation;
-}
-
-/* @src [rows, cols] float32, contiguous, with cols a multiple of 16: a new arena
- * tensor of each row's blocks of 16 times Mᵀ. */
-static NkTensor *
-rotate_rows (NkTensor  *src,
-             GError   **error)
-{
-  gint64 flat[2] = { src->shape[0] * src->shape[1] / ROTATION_BLOCK, ROTATION_BLOCK };
-  NkTensor *mt = rotation_matrix (error);
-  g_autoptr(NkTensor) out = NULL;
-  g_autoptr(NkTensor) src16 = NULL;
-  g_autoptr(NkTensor) out16 = NULL;
-
-  if (mt == NULL)
-    return NULL;
-  out = nk_arena_take (NK_DTYPE_F32, src->ndim, src->shape, NK_BUCKET_OTHER, error);
-  if (out == NULL
-      || (src16 = nk_tensor_view (src, 2, flat, error)) == NULL
-      || (out16 = nk_tensor_view (out, 2, flat, error)) == NULL
-      || !nk_matmul_out (out16, src16, mt, 1.0, 0.0, error))
-    return NULL;
-  return g_steal_pointer (&out);
 }
 
 /* A contiguous float32 [rows, cols] arena copy of @t (of its transpose with
@@ -381,7 +338,7 @@ _nk_ag_block_quant_operand (NkTensor  *t,
   g_autoptr(NkTensor) src = NULL;
   g_autoptr(NkTensor) dst = NULL;
   gboolean stochastic = gradient && quant.stochastic_grads;
-  gboolean on_cpu;
+  gboolean on_cpu, rotate;
 
   g_return_val_if_fail (t != NULL && t->ndim == 2, NULL);
   view = transpose ? nk_tensor_t (t, error) : nk_tensor_ref (t);
@@ -407,21 +364,22 @@ _nk_ag_block_quant_operand (NkTensor  *t,
     return NULL;
   else
     src = nk_tensor_ref (dst);
-  if (wgrad && quant.format == NK_BLOCK_FORMAT_NVFP4 && src->shape[1] % ROTATION_BLOCK == 0)
-    {
-      NkTensor *rotated = rotate_rows (src, error);
-
-      if (rotated == NULL)
-        return NULL;
-      nk_tensor_unref (src);
-      src = rotated;
-    }
+  rotate = wgrad && quant.format == NK_BLOCK_FORMAT_NVFP4 && src->shape[1] % NK_QK_ROTATION == 0;
   if (!on_cpu)
     return _nk_ag_quantize_fake_device (src, dst, quant.format, quant.block, quant.scale_rule,
                                         stochastic ? NK_ROUNDING_MODE_STOCHASTIC
                                                    : NK_ROUNDING_MODE_NEAREST_EVEN,
+                                        rotate ? quant.rotation : NULL,
                                         quant.rng, &quant.device_counts, &quant.stats, error)
            ? g_steal_pointer (&dst) : NULL;
+  /* rotated into dst, then quantized there in place */
+  if (rotate)
+    {
+      _nk_quantize_rotate16_f32 (nk_tensor_data_f32 (src), nk_tensor_data_f32 (dst),
+                                 (gsize) nk_tensor_numel (src), quant.rotation);
+      nk_tensor_unref (src);
+      src = nk_tensor_ref (dst);
+    }
   /* NVFP4's stochastic dy too: nk_quantize_fake_f32() draws the row's words in
    * bulk, faster than _nk_ag_nvfp4_stochastic(), which test-block-train keeps
    * equal to it bit for bit */

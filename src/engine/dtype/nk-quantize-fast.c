@@ -39,6 +39,7 @@
 
 #include "nk-quantize.h"
 #include "nk-quantize-private.h"
+#include "nk-quantize-impl.h"
 
 #define NK_INLINE static inline __attribute__((always_inline))
 
@@ -845,6 +846,79 @@ nvfp4_chunk_nearest16 (const float     *src,
   st->clipped += (guint64) sum_v8i (nc);
 }
 
+typedef gint32  nk_v4i __attribute__ ((vector_size (16)));
+
+NK_INLINE nk_v4d
+select_v4d (nk_v4l m,
+            nk_v4d a,
+            nk_v4d b)
+{
+  return (nk_v4d) ((m & (nk_v4l) a) | (~m & (nk_v4l) b));
+}
+
+NK_INLINE nk_v4d
+splat_v4d (double x)
+{
+  return (nk_v4d) { x, x, x, x };
+}
+
+/* Four elements of nvfp4_block_stochastic(), its operations lane by lane (the
+ * same bits): |x| / S in double, the binade's step q, the floor t of a / q below
+ * 12 (the largest code's), up by one when the element's word u < frac · 2³². */
+NK_INLINE void
+nvfp4_stochastic_4 (const float   *src,
+                    float         *dst,
+                    nk_v4d         S,
+                    const guint32 *u,
+                    nk_v4l        *nf,
+                    nk_v4l        *nc)
+{
+  const nk_v4d six = splat_v4d (6.0);
+  nk_v4i ux, uw, mag, bits;
+  nk_v4d a, q, iq, t, lo, du, r;
+  nk_v4l ge4, ge2;
+
+  memcpy (&ux, src, sizeof ux);
+  memcpy (&uw, u, sizeof uw);
+  mag = ux & 0x7fffffff;
+  a = __builtin_convertvector ((nk_v4f) mag, nk_v4d) / S;
+  ge4 = a >= 4.0;
+  ge2 = a >= 2.0;
+  q = select_v4d (ge4, splat_v4d (2.0), select_v4d (ge2, splat_v4d (1.0), splat_v4d (0.5)));
+  iq = select_v4d (ge4, splat_v4d (0.5), select_v4d (ge2, splat_v4d (1.0), splat_v4d (2.0)));
+  t = a * iq;
+  lo = __builtin_convertvector (__builtin_convertvector (select_v4d (t < 12.0, t, splat_v4d (0.0)),
+                                                        nk_v4i),
+                                nk_v4d);                   /* NaN too */
+  du = __builtin_convertvector (uw ^ (gint32) 0x80000000, nk_v4d) + 2147483648.0;
+  r = (lo + select_v4d (du < (t - lo) * 4294967296.0, splat_v4d (1.0), splat_v4d (0.0))) * q;
+  r = select_v4d (r > 6.0, six, r);
+  r = select_v4d (a >= 6.0, six, r);
+  *nc -= a > 6.0;                                          /* a mask is −1 */
+  *nf -= __builtin_convertvector (mag != 0, nk_v4l) & (r == 0.0);
+  bits = (nk_v4i) __builtin_convertvector (r * S, nk_v4f) | (ux & (gint32) 0x80000000);
+  memcpy (dst, &bits, sizeof bits);
+}
+
+/* A full block of 16, stochastically (S ≠ 0): nvfp4_block_stochastic() four lanes
+ * at a time. */
+NK_INLINE void
+nvfp4_block_stochastic16 (const float   *src,
+                          float         *dst,
+                          double         S,
+                          const guint32 *u,
+                          guint64       *flushed,
+                          guint64       *clipped)
+{
+  nk_v4l nf = { 0, 0, 0, 0 }, nc = { 0, 0, 0, 0 };
+
+  #pragma GCC unroll 4
+  for (guint i = 0; i < 16; i += 4)
+    nvfp4_stochastic_4 (src + i, dst + i, splat_v4d (S), u + i, &nf, &nc);
+  *flushed += (guint64) (nf[0] + nf[1] + nf[2] + nf[3]);
+  *clipped += (guint64) (nc[0] + nc[1] + nc[2] + nc[3]);
+}
+
 /* A row of nb full 16-element NVFP4 blocks, nearest-even (s_t ≠ 0). */
 NK_INLINE void
 nvfp4_row_nearest16 (const float     *src,
@@ -910,7 +984,7 @@ fake_nvfp4 (const float     *src,
           else if (rounding == NK_ROUNDING_MODE_NEAREST_EVEN && S != 0.0)
             nvfp4_block_nearest (src + off, dst + off, len, S, &st->flushed, &st->clipped);
           else if (stochastic && S != 0.0 && len == 16)
-            nvfp4_block_stochastic (src + off, dst + off, 16, S, u + c0, &st->flushed, &st->clipped);
+            nvfp4_block_stochastic16 (src + off, dst + off, S, u + c0, &st->flushed, &st->clipped);
           else if (stochastic && S != 0.0)
             nvfp4_block_stochastic (src + off, dst + off, len, S, u + c0, &st->flushed, &st->clipped);
           else if (stochastic)
@@ -1030,4 +1104,68 @@ nk_quantize_fake_f32 (NkBlockFormat    format,
       stats->flushed += st.flushed;
       stats->clipped += st.clipped;
     }
+}
+
+/* One butterfly stage of the rotation within a vector of eight: lanes without bit
+ * @h take t[i] + t[i + h], lanes with it t[i − h] − t[i] (nk_qk_rotate16()'s a + b
+ * and a − b, the same operands in the same order). */
+#define ROTATE_STAGE(v, h, ...)                                                 \
+  G_STMT_START {                                                                \
+    nk_v8f p_ = __builtin_shufflevector ((v), (v), __VA_ARGS__);                \
+    (v) = (nk_v8f) select_v8i (rotate_upper_##h, (nk_v8i) (p_ - (v)), (nk_v8i) ((v) + p_)); \
+  } G_STMT_END
+
+NK_CLONES static void
+rotate16_rows (const float *src,
+               float       *dst,
+               gsize        nblocks,
+               const float *factors)
+{
+  static const nk_v8i rotate_upper_1 = { 0, -1, 0, -1, 0, -1, 0, -1 };
+  static const nk_v8i rotate_upper_2 = { 0, 0, -1, -1, 0, 0, -1, -1 };
+  static const nk_v8i rotate_upper_4 = { 0, 0, 0, 0, -1, -1, -1, -1 };
+  nk_v8f f_lo, f_hi;
+
+  memcpy (&f_lo, factors, sizeof f_lo);
+  memcpy (&f_hi, factors + 8, sizeof f_hi);
+  for (gsize q = 0; q < nblocks; q++)
+    {
+      nk_v8f lo = (nk_v8f) load_v8i (src + 16 * q) * f_lo;
+      nk_v8f hi = (nk_v8f) load_v8i (src + 16 * q + 8) * f_hi;
+      nk_v8f sum;
+
+      ROTATE_STAGE (lo, 1, 1, 0, 3, 2, 5, 4, 7, 6);
+      ROTATE_STAGE (hi, 1, 1, 0, 3, 2, 5, 4, 7, 6);
+      ROTATE_STAGE (lo, 2, 2, 3, 0, 1, 6, 7, 4, 5);
+      ROTATE_STAGE (hi, 2, 2, 3, 0, 1, 6, 7, 4, 5);
+      ROTATE_STAGE (lo, 4, 4, 5, 6, 7, 0, 1, 2, 3);
+      ROTATE_STAGE (hi, 4, 4, 5, 6, 7, 0, 1, 2, 3);
+      sum = lo + hi;
+      hi = lo - hi;
+      store_v8i (dst + 16 * q, (nk_v8i) sum);
+      store_v8i (dst + 16 * q + 8, (nk_v8i) hi);
+    }
+}
+
+#undef ROTATE_STAGE
+
+/**
+ * _nk_quantize_rotate16_f32:
+ * @src: @n floats, @n a multiple of 16
+ * @dst: where the rotated floats go (may be @src)
+ * @n: elements
+ * @factors: the 16 factors s_j / 4 (±¼)
+ *
+ * NVFP4's weight-gradient rotation of every block of 16: what nk_qk_rotate16()
+ * (nk-quantize-impl.h, which a device's quantize kernel runs) gives, bit for bit.
+ */
+void
+_nk_quantize_rotate16_f32 (const float *src,
+                           float       *dst,
+                           gsize        n,
+                           const float *factors)
+{
+  g_return_if_fail (n % NK_QK_ROTATION == 0);
+
+  rotate16_rows (src, dst, n / NK_QK_ROTATION, factors);
 }

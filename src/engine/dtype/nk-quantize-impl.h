@@ -44,6 +44,9 @@
 # define NK_QK_FN static inline
 #endif
 
+/* NVFP4's weight-gradient rotation works on blocks of this many elements. */
+#define NK_QK_ROTATION 16
+
 /* What one quantize call of a device does (NkDeviceOps.quantize): @rows × @cols
  * contiguous floats at @src (device memory) into @dst (may be @src), in blocks of
  * @block along each row, the last one of a row short where @block does not divide
@@ -52,7 +55,9 @@
  * @rule_up: NVIDIA's scale rule (else OCP's floor); nearest-even only. NVFP4
  * (@nvfp4 1): nearest-even, or with @stochastic the Philox words of key @key from
  * @counter on. @counts (device memory, two words): the flushed and the clipped
- * elements are added to [0] and [1]. */
+ * elements are added to [0] and [1]. @rotate: each block of 16 along a row (@cols a
+ * multiple of 16) is first replaced by its rotation nk_qk_rotate16() with the
+ * factors @rotation, in @dst; then @dst is quantized in place. */
 typedef struct {
   int                 nvfp4;
   int                 stochastic;
@@ -66,6 +71,8 @@ typedef struct {
   uint32_t            key[2];
   uint64_t            counter;
   unsigned long long *counts;
+  int                 rotate;
+  float               rotation[NK_QK_ROTATION];
 } NkQuantizeCall;
 
 /* ---- bits and exact arithmetic ------------------------------------------------- */
@@ -179,6 +186,34 @@ nk_qk_amax_bits (const float *x,
       m = v > m ? v : m;
     }
   return m;
+}
+
+/* ---- NVFP4's rotation ---------------------------------------------------------------- */
+
+/* y = H₁₆ · diag(s) · x / 4 for one block of 16 (may be in place), H₁₆ Sylvester's
+ * Hadamard matrix (H[i][j] = (−1)^popcount(i & j)) and @factors[j] = s_j / 4 = ±¼:
+ * the products first (exact but for subnormals), then the fast Walsh–Hadamard
+ * transform's butterflies for h = 1, 2, 4, 8: t[i] + t[i + h] and t[i] − t[i + h].
+ * nk-quantize-fast.c's vector copy does the same operations in the same order. */
+NK_QK_FN void
+nk_qk_rotate16 (const float *x,
+                float       *y,
+                const float *factors)
+{
+  float t[NK_QK_ROTATION];
+
+  for (int i = 0; i < NK_QK_ROTATION; i++)
+    t[i] = nk_qk_fmul (x[i], factors[i]);
+  for (int h = 1; h < NK_QK_ROTATION; h *= 2)
+    for (int i = 0; i < NK_QK_ROTATION; i++)
+      if ((i & h) == 0)
+        {
+          float a = t[i], b = t[i + h];
+
+          t[i] = a + b;
+          t[i + h] = a - b;
+        }
+  memcpy (y, t, sizeof t);
 }
 
 /* ---- MX --------------------------------------------------------------------------- */
