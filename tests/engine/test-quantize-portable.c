@@ -12,7 +12,7 @@
  */
 #define NK_QUANTIZE_FAST_PORTABLE 1
 #define nk_quantize_fake_f32 nk_quantize_fake_f32_portable
-#define _nk_quantize_rotate16_f32 _nk_quantize_rotate16_f32_portable
+#define nk_quantize_rotate16_f32 nk_quantize_rotate16_f32_portable
 
 #include "nk-quantize-fast.c"
 

@@ -23,7 +23,6 @@
 
 #include "nk-quantize.h"
 #include "nk-quantize-impl.h"
-#include "nk-quantize-private.h"
 
 /* ---- the oracle ---------------------------------------------------------- */
 
@@ -1044,8 +1043,8 @@ test_rotate16 (void)
   x[5] = 0.0f;
   x[6] = -0.0f;
   memcpy (in_place, x, sizeof x);
-  _nk_quantize_rotate16_f32 (x, fast, N, factors);
-  _nk_quantize_rotate16_f32 (in_place, in_place, N, factors);
+  nk_quantize_rotate16_f32 (x, fast, N, factors);
+  nk_quantize_rotate16_f32 (in_place, in_place, N, factors);
   for (guint q = 0; q < BLOCKS; q++)
     nk_qk_rotate16 (x + 16 * q, slow + 16 * q, factors);
   for (guint q = 0; q < BLOCKS; q++)

@@ -30,7 +30,6 @@
 #include "nk-device.h"
 #include "nk-ops.h"
 #include "nk-quantize.h"
-#include "nk-quantize-private.h"
 #include "nk-rng.h"
 #include "nk-tensor.h"
 #include "nk-test-util.h"
@@ -96,7 +95,7 @@ on_device (NkDevice        *cuda,
 }
 
 /* The device against nk_quantize_fake_f32() from the same stream position (with
- * @rotation, NVFP4's weight-gradient rotation first: _nk_quantize_rotate16_f32()). */
+ * @rotation, NVFP4's weight-gradient rotation first: nk_quantize_rotate16_f32()). */
 static void
 compare_rotated (NkDevice       *cuda,
                  const float    *x,
@@ -121,7 +120,7 @@ compare_rotated (NkDevice       *cuda,
   nk_rng_set_state (r1, seed, counter);
   nk_rng_set_state (r2, seed, counter);
   if (rotation != NULL)
-    _nk_quantize_rotate16_f32 (x, want, n, rotation);
+    nk_quantize_rotate16_f32 (x, want, n, rotation);
   nk_quantize_fake_f32 (fmt, rotation != NULL ? want : x, want, rows, cols, block, rule, mode,
                         r1, &cpu);
   got = on_device (cuda, x, rows, cols, fmt, block, rule, mode, rotation, r2, (counter & 1) != 0,

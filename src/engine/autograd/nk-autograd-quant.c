@@ -13,7 +13,6 @@
 #include "nk-autograd-quant.h"
 #include "nk-autograd-quant-private.h"
 #include "nk-quantize-impl.h"
-#include "nk-quantize-private.h"
 
 /* The recipe of this thread (nk_autograd_set_block_quant()); like autocast, ambient
  * state of the thread that builds and runs the graph. */
@@ -375,7 +374,7 @@ _nk_ag_block_quant_operand (NkTensor  *t,
   /* rotated into dst, then quantized there in place */
   if (rotate)
     {
-      _nk_quantize_rotate16_f32 (nk_tensor_data_f32 (src), nk_tensor_data_f32 (dst),
+      nk_quantize_rotate16_f32 (nk_tensor_data_f32 (src), nk_tensor_data_f32 (dst),
                                  (gsize) nk_tensor_numel (src), quant.rotation);
       nk_tensor_unref (src);
       src = nk_tensor_ref (dst);

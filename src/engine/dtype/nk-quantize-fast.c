@@ -1150,17 +1150,22 @@ rotate16_rows (const float *src,
 #undef ROTATE_STAGE
 
 /**
- * _nk_quantize_rotate16_f32:
- * @src: @n floats, @n a multiple of 16
- * @dst: where the rotated floats go (may be @src)
+ * nk_quantize_rotate16_f32: (skip)
+ * @src: (array): @n floats, @n a multiple of 16
+ * @dst: (array): where the rotated floats go (may be @src)
  * @n: elements
- * @factors: the 16 factors s_j / 4 (±¼)
+ * @factors: (array fixed-size=16): s_j / 4 for a random sign s_j = ±1 per position
  *
- * NVFP4's weight-gradient rotation of every block of 16: what nk_qk_rotate16()
- * (nk-quantize-impl.h, which a device's quantize kernel runs) gives, bit for bit.
+ * NVFP4's random Hadamard transform (NVIDIA's NVFP4 training recipe): every block
+ * of 16 consecutive floats x becomes H₁₆ · diag(s) · x / 4, H₁₆ Sylvester's 16 × 16
+ * Hadamard matrix, an orthogonal map, so a product summed over the blocks' dimension
+ * is unchanged in exact arithmetic while each block's values are mixed before
+ * nk_quantize_fake_f32() quantizes them. The butterflies of the fast Walsh–Hadamard
+ * transform in float32, in an order a device's quantize kernel repeats (the same
+ * bits there).
  */
 void
-_nk_quantize_rotate16_f32 (const float *src,
+nk_quantize_rotate16_f32 (const float *src,
                            float       *dst,
                            gsize        n,
                            const float *factors)

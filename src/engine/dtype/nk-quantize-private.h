@@ -37,9 +37,5 @@ guint32            nk_quant_encode             (const NkQuantElem *el,
 float              nk_quant_nvfp4_tensor_scale (double             amax);
 double             nk_quant_nvfp4_block_scale  (double             amax_block,
                                                 float              s_t);
-void               _nk_quantize_rotate16_f32   (const float       *src,
-                                                float             *dst,
-                                                gsize              n,
-                                                const float       *factors);
 
 G_END_DECLS

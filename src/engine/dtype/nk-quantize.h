@@ -321,6 +321,11 @@ void                     nk_quantize_fake_f32            (NkBlockFormat    forma
                                                           NkRoundingMode   rounding,
                                                           NkRng           *rng,
                                                           NkQuantizeStats *stats);
+NK_AVAILABLE_IN_ALL
+void                     nk_quantize_rotate16_f32        (const float     *src,
+                                                          float           *dst,
+                                                          gsize            n,
+                                                          const float     *factors);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NkQuantization, nk_quantization_unref)
 
