@@ -167,6 +167,22 @@ test_pipeline_in_flight (void)
   REL (out (plan, "micro-batches-in-flight"), 8 * (1 + 7.0 / 24), 1e-12);
 }
 
+/* The embedding's dropout mask (Korthikanti et al. section 4.3: s·b·h bytes / t
+ * per micro-batch in flight, on the first stage) exists only with dropout: a
+ * dropout-0 recipe (Llama, DeepSeek, Qwen) keeps none. GPT-3 with selective
+ * recompute and SP: the first stage (8 micro-batches in flight, no output
+ * layer) is the most loaded, so its edges are the mask alone. */
+static void
+test_embedding_dropout_mask (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+
+  g_object_set (plan, "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  g_assert_cmpfloat (out (plan, "activations-embedding-and-logits"), ==, 8 * 2048.0 * 12288 / 8);
+  g_object_set (plan, "dropout", FALSE, NULL);
+  g_assert_cmpfloat (out (plan, "activations-embedding-and-logits"), ==, 0);
+}
+
 /* Bytes per parameter of the most loaded GPU: 16 (ZeRO paper) or 18 (fp32
  * gradients); Megatron-LM's distributed optimizer is 6 + 12/DP. */
 static void
@@ -1222,6 +1238,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/layout/not-asked", test_layout_not_asked);
   g_test_add_func ("/engine/plan-cluster/memory/korthikanti", test_korthikanti_per_layer);
   g_test_add_func ("/engine/plan-cluster/memory/in-flight", test_pipeline_in_flight);
+  g_test_add_func ("/engine/plan-cluster/memory/embedding-dropout-mask", test_embedding_dropout_mask);
   g_test_add_func ("/engine/plan-cluster/memory/bytes-per-param", test_bytes_per_param);
   g_test_add_func ("/engine/plan-cluster/memory/usable", test_usable_capacity);
   g_test_add_func ("/engine/plan-cluster/memory/napkin-gpt", test_napkin_gpt_activations);

@@ -530,11 +530,11 @@ stage_memory (const NkPlanInputs *in,
   add_layer_activations (m, l, p, TRUE, TRUE, moe_layers * in_flight, mem.act_terms);
   if (l->recompute == NK_RECOMPUTE_FULL)   /* the layer being recomputed */
     add_layer_activations (m, l, p, FALSE, moe_layers > 0, 1, mem.act_terms);
-  /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage;
-   * its output is the first layer's input, counted there); the final
+  /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage,
+   * only with dropout; its output is the first layer's input, counted there); the final
    * LayerNorm's input, statistics and output (the output layer's input) and the
    * fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
-  if (first)
+  if (first && m->dropout)
     edge[NK_ACT_TERM_DROPOUT] = in_flight * sbh / l->tp;
   if (last)
     {
