@@ -167,6 +167,45 @@ test_pipeline_in_flight (void)
   REL (out (plan, "micro-batches-in-flight"), 8 * (1 + 7.0 / 24), 1e-12);
 }
 
+/* The embedding's dropout mask (Korthikanti et al. section 4.3: s·b·h bytes / t
+ * per micro-batch in flight, on the first stage) exists only with dropout: a
+ * dropout-0 recipe (Llama, DeepSeek, Qwen) keeps none. GPT-3 with selective
+ * recompute and SP: the first stage (8 micro-batches in flight, no output
+ * layer) is the most loaded, so its edges are the mask alone. */
+static void
+test_embedding_dropout_mask (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+
+  g_object_set (plan, "sequence-parallel", TRUE, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  g_assert_cmpfloat (out (plan, "activations-embedding-and-logits"), ==, 8 * 2048.0 * 12288 / 8);
+  g_object_set (plan, "dropout", FALSE, NULL);
+  g_assert_cmpfloat (out (plan, "activations-embedding-and-logits"), ==, 0);
+}
+
+/* Megatron-LM's --fp8-param-gather keeps the linear weights only as FP8
+ * (row-wise and column-wise, counted in the low-precision bucket), not in
+ * bf16: GPT-3 on PP 8 × TP 8, the first stage's 12 layers of 12h² linear
+ * weights over TP 8 lose their 2 bytes each; norms, biases and the embedding
+ * keep theirs. */
+static void
+test_fp8_param_gather (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double h = 12288, with_copy, lowp;
+
+  g_object_set (plan, "gpu", "h100-sxm", "recipe", NK_PLAN_RECIPE_FP8_TENSORWISE, "zero-stage", 1,
+                "recompute", NK_RECOMPUTE_FULL, NULL);
+  with_copy = out (plan, "memory-max-params");
+  lowp = out (plan, "memory-max-low-precision");
+  g_object_set (plan, "fp8-param-gather", TRUE, NULL);
+  REL (with_copy - out (plan, "memory-max-params"), 2 * 12 * 12 * h * h / 8, 1e-12);
+  g_assert_cmpfloat (out (plan, "memory-max-low-precision"), ==, lowp);
+  /* without a recipe there are no low-precision copies: nothing changes */
+  g_object_set (plan, "recipe", NK_PLAN_RECIPE_NONE, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 2 * (12 * (12 * h * h / 8 + 13 * h) + (51200.0 + 2048) * h / 8));
+}
+
 /* Bytes per parameter of the most loaded GPU: 16 (ZeRO paper) or 18 (fp32
  * gradients); Megatron-LM's distributed optimizer is 6 + 12/DP. */
 static void
@@ -1222,6 +1261,8 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/layout/not-asked", test_layout_not_asked);
   g_test_add_func ("/engine/plan-cluster/memory/korthikanti", test_korthikanti_per_layer);
   g_test_add_func ("/engine/plan-cluster/memory/in-flight", test_pipeline_in_flight);
+  g_test_add_func ("/engine/plan-cluster/memory/embedding-dropout-mask", test_embedding_dropout_mask);
+  g_test_add_func ("/engine/plan-cluster/memory/fp8-param-gather", test_fp8_param_gather);
   g_test_add_func ("/engine/plan-cluster/memory/bytes-per-param", test_bytes_per_param);
   g_test_add_func ("/engine/plan-cluster/memory/usable", test_usable_capacity);
   g_test_add_func ("/engine/plan-cluster/memory/napkin-gpt", test_napkin_gpt_activations);

@@ -478,6 +478,19 @@ recipe_memory (const NkPlanInputs *in,
          / (l->zero >= 3 ? (double) l->dp * l->cp : 1) + 3 * linears * recipe->per_tensor;
 }
 
+/* The routed experts' linear weights one GPU of a stage holds (the part of
+ * _nk_plan_linear_weights() sharded by the experts' own DP group). */
+static double
+moe_expert_linear (const Shape  *m,
+                   const Layout *l,
+                   int           stage)
+{
+  double dense, moe;
+
+  _nk_plan_stage_layers (m, l, stage, &dense, &moe);
+  return moe * m->E * m->ffn_mats * m->h * m->F / ((double) l->ep * l->etp);
+}
+
 /* Gradient bytes per parameter: 2 with bf16 gradients in mixed precision (the
  * ZeRO paper's 16 B/param), else 4 (Megatron-LM's fp32 accumulation, or fp32). */
 double
@@ -517,6 +530,17 @@ stage_memory (const NkPlanInputs *in,
 
   /* ZeRO shards the dense parts over DP, the experts over their own DP group */
   mem.params = n * w / (l->zero >= 3 ? dp : 1) + ne * w / (l->zero >= 3 ? edp : 1);
+  /* --fp8-param-gather: the linear weights live only as the recipe's copies
+   * (recipe_memory), the 16-bit ones are not kept (Transformer Engine's
+   * quantized_model_init under Megatron-Core's --fp8-param-gather) */
+  if (in->layout[NK_PLAN_L_FP8_PARAM_GATHER] && _nk_plan_recipe (nk_plan_inputs_get_recipe (in)) != NULL)
+    {
+      double linear = _nk_plan_linear_weights (m, l, stage);
+      double expert_linear = moe_expert_linear (m, l, stage);
+
+      mem.params -= (linear - expert_linear) * w / (l->zero >= 3 ? dp : 1)
+                    + expert_linear * w / (l->zero >= 3 ? edp : 1);
+    }
   mem.grads = n * g / (l->zero >= 2 ? dp : 1) + ne * g / (l->zero >= 2 ? edp : 1);
   mem.opt = n * o / (l->zero >= 1 ? dp : 1) + ne * o / (l->zero >= 1 ? edp : 1);
   _nk_plan_stage_layers (m, l, stage, &dense_layers, &moe_layers);
@@ -530,11 +554,11 @@ stage_memory (const NkPlanInputs *in,
   add_layer_activations (m, l, p, TRUE, TRUE, moe_layers * in_flight, mem.act_terms);
   if (l->recompute == NK_RECOMPUTE_FULL)   /* the layer being recomputed */
     add_layer_activations (m, l, p, FALSE, moe_layers > 0, 1, mem.act_terms);
-  /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage;
-   * its output is the first layer's input, counted there); the final
+  /* Korthikanti et al. section 4.3: the embedding's dropout mask (first stage,
+   * only with dropout; its output is the first layer's input, counted there); the final
    * LayerNorm's input, statistics and output (the output layer's input) and the
    * fp32 logits the cross entropy keeps, 4 · s · b · V (last stage). */
-  if (first)
+  if (first && m->dropout)
     edge[NK_ACT_TERM_DROPOUT] = in_flight * sbh / l->tp;
   if (last)
     {

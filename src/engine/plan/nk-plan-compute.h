@@ -190,6 +190,7 @@ typedef enum {
  * @NK_PLAN_L_LAST_STAGE_LAYERS: #NkPlan:last-stage-layers
  * @NK_PLAN_L_TP_COMM_OVERLAP: #NkPlan:tp-comm-overlap
  * @NK_PLAN_L_EP_COMM_OVERLAP: #NkPlan:ep-comm-overlap
+ * @NK_PLAN_L_FP8_PARAM_GATHER: #NkPlan:fp8-param-gather
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -239,6 +240,7 @@ typedef enum {
   NK_PLAN_L_LAST_STAGE_LAYERS,
   NK_PLAN_L_TP_COMM_OVERLAP,
   NK_PLAN_L_EP_COMM_OVERLAP,
+  NK_PLAN_L_FP8_PARAM_GATHER,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 

@@ -133,6 +133,8 @@ static const struct {
   /* the step-time model's overlaps (nk-plan-cluster-time.c) */
   [NK_PLAN_L_TP_COMM_OVERLAP] = { "tp-comm-overlap", LAYOUT_BOOL, NULL, 0, 1 },
   [NK_PLAN_L_EP_COMM_OVERLAP] = { "ep-comm-overlap", LAYOUT_BOOL, NULL, 0, 1 },
+  /* the linear weights only in the recipe's format (no 16-bit copy) */
+  [NK_PLAN_L_FP8_PARAM_GATHER] = { "fp8-param-gather", LAYOUT_BOOL, NULL, 0, 1 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

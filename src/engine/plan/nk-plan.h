@@ -493,6 +493,16 @@ G_BEGIN_DECLS
  * torchtitan's async TP): only what the step's matmuls cannot cover is exposed.
  */
 /**
+ * NkPlan:fp8-param-gather:
+ *
+ * Whether a low-precision recipe keeps the linear layers' weights only in its
+ * own format, with no 16-bit copy: Megatron-LM's --fp8-param-gather (and
+ * --fp4-param-gather), Transformer Engine's quantized_model_init, which
+ * NVIDIA's Megatron-Bridge FP8-CS, MXFP8 and delayed-scaling recipes set
+ * (training/mixed_precision.py); the fp32 master weights stay in the
+ * optimizer. Without a recipe it changes nothing.
+ */
+/**
  * NkPlan:ep-comm-overlap:
  *
  * Whether the expert all-to-alls of one micro-batch run under another's
