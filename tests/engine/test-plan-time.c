@@ -186,7 +186,10 @@ test_tp_overlap (void)
 
 /* --ep-comm-overlap: the all-to-alls run under another micro-batch's work, so
  * what is exposed is max(0, EP − (compute + recompute + element-wise +
- * casts)): nothing on NVLink, the remainder at a typed 0.1 GB/s. */
+ * casts)), and the hidden part H slows that work by H · 20/112 (the 20 of an
+ * H800's 132 SMs DeepSeek-V3's all-to-all kernels hold, section 3.2.2): on
+ * NVLink all of it is hidden, EP · 20/112 remains; at a typed 0.1 GB/s the
+ * remainder EP − work plus work · 20/112. */
 static void
 test_ep_overlap (void)
 {
@@ -199,13 +202,13 @@ test_ep_overlap (void)
   g_assert_cmpfloat (ep, >, 0);
   g_assert_cmpfloat (ep, <, work);
   g_object_set (plan, "ep-comm-overlap", TRUE, NULL);
-  g_assert_cmpfloat (out (plan, "time-ep-comm"), ==, 0);
+  REL (out (plan, "time-ep-comm"), ep * 20.0 / 112.0, 1e-12);
 
   g_object_set (plan, "ep-comm-overlap", FALSE, "nvlink-bandwidth", 1e8, NULL);
   ep = out (plan, "time-ep-comm");
   g_assert_cmpfloat (ep, >, work);
   g_object_set (plan, "ep-comm-overlap", TRUE, NULL);
-  REL (out (plan, "time-ep-comm"), ep - work, 1e-12);
+  REL (out (plan, "time-ep-comm"), ep - work + work * 20.0 / 112.0, 1e-12);
 }
 
 int

@@ -242,6 +242,13 @@ group_bandwidth (const NkPlanInputs *in,
  * network's rate stands as it is. */
 #define ALL_TO_ALL_NVLINK_FRACTION 0.8
 
+/* The SMs an overlapped all-to-all holds: "only 20 SMs are sufficient to
+ * fully utilize the bandwidths of IB and NVLink" of an H800's 132 (DeepSeek-V3
+ * technical report, section 3.2.2, for the DualPipe overlap); Megatron's
+ * HybridEP recipes reserve 16 to 32 SMs the same way (moe_hybridep_num_sms).
+ * While it runs, the computation it hides under has the other 112. */
+#define ALL_TO_ALL_SM_FRACTION (20.0 / 132.0)
+
 static double
 all_reduce (double n,
             double bytes,
@@ -360,7 +367,8 @@ flops_per_token (const Shape  *m,
  * another's compute (DeepSeek-V3 report section 3.2.1, DualPipe; Megatron-LM's
  * --overlap-moe-expert-parallel-comm, its 1F1B all-to-all overlap), so only
  * what the rest of the step's work (@ideal, less what already hides TP)
- * cannot cover is exposed. v[T_TP] and v[T_EP] keep what is exposed. */
+ * cannot cover is exposed, plus the slowdown of that work while the
+ * all-to-all holds its SMs. v[T_TP] and v[T_EP] keep what is exposed. */
 static void
 hide_overlapped (const NkPlanInputs *in,
                  double             *v,
@@ -377,7 +385,14 @@ hide_overlapped (const NkPlanInputs *in,
       window -= hidden;
     }
   if (in->layout[NK_PLAN_L_EP_COMM_OVERLAP])
-    v[NK_PLAN_V_T_EP] -= MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+    {
+      double hidden = MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+
+      /* the hidden all-to-all still holds SMs: the work under it runs on the
+       * rest, so hiding T costs T · f / (1 − f) */
+      v[NK_PLAN_V_T_EP] -= hidden;
+      v[NK_PLAN_V_T_EP] += hidden * ALL_TO_ALL_SM_FRACTION / (1 - ALL_TO_ALL_SM_FRACTION);
+    }
 }
 
 void
