@@ -244,7 +244,7 @@ group_bandwidth (const NkPlanInputs *in,
 
 /* The SMs an overlapped all-to-all holds: "only 20 SMs are sufficient to
  * fully utilize the bandwidths of IB and NVLink" of an H800's 132 (DeepSeek-V3
- * technical report, section 3.2.2, for the DualPipe overlap); Megatron's
+ * technical report, sections 3.2.2 and 3.5.1, for the DualPipe overlap); Megatron's
  * HybridEP recipes reserve 16 to 32 SMs the same way (moe_hybridep_num_sms).
  * While it runs, the computation it hides under has the other 112. */
 #define ALL_TO_ALL_SM_FRACTION (20.0 / 132.0)
