@@ -734,7 +734,9 @@ test_moe_memory (void)
  * s·b·K·h·2 B = 1024 · 2 · 1024 · 2 = 4,194,304 B of which (4 − 1)/4 leave the
  * GPU: 16 × 0.75 × 4,194,304 / (0.8 × 400e9) on NVLink (DeepEP's measured
  * all-to-all ceiling, 0.8 of the link); across NVLink domains of 2 GPUs, the
- * same over the network's 50e9; imbalance 1.5 sends 1.5 × as much;
+ * (4 − 2)/4 of the bytes bound for the other domain over the network's 50e9
+ * (the 1/4 to the domain's other GPU rides NVLink at the same time, faster);
+ * imbalance 1.5 sends 1.5 × as much;
  * full recompute dispatches and combines again (6). */
 static void
 test_moe_ep_comm (void)
@@ -745,7 +747,7 @@ test_moe_ep_comm (void)
   g_assert_true (nk_plan_get_valid (plan));
   REL (out (plan, "time-ep-comm"), 16 * one / (0.8 * 400e9), 1e-12);
   g_object_set (plan, "nvlink-domain", 2, NULL);
-  REL (out (plan, "time-ep-comm"), 16 * one / 50e9, 1e-12);
+  REL (out (plan, "time-ep-comm"), 16 * 0.5 * 4194304.0 / 50e9, 1e-12);
   g_object_set (plan, "nvlink-domain", 0, "expert-imbalance", 1.5, NULL);
   REL (out (plan, "time-ep-comm"), 1.5 * 16 * one / (0.8 * 400e9), 1e-12);
   g_object_set (plan, "expert-imbalance", 1.0, "recompute", NK_RECOMPUTE_FULL, NULL);

@@ -242,6 +242,13 @@ group_bandwidth (const NkPlanInputs *in,
  * network's rate stands as it is. */
 #define ALL_TO_ALL_NVLINK_FRACTION 0.8
 
+/* The SMs an overlapped all-to-all holds: "only 20 SMs are sufficient to
+ * fully utilize the bandwidths of IB and NVLink" of an H800's 132 (DeepSeek-V3
+ * technical report, sections 3.2.2 and 3.5.1, for the DualPipe overlap); Megatron's
+ * HybridEP recipes reserve 16 to 32 SMs the same way (moe_hybridep_num_sms).
+ * While it runs, the computation it hides under has the other 112. */
+#define ALL_TO_ALL_SM_FRACTION (20.0 / 132.0)
+
 static double
 all_reduce (double n,
             double bytes,
@@ -256,6 +263,37 @@ all_gather (double n,
             double bw)
 {
   return n > 1 ? (n - 1) / n * bytes / bw : 0;
+}
+
+/* One expert all-to-all of @bytes per GPU (the GPU keeps 1/EP of them). In
+ * one NVLink domain: (EP − 1)/EP of the bytes at 0.8 of NVLink. Across
+ * domains each GPU's peers split by link: the d = ⌊domain / ETP⌋ ranks of
+ * its own domain (d − 1 of them others) are reached over NVLink, the EP − d
+ * beyond it over the network, both links at once, so the time is the slower
+ * share: max((EP − d)/EP · S / network, (d − 1)/EP · S / (0.8 NVLink)).
+ * (NCCL's all-to-all is point-to-point sends, which take NVLink to a peer in
+ * the same node and the NIC to others; DeepEP's internode kernels send over
+ * RDMA only to other nodes and forward inside a node over NVLink: its
+ * README.) Counting every byte at the network's rate, as before, charged a
+ * 2-node EP 16 all-to-all 15/16 of S instead of 8/16. */
+static double
+all_to_all (const NkPlanInputs *in,
+            const NkGpu        *gpu,
+            const Layout       *l,
+            double              bytes,
+            Cost               *c)
+{
+  double reach = _nk_plan_nvlink_reach (in, gpu);
+  double ep = l->ep, local = floor (reach / l->etp);
+  double nv_bw;
+
+  if (ep * l->etp <= reach)
+    return all_gather (ep, bytes, ALL_TO_ALL_NVLINK_FRACTION * group_bandwidth (in, gpu, ep, l->etp, c));
+  if (local < 1)
+    local = 1;
+  nv_bw = local > 1 ? ALL_TO_ALL_NVLINK_FRACTION * group_bandwidth (in, gpu, local, l->etp, c) : INFINITY;
+  return MAX ((ep - local) / ep * bytes / group_bandwidth (in, gpu, ep, l->etp, c),
+              (local - 1) / ep * bytes / nv_bw);
 }
 
 /* HBM bytes one forward pass of a MoE layer moves on one GPU for one
@@ -329,7 +367,8 @@ flops_per_token (const Shape  *m,
  * another's compute (DeepSeek-V3 report section 3.2.1, DualPipe; Megatron-LM's
  * --overlap-moe-expert-parallel-comm, its 1F1B all-to-all overlap), so only
  * what the rest of the step's work (@ideal, less what already hides TP)
- * cannot cover is exposed. v[T_TP] and v[T_EP] keep what is exposed. */
+ * cannot cover is exposed, plus the slowdown of that work while the
+ * all-to-all holds its SMs. v[T_TP] and v[T_EP] keep what is exposed. */
 static void
 hide_overlapped (const NkPlanInputs *in,
                  double             *v,
@@ -346,7 +385,14 @@ hide_overlapped (const NkPlanInputs *in,
       window -= hidden;
     }
   if (in->layout[NK_PLAN_L_EP_COMM_OVERLAP])
-    v[NK_PLAN_V_T_EP] -= MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+    {
+      double hidden = MIN (v[NK_PLAN_V_T_EP], MAX (0, window));
+
+      /* the hidden all-to-all still holds SMs: the work under it runs on the
+       * rest, so hiding T costs T · f / (1 − f) */
+      v[NK_PLAN_V_T_EP] -= hidden;
+      v[NK_PLAN_V_T_EP] += hidden * ALL_TO_ALL_SM_FRACTION / (1 - ALL_TO_ALL_SM_FRACTION);
+    }
 }
 
 void
@@ -423,14 +469,10 @@ _nk_plan_step_time (const NkPlanInputs *in,
   v[NK_PLAN_V_T_EP] = 0;
   if (l->ep > 1 && moe_busiest > 0)
     {
-      double ep_bw = group_bandwidth (in, gpu, l->ep, l->etp, c);
-
-      if (l->ep * (double) l->etp <= _nk_plan_nvlink_reach (in, gpu))
-        ep_bw *= ALL_TO_ALL_NVLINK_FRACTION;
       double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
 
       v[NK_PLAN_V_T_EP] = micro_steps * moe_busiest * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
-                          * all_gather (l->ep, bytes, ep_bw);
+                          * all_to_all (in, gpu, l, bytes, c);
     }
 
   /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with
