@@ -746,8 +746,8 @@ try_expert_grids (const NkPlanInputs *in,
 
 /* The fastest layout that fits: TP over the powers of two within the NVLink
  * domain, PP over the divisors of the layers, micro-batches dividing the
- * per-replica batch, every recompute and ZeRO stage and, with experts, every
- * EP and ETP the folding rule allows; sequence parallelism whenever TP > 1, as
+ * per-replica batch, every recompute and ZeRO stage and, with experts, the
+ * EP and ETP try_expert_grids() lists; sequence parallelism whenever TP > 1, as
  * Korthikanti et al. recommend. CP and interleaving stay as given. @any_valid
  * says whether any layout kept the rules, fitting or not: when none does, more
  * GPUs are not the answer. */
