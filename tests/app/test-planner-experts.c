@@ -278,6 +278,50 @@ test_llama3_nvl72_preset (void)
   g_assert_finalize_object (page);
 }
 
+/* The overlap switches: each edits its plan property, and switching it on
+ * hides communication the step showed exposed, by the plan's own outputs
+ * read before and after (the engine's time model is tested on its own). The
+ * expert switch's row is insensitive without experts: nothing to hide. */
+static void
+test_comm_overlap_switches (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterForm *form = form_of (page);
+  GtkWidget *tp_switch, *ep_switch;
+  double before;
+
+  tp_switch = _napkin_cluster_form_get_control (form, "tp-comm-overlap");
+  ep_switch = _napkin_cluster_form_get_control (form, "ep-comm-overlap");
+  g_assert_nonnull (tp_switch);
+  g_assert_nonnull (ep_switch);
+
+  /* TP 8 on an NVL72 rack: its collectives are exposed until overlapped */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "llama3-70b-nvl72");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (tp_switch)));
+  before = nk_plan_get_output (plan, "time-exposed-comm");
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-tp-comm"), >, 0);
+  gtk_switch_set_active (GTK_SWITCH (tp_switch), TRUE);
+  g_assert_cmpfloat (property_value (plan, "tp-comm-overlap"), ==, 1);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), <, before);
+  g_object_set (plan, "tp-comm-overlap", FALSE, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (tp_switch)));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), ==, before);
+  g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_ancestor (ep_switch, ADW_TYPE_ACTION_ROW)));
+
+  /* DeepSeek-V3's EP 64 crosses 8 nodes; its report hides the all-to-alls
+   * (DualPipe), so the preset switches the overlap on; off, they show */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "deepseek-v3");
+  g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_ancestor (ep_switch, ADW_TYPE_ACTION_ROW)));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (ep_switch)));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-ep-comm"), >, 0);
+  before = nk_plan_get_output (plan, "time-exposed-comm");
+  gtk_switch_set_active (GTK_SWITCH (ep_switch), FALSE);
+  g_assert_cmpfloat (property_value (plan, "ep-comm-overlap"), ==, 0);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), >, before);
+  g_assert_finalize_object (page);
+}
+
 /* ---------------------------------------------------------------- the bar */
 
 static gboolean
@@ -429,6 +473,7 @@ main (int    argc,
   g_test_add_func ("/ui/planner-experts/form/errors", test_experts_errors);
   g_test_add_func ("/ui/planner-experts/preset/deepseek-v3", test_deepseek_v3_preset);
   g_test_add_func ("/ui/planner-experts/preset/llama3-70b-nvl72", test_llama3_nvl72_preset);
+  g_test_add_func ("/ui/planner-experts/form/comm-overlap", test_comm_overlap_switches);
   g_test_add_func ("/ui/planner-experts/step-bar/parts", test_step_bar_parts);
   return g_test_run ();
 }
