@@ -394,12 +394,10 @@ check_mla (const PlanArgs *a)
   return -1;
 }
 
-/* The named choices, then the rules between flags; returns an exit code, or -1. */
+/* The named choices and the rules between them; returns an exit code, or -1. */
 static int
 parse_choices (PlanArgs *a)
 {
-  int exit_code;
-
   for (guint i = 0; i < N_FLAGS; i++)
     {
       const PlanFlag *f = &plan_flags[i];
@@ -421,9 +419,35 @@ parse_choices (PlanArgs *a)
                  a->text[F_RECOMPUTE]);
   if (a->text[F_OUT] != NULL && a->text[F_EXPORT] == NULL)
     return FAIL (a, "%s", _("--out names the launch config's file: add --export ENGINE"));
-  if ((exit_code = check_experts (a)) >= 0)
+  return -1;
+}
+
+/* The overlaps hide communication a layout must have: expert all-to-alls need
+ * experts, TP collectives a TP above 1 (or the search, which may choose one);
+ * switched on without them they would be silently ignored. Returns an exit
+ * code, or -1. */
+static int
+check_overlaps (const PlanArgs *a)
+{
+  if (a->on[F_EP_COMM_OVERLAP] && a->text[F_EXPERTS] == NULL)
+    return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
+                 plan_flags[F_EP_COMM_OVERLAP].flag);
+  if (a->on[F_TP_COMM_OVERLAP] && !a->on[F_BEST_LAYOUT] && !(a->number[F_TP] > 1))
+    return FAIL (a, "%s", _("--tp-comm-overlap hides the tensor-parallel collectives, and TP is 1: "
+                            "add --tp N above 1 (or --best-layout)"));
+  return -1;
+}
+
+/* The rules between flags, once each value has parsed (so a bad value is
+ * named as such first); returns an exit code, or -1. */
+static int
+check_flag_rules (const PlanArgs *a)
+{
+  int exit_code;
+
+  if ((exit_code = check_experts (a)) >= 0 || (exit_code = check_mla (a)) >= 0)
     return exit_code;
-  return check_mla (a);
+  return check_overlaps (a);
 }
 
 static gboolean
@@ -705,7 +729,8 @@ nk_cli_plan_main (int    argc,
       || (exit_code = parse_choices (&args)) >= 0
       || (exit_code = choose_dtype (&args)) >= 0
       || (exit_code = parse_wholes (&args)) >= 0
-      || (exit_code = parse_numbers (&args)) >= 0)
+      || (exit_code = parse_numbers (&args)) >= 0
+      || (exit_code = check_flag_rules (&args)) >= 0)
     return exit_code;
 
   plan = nk_plan_new ();

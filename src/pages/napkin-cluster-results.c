@@ -108,6 +108,29 @@ percent (double fraction)
   return isfinite (fraction) ? g_strdup_printf ("%.1f %%", 100 * fraction) : g_strdup ("—");
 }
 
+/* The EP and ETP the plan laid out (typed, or chosen by the search), as its
+ * JSON report's layout gives them; @ep and @etp stay when it has none. */
+static void
+layout_experts (NkPlan *plan,
+                int    *ep,
+                int    *etp)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *layout;
+
+  nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
+  root = json_builder_get_root (builder);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)
+      || !json_object_has_member (json_node_get_object (root), "layout"))
+    return;
+  layout = json_object_get_object_member (json_node_get_object (root), "layout");
+  if (layout != NULL && json_object_has_member (layout, "ep"))
+    *ep = (int) json_object_get_int_member (layout, "ep");
+  if (layout != NULL && json_object_has_member (layout, "etp"))
+    *etp = (int) json_object_get_int_member (layout, "etp");
+}
+
 static char *
 row_value (NapkinClusterResults *self,
            RowKind               kind)
@@ -122,8 +145,9 @@ row_value (NapkinClusterResults *self,
       {
         int experts = 0, ep = 1, etp = 1;
 
-        /* the layout search keeps EP and ETP as typed */
         g_object_get (self->plan, "experts", &experts, "ep", &ep, "etp", &etp, NULL);
+        /* the layout search chooses EP and ETP: read them from the plan's report */
+        layout_experts (self->plan, &ep, &etp);
         if (experts == 0)
           return g_steal_pointer (&a);
         return etp > 1 ? g_strdup_printf (_("%s · EP %d · ETP %d"), a, ep, etp)

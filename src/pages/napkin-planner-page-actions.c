@@ -129,7 +129,9 @@ apply_published_run (NapkinPlannerPage  *self,
  * for V;
  * AdamW; §3.3 trains its linear layers in FP8 with 1 × 128 activation tiles
  * and 128 × 128 weight blocks (the fp8-blockwise recipe) on bf16 mixed
- * precision; recomputes RMSNorm and MLA's up-projections (selective). */
+ * precision; recomputes RMSNorm and MLA's up-projections (selective);
+ * §3.2.1: DualPipe hides the dispatch and combine all-to-alls behind another
+ * micro-batch's compute (expert all-to-all overlap on). */
 static void
 deepseek_v3_preset (NapkinPlannerPage *self)
 {
@@ -151,6 +153,7 @@ deepseek_v3_preset (NapkinPlannerPage *self)
                 "dropout", FALSE, "gpus-per-node", 8, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 256, "experts-per-token", 8, "shared-experts", 1, "expert-d-ff", 2048,
                 "dense-layers", 3, "ep", 64, "etp", 1, "expert-imbalance", 1.0,
+                "tp-comm-overlap", FALSE, "ep-comm-overlap", TRUE,
                 "best-layout", FALSE, "mfu-auto", TRUE, NULL);
   _napkin_planner_page_set_entry_text (self, "params", "");
   gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);
@@ -184,6 +187,7 @@ llama3_70b_nvl72_preset (NapkinPlannerPage *self)
                 "dropout", FALSE, "gpus-per-node", 4, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
                 "dense-layers", 0, "ep", 1, "etp", 1, "expert-imbalance", 1.0,
+                "tp-comm-overlap", FALSE, "ep-comm-overlap", FALSE,
                 "best-layout", FALSE, "mfu-auto", TRUE, NULL);
   _napkin_planner_page_set_entry_text (self, "params", "");
   gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);

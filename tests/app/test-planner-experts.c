@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "napkin-cluster-form.h"
 #include "napkin-cluster-results.h"
@@ -278,6 +279,97 @@ test_llama3_nvl72_preset (void)
   g_assert_finalize_object (page);
 }
 
+/* The overlap switches: each edits its plan property, and switching it on
+ * hides communication the step showed exposed, by the plan's own outputs
+ * read before and after (the engine's time model is tested on its own). The
+ * expert switch's row is insensitive without experts: nothing to hide. */
+static void
+test_comm_overlap_switches (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterForm *form = form_of (page);
+  GtkWidget *tp_switch, *ep_switch;
+  double before;
+
+  tp_switch = _napkin_cluster_form_get_control (form, "tp-comm-overlap");
+  ep_switch = _napkin_cluster_form_get_control (form, "ep-comm-overlap");
+  g_assert_nonnull (tp_switch);
+  g_assert_nonnull (ep_switch);
+
+  /* TP 8 on an NVL72 rack: its collectives are exposed until overlapped */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "llama3-70b-nvl72");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (tp_switch)));
+  before = nk_plan_get_output (plan, "time-exposed-comm");
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-tp-comm"), >, 0);
+  gtk_switch_set_active (GTK_SWITCH (tp_switch), TRUE);
+  g_assert_cmpfloat (property_value (plan, "tp-comm-overlap"), ==, 1);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), <, before);
+  g_object_set (plan, "tp-comm-overlap", FALSE, NULL);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (tp_switch)));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), ==, before);
+  g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_ancestor (ep_switch, ADW_TYPE_ACTION_ROW)));
+
+  /* DeepSeek-V3's EP 64 crosses 8 nodes; its report hides the all-to-alls
+   * (DualPipe), so the preset switches the overlap on; off, they show */
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "deepseek-v3");
+  g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_ancestor (ep_switch, ADW_TYPE_ACTION_ROW)));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (ep_switch)));
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-ep-comm"), >, 0);
+  before = nk_plan_get_output (plan, "time-exposed-comm");
+  gtk_switch_set_active (GTK_SWITCH (ep_switch), FALSE);
+  g_assert_cmpfloat (property_value (plan, "ep-comm-overlap"), ==, 0);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), >, before);
+  g_assert_finalize_object (page);
+}
+
+/* Whether a label under @widget reads @text. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (shows_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* With the search on, the Layout row shows the EP and ETP the search chose
+ * (the plan's report, layout.ep and layout.etp), not the ones typed: here EP 4
+ * is typed and the fastest layout that fits has another grid. */
+static void
+test_searched_expert_layout (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  GtkWidget *results = nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *grid = NULL;
+  JsonObject *layout;
+  gint64 ep, etp;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 8.0, "tokens", 1e11, "layers", 4.0,
+                "d-model", 2048.0, "heads", 16.0, "ffn", NK_FFN_SWIGLU, "d-ff", 8192.0,
+                "vocab", 32000.0, "seq", 2048.0, "tied-embeddings", FALSE, "global-batch", 16,
+                "experts", 64, "experts-per-token", 4, "expert-d-ff", 8192, "ep", 4,
+                "precision", NK_PRECISION_BF16_MIXED, "best-layout", TRUE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
+  root = json_builder_get_root (builder);
+  layout = json_object_get_object_member (json_node_get_object (root), "layout");
+  ep = json_object_get_int_member (layout, "ep");
+  etp = json_object_get_int_member (layout, "etp");
+  g_assert_true (ep != 4 || etp != 1);
+  grid = etp > 1 ? g_strdup_printf ("EP %" G_GINT64_FORMAT " · ETP %" G_GINT64_FORMAT, ep, etp)
+                 : g_strdup_printf ("EP %" G_GINT64_FORMAT, ep);
+  g_test_message ("searched %s", grid);
+  g_assert_true (shows_label (results, grid));
+  g_assert_finalize_object (page);
+}
+
 /* ---------------------------------------------------------------- the bar */
 
 static gboolean
@@ -429,6 +521,8 @@ main (int    argc,
   g_test_add_func ("/ui/planner-experts/form/errors", test_experts_errors);
   g_test_add_func ("/ui/planner-experts/preset/deepseek-v3", test_deepseek_v3_preset);
   g_test_add_func ("/ui/planner-experts/preset/llama3-70b-nvl72", test_llama3_nvl72_preset);
+  g_test_add_func ("/ui/planner-experts/form/comm-overlap", test_comm_overlap_switches);
+  g_test_add_func ("/ui/planner-experts/layout/searched-ep", test_searched_expert_layout);
   g_test_add_func ("/ui/planner-experts/step-bar/parts", test_step_bar_parts);
   return g_test_run ();
 }

@@ -495,6 +495,77 @@ test_best_layout (void)
 }
 
 
+/* --best-layout with experts against an exhaustive enumeration written here:
+ * a MoE of 64 experts of 8192 on 8 H100s, every TP, PP, micro-batch,
+ * recompute, ZeRO stage, EP and ETP (1 or TP, the search's grid) set through
+ * the object's properties and kept when the plan calls it valid and fitting. The search's step is the
+ * fastest of them, and the fastest needs an expert grid other than the given
+ * EP 1 × ETP 1 (a search that keeps the given grid fails here). The CLI
+ * reports the same EP and ETP. */
+static void
+test_best_layout_experts (void)
+{
+  g_autoptr(NkPlan) plan = nk_plan_new ();
+  g_autoptr(NkPlan) probe = nk_plan_new ();
+  static const char *const args[] = {
+    "--gpu", "h100-sxm", "--gpus", "8", "--tokens", "100B", "--mfu", "auto", "--json",
+    "--layers", "4", "--d-model", "2048", "--heads", "16", "--ffn", "swiglu",
+    "--d-ff", "8192", "--vocab", "32000", "--seq", "2048", "--global-batch", "16",
+    "--precision", "mixed", "--experts", "64", "--experts-per-token", "4",
+    "--expert-d-ff", "8192", "--best-layout", NULL,
+  };
+  g_auto(NkTestRun) run = { 0 };
+  g_autofree char *want = NULL;
+  double best = INFINITY;
+  int best_ep = 0, best_etp = 0;
+
+  g_object_set (plan, "gpu", "h100-sxm", "gpus", 8.0, "tokens", 1e11, "layers", 4.0,
+                "d-model", 2048.0, "heads", 16.0, "ffn", NK_FFN_SWIGLU, "d-ff", 8192.0,
+                "vocab", 32000.0, "seq", 2048.0, "tied-embeddings", FALSE,
+                "experts", 64, "experts-per-token", 4, "expert-d-ff", 8192,
+                "precision", NK_PRECISION_BF16_MIXED, "global-batch", 16, NULL);
+  g_object_set (probe, "gpu", "h100-sxm", "gpus", 8.0, "tokens", 1e11, "layers", 4.0,
+                "d-model", 2048.0, "heads", 16.0, "ffn", NK_FFN_SWIGLU, "d-ff", 8192.0,
+                "vocab", 32000.0, "seq", 2048.0, "tied-embeddings", FALSE,
+                "experts", 64, "experts-per-token", 4, "expert-d-ff", 8192,
+                "precision", NK_PRECISION_BF16_MIXED, "global-batch", 16, NULL);
+  g_object_set (plan, "best-layout", TRUE, NULL);
+  for (int tp = 1; tp <= 8; tp *= 2)
+    for (int pp = 1; pp <= 4; pp *= 2)
+      for (int micro = 1; micro <= 16; micro *= 2)
+        for (int rc = 0; rc <= 2; rc++)
+          for (int zero = 0; zero <= 3; zero++)
+            for (int ep = 1; ep <= 64; ep *= 2)
+              for (int etp = 1; etp <= tp; etp = etp == 1 && tp > 1 ? tp : 2 * tp)
+                {
+                  g_object_set (probe, "tp", tp, "pp", pp, "micro-batch", micro, "recompute", rc,
+                                "zero-stage", zero, "sequence-parallel", tp > 1, "ep", ep,
+                                "etp", etp, NULL);
+                  if (nk_plan_get_valid (probe) && nk_plan_get_fits (probe)
+                      && out (probe, "time-per-step") < best)
+                    {
+                      best = out (probe, "time-per-step");
+                      best_ep = ep;
+                      best_etp = etp;
+                    }
+                }
+  g_test_message ("enumerated best step %.6f s at EP %d ETP %d; searched %.6f s",
+                  best, best_ep, best_etp, out (plan, "time-per-step"));
+  g_assert_true (isfinite (best));
+  g_assert_cmpint (best_ep * best_etp, >, 1);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "time-per-step"), ==, best);
+
+  /* the CLI reports the chosen EP in its JSON and its text */
+  if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  want = g_strdup_printf ("\"ep\":%d,\"etp\":%d}", best_ep, best_etp);
+  g_assert_nonnull (strstr (run.out, want));
+  g_assert_nonnull (strstr (run.out, "\"searched\":true"));
+}
+
+
 /* No layout fits: an answer that does not exist (exit 1), one sentence. */
 static void
 test_best_layout_none (void)
@@ -1274,6 +1345,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/time/step-and-mfu", test_step_and_mfu);
   g_test_add_func ("/engine/plan-cluster/time/published-shapes", test_published_shapes);
   g_test_add_func ("/engine/plan-cluster/search/best-layout", test_best_layout);
+  g_test_add_func ("/engine/plan-cluster/search/best-layout-experts", test_best_layout_experts);
   g_test_add_func ("/engine/plan-cluster/search/deadline", test_layout_deadline);
   g_test_add_func ("/engine/plan-cluster/search/none-fits", test_best_layout_none);
   g_test_add_func ("/engine/plan-cluster/asked-not-planned", test_asked_not_planned);

@@ -696,9 +696,82 @@ faster (const Cost *candidate,
   return best == NULL || candidate->v[NK_PLAN_V_T_STEP] < best->v[NK_PLAN_V_T_STEP];
 }
 
-/* The fastest layout that fits: TP over the powers of two within a node, PP over
- * the divisors of the layers, micro-batches dividing the per-replica batch,
- * every recompute and ZeRO stage; sequence parallelism whenever TP > 1, as
+/* Every recompute and ZeRO stage of @l, each through the whole model; keeps
+ * the fastest that fits in @best. */
+static void
+try_memory_choices (const NkPlanInputs *in,
+                    const NkPlanResult *r,
+                    const Shape        *m,
+                    Layout             *l,
+                    double              capacity,
+                    Layout             *best_layout,
+                    Cost               *best,
+                    gboolean           *found,
+                    gboolean           *any_valid)
+{
+  Cost c;
+
+  for (int rc = NK_RECOMPUTE_NONE; rc <= NK_RECOMPUTE_FULL; rc++)
+    for (int zero = 0; zero <= 3; zero++)
+      {
+        l->recompute = rc;
+        l->zero = zero;
+        evaluate (in, r, m, l, &c);
+        *any_valid |= c.rule < 0;
+        if (faster (&c, *found ? best : NULL, capacity))
+          {
+            *best = c;
+            *best_layout = *l;
+            *found = TRUE;
+          }
+      }
+}
+
+/* The experts' grid of @l under Megatron-Core's parallel folding: EP over the
+ * divisors of the experts, ETP 1 or TP (Megatron-Core's default,
+ * expert_tensor_parallel_size = TP), each pair with EP × ETP dividing TP × CP
+ * × DP (the rules evaluate() checks). Other ETPs stay out: the time model
+ * prices no collective of the experts' own TP, so a free ETP would win every
+ * search. A dense model keeps the EP and ETP it was given. */
+static void
+try_expert_grids (const NkPlanInputs *in,
+                  const NkPlanResult *r,
+                  const Shape        *m,
+                  Layout             *l,
+                  double              capacity,
+                  Layout             *best_layout,
+                  Cost               *best,
+                  gboolean           *found,
+                  gboolean           *any_valid)
+{
+  double fold = (double) l->tp * l->cp * l->dp;
+
+  if (!(m->E > 0))
+    {
+      try_memory_choices (in, r, m, l, capacity, best_layout, best, found, any_valid);
+      return;
+    }
+  for (int ep = 1; ep <= m->E && ep <= fold; ep++)
+    {
+      if (!divides (ep, m->E) || !divides (ep, fold))
+        continue;
+      for (int k = 0; k < (l->tp > 1 ? 2 : 1); k++)
+        {
+          int etp = k == 0 ? 1 : l->tp;
+
+          if (!divides ((double) ep * etp, fold))
+            continue;
+          l->ep = ep;
+          l->etp = etp;
+          try_memory_choices (in, r, m, l, capacity, best_layout, best, found, any_valid);
+        }
+    }
+}
+
+/* The fastest layout that fits: TP over the powers of two within the NVLink
+ * domain, PP over the divisors of the layers, micro-batches dividing the
+ * per-replica batch, every recompute and ZeRO stage and, with experts, the
+ * EP and ETP try_expert_grids() lists; sequence parallelism whenever TP > 1, as
  * Korthikanti et al. recommend. CP and interleaving stay as given. @any_valid
  * says whether any layout kept the rules, fitting or not: when none does, more
  * GPUs are not the answer. */
@@ -714,7 +787,6 @@ search_layout (const NkPlanInputs *in,
 {
   double gpus = in->in[NK_PLAN_IN_GPUS];
   gboolean found = FALSE;
-  Cost c;
 
   *any_valid = FALSE;
 
@@ -730,7 +802,6 @@ search_layout (const NkPlanInputs *in,
         if (!stages_split (m, &l))
           continue;
         l.tp = tp;
-        l.pp = pp;
         l.sp = tp > 1;
         l.dp = (int) (gpus / ((double) tp * pp * l.cp));
         replica_batch = l.global / l.dp;
@@ -741,20 +812,7 @@ search_layout (const NkPlanInputs *in,
             if (!divides (micro, replica_batch))
               continue;
             l.micro = micro;
-            for (int rc = NK_RECOMPUTE_NONE; rc <= NK_RECOMPUTE_FULL; rc++)
-              for (int zero = 0; zero <= 3; zero++)
-                {
-                  l.recompute = rc;
-                  l.zero = zero;
-                  evaluate (in, r, m, &l, &c);
-                  *any_valid |= c.rule < 0;
-                  if (faster (&c, found ? best : NULL, capacity))
-                    {
-                      *best = c;
-                      *best_layout = l;
-                      found = TRUE;
-                    }
-                }
+            try_expert_grids (in, r, m, &l, capacity, best_layout, best, &found, any_valid);
           }
       }
   return found;
