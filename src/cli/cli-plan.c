@@ -435,6 +435,10 @@ check_overlaps (const PlanArgs *a)
   if (a->on[F_TP_COMM_OVERLAP] && !a->on[F_BEST_LAYOUT] && !(a->number[F_TP] > 1))
     return FAIL (a, "%s", _("--tp-comm-overlap hides the tensor-parallel collectives, and TP is 1: "
                             "add --tp N above 1 (or --best-layout)"));
+  /* the same family: a switch about a low-precision copy needs a recipe to copy in */
+  if (a->on[F_FP8_PARAM_GATHER] && a->choice[F_PRECISION] < RECIPE_CHOICE)
+    return FAIL (a, "%s", _("--fp8-param-gather keeps the linear weights in a recipe’s low-precision format: "
+                            "add --precision fp8-tensorwise, fp8-blockwise, mxfp8 or nvfp4"));
   return -1;
 }
 

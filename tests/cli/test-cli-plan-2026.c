@@ -45,7 +45,8 @@ test_base_runs (void)
   static const char *const plain[] = { NULL };
   static const char *const moe[] = { MOE, "--ep", "4", "--ep-comm-overlap", MLA, NULL };
   static const char *const tp[] = { "--tp", "2", "--tp-comm-overlap", NULL };
-  const char *const *cases[] = { plain, moe, tp };
+  static const char *const gather[] = { "--precision", "fp8-tensorwise", "--fp8-param-gather", NULL };
+  const char *const *cases[] = { plain, moe, tp, gather };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -97,6 +98,7 @@ test_bad_combinations (void)
     { { "--ep-comm-overlap" }, "--ep-comm-overlap" },                 /* nothing to hide */
     { { "--tp-comm-overlap" }, "--tp-comm-overlap" },                 /* TP 1 */
     { { "--tp-comm-overlap", "--tp", "1" }, "--tp-comm-overlap" },
+    { { "--fp8-param-gather" }, "--fp8-param-gather" },              /* no recipe */
     { { MOE, "--experts-per-token", "9" }, "--experts-per-token" },   /* K > E */
     { { MOE, "--ep", "3" }, "--ep" },                                 /* 8 % 3 */
     { { MOE, "--ep", "16" }, "--ep" },                                /* 8 % 16 */
