@@ -371,3 +371,17 @@ nk_test_small_run_config (const char *dir,
     c->resume_dir = nk_run_dir_get_checkpoint_dir (dir);
   return c;
 }
+
+void
+nk_test_hadamard16 (double h[16][16])
+{
+  h[0][0] = 1.0;
+  for (guint n = 1; n < 16; n *= 2)
+    for (guint i = 0; i < n; i++)
+      for (guint j = 0; j < n; j++)
+        {
+          h[i][j + n] = h[i][j];
+          h[i + n][j] = h[i][j];
+          h[i + n][j + n] = -h[i][j];
+        }
+}

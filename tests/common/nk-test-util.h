@@ -73,6 +73,10 @@ NkTrainConfig *nk_test_small_run_config (const char *dir,
                                          guint64     steps,
                                          gboolean    resume);
 
+/* Sylvester's 16 × 16 Hadamard matrix, h[i][j] = ±1, by doubling [1] four times:
+ * the oracle of NVFP4's weight-gradient rotation. */
+void        nk_test_hadamard16     (double              h[16][16]);
+
 char       *nk_test_make_temp_dir  (const char         *name);
 void        nk_test_remove_tree    (const char         *path);
 

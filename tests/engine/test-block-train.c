@@ -153,8 +153,8 @@ ref_quantize (Recipe  recipe,
 
 /* NVFP4's weight-gradient rotation (NVIDIA's NVFP4 recipe): each block of 16 along
  * the rows of a [rows, cols] operand becomes H·diag(@sign)·v / 4, H the 16×16
- * Hadamard matrix built here by Sylvester's doubling, rounded to float32 as the
- * engine's float32 product leaves it. */
+ * Hadamard matrix (nk_test_hadamard16(), Sylvester's doubling), rounded to float32
+ * as the engine's float32 product leaves it. */
 static void
 ref_rotate (double      *v,
             gsize        rows,
@@ -163,16 +163,9 @@ ref_rotate (double      *v,
             gsize        cs,
             const float *sign)
 {
-  double h[16][16] = { { 1.0 } };
+  double h[16][16];
 
-  for (guint n = 1; n < 16; n *= 2)
-    for (guint i = 0; i < n; i++)
-      for (guint j = 0; j < n; j++)
-        {
-          h[i][j + n] = h[i][j];
-          h[i + n][j] = h[i][j];
-          h[i + n][j + n] = -h[i][j];
-        }
+  nk_test_hadamard16 (h);
   g_assert_cmpuint (cols % 16, ==, 0);
   for (gsize r = 0; r < rows; r++)
     for (gsize c0 = 0; c0 < cols; c0 += 16)

@@ -23,6 +23,7 @@
 
 #include "nk-quantize.h"
 #include "nk-quantize-impl.h"
+#include "nk-test-util.h"
 
 /* ---- the oracle ---------------------------------------------------------- */
 
@@ -1017,7 +1018,7 @@ test_stochastic (void)
 
 /* NVFP4's weight-gradient rotation: the vectorised pass gives nk_qk_rotate16()'s bits
  * (what a device's kernel runs), in place too, and both are H₁₆·diag(s)·x/4 — H₁₆
- * built here by Sylvester's doubling, in double — within the float error of four
+ * by Sylvester's doubling in double (nk_test_hadamard16()) — within the float error of four
  * rounds of sums: 4.001 · 2⁻²⁴ · Σ|x_j|/4 per element. */
 static void
 test_rotate16 (void)
@@ -1025,18 +1026,11 @@ test_rotate16 (void)
   enum { BLOCKS = 37, N = 16 * BLOCKS };
   static const float factors[16] = { 0.25f, -0.25f, -0.25f, 0.25f, 0.25f, 0.25f, -0.25f, 0.25f,
                                      -0.25f, -0.25f, 0.25f, -0.25f, 0.25f, -0.25f, 0.25f, 0.25f };
-  double h[16][16] = { { 1.0 } };
+  double h[16][16];
   float x[N], fast[N], slow[N], in_place[N];
   g_autoptr(NkRng) rng = nk_rng_new (16);
 
-  for (guint n = 1; n < 16; n *= 2)
-    for (guint i = 0; i < n; i++)
-      for (guint j = 0; j < n; j++)
-        {
-          h[i][j + n] = h[i][j];
-          h[i + n][j] = h[i][j];
-          h[i + n][j + n] = -h[i][j];
-        }
+  nk_test_hadamard16 (h);
   for (guint i = 0; i < N; i++)
     x[i] = (float) ldexp (nk_rng_uniform_double (rng) * 2.0 - 1.0,
                           (int) (nk_rng_next_u32 (rng) % 41) - 20);
