@@ -387,6 +387,13 @@ update_memory_outputs (NapkinPlannerPage *self)
                                  nk_plan_get_memory_optimizer_per_gpu (plan));
   napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_ACTIVATIONS,
                                  nk_plan_get_memory_activations_per_gpu (plan));
+  /* a recipe's low-precision copies, which "Each GPU holds" counts too (none: 0) */
+  {
+    double low_precision = nk_plan_get_output (plan, "memory-max-low-precision");
+
+    napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_LOW_PRECISION,
+                                   isfinite (low_precision) ? low_precision : 0);
+  }
   napkin_memory_chart_set_hbm (self->chart, hbm);
   napkin_memory_chart_set_gpus (self->chart, gpus);
   napkin_memory_chart_set_fits (self->chart, nk_plan_get_output (plan, "fits-data-parallel") == 1);

@@ -507,6 +507,19 @@ test_step_bar_parts (void)
     g_assert_cmpfloat (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_LOW_PRECISION), >, 0);
     g_assert_cmpfloat (fabs (sum / nk_plan_get_output (plan, "memory-per-gpu-max") - 1), <, 1e-12);
   }
+  /* ... and so does the page's Memory per GPU chart, whose header must agree with
+   * "Each GPU holds" (memory-per-gpu) */
+  {
+    NapkinMemoryChart *chart = NAPKIN_MEMORY_CHART (gtk_widget_get_template_child (GTK_WIDGET (page),
+                                                                                   NAPKIN_TYPE_PLANNER_PAGE,
+                                                                                   "chart"));
+    double sum = 0;
+
+    for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+      sum += napkin_memory_chart_get_bytes (chart, i);
+    g_assert_cmpfloat (napkin_memory_chart_get_bytes (chart, NAPKIN_MEMORY_LOW_PRECISION), >, 0);
+    g_assert_cmpfloat (fabs (sum / nk_plan_get_output (plan, "memory-per-gpu") - 1), <, 1e-12);
+  }
   g_assert_finalize_object (page);
 }
 
