@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <json-glib/json-glib.h>
 
 #include "nk-plan.h"
 
@@ -203,23 +202,6 @@ deepseek_plan (void)
   return plan;
 }
 
-/* The searched layout's EP and ETP, as `napkin-cli plan --json` reports them. */
-static void
-searched_experts (NkPlan *plan,
-                  gint64 *ep,
-                  gint64 *etp)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *layout;
-
-  nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
-  root = json_builder_get_root (builder);
-  layout = json_object_get_object_member (json_node_get_object (root), "layout");
-  *ep = layout != NULL && json_object_has_member (layout, "ep") ? json_object_get_int_member (layout, "ep") : 0;
-  *etp = layout != NULL && json_object_has_member (layout, "etp") ? json_object_get_int_member (layout, "etp") : 0;
-}
-
 int
 main (int    argc,
       char **argv)
@@ -234,7 +216,6 @@ main (int    argc,
   guint iterations = argc > 1 ? (guint) atoi (argv[1]) : 20000;
   guint plan_notifies = 0, box_notifies = 0;
   double sink = 0, plan_med, cluster_med, search_med, box_med, moe_med, moe_search_med, ds_search_med;
-  gint64 ep, etp;
 
   if (iterations < 20)
     iterations = 20;
@@ -260,15 +241,14 @@ main (int    argc,
           search_med, nk_plan_get_output (search, "layout-tp"), nk_plan_get_output (search, "layout-pp"),
           nk_plan_get_output (search, "layout-micro-batch"));
   printf ("  MoE cluster plan (Qwen3-235B-A22B, 256 H100, PP 8 EP 8): %9.2f µs per keystroke\n", moe_med);
-  searched_experts (moe_search, &ep, &etp);
-  printf ("  the same with --best-layout (… · EP · ETP): %9.0f µs, layout TP %g PP %g micro %g EP %" G_GINT64_FORMAT
-          " ETP %" G_GINT64_FORMAT "\n", moe_search_med, nk_plan_get_output (moe_search, "layout-tp"),
-          nk_plan_get_output (moe_search, "layout-pp"), nk_plan_get_output (moe_search, "layout-micro-batch"), ep, etp);
-  searched_experts (deepseek, &ep, &etp);
-  printf ("  DeepSeek-V3 on 2048 H800, --best-layout with EP · ETP: %9.0f µs, layout TP %g PP %g micro %g EP %"
-          G_GINT64_FORMAT " ETP %" G_GINT64_FORMAT "%s\n", ds_search_med, nk_plan_get_output (deepseek, "layout-tp"),
-          nk_plan_get_output (deepseek, "layout-pp"), nk_plan_get_output (deepseek, "layout-micro-batch"), ep, etp,
-          nk_plan_get_valid (deepseek) ? "" : " (no layout)");
+  printf ("  the same with --best-layout (… · EP · ETP): %9.0f µs, layout TP %g PP %g micro %g EP %g ETP %g\n",
+          moe_search_med, nk_plan_get_output (moe_search, "layout-tp"), nk_plan_get_output (moe_search, "layout-pp"),
+          nk_plan_get_output (moe_search, "layout-micro-batch"), nk_plan_get_output (moe_search, "layout-ep"),
+          nk_plan_get_output (moe_search, "layout-etp"));
+  printf ("  DeepSeek-V3 on 2048 H800, --best-layout with EP · ETP: %9.0f µs, layout TP %g PP %g micro %g EP %g ETP %g%s\n",
+          ds_search_med, nk_plan_get_output (deepseek, "layout-tp"), nk_plan_get_output (deepseek, "layout-pp"),
+          nk_plan_get_output (deepseek, "layout-micro-batch"), nk_plan_get_output (deepseek, "layout-ep"),
+          nk_plan_get_output (deepseek, "layout-etp"), nk_plan_get_valid (deepseek) ? "" : " (no layout)");
   printf ("  reference: set a double + g_object_notify:           %9.3f µs\n", box_med);
   printf ("  ratios to notify: lecture %.0f×, cluster %.0f×, search %.0f×\n",
           plan_med / box_med, cluster_med / box_med, search_med / box_med);

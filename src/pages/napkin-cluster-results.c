@@ -53,13 +53,18 @@ static const struct {
   const char *output;
   const char *label;
   PartShown   shown;
+  /* with this boolean input on, the part holds something else, so says @overlapped */
+  const char *overlap;
+  const char *overlapped;
 } parts[] = {
   { "time-compute", N_("compute") },
   { "time-recompute", N_("recompute") },
   { "time-memory-bound", N_("element-wise") },
   { "time-casts", N_("casts and scales"), WITH_RECIPE },
   { "time-tp-comm", N_("tensor-parallel communication") },
-  { "time-ep-comm", N_("expert all-to-all"), WITH_EXPERTS },
+  /* hidden all-to-alls leave the compute slowed by the SMs they hold
+   * (nk-plan-cluster-time.c, hide_overlapped()) */
+  { "time-ep-comm", N_("expert all-to-all"), WITH_EXPERTS, "ep-comm-overlap", N_("all-to-all's SMs") },
   { "time-dp-exposed", N_("exposed data-parallel communication") },
   { "time-pp-bubble", N_("pipeline bubble") },
 };
@@ -108,29 +113,6 @@ percent (double fraction)
   return isfinite (fraction) ? g_strdup_printf ("%.1f %%", 100 * fraction) : g_strdup ("—");
 }
 
-/* The EP and ETP the plan laid out (typed, or chosen by the search), as its
- * JSON report's layout gives them; @ep and @etp stay when it has none. */
-static void
-layout_experts (NkPlan *plan,
-                int    *ep,
-                int    *etp)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *layout;
-
-  nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
-  root = json_builder_get_root (builder);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)
-      || !json_object_has_member (json_node_get_object (root), "layout"))
-    return;
-  layout = json_object_get_object_member (json_node_get_object (root), "layout");
-  if (layout != NULL && json_object_has_member (layout, "ep"))
-    *ep = (int) json_object_get_int_member (layout, "ep");
-  if (layout != NULL && json_object_has_member (layout, "etp"))
-    *etp = (int) json_object_get_int_member (layout, "etp");
-}
-
 static char *
 row_value (NapkinClusterResults *self,
            RowKind               kind)
@@ -143,11 +125,11 @@ row_value (NapkinClusterResults *self,
       a = g_strdup_printf (_("TP %g · PP %g · CP %g · DP %g"), out (self, "layout-tp"), out (self, "layout-pp"),
                            out (self, "layout-cp"), out (self, "layout-dp"));
       {
-        int experts = 0, ep = 1, etp = 1;
+        int experts = 0;
+        /* typed, or chosen by the layout search */
+        int ep = (int) out (self, "layout-ep"), etp = (int) out (self, "layout-etp");
 
-        g_object_get (self->plan, "experts", &experts, "ep", &ep, "etp", &etp, NULL);
-        /* the layout search chooses EP and ETP: read them from the plan's report */
-        layout_experts (self->plan, &ep, &etp);
+        g_object_get (self->plan, "experts", &experts, NULL);
         if (experts == 0)
           return g_steal_pointer (&a);
         return etp > 1 ? g_strdup_printf (_("%s · EP %d · ETP %d"), a, ep, etp)
@@ -229,13 +211,16 @@ update_step (NapkinClusterResults *self)
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
       g_autofree char *duration = NULL;
+      gboolean overlapped = FALSE;
 
       if ((parts[i].shown == WITH_EXPERTS && experts == 0)
           || (parts[i].shown == WITH_RECIPE && recipe == NK_PLAN_RECIPE_NONE))
         continue;
+      if (parts[i].overlap != NULL)
+        g_object_get (self->plan, parts[i].overlap, &overlapped, NULL);
       duration = nk_units_format_duration (out (self, parts[i].output));
       values[n] = out (self, parts[i].output);
-      texts[n] = g_strdup_printf ("%s %s", _(parts[i].label), duration);
+      texts[n] = g_strdup_printf ("%s %s", _(overlapped ? parts[i].overlapped : parts[i].label), duration);
       labels[n] = texts[n];
       n++;
     }
@@ -246,6 +231,25 @@ update_step (NapkinClusterResults *self)
                                   headline, -1);
   for (guint i = 0; i < n; i++)
     g_free (texts[i]);
+}
+
+void
+_napkin_cluster_results_show_experts (NapkinMemoryChart *chart,
+                                      NkPlan            *plan)
+{
+  /* the outputs that hold the routed experts' share of a bucket (0 without
+   * experts, NAN without a cluster layout) */
+  static const struct {
+    NapkinMemoryBucket  bucket;
+    const char         *output;
+  } shares[] = {
+    { NAPKIN_MEMORY_PARAMS, "memory-max-expert-params" },
+    { NAPKIN_MEMORY_GRADS, "memory-max-expert-grads" },
+    { NAPKIN_MEMORY_OPTIMIZER, "memory-max-expert-optimizer" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    napkin_memory_chart_set_expert_bytes (chart, shares[i].bucket, nk_plan_get_output (plan, shares[i].output));
 }
 
 static void
@@ -260,6 +264,7 @@ update_memory (NapkinClusterResults *self)
 
   for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
     napkin_memory_chart_set_bytes (self->memory_chart, i, out (self, buckets[i]));
+  _napkin_cluster_results_show_experts (self->memory_chart, self->plan);
   napkin_memory_chart_set_hbm (self->memory_chart, out (self, "capacity-per-gpu"));
   napkin_memory_chart_set_gpus (self->memory_chart, 1);
   napkin_memory_chart_set_fits (self->memory_chart, nk_plan_get_fits (self->plan));

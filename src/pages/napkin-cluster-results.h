@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "nk-plan.h"
+#include "napkin-memory-chart.h"
 
 G_BEGIN_DECLS
 
@@ -29,5 +30,8 @@ const char *_napkin_cluster_results_get_status_text (NapkinClusterResults *self)
 /* the "Activations by tensor" line of @term, "" while hidden */
 const char *_napkin_cluster_results_get_term_text (NapkinClusterResults *self,
                                                    NkActTerm             term);
+/* the routed experts' share of @plan's most loaded GPU, into @chart's buckets */
+void _napkin_cluster_results_show_experts (NapkinMemoryChart *chart,
+                                           NkPlan            *plan);
 
 G_END_DECLS

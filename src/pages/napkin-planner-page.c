@@ -394,6 +394,8 @@ update_memory_outputs (NapkinPlannerPage *self)
     napkin_memory_chart_set_bytes (self->chart, NAPKIN_MEMORY_LOW_PRECISION,
                                    isfinite (low_precision) ? low_precision : 0);
   }
+  /* the routed experts' share of three of them (none: 0) */
+  _napkin_cluster_results_show_experts (self->chart, plan);
   napkin_memory_chart_set_hbm (self->chart, hbm);
   napkin_memory_chart_set_gpus (self->chart, gpus);
   napkin_memory_chart_set_fits (self->chart, nk_plan_get_output (plan, "fits-data-parallel") == 1);

@@ -26,6 +26,8 @@ struct _NapkinMemoryChart
   GtkWidget  parent_instance;
 
   double     bytes[NAPKIN_MEMORY_N_BUCKETS];
+  /* the routed experts' share of each bucket, drawn hatched inside it */
+  double     expert[NAPKIN_MEMORY_N_BUCKETS];
   double     hbm;
   double     gpus;
   gboolean   fits;
@@ -95,6 +97,17 @@ same_double (double a,
   return a == b || (isnan (a) && isnan (b));
 }
 
+/* The routed experts' bytes over the buckets (0 for a dense model). */
+static double
+expert_bytes (NapkinMemoryChart *self)
+{
+  double total = 0;
+
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    total += self->expert[i];
+  return total;
+}
+
 static double
 total_bytes (NapkinMemoryChart *self)
 {
@@ -145,6 +158,13 @@ update_accessible_label (NapkinMemoryChart *self)
         g_string_append_printf (description, i > 0 ? "; %s %s" : "%s %s",
                                 _(buckets[i].name), value);
       }
+  if (has_estimate (self) && expert_bytes (self) > 0)
+    {
+      g_autofree char *value = nk_units_format_bytes (expert_bytes (self));
+
+      /* as the legend's hatched entry reads */
+      g_string_append_printf (description, "; %s %s", _("routed experts' share of parameters, gradients and optimizer state"), value);
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
@@ -225,15 +245,40 @@ typedef struct {
   double             zoomed_from;  /* the bars' height at the HBM's scale, 0 if not zoomed */
 } Paint;
 
+/* Diagonal lines over a rectangle: the routed experts' share of a segment,
+ * and the legend's swatch for it. */
+static void
+hatch (cairo_t       *cr,
+       const GdkRGBA *fg,
+       double         x,
+       double         y,
+       double         w,
+       double         h)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.55);
+  cairo_set_line_width (cr, 1.5);
+  for (double d = -h; d < w; d += 5)
+    {
+      cairo_move_to (cr, x + d, y + h);
+      cairo_line_to (cr, x + d + h, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 /* Legend: one entry per bucket with its bytes, in as few rows as its entries
  * fit without running into the next swatch. Returns where its first row starts. */
 static double
 draw_legend (Paint  *p,
              double  height)
 {
-  PangoLayout *names[NAPKIN_MEMORY_N_BUCKETS], *values[NAPKIN_MEMORY_N_BUCKETS];
-  int name_w[NAPKIN_MEMORY_N_BUCKETS], entry_w = 0;
-  guint shown[NAPKIN_MEMORY_N_BUCKETS], n = 0;
+  /* the buckets, then (index N_BUCKETS) the routed experts' hatched share */
+  PangoLayout *names[NAPKIN_MEMORY_N_BUCKETS + 1], *values[NAPKIN_MEMORY_N_BUCKETS + 1];
+  int name_w[NAPKIN_MEMORY_N_BUCKETS + 1], entry_w = 0;
+  guint shown[NAPKIN_MEMORY_N_BUCKETS + 1], n = 0;
   int legend_cols, legend_rows;
   g_autoptr(PangoLayout) probe = make_layout (p->widget, "Hg", TRUE, FALSE);
   double legend_top;
@@ -242,12 +287,15 @@ draw_legend (Paint  *p,
   for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
     if (bucket_shown (p->self, i))
       shown[n++] = i;
+  if (expert_bytes (p->self) > 0)
+    shown[n++] = NAPKIN_MEMORY_N_BUCKETS;
   for (guint k = 0; k < n; k++)
     {
-      g_autofree char *value = nk_units_format_bytes (p->self->bytes[shown[k]]);
+      gboolean experts = shown[k] == NAPKIN_MEMORY_N_BUCKETS;
+      g_autofree char *value = nk_units_format_bytes (experts ? expert_bytes (p->self) : p->self->bytes[shown[k]]);
       int value_w;
 
-      names[k] = make_layout (p->widget, _(buckets[shown[k]].name), TRUE, FALSE);
+      names[k] = make_layout (p->widget, experts ? _("Routed experts") : _(buckets[shown[k]].name), TRUE, FALSE);
       values[k] = make_layout (p->widget, value, TRUE, TRUE);
       pango_layout_get_pixel_size (names[k], &name_w[k], NULL);
       pango_layout_get_pixel_size (values[k], &value_w, NULL);
@@ -267,9 +315,14 @@ draw_legend (Paint  *p,
       double x = (k % legend_cols) * col_w;
       double y = legend_top + (k / legend_cols) * (text_h + 6);
 
-      gdk_cairo_set_source_rgba (p->cr, &p->colors[shown[k]]);
-      cairo_rectangle (p->cr, x, y + (text_h - 10) / 2.0, 10, 10);
-      cairo_fill (p->cr);
+      if (shown[k] == NAPKIN_MEMORY_N_BUCKETS)
+        hatch (p->cr, &p->fg, x, y + (text_h - 10) / 2.0, 10, 10);
+      else
+        {
+          gdk_cairo_set_source_rgba (p->cr, &p->colors[shown[k]]);
+          cairo_rectangle (p->cr, x, y + (text_h - 10) / 2.0, 10, 10);
+          cairo_fill (p->cr);
+        }
 
       gdk_cairo_set_source_rgba (p->cr, &p->fg);
       show_layout (p->cr, names[k], x + 16, y);
@@ -374,6 +427,13 @@ draw_bar (Paint    *p,
       gdk_cairo_set_source_rgba (cr, &p->colors[i]);
       cairo_rectangle (cr, x, y - h, bar_w, MAX (h - 1, 0.5));
       cairo_fill (cr);
+      /* the experts' share at the segment's foot */
+      if (self->expert[i] > 0)
+        {
+          double eh = MIN (self->expert[i] / p->ymax * p->plot_h, h);
+
+          hatch (cr, &p->fg, x, y - eh, bar_w, MAX (eh - 1, 0.5));
+        }
       y -= h;
     }
   cairo_restore (cr);
@@ -740,6 +800,47 @@ napkin_memory_chart_set_bytes (NapkinMemoryChart  *self,
     return;
   self->bytes[bucket] = bytes;
   changed (self, PROP_PARAMS + bucket);
+}
+
+/**
+ * napkin_memory_chart_get_expert_bytes:
+ * @self: a chart
+ * @bucket: which bucket
+ *
+ * Returns: the routed experts' share of @bucket's bytes (0 without experts)
+ */
+double
+napkin_memory_chart_get_expert_bytes (NapkinMemoryChart  *self,
+                                      NapkinMemoryBucket  bucket)
+{
+  g_return_val_if_fail (NAPKIN_IS_MEMORY_CHART (self), NAN);
+  g_return_val_if_fail (bucket < NAPKIN_MEMORY_N_BUCKETS, NAN);
+
+  return self->expert[bucket];
+}
+
+/**
+ * napkin_memory_chart_set_expert_bytes:
+ * @self: a chart
+ * @bucket: which bucket
+ * @bytes: the routed experts' share of @bucket, drawn hatched at the foot of
+ *   its segment and summed in one legend entry; 0 (or NAN) for none
+ */
+void
+napkin_memory_chart_set_expert_bytes (NapkinMemoryChart  *self,
+                                      NapkinMemoryBucket  bucket,
+                                      double              bytes)
+{
+  g_return_if_fail (NAPKIN_IS_MEMORY_CHART (self));
+  g_return_if_fail (bucket < NAPKIN_MEMORY_N_BUCKETS);
+
+  if (!(bytes > 0))
+    bytes = 0;
+  if (self->expert[bucket] == bytes)
+    return;
+  self->expert[bucket] = bytes;
+  update_accessible_label (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /**

@@ -40,6 +40,11 @@ double     napkin_memory_chart_get_bytes   (NapkinMemoryChart  *self,
 void       napkin_memory_chart_set_bytes   (NapkinMemoryChart  *self,
                                             NapkinMemoryBucket  bucket,
                                             double              bytes);
+double     napkin_memory_chart_get_expert_bytes (NapkinMemoryChart  *self,
+                                                 NapkinMemoryBucket  bucket);
+void       napkin_memory_chart_set_expert_bytes (NapkinMemoryChart  *self,
+                                                 NapkinMemoryBucket  bucket,
+                                                 double              bytes);
 double     napkin_memory_chart_get_hbm     (NapkinMemoryChart  *self);
 void       napkin_memory_chart_set_hbm     (NapkinMemoryChart  *self,
                                             double              hbm);

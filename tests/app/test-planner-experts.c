@@ -20,6 +20,7 @@
 #include "napkin-planner-page-private.h"
 #include "napkin-stacked-bar.h"
 #include "nk-test-ui-util.h"
+#include "nk-units.h"
 
 static NapkinPlannerPage *
 new_page (void)
@@ -523,6 +524,87 @@ test_step_bar_parts (void)
   g_assert_finalize_object (page);
 }
 
+/* The routed experts' share of a chart's buckets is the plan's figure for it,
+ * inside the bucket, and the buckets still add up to @total. */
+static void
+check_expert_shares (NapkinMemoryChart *chart,
+                     NkPlan            *plan,
+                     double             total)
+{
+  static const struct {
+    NapkinMemoryBucket bucket;
+    const char        *output;
+  } shares[] = {
+    { NAPKIN_MEMORY_PARAMS, "memory-max-expert-params" },
+    { NAPKIN_MEMORY_GRADS, "memory-max-expert-grads" },
+    { NAPKIN_MEMORY_OPTIMIZER, "memory-max-expert-optimizer" },
+  };
+  double sum = 0, experts = 0;
+  g_autofree char *description = nk_test_accessible_dup_property (GTK_ACCESSIBLE (chart),
+                                                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_autofree char *experts_text = NULL, *want = NULL;
+
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    sum += napkin_memory_chart_get_bytes (chart, i);
+  g_assert_cmpfloat (fabs (sum / total - 1), <, 1e-12);
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      double share = napkin_memory_chart_get_expert_bytes (chart, shares[i].bucket);
+
+      g_assert_cmpfloat (share, ==, nk_plan_get_output (plan, shares[i].output));
+      g_assert_cmpfloat (share, >, 0);
+      g_assert_cmpfloat (share, <=, napkin_memory_chart_get_bytes (chart, shares[i].bucket));
+      experts += share;
+    }
+  /* a screen reader hears the share the hatching shows */
+  experts_text = nk_units_format_bytes (experts);
+  want = g_strdup_printf ("routed experts' share of parameters, gradients and optimizer state %s", experts_text);
+  g_test_message ("%s", description);
+  g_assert_nonnull (strstr (description, want));
+}
+
+/* DeepSeek-V3 (the preset): both memory charts show the routed experts'
+ * share as the engine counts it; the step bar calls the overlapped
+ * all-to-all's cost what it is, the SMs it holds, and the exposed one an
+ * expert all-to-all. */
+static void
+test_deepseek_v3_experts_shown (void)
+{
+  NapkinPlannerPage *page = new_page ();
+  NkPlan *plan = napkin_planner_page_get_plan (page);
+  NapkinClusterResults *results =
+    NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
+  NapkinMemoryChart *page_chart =
+    NAPKIN_MEMORY_CHART (gtk_widget_get_template_child (GTK_WIDGET (page), NAPKIN_TYPE_PLANNER_PAGE, "chart"));
+  NapkinMemoryChart *results_chart =
+    NAPKIN_MEMORY_CHART (nk_test_find_descendant (GTK_WIDGET (results), NAPKIN_TYPE_MEMORY_CHART));
+  GtkAccessible *bar = GTK_ACCESSIBLE (_napkin_cluster_results_get_step_bar (results));
+  char *parts;
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "deepseek-v3");
+  g_assert_true (nk_plan_get_valid (plan));
+  check_expert_shares (page_chart, plan, nk_plan_get_output (plan, "memory-per-gpu"));
+  check_expert_shares (results_chart, plan, nk_plan_get_output (plan, "memory-per-gpu-max"));
+
+  parts = nk_test_accessible_dup_property (bar, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_test_message ("overlapped: %s", parts);
+  g_assert_nonnull (strstr (parts, "all-to-all's SMs"));
+  g_assert_null (strstr (parts, "expert all-to-all"));
+  g_free (parts);
+  g_object_set (plan, "ep-comm-overlap", FALSE, NULL);
+  parts = nk_test_accessible_dup_property (bar, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  g_assert_nonnull (strstr (parts, "expert all-to-all"));
+  g_assert_null (strstr (parts, "SMs"));
+  g_free (parts);
+
+  /* a dense plan: no experts' share */
+  g_object_set (plan, "experts", 0, NULL);
+  if (nk_plan_get_valid (plan))
+    for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+      g_assert_cmpfloat (napkin_memory_chart_get_expert_bytes (page_chart, i), ==, 0);
+  g_assert_finalize_object (page);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -537,5 +619,6 @@ main (int    argc,
   g_test_add_func ("/ui/planner-experts/form/comm-overlap", test_comm_overlap_switches);
   g_test_add_func ("/ui/planner-experts/layout/searched-ep", test_searched_expert_layout);
   g_test_add_func ("/ui/planner-experts/step-bar/parts", test_step_bar_parts);
+  g_test_add_func ("/ui/planner-experts/memory/deepseek-v3-experts", test_deepseek_v3_experts_shown);
   return g_test_run ();
 }

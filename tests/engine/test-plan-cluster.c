@@ -555,6 +555,9 @@ test_best_layout_experts (void)
   g_assert_cmpint (best_ep * best_etp, >, 1);
   g_assert_true (nk_plan_get_valid (plan));
   g_assert_cmpfloat (out (plan, "time-per-step"), ==, best);
+  /* the plan's own outputs name the grid the enumeration found */
+  g_assert_cmpfloat (out (plan, "layout-ep"), ==, best_ep);
+  g_assert_cmpfloat (out (plan, "layout-etp"), ==, best_etp);
 
   /* the CLI reports the chosen EP in its JSON and its text */
   if (!nk_test_run_cli (&run, "plan", args, NULL, 0))
@@ -798,6 +801,76 @@ test_moe_memory (void)
   g_object_set (plan, "ep", 8, NULL);
   g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 2 * (18867200.0 + 4 * 12582912.0));
   g_assert_cmpfloat (out (plan, "memory-max-optimizer"), ==, 12 * (18867200.0 / 8 + 4 * 12582912.0));
+}
+
+/* The routed experts' share of the most loaded GPU's memory, counted by hand
+ * from small_moe_plan()'s comment: 100,663,296 expert parameters per GPU at
+ * EP 4; params 2 B and grads (bf16) 2 B each; the optimizer's 12 B over the
+ * expert DP group of 2 (ZeRO-1). At EP 8 50,331,648 of them over an expert DP
+ * of 1; at ZeRO-3 (EP 4) params and grads over the group of 2 as well. A dense
+ * model holds none. */
+static void
+test_moe_memory_experts (void)
+{
+  g_autoptr(NkPlan) plan = small_moe_plan ();
+  double ne = 100663296.0;
+
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "memory-max-expert-params"), ==, 2 * ne);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-grads"), ==, 2 * ne);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-optimizer"), ==, 12 * ne / 2);
+  /* the rest of each bucket is the 18,867,200 parameters outside them */
+  g_assert_cmpfloat (out (plan, "memory-max-params") - out (plan, "memory-max-expert-params"), ==, 2 * 18867200.0);
+  g_object_set (plan, "ep", 8, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-params"), ==, 2 * ne / 2);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-optimizer"), ==, 12 * ne / 2);
+  g_object_set (plan, "ep", 4, "zero-stage", 3, NULL);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-params"), ==, 2 * ne / 2);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-grads"), ==, 2 * ne / 2);
+  g_object_set (plan, "experts", 0, "ep", 1, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  g_assert_cmpfloat (out (plan, "memory-max-expert-params"), ==, 0);
+  g_assert_cmpfloat (out (plan, "memory-max-expert-optimizer"), ==, 0);
+}
+
+/* layout-ep and layout-etp are what the JSON report's layout says: the typed
+ * grid (EP 2 × ETP 2 at TP 2, given here) and, with --best-layout, the
+ * searched one; a dense model's is 1 × 1. */
+static void
+test_layout_experts_outputs (void)
+{
+  g_autoptr(NkPlan) plan = small_moe_plan ();
+
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *layout;
+
+      if (round == 0)
+        g_object_set (plan, "tp", 2, "ep", 2, "etp", 2, NULL);
+      else if (round == 1)
+        g_object_set (plan, "best-layout", TRUE, NULL);
+      else
+        g_object_set (plan, "best-layout", FALSE, "tp", 1, "experts", 0, "ep", 1, "etp", 1, NULL);
+      g_assert_true (nk_plan_get_valid (plan));
+      nk_plan_build_json (plan, builder, NK_PLAN_JSON_NONE);
+      root = json_builder_get_root (builder);
+      layout = json_object_get_object_member (json_node_get_object (root), "layout");
+      g_test_message ("round %u: EP %g ETP %g", round, out (plan, "layout-ep"), out (plan, "layout-etp"));
+      g_assert_cmpfloat (out (plan, "layout-ep"), ==, json_object_get_int_member (layout, "ep"));
+      g_assert_cmpfloat (out (plan, "layout-etp"), ==, json_object_get_int_member (layout, "etp"));
+      if (round == 0)
+        {
+          g_assert_cmpfloat (out (plan, "layout-ep"), ==, 2);
+          g_assert_cmpfloat (out (plan, "layout-etp"), ==, 2);
+        }
+      /* the search left the typed 2 × 2 */
+      if (round == 1)
+        g_assert_true (out (plan, "layout-ep") != 2 || out (plan, "layout-etp") != 2);
+      if (round == 2)
+        g_assert_cmpfloat (out (plan, "layout-ep") * out (plan, "layout-etp"), ==, 1);
+    }
 }
 
 /* The expert all-to-alls in closed form: one micro-batch per GPU, 4 MoE layers,
@@ -1354,6 +1427,8 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/moe/flops", test_moe_flops);
   g_test_add_func ("/engine/plan-cluster/moe/memory", test_moe_memory);
   g_test_add_func ("/engine/plan-cluster/moe/ep-comm", test_moe_ep_comm);
+  g_test_add_func ("/engine/plan-cluster/moe/memory-experts", test_moe_memory_experts);
+  g_test_add_func ("/engine/plan-cluster/moe/layout-experts-outputs", test_layout_experts_outputs);
   g_test_add_func ("/engine/plan-cluster/moe/flag-errors", test_moe_flag_errors);
   g_test_add_func ("/engine/plan-cluster/moe/parallel-folding", test_moe_parallel_folding);
   g_test_add_func ("/engine/plan-cluster/zero-shards-over-cp", test_zero_shards_over_cp);

@@ -140,6 +140,27 @@ try:
           and all(s.step == w[0] and math.isclose(s.loss, w[1]) and math.isclose(s.seconds, w[2])
                   and math.isclose(s.mfu, w[3]) for (_, s), w in zip(steps, want))
           and not imported.get_step(2)[0])
+
+    # plan: a small MoE laid out by hand (test-plan-cluster.c's small_moe_plan): 4
+    # layers, h 1024, SwiGLU experts of 4096, 8 experts top-2 on 8 GPUs with EP 4:
+    # the layout's EP, and 4 layers × 8/4 experts × 3·1024·4096 = 100,663,296
+    # routed-expert parameters per GPU at 2 B each
+    plan = Napkin.Plan.new()
+    plan.set_property("gpu", "h100-sxm")
+    for name, value in [("gpus", 8.0), ("params", 1.0), ("tokens", 1e9), ("layers", 4.0),
+                        ("d-model", 1024.0), ("heads", 8.0), ("d-ff", 4096.0), ("vocab", 1000.0),
+                        ("seq", 1024.0)]:
+        plan.set_property(name, value)
+    plan.set_property("ffn", Napkin.Ffn.SWIGLU)
+    plan.set_property("tied-embeddings", False)
+    plan.set_property("precision", Napkin.Precision.BF16_MIXED)
+    for name, value in [("experts", 8), ("experts-per-token", 2), ("ep", 4), ("zero-stage", 1),
+                        ("global-batch", 8), ("micro-batch", 1)]:
+        plan.set_property(name, value)
+    check("plan: layout-ep and layout-etp",
+          plan.get_property("layout-ep") == 4 and plan.get_property("layout-etp") == 1)
+    check("plan: memory-max-expert-params",
+          plan.get_property("memory-max-expert-params") == 2 * 4 * 2 * 3 * 1024 * 4096)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -318,6 +318,15 @@ text_memory (const Text *t)
       nk_plan_format_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),
                               v[NK_PLAN_V_ACT_STAGE_LAYERS], v[NK_PLAN_V_ACT_LAYER],
                               v[NK_PLAN_V_ACT_IN_FLIGHT], v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
+  if (t->in->layout[NK_PLAN_L_EXPERTS] > 0)
+    t->f[NK_PLAN_V_MAX_EXPERT_PARAMS] =
+      nk_plan_format_formula (_("the %N routed experts of each MoE layer this GPU holds (E %N / EP %N, each split by ETP %N): %N params + %N grads + %N optimizer = %N B, of the totals below (ZeRO shards them over their own data-parallel group, TP·DP·CP / (EP·ETP) = %N ranks)"),
+                              t->in->layout[NK_PLAN_L_EXPERTS] / v[NK_PLAN_V_LAYOUT_EP],
+                              (double) t->in->layout[NK_PLAN_L_EXPERTS], v[NK_PLAN_V_LAYOUT_EP], v[NK_PLAN_V_LAYOUT_ETP],
+                              v[NK_PLAN_V_MAX_EXPERT_PARAMS], v[NK_PLAN_V_MAX_EXPERT_GRADS], v[NK_PLAN_V_MAX_EXPERT_OPT],
+                              v[NK_PLAN_V_MAX_EXPERT_PARAMS] + v[NK_PLAN_V_MAX_EXPERT_GRADS] + v[NK_PLAN_V_MAX_EXPERT_OPT],
+                              v[NK_PLAN_V_LAYOUT_TP] * v[NK_PLAN_V_LAYOUT_DP] * v[NK_PLAN_V_LAYOUT_CP]
+                              / (v[NK_PLAN_V_LAYOUT_EP] * v[NK_PLAN_V_LAYOUT_ETP]));
   t->f[NK_PLAN_V_MEM_MAX] =
     nk_plan_format_formula (_("%N params + %N grads + %N optimizer + %N activations + %N low-precision copies = %N B on the most loaded GPU (%s, ZeRO-%N over DP %N)"),
                             v[NK_PLAN_V_MAX_PARAMS], v[NK_PLAN_V_MAX_GRADS], v[NK_PLAN_V_MAX_OPT],
@@ -414,7 +423,7 @@ text_time (const Text *t)
                             v[NK_PLAN_V_T_DP_EXPOSED]);
   t->f[NK_PLAN_V_T_EP] =
     nk_plan_format_formula (t->l[NK_PLAN_L_EP_COMM_OVERLAP]
-                            ? _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all), run under another micro-batch's compute (--ep-comm-overlap): %N s the compute does not cover")
+                            ? _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all), run under another micro-batch's compute (--ep-comm-overlap) while holding 20 of 132 SMs (DeepSeek-V3 §3.2.2): %N s, the compute slowed by the SMs the hidden all-to-all takes (hidden time × 20/112) plus any part the compute does not cover")
                             : _("%N micro-batches × MoE layers × %N all-to-alls (dispatch and combine, forward and backward) of s·b/t · K · h activations × imbalance, each (EP − 1)/EP × bytes / bandwidth over EP %N (on NVLink 0.8 of the link, DeepEP's measured all-to-all) = %N s, exposed (nothing overlaps them)"),
                             v[NK_PLAN_V_GRAD_ACCUM], t->l[NK_PLAN_L_RECOMPUTE] == NK_RECOMPUTE_FULL ? 6.0 : 4.0,
                             (double) t->l[NK_PLAN_L_EP], v[NK_PLAN_V_T_EP]);
@@ -659,6 +668,9 @@ _nk_plan_summary_cluster (GString            *s,
   row (s, o, _("activations"), NK_PLAN_V_MAX_ACT, nk_plan_format_bytes (v[NK_PLAN_V_MAX_ACT]));
   if (nk_plan_inputs_get_recipe (inputs) != NK_PLAN_RECIPE_NONE)
     row (s, o, _("low-precision copies"), NK_PLAN_V_MAX_LOWP, nk_plan_format_bytes (v[NK_PLAN_V_MAX_LOWP]));
+  if (inputs->layout[NK_PLAN_L_EXPERTS] > 0)
+    row (s, o, _("routed experts"), NK_PLAN_V_MAX_EXPERT_PARAMS,
+         nk_plan_format_bytes (v[NK_PLAN_V_MAX_EXPERT_PARAMS] + v[NK_PLAN_V_MAX_EXPERT_GRADS] + v[NK_PLAN_V_MAX_EXPERT_OPT]));
   row (s, o, _("per GPU (max)"), NK_PLAN_V_MEM_MAX, nk_plan_format_bytes (v[NK_PLAN_V_MEM_MAX]));
   row (s, o, inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? _("usable per GPU") : _("datasheet per GPU"),
        inputs->layout[NK_PLAN_L_CAPACITY] == NK_CAPACITY_USABLE ? NK_PLAN_V_USABLE : NK_PLAN_V_CAPACITY,
@@ -675,9 +687,18 @@ _nk_plan_summary_cluster (GString            *s,
   row (s, o, _("DP comm"), NK_PLAN_V_T_DP, nk_plan_format_seconds (v[NK_PLAN_V_T_DP]));
   if (inputs->layout[NK_PLAN_L_EXPERTS] > 0)
     {
-      row (s, o, _("EP all-to-all"), NK_PLAN_V_T_EP, nk_plan_format_seconds (v[NK_PLAN_V_T_EP]));
-      nk_plan_format_row (s, _("note"), "EP",
-                          _("the expert all-to-alls are counted exposed: nothing overlaps them (DeepSeek’s DualPipe would hide them)"));
+      if (inputs->layout[NK_PLAN_L_EP_COMM_OVERLAP])
+        {
+          row (s, o, _("all-to-all's SMs"), NK_PLAN_V_T_EP, nk_plan_format_seconds (v[NK_PLAN_V_T_EP]));
+          nk_plan_format_row (s, _("note"), "EP",
+                              _("the expert all-to-alls run hidden under other work; what is left is the compute slowed by the SMs they hold, and any part not covered"));
+        }
+      else
+        {
+          row (s, o, _("EP all-to-all"), NK_PLAN_V_T_EP, nk_plan_format_seconds (v[NK_PLAN_V_T_EP]));
+          nk_plan_format_row (s, _("note"), "EP",
+                              _("the expert all-to-alls are counted exposed: nothing overlaps them (DeepSeek’s DualPipe would hide them)"));
+        }
     }
   row (s, o, _("bubble"), NK_PLAN_V_T_BUBBLE, nk_plan_format_seconds (v[NK_PLAN_V_T_BUBBLE]));
   row (s, o, _("step"), NK_PLAN_V_T_STEP, nk_plan_format_seconds (v[NK_PLAN_V_T_STEP]));

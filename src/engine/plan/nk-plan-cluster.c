@@ -450,6 +450,8 @@ _nk_plan_expert_dp (const Layout *l)
 
 typedef struct {
   double params, grads, opt, act, lowp, total;
+  /* the routed experts' share of params, grads and opt */
+  double expert_params, expert_grads, expert_opt;
   double act_terms[NK_ACT_N_TERMS];
 } StageMemory;
 
@@ -529,7 +531,8 @@ stage_memory (const NkPlanInputs *in,
   StageMemory mem;
 
   /* ZeRO shards the dense parts over DP, the experts over their own DP group */
-  mem.params = n * w / (l->zero >= 3 ? dp : 1) + ne * w / (l->zero >= 3 ? edp : 1);
+  mem.expert_params = ne * w / (l->zero >= 3 ? edp : 1);
+  mem.params = n * w / (l->zero >= 3 ? dp : 1) + mem.expert_params;
   /* --fp8-param-gather: the linear weights live only as the recipe's copies
    * (recipe_memory), the 16-bit ones are not kept (Transformer Engine's
    * quantized_model_init under Megatron-Core's --fp8-param-gather) */
@@ -538,11 +541,14 @@ stage_memory (const NkPlanInputs *in,
       double linear = _nk_plan_linear_weights (m, l, stage);
       double expert_linear = moe_expert_linear (m, l, stage);
 
+      mem.expert_params -= expert_linear * w / (l->zero >= 3 ? edp : 1);
       mem.params -= (linear - expert_linear) * w / (l->zero >= 3 ? dp : 1)
                     + expert_linear * w / (l->zero >= 3 ? edp : 1);
     }
-  mem.grads = n * g / (l->zero >= 2 ? dp : 1) + ne * g / (l->zero >= 2 ? edp : 1);
-  mem.opt = n * o / (l->zero >= 1 ? dp : 1) + ne * o / (l->zero >= 1 ? edp : 1);
+  mem.expert_grads = ne * g / (l->zero >= 2 ? edp : 1);
+  mem.expert_opt = ne * o / (l->zero >= 1 ? edp : 1);
+  mem.grads = n * g / (l->zero >= 2 ? dp : 1) + mem.expert_grads;
+  mem.opt = n * o / (l->zero >= 1 ? dp : 1) + mem.expert_opt;
   _nk_plan_stage_layers (m, l, stage, &dense_layers, &moe_layers);
 
   /* 1F1B: stage i holds PP − i micro-batches (at most the m there are). */
@@ -610,6 +616,8 @@ evaluate (const NkPlanInputs *in,
   v[NK_PLAN_V_LAYOUT_TP] = l->tp;
   v[NK_PLAN_V_LAYOUT_PP] = l->pp;
   v[NK_PLAN_V_LAYOUT_CP] = l->cp;
+  v[NK_PLAN_V_LAYOUT_EP] = l->ep;
+  v[NK_PLAN_V_LAYOUT_ETP] = l->etp;
   v[NK_PLAN_V_MICRO_BATCH] = l->micro;
   v[NK_PLAN_V_GLOBAL_BATCH] = l->global;
   v[NK_PLAN_V_GRAD_ACCUM] = l->global / (l->micro * l->dp);
@@ -650,6 +658,9 @@ evaluate (const NkPlanInputs *in,
   v[NK_PLAN_V_MAX_OPT] = first.opt;
   v[NK_PLAN_V_MAX_ACT] = first.act;
   v[NK_PLAN_V_MAX_LOWP] = first.lowp;
+  v[NK_PLAN_V_MAX_EXPERT_PARAMS] = first.expert_params;
+  v[NK_PLAN_V_MAX_EXPERT_GRADS] = first.expert_grads;
+  v[NK_PLAN_V_MAX_EXPERT_OPT] = first.expert_opt;
   v[NK_PLAN_V_MEM_MAX] = first.total;
 
   if (r->gpu != NULL && isfinite (r->values[NK_PLAN_V_PEAK]))

@@ -330,6 +330,8 @@ typedef enum {
  * @NK_PLAN_V_LAYOUT_TP: #NkPlan:layout-tp
  * @NK_PLAN_V_LAYOUT_PP: #NkPlan:layout-pp
  * @NK_PLAN_V_LAYOUT_CP: #NkPlan:layout-cp
+ * @NK_PLAN_V_LAYOUT_EP: #NkPlan:layout-ep
+ * @NK_PLAN_V_LAYOUT_ETP: #NkPlan:layout-etp
  * @NK_PLAN_V_MICRO_BATCH: #NkPlan:layout-micro-batch
  * @NK_PLAN_V_GLOBAL_BATCH: #NkPlan:layout-global-batch
  * @NK_PLAN_V_GRAD_ACCUM: #NkPlan:grad-accum
@@ -346,6 +348,9 @@ typedef enum {
  * @NK_PLAN_V_MAX_OPT: #NkPlan:memory-max-optimizer
  * @NK_PLAN_V_MAX_ACT: #NkPlan:memory-max-activations
  * @NK_PLAN_V_MAX_LOWP: #NkPlan:memory-max-low-precision
+ * @NK_PLAN_V_MAX_EXPERT_PARAMS: #NkPlan:memory-max-expert-params
+ * @NK_PLAN_V_MAX_EXPERT_GRADS: #NkPlan:memory-max-expert-grads
+ * @NK_PLAN_V_MAX_EXPERT_OPT: #NkPlan:memory-max-expert-optimizer
  * @NK_PLAN_V_MEM_MAX: #NkPlan:memory-per-gpu-max
  * @NK_PLAN_V_REPORTED: #NkPlan:memory-reported-per-gpu
  * @NK_PLAN_V_USABLE: #NkPlan:memory-usable-per-gpu
@@ -429,6 +434,8 @@ typedef enum {
   NK_PLAN_V_LAYOUT_TP,
   NK_PLAN_V_LAYOUT_PP,
   NK_PLAN_V_LAYOUT_CP,
+  NK_PLAN_V_LAYOUT_EP,
+  NK_PLAN_V_LAYOUT_ETP,
   NK_PLAN_V_MICRO_BATCH,
   NK_PLAN_V_GLOBAL_BATCH,
   NK_PLAN_V_GRAD_ACCUM,
@@ -445,6 +452,10 @@ typedef enum {
   NK_PLAN_V_MAX_OPT,
   NK_PLAN_V_MAX_ACT,
   NK_PLAN_V_MAX_LOWP,
+  /* the routed experts' share of MAX_PARAMS, MAX_GRADS and MAX_OPT */
+  NK_PLAN_V_MAX_EXPERT_PARAMS,
+  NK_PLAN_V_MAX_EXPERT_GRADS,
+  NK_PLAN_V_MAX_EXPERT_OPT,
   NK_PLAN_V_MEM_MAX,
   NK_PLAN_V_REPORTED,
   NK_PLAN_V_USABLE,

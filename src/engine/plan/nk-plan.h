@@ -751,6 +751,26 @@ G_BEGIN_DECLS
  * histories for fp8-tensorwise; 0 without a recipe.
  */
 /**
+ * NkPlan:memory-max-expert-params:
+ *
+ * The routed experts' share of #NkPlan:memory-max-params: the E / EP experts
+ * of each MoE layer on the most loaded GPU, split by ETP (sharded over the
+ * experts' own data-parallel group under ZeRO-3; with --fp8-param-gather only
+ * what is not a linear weight); 0 without experts.
+ */
+/**
+ * NkPlan:memory-max-expert-grads:
+ *
+ * The routed experts' share of #NkPlan:memory-max-grads (sharded over the
+ * experts' own data-parallel group from ZeRO-2); 0 without experts.
+ */
+/**
+ * NkPlan:memory-max-expert-optimizer:
+ *
+ * The routed experts' share of #NkPlan:memory-max-optimizer (sharded over the
+ * experts' own data-parallel group from ZeRO-1); 0 without experts.
+ */
+/**
  * NkPlan:time-casts:
  *
  * A low-precision recipe's quantizing passes in one step: each linear layer's
@@ -790,6 +810,18 @@ G_BEGIN_DECLS
  * NkPlan:layout-cp:
  *
  * Context-parallel degree the layout uses.
+ */
+/**
+ * NkPlan:layout-ep:
+ *
+ * Expert-parallel degree the layout uses: the typed #NkPlan:ep, or the one
+ * #NkPlan:best-layout chose; 1 without experts.
+ */
+/**
+ * NkPlan:layout-etp:
+ *
+ * Expert-tensor-parallel degree the layout uses: the typed #NkPlan:etp, or the
+ * one #NkPlan:best-layout chose; 1 without experts.
  */
 /**
  * NkPlan:layout-micro-batch:
