@@ -68,6 +68,7 @@ static const struct {
   { "time-dp-exposed", N_("exposed data-parallel communication") },
   { "time-pp-bubble", N_("pipeline bubble") },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (parts) <= NAPKIN_STACKED_BAR_MAX_PARTS);
 
 struct _NapkinClusterResults
 {
@@ -198,6 +199,7 @@ update_step (NapkinClusterResults *self)
 {
   double values[G_N_ELEMENTS (parts)];
   const char *labels[G_N_ELEMENTS (parts)];
+  guint colors[G_N_ELEMENTS (parts)];
   char *texts[G_N_ELEMENTS (parts)] = { NULL };
   g_autofree char *step = nk_units_format_duration (out (self, "time-per-step"));
   g_autofree char *mfu = percent (out (self, "mfu-model"));
@@ -222,9 +224,12 @@ update_step (NapkinClusterResults *self)
       values[n] = out (self, parts[i].output);
       texts[n] = g_strdup_printf ("%s %s", _(overlapped ? parts[i].overlapped : parts[i].label), duration);
       labels[n] = texts[n];
+      /* a part keeps its colour whichever others are shown */
+      colors[n] = i;
       n++;
     }
   napkin_stacked_bar_set_parts (self->step_bar, n, values, labels);
+  napkin_stacked_bar_set_colors (self->step_bar, n, colors);
   headline = g_strdup_printf (_("%s per step · MFU %s"), step, mfu);
   gtk_label_set_label (self->step_label, headline);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->step_bar), GTK_ACCESSIBLE_PROPERTY_LABEL,

@@ -302,10 +302,12 @@ draw_legend (Paint  *p,
       /* swatch, name, value and a gap before the next swatch */
       entry_w = MAX (entry_w, 16 + name_w[k] + 6 + value_w + 16);
     }
-  for (legend_cols = n; legend_cols > 1; legend_cols /= 2)
-    if (legend_cols * entry_w <= p->width)
+  /* the fewest rows whose columns fit, the entries spread evenly over them */
+  for (legend_rows = 1; legend_rows < (int) n; legend_rows++)
+    if ((((int) n + legend_rows - 1) / legend_rows) * entry_w <= p->width)
       break;
-  legend_rows = (n + legend_cols - 1) / legend_cols;
+  legend_cols = MAX (1, ((int) n + legend_rows - 1) / legend_rows);
+  legend_rows = ((int) n + legend_cols - 1) / legend_cols;
 
   pango_layout_get_pixel_size (probe, NULL, &text_h);
   legend_top = height - legend_rows * (text_h + 6);

@@ -28,6 +28,7 @@ struct _NapkinStackedBar
   guint      n_parts;
   double     values[NAPKIN_STACKED_BAR_MAX_PARTS];
   char      *labels[NAPKIN_STACKED_BAR_MAX_PARTS];
+  guint      colors[NAPKIN_STACKED_BAR_MAX_PARTS];   /* indices into the palette */
 };
 
 G_DEFINE_FINAL_TYPE (NapkinStackedBar, napkin_stacked_bar, GTK_TYPE_WIDGET)
@@ -100,9 +101,35 @@ napkin_stacked_bar_set_parts (NapkinStackedBar  *self,
     {
       self->values[i] = values[i] > 0 ? values[i] : 0;
       self->labels[i] = g_strdup (labels[i]);
+      self->colors[i] = i;
     }
   update_description (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * napkin_stacked_bar_set_colors:
+ * @self: a bar
+ * @n_parts: how many parts the colours are for
+ * @colors: (array length=n_parts): each part's colour as an index into the
+ *   palette (below %NAPKIN_STACKED_BAR_MAX_PARTS), so that a part keeps its
+ *   colour when others come and go; napkin_stacked_bar_set_parts() resets
+ *   them to the parts' order
+ */
+void
+napkin_stacked_bar_set_colors (NapkinStackedBar *self,
+                               guint             n_parts,
+                               const guint      *colors)
+{
+  g_return_if_fail (NAPKIN_IS_STACKED_BAR (self));
+  g_return_if_fail (n_parts <= NAPKIN_STACKED_BAR_MAX_PARTS);
+
+  for (guint i = 0; i < n_parts; i++)
+    {
+      g_return_if_fail (colors[i] < NAPKIN_STACKED_BAR_MAX_PARTS);
+      self->colors[i] = colors[i];
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 guint
@@ -131,6 +158,7 @@ napkin_stacked_bar_get_color (NapkinStackedBar *self,
 
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   style = gtk_widget_get_style_context (GTK_WIDGET (self));
+  part = self->colors[part];
   if (!gtk_style_context_lookup_color (style, dark ? palette[part].dark_name : palette[part].light_name, color))
     *color = dark ? palette[part].dark : palette[part].light;
   G_GNUC_END_IGNORE_DEPRECATIONS

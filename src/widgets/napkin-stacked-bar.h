@@ -21,6 +21,9 @@ void       napkin_stacked_bar_set_parts  (NapkinStackedBar *self,
                                           guint             n_parts,
                                           const double     *values,
                                           const char *const *labels);
+void       napkin_stacked_bar_set_colors (NapkinStackedBar *self,
+                                          guint             n_parts,
+                                          const guint      *colors);
 guint      napkin_stacked_bar_get_n_parts (NapkinStackedBar *self);
 void       napkin_stacked_bar_get_color  (NapkinStackedBar *self,
                                           guint             part,

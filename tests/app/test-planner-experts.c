@@ -470,6 +470,7 @@ test_step_bar_parts (void)
   NapkinClusterResults *results =
     NAPKIN_CLUSTER_RESULTS (nk_test_find_descendant (GTK_WIDGET (page), NAPKIN_TYPE_CLUSTER_RESULTS));
   NapkinStackedBar *bar = NAPKIN_STACKED_BAR (_napkin_cluster_results_get_step_bar (results));
+  GdkRGBA dense_tp, dense_bubble;
 
   type (page, "layers", "32");
   type (page, "d-model", "4096");
@@ -483,6 +484,9 @@ test_step_bar_parts (void)
   g_object_set (plan, "kv-heads", 8, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE, "micro-batch", 1,
                 "flash-attention", TRUE, "zero-stage", 1, "precision", NK_PRECISION_BF16_MIXED, NULL);
   check_bar (plan, bar, dense, G_N_ELEMENTS (dense));
+  /* the colours a part keeps whichever others come in before it */
+  napkin_stacked_bar_get_color (bar, 3, &dense_tp);
+  napkin_stacked_bar_get_color (bar, 5, &dense_bubble);
 
   g_object_set (plan, "experts", 8, "experts-per-token", 2, "ep", 8, NULL);
   g_assert_true (nk_plan_get_valid (plan));
@@ -493,6 +497,16 @@ test_step_bar_parts (void)
   g_assert_true (nk_plan_get_valid (plan));
   g_assert_cmpfloat (nk_plan_get_output (plan, "time-casts"), >, 0);
   check_bar (plan, bar, moe_fp8, G_N_ELEMENTS (moe_fp8));
+  {
+    GdkRGBA tp, bubble, casts;
+
+    napkin_stacked_bar_get_color (bar, 4, &tp);
+    napkin_stacked_bar_get_color (bar, 7, &bubble);
+    napkin_stacked_bar_get_color (bar, 3, &casts);
+    g_assert_true (gdk_rgba_equal (&tp, &dense_tp));
+    g_assert_true (gdk_rgba_equal (&bubble, &dense_bubble));
+    g_assert_false (gdk_rgba_equal (&casts, &dense_tp));
+  }
 
   /* the most loaded GPU's chart holds the recipe's low-precision copies too:
    * its buckets add up to the plan's memory-per-gpu-max */
