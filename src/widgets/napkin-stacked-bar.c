@@ -185,7 +185,8 @@ legend_layout (NapkinStackedBar *self,
   return gtk_widget_create_pango_layout (GTK_WIDGET (self), self->labels[part]);
 }
 
-/* Legend entries flow left to right and wrap; returns the height they take. */
+/* Legend entries flow left to right and wrap, each within the width; returns
+ * the height they take. */
 static double
 draw_legend (NapkinStackedBar *self,
              cairo_t          *cr,
@@ -204,6 +205,9 @@ draw_legend (NapkinStackedBar *self,
       int w, h;
       double entry;
 
+      /* an entry wider than the bar wraps within it (a 360 px window) */
+      pango_layout_set_width (layout, MAX (1, width - (int) SWATCH - 6) * PANGO_SCALE);
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
       pango_layout_get_pixel_size (layout, &w, &h);
       entry = SWATCH + 6 + w + 18;
       if (x > 0 && x + entry > width)

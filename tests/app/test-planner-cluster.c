@@ -289,6 +289,36 @@ test_stacked_bar_pixels (void)
   g_assert_finalize_object (bar);
 }
 
+/* A legend entry wider than the bar (the step bar in a 360 px window:
+ * "exposed data-parallel communication 132 ms") wraps within the width it is
+ * drawn in: drawn 160 px wide on a 400 px surface, no pixel right of 160 is
+ * painted. */
+static void
+test_stacked_bar_legend_wraps (void)
+{
+  static const double values[] = { 3, 1 };
+  static const char *const labels[] = { "compute 11.9 s", "exposed data-parallel communication 132 ms" };
+  const int width = 160, surface_w = 400, height = 200;
+  NapkinStackedBar *bar = NAPKIN_STACKED_BAR (g_object_ref_sink (napkin_stacked_bar_new ()));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, surface_w, height);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  int stride, painted = 0;
+
+  napkin_stacked_bar_set_parts (bar, G_N_ELEMENTS (values), values, labels);
+  napkin_stacked_bar_draw (bar, cr, width, height);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < height; y++)
+    for (int x = width; x < surface_w; x++)
+      painted += data[y * stride + 4 * x + 3] != 0;
+  g_assert_cmpint (painted, ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_assert_finalize_object (bar);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -301,5 +331,6 @@ main (int    argc,
   g_test_add_func ("/ui/planner-cluster/export-matches-cli", test_export_matches_cli);
   g_test_add_func ("/ui/planner-cluster/gpt-preset", test_gpt_preset);
   g_test_add_func ("/ui/planner-cluster/stacked-bar/pixels", test_stacked_bar_pixels);
+  g_test_add_func ("/ui/planner-cluster/stacked-bar/legend-wraps", test_stacked_bar_legend_wraps);
   return g_test_run ();
 }
