@@ -111,7 +111,8 @@ out (NapkinClusterResults *self,
 static char *
 percent (double fraction)
 {
-  return isfinite (fraction) ? g_strdup_printf ("%.1f %%", 100 * fraction) : g_strdup ("—");
+  /* a no-break space: "41.9 %" never splits where the headline wraps */
+  return isfinite (fraction) ? g_strdup_printf ("%.1f\u00a0%%", 100 * fraction) : g_strdup ("—");
 }
 
 static char *
