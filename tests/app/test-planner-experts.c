@@ -619,6 +619,135 @@ test_deepseek_v3_experts_shown (void)
   g_assert_finalize_object (page);
 }
 
+/* @chart drawn on its own into an image surface (a new reference), with its
+ * current bytes. */
+static cairo_surface_t *
+render_chart (GtkWidget *chart)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (chart), height = gtk_widget_get_height (chart);
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  /* the widget's own snapshot, not a paintable that waits for the next frame */
+  GTK_WIDGET_GET_CLASS (chart)->snapshot (chart, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static guint32
+pixel (cairo_surface_t *surface,
+       int              x,
+       int              y)
+{
+  return ((const guint32 *) (cairo_image_surface_get_data (surface)
+                             + y * cairo_image_surface_get_stride (surface)))[x];
+}
+
+/* The hatching lies where the experts' share is: one GPU holding 10 + 10 + 20
+ * + 60 bytes, the experts half of the optimizer's 20. Drawn without and with
+ * the share, the pixels that differ in the bar's middle column all lie in the
+ * optimizer segment's lower half (the third run of one colour up from the
+ * baseline, counted in the first drawing), and they span about half of it. */
+static void
+test_memory_chart_hatch (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *chart = napkin_memory_chart_new ();
+  NapkinMemoryChart *c = NAPKIN_MEMORY_CHART (chart);
+  static const double bytes[] = { 10, 10, 20, 60, 0 };
+  cairo_surface_t *plain, *hatched;
+  int width, height, x, baseline = -1, opt_top = -1, opt_bottom = -1, diff_top = -1, diff_bottom = -1;
+
+  gtk_widget_set_size_request (chart, 300, 400);
+  gtk_window_set_child (GTK_WINDOW (window), chart);
+  for (guint i = 0; i < NAPKIN_MEMORY_N_BUCKETS; i++)
+    napkin_memory_chart_set_bytes (c, i, bytes[i]);
+  napkin_memory_chart_set_hbm (c, 200);
+  napkin_memory_chart_set_gpus (c, 1);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < 1000 && gtk_widget_get_width (chart) == 0; i++)
+    g_main_context_iteration (NULL, FALSE);
+  width = gtk_widget_get_width (chart);
+  height = gtk_widget_get_height (chart);
+  g_assert_cmpint (width, >, 0);
+
+  plain = render_chart (chart);
+  napkin_memory_chart_set_expert_bytes (c, NAPKIN_MEMORY_OPTIMIZER, 10);
+  hatched = render_chart (chart);
+
+  /* one bar, centred in the plot: in its middle column, the runs of one
+   * opaque colour 3+ rows long from the top; the longest is the activations,
+   * the next the optimizer state (a hairline gap between segments), the bar
+   * ends after two more (gradients, parameters) */
+  {
+    int best = 0, first = -1, last = -1;
+
+    /* the bar's columns hold the longest vertical run of one colour */
+    for (int cx = 0; cx < width; cx++)
+      {
+        int longest_run = 0;
+
+        for (int y = 0, r = 0; y < height; y++)
+          {
+            r = y > 0 && pixel (plain, cx, y) >> 24 == 0xff && pixel (plain, cx, y) == pixel (plain, cx, y - 1) ? r + 1 : 0;
+            longest_run = MAX (longest_run, r);
+          }
+        if (longest_run > best)
+          {
+            best = longest_run;
+            first = last = cx;
+          }
+        else if (longest_run == best)
+          last = cx;
+      }
+    x = (first + last) / 2;
+  }
+  {
+    int starts[32], ends[32], n = 0, longest = 0;
+
+    for (int y = 0; y + 2 < height && n < 32; y++)
+      if (pixel (plain, x, y) >> 24 == 0xff && pixel (plain, x, y) == pixel (plain, x, y + 1)
+          && pixel (plain, x, y) == pixel (plain, x, y + 2))
+        {
+          int end = y;
+
+          while (end + 1 < height && pixel (plain, x, end + 1) == pixel (plain, x, y))
+            end++;
+          starts[n] = y;
+          ends[n] = end;
+          if (end - y > ends[longest] - starts[longest])
+            longest = n;
+          n++;
+          y = end;
+        }
+    g_assert_cmpint (n, >=, longest + 4);
+    opt_top = starts[longest + 1];
+    opt_bottom = ends[longest + 1];
+    baseline = ends[longest + 3];
+    for (int y = starts[longest]; y <= baseline; y++)
+      if (pixel (plain, x, y) != pixel (hatched, x, y))
+        {
+          if (diff_top < 0)
+            diff_top = y;
+          diff_bottom = y;
+        }
+  }
+  g_test_message ("optimizer rows %d..%d, hatched rows %d..%d", opt_top, opt_bottom, diff_top, diff_bottom);
+  g_assert_cmpint (diff_top, >=, 0);
+  g_assert_cmpint (diff_bottom, <=, opt_bottom);
+  g_assert_cmpint (diff_top, >=, (opt_top + opt_bottom) / 2 - 1);
+  g_assert_cmpint (diff_bottom - diff_top + 1, >=, (opt_bottom - opt_top + 1) / 2 - 4);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (hatched);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -634,5 +763,6 @@ main (int    argc,
   g_test_add_func ("/ui/planner-experts/layout/searched-ep", test_searched_expert_layout);
   g_test_add_func ("/ui/planner-experts/step-bar/parts", test_step_bar_parts);
   g_test_add_func ("/ui/planner-experts/memory/deepseek-v3-experts", test_deepseek_v3_experts_shown);
+  g_test_add_func ("/ui/planner-experts/memory/hatch-pixels", test_memory_chart_hatch);
   return g_test_run ();
 }
