@@ -37,7 +37,7 @@ typedef enum {
   F_EXPERTS, F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP,
   F_EXPERT_IMBALANCE, F_ATTENTION, F_Q_LORA_RANK, F_KV_LORA_RANK, F_QK_NOPE_HEAD_DIM,
   F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
-  F_NVLINK, F_NETWORK, F_FSDP, F_TP_COMM_OVERLAP, F_EP_COMM_OVERLAP, F_FP8_PARAM_GATHER, F_BEST_LAYOUT, F_EXPORT, F_OUT,
+  F_NVLINK, F_NETWORK, F_FSDP, F_TP_COMM_OVERLAP, F_EP_COMM_OVERLAP, F_FP8_PARAM_GATHER, F_CPU_OFFLOAD_LAYERS, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
 
@@ -259,6 +259,9 @@ static const PlanFlag plan_flags[N_FLAGS] = {
                           N_("Hide the expert all-to-alls behind another micro-batch’s compute, as DeepSeek-V3’s DualPipe and Megatron-LM’s --overlap-moe-expert-parallel-comm do (default: exposed)") },
   [F_FP8_PARAM_GATHER] = { "--fp8-param-gather", FLAG_SWITCH, "fp8-param-gather", NULL,
                            N_("Keep the linear weights only in the recipe’s low-precision format, no 16-bit copy (Megatron-LM’s --fp8-param-gather; default: both)") },
+  [F_CPU_OFFLOAD_LAYERS] = { "--cpu-offload-layers", FLAG_WHOLE, "cpu-offload-layers", "N",
+                             N_("Layers whose activations wait in host memory for the backward, at most the rest on the GPU (Megatron-LM’s --cpu-offloading-num-layers; needs PP 1 and no recompute; default 0)"),
+                             .minimum = 0 },
   [F_BEST_LAYOUT] = { "--best-layout", FLAG_SWITCH, "best-layout", NULL,
                       N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits") },
   [F_EXPORT] = { "--export", FLAG_CHOICE, NULL, "ENGINE", N_("Write the launch config: deepspeed, megatron or torchtitan"),
@@ -683,7 +686,7 @@ export_launch (NkPlan         *plan,
    * another model, so say so instead. */
   {
     static const PlanFlagId unexported[] = {
-      F_EXPERTS, F_ATTENTION, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS,
+      F_EXPERTS, F_ATTENTION, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS, F_CPU_OFFLOAD_LAYERS,
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (unexported); i++)

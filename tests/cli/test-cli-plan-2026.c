@@ -46,7 +46,8 @@ test_base_runs (void)
   static const char *const moe[] = { MOE, "--ep", "4", "--ep-comm-overlap", MLA, NULL };
   static const char *const tp[] = { "--tp", "2", "--tp-comm-overlap", NULL };
   static const char *const gather[] = { "--precision", "fp8-tensorwise", "--fp8-param-gather", NULL };
-  const char *const *cases[] = { plain, moe, tp, gather };
+  static const char *const offload[] = { "--cpu-offload-layers", "3", NULL };
+  const char *const *cases[] = { plain, moe, tp, gather, offload };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -88,6 +89,8 @@ test_bad_combinations (void)
     { { "--precision", "fp8-foo" }, "--precision" },
     { { "--ffn", "relu3" }, "--ffn" },
     { { "--dropout", "1" }, "--dropout" },
+    { { "--cpu-offload-layers", "-1" }, "--cpu-offload-layers" },
+    { { "--cpu-offload-layers", "x" }, "--cpu-offload-layers" },
     /* impossible combinations */
     { { "--experts", "8" }, "--experts" },                            /* E without K */
     { { "--experts-per-token", "2" }, "--experts-per-token" },         /* K without E */
@@ -99,6 +102,9 @@ test_bad_combinations (void)
     { { "--tp-comm-overlap" }, "--tp-comm-overlap" },                 /* TP 1 */
     { { "--tp-comm-overlap", "--tp", "1" }, "--tp-comm-overlap" },
     { { "--fp8-param-gather" }, "--fp8-param-gather" },              /* no recipe */
+    { { "--cpu-offload-layers", "4" }, "--cpu-offload-layers" },      /* all 4 layers */
+    { { "--cpu-offload-layers", "2", "--pp", "2" }, "--cpu-offload-layers" },
+    { { "--cpu-offload-layers", "2", "--recompute", "full" }, "--cpu-offload-layers" },
     { { MOE, "--experts-per-token", "9" }, "--experts-per-token" },   /* K > E */
     { { MOE, "--ep", "3" }, "--ep" },                                 /* 8 % 3 */
     { { MOE, "--ep", "16" }, "--ep" },                                /* 8 % 16 */

@@ -206,6 +206,36 @@ test_fp8_param_gather (void)
   g_assert_cmpfloat (out (plan, "memory-max-params"), ==, 2 * (12 * (12 * h * h / 8 + 13 * h) + (51200.0 + 2048) * h / 8));
 }
 
+/* Transformer Engine's CPU offloading of N of L layers keeps at most L − N
+ * layers' activations on the GPU (its cpu_offloading docs): GPT-3 on TP 8 and
+ * no pipeline (DP 192) with 40 of 96 layers offloaded holds 56 layers' sets,
+ * the embedding and logits unchanged; Megatron-Core refuses it with PP > 1,
+ * with recompute, and for all the layers (transformer_config.py). */
+static void
+test_cpu_offload (void)
+{
+  g_autoptr(NkPlan) plan = gpt3_plan ();
+  double layer, edges;
+
+  g_object_set (plan, "pp", 1, "sequence-parallel", TRUE, "flash-attention", TRUE, "dropout", FALSE, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  layer = out (plan, "activations-per-layer");
+  edges = out (plan, "activations-embedding-and-logits");
+  REL (out (plan, "memory-max-activations"), 96 * layer + edges, 1e-12);
+  g_object_set (plan, "cpu-offload-layers", 40, NULL);
+  g_assert_true (nk_plan_get_valid (plan));
+  REL (out (plan, "memory-max-activations"), 56 * layer + edges, 1e-12);
+  g_assert_cmpfloat (out (plan, "activations-stage-layers"), ==, 56);
+  g_object_set (plan, "cpu-offload-layers", 96, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "cpu-offload-layers");
+  g_object_set (plan, "cpu-offload-layers", 40, "recompute", NK_RECOMPUTE_SELECTIVE, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_object_set (plan, "recompute", NK_RECOMPUTE_NONE, "pp", 8, NULL);
+  g_assert_false (nk_plan_get_valid (plan));
+  g_assert_cmpstr (nk_plan_get_error_input (plan), ==, "cpu-offload-layers");
+}
+
 /* Bytes per parameter of the most loaded GPU: 16 (ZeRO paper) or 18 (fp32
  * gradients); Megatron-LM's distributed optimizer is 6 + 12/DP. */
 static void
@@ -1409,6 +1439,7 @@ main (int    argc,
   g_test_add_func ("/engine/plan-cluster/memory/in-flight", test_pipeline_in_flight);
   g_test_add_func ("/engine/plan-cluster/memory/embedding-dropout-mask", test_embedding_dropout_mask);
   g_test_add_func ("/engine/plan-cluster/memory/fp8-param-gather", test_fp8_param_gather);
+  g_test_add_func ("/engine/plan-cluster/memory/cpu-offload", test_cpu_offload);
   g_test_add_func ("/engine/plan-cluster/memory/bytes-per-param", test_bytes_per_param);
   g_test_add_func ("/engine/plan-cluster/memory/usable", test_usable_capacity);
   g_test_add_func ("/engine/plan-cluster/memory/napkin-gpt", test_napkin_gpt_activations);

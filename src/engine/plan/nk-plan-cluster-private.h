@@ -55,6 +55,7 @@ typedef struct {
 typedef struct {
   int      tp, pp, cp, dp, v, zero, ep, etp;
   int      first_layers, last_layers;   /* 0: an even share */
+  int      offload;                     /* layers whose activations go to host memory */
   double   micro, global;
   gboolean sp, flash;
   NkRecompute recompute;

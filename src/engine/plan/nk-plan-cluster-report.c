@@ -141,6 +141,9 @@ _nk_plan_layout_sentence (const NkPlanInputs  *in,
       return nk_plan_format_formula (_("Uneven stages need PP > 1, and the %N layers less the first stage's %N and the last stage's %N must split into whole, equal shares over the other stages (PP %N)"),
                                      x[NK_PLAN_IN_LAYERS], (double) in->layout[NK_PLAN_L_FIRST_STAGE_LAYERS],
                                      (double) in->layout[NK_PLAN_L_LAST_STAGE_LAYERS], pp);
+    case NK_PLAN_RULE_CPU_OFFLOAD:
+      return nk_plan_format_formula (_("CPU offloading of %N layers needs fewer than the %N layers, PP 1 and no recompute (Megatron-Core supports it with neither)"),
+                                     (double) in->layout[NK_PLAN_L_CPU_OFFLOAD_LAYERS], x[NK_PLAN_IN_LAYERS]);
     case NK_PLAN_RULE_SWIGLU_DFF:
     default:
       return g_strdup (_("A SwiGLU FFN needs its width (d_ff; Llama-2-70B: 28672): it is never guessed"));
@@ -313,6 +316,12 @@ text_memory (const Text *t)
                                 layers, v[NK_PLAN_V_ACT_LAYER], v[NK_PLAN_V_ACT_IN_FLIGHT], working,
                                 v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
     }
+  else if (t->l[NK_PLAN_L_CPU_OFFLOAD_LAYERS] > 0)
+    t->f[NK_PLAN_V_MAX_ACT] =
+      nk_plan_format_formula (_("(%N layers − %N whose activations wait in host memory) × %N B + %N B embedding/logits = %N B (Transformer Engine’s CPU offloading: at most the other layers’ activations on the GPU at a time)"),
+                              v[NK_PLAN_V_ACT_STAGE_LAYERS] + t->l[NK_PLAN_L_CPU_OFFLOAD_LAYERS],
+                              (double) t->l[NK_PLAN_L_CPU_OFFLOAD_LAYERS], v[NK_PLAN_V_ACT_LAYER],
+                              v[NK_PLAN_V_ACT_EDGES], v[NK_PLAN_V_MAX_ACT]);
   else
     t->f[NK_PLAN_V_MAX_ACT] =
       nk_plan_format_formula (_("%N layers/stage × %N B × %N micro-batches in flight + %N B embedding/logits = %N B"),

@@ -291,6 +291,10 @@ check_layout (const Shape  *m,
     return NK_PLAN_RULE_BATCH;
   if (l->v > 1 && (l->pp < 2 || !divides (l->pp, l->global / (l->micro * l->dp))))
     return NK_PLAN_RULE_VIRTUAL_PP;
+  /* Megatron-Core's CPU offloading (transformer_config.py): fewer layers than
+   * the model's, no pipeline, no recompute */
+  if (l->offload > 0 && ((m->L > 0 && l->offload >= m->L) || l->pp > 1 || l->recompute != NK_RECOMPUTE_NONE))
+    return NK_PLAN_RULE_CPU_OFFLOAD;
   return -1;
 }
 
@@ -555,6 +559,17 @@ stage_memory (const NkPlanInputs *in,
   in_flight = MIN ((double) (l->pp - stage), m_steps);
   if (first && l->v > 1)
     in_flight *= 1 + (l->pp - 1.0) / (l->pp * (double) l->v);
+  /* CPU offloading: Transformer Engine copies the first N layers' saved
+   * activations to host memory, so that at most L − N layers' sets are on the
+   * GPU at any time (TE docs/features/other_optimizations/cpu_offloading;
+   * Megatron-LM's --cpu-offloading-num-layers); the dense layers lead */
+  if (l->offload > 0)
+    {
+      double off_dense = MIN (l->offload, dense_layers);
+
+      moe_layers = MAX (0, moe_layers - (l->offload - off_dense));
+      dense_layers -= off_dense;
+    }
   memset (mem.act_terms, 0, sizeof mem.act_terms);
   add_layer_activations (m, l, p, TRUE, FALSE, dense_layers * in_flight, mem.act_terms);
   add_layer_activations (m, l, p, TRUE, TRUE, moe_layers * in_flight, mem.act_terms);
@@ -633,7 +648,8 @@ evaluate (const NkPlanInputs *in,
   v[NK_PLAN_V_ACT_LAYER] = _nk_plan_layer_activations (m, l, p, TRUE, m->n_moe > 0);
   v[NK_PLAN_V_ACT_IN_FLIGHT] = in_flight;
   v[NK_PLAN_V_ACT_EDGES] = edges;
-  v[NK_PLAN_V_ACT_STAGE_LAYERS] = _nk_plan_stage_count (m, l, 0);
+  /* the layers whose activations are on the GPU (offloading needs PP 1) */
+  v[NK_PLAN_V_ACT_STAGE_LAYERS] = _nk_plan_stage_count (m, l, 0) - l->offload;
   /* the last stage; with a short first stage the second, which holds PP − 1
    * micro-batches of a full share */
   for (guint i = 0; i < 2 && l->pp > 1; i++)
@@ -689,6 +705,7 @@ layout_from_inputs (const NkPlanInputs *in,
   l->ep = MAX (1, x[NK_PLAN_L_EP]);
   l->first_layers = x[NK_PLAN_L_FIRST_STAGE_LAYERS];
   l->last_layers = x[NK_PLAN_L_LAST_STAGE_LAYERS];
+  l->offload = x[NK_PLAN_L_CPU_OFFLOAD_LAYERS];
   l->etp = MAX (1, x[NK_PLAN_L_ETP]);
   l->global = x[NK_PLAN_L_GLOBAL_BATCH] > 0 ? x[NK_PLAN_L_GLOBAL_BATCH] : in->in[NK_PLAN_IN_BATCH];
   l->micro = x[NK_PLAN_L_MICRO_BATCH] > 0 ? x[NK_PLAN_L_MICRO_BATCH] : l->global / l->dp;
@@ -920,6 +937,7 @@ static const char *const rule_inputs[] = {
   [NK_PLAN_RULE_RECIPE_GPU] = "recipe",
   [NK_PLAN_RULE_RECIPE_MIXED] = "recipe",
   [NK_PLAN_RULE_STAGE_LAYERS] = "first-stage-layers",
+  [NK_PLAN_RULE_CPU_OFFLOAD] = "cpu-offload-layers",
 };
 
 /* The input a person would change: for the GPU product, the degree typed last

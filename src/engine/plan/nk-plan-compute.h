@@ -191,6 +191,7 @@ typedef enum {
  * @NK_PLAN_L_TP_COMM_OVERLAP: #NkPlan:tp-comm-overlap
  * @NK_PLAN_L_EP_COMM_OVERLAP: #NkPlan:ep-comm-overlap
  * @NK_PLAN_L_FP8_PARAM_GATHER: #NkPlan:fp8-param-gather
+ * @NK_PLAN_L_CPU_OFFLOAD_LAYERS: #NkPlan:cpu-offload-layers
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -241,6 +242,7 @@ typedef enum {
   NK_PLAN_L_TP_COMM_OVERLAP,
   NK_PLAN_L_EP_COMM_OVERLAP,
   NK_PLAN_L_FP8_PARAM_GATHER,
+  NK_PLAN_L_CPU_OFFLOAD_LAYERS,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 
@@ -570,6 +572,9 @@ typedef enum {
  * @NK_PLAN_RULE_STAGE_LAYERS: uneven stages: the first and last stages' layers
  *   need PP > 1 and leave the other stages whole, equal shares (Megatron-LM's
  *   --decoder-first/last-pipeline-num-layers)
+ * @NK_PLAN_RULE_CPU_OFFLOAD: CPU offloading: fewer layers offloaded than the
+ *   model has, with no pipeline and no recompute (Megatron-Core's
+ *   transformer_config.py)
  *
  * The rules of a parallel layout, each as Megatron-LM's arguments.py and
  * torchtitan's ParallelDims check it.
@@ -599,6 +604,7 @@ typedef enum {
   NK_PLAN_RULE_RECIPE_GPU,
   NK_PLAN_RULE_RECIPE_MIXED,
   NK_PLAN_RULE_STAGE_LAYERS,
+  NK_PLAN_RULE_CPU_OFFLOAD,
 } NkPlanLayoutRule;
 
 /**

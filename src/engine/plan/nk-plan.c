@@ -135,6 +135,8 @@ static const struct {
   [NK_PLAN_L_EP_COMM_OVERLAP] = { "ep-comm-overlap", LAYOUT_BOOL, NULL, 0, 1 },
   /* the linear weights only in the recipe's format (no 16-bit copy) */
   [NK_PLAN_L_FP8_PARAM_GATHER] = { "fp8-param-gather", LAYOUT_BOOL, NULL, 0, 1 },
+  /* 0: every layer's activations stay on the GPU */
+  [NK_PLAN_L_CPU_OFFLOAD_LAYERS] = { "cpu-offload-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -503,6 +503,15 @@ G_BEGIN_DECLS
  * optimizer. Without a recipe it changes nothing.
  */
 /**
+ * NkPlan:cpu-offload-layers:
+ *
+ * Layers whose saved activations are copied to host memory during the
+ * forward and back for the backward (Transformer Engine's CPU offloading,
+ * Megatron-LM's --cpu-offloading-num-layers, which NVIDIA's GB200 and GB300
+ * Llama 3 70B recipes set): at most the other layers' sets are on the GPU at
+ * any time. The copies are taken to run under the compute. 0: none.
+ */
+/**
  * NkPlan:ep-comm-overlap:
  *
  * Whether the expert all-to-alls of one micro-batch run under another's
