@@ -37,7 +37,7 @@ typedef enum {
   F_EXPERTS, F_EXPERTS_PER_TOKEN, F_SHARED_EXPERTS, F_EXPERT_D_FF, F_DENSE_LAYERS, F_EP, F_ETP,
   F_EXPERT_IMBALANCE, F_ATTENTION, F_Q_LORA_RANK, F_KV_LORA_RANK, F_QK_NOPE_HEAD_DIM,
   F_QK_ROPE_HEAD_DIM, F_V_HEAD_DIM, F_FIRST_STAGE_LAYERS, F_LAST_STAGE_LAYERS, F_CAPACITY, F_RESERVE, F_EFFICIENCY,
-  F_NVLINK, F_NETWORK, F_FSDP, F_TP_COMM_OVERLAP, F_EP_COMM_OVERLAP, F_FP8_PARAM_GATHER, F_CPU_OFFLOAD_LAYERS, F_BEST_LAYOUT, F_EXPORT, F_OUT,
+  F_NVLINK, F_NETWORK, F_FSDP, F_TP_COMM_OVERLAP, F_EP_COMM_OVERLAP, F_FP8_PARAM_GATHER, F_CPU_OFFLOAD_LAYERS, F_DEEPEP, F_BEST_LAYOUT, F_EXPORT, F_OUT,
   N_FLAGS
 } PlanFlagId;
 
@@ -262,6 +262,8 @@ static const PlanFlag plan_flags[N_FLAGS] = {
   [F_CPU_OFFLOAD_LAYERS] = { "--cpu-offload-layers", FLAG_WHOLE, "cpu-offload-layers", "N",
                              N_("Layers whose activations wait in host memory for the backward, at most the rest on the GPU (Megatron-LM’s --cpu-offloading-num-layers; needs PP 1 and no recompute; default 0)"),
                              .minimum = 0 },
+  [F_DEEPEP] = { "--deepep", FLAG_SWITCH, "deepep", NULL,
+               N_("Expert all-to-alls on DeepEP’s kernels (Megatron-LM’s flex dispatcher, DeepSeek-V3): across NVLink domains a token crosses the network once per domain its experts are in (default: NCCL’s all-to-all, each copy)") },
   [F_BEST_LAYOUT] = { "--best-layout", FLAG_SWITCH, "best-layout", NULL,
                       N_("Search TP, PP, micro-batch, recompute and ZeRO for the fastest step that fits") },
   [F_EXPORT] = { "--export", FLAG_CHOICE, NULL, "ENGINE", N_("Write the launch config: deepspeed, megatron or torchtitan"),
@@ -432,9 +434,14 @@ parse_choices (PlanArgs *a)
 static int
 check_overlaps (const PlanArgs *a)
 {
-  if (a->on[F_EP_COMM_OVERLAP] && a->text[F_EXPERTS] == NULL)
-    return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
-                 plan_flags[F_EP_COMM_OVERLAP].flag);
+  for (guint i = 0; i < 2; i++)
+    {
+      PlanFlagId moe_only = i == 0 ? F_EP_COMM_OVERLAP : F_DEEPEP;
+
+      if (a->on[moe_only] && a->text[F_EXPERTS] == NULL)
+        return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
+                     plan_flags[moe_only].flag);
+    }
   if (a->on[F_TP_COMM_OVERLAP] && !a->on[F_BEST_LAYOUT] && !(a->number[F_TP] > 1))
     return FAIL (a, "%s", _("--tp-comm-overlap hides the tensor-parallel collectives, and TP is 1: "
                             "add --tp N above 1 (or --best-layout)"));

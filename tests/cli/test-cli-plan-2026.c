@@ -43,7 +43,7 @@ static void
 test_base_runs (void)
 {
   static const char *const plain[] = { NULL };
-  static const char *const moe[] = { MOE, "--ep", "4", "--ep-comm-overlap", MLA, NULL };
+  static const char *const moe[] = { MOE, "--ep", "4", "--ep-comm-overlap", "--deepep", MLA, NULL };
   static const char *const tp[] = { "--tp", "2", "--tp-comm-overlap", NULL };
   static const char *const gather[] = { "--precision", "fp8-tensorwise", "--fp8-param-gather", NULL };
   static const char *const offload[] = { "--cpu-offload-layers", "3", NULL };
@@ -99,6 +99,7 @@ test_bad_combinations (void)
     { { "--etp", "2" }, "--etp" },
     { { "--expert-imbalance", "1.5" }, "--expert-imbalance" },
     { { "--ep-comm-overlap" }, "--ep-comm-overlap" },                 /* nothing to hide */
+    { { "--deepep" }, "--deepep" },                                   /* no experts */
     { { "--tp-comm-overlap" }, "--tp-comm-overlap" },                 /* TP 1 */
     { { "--tp-comm-overlap", "--tp", "1" }, "--tp-comm-overlap" },
     { { "--fp8-param-gather" }, "--fp8-param-gather" },              /* no recipe */

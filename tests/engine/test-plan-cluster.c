@@ -907,9 +907,13 @@ test_layout_experts_outputs (void)
  * 4 all-to-alls each (dispatch and combine, forward and backward), each sending
  * s·b·K·h·2 B = 1024 · 2 · 1024 · 2 = 4,194,304 B of which (4 − 1)/4 leave the
  * GPU: 16 × 0.75 × 4,194,304 / (0.8 × 400e9) on NVLink (DeepEP's measured
- * all-to-all ceiling, 0.8 of the link); across NVLink domains of 2 GPUs, the
- * (4 − 2)/4 of the bytes bound for the other domain over the network's 50e9
- * (the 1/4 to the domain's other GPU rides NVLink at the same time, faster);
+ * all-to-all ceiling, 0.8 of the link); across NVLink domains of 2 GPUs (4
+ * of the 8 experts each), NCCL sends the (4 − 2)/4 of the copies bound for
+ * the other domain; DeepEP sends a token once there when one of its K = 2
+ * experts is: missed with probability C(4, 2)/C(8, 2)
+ * = 6/28, so 22/28 of a copy, 11/28 of the K copies' bytes; either over the
+ * network's 50e9 (the 1/4 to the domain's other GPU rides NVLink at the same
+ * time, faster);
  * imbalance 1.5 sends 1.5 × as much;
  * full recompute dispatches and combines again (6). */
 static void
@@ -922,7 +926,9 @@ test_moe_ep_comm (void)
   REL (out (plan, "time-ep-comm"), 16 * one / (0.8 * 400e9), 1e-12);
   g_object_set (plan, "nvlink-domain", 2, NULL);
   REL (out (plan, "time-ep-comm"), 16 * 0.5 * 4194304.0 / 50e9, 1e-12);
-  g_object_set (plan, "nvlink-domain", 0, "expert-imbalance", 1.5, NULL);
+  g_object_set (plan, "deepep", TRUE, NULL);
+  REL (out (plan, "time-ep-comm"), 16 * 11.0 / 28 * 4194304.0 / 50e9, 1e-12);
+  g_object_set (plan, "nvlink-domain", 0, "deepep", FALSE, "expert-imbalance", 1.5, NULL);
   REL (out (plan, "time-ep-comm"), 1.5 * 16 * one / (0.8 * 400e9), 1e-12);
   g_object_set (plan, "expert-imbalance", 1.0, "recompute", NK_RECOMPUTE_FULL, NULL);
   REL (out (plan, "time-ep-comm"), 24 * one / (0.8 * 400e9), 1e-12);

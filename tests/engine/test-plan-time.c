@@ -138,11 +138,14 @@ test_moe_busiest_stage (void)
 /* An all-to-all across two NVLink domains: 16 experts on EP 16 over 16 GPUs
  * (DP 16, one micro-batch a step), 8 GPUs a domain. Each all-to-all sends
  * s·b·K·h·2 = 1024 · 1 · 2 · 1024 · 2 = 4,194,304 B a GPU; 8 of its 15 peers
- * are in the other domain, 8/16 of the bytes over the 50e9 network, while
+ * are in the other domain. Sent copy by copy, 8/16 of the bytes would cross
+ * the 50e9 network (NCCL's all-to-all); DeepEP sends a token once to the other domain when one of
+ * its K = 2 experts is there: missed with probability C(8, 2)/C(16, 2) =
+ * 28/120, so 23/30 of a copy per token, 23/60 of the K copies' bytes, while
  * 7/16 go over NVLink at 0.8 × 400e9 (faster, hidden): 4 MoE layers × 4
- * all-to-alls × 0.5 × 4,194,304 / 50e9 = 0.67109 ms (every byte at the
- * network's rate, 15/16 of them, was 1.2583 ms). Inside one domain (EP 8 on 8
- * GPUs) it stays 15/16 → 7/8 at 0.8 of NVLink. */
+ * all-to-alls × 23/60 × 4,194,304 / 50e9 (every byte at the network's rate,
+ * 15/16 of them, was 1.2583 ms; copy by copy 0.67109 ms). Inside one domain
+ * (EP 8 on 8 GPUs) it stays 15/16 → 7/8 at 0.8 of NVLink. */
 static void
 test_ep_across_domains (void)
 {
@@ -151,6 +154,8 @@ test_ep_across_domains (void)
   g_object_set (plan, "gpus", 16.0, "experts", 16, "ep", 16, "global-batch", 16, NULL);
   g_assert_true (nk_plan_get_valid (plan));
   REL (out (plan, "time-ep-comm"), 4 * 4 * 0.5 * 4194304.0 / 50e9, 1e-12);
+  g_object_set (plan, "deepep", TRUE, NULL);
+  REL (out (plan, "time-ep-comm"), 4 * 4 * 23.0 / 60 * 4194304.0 / 50e9, 1e-12);
   g_object_set (plan, "gpus", 8.0, "ep", 8, "global-batch", 8, NULL);
   g_assert_true (nk_plan_get_valid (plan));
   REL (out (plan, "time-ep-comm"), 4 * 4 * 7.0 / 8 * 4194304.0 / (0.8 * 400e9), 1e-12);

@@ -265,34 +265,57 @@ all_gather (double n,
   return n > 1 ? (n - 1) / n * bytes / bw : 0;
 }
 
+/* The share of a token's K copies that crosses the network when the EP group
+ * spans @domains NVLink domains: DeepEP's internode dispatch (its README;
+ * DeepSeek-V3 section 3.2.2) sends a token once over RDMA to each other domain
+ * that holds one of its experts and forwards it there over NVLink, so the
+ * network carries one copy per remote domain hit, not one per expert. With
+ * balanced routing a token's K experts are K of the E drawn without
+ * replacement, E/D in each domain: a domain is missed with probability
+ * C(E − E/D, K) / C(E, K), and (D − 1)(1 − that) remote domains are hit. */
+static double
+network_copies_share (const Shape *m,
+                      double       domains)
+{
+  double per_domain = m->E / domains, missed = 1;
+
+  if (m->E <= 0 || m->K <= 0)
+    return 1;
+  for (int i = 0; i < (int) m->K; i++)
+    missed *= MAX (0, m->E - per_domain - i) / (m->E - i);
+  return (domains - 1) * (1 - missed) / m->K;
+}
+
 /* One expert all-to-all of @bytes per GPU (the GPU keeps 1/EP of them). In
  * one NVLink domain: (EP − 1)/EP of the bytes at 0.8 of NVLink. Across
  * domains each GPU's peers split by link: the d = ⌊domain / ETP⌋ ranks of
- * its own domain (d − 1 of them others) are reached over NVLink, the EP − d
- * beyond it over the network, both links at once, so the time is the slower
- * share: max((EP − d)/EP · S / network, (d − 1)/EP · S / (0.8 NVLink)).
- * (NCCL's all-to-all is point-to-point sends, which take NVLink to a peer in
- * the same node and the NIC to others; DeepEP's internode kernels send over
- * RDMA only to other nodes and forward inside a node over NVLink: its
- * README.) Counting every byte at the network's rate, as before, charged a
- * 2-node EP 16 all-to-all 15/16 of S instead of 8/16. */
+ * its own domain (d − 1 of them others) are reached over NVLink, the rest
+ * over the network, both links at once, so the time is the slower share:
+ * max(network share · S / network, (d − 1)/EP · S / (0.8 NVLink)). The
+ * network share is (EP − d)/EP of the copies sent one by one (NCCL's
+ * point-to-point all-to-all); with #NkPlan:deepep at most one copy per
+ * remote domain hit (DeepEP's internode kernels, network_copies_share()). */
 static double
 all_to_all (const NkPlanInputs *in,
             const NkGpu        *gpu,
+            const Shape        *m,
             const Layout       *l,
             double              bytes,
             Cost               *c)
 {
   double reach = _nk_plan_nvlink_reach (in, gpu);
   double ep = l->ep, local = floor (reach / l->etp);
-  double nv_bw;
+  double nv_bw, network;
 
   if (ep * l->etp <= reach)
     return all_gather (ep, bytes, ALL_TO_ALL_NVLINK_FRACTION * group_bandwidth (in, gpu, ep, l->etp, c));
   if (local < 1)
     local = 1;
   nv_bw = local > 1 ? ALL_TO_ALL_NVLINK_FRACTION * group_bandwidth (in, gpu, local, l->etp, c) : INFINITY;
-  return MAX ((ep - local) / ep * bytes / group_bandwidth (in, gpu, ep, l->etp, c),
+  network = (ep - local) / ep;
+  if (in->layout[NK_PLAN_L_DEEPEP])
+    network = MIN (network, network_copies_share (m, ep / local));
+  return MAX (network * bytes / group_bandwidth (in, gpu, ep, l->etp, c),
               (local - 1) / ep * bytes / nv_bw);
 }
 
@@ -472,7 +495,7 @@ _nk_plan_step_time (const NkPlanInputs *in,
       double bytes = m->s / l->cp * l->micro / l->tp * m->K * m->h * comm_bytes * m->imbalance;
 
       v[NK_PLAN_V_T_EP] = micro_steps * moe_busiest * (l->recompute == NK_RECOMPUTE_FULL ? 6 : 4)
-                          * all_to_all (in, gpu, l, bytes, c);
+                          * all_to_all (in, gpu, m, l, bytes, c);
     }
 
   /* Megatron-LM's TP: two all-reduces forward and two backward per layer (with

@@ -192,6 +192,7 @@ typedef enum {
  * @NK_PLAN_L_EP_COMM_OVERLAP: #NkPlan:ep-comm-overlap
  * @NK_PLAN_L_FP8_PARAM_GATHER: #NkPlan:fp8-param-gather
  * @NK_PLAN_L_CPU_OFFLOAD_LAYERS: #NkPlan:cpu-offload-layers
+ * @NK_PLAN_L_DEEPEP: #NkPlan:deepep
  * @NK_PLAN_N_LAYOUT: the number of layout inputs, the length of #NkPlanInputs.layout
  *
  * The integer, boolean and enum inputs of the cluster layout (issue 14), each an
@@ -243,6 +244,7 @@ typedef enum {
   NK_PLAN_L_EP_COMM_OVERLAP,
   NK_PLAN_L_FP8_PARAM_GATHER,
   NK_PLAN_L_CPU_OFFLOAD_LAYERS,
+  NK_PLAN_L_DEEPEP,
   NK_PLAN_N_LAYOUT
 } NkPlanLayoutInput;
 

@@ -137,6 +137,8 @@ static const struct {
   [NK_PLAN_L_FP8_PARAM_GATHER] = { "fp8-param-gather", LAYOUT_BOOL, NULL, 0, 1 },
   /* 0: every layer's activations stay on the GPU */
   [NK_PLAN_L_CPU_OFFLOAD_LAYERS] = { "cpu-offload-layers", LAYOUT_INT, NULL, 0, 1 << 20 },
+  /* the expert all-to-alls' dispatcher: DeepEP's (one network copy per domain) */
+  [NK_PLAN_L_DEEPEP] = { "deepep", LAYOUT_BOOL, NULL, 0, 1 },
 };
 
 static void get_layout_value (NkPlan *self, guint which, GValue *value);

@@ -512,6 +512,16 @@ G_BEGIN_DECLS
  * any time. The copies are taken to run under the compute. 0: none.
  */
 /**
+ * NkPlan:deepep:
+ *
+ * Whether the expert all-to-alls run on DeepEP's kernels (DeepSeek-V3's,
+ * Megatron-LM's flex dispatcher with the deepep or hybridep backend, NeMo
+ * AutoModel's): across NVLink domains a token crosses the network once per
+ * domain that holds one of its experts and is forwarded there over NVLink.
+ * Without it, NCCL's all-to-all (Megatron-LM's alltoall dispatcher) sends
+ * each of its K copies on its own.
+ */
+/**
  * NkPlan:ep-comm-overlap:
  *
  * Whether the expert all-to-alls of one micro-batch run under another's
