@@ -47,7 +47,7 @@ static const struct {
  * recipe's casts (with a recipe), and the exposed communication as the plan's
  * three terms of it (tensor-parallel collectives, expert all-to-alls with
  * experts, the data-parallel reduction not hidden). */
-typedef enum { ALWAYS, WITH_EXPERTS, WITH_RECIPE } PartShown;
+typedef enum { ALWAYS, WITH_EXPERTS, WITH_RECIPE, WITH_TP } PartShown;
 
 static const struct {
   const char *output;
@@ -61,7 +61,8 @@ static const struct {
   { "time-recompute", N_("recompute") },
   { "time-memory-bound", N_("element-wise") },
   { "time-casts", N_("casts and scales"), WITH_RECIPE },
-  { "time-tp-comm", N_("tensor-parallel communication") },
+  /* at TP 1 there is none: no "0 µs" part in the legend */
+  { "time-tp-comm", N_("tensor-parallel communication"), WITH_TP },
   /* hidden all-to-alls leave the compute slowed by the SMs they hold
    * (nk-plan-cluster-time.c, hide_overlapped()) */
   { "time-ep-comm", N_("expert all-to-all"), WITH_EXPERTS, "ep-comm-overlap", N_("all-to-all's SMs") },
@@ -217,7 +218,8 @@ update_step (NapkinClusterResults *self)
       gboolean overlapped = FALSE;
 
       if ((parts[i].shown == WITH_EXPERTS && experts == 0)
-          || (parts[i].shown == WITH_RECIPE && recipe == NK_PLAN_RECIPE_NONE))
+          || (parts[i].shown == WITH_RECIPE && recipe == NK_PLAN_RECIPE_NONE)
+          || (parts[i].shown == WITH_TP && !(out (self, "layout-tp") > 1)))
         continue;
       if (parts[i].overlap != NULL)
         g_object_get (self->plan, parts[i].overlap, &overlapped, NULL);

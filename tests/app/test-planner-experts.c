@@ -457,6 +457,9 @@ test_step_bar_parts (void)
   static const char *const dense[] = {
     "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm", "time-dp-exposed", "time-pp-bubble",
   };
+  static const char *const dense_tp1[] = {
+    "time-compute", "time-recompute", "time-memory-bound", "time-dp-exposed", "time-pp-bubble",
+  };
   static const char *const moe[] = {
     "time-compute", "time-recompute", "time-memory-bound", "time-tp-comm", "time-ep-comm", "time-dp-exposed",
     "time-pp-bubble",
@@ -483,6 +486,10 @@ test_step_bar_parts (void)
   type (page, "tokens", "1T");
   g_object_set (plan, "kv-heads", 8, "ffn", NK_FFN_SWIGLU, "tied-embeddings", FALSE, "micro-batch", 1,
                 "flash-attention", TRUE, "zero-stage", 1, "precision", NK_PRECISION_BF16_MIXED, NULL);
+  /* at TP 1 no tensor-parallel part (it would say 0 µs) */
+  check_bar (plan, bar, dense_tp1, G_N_ELEMENTS (dense_tp1));
+  g_object_set (plan, "tp", 2, NULL);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-tp-comm"), >, 0);
   check_bar (plan, bar, dense, G_N_ELEMENTS (dense));
   /* the colours a part keeps whichever others come in before it */
   napkin_stacked_bar_get_color (bar, 3, &dense_tp);
