@@ -33,6 +33,8 @@ struct _NapkinClusterForm
   GtkSwitch           *sp_switch, *flash_switch, *tied_switch, *mfu_auto_switch, *best_layout_switch;
   GtkSwitch           *fsdp_switch, *dropout_switch, *tp_comm_overlap_switch, *ep_comm_overlap_switch;
   GtkWidget           *ep_comm_overlap_row;
+  GtkSwitch           *deepep_switch;
+  GtkWidget           *deepep_row;
   AdwComboRow         *recompute_row, *ffn_row, *grad_precision_row, *capacity_row;
   AdwExpanderRow      *layout_row, *shape_row, *attention_expander, *experts_row, *memory_row;
   GtkLabel            *error_label;
@@ -94,6 +96,7 @@ static const struct {
   { "dropout", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, dropout_switch) },
   { "tp-comm-overlap", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, tp_comm_overlap_switch) },
   { "ep-comm-overlap", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, ep_comm_overlap_switch), TRUE },
+  { "deepep", SWITCH, G_STRUCT_OFFSET (NapkinClusterForm, deepep_switch), TRUE },
   { "recompute", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, recompute_row) },
   { "ffn", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, ffn_row) },
   { "attention", COMBO, G_STRUCT_OFFSET (NapkinClusterForm, attention_row) },
@@ -189,6 +192,7 @@ update_experts_subtitle (NapkinClusterForm *self)
   g_object_get (self->plan, "experts", &experts, NULL);
   /* no experts, no all-to-all to hide */
   gtk_widget_set_sensitive (self->ep_comm_overlap_row, experts > 0);
+  gtk_widget_set_sensitive (self->deepep_row, experts > 0);
   if (experts == 0)
     subtitle = g_strdup (_("0 routed experts: a dense model"));
   else if (isfinite (total) && isfinite (active))
@@ -470,6 +474,8 @@ napkin_cluster_form_class_init (NapkinClusterFormClass *klass)
   BIND (tp_comm_overlap_switch);
   BIND (ep_comm_overlap_switch);
   BIND (ep_comm_overlap_row);
+  BIND (deepep_switch);
+  BIND (deepep_row);
   BIND (flash_switch);
   BIND (tied_switch);
   BIND (mfu_auto_switch);

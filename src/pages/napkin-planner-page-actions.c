@@ -153,7 +153,7 @@ deepseek_v3_preset (NapkinPlannerPage *self)
                 "dropout", FALSE, "gpus-per-node", 8, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 256, "experts-per-token", 8, "shared-experts", 1, "expert-d-ff", 2048,
                 "dense-layers", 3, "ep", 64, "etp", 1, "expert-imbalance", 1.0,
-                "tp-comm-overlap", FALSE, "ep-comm-overlap", TRUE,
+                "tp-comm-overlap", FALSE, "ep-comm-overlap", TRUE, "deepep", TRUE,
                 "best-layout", FALSE, "mfu-auto", TRUE, NULL);
   _napkin_planner_page_set_entry_text (self, "params", "");
   gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);
@@ -187,7 +187,7 @@ llama3_70b_nvl72_preset (NapkinPlannerPage *self)
                 "dropout", FALSE, "gpus-per-node", 4, "nvlink-domain", 0, "fsdp", FALSE,
                 "experts", 0, "experts-per-token", 0, "shared-experts", 0, "expert-d-ff", 0,
                 "dense-layers", 0, "ep", 1, "etp", 1, "expert-imbalance", 1.0,
-                "tp-comm-overlap", FALSE, "ep-comm-overlap", FALSE,
+                "tp-comm-overlap", FALSE, "ep-comm-overlap", FALSE, "deepep", FALSE,
                 "best-layout", FALSE, "mfu-auto", TRUE, NULL);
   _napkin_planner_page_set_entry_text (self, "params", "");
   gtk_widget_activate_action (GTK_WIDGET (self), "planner.use-shape", NULL);

@@ -290,13 +290,15 @@ test_comm_overlap_switches (void)
   NapkinPlannerPage *page = new_page ();
   NkPlan *plan = napkin_planner_page_get_plan (page);
   NapkinClusterForm *form = form_of (page);
-  GtkWidget *tp_switch, *ep_switch;
+  GtkWidget *tp_switch, *ep_switch, *deepep_switch;
   double before;
 
   tp_switch = _napkin_cluster_form_get_control (form, "tp-comm-overlap");
   ep_switch = _napkin_cluster_form_get_control (form, "ep-comm-overlap");
   g_assert_nonnull (tp_switch);
   g_assert_nonnull (ep_switch);
+  deepep_switch = _napkin_cluster_form_get_control (form, "deepep");
+  g_assert_nonnull (deepep_switch);
 
   /* TP 8 on an NVL72 rack: its collectives are exposed until overlapped */
   gtk_widget_activate_action (GTK_WIDGET (page), "planner.preset", "s", "llama3-70b-nvl72");
@@ -310,6 +312,8 @@ test_comm_overlap_switches (void)
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (tp_switch)));
   g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), ==, before);
   g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_ancestor (ep_switch, ADW_TYPE_ACTION_ROW)));
+  g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_ancestor (deepep_switch, ADW_TYPE_ACTION_ROW)));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (deepep_switch)));
 
   /* DeepSeek-V3's EP 64 crosses 8 nodes; its report hides the all-to-alls
    * (DualPipe), so the preset switches the overlap on; off, they show */
@@ -321,6 +325,13 @@ test_comm_overlap_switches (void)
   gtk_switch_set_active (GTK_SWITCH (ep_switch), FALSE);
   g_assert_cmpfloat (property_value (plan, "ep-comm-overlap"), ==, 0);
   g_assert_cmpfloat (nk_plan_get_output (plan, "time-exposed-comm"), >, before);
+  /* its all-to-alls cross nodes as DeepEP sends them (the report's own
+   * kernels); NCCL's copy-by-copy all-to-all takes longer */
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (deepep_switch)));
+  before = nk_plan_get_output (plan, "time-ep-comm");
+  gtk_switch_set_active (GTK_SWITCH (deepep_switch), FALSE);
+  g_assert_cmpfloat (property_value (plan, "deepep"), ==, 0);
+  g_assert_cmpfloat (nk_plan_get_output (plan, "time-ep-comm"), >, before);
   g_assert_finalize_object (page);
 }
 
