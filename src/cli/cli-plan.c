@@ -427,21 +427,19 @@ parse_choices (PlanArgs *a)
   return -1;
 }
 
-/* The overlaps hide communication a layout must have: expert all-to-alls need
- * experts, TP collectives a TP above 1 (or the search, which may choose one);
+/* The overlaps and the dispatcher act on communication a layout must have:
+ * expert all-to-alls need experts, TP collectives a TP above 1 (or the search, which may choose one);
  * switched on without them they would be silently ignored. Returns an exit
  * code, or -1. */
 static int
 check_overlaps (const PlanArgs *a)
 {
-  for (guint i = 0; i < 2; i++)
-    {
-      PlanFlagId moe_only = i == 0 ? F_EP_COMM_OVERLAP : F_DEEPEP;
+  static const PlanFlagId moe_only[] = { F_EP_COMM_OVERLAP, F_DEEPEP };
 
-      if (a->on[moe_only] && a->text[F_EXPERTS] == NULL)
-        return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
-                     plan_flags[moe_only].flag);
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (moe_only); i++)
+    if (a->on[moe_only[i]] && a->text[F_EXPERTS] == NULL)
+      return FAIL (a, _("%s describes a mixture of experts: add --experts E (and --experts-per-token K)"),
+                   plan_flags[moe_only[i]].flag);
   if (a->on[F_TP_COMM_OVERLAP] && !a->on[F_BEST_LAYOUT] && !(a->number[F_TP] > 1))
     return FAIL (a, "%s", _("--tp-comm-overlap hides the tensor-parallel collectives, and TP is 1: "
                             "add --tp N above 1 (or --best-layout)"));
